@@ -1,0 +1,165 @@
+// HedgingClient: one thin method per Hedging Service v2 endpoint, over the request sender.
+import { z } from "zod";
+import { HedgingApiError } from "./errors";
+import { environmentOf, maskKey, normaliseBaseUrl, type Environment } from "./environment";
+import {
+  accountSchema,
+  addByIdRequestSchema,
+  addRequestSchema,
+  addResultSchema,
+  closeRequestSchema,
+  closeResultSchema,
+  closedHedgeSchema,
+  decreaseRequestSchema,
+  decreaseResultSchema,
+  fieldErrors,
+  hedgeSchema,
+  historyQuerySchema,
+  listQuerySchema,
+  marketSchema,
+  openHedgeResultSchema,
+  openRequestSchema,
+  positionSchema,
+  pricesSchema,
+  quoteRequestSchema,
+  quoteSchema,
+  type AddByIdRequest,
+  type AddRequest,
+  type CloseRequest,
+  type DecreaseRequest,
+  type HistoryQuery,
+  type ListQuery,
+  type OpenRequest,
+  type QuoteRequest,
+} from "./schemas";
+import { RequestSender, type ApiResult, type SenderOptions } from "./sender";
+
+export interface ClientOptions extends Omit<SenderOptions, "baseUrl" | "apiKey"> {
+  apiKey: string;
+  baseUrl: string;
+}
+
+export interface MutationOptions {
+  /** Reuse the key of an earlier attempt of the same action; a new one is made when absent. */
+  idempotencyKey?: string;
+  signal?: AbortSignal;
+}
+
+export type MutationResult<T> = ApiResult<T> & { idempotencyKey: string };
+
+/** A fresh Idempotency-Key for one logical action. */
+export function newIdempotencyKey(): string {
+  const c = globalThis.crypto;
+  if (typeof c?.randomUUID === "function") return c.randomUUID();
+  const bytes = c.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** Checks a request body or query before anything is sent; a bad one is a validation_error naming each field. */
+function checked<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const fields = fieldErrors(result.error);
+  const list = Object.entries(fields)
+    .map(([field, problem]) => `${field} ${problem}`)
+    .join("; ");
+  throw new HedgingApiError({ code: "validation_error", status: null, details: { fields }, message: `${what}: ${list}. Nothing was sent.` });
+}
+
+export class HedgingClient {
+  readonly environment: Environment;
+  readonly maskedKey: string;
+  readonly baseUrl: string;
+  private readonly sender: RequestSender;
+
+  constructor(options: ClientOptions) {
+    this.environment = environmentOf(options.apiKey);
+    this.maskedKey = maskKey(options.apiKey);
+    this.baseUrl = normaliseBaseUrl(options.baseUrl);
+    this.sender = new RequestSender({ ...options, baseUrl: this.baseUrl });
+  }
+
+  /** Requests sent in the last minute, retries included. */
+  requestsInLastMinute(): number {
+    return this.sender.requestsInLastMinute();
+  }
+
+  // ---- market data ----
+
+  markets(signal?: AbortSignal) {
+    return this.sender.send({ method: "GET", path: "/markets", schema: z.array(marketSchema), signal });
+  }
+
+  prices(market: string, signal?: AbortSignal) {
+    return this.sender.send({ method: "GET", path: "/prices", query: { market }, schema: pricesSchema, signal });
+  }
+
+  // ---- account ----
+
+  account(signal?: AbortSignal) {
+    return this.sender.send({ method: "GET", path: "/account", schema: accountSchema, signal });
+  }
+
+  positions(signal?: AbortSignal) {
+    return this.sender.send({ method: "GET", path: "/positions", schema: z.array(positionSchema), signal });
+  }
+
+  // ---- quotes ----
+
+  quote(request: QuoteRequest, signal?: AbortSignal) {
+    const body = checked(quoteRequestSchema, request, "Quote request");
+    return this.sender.send({ method: "POST", path: "/quotes", body, schema: quoteSchema, signal });
+  }
+
+  // ---- hedges: state-changing, each with an Idempotency-Key reused across retries ----
+
+  open(request: OpenRequest, options: MutationOptions = {}) {
+    return this.mutate("/hedges", checked(openRequestSchema, request, "Open request"), openHedgeResultSchema, options);
+  }
+
+  add(request: AddRequest, options: MutationOptions = {}) {
+    return this.mutate("/hedges/add", checked(addRequestSchema, request, "Add request"), addResultSchema, options);
+  }
+
+  addById(hedgeId: string, request: AddByIdRequest, options: MutationOptions = {}) {
+    const body = checked(addByIdRequestSchema, request, "Add request");
+    return this.mutate(`/hedges/${this.idSegment(hedgeId)}/add`, body, addResultSchema, options);
+  }
+
+  decrease(request: DecreaseRequest, options: MutationOptions = {}) {
+    return this.mutate("/hedges/decrease", checked(decreaseRequestSchema, request, "Reduce request"), decreaseResultSchema, options);
+  }
+
+  close(request: CloseRequest, options: MutationOptions = {}) {
+    return this.mutate("/hedges/close", checked(closeRequestSchema, request, "Close request"), closeResultSchema, options);
+  }
+
+  // ---- hedges: reading ----
+
+  list(query: ListQuery = {}, signal?: AbortSignal) {
+    const q = checked(listQuerySchema, query, "Hedge list query");
+    return this.sender.send({ method: "GET", path: "/hedges", query: q, schema: z.array(hedgeSchema), signal });
+  }
+
+  get(hedgeId: string, signal?: AbortSignal) {
+    return this.sender.send({ method: "GET", path: `/hedges/${this.idSegment(hedgeId)}`, schema: hedgeSchema, signal });
+  }
+
+  history(query: HistoryQuery = {}, signal?: AbortSignal) {
+    const q = checked(historyQuerySchema, query, "History query");
+    return this.sender.send({ method: "GET", path: "/hedges/history", query: q, schema: z.array(closedHedgeSchema), signal });
+  }
+
+  private async mutate<S extends z.ZodType>(path: string, body: unknown, schema: S, options: MutationOptions): Promise<MutationResult<z.output<S>>> {
+    const idempotencyKey = options.idempotencyKey ?? newIdempotencyKey();
+    const result = await this.sender.send({ method: "POST", path, body, schema, idempotencyKey, signal: options.signal });
+    return { ...result, idempotencyKey };
+  }
+
+  private idSegment(hedgeId: string): string {
+    if (typeof hedgeId !== "string" || hedgeId.trim() === "") {
+      throw new HedgingApiError({ code: "validation_error", status: null, details: { fields: { hedge_id: "is required" } }, message: "hedge_id is required. Nothing was sent." });
+    }
+    return encodeURIComponent(hedgeId.trim());
+  }
+}

@@ -1,0 +1,298 @@
+// Zod schemas of Hedging Service v2 resources and request bodies: the single source of the client's and the sandbox's types.
+import { z } from "zod";
+
+export const SIDES = ["buy", "sell"] as const;
+export const TENORS = [1, 3, 7] as const;
+export const HEDGE_STATUSES = ["submitting", "submitted", "filled", "failed", "closed"] as const;
+/** Exit types of Closed-hedge records (the spec does not list them; see README "Service assumptions"). */
+export const EXIT_TYPES = ["close", "decrease", "maturity"] as const;
+export const LIST_LIMIT_MAX = 500;
+export const LIST_LIMIT_DEFAULT = 100;
+
+export type Side = (typeof SIDES)[number];
+export type Tenor = (typeof TENORS)[number];
+export type HedgeStatus = (typeof HEDGE_STATUSES)[number];
+
+/**
+ * A number as the service sends it. The spec says "number"; a decimal string ("1502.35") is accepted too,
+ * since money APIs often send decimals as strings. Anything else is an invalid response.
+ */
+const num = z.union([
+  z.number().finite(),
+  z
+    .string()
+    .regex(/^-?\d+(\.\d+)?([eE][-+]?\d+)?$/, "expected a number")
+    .transform(Number),
+]);
+const int = num.pipe(z.number().int());
+const timestamp = z.string().min(1);
+const optionalString = z.string().nullish();
+const optionalTimestamp = timestamp.nullish();
+/** Known values are typed; an unknown future value is kept as a string rather than failing the response. */
+const openEnum = <T extends readonly [string, ...string[]]>(values: T) => z.union([z.enum(values), z.string()]);
+
+export const sideSchema = z.enum(SIDES);
+export const hedgeStatusSchema = openEnum(HEDGE_STATUSES);
+
+export const errorObjectSchema = z.object({
+  code: z.string(),
+  message: z.string(),
+  details: z.record(z.string(), z.unknown()).nullish(),
+});
+
+export const metaSchema = z.record(z.string(), z.unknown());
+
+/** The envelope around every response, before `data` is checked against the endpoint's schema. */
+export const envelopeSchema = z.object({
+  data: z.unknown().optional(),
+  error: errorObjectSchema.nullish(),
+  meta: metaSchema.nullish().transform((m) => m ?? {}),
+});
+
+export const hedgeSchema = z.object({
+  id: z.string(),
+  client_reference: optionalString,
+  market: z.string(),
+  side: sideSchema,
+  notional_usd: num,
+  tenor_days: int,
+  status: hedgeStatusSchema,
+  order_tx_hash: optionalString,
+  fill_tx_hash: optionalString,
+  struck_rate: num.nullish(),
+  units: num.nullish(),
+  order_key: optionalString,
+  opened_at: optionalTimestamp,
+  filled_at: optionalTimestamp,
+  maturity_at: optionalTimestamp,
+});
+
+export const quoteSchema = z.object({
+  market: z.string(),
+  side: sideSchema,
+  notional_usd: num,
+  tenor_days: int,
+  maturity: timestamp,
+  pricing: z.object({
+    market_price: num,
+    execution_price: num,
+    price_impact_usd: num,
+  }),
+  carry: z.object({
+    daily_usdc: num,
+    daily_rate_pct: num,
+    total_usdc: num,
+    total_rate_pct: num,
+  }),
+  upfront: z.object({
+    required_margin_usdc: num,
+    platform_fee_usdc: num,
+    total_upfront_usdc: num,
+  }),
+});
+
+export const openHedgeResultSchema = z.object({
+  status: z.string(),
+  order_tx_hash: optionalString,
+  hedge_id: optionalString,
+  client_reference: optionalString,
+  collateral_usdc: num,
+  maturity_at: optionalTimestamp,
+  quote: quoteSchema,
+});
+
+export const addResultSchema = z.object({
+  status: z.string(),
+  order_tx_hash: optionalString,
+  hedge_id: optionalString,
+  market: z.string(),
+  side: sideSchema,
+  additional_notional_usd: num,
+  collateral_usdc: num.nullish(),
+  new_notional_usd: num.nullish(),
+  maturity_at: optionalTimestamp,
+});
+
+export const decreaseResultSchema = z.object({
+  status: z.string(),
+  order_tx_hash: optionalString,
+  hedge_id: optionalString,
+  market: z.string(),
+  side: sideSchema,
+  reduced_notional_usd: num,
+  new_notional_usd: num.nullish(),
+  maturity_at: optionalTimestamp,
+});
+
+export const closeResultSchema = z.object({
+  status: z.string(),
+  order_tx_hash: optionalString,
+  /** Not in the spec's close result; the sandbox adds it so a close can be polled by id. */
+  hedge_id: optionalString,
+  market: z.string(),
+  side: sideSchema,
+});
+
+export const positionSchema = z.object({
+  market: z.string(),
+  side: sideSchema,
+  size_usd: num,
+  collateral_usdc: num,
+  entry_price: num,
+  mark_price: num,
+  gross_pnl_usd: num,
+  accrued_carry_usd: num,
+  net_pnl_usd: num,
+  closing_fee_usd: num,
+  net_margin_usd: num,
+  maturity_at: timestamp,
+});
+
+export const closedHedgeSchema = z.object({
+  market: z.string(),
+  side: sideSchema,
+  size_usd: num,
+  collateral_usdc: num,
+  entry_price: num,
+  exit_price: num,
+  opened_at: timestamp,
+  closed_at: timestamp,
+  exit_type: openEnum(EXIT_TYPES),
+  gross_pnl_usd: num,
+  net_pnl_usd: num,
+  carry_usd: num,
+  fees_usd: num,
+  /** Not in the spec's record; the sandbox adds both so month-end matching can use them when present. */
+  hedge_id: optionalString,
+  client_reference: optionalString,
+});
+
+export const accountSchema = z.object({
+  account_address: z.string().nullable(),
+  balance_usdc: num,
+  margin_used_usdc: num,
+  exposure_usd: num,
+  unrealized_pnl_usd: num,
+  open_positions: int,
+  max_exposure_usd: num,
+  available_exposure_usd: num,
+});
+
+const perSide = z.object({ buy: num, sell: num });
+
+export const marketSchema = z.object({
+  market: z.string(),
+  status: z.string(),
+  price: num,
+  available_capacity_usd: perSide,
+  net_rate_daily_pct: perSide,
+});
+
+export const priceEntrySchema = z.object({
+  pair: z.string(),
+  price: num,
+  timestamp,
+});
+
+export const pricesSchema = z.record(z.string(), priceEntrySchema);
+
+// ---- request bodies (what the client sends and the sandbox checks) ----
+
+const positiveAmount = z.number().finite().positive("must be greater than 0");
+const tenor = z.union(TENORS.map((t) => z.literal(t)) as [z.ZodLiteral<1>, z.ZodLiteral<3>, z.ZodLiteral<7>], {
+  error: "must be one of 1, 3, 7",
+});
+const marketSymbol = z.string().min(1, "must be a market symbol such as USDTNGN");
+const side = z.enum(SIDES, { error: "must be buy or sell" });
+
+export const quoteRequestSchema = z.object({
+  market: marketSymbol,
+  side,
+  notional_usd: positiveAmount,
+  tenor_days: tenor,
+});
+
+export const openRequestSchema = quoteRequestSchema.extend({
+  client_reference: z.string().max(128, "must be at most 128 characters").nullish(),
+});
+
+export const addRequestSchema = z.object({
+  market: marketSymbol,
+  side,
+  additional_notional_usd: positiveAmount,
+});
+
+export const addByIdRequestSchema = z.object({
+  additional_notional_usd: positiveAmount,
+});
+
+export const decreaseRequestSchema = z.object({
+  market: marketSymbol,
+  side,
+  reduce_notional_usd: positiveAmount,
+});
+
+export const closeRequestSchema = z.object({
+  market: marketSymbol,
+  side,
+});
+
+export const listQuerySchema = z.object({
+  status: z.enum(HEDGE_STATUSES, { error: `must be one of ${HEDGE_STATUSES.join(", ")}` }).optional(),
+  client_reference: z.string().min(1).optional(),
+  limit: z
+    .number()
+    .int("must be a whole number")
+    .min(1, "must be at least 1")
+    .max(LIST_LIMIT_MAX, `must be at most ${LIST_LIMIT_MAX}`)
+    .optional(),
+});
+
+export const historyQuerySchema = z.object({
+  from: z.iso.datetime({ offset: true, error: "must be an ISO 8601 UTC timestamp" }).optional(),
+  to: z.iso.datetime({ offset: true, error: "must be an ISO 8601 UTC timestamp" }).optional(),
+  limit: z
+    .number()
+    .int("must be a whole number")
+    .min(1, "must be at least 1")
+    .max(LIST_LIMIT_MAX, `must be at most ${LIST_LIMIT_MAX}`)
+    .optional(),
+});
+
+export type ErrorObject = z.infer<typeof errorObjectSchema>;
+export type Meta = z.infer<typeof metaSchema>;
+export type Hedge = z.infer<typeof hedgeSchema>;
+export type Quote = z.infer<typeof quoteSchema>;
+export type OpenHedgeResult = z.infer<typeof openHedgeResultSchema>;
+export type AddResult = z.infer<typeof addResultSchema>;
+export type DecreaseResult = z.infer<typeof decreaseResultSchema>;
+export type CloseResult = z.infer<typeof closeResultSchema>;
+export type Position = z.infer<typeof positionSchema>;
+export type ClosedHedge = z.infer<typeof closedHedgeSchema>;
+export type Account = z.infer<typeof accountSchema>;
+export type Market = z.infer<typeof marketSchema>;
+export type PriceEntry = z.infer<typeof priceEntrySchema>;
+export type Prices = z.infer<typeof pricesSchema>;
+export type QuoteRequest = z.infer<typeof quoteRequestSchema>;
+export type OpenRequest = z.infer<typeof openRequestSchema>;
+export type AddRequest = z.infer<typeof addRequestSchema>;
+export type AddByIdRequest = z.infer<typeof addByIdRequestSchema>;
+export type DecreaseRequest = z.infer<typeof decreaseRequestSchema>;
+export type CloseRequest = z.infer<typeof closeRequestSchema>;
+export type ListQuery = z.infer<typeof listQuerySchema>;
+export type HistoryQuery = z.infer<typeof historyQuerySchema>;
+
+/** "pricing.execution_price" style paths of a zod issue, as the spec's field names read. */
+export function issuePath(path: readonly PropertyKey[]): string {
+  return path.map(String).join(".") || "(root)";
+}
+
+/** Field errors as `{ "notional_usd": "must be greater than 0" }`, the shape of `details.fields`. */
+export function fieldErrors(error: z.ZodError): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const key = issuePath(issue.path);
+    if (!(key in fields)) fields[key] = issue.code === "invalid_type" && issue.input === undefined ? "is required" : issue.message;
+  }
+  return fields;
+}
