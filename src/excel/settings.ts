@@ -1,0 +1,48 @@
+// Per-user, per-device settings (API key, base URL) in OfficeRuntime.storage; never in the workbook.
+
+/** A small key-value store; the pane and the functions read and write settings only through this. */
+export interface SettingsStore {
+  get(key: string): Promise<string | null>;
+  set(key: string, value: string): Promise<void>;
+  remove(key: string): Promise<void>;
+}
+
+export const SETTING_KEYS = {
+  apiKey: "hedge.apiKey",
+  baseUrl: "hedge.baseUrl",
+} as const;
+
+/**
+ * OfficeRuntime.storage: local to this user and device, shared by the pane and the custom functions of the
+ * shared runtime, and not saved in the .xlsx (document settings and custom properties are, so the key never goes there).
+ */
+export function officeRuntimeStore(storage: OfficeRuntime.Storage = OfficeRuntime.storage): SettingsStore {
+  return {
+    async get(key) {
+      return (await storage.getItem(key)) ?? null;
+    },
+    async set(key, value) {
+      await storage.setItem(key, value);
+    },
+    async remove(key) {
+      await storage.removeItem(key);
+    },
+  };
+}
+
+/** An in-memory store, for tests and for pages that run outside Office. */
+export function memoryStore(initial: Record<string, string> = {}): SettingsStore & { dump(): Record<string, string> } {
+  const values = new Map(Object.entries(initial));
+  return {
+    async get(key) {
+      return values.get(key) ?? null;
+    },
+    async set(key, value) {
+      values.set(key, value);
+    },
+    async remove(key) {
+      values.delete(key);
+    },
+    dump: () => Object.fromEntries(values),
+  };
+}

@@ -1,0 +1,53 @@
+// The shared runtime's one connection: the current HedgingClient (or none), built from the saved key and base URL.
+import { HedgingClient, type ClientOptions } from "../api/client";
+import { SETTING_KEYS, type SettingsStore } from "../excel/settings";
+
+/** The local sandbox started by `npm start` / `npm run sandbox`. */
+export const DEFAULT_BASE_URL = "https://localhost:4010/v2";
+
+export interface ConnectionSettings {
+  apiKey: string | null;
+  baseUrl: string;
+}
+
+type Listener = (client: HedgingClient | null) => void;
+
+export class Connection {
+  private current: HedgingClient | null = null;
+  private readonly listeners = new Set<Listener>();
+
+  constructor(private readonly clientOptions: Partial<Omit<ClientOptions, "apiKey" | "baseUrl">> = {}) {}
+
+  /** The client to use now, or null when no API key is set. */
+  get client(): HedgingClient | null {
+    return this.current;
+  }
+
+  /** Replaces the client. Throws (and keeps the old client) when the key or base URL is refused. */
+  configure(settings: ConnectionSettings): HedgingClient | null {
+    const next = settings.apiKey ? new HedgingClient({ ...this.clientOptions, apiKey: settings.apiKey, baseUrl: settings.baseUrl }) : null;
+    this.current = next;
+    for (const listener of this.listeners) listener(next);
+    return next;
+  }
+
+  /** Called with the new client (or null) each time the connection changes. */
+  onChange(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+}
+
+export async function loadSettings(store: SettingsStore): Promise<ConnectionSettings> {
+  const [apiKey, baseUrl] = await Promise.all([store.get(SETTING_KEYS.apiKey), store.get(SETTING_KEYS.baseUrl)]);
+  return { apiKey, baseUrl: baseUrl || DEFAULT_BASE_URL };
+}
+
+export async function saveSettings(store: SettingsStore, settings: ConnectionSettings): Promise<void> {
+  if (settings.apiKey) await store.set(SETTING_KEYS.apiKey, settings.apiKey);
+  else await store.remove(SETTING_KEYS.apiKey);
+  await store.set(SETTING_KEYS.baseUrl, settings.baseUrl);
+}
+
+/** The one connection of the shared runtime: the pane configures it, the custom functions read from it. */
+export const connection = new Connection();
