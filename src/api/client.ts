@@ -59,7 +59,7 @@ export function newIdempotencyKey(): string {
 function checked<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const fields = fieldErrors(result.error);
+  const fields = fieldErrors(result.error, value);
   const list = Object.entries(fields)
     .map(([field, problem]) => `${field} ${problem}`)
     .join("; ");
@@ -106,46 +106,46 @@ export class HedgingClient {
 
   // ---- quotes ----
 
-  quote(request: QuoteRequest, signal?: AbortSignal) {
+  async quote(request: QuoteRequest, signal?: AbortSignal) {
     const body = checked(quoteRequestSchema, request, "Quote request");
     return this.sender.send({ method: "POST", path: "/quotes", body, schema: quoteSchema, signal });
   }
 
   // ---- hedges: state-changing, each with an Idempotency-Key reused across retries ----
 
-  open(request: OpenRequest, options: MutationOptions = {}) {
+  async open(request: OpenRequest, options: MutationOptions = {}) {
     return this.mutate("/hedges", checked(openRequestSchema, request, "Open request"), openHedgeResultSchema, options);
   }
 
-  add(request: AddRequest, options: MutationOptions = {}) {
+  async add(request: AddRequest, options: MutationOptions = {}) {
     return this.mutate("/hedges/add", checked(addRequestSchema, request, "Add request"), addResultSchema, options);
   }
 
-  addById(hedgeId: string, request: AddByIdRequest, options: MutationOptions = {}) {
+  async addById(hedgeId: string, request: AddByIdRequest, options: MutationOptions = {}) {
     const body = checked(addByIdRequestSchema, request, "Add request");
     return this.mutate(`/hedges/${this.idSegment(hedgeId)}/add`, body, addResultSchema, options);
   }
 
-  decrease(request: DecreaseRequest, options: MutationOptions = {}) {
+  async decrease(request: DecreaseRequest, options: MutationOptions = {}) {
     return this.mutate("/hedges/decrease", checked(decreaseRequestSchema, request, "Reduce request"), decreaseResultSchema, options);
   }
 
-  close(request: CloseRequest, options: MutationOptions = {}) {
+  async close(request: CloseRequest, options: MutationOptions = {}) {
     return this.mutate("/hedges/close", checked(closeRequestSchema, request, "Close request"), closeResultSchema, options);
   }
 
   // ---- hedges: reading ----
 
-  list(query: ListQuery = {}, signal?: AbortSignal) {
+  async list(query: ListQuery = {}, signal?: AbortSignal) {
     const q = checked(listQuerySchema, query, "Hedge list query");
     return this.sender.send({ method: "GET", path: "/hedges", query: q, schema: z.array(hedgeSchema), signal });
   }
 
-  get(hedgeId: string, signal?: AbortSignal) {
+  async get(hedgeId: string, signal?: AbortSignal) {
     return this.sender.send({ method: "GET", path: `/hedges/${this.idSegment(hedgeId)}`, schema: hedgeSchema, signal });
   }
 
-  history(query: HistoryQuery = {}, signal?: AbortSignal) {
+  async history(query: HistoryQuery = {}, signal?: AbortSignal) {
     const q = checked(historyQuerySchema, query, "History query");
     return this.sender.send({ method: "GET", path: "/hedges/history", query: q, schema: z.array(closedHedgeSchema), signal });
   }

@@ -287,12 +287,22 @@ export function issuePath(path: readonly PropertyKey[]): string {
   return path.map(String).join(".") || "(root)";
 }
 
-/** Field errors as `{ "notional_usd": "must be greater than 0" }`, the shape of `details.fields`. */
-export function fieldErrors(error: z.ZodError): Record<string, string> {
+/** Field errors as `{ "notional_usd": "must be greater than 0" }`, the shape of `details.fields`; `input` is what was checked. */
+export function fieldErrors(error: z.ZodError, input?: unknown): Record<string, string> {
   const fields: Record<string, string> = {};
   for (const issue of error.issues) {
     const key = issuePath(issue.path);
-    if (!(key in fields)) fields[key] = issue.code === "invalid_type" && issue.input === undefined ? "is required" : issue.message;
+    const missing = input !== undefined && issue.path.length > 0 && valueAt(input, issue.path) === undefined;
+    if (!(key in fields)) fields[key] = missing ? "is required" : issue.message;
   }
   return fields;
+}
+
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let value = input;
+  for (const key of path) {
+    if (value === null || typeof value !== "object") return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
 }

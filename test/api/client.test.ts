@@ -1,0 +1,344 @@
+// The client over real HTTP against a scripted server: headers, envelopes, error codes, retries, idempotency, flow control.
+import { HedgingClient, type ClientOptions } from "../../src/api/client";
+import { ERROR_CODES, HedgingApiError, SERVICE_ERROR_STATUS } from "../../src/api/errors";
+import { fail, ok, startScriptedServer, type ScriptedServer } from "../support/scripted-server";
+import * as ex from "../support/examples";
+
+const KEY = "svc_test_0123456789abcdefWXYZ";
+let server: ScriptedServer;
+
+beforeEach(async () => {
+  server = await startScriptedServer();
+});
+afterEach(async () => {
+  await server.close();
+});
+
+function client(options: Partial<ClientOptions> = {}): HedgingClient {
+  return new HedgingClient({
+    apiKey: KEY,
+    baseUrl: server.baseUrl,
+    retry: { baseDelayMs: 5, maxDelayMs: 20 },
+    ratePerSecond: 1000,
+    burst: 1000,
+    ...options,
+  });
+}
+
+async function caught(promise: Promise<unknown>): Promise<HedgingApiError> {
+  try {
+    await promise;
+  } catch (e) {
+    if (e instanceof HedgingApiError) return e;
+    throw e;
+  }
+  throw new Error("expected the call to fail");
+}
+
+const pathOf = (url: string) => url.split("?")[0];
+
+describe("requests", () => {
+  test("every method calls its endpoint with the bearer key and JSON headers", async () => {
+    const answers: Record<string, unknown> = {
+      "GET /v2/markets": [ex.market],
+      "GET /v2/prices": ex.prices,
+      "GET /v2/account": ex.account,
+      "GET /v2/positions": [ex.position],
+      "POST /v2/quotes": ex.quote,
+      "POST /v2/hedges": ex.openResult,
+      "POST /v2/hedges/add": ex.addResult,
+      "POST /v2/hedges/hdg_01/add": ex.addResult,
+      "POST /v2/hedges/decrease": ex.decreaseResult,
+      "POST /v2/hedges/close": ex.closeResult,
+      "GET /v2/hedges": [ex.hedge],
+      "GET /v2/hedges/hdg_01": ex.hedge,
+      "GET /v2/hedges/history": [ex.closedHedge],
+    };
+    server.setScript((r) => ok(answers[`${r.method} ${pathOf(r.url)}`] ?? null));
+    const c = client();
+    await c.markets();
+    await c.prices("USDTNGN");
+    await c.account();
+    await c.positions();
+    await c.quote({ market: "USDTNGN", side: "buy", notional_usd: 10000, tenor_days: 7 });
+    await c.open({ market: "USDTNGN", side: "buy", notional_usd: 10000, tenor_days: 7, client_reference: "DEAL-1" });
+    await c.add({ market: "USDTNGN", side: "buy", additional_notional_usd: 5000 });
+    await c.addById("hdg_01", { additional_notional_usd: 5000 });
+    await c.decrease({ market: "USDTNGN", side: "buy", reduce_notional_usd: 5000 });
+    await c.close({ market: "USDTNGN", side: "buy" });
+    await c.list({ status: "filled", client_reference: "DEAL-1", limit: 500 });
+    await c.get("hdg_01");
+    await c.history({ from: "2026-11-01T00:00:00Z", to: "2026-12-01T00:00:00Z", limit: 50 });
+
+    expect(server.received.map((r) => `${r.method} ${r.url}`)).toEqual([
+      "GET /v2/markets",
+      "GET /v2/prices?market=USDTNGN",
+      "GET /v2/account",
+      "GET /v2/positions",
+      "POST /v2/quotes",
+      "POST /v2/hedges",
+      "POST /v2/hedges/add",
+      "POST /v2/hedges/hdg_01/add",
+      "POST /v2/hedges/decrease",
+      "POST /v2/hedges/close",
+      "GET /v2/hedges?status=filled&client_reference=DEAL-1&limit=500",
+      "GET /v2/hedges/hdg_01",
+      "GET /v2/hedges/history?from=2026-11-01T00%3A00%3A00Z&to=2026-12-01T00%3A00%3A00Z&limit=50",
+    ]);
+    for (const r of server.received) {
+      expect(r.headers.authorization).toBe(`Bearer ${KEY}`);
+      expect(r.headers.accept).toBe("application/json");
+      if (r.method === "POST") expect(r.headers["content-type"]).toBe("application/json");
+    }
+    expect(JSON.parse(server.received[5].body)).toEqual({ market: "USDTNGN", side: "buy", notional_usd: 10000, tenor_days: 7, client_reference: "DEAL-1" });
+    expect(JSON.parse(server.received[7].body)).toEqual({ additional_notional_usd: 5000 });
+  });
+
+  test("state-changing calls carry an Idempotency-Key; reads and quotes do not", async () => {
+    server.setScript((r) => ok(r.url.endsWith("/hedges") ? ex.openResult : r.url.endsWith("/close") ? ex.closeResult : ex.quote));
+    const c = client();
+    await c.quote({ market: "USDTNGN", side: "buy", notional_usd: 1, tenor_days: 1 });
+    const opened = await c.open({ market: "USDTNGN", side: "buy", notional_usd: 1, tenor_days: 1, client_reference: "D" });
+    const closed = await c.close({ market: "USDTNGN", side: "buy" }, { idempotencyKey: "close-DEAL-1" });
+    expect(server.received[0].headers["idempotency-key"]).toBeUndefined();
+    expect(server.received[1].headers["idempotency-key"]).toBe(opened.idempotencyKey);
+    expect(opened.idempotencyKey).toMatch(/^[0-9a-f-]{32,36}$/);
+    expect(server.received[2].headers["idempotency-key"]).toBe("close-DEAL-1");
+    expect(closed.idempotencyKey).toBe("close-DEAL-1");
+  });
+
+  test("the envelope is unwrapped into data and meta", async () => {
+    server.setScript(() => ok([ex.market], { allowed_markets: ["USDTNGN"], source: "live" }));
+    const result = await client().markets();
+    expect(result.data[0].available_capacity_usd.sell).toBe(800000);
+    expect(result.meta).toEqual({ allowed_markets: ["USDTNGN"], source: "live" });
+  });
+
+  test("a bad request is refused before anything is sent, naming each field", async () => {
+    const c = client();
+    const error = await caught(c.quote({ market: "USDTNGN", side: "buy", notional_usd: -5, tenor_days: 5 as 7 }));
+    expect(error.code).toBe("validation_error");
+    expect(error.details).toEqual({ fields: { notional_usd: "must be greater than 0", tenor_days: "must be one of 1, 3, 7" } });
+    expect(error.message).toContain("Nothing was sent");
+    await expect(c.list({ limit: 501 })).rejects.toMatchObject({ code: "validation_error", details: { fields: { limit: "must be at most 500" } } });
+    await expect(c.get("  ")).rejects.toMatchObject({ code: "validation_error" });
+    expect(server.received).toHaveLength(0);
+  });
+});
+
+describe("errors", () => {
+  const serviceCodes = Object.entries(SERVICE_ERROR_STATUS);
+
+  test.each(serviceCodes)("%s (HTTP %i) becomes a HedgingApiError with that code, status and details", async (code, status) => {
+    const details = code === "exposure_exceeded" ? { available_headroom_usd: 1234.5 } : code === "validation_error" ? { fields: { side: "must be buy or sell" } } : null;
+    server.setScript(() => fail(status, code, `service says ${code}`, details));
+    const error = await caught(client({ retry: { maxAttempts: 1 } }).account());
+    expect(error.code).toBe(code);
+    expect(error.status).toBe(status);
+    expect(error.details).toEqual(details);
+    expect(error.message).toBe(`service says ${code}`);
+    expect(error.retryable).toBe(status >= 500 || status === 429 || code === "idempotency_in_flight");
+  });
+
+  test("the client's own codes are part of the code list", () => {
+    expect(ERROR_CODES).toEqual(expect.arrayContaining(["network_error", "timeout", "invalid_response", ...Object.keys(SERVICE_ERROR_STATUS)]));
+  });
+
+  test("a response missing a required field is invalid_response naming the path", async () => {
+    const { upfront, ...rest } = ex.quote;
+    server.setScript(() => ok({ ...rest, upfront: { required_margin_usdc: 1, platform_fee_usdc: 1 } }));
+    const error = await caught(client().quote({ market: "USDTNGN", side: "buy", notional_usd: 1, tenor_days: 1 }));
+    expect(error.code).toBe("invalid_response");
+    expect(error.details?.path).toBe("data.upfront.total_upfront_usdc");
+    expect(error.retryable).toBe(false);
+    expect(upfront).toBeDefined();
+  });
+
+  test("a response of the wrong type is invalid_response naming the path", async () => {
+    server.setScript(() => ok({ ...ex.account, balance_usdc: true }));
+    await expect(client().account()).rejects.toMatchObject({ code: "invalid_response", details: { path: "data.balance_usdc" } });
+  });
+
+  test("a 200 that is not JSON is invalid_response, not a crash", async () => {
+    server.setScript(() => ({ status: 200, body: "<html>captive portal</html>" }));
+    await expect(client().account()).rejects.toMatchObject({ code: "invalid_response", status: 200 });
+  });
+
+  test("a 502 page without the envelope is a retryable service_unavailable", async () => {
+    server.setScript(() => ({ status: 502, body: "Bad Gateway" }));
+    const error = await caught(client({ retry: { maxAttempts: 2, baseDelayMs: 1 } }).account());
+    expect(error.code).toBe("service_unavailable");
+    expect(error.retryable).toBe(true);
+    expect(server.received).toHaveLength(2);
+  });
+
+  test("a refused connection is network_error", async () => {
+    const port = new URL(server.baseUrl).port;
+    await server.close();
+    const c = new HedgingClient({ apiKey: KEY, baseUrl: `http://127.0.0.1:${port}/v2`, retry: { maxAttempts: 1 } });
+    await expect(c.account()).rejects.toMatchObject({ code: "network_error", status: null });
+    server = await startScriptedServer();
+  });
+
+  test("no answer within the per-attempt timeout is timeout", async () => {
+    server.setScript(() => ({ ...ok(ex.account), delayMs: 400 }));
+    const error = await caught(client({ timeoutMs: 100, retry: { maxAttempts: 2, baseDelayMs: 1 } }).account());
+    expect(error.code).toBe("timeout");
+    expect(server.received).toHaveLength(2);
+  });
+
+  test("the API key never appears in an error message, even when the service echoes it", async () => {
+    server.setScript(() => fail(401, "invalid_api_key", `Key ${KEY} is revoked`));
+    const error = await caught(client().account());
+    expect(error.message).not.toContain(KEY);
+    expect(error.message).toContain("svc_test_…WXYZ");
+    expect(JSON.stringify(error.toJSON())).not.toContain(KEY);
+  });
+});
+
+describe("environment", () => {
+  test("the key prefix picks the environment", () => {
+    expect(client().environment).toBe("sandbox");
+    expect(new HedgingClient({ apiKey: "svc_live_abcdefgh1234", baseUrl: server.baseUrl }).environment).toBe("production");
+  });
+
+  test("any other key is refused before a request is sent", async () => {
+    expect(() => new HedgingClient({ apiKey: "sk_test_123", baseUrl: server.baseUrl })).toThrow(/svc_live_.*svc_test_/);
+    expect(() => new HedgingClient({ apiKey: "svc_test_", baseUrl: server.baseUrl })).toThrow(HedgingApiError);
+    expect(server.received).toHaveLength(0);
+  });
+
+  test("plain http is refused except on loopback", () => {
+    expect(() => new HedgingClient({ apiKey: KEY, baseUrl: "http://hedging.example.com/v2" })).toThrow(/https/);
+    expect(new HedgingClient({ apiKey: KEY, baseUrl: "https://hedging.example.com/v2/" }).baseUrl).toBe("https://hedging.example.com/v2");
+  });
+
+  test("the masked key shows only the prefix and the last four characters", () => {
+    expect(client().maskedKey).toBe("svc_test_…WXYZ");
+  });
+});
+
+describe("retries", () => {
+  test("5xx then success: retried with the same Idempotency-Key, the action's result returned", async () => {
+    server.setScript((_r, i) => (i < 2 ? fail(503, "executor_unavailable") : ok(ex.openResult)));
+    const result = await client().open({ market: "USDTNGN", side: "buy", notional_usd: 10000, tenor_days: 7, client_reference: "DEAL-1" });
+    expect(result.data.hedge_id).toBe("hdg_01");
+    const keys = server.received.map((r) => r.headers["idempotency-key"]);
+    expect(keys).toHaveLength(3);
+    expect(new Set(keys).size).toBe(1);
+    expect(keys[0]).toBe(result.idempotencyKey);
+    expect(new Set(server.received.map((r) => r.body)).size).toBe(1);
+  });
+
+  test("a dropped connection after the request is retried with the same key", async () => {
+    server.setScript((_r, i) => (i === 0 ? { drop: true } : ok(ex.addResult)));
+    const result = await client().add({ market: "USDTNGN", side: "buy", additional_notional_usd: 5000 }, { idempotencyKey: "add-1" });
+    expect(result.data.new_notional_usd).toBe(15000);
+    expect(server.received.map((r) => r.headers["idempotency-key"])).toEqual(["add-1", "add-1"]);
+  });
+
+  test("idempotency_in_flight is retried with the same key", async () => {
+    server.setScript((_r, i) => (i === 0 ? fail(409, "idempotency_in_flight") : ok(ex.decreaseResult)));
+    const result = await client().decrease({ market: "USDTNGN", side: "buy", reduce_notional_usd: 5000 });
+    expect(server.received).toHaveLength(2);
+    expect(server.received[1].headers["idempotency-key"]).toBe(result.idempotencyKey);
+  });
+
+  test.each(["hedge_exists", "idempotency_key_reuse", "validation_error", "insufficient_collateral", "invalid_api_key", "no_open_hedge"])(
+    "%s is returned at once, not retried",
+    async (code) => {
+      const status = SERVICE_ERROR_STATUS[code as keyof typeof SERVICE_ERROR_STATUS];
+      server.setScript(() => fail(status, code));
+      await expect(client().open({ market: "USDTNGN", side: "buy", notional_usd: 1, tenor_days: 1, client_reference: "D" })).rejects.toMatchObject({ code });
+      expect(server.received).toHaveLength(1);
+    },
+  );
+
+  test("attempts are bounded", async () => {
+    server.setScript(() => fail(503, "service_unavailable"));
+    await expect(client({ retry: { maxAttempts: 3, baseDelayMs: 1 } }).account()).rejects.toMatchObject({ code: "service_unavailable" });
+    expect(server.received).toHaveLength(3);
+  });
+
+  test("Retry-After is honoured before the next attempt", async () => {
+    const arrivals: number[] = [];
+    server.setScript((_r, i) => {
+      arrivals.push(Date.now());
+      return i === 0 ? fail(429, "rate_limited", "slow down", null, { "Retry-After": "1" }) : ok(ex.account);
+    });
+    const result = await client({ random: () => 0 }).account();
+    expect(result.data.balance_usdc).toBe(250000);
+    expect(arrivals[1] - arrivals[0]).toBeGreaterThanOrEqual(950);
+  });
+
+  test("a Retry-After longer than the client will wait returns the error instead", async () => {
+    server.setScript(() => fail(429, "rate_limited", "slow down", null, { "Retry-After": "3600" }));
+    const error = await caught(client().account());
+    expect(error.code).toBe("rate_limited");
+    expect(error.retryAfterMs).toBe(3_600_000);
+    expect(server.received).toHaveLength(1);
+  });
+
+  test("backoff grows exponentially with full jitter, capped", async () => {
+    const delays: number[] = [];
+    server.setScript(() => fail(503, "service_unavailable"));
+    const c = client({
+      random: () => 1,
+      sleep: async (ms) => {
+        delays.push(ms);
+      },
+      retry: { maxAttempts: 6, baseDelayMs: 100, maxDelayMs: 1000 },
+    });
+    await expect(c.account()).rejects.toMatchObject({ code: "service_unavailable" });
+    expect(delays.filter((d) => d > 0)).toEqual([100, 200, 400, 800, 1000]);
+  });
+});
+
+describe("flow control", () => {
+  test("100 identical concurrent GETs share one request (single-flight)", async () => {
+    server.setScript(() => ({ ...ok([ex.market], { allowed_markets: ["USDTNGN"] }), delayMs: 50 }));
+    const c = client();
+    const results = await Promise.all(Array.from({ length: 100 }, () => c.markets()));
+    expect(server.received).toHaveLength(1);
+    expect(results.every((r) => r.data[0].price === 1502.35)).toBe(true);
+    await c.markets();
+    expect(server.received).toHaveLength(2);
+  });
+
+  test("the token bucket holds a burst under its rate", async () => {
+    server.setScript(() => ok(ex.quote));
+    const c = client({ ratePerSecond: 10, burst: 5 });
+    const started = Date.now();
+    await Promise.all(
+      Array.from({ length: 15 }, (_, i) => c.quote({ market: "USDTNGN", side: "buy", notional_usd: i + 1, tenor_days: 1 })),
+    );
+    const elapsed = Date.now() - started;
+    // 5 at once from the burst, then 10 more at 10 per second: about one second.
+    expect(elapsed).toBeGreaterThanOrEqual(900);
+    const firstWindow = server.received.length;
+    expect(firstWindow).toBe(15);
+  });
+
+  test("the concurrency cap bounds requests in flight", async () => {
+    let inFlight = 0;
+    let peak = 0;
+    server.setScript(async () => {
+      inFlight++;
+      peak = Math.max(peak, inFlight);
+      await new Promise((r) => setTimeout(r, 30));
+      inFlight--;
+      return ok(ex.quote);
+    });
+    const c = client({ maxConcurrent: 3 });
+    await Promise.all(Array.from({ length: 12 }, (_, i) => c.quote({ market: "USDTNGN", side: "sell", notional_usd: i + 1, tenor_days: 3 })));
+    expect(peak).toBe(3);
+  });
+
+  test("requests in the last minute are counted, retries included", async () => {
+    server.setScript((_r, i) => (i === 0 ? fail(503, "service_unavailable") : ok(ex.account)));
+    const c = client();
+    await c.account();
+    await c.account();
+    expect(c.requestsInLastMinute()).toBe(3);
+  });
+});
