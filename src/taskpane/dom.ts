@@ -1,0 +1,38 @@
+// A tiny element builder for the pane's views (text is always set as text, never parsed as HTML).
+
+type Attrs = Record<string, string | number | boolean | null | undefined>;
+type Child = Node | string | null | undefined | false;
+
+function assign(el: Element, attrs: Attrs): void {
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    el.setAttribute(name, value === true ? "" : String(value));
+  }
+}
+
+/** An HTML element with attributes and children. */
+export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs?: Attrs, ...children: Child[]): HTMLElementTagNameMap[K];
+export function h(tag: string, attrs?: Attrs, ...children: Child[]): HTMLElement;
+export function h(tag: string, attrs: Attrs = {}, ...children: Child[]): HTMLElement {
+  const el = document.createElement(tag);
+  assign(el, attrs);
+  for (const c of children) if (c !== null && c !== undefined && c !== false) el.append(c);
+  return el;
+}
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+/** An SVG element with attributes and children. */
+export function s(tag: string, attrs: Attrs = {}, ...children: Child[]): SVGElement {
+  const el = document.createElementNS(SVG_NS, tag);
+  assign(el, attrs);
+  for (const c of children) if (c !== null && c !== undefined && c !== false) el.append(c);
+  return el;
+}
+
+/** The element with this id; a missing one is a programming error. */
+export function byId<T extends HTMLElement = HTMLElement>(id: string): T {
+  const el = document.getElementById(id);
+  if (!el) throw new Error(`The pane is missing #${id}.`);
+  return el as T;
+}

@@ -1,0 +1,70 @@
+// Display formatting for the pane: money, rates, percentages and UTC times; rounding happens only here.
+
+const usdFormat = new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const wholeFormat = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
+
+function finite(value: number | null | undefined): value is number {
+  return typeof value === "number" && Number.isFinite(value);
+}
+
+/** "1,234.50 USDC"; a dash for a missing value. */
+export function formatUsdc(value: number | null | undefined): string {
+  return finite(value) ? `${usdFormat.format(value)} USDC` : "—";
+}
+
+/** "1,234.50 USD"; a dash for a missing value. */
+export function formatUsd(value: number | null | undefined): string {
+  return finite(value) ? `${usdFormat.format(value)} USD` : "—";
+}
+
+/** "+12.30 USD" / "−4.00 USD": a P&L with its sign always shown. */
+export function formatSignedUsd(value: number | null | undefined): string {
+  if (!finite(value)) return "—";
+  const sign = value > 0 ? "+" : value < 0 ? "−" : "";
+  return `${sign}${usdFormat.format(Math.abs(value))} USD`;
+}
+
+/** "1.2M" / "250k" / "900": a short amount for tight cells. */
+export function formatCompact(value: number | null | undefined): string {
+  if (!finite(value)) return "—";
+  const abs = Math.abs(value);
+  const sign = value < 0 ? "−" : "";
+  if (abs >= 1_000_000) return `${sign}${trimZeros((abs / 1_000_000).toFixed(2))}M`;
+  if (abs >= 10_000) return `${sign}${trimZeros((abs / 1_000).toFixed(1))}k`;
+  return `${sign}${wholeFormat.format(abs)}`;
+}
+
+function trimZeros(text: string): string {
+  return text.includes(".") ? text.replace(/\.?0+$/, "") : text;
+}
+
+/** A rate with four decimals: "1502.3500". */
+export function formatRate(value: number | null | undefined): string {
+  return finite(value) ? value.toFixed(4) : "—";
+}
+
+/** A signed percentage: "+0.0123 %". */
+export function formatPct(value: number | null | undefined, decimals = 4): string {
+  if (!finite(value)) return "—";
+  const sign = value > 0 ? "+" : value < 0 ? "−" : "";
+  return `${sign}${Math.abs(value).toFixed(decimals)} %`;
+}
+
+/** "2025-01-31 14:05:09 UTC" from an ISO string or epoch milliseconds. */
+export function formatUtc(value: string | number | Date | null | undefined): string {
+  if (value === null || value === undefined || value === "") return "—";
+  const date = value instanceof Date ? value : new Date(value);
+  if (Number.isNaN(date.getTime())) return "—";
+  return `${date.toISOString().slice(0, 19).replace("T", " ")} UTC`;
+}
+
+/** "14:05 UTC": the time of day only. */
+export function formatUtcTime(value: string | number | Date): string {
+  const date = value instanceof Date ? value : new Date(value);
+  return Number.isNaN(date.getTime()) ? "—" : `${date.toISOString().slice(11, 16)} UTC`;
+}
+
+/** "1 row" / "3 rows". */
+export function plural(count: number, one: string, many = `${one}s`): string {
+  return `${count} ${count === 1 ? one : many}`;
+}

@@ -1,0 +1,167 @@
+// View models of the trade panel: read problems, the preview table, the confirmation wording and per-row progress.
+import type { Environment } from "../api/environment";
+import { FINAL_STATUSES, type Action, type IntentStatus, type Preview, type PreviewLine, type Progress, type ReadResult, type RowStatus } from "../trading/types";
+import { formatRate, formatSignedUsd, formatUsd, formatUsdc, plural } from "./format";
+
+export const ACTION_LABELS: Record<Action, string> = { open: "Open", add: "Add", reduce: "Reduce", close: "Close" };
+
+export const ACTION_HELP: Record<Action, string> = {
+  open: "Open needs Market, Side, Notional, Tenor (1, 3 or 7) and a Client reference on every row.",
+  add: "Add needs Market, Side and Amount (the notional to add).",
+  reduce: "Reduce needs Market, Side and Amount (the notional to remove).",
+  close: "Close needs Market and Side.",
+};
+
+export interface ProblemItem {
+  rowNumber: number;
+  text: string;
+}
+
+/** The read summary and the problems listed by sheet row, in row order. */
+export function readSummary(read: ReadResult): { headline: string; problems: ProblemItem[] } {
+  const where = read.tableName ? `table ${read.tableName}` : read.address;
+  const blanks = read.blankRows.length ? `, ${plural(read.blankRows.length, "blank row")} skipped` : "";
+  const bad = read.problems.length ? `, ${plural(new Set(read.problems.map((p) => p.rowNumber)).size, "row")} with problems (not sent)` : "";
+  const problems = [...read.problems]
+    .sort((a, b) => a.rowNumber - b.rowNumber)
+    .map((p) => ({ rowNumber: p.rowNumber, text: p.message }));
+  return { headline: `${plural(read.rows.length, "row")} ready from ${where}${blanks}${bad}.`, problems };
+}
+
+export interface PreviewCell {
+  label: string;
+  value: string;
+}
+
+export interface PreviewRowModel {
+  rowNumber: number;
+  title: string;
+  cells: PreviewCell[];
+  duplicate: string | null;
+  blockers: string[];
+  warnings: string[];
+  sendable: boolean;
+}
+
+function lineTitle(line: PreviewLine): string {
+  const r = line.row;
+  const amount = r.notional === null ? "whole position" : formatUsd(r.notional);
+  return `${ACTION_LABELS[r.action]} ${r.side} ${r.market} ${amount}${r.tenor ? `, ${r.tenor}d` : ""}`;
+}
+
+function lineCells(line: PreviewLine): PreviewCell[] {
+  if (line.quote) {
+    return [
+      { label: "Execution price", value: formatRate(line.quote.pricing.execution_price) },
+      { label: "Carry over tenor", value: formatUsdc(line.carryUsdc) },
+      { label: "Collateral", value: formatUsdc(line.collateralUsdc) },
+      ...(line.row.clientReference ? [{ label: "Client reference", value: line.row.clientReference }] : []),
+    ];
+  }
+  if (line.position) {
+    return [
+      { label: "Position", value: `${formatUsd(line.position.size_usd)} at ${formatRate(line.position.entry_price)}` },
+      { label: "Net P&L", value: formatSignedUsd(line.position.net_pnl_usd) },
+      { label: "Margin back", value: formatUsdc(line.marginBackUsdc) },
+    ];
+  }
+  return [];
+}
+
+export function previewRows(preview: Preview): PreviewRowModel[] {
+  return preview.lines.map((line) => ({
+    rowNumber: line.row.rowNumber,
+    title: lineTitle(line),
+    cells: lineCells(line),
+    duplicate: line.duplicateOf
+      ? `Already in the log (${line.duplicateOf.status}, logged ${line.duplicateOf.loggedAt.slice(0, 19).replace("T", " ")} UTC).`
+      : null,
+    blockers: line.blockers,
+    warnings: line.warnings,
+    sendable: line.blockers.length === 0,
+  }));
+}
+
+export function previewTotals(preview: Preview): PreviewCell[] {
+  const t = preview.totals;
+  const opening = preview.action === "open" || preview.action === "add";
+  return [
+    { label: "Rows", value: String(t.rows) },
+    ...(preview.action === "close" ? [] : [{ label: "Total notional", value: formatUsd(t.notionalUsd) }]),
+    ...(opening
+      ? [
+          { label: "Collateral to lock", value: formatUsdc(t.collateralUsdc) },
+          { label: "Carry over tenors", value: formatUsdc(t.carryUsdc) },
+        ]
+      : [{ label: "Margin expected back", value: formatUsdc(t.marginBackUsdc) }]),
+  ];
+}
+
+/** The rows that would be sent with the chosen "send again" boxes, and whether the batch can go at all. */
+export function sendPlan(preview: Preview, sendAgainRows: ReadonlySet<number>): { lines: PreviewLine[]; count: number; notional: number; blockedReason: string | null } {
+  const lines = preview.lines.filter((l) => l.blockers.length === 0 && (!l.duplicateOf || sendAgainRows.has(l.row.rowNumber)));
+  const notional = lines.reduce((sum, l) => sum + (l.row.notional ?? l.position?.size_usd ?? 0), 0);
+  let blockedReason: string | null = null;
+  if (preview.blockers.length) blockedReason = preview.blockers.join(" ");
+  else if (lines.length === 0) blockedReason = "Nothing to send: every row is blocked or already done (tick “Send again” to repeat one).";
+  return { lines, count: lines.length, notional, blockedReason };
+}
+
+/** The wording of the confirmation. A live key needs a second, deliberate confirmation naming the environment, count and total. */
+export function confirmation(environment: Environment, action: Action, count: number, notional: number): { steps: 1 | 2; button: string; dialog: string | null } {
+  const what = `${ACTION_LABELS[action]} ${plural(count, "row")}, total notional ${formatUsd(notional)}`;
+  if (environment === "production") {
+    return {
+      steps: 2,
+      button: `Confirm ${plural(count, "row")} (LIVE)`,
+      dialog: `LIVE environment — production money. ${what}. Send these orders?`,
+    };
+  }
+  return { steps: 1, button: `Confirm and send ${plural(count, "row")}`, dialog: null };
+}
+
+export const STATUS_LABELS: Record<IntentStatus | "skipped", string> = {
+  submitting: "Sending",
+  submitted: "Submitted, waiting for fill",
+  filled: "Filled",
+  failed: "Failed",
+  closed: "Closed",
+  rejected: "Rejected",
+  skipped: "Skipped",
+};
+
+const FINAL: ReadonlySet<string> = new Set<string>(FINAL_STATUSES);
+
+export function isFinal(status: string): boolean {
+  return FINAL.has(status);
+}
+
+/** Tone of a status for its colour: good, bad or in progress. */
+export function statusTone(status: string): "good" | "bad" | "busy" {
+  if (status === "filled" || status === "closed") return "good";
+  if (status === "failed" || status === "rejected") return "bad";
+  return "busy";
+}
+
+export interface ProgressModel {
+  done: number;
+  total: number;
+  /** 0..100 */
+  percent: number;
+  text: string;
+}
+
+export function progressModel(progress: Pick<Progress, "done" | "total" | "counts">): ProgressModel {
+  const percent = progress.total > 0 ? Math.round((progress.done / progress.total) * 100) : 0;
+  const parts = (["filled", "closed", "submitted", "submitting", "failed", "rejected"] as const)
+    .filter((s) => progress.counts[s] > 0)
+    .map((s) => `${progress.counts[s]} ${STATUS_LABELS[s].toLowerCase()}`);
+  return { done: progress.done, total: progress.total, percent, text: `${progress.done} of ${progress.total} final${parts.length ? ` — ${parts.join(", ")}` : ""}` };
+}
+
+/** One status line for a row, e.g. "Row 5 · Filled · Filled at 1502.3500". */
+export function rowStatusText(row: RowStatus): string {
+  const where = row.rowNumber !== null ? `Row ${row.rowNumber}` : `Resumed ${row.market} ${row.side}`;
+  const code = row.errorCode ? ` (${row.errorCode})` : "";
+  return `${where} · ${STATUS_LABELS[row.status]}${code}${row.message ? ` · ${row.message}` : ""}`;
+}
