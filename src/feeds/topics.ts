@@ -1,0 +1,85 @@
+// The topics the feeds poll, one per distinct request: the key names the request, fetch makes it.
+import type { Account, Hedge, HistoryQuery, ListQuery, Market, Position, Prices, Quote, QuoteRequest, ClosedHedge } from "../api/schemas";
+import { ArgumentError } from "./feed-error";
+import type { FetchContext, TopicSpec } from "./hub";
+
+/** Throws an ArgumentError (shown as #VALUE!) when the account's allowed markets are known and exclude `market`. */
+export async function requireAllowedMarket(context: FetchContext, market: string): Promise<void> {
+  const allowed = await context.allowedMarkets();
+  checkAllowedMarket(allowed, market);
+}
+
+export function checkAllowedMarket(allowed: readonly string[] | null, market: string): void {
+  if (allowed && !allowed.includes(market)) {
+    const list = allowed.length > 0 ? allowed.join(", ") : "none";
+    throw new ArgumentError("market", `market "${market}" is not enabled for this account; allowed markets: ${list}.`);
+  }
+}
+
+export function pricesTopic(market: string): TopicSpec<Prices> {
+  return {
+    key: `prices:${market}`,
+    endpoint: "prices",
+    async fetch(client, context) {
+      await requireAllowedMarket(context, market);
+      return client.prices(market, context.signal);
+    },
+  };
+}
+
+export function quoteTopic(request: QuoteRequest): TopicSpec<Quote> {
+  const { market, side, notional_usd, tenor_days } = request;
+  return {
+    key: `quote:${market}|${side}|${notional_usd}|${tenor_days}`,
+    endpoint: "quote",
+    async fetch(client, context) {
+      await requireAllowedMarket(context, market);
+      return client.quote({ market, side, notional_usd, tenor_days }, context.signal);
+    },
+  };
+}
+
+export function positionsTopic(): TopicSpec<Position[]> {
+  return { key: "positions", endpoint: "positions", fetch: (client, context) => client.positions(context.signal) };
+}
+
+export function accountTopic(): TopicSpec<Account> {
+  return { key: "account", endpoint: "account", fetch: (client, context) => client.account(context.signal) };
+}
+
+/** GET /markets: the source of HEDGE.MARKETS, HEDGE.CAPACITY and HEDGE.CARRY (and of the allowed markets). */
+export function marketsTopic(): TopicSpec<Market[]> {
+  return { key: "markets", endpoint: "markets", fetch: (client, context) => client.markets(context.signal) };
+}
+
+export function hedgesTopic(query: ListQuery): TopicSpec<Hedge[]> {
+  const q: ListQuery = {};
+  if (query.status !== undefined) q.status = query.status;
+  if (query.client_reference !== undefined) q.client_reference = query.client_reference;
+  if (query.limit !== undefined) q.limit = query.limit;
+  return {
+    key: `hedges:${q.status ?? ""}|${q.client_reference ?? ""}|${q.limit ?? ""}`,
+    endpoint: "hedges",
+    fetch: (client, context) => client.list(q, context.signal),
+  };
+}
+
+/** Statuses after which a hedge never changes again: its topic stops polling. */
+export const FINAL_HEDGE_STATUSES: readonly string[] = ["closed", "failed"];
+
+export function hedgeTopic(hedgeId: string): TopicSpec<Hedge> {
+  return {
+    key: `hedge:${hedgeId}`,
+    endpoint: "hedge",
+    fetch: (client, context) => client.get(hedgeId, context.signal),
+    isFinal: (hedge) => FINAL_HEDGE_STATUSES.includes(hedge.status),
+  };
+}
+
+export function historyTopic(query: HistoryQuery = {}): TopicSpec<ClosedHedge[]> {
+  return {
+    key: `history:${query.from ?? ""}|${query.to ?? ""}|${query.limit ?? ""}`,
+    endpoint: "history",
+    fetch: (client, context) => client.history(query, context.signal),
+  };
+}
