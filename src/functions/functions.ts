@@ -1,8 +1,133 @@
-// Custom functions of the HEDGE namespace (placeholder with HEDGE.VERSION only, so functions.json is not empty).
+// The HEDGE.* custom functions (ids and help text for functions.json come from these JSDoc tags); the work is in handlers.ts.
 import packageJson from "../../package.json";
+import * as handlers from "./handlers";
+import { cellStreams, listenForPauseToggle } from "./runtime";
+
+listenForPauseToggle();
 
 /**
- * Returns the version of the Hedge add-in.
+ * Latest indicative mid rate of a market, updated while the workbook is open (GET /prices).
+ * @customfunction PRICE
+ * @param market Market symbol, e.g. "USDTNGN".
+ * @param invocation Streaming invocation.
+ * @helpurl https://localhost:3000/taskpane.html#functions
+ */
+export function price(market: string, invocation: CustomFunctions.StreamingInvocation<number>): void {
+  handlers.price(cellStreams(), invocation, market);
+}
+
+/**
+ * Indicative quote for a hedge: one field, or without field a two-column spill of every quote field (POST /quotes; nothing is opened).
+ * @customfunction QUOTE
+ * @param market Market symbol, e.g. "USDTNGN".
+ * @param side "buy" or "sell".
+ * @param notional_usd Hedge size in USD, greater than 0.
+ * @param tenor_days Tenor in days: 1, 3 or 7.
+ * @param [field] Optional quote field, e.g. "pricing.execution_price", "carry.total_usdc" or "upfront.total_upfront_usdc"; leave out for all fields.
+ * @param invocation Streaming invocation.
+ */
+export function quote(
+  market: string,
+  side: string,
+  notional_usd: number,
+  tenor_days: number,
+  field: string | undefined,
+  invocation: CustomFunctions.StreamingInvocation<any[][]>, // eslint-disable-line @typescript-eslint/no-explicit-any
+): void {
+  handlers.quote(cellStreams(), invocation, market, side, notional_usd, tenor_days, field);
+}
+
+/**
+ * Open positions, one row per market and side, with a header row (GET /positions).
+ * @customfunction POSITIONS
+ * @param [market] Optional market symbol to show only that market.
+ * @param [side] Optional "buy" or "sell" to show only that side.
+ * @param invocation Streaming invocation.
+ */
+export function positions(market: string | undefined, side: string | undefined, invocation: CustomFunctions.StreamingInvocation<any[][]>): void { // eslint-disable-line @typescript-eslint/no-explicit-any
+  handlers.positions(cellStreams(), invocation, market, side);
+}
+
+/**
+ * Account summary: one field, or without field a two-column spill of every field (GET /account).
+ * @customfunction ACCOUNT
+ * @param [field] Optional account field, e.g. "balance_usdc" or "available_exposure_usd"; leave out for all fields.
+ * @param invocation Streaming invocation.
+ */
+export function account(field: string | undefined, invocation: CustomFunctions.StreamingInvocation<any[][]>): void { // eslint-disable-line @typescript-eslint/no-explicit-any
+  handlers.account(cellStreams(), invocation, field);
+}
+
+/**
+ * Every market with its status, price, available capacity per side (USD) and daily carry rate per side (%), with a header row (GET /markets).
+ * @customfunction MARKETS
+ * @param invocation Streaming invocation.
+ */
+export function markets(invocation: CustomFunctions.StreamingInvocation<any[][]>): void { // eslint-disable-line @typescript-eslint/no-explicit-any
+  handlers.markets(cellStreams(), invocation);
+}
+
+/**
+ * Most you can open now on a market and side, in USD (GET /markets: available_capacity_usd).
+ * @customfunction CAPACITY
+ * @param market Market symbol, e.g. "USDTNGN".
+ * @param side "buy" or "sell".
+ * @param invocation Streaming invocation.
+ */
+export function capacity(market: string, side: string, invocation: CustomFunctions.StreamingInvocation<number>): void {
+  handlers.capacity(cellStreams(), invocation, market, side);
+}
+
+/**
+ * Daily carry rate of a market and side, in percent of notional, signed; positive means you pay (GET /markets: net_rate_daily_pct).
+ * @customfunction CARRY
+ * @param market Market symbol, e.g. "USDTNGN".
+ * @param side "buy" or "sell".
+ * @param invocation Streaming invocation.
+ */
+export function carry(market: string, side: string, invocation: CustomFunctions.StreamingInvocation<number>): void {
+  handlers.carry(cellStreams(), invocation, market, side);
+}
+
+/**
+ * Your hedges, newest first, one row each with a header row (GET /hedges).
+ * @customfunction HEDGES
+ * @param [status] Optional status filter: submitting, submitted, filled, failed or closed.
+ * @param [client_reference] Optional deal id: only hedges opened with this client reference.
+ * @param [limit] Optional number of hedges, 1 to 500 (the service's default when left out).
+ * @param invocation Streaming invocation.
+ */
+export function hedges(
+  status: string | undefined,
+  client_reference: string | undefined,
+  limit: number | undefined,
+  invocation: CustomFunctions.StreamingInvocation<any[][]>, // eslint-disable-line @typescript-eslint/no-explicit-any
+): void {
+  handlers.hedges(cellStreams(), invocation, status, client_reference, limit);
+}
+
+/**
+ * One hedge by id: one field, or without field a two-column spill; stops updating once the hedge is closed or failed (GET /hedges/{hedge_id}).
+ * @customfunction HEDGE
+ * @param hedge_id The hedge's id, as returned when it was opened.
+ * @param [field] Optional hedge field, e.g. "status", "struck_rate" or "filled_at"; leave out for all fields.
+ * @param invocation Streaming invocation.
+ */
+export function hedge(hedge_id: string, field: string | undefined, invocation: CustomFunctions.StreamingInvocation<any[][]>): void { // eslint-disable-line @typescript-eslint/no-explicit-any
+  handlers.hedge(cellStreams(), invocation, hedge_id, field);
+}
+
+/**
+ * State of the add-in's connection: environment (sandbox or live), connected or not and why, last successful update, requests in the last minute, paused or not.
+ * @customfunction STATUS
+ * @param invocation Streaming invocation.
+ */
+export function status(invocation: CustomFunctions.StreamingInvocation<any[][]>): void { // eslint-disable-line @typescript-eslint/no-explicit-any
+  handlers.status(cellStreams(), invocation);
+}
+
+/**
+ * Version of the Hedge add-in, for support requests.
  * @customfunction VERSION
  * @returns The add-in version, for example "0.1.0".
  */

@@ -1,0 +1,65 @@
+// functions.json as the build generates it from functions.ts: every HEDGE function with its id, parameters, help text, stream flag and result shape.
+import { resolve } from "node:path";
+import { generateCustomFunctionsMetadata } from "custom-functions-metadata";
+
+interface Param {
+  name: string;
+  description?: string;
+  optional?: boolean;
+  type?: string;
+}
+interface FunctionMeta {
+  id: string;
+  name: string;
+  description?: string;
+  parameters: Param[];
+  options?: { stream?: boolean };
+  result: { dimensionality?: string; type?: string };
+}
+
+/** [id, parameters (optional ones in brackets), spill?] as the issue's function table names them. */
+const EXPECTED: Array<[string, string[], boolean]> = [
+  ["PRICE", ["market"], false],
+  ["QUOTE", ["market", "side", "notional_usd", "tenor_days", "[field]"], true],
+  ["POSITIONS", ["[market]", "[side]"], true],
+  ["ACCOUNT", ["[field]"], true],
+  ["MARKETS", [], true],
+  ["CAPACITY", ["market", "side"], false],
+  ["CARRY", ["market", "side"], false],
+  ["HEDGES", ["[status]", "[client_reference]", "[limit]"], true],
+  ["HEDGE", ["hedge_id", "[field]"], true],
+  ["STATUS", [], true],
+];
+
+let functions: FunctionMeta[];
+let errors: string[];
+
+beforeAll(async () => {
+  const generated = await generateCustomFunctionsMetadata(resolve(__dirname, "../../src/functions/functions.ts"));
+  errors = generated.errors;
+  functions = generated.metadataJson ? (JSON.parse(generated.metadataJson) as { functions: FunctionMeta[] }).functions : [];
+});
+
+test("the generator reports no errors", () => {
+  expect(errors).toEqual([]);
+});
+
+test.each(EXPECTED)("%s: id, parameters, descriptions, streaming and result shape", (id, params, spill) => {
+  const f = functions.find((x) => x.id === id);
+  expect(f).toBeDefined();
+  const meta = f as FunctionMeta;
+  expect(meta.name).toBe(id);
+  expect(meta.description?.length).toBeGreaterThan(20);
+  expect(meta.options?.stream).toBe(true);
+  expect(meta.result.dimensionality ?? "scalar").toBe(spill ? "matrix" : "scalar");
+  if (!spill) expect(meta.result.type).toBe("number");
+  expect(meta.parameters.map((p) => (p.optional ? `[${p.name}]` : p.name))).toEqual(params);
+  for (const p of meta.parameters) expect(p.description?.length).toBeGreaterThan(5);
+});
+
+test("ids are upper case and unique; nothing but the listed functions and VERSION is exported to Excel", () => {
+  const ids = functions.map((f) => f.id);
+  expect(new Set(ids).size).toBe(ids.length);
+  for (const id of ids) expect(id).toBe(id.toUpperCase());
+  expect(ids.sort()).toEqual([...EXPECTED.map(([id]) => id), "VERSION"].sort());
+});
