@@ -70,11 +70,13 @@ export class ConnectionController {
 
   /** Checks the key and URL, calls GET /account, and only then adopts and saves them. Nothing is saved on failure. */
   async connect(apiKeyInput: string, baseUrlInput: string): Promise<ConnectionState> {
-    const apiKey = apiKeyInput.trim();
+    // An empty key field means "the saved key" (e.g. to move to another base URL without typing the key again).
+    const apiKey = apiKeyInput.trim() || ((await this.options.store.get(SETTING_KEYS.apiKey)) ?? "");
     let baseUrl = baseUrlInput.trim() || this.options.defaultBaseUrl;
     try {
-      if (!apiKey) throw new HedgingApiError({ code: "missing_credentials", status: null, message: "Enter the API key first." });
+      if (!apiKey) throw new HedgingApiError({ code: "missing_credentials", status: null, message: "Enter the API key first (it starts with svc_test_ or svc_live_)." });
       const environment = environmentOf(apiKey);
+      if (!baseUrl) throw new HedgingApiError({ code: "validation_error", status: null, message: "Enter the base URL of the Hedging Service, e.g. https://host/v2." });
       baseUrl = normaliseBaseUrl(baseUrl);
       this.set({ status: "connecting", baseUrl, maskedKey: maskKey(apiKey), environment });
       const client = this.makeClient(apiKey, baseUrl);

@@ -1,0 +1,58 @@
+// Harness mode (outside Excel, ?harness=memory): memory settings, an in-memory workbook seeded with an exposure sheet, and window.hedgeHarness for tests.
+import type { CellValue } from "../excel/workbook";
+import { MemoryWorkbook } from "../excel/memory-workbook";
+import { memoryStore } from "../excel/settings";
+
+export const HARNESS_SHEET = "Exposures";
+
+/** A small exposure sheet: a header row, good rows for both sides, a bad row and a blank row. */
+export const HARNESS_ROWS: CellValue[][] = [
+  ["Market", "Side", "Notional USD", "Tenor", "Client reference"],
+  ["USDTNGN", "buy", 250000, 7, "DEAL-1001"],
+  ["USDTNGN", "sell", 100000, 3, "DEAL-1002"],
+  ["USDTNGN", "buy", 50000, 7, "DEAL-1003"],
+  ["USDTNGN", "buy", 75000, 5, "DEAL-1004"],
+  [null, null, null, null, null],
+  ["USDTNGN", "long", 20000, 1, ""],
+];
+
+/** Whether this page should run the harness: not inside Office, and asked for by the URL. */
+export function wantsHarness(search: string, officeHost: string | null | undefined): boolean {
+  return !officeHost && new URLSearchParams(search).get("harness") === "memory";
+}
+
+export interface HedgeHarness {
+  select(address: string, sheet?: string): void;
+  setSheet(name: string, grid: CellValue[][]): void;
+  addTable(name: string, sheet: string, address: string): void;
+  cells(sheet: string): CellValue[][];
+  /** Every cell, table, document setting and custom property, as a saved .xlsx would hold them. */
+  everything(): Array<{ where: string; value: string }>;
+  /** The memory settings store's entries (the key's own entry included). */
+  settings(): Record<string, string>;
+  documentSettings(): Record<string, string>;
+  logRows(): Promise<unknown[]>;
+}
+
+declare global {
+  interface Window {
+    hedgeHarness?: HedgeHarness;
+  }
+}
+
+export function createHarness(): { workbook: MemoryWorkbook; store: ReturnType<typeof memoryStore>; api: HedgeHarness } {
+  const workbook = new MemoryWorkbook({ sheets: { [HARNESS_SHEET]: HARNESS_ROWS } });
+  workbook.select(HARNESS_SHEET, "A2:E3");
+  const store = memoryStore();
+  const api: HedgeHarness = {
+    select: (address, sheet = HARNESS_SHEET) => void workbook.select(sheet, address),
+    setSheet: (name, grid) => void workbook.setSheet(name, grid),
+    addTable: (name, sheet, address) => void workbook.addTable(name, sheet, address),
+    cells: (sheet) => workbook.cells(sheet),
+    everything: () => workbook.everything(),
+    settings: () => store.dump(),
+    documentSettings: () => Object.fromEntries(workbook.documentSettings),
+    logRows: () => workbook.readLog(),
+  };
+  return { workbook, store, api };
+}

@@ -1,0 +1,119 @@
+// The account overview: figures, exposure bar, the rate's last hour and the markets table, fed by the shared feed hub.
+import type { Account, Market, Prices } from "../api/schemas";
+import type { FeedHub, FeedStatus, Snapshot } from "../feeds/hub";
+import { accountTopic, marketsTopic, pricesTopic } from "../feeds/topics";
+import { exposureBarSvg, sparklineSvg } from "./charts";
+import { byId, h } from "./dom";
+import { formatRate, formatUtc } from "./format";
+import { overviewModel } from "./overview-model";
+import { PriceHistory } from "./price-history";
+
+/** The market drawn in the sparkline (the only one the service names). */
+export const CHART_MARKET = "USDTNGN";
+
+/** One line about the live data: connected or not, paused, requests in the last minute, last error. */
+export function feedStatusText(status: FeedStatus): string {
+  if (status.environment === "none") return "Live data: no API key.";
+  const state = status.paused ? "paused" : status.connected ? "updating" : `not connected${status.reason ? ` (${status.reason})` : ""}`;
+  const last = status.lastSuccessAt ? `, last answer ${formatUtc(status.lastSuccessAt).slice(11)}` : "";
+  return `Live data ${state}${last}; ${status.requestsInLastMinute} requests in the last minute.`;
+}
+
+export interface OverviewPanel {
+  /** Starts or stops following the feeds (on connect / forget). */
+  setConnected(connected: boolean): void;
+}
+
+export function mountOverviewPanel(hub: FeedHub, onAccount: (account: Account) => void, now: () => number = Date.now): OverviewPanel {
+  const section = byId("overview-section");
+  const figures = byId("figures");
+  const exposureHost = byId("exposure");
+  const sparkHost = byId("sparkline");
+  const marketsBody = byId("markets-body");
+  const feedLine = byId("feed-status");
+  const pauseButton = byId("pause-feeds");
+  const refreshButton = byId("refresh-feeds");
+  const errorHost = byId("overview-error");
+
+  const history = new PriceHistory();
+  let account: Account | null = null;
+  let markets: Market[] = [];
+  let unsubscribe: Array<() => void> = [];
+
+  const renderAccount = () => {
+    if (!account) return;
+    const model = overviewModel(account, markets);
+    figures.replaceChildren(
+      ...model.figures.flatMap((f) => [h("dt", {}, f.label), h("dd", { class: f.tone ? `tone-${f.tone}` : "", "data-figure": f.label }, f.value)]),
+    );
+    exposureHost.replaceChildren(
+      h("div", { class: "exposure-text" }, model.exposure.text),
+      exposureBarSvg(model.exposure.used, model.exposure.cap),
+      h("div", { class: "hint" }, `Headroom ${model.exposure.headroom}`),
+    );
+  };
+
+  const renderMarkets = () => {
+    const model = account ? overviewModel(account, markets).markets : [];
+    marketsBody.replaceChildren(
+      ...model.flatMap((m) => [
+        h("tr", { class: "market-row" }, h("th", { scope: "rowgroup", colspan: 3 }, `${m.market} ${m.price}`, h("span", { class: "hint" }, ` · ${m.status}`))),
+        ...m.sides.map((s) => h("tr", {}, h("th", { scope: "row" }, s.side), h("td", { title: s.capacityFull }, s.capacity), h("td", {}, s.carry))),
+      ]),
+    );
+  };
+
+  const renderSpark = () => {
+    const w = history.window(now());
+    sparkHost.replaceChildren(
+      h("div", { class: "spark-head" }, h("span", {}, `${CHART_MARKET}, last hour`), h("span", { class: "spark-last" }, w.points.length ? formatRate(w.points[w.points.length - 1].value) : "—")),
+      sparklineSvg(CHART_MARKET, w.points, w),
+    );
+  };
+
+  const showError = (snapshot: Snapshot<unknown>) => {
+    const e = snapshot.error;
+    errorHost.hidden = !e || e.kind === "no_key";
+    errorHost.textContent = e && e.kind !== "no_key" ? `${e.code}: ${e.message}${e.advice ? ` — ${e.advice}` : ""}` : "";
+  };
+
+  pauseButton.addEventListener("click", () => {
+    const paused = hub.togglePause();
+    pauseButton.textContent = paused ? "Resume live data" : "Pause live data";
+    pauseButton.setAttribute("aria-pressed", String(paused));
+  });
+  refreshButton.addEventListener("click", () => hub.refresh());
+  hub.onStatus((status) => {
+    feedLine.textContent = feedStatusText(status);
+  });
+
+  return {
+    setConnected(connected) {
+      for (const u of unsubscribe) u();
+      unsubscribe = [];
+      section.hidden = !connected;
+      if (!connected) return;
+      unsubscribe.push(
+        hub.subscribe(accountTopic(), (snap: Snapshot<Account>) => {
+          showError(snap);
+          if (!snap.value) return;
+          account = snap.value;
+          renderAccount();
+          renderMarkets();
+          onAccount(snap.value);
+        }),
+        hub.subscribe(marketsTopic(), (snap: Snapshot<Market[]>) => {
+          if (!snap.value) return;
+          markets = snap.value;
+          renderMarkets();
+        }),
+        hub.subscribe(pricesTopic(CHART_MARKET), (snap: Snapshot<Prices>) => {
+          const entry = snap.value?.[CHART_MARKET];
+          if (entry && snap.fetchedAt !== null) history.add(snap.fetchedAt, entry.price, now());
+          renderSpark();
+        }),
+      );
+      renderSpark();
+    },
+  };
+}

@@ -1,0 +1,70 @@
+// Wires the pane: connection, overview and trade panels over one settings store, workbook, connection, feed hub and trading desk.
+import type { Workbook } from "../excel/workbook";
+import type { SettingsStore } from "../excel/settings";
+import type { Connection } from "../feeds/connection";
+import type { FeedHub } from "../feeds/hub";
+import type { HedgingClient } from "../api/client";
+import type { DeskOptions, TradingDesk } from "../trading/types";
+import { ConnectionController, errorView } from "./connection-controller";
+import { mountConnectionPanel } from "./connection-panel";
+import { byId } from "./dom";
+import { mountOverviewPanel } from "./overview-panel";
+import { mountTradePanel } from "./trade-panel";
+
+export interface PaneDependencies {
+  store: SettingsStore;
+  workbook: Workbook;
+  connection: Connection;
+  hub: FeedHub;
+  /** Shown in the base URL field when none was saved. */
+  defaultBaseUrl: string;
+  createDesk: (options: DeskOptions) => TradingDesk;
+}
+
+export interface Pane {
+  controller: ConnectionController;
+  /** The desk of the current connection, if any. */
+  desk(): TradingDesk | null;
+}
+
+export async function startPane(deps: PaneDependencies): Promise<Pane> {
+  const controller = new ConnectionController({ store: deps.store, connection: deps.connection, defaultBaseUrl: deps.defaultBaseUrl });
+  mountConnectionPanel(controller);
+  const trade = mountTradePanel();
+  const overview = mountOverviewPanel(deps.hub, (account) => controller.updateAccount(account));
+  const tradeSection = byId("trade-section");
+
+  let desk: TradingDesk | null = null;
+  let deskClient: HedgingClient | null = null;
+
+  controller.onChange((state) => {
+    const client = state.status === "connected" ? state.client : null;
+    if (client === deskClient) return;
+    desk?.stop();
+    desk = null;
+    deskClient = client;
+    tradeSection.hidden = !client;
+    overview.setConnected(client !== null);
+    if (!client) {
+      trade.setDesk(null);
+      return;
+    }
+    const current = deps.createDesk({ client, workbook: deps.workbook, onProgress: (p) => trade.onProgress(p) });
+    desk = current;
+    trade.setDesk(current);
+    // On open (and on every new connection): finish what the log shows unfinished, then keep polling fills.
+    current
+      .resume()
+      .then((result) => {
+        if (desk === current) trade.showResumed(result.resumed);
+      })
+      .catch((e) => trade.showError(errorView(e)));
+  });
+
+  byId("show-log").addEventListener("click", () => {
+    deps.workbook.showLog().catch((e) => trade.showError(errorView(e)));
+  });
+
+  await controller.restore();
+  return { controller, desk: () => desk };
+}

@@ -1,0 +1,318 @@
+// The trade panel: action choice, Read selection, problems by row, the preview table, confirm (twice for LIVE), and send progress with per-row status.
+import type { Action, Preview, Progress, ReadResult, RowStatus, TradingDesk } from "../trading/types";
+import { ACTIONS } from "../trading/types";
+import { errorView, type ErrorView } from "./connection-controller";
+import { renderError } from "./connection-panel";
+import { byId, h } from "./dom";
+import { formatUsd, formatUsdc, plural } from "./format";
+import {
+  ACTION_HELP,
+  ACTION_LABELS,
+  confirmation,
+  previewRows,
+  previewTotals,
+  progressModel,
+  readSummary,
+  rowStatusText,
+  sendPlan,
+  statusTone,
+} from "./trade-model";
+
+/** The parts of the Fluent elements the panel touches. */
+type CheckboxElement = HTMLElement & { checked: boolean };
+type ProgressElement = HTMLElement & { value: number | null; max: number };
+type RadioGroupElement = HTMLElement & { value: string };
+
+export interface TradePanel {
+  /** The desk to use (null when not connected). */
+  setDesk(desk: TradingDesk | null): void;
+  /** Feeds the engine's progress callbacks into the progress bar and the per-row list. */
+  onProgress(progress: Progress): void;
+  /** Shows rows taken up again from the log when the pane opened. */
+  showResumed(rows: RowStatus[]): void;
+  showError(error: ErrorView): void;
+}
+
+/** Asks the second, deliberate confirmation of a LIVE batch. Resolves true only on the explicit "Send" button. */
+function askLiveConfirmation(text: string): Promise<boolean> {
+  const dialog = byId("live-dialog");
+  const body = byId("live-dialog-text");
+  const yes = byId("live-send");
+  const no = byId("live-cancel");
+  body.textContent = text;
+  const opener = document.activeElement as HTMLElement | null;
+  dialog.hidden = false;
+  requestAnimationFrame(() => no.focus());
+  return new Promise((resolve) => {
+    const done = (answer: boolean) => {
+      yes.removeEventListener("click", onYes);
+      no.removeEventListener("click", onNo);
+      dialog.removeEventListener("dismiss", onNo);
+      dialog.hidden = true;
+      opener?.focus();
+      resolve(answer);
+    };
+    const onYes = () => done(true);
+    const onNo = () => done(false);
+    yes.addEventListener("click", onYes);
+    no.addEventListener("click", onNo);
+    dialog.addEventListener("dismiss", onNo);
+  });
+}
+
+export function mountTradePanel(): TradePanel {
+  const actionGroup = byId<RadioGroupElement>("action");
+  const help = byId("action-help");
+  const readButton = byId("read-selection");
+  const previewButton = byId("preview");
+  const readSummaryHost = byId("read-summary");
+  const problemsHost = byId("problems");
+  const previewHost = byId("preview-area");
+  const confirmButton = byId("confirm");
+  const cancelButton = byId("cancel-preview");
+  const confirmNote = byId("confirm-note");
+  const progressBar = byId<ProgressElement>("send-progress");
+  const progressText = byId("progress-text");
+  const statusList = byId("row-status");
+  const errorHost = byId("trade-error");
+  const busy = byId("trade-busy");
+  const busyText = byId("trade-busy-text");
+
+  let desk: TradingDesk | null = null;
+  let read: ReadResult | null = null;
+  let preview: Preview | null = null;
+  const sendAgain = new Set<number>();
+  const rowsByKey = new Map<string, HTMLElement>();
+
+  const action = (): Action => {
+    const value = actionGroup.value as Action;
+    return (ACTIONS as readonly string[]).includes(value) ? value : "open";
+  };
+
+  const setBusy = (text: string | null) => {
+    busy.hidden = text === null;
+    busyText.textContent = text ?? "";
+    readButton.toggleAttribute("disabled", text !== null || !desk);
+  };
+
+  const clearPreview = () => {
+    preview = null;
+    sendAgain.clear();
+    previewHost.replaceChildren();
+    previewHost.hidden = true;
+    confirmButton.hidden = true;
+    cancelButton.hidden = true;
+    confirmNote.textContent = "";
+  };
+
+  const clearRead = () => {
+    read = null;
+    readSummaryHost.textContent = "";
+    problemsHost.replaceChildren();
+    problemsHost.hidden = true;
+    previewButton.hidden = true;
+    clearPreview();
+  };
+
+  const showError = (error: ErrorView | null) => renderError(errorHost, error);
+
+  actionGroup.addEventListener("change", () => {
+    help.textContent = ACTION_HELP[action()];
+    clearRead();
+  });
+
+  readButton.addEventListener("click", async () => {
+    if (!desk) return;
+    clearRead();
+    showError(null);
+    setBusy("Reading the selection…");
+    try {
+      read = await desk.readRows(action());
+      renderRead(read);
+    } catch (e) {
+      showError(errorView(e));
+    } finally {
+      setBusy(null);
+    }
+  });
+
+  const renderRead = (result: ReadResult) => {
+    const summary = readSummary(result);
+    readSummaryHost.textContent = summary.headline;
+    problemsHost.hidden = summary.problems.length === 0;
+    problemsHost.replaceChildren(
+      ...summary.problems.map((p) => h("li", { "data-row": p.rowNumber }, h("strong", {}, `Row ${p.rowNumber}`), " ", p.text.replace(/^Row \d+:\s*/, ""))),
+    );
+    previewButton.hidden = result.rows.length === 0;
+    previewButton.textContent = `Preview ${plural(result.rows.length, "row")}`;
+    if (result.rows.length) previewButton.focus();
+  };
+
+  previewButton.addEventListener("click", async () => {
+    if (!desk || !read) return;
+    clearPreview();
+    showError(null);
+    setBusy(read.action === "open" || read.action === "add" ? "Pricing each row…" : "Looking up the positions…");
+    previewButton.toggleAttribute("disabled", true);
+    try {
+      preview = await desk.preview(read.action, read.rows);
+      renderPreview(preview);
+      confirmButton.focus();
+    } catch (e) {
+      showError(errorView(e));
+    } finally {
+      setBusy(null);
+      previewButton.toggleAttribute("disabled", false);
+    }
+  });
+
+  const updateConfirm = () => {
+    if (!preview) return;
+    const plan = sendPlan(preview, sendAgain);
+    const c = confirmation(preview.environment, preview.action, plan.count, plan.notional);
+    confirmButton.textContent = c.button;
+    confirmButton.toggleAttribute("disabled", plan.blockedReason !== null);
+    confirmButton.classList.toggle("live", c.steps === 2);
+    confirmNote.textContent =
+      plan.blockedReason ??
+      (c.steps === 2 ? "LIVE key: production money. You will be asked once more before anything is sent." : `Sandbox: ${plural(plan.count, "row")} will be sent on one click.`);
+  };
+
+  const renderPreview = (p: Preview) => {
+    const rows = previewRows(p);
+    const table = h(
+      "table",
+      { class: "preview-table", id: "preview-table" },
+      h("caption", {}, `Preview: ${ACTION_LABELS[p.action]} ${plural(rows.length, "row")}`),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Row"), h("th", { scope: "col" }, "What is sent"))),
+      h(
+        "tbody",
+        {},
+        ...rows.map((r) => {
+          const extra: Node[] = [];
+          for (const b of r.blockers) extra.push(h("div", { class: "blocker" }, `Not sent: ${b}`));
+          for (const w of r.warnings) extra.push(h("div", { class: "warning" }, w));
+          if (r.duplicate) {
+            const box = h("fluent-checkbox", { "data-row": r.rowNumber, class: "send-again" }, "Send again") as CheckboxElement;
+            box.addEventListener("change", () => {
+              if (box.checked) sendAgain.add(r.rowNumber);
+              else sendAgain.delete(r.rowNumber);
+              updateConfirm();
+            });
+            extra.push(h("div", { class: "duplicate" }, h("span", {}, r.duplicate), " ", box));
+          }
+          return h(
+            "tr",
+            { "data-row": r.rowNumber, class: r.sendable ? "" : "blocked" },
+            h("th", { scope: "row" }, String(r.rowNumber)),
+            h(
+              "td",
+              {},
+              h("div", { class: "line-title" }, r.title),
+              h("dl", { class: "cells" }, ...r.cells.flatMap((c) => [h("dt", {}, c.label), h("dd", {}, c.value)])),
+              ...extra,
+            ),
+          );
+        }),
+      ),
+    );
+    const totals = h("dl", { class: "totals", id: "preview-totals", "aria-label": "Totals" }, ...previewTotals(p).flatMap((c) => [h("dt", {}, c.label), h("dd", {}, c.value)]));
+    const checks = p.checks.length
+      ? h(
+          "ul",
+          { class: "checks", "aria-label": "Limit checks" },
+          ...p.checks.map((c) =>
+            h(
+              "li",
+              { class: c.ok ? "ok" : "fail" },
+              h("span", { class: "check-mark", "aria-hidden": "true" }, c.ok ? "✓" : "✗"),
+              ` ${c.label}: needs ${/balance/i.test(c.label) ? formatUsdc(c.needed) : formatUsd(c.needed)}, available ${/balance/i.test(c.label) ? formatUsdc(c.available) : formatUsd(c.available)}`,
+              h("span", { class: "visually-hidden" }, c.ok ? " (ok)" : " (not enough)"),
+            ),
+          ),
+        )
+      : null;
+    const blockers = p.blockers.length ? h("div", { class: "blocker", role: "alert" }, ...p.blockers.map((b) => h("div", {}, b))) : null;
+    previewHost.replaceChildren(table, totals, ...(checks ? [checks] : []), ...(blockers ? [blockers] : []));
+    previewHost.hidden = false;
+    confirmButton.hidden = false;
+    cancelButton.hidden = false;
+    updateConfirm();
+  };
+
+  cancelButton.addEventListener("click", () => {
+    clearPreview();
+    readButton.focus();
+  });
+
+  confirmButton.addEventListener("click", async () => {
+    if (!desk || !preview || confirmButton.hasAttribute("disabled")) return;
+    const current = preview;
+    const plan = sendPlan(current, sendAgain);
+    if (plan.blockedReason) return;
+    // Disabled at once: a second click must never send the batch twice.
+    confirmButton.toggleAttribute("disabled", true);
+    const c = confirmation(current.environment, current.action, plan.count, plan.notional);
+    if (c.steps === 2 && !(await askLiveConfirmation(c.dialog ?? ""))) {
+      confirmButton.toggleAttribute("disabled", false);
+      confirmNote.textContent = "Not sent.";
+      return;
+    }
+    const chosen = sendAgain.size > 0 ? { ...current, lines: current.lines.filter((l) => !l.duplicateOf || sendAgain.has(l.row.rowNumber)) } : current;
+    const options = { sendAgain: sendAgain.size > 0 };
+    clearPreview();
+    clearRead();
+    showError(null);
+    progressBar.hidden = false;
+    progressBar.value = 0;
+    progressText.textContent = `Sending ${plural(plan.count, "row")}…`;
+    try {
+      const result = await desk.send(chosen, options);
+      for (const row of result.rows) upsertRow(row);
+      for (const s of result.skipped) {
+        statusList.prepend(h("li", { class: "tone-busy" }, `Row ${s.rowNumber} · Skipped · ${s.reason}`));
+      }
+    } catch (e) {
+      showError(errorView(e));
+    }
+  });
+
+  const upsertRow = (row: RowStatus) => {
+    let li = rowsByKey.get(row.idempotencyKey);
+    if (!li) {
+      li = h("li", { "data-key": row.idempotencyKey, "data-row": row.rowNumber ?? "" });
+      rowsByKey.set(row.idempotencyKey, li);
+      statusList.append(li);
+    }
+    li.className = `tone-${statusTone(row.status)}`;
+    li.dataset.status = row.status;
+    li.textContent = rowStatusText(row);
+  };
+
+  const panel: TradePanel = {
+    setDesk(next) {
+      desk = next;
+      clearRead();
+      readButton.toggleAttribute("disabled", !next);
+    },
+    onProgress(progress) {
+      upsertRow(progress.row);
+      const m = progressModel(progress);
+      progressBar.hidden = false;
+      progressBar.max = 100;
+      progressBar.value = m.percent;
+      progressBar.setAttribute("aria-valuetext", m.text);
+      progressText.textContent = m.text;
+    },
+    showResumed(rows) {
+      for (const row of rows) upsertRow(row);
+      if (rows.length) progressText.textContent = `Resumed ${plural(rows.length, "unfinished row")} from the log.`;
+    },
+    showError(error) {
+      showError(error);
+    },
+  };
+  help.textContent = ACTION_HELP[action()];
+  panel.setDesk(null);
+  return panel;
+}

@@ -1,0 +1,118 @@
+// Drives the task pane page in Chromium for the e2e tests: serves the build, routes Office.js to the local copy, records the console.
+import fs from "fs";
+import path from "path";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { launchChromium } from "./browser";
+import { ensureBuilt } from "./build";
+import { serveDirectory, type StaticServer } from "./static-server";
+import type { HedgeHarness } from "../../src/taskpane/harness";
+
+const ROOT = path.resolve(__dirname, "../..");
+const OFFICE_JS_DIR = path.join(ROOT, "node_modules/@microsoft/office-js/dist");
+export const ARTIFACTS = path.join(ROOT, "test/artifacts");
+export const PANE_WIDTH = 320;
+
+export interface PaneSession {
+  browser: Browser;
+  server: StaticServer;
+  close(): Promise<void>;
+  open(options?: { query?: string; width?: number; height?: number }): Promise<PanePage>;
+}
+
+export interface PanePage {
+  page: Page;
+  context: BrowserContext;
+  /** Every console message and page error so far, as text. */
+  console: string[];
+}
+
+/** Builds (or reuses) the add-in, serves it, and launches Chromium. */
+export async function startPaneSession(executablePath: string): Promise<PaneSession> {
+  const dist = await ensureBuilt();
+  const server = await serveDirectory(dist);
+  const browser = await launchChromium(executablePath);
+  return {
+    browser,
+    server,
+    async close() {
+      await browser.close();
+      await server.close();
+    },
+    async open({ query = "harness=memory", width = PANE_WIDTH, height = 900 } = {}) {
+      const context = await browser.newContext({ viewport: { width, height } });
+      const page = await context.newPage();
+      const messages: string[] = [];
+      page.on("console", (m) => messages.push(`${m.type()}: ${m.text()}`));
+      page.on("pageerror", (e) => messages.push(`pageerror: ${e.message}\n${e.stack ?? ""}`));
+      // Office.js comes from Microsoft's CDN in the page; the tests serve the copy from @microsoft/office-js instead.
+      await context.route("https://appsforoffice.microsoft.com/**", async (route) => {
+        const rel = new URL(route.request().url()).pathname.replace(/^\/lib\/1\/hosted\//, "");
+        const file = path.normalize(path.join(OFFICE_JS_DIR, rel));
+        if (file.startsWith(OFFICE_JS_DIR) && fs.existsSync(file)) await route.fulfill({ path: file, contentType: "text/javascript; charset=utf-8" });
+        else await route.fulfill({ status: 404, body: "" });
+      });
+      // Nothing else leaves this machine.
+      await context.route(/^https?:\/\/(?!127\.0\.0\.1|localhost|appsforoffice\.microsoft\.com)/, (route) => route.abort());
+      await page.goto(`${server.origin}/taskpane.html${query ? `?${query}` : ""}`);
+      return { page, context, console: messages };
+    },
+  };
+}
+
+export async function waitReady(page: Page): Promise<void> {
+  await page.waitForSelector("html[data-ready=true]", { timeout: 20_000 });
+}
+
+export async function screenshot(page: Page, name: string): Promise<string> {
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  const file = path.join(ARTIFACTS, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}
+
+/** Connects with the mouse: types the key and URL into the Fluent fields and clicks Connect. */
+export async function connect(page: Page, apiKey: string, baseUrl: string): Promise<void> {
+  await page.locator("#api-key input").fill(apiKey);
+  await page.locator("#base-url input").fill(baseUrl);
+  await page.locator("#connect").click();
+  await page.waitForFunction(() => /Connected with key/.test(document.getElementById("connection-status")?.textContent ?? ""), undefined, { timeout: 15_000 });
+}
+
+export async function chooseAction(page: Page, action: "open" | "add" | "reduce" | "close"): Promise<void> {
+  await page.locator(`#action fluent-radio[value=${action}]`).click();
+}
+
+export async function select(page: Page, address: string): Promise<void> {
+  await page.evaluate((a) => (window as unknown as { hedgeHarness: HedgeHarness }).hedgeHarness.select(a), address);
+}
+
+/** Text of the visible status rows, by data-status. */
+export async function rowStatuses(page: Page): Promise<Array<{ row: string; status: string; text: string }>> {
+  return page.$$eval("#row-status li", (lis) => lis.map((li) => ({ row: (li as HTMLElement).dataset.row ?? "", status: (li as HTMLElement).dataset.status ?? "", text: li.textContent ?? "" })));
+}
+
+/** Waits until every listed row reached one of `statuses`. */
+export async function waitRowsFinal(page: Page, count: number, timeoutMs = 30_000): Promise<void> {
+  await page.waitForFunction(
+    (n) => {
+      const lis = [...document.querySelectorAll("#row-status li")] as HTMLElement[];
+      return lis.length >= n && lis.every((li) => ["filled", "failed", "closed", "rejected"].includes(li.dataset.status ?? ""));
+    },
+    count,
+    { timeout: timeoutMs },
+  );
+}
+
+/** Runs axe-core in the page and returns the serious and critical violations. */
+export async function axeViolations(page: Page): Promise<Array<{ id: string; impact: string; help: string; targets: string[] }>> {
+  await page.addScriptTag({ path: path.join(ROOT, "node_modules/axe-core/axe.min.js") });
+  return page.evaluate(async () => {
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    const axe = (window as any).axe;
+    const result = await axe.run(document, { resultTypes: ["violations"] });
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    return result.violations
+      .filter((v: any) => v.impact === "serious" || v.impact === "critical")
+      .map((v: any) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n: any) => String(n.target)) }));
+  });
+}
