@@ -6,9 +6,9 @@ const path = require("path");
 const CopyWebpackPlugin = require("copy-webpack-plugin");
 const CustomFunctionsMetadataPlugin = require("custom-functions-metadata-plugin");
 const HtmlWebpackPlugin = require("html-webpack-plugin");
+const { Compilation, sources } = require("webpack");
 
 const DEV_URL = "https://localhost:3000/";
-const DEV_SERVER_PORT = Number(process.env.npm_package_config_dev_server_port || 3000);
 const CERT_DIR = path.join(os.homedir(), ".office-addin-dev-certs");
 
 /** An error webpack-cli prints as one clear line, without a stack trace. */
@@ -58,6 +58,20 @@ async function devServerHttpsOptions() {
   }
 }
 
+/** Rewrites the dev URL in generated functions.json (e.g. helpUrl) the way the manifest copy is rewritten. */
+function rewriteFunctionsJson(url) {
+  return {
+    apply(compiler) {
+      compiler.hooks.thisCompilation.tap("RewriteFunctionsJson", (compilation) => {
+        compilation.hooks.processAssets.tap({ name: "RewriteFunctionsJson", stage: Compilation.PROCESS_ASSETS_STAGE_OPTIMIZE }, () => {
+          const asset = compilation.getAsset("functions.json");
+          if (asset) compilation.updateAsset("functions.json", new sources.RawSource(asset.source.source().toString().replaceAll(DEV_URL, url)));
+        });
+      });
+    },
+  };
+}
+
 module.exports = async (env, argv) => {
   const production = argv.mode === "production";
   const manifestUrl = production ? publicUrl() : DEV_URL;
@@ -76,8 +90,9 @@ module.exports = async (env, argv) => {
       filename: "[name].js",
       clean: true,
     },
-    // One webpack runtime for the three bundles of the shared page, so modules they share (API client, cache) exist once.
-    optimization: { runtimeChunk: "single" },
+    // One webpack runtime for the three bundles of the shared page, so a module they share (API client, cache) is one
+    // instance; code they share goes to common chunks, which HtmlWebpackPlugin adds to the page.
+    optimization: { runtimeChunk: "single", splitChunks: { chunks: "all" } },
     resolve: { extensions: [".ts", ".js"] },
     module: {
       rules: [
@@ -110,9 +125,12 @@ module.exports = async (env, argv) => {
           },
         ],
       }),
+      rewriteFunctionsJson(manifestUrl),
     ],
+    // An add-in page is loaded once per session; warn only when it gets really big.
+    performance: { maxEntrypointSize: 1024 * 1024, maxAssetSize: 1024 * 1024 },
     devServer: {
-      port: DEV_SERVER_PORT,
+      port: 3000, // the port in DEV_URL and manifest.xml
       headers: { "Access-Control-Allow-Origin": "*" },
       server: { type: "https", options: env.WEBPACK_SERVE ? await devServerHttpsOptions() : undefined },
       static: false,
