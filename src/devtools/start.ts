@@ -1,0 +1,175 @@
+// `npm start`: development build, local sandbox (when present), HTTPS dev server on :3000, then sideloading where the platform allows.
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { X509Certificate } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
+import { get } from "node:https";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import { ensureCertificatesAreInstalled, verifyCertificates } from "office-addin-dev-certs";
+import { turnOffOfficeAddinUsageData, USAGE_DATA_FILE } from "./usage-data-off";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const MANIFEST = join(ROOT, "manifest.xml");
+const WEBPACK = join(ROOT, "node_modules", "webpack", "bin", "webpack.js");
+const TSX = join(ROOT, "node_modules", "tsx", "dist", "cli.mjs");
+const SANDBOX_ENTRY = join(ROOT, "src", "sandbox", "main.ts");
+const PORT = 3000;
+const TASKPANE_URL = `https://localhost:${PORT}/taskpane.html`;
+const CERT_DIR = join(homedir(), ".office-addin-dev-certs");
+const SANDBOX_READY_MS = 60_000;
+const DEV_SERVER_READY_MS = 180_000;
+// office-addin-debugging is fetched on demand, not a dependency: its tree needs native modules and a package the registry lacks.
+const DEBUGGING = "office-addin-debugging@6";
+
+const children: ChildProcess[] = [];
+let stopping = false;
+
+/** Runs a Node program (a package's bin script) as a child that start.ts stops on exit. */
+function startNode(name: string, args: string[], stdio: "inherit" | "pipe"): ChildProcess {
+  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ["ignore", stdio, stdio] });
+  children.push(child);
+  child.on("exit", (code, signal) => {
+    if (stopping) return;
+    console.error(`✖ ${name} exited (${signal ?? `code ${code}`}); stopping.`);
+    void shutdown(1);
+  });
+  return child;
+}
+
+async function shutdown(code: number): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  const running = children.filter((child) => child.exitCode === null && child.signalCode === null);
+  for (const child of running) child.kill("SIGTERM");
+  const exited = Promise.all(running.map((child) => new Promise((resolve) => child.once("exit", resolve))));
+  await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
+  for (const child of running) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  process.exit(code);
+}
+
+/** `npx --yes office-addin-debugging@6 ...`, usage data off (see usage-data-off.ts). */
+function runDebugging(args: string[]): number {
+  const result = spawnSync("npx", ["--yes", DEBUGGING, ...args], { cwd: ROOT, stdio: "inherit", shell: process.platform === "win32" });
+  return result.status ?? 1;
+}
+
+function build(): void {
+  console.log("Building (webpack --mode development)…");
+  const result = spawnSync(process.execPath, [WEBPACK, "--mode", "development"], { cwd: ROOT, stdio: "inherit" });
+  if (result.status !== 0) {
+    console.error("✖ the development build failed");
+    process.exit(1);
+  }
+}
+
+/** Starts src/sandbox/main.ts and resolves once it prints "listening on "; its output is passed through. */
+function startSandbox(): Promise<void> {
+  if (!existsSync(SANDBOX_ENTRY)) {
+    console.log("Sandbox: src/sandbox/main.ts does not exist yet, skipped.");
+    return Promise.resolve();
+  }
+  console.log("Starting the local sandbox (tsx src/sandbox/main.ts)…");
+  const child = startNode("the sandbox", [TSX, SANDBOX_ENTRY], "pipe");
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the sandbox did not print "listening on " within ${SANDBOX_READY_MS / 1000} s`)), SANDBOX_READY_MS);
+    const relay = (stream: NodeJS.ReadableStream | null, out: NodeJS.WriteStream) => {
+      if (!stream) return;
+      createInterface({ input: stream }).on("line", (line) => {
+        out.write(`[sandbox] ${line}\n`);
+        if (line.includes("listening on ")) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+    };
+    relay(child.stdout, process.stdout);
+    relay(child.stderr, process.stderr);
+  });
+}
+
+function certificatesUsable(): boolean {
+  try {
+    const cert = new X509Certificate(readFileSync(join(CERT_DIR, "localhost.crt")));
+    return existsSync(join(CERT_DIR, "localhost.key")) && Date.parse(cert.validTo) > Date.now() + 86_400_000;
+  } catch {
+    return false;
+  }
+}
+
+function caTrusted(): boolean {
+  try {
+    return verifyCertificates();
+  } catch {
+    return false;
+  }
+}
+
+/** Creates the localhost certificates with office-addin-dev-certs and trusts their CA where the platform allows. */
+async function ensureDevCertificates(): Promise<void> {
+  const manual = `Dev certificates are in ${CERT_DIR} but not trusted by the system: trust ${join(CERT_DIR, "ca.crt")} manually (e.g. in your browser's certificate settings).`;
+  // On Linux trusting needs sudo; if it failed once, calling ensure again would regenerate the certificates and undo a manual trust.
+  if (process.platform === "linux" && certificatesUsable()) {
+    if (!caTrusted()) console.log(manual);
+    return;
+  }
+  try {
+    await ensureCertificatesAreInstalled();
+  } catch (err) {
+    if (certificatesUsable()) console.log(manual);
+    else console.log(`✖ could not create dev certificates (${(err as Error).message.split("\n")[0]}); the dev server will try again.`);
+  }
+}
+
+/** Resolves once the dev server answers 200 for the task pane page. */
+async function waitForDevServer(): Promise<void> {
+  const deadline = Date.now() + DEV_SERVER_READY_MS;
+  while (Date.now() < deadline) {
+    const status = await new Promise<number>((resolve) => {
+      const request = get(TASKPANE_URL, { rejectUnauthorized: false, timeout: 2_000 }, (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      });
+      request.on("timeout", () => request.destroy());
+      request.on("error", () => resolve(0));
+    });
+    if (status === 200) return;
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+  }
+  throw new Error(`the dev server did not serve ${TASKPANE_URL} within ${DEV_SERVER_READY_MS / 1000} s`);
+}
+
+function sideload(): void {
+  if (process.platform === "win32" || process.platform === "darwin") {
+    console.log(`Sideloading into Excel (npx ${DEBUGGING} start manifest.xml desktop)…`);
+    const status = runDebugging(["start", "manifest.xml", "desktop", "--app", "excel", "--no-debug", "--dev-server-port", String(PORT)]);
+    if (status !== 0) console.log(`✖ sideloading failed (exit ${status}); the dev server keeps running: upload ${MANIFEST} in Excel by hand.`);
+    else console.log("Sideloaded. `npm stop` unregisters the add-in.");
+    return;
+  }
+  console.log(
+    `Desktop sideloading is not supported on ${process.platform === "linux" ? "Linux" : process.platform}: open Excel on the web → Home → Add-ins → More Add-ins → Upload My Add-in → choose ${MANIFEST}`,
+  );
+}
+
+async function main(): Promise<void> {
+  process.on("SIGINT", () => void shutdown(0));
+  process.on("SIGTERM", () => void shutdown(0));
+  if (turnOffOfficeAddinUsageData()) console.log(`office-addin usage data turned off (${USAGE_DATA_FILE}).`);
+
+  build();
+  await startSandbox();
+  await ensureDevCertificates();
+  console.log(`Starting the dev server (webpack serve --mode development) on https://localhost:${PORT}/…`);
+  startNode("the dev server", [WEBPACK, "serve", "--mode", "development"], "inherit");
+  await waitForDevServer();
+  console.log(`Dev server ready: ${TASKPANE_URL}`);
+  sideload();
+  console.log("Serving until Ctrl-C.");
+}
+
+main().catch((err: unknown) => {
+  console.error(`✖ npm start: ${(err as Error).message}`);
+  void shutdown(1);
+});
