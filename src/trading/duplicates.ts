@@ -1,0 +1,27 @@
+// Duplicate detection against the log: a row the log shows as already done (same environment, action, market, side, amount and client reference, not failed or rejected).
+import type { LogRecord } from "../excel/workbook";
+import type { DuplicateOf, TradeRow } from "./types";
+import type { Environment } from "../api/environment";
+
+/** Log states that mean "this was done, or is being done". failed and rejected left nothing on the service. */
+const DONE_STATES = new Set(["submitting", "submitted", "filled", "closed"]);
+
+/** Amounts are the same when equal to the cent (the log holds what was sent; Excel keeps doubles exactly). */
+function sameAmount(a: number | null, b: number | null): boolean {
+  if (a === null || b === null) return a === b;
+  return Math.abs(a - b) < 0.005;
+}
+
+/** The newest log row that already did this row's action, or null. */
+export function findDuplicate(row: TradeRow, environment: Environment, log: readonly LogRecord[]): DuplicateOf | null {
+  for (let i = log.length - 1; i >= 0; i--) {
+    const r = log[i];
+    if (!DONE_STATES.has(r.status)) continue;
+    if (r.environment !== environment || r.action !== row.action) continue;
+    if (r.market.toUpperCase() !== row.market || r.side !== row.side) continue;
+    if (!sameAmount(r.notional, row.action === "close" ? null : row.notional)) continue;
+    if ((r.clientReference ?? null) !== (row.clientReference ?? null)) continue;
+    return { idempotencyKey: r.idempotencyKey, loggedAt: r.loggedAt, status: r.status, hedgeId: r.hedgeId };
+  }
+  return null;
+}

@@ -1,0 +1,215 @@
+// Reading trade rows: column mapping by header (with synonyms), per-action required fields, and validation of every row with the fix named.
+import { SIDES, TENORS, type Side, type Tenor } from "../api/schemas";
+import type { CellValue, SelectedRows } from "../excel/workbook";
+import type { Action, ReadResult, RowField, RowProblem, TradeRow } from "./types";
+
+/** Header synonyms per field, compared after normaliseHeader(). */
+export const HEADER_SYNONYMS: Record<RowField, readonly string[]> = {
+  market: ["market", "pair", "symbol"],
+  side: ["side", "direction"],
+  notional: ["notional", "notionalusd", "amount", "amountusd"],
+  tenor: ["tenor", "tenordays"],
+  clientReference: ["clientreference", "dealid", "reference"],
+};
+
+export const REQUIRED_FIELDS: Record<Action, readonly RowField[]> = {
+  open: ["market", "side", "notional", "tenor", "clientReference"],
+  add: ["market", "side", "notional"],
+  reduce: ["market", "side", "notional"],
+  close: ["market", "side"],
+};
+
+/** Fields read (when present) per action: required ones plus an optional client reference. */
+const READ_FIELDS: Record<Action, readonly RowField[]> = {
+  open: REQUIRED_FIELDS.open,
+  add: [...REQUIRED_FIELDS.add, "clientReference"],
+  reduce: [...REQUIRED_FIELDS.reduce, "clientReference"],
+  close: [...REQUIRED_FIELDS.close, "clientReference"],
+};
+
+/** Field names as the user reads them in messages. */
+export const FIELD_LABELS: Record<RowField, string> = {
+  market: "Market",
+  side: "Side",
+  notional: "Notional",
+  tenor: "Tenor",
+  clientReference: "Client reference",
+};
+
+const AMOUNT_LABEL: Record<Action, string> = { open: "Notional", add: "Amount", reduce: "Amount", close: "Amount" };
+const CLIENT_REFERENCE_MAX = 128;
+
+/** Case-, space-, underscore- and punctuation-insensitive: "Notional (USD)" → "notionalusd", "Deal_ID" → "dealid". */
+export function normaliseHeader(header: string): string {
+  return header.toLowerCase().replace(/[^a-z0-9]/g, "");
+}
+
+export interface ColumnMap {
+  /** Column index of each field found. */
+  index: Partial<Record<RowField, number>>;
+  /** The header text each field was read from. */
+  header: Partial<Record<RowField, string>>;
+  /** Two columns meaning the same field, e.g. "Notional" and "Amount". */
+  conflicts: Array<{ field: RowField; headers: string[] }>;
+}
+
+export function mapColumns(headers: readonly string[]): ColumnMap {
+  const map: ColumnMap = { index: {}, header: {}, conflicts: [] };
+  const seen = new Map<RowField, string[]>();
+  headers.forEach((h, i) => {
+    const n = normaliseHeader(h);
+    if (n === "") return;
+    const field = (Object.keys(HEADER_SYNONYMS) as RowField[]).find((f) => HEADER_SYNONYMS[f].includes(n));
+    if (!field) return;
+    const list = seen.get(field) ?? [];
+    list.push(h);
+    seen.set(field, list);
+    if (map.index[field] === undefined) {
+      map.index[field] = i;
+      map.header[field] = h;
+    }
+  });
+  for (const [field, list] of seen) if (list.length > 1) map.conflicts.push({ field, headers: list });
+  return map;
+}
+
+const isBlank = (v: CellValue | undefined) => v === null || v === undefined || (typeof v === "string" && v.trim() === "");
+const shown = (v: CellValue | undefined) => (v === null || v === undefined ? "" : String(v).trim());
+
+/**
+ * A positive USD amount from a number or text: "1,250,000", "1 250 000", "1250000.50", "$1,250,000", "1,250,000 USD".
+ * Returns a reason when it is not one.
+ */
+export function parseAmount(v: CellValue): { value: number } | { reason: string } {
+  if (typeof v === "number") {
+    if (!Number.isFinite(v)) return { reason: "is not a number" };
+    return v > 0 ? { value: v } : { reason: "must be greater than 0" };
+  }
+  if (typeof v === "boolean") return { reason: "is not a number" };
+  const text = String(v ?? "")
+    .trim()
+    .replace(/^(usd|usdc|\$)\s*/i, "")
+    .replace(/\s*(usd|usdc)$/i, "")
+    .replace(/[\s\u00a0\u202f_']/g, "");
+  if (/^-/.test(text)) return { reason: "must be greater than 0" };
+  if (!/^(\d{1,3}(,\d{3})+|\d+)(\.\d+)?$/.test(text)) return { reason: "is not an amount: use digits, with , for thousands and . for decimals (1,250,000.00)" };
+  const value = Number(text.replace(/,/g, ""));
+  return value > 0 ? { value } : { reason: "must be greater than 0" };
+}
+
+/** 1, 3 or 7 from a number or text ("7", "7d", "7 days"). */
+export function parseTenor(v: CellValue): Tenor | null {
+  const text = typeof v === "number" ? String(v) : String(v ?? "").trim().toLowerCase().replace(/\s*(d|day|days)$/, "");
+  const n = Number(text);
+  return (TENORS as readonly number[]).includes(n) && text !== "" ? (n as Tenor) : null;
+}
+
+export function parseSide(v: CellValue): Side | null {
+  const text = String(v ?? "").trim().toLowerCase();
+  return (SIDES as readonly string[]).includes(text) ? (text as Side) : null;
+}
+
+/** Market symbols are compared upper-case and without spaces or slashes ("usdt/ngn" → "USDTNGN"). */
+export function parseMarket(v: CellValue): string | null {
+  const text = String(v ?? "").trim().toUpperCase().replace(/[\s/_-]/g, "");
+  return /^[A-Z0-9]{3,20}$/.test(text) ? text : null;
+}
+
+/** Reads and validates every row of a selection for an action. Nothing here talks to the service. */
+export function readTradeRows(action: Action, selection: SelectedRows): ReadResult {
+  const columns = mapColumns(selection.headers);
+  const result: ReadResult = {
+    action,
+    sheetName: selection.sheetName,
+    address: selection.address,
+    tableName: selection.tableName,
+    columns: columns.header,
+    rows: [],
+    problems: [],
+    blankRows: [],
+  };
+  const headerProblem = (message: string) =>
+    result.problems.push({ rowNumber: selection.headerRowNumber, field: "columns", value: "", message: `Row ${selection.headerRowNumber}: ${message}` });
+
+  const missing = REQUIRED_FIELDS[action].filter((f) => columns.index[f] === undefined);
+  for (const f of missing) {
+    const names = HEADER_SYNONYMS[f].filter((s) => s !== "notionalusd" && s !== "amountusd" && s !== "tenordays").map(titleCase);
+    headerProblem(`no ${FIELD_LABELS[f]} column — ${capitalise(action)} needs one: add a column headed ${names.join(", ").replace(/, ([^,]*)$/, " or $1")}.`);
+  }
+  for (const c of columns.conflicts.filter((c) => READ_FIELDS[action].includes(c.field))) {
+    headerProblem(`columns ${c.headers.join(" and ")} both mean ${FIELD_LABELS[c.field]} — rename or remove all but one.`);
+  }
+  if (missing.length > 0 || result.problems.length > 0) {
+    // Without the columns no row can be judged; report the header only.
+    return result;
+  }
+
+  const referenceRows = new Map<string, number>();
+  for (const { rowNumber, values } of selection.rows) {
+    const cell = (f: RowField) => (columns.index[f] === undefined ? null : values[columns.index[f]!]);
+    const relevant = READ_FIELDS[action].map(cell);
+    if (values.every(isBlank) || relevant.every(isBlank)) {
+      result.blankRows.push(rowNumber);
+      continue;
+    }
+    const problems: RowProblem[] = [];
+    const problem = (field: RowField, message: string) =>
+      problems.push({ rowNumber, field, value: shown(cell(field)), message: `Row ${rowNumber}: ${message}` });
+    const need = (f: RowField) => REQUIRED_FIELDS[action].includes(f);
+
+    const market = parseMarket(cell("market"));
+    if (isBlank(cell("market"))) problem("market", "Market is empty — give the market symbol, e.g. USDTNGN.");
+    else if (!market) problem("market", `Market "${shown(cell("market"))}" — give a market symbol such as USDTNGN.`);
+
+    const side = parseSide(cell("side"));
+    if (isBlank(cell("side"))) problem("side", "Side is empty — use buy or sell.");
+    else if (!side) problem("side", `Side "${shown(cell("side"))}" — use buy or sell.`);
+
+    let notional: number | null = null;
+    if (need("notional")) {
+      const label = AMOUNT_LABEL[action];
+      if (isBlank(cell("notional"))) problem("notional", `${label} is empty — give the USD amount, e.g. 250,000.`);
+      else {
+        const parsed = parseAmount(cell("notional"));
+        if ("value" in parsed) notional = parsed.value;
+        else problem("notional", `${label} ${shown(cell("notional"))} ${parsed.reason}.`);
+      }
+    }
+
+    let tenor: Tenor | null = null;
+    if (need("tenor")) {
+      if (isBlank(cell("tenor"))) problem("tenor", "Tenor is empty — use 1, 3 or 7 (days).");
+      else {
+        tenor = parseTenor(cell("tenor"));
+        if (tenor === null) problem("tenor", `Tenor ${shown(cell("tenor"))} — use 1, 3 or 7.`);
+      }
+    }
+
+    const reference = isBlank(cell("clientReference")) ? null : shown(cell("clientReference"));
+    if (need("clientReference") && reference === null) {
+      problem("clientReference", "Client reference is empty — give the deal id; every open carries one.");
+    } else if (reference !== null && reference.length > CLIENT_REFERENCE_MAX) {
+      problem("clientReference", `Client reference is ${reference.length} characters — use at most ${CLIENT_REFERENCE_MAX}.`);
+    } else if (reference !== null && action === "open") {
+      const earlier = referenceRows.get(reference);
+      if (earlier !== undefined) problem("clientReference", `Client reference ${reference} is also on row ${earlier} — give each deal its own reference.`);
+      else referenceRows.set(reference, rowNumber);
+    }
+
+    if (problems.length > 0 || !market || !side) {
+      result.problems.push(...problems);
+      continue;
+    }
+    result.rows.push({ rowNumber, action, market, side, notional, tenor, clientReference: reference });
+  }
+  return result;
+}
+
+function titleCase(s: string): string {
+  const words: Record<string, string> = { clientreference: "Client reference", dealid: "Deal id", tenordays: "Tenor days" };
+  return words[s] ?? capitalise(s);
+}
+
+function capitalise(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
