@@ -1,0 +1,70 @@
+// Writes a reconciliation sheet ("Hedge Recon YYYY-MM") as plain values with number formats, bold headers and column widths: through Excel.run, or into memory.
+import { uniqueSheetName } from "../monthend/month";
+import { asPlainValue } from "../monthend/snapshot-plan";
+import { checkContent, type CellValue, type SheetContent, type SheetWriter, type WrittenSheet } from "../monthend/sheet-content";
+import type { MemoryWorkbook } from "./memory-workbook";
+
+/** Rows written per range assignment, to keep each request well under Excel's payload limits. */
+const ROWS_PER_WRITE = 2_000;
+
+type Runner = <T>(batch: (context: Excel.RequestContext) => Promise<T>) => Promise<T>;
+
+/** The Office.js writer. `run` defaults to Excel.run. One sync to read the sheet names, one per block of rows, one to finish. */
+export function officeSheetWriter(run: Runner = (batch) => Excel.run(batch)): SheetWriter {
+  return {
+    async writeSheet(content: SheetContent): Promise<WrittenSheet> {
+      checkContent(content);
+      return run(async (context) => {
+        const sheets = context.workbook.worksheets;
+        sheets.load("items/name");
+        await context.sync();
+        const name = uniqueSheetName(content.name, sheets.items.map((s) => s.name));
+        const sheet = sheets.add(name);
+        const rows = content.values.length;
+        const columns = content.columnWidths.length;
+        for (let top = 0; top < rows; top += ROWS_PER_WRITE) {
+          const count = Math.min(ROWS_PER_WRITE, rows - top);
+          const range = sheet.getRangeByIndexes(top, 0, count, columns);
+          // Formats first: a text cell ("@") then keeps "00123" or "2026-11" as typed instead of turning it into a number or date.
+          range.numberFormat = content.formats.slice(top, top + count);
+          range.values = content.values.slice(top, top + count).map((row) => row.map(asPlainValue)) as CellValue[][] as Excel.Range["values"];
+          await context.sync();
+        }
+        for (const r of content.boldRows) sheet.getRangeByIndexes(r, 0, 1, columns).format.font.bold = true;
+        content.columnWidths.forEach((width, c) => {
+          sheet.getRangeByIndexes(0, c, 1, 1).format.columnWidth = width;
+        });
+        sheet.activate();
+        await context.sync();
+        return { name, rows, columns };
+      });
+    },
+  };
+}
+
+export interface MemorySheet {
+  values: CellValue[][];
+  formats: string[][];
+  columnWidths: number[];
+  boldRows: number[];
+}
+
+/**
+ * The in-memory writer: keeps what it wrote (values, formats, widths, bold rows) by sheet name. Given a MemoryWorkbook,
+ * it also adds the values there as a sheet, so names are unique across the workbook and the sheet shows where the workbook is shown.
+ */
+export class MemorySheetWriter implements SheetWriter {
+  readonly sheets = new Map<string, MemorySheet>();
+
+  constructor(private readonly workbook?: MemoryWorkbook) {}
+
+  async writeSheet(content: SheetContent): Promise<WrittenSheet> {
+    checkContent(content);
+    const existing = [...this.sheets.keys(), ...(this.workbook?.sheetNames() ?? [])];
+    const name = uniqueSheetName(content.name, existing);
+    const values = content.values.map((row) => row.map(asPlainValue));
+    this.sheets.set(name, { values, formats: content.formats.map((r) => [...r]), columnWidths: [...content.columnWidths], boldRows: [...content.boldRows] });
+    this.workbook?.setSheet(name, values);
+    return { name, rows: values.length, columns: content.columnWidths.length };
+  }
+}

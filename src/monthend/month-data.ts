@@ -1,0 +1,126 @@
+// Reads what a month's reconciliation needs from the service: account, history since the month began (paged), positions, hedges, and each hedge the log names.
+import type { HedgingClient } from "../api/client";
+import { isHedgingApiError } from "../api/errors";
+import { LIST_LIMIT_MAX, type ClosedHedge, type Hedge } from "../api/schemas";
+import type { LogRecord } from "../excel/workbook";
+import type { MonthWindow } from "./month";
+import type { MonthData } from "./reconcile";
+
+/** The client calls the month-end uses. */
+export type MonthEndClient = Pick<HedgingClient, "environment" | "account" | "positions" | "list" | "get" | "history">;
+
+export interface FetchOptions {
+  /** Epoch ms of "now" (the time generated). */
+  now?: () => number;
+  onProgress?: (message: string) => void;
+  signal?: AbortSignal;
+  /** Most history pages to read (500 records each). Default 40. */
+  maxHistoryPages?: number;
+}
+
+/**
+ * Closed-hedge records closed at or after `fromMs` (and before `toMs` when given), newest first, every page.
+ * Pages go back in time by moving `to` (exclusive) to the oldest record of the page plus 1 ms, dropping the records
+ * already seen at that instant; the window is applied again here, so a service that ignores it gives the same result.
+ */
+export async function fetchHistory(
+  client: Pick<HedgingClient, "history">,
+  fromMs: number,
+  toMs: number | null,
+  options: Pick<FetchOptions, "signal" | "maxHistoryPages"> = {},
+): Promise<ClosedHedge[]> {
+  const from = new Date(fromMs).toISOString();
+  const out: ClosedHedge[] = [];
+  let to: number | null = toMs;
+  const maxPages = options.maxHistoryPages ?? 40;
+  for (let page = 0; page < maxPages; page++) {
+    const query = { from, limit: LIST_LIMIT_MAX, ...(to !== null ? { to: new Date(to).toISOString() } : {}) };
+    const { data } = await client.history(query, options.signal);
+    const boundary = to;
+    // Records at the page boundary were returned by the previous page already: skip as many as it had.
+    const seenAtBoundary = new Map<string, number>();
+    if (page > 0 && boundary !== null) {
+      for (const r of out) if (Date.parse(r.closed_at) === boundary - 1) seenAtBoundary.set(JSON.stringify(r), (seenAtBoundary.get(JSON.stringify(r)) ?? 0) + 1);
+    }
+    let fresh = 0;
+    for (const r of data) {
+      const t = Date.parse(r.closed_at);
+      if (!(t >= fromMs) || (toMs !== null && t >= toMs)) continue;
+      const key = JSON.stringify(r);
+      const seen = seenAtBoundary.get(key) ?? 0;
+      if (seen > 0) {
+        seenAtBoundary.set(key, seen - 1);
+        continue;
+      }
+      out.push(r);
+      fresh++;
+    }
+    if (data.length < LIST_LIMIT_MAX || fresh === 0) break;
+    const oldest = Math.min(...data.map((r) => Date.parse(r.closed_at)).filter(Number.isFinite));
+    if (!Number.isFinite(oldest) || oldest < fromMs) break;
+    to = oldest + 1;
+  }
+  return out.sort((a, b) => Date.parse(b.closed_at) - Date.parse(a.closed_at));
+}
+
+/** Everything reconcile() needs for one month, read from the service now; the log rows are passed in. */
+export async function fetchMonthData(client: MonthEndClient, window: MonthWindow, log: LogRecord[], options: FetchOptions = {}): Promise<MonthData> {
+  const now = options.now ?? Date.now;
+  const progress = options.onProgress ?? (() => undefined);
+  const signal = options.signal;
+
+  progress("Reading the account…");
+  const account = (await client.account(signal)).data;
+
+  progress("Reading the hedge history…");
+  // From the month's start with no end: hedges closed after the month tell that they were still open at its end.
+  const history = await fetchHistory(client, window.startMs, null, options);
+
+  progress("Reading positions and hedges…");
+  const [positions, newest, filled, submitted] = await Promise.all([
+    client.positions(signal),
+    client.list({ limit: LIST_LIMIT_MAX }, signal),
+    client.list({ status: "filled", limit: LIST_LIMIT_MAX }, signal),
+    client.list({ status: "submitted", limit: LIST_LIMIT_MAX }, signal),
+  ]);
+  const hedges = new Map<string, Hedge>();
+  for (const h of [...newest.data, ...filled.data, ...submitted.data]) hedges.set(h.id, h);
+
+  // Hedge ids and client references of this environment's log rows that the lists did not return: ask for each one.
+  const env = client.environment.toLowerCase();
+  const envLog = log.filter((r) => String(r.environment).toLowerCase() === env);
+  const inHistory = new Set(history.map((r) => r.hedge_id).filter(Boolean));
+  const missingIds = [...new Set(envLog.map((r) => r.hedgeId).filter((id): id is string => !!id && !hedges.has(id) && !inHistory.has(id)))];
+  if (missingIds.length > 0) progress(`Looking up ${missingIds.length} hedges named in the log…`);
+  await Promise.all(
+    missingIds.map(async (id) => {
+      try {
+        const { data } = await client.get(id, signal);
+        hedges.set(data.id, data);
+      } catch (e) {
+        // Not found is an answer (the reconciliation flags the row); anything else stops the run rather than flag wrongly.
+        if (!(isHedgingApiError(e) && e.code === "hedge_not_found")) throw e;
+      }
+    }),
+  );
+  const knownRefs = new Set([...hedges.values()].map((h) => h.client_reference).concat(history.map((r) => r.client_reference)));
+  const missingRefs = [...new Set(envLog.filter((r) => !r.hedgeId && r.clientReference && !knownRefs.has(r.clientReference)).map((r) => r.clientReference as string))];
+  if (missingRefs.length > 0) progress(`Looking up ${missingRefs.length} client references named in the log…`);
+  await Promise.all(
+    missingRefs.map(async (ref) => {
+      const { data } = await client.list({ client_reference: ref, limit: LIST_LIMIT_MAX }, signal);
+      for (const h of data) hedges.set(h.id, h);
+    }),
+  );
+
+  return {
+    environment: client.environment,
+    accountAddress: account.account_address,
+    window,
+    generatedAtMs: now(),
+    history,
+    positions: positions.data,
+    hedges: [...hedges.values()],
+    log,
+  };
+}

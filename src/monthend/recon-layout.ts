@@ -1,0 +1,180 @@
+// The "Hedge Recon YYYY-MM" sheet as plain content: header, realized hedges with totals per side, open positions, and the differences with the Hedge Log.
+import { toExcelDate } from "../excel/workbook";
+import { reconSheetName } from "./month";
+import type { Reconciliation } from "./reconcile";
+import { DIFFERENCE_LABELS } from "./reconcile";
+import { FORMATS, type CellValue, type SheetContent, type SheetSection } from "./sheet-content";
+
+type Kind = "text" | "usd" | "rate" | "date" | "count";
+
+export interface Column<T> {
+  header: string;
+  kind: Kind;
+  /** Width this column wants, in points (a sheet column takes the widest of its sections). */
+  width: number;
+  value: (item: T) => CellValue | undefined;
+}
+
+const FORMAT_OF: Record<Kind, string> = { text: FORMATS.text, usd: FORMATS.usd, rate: FORMATS.rate, date: FORMATS.date, count: FORMATS.count };
+
+/** ISO → Excel serial (UTC); a missing or unreadable time is an empty cell. */
+function date(iso: string | null | undefined): CellValue {
+  if (!iso) return "";
+  const t = Date.parse(iso);
+  return Number.isFinite(t) ? toExcelDate(iso) : String(iso);
+}
+
+type RealizedItem = Reconciliation["realized"][number];
+type OpenItem = Reconciliation["open"][number];
+type DifferenceItem = Reconciliation["differences"][number];
+
+export const REALIZED_COLUMNS: readonly Column<RealizedItem>[] = [
+  { header: "Closed at (UTC)", kind: "date", width: 120, value: (l) => date(l.record.closed_at) },
+  { header: "Opened at (UTC)", kind: "date", width: 120, value: (l) => date(l.record.opened_at) },
+  { header: "Hedge id", kind: "text", width: 110, value: (l) => l.hedgeId },
+  { header: "Client reference", kind: "text", width: 100, value: (l) => l.clientReference },
+  { header: "Market", kind: "text", width: 60, value: (l) => l.record.market },
+  { header: "Side", kind: "text", width: 40, value: (l) => l.record.side },
+  { header: "Size (USD)", kind: "usd", width: 95, value: (l) => l.record.size_usd },
+  { header: "Collateral (USDC)", kind: "usd", width: 95, value: (l) => l.record.collateral_usdc },
+  { header: "Entry price", kind: "rate", width: 80, value: (l) => l.record.entry_price },
+  { header: "Exit price", kind: "rate", width: 80, value: (l) => l.record.exit_price },
+  { header: "Gross P&L (USD)", kind: "usd", width: 95, value: (l) => l.record.gross_pnl_usd },
+  { header: "Carry (USD)", kind: "usd", width: 85, value: (l) => l.record.carry_usd },
+  { header: "Fees (USD)", kind: "usd", width: 85, value: (l) => l.record.fees_usd },
+  { header: "Net P&L (USD)", kind: "usd", width: 95, value: (l) => l.record.net_pnl_usd },
+  { header: "Exit type", kind: "text", width: 65, value: (l) => String(l.record.exit_type) },
+];
+
+export const OPEN_COLUMNS: readonly Column<OpenItem>[] = [
+  { header: "Market", kind: "text", width: 60, value: (l) => l.position.market },
+  { header: "Side", kind: "text", width: 40, value: (l) => l.position.side },
+  { header: "Hedge id", kind: "text", width: 110, value: (l) => l.hedgeId },
+  { header: "Client reference", kind: "text", width: 100, value: (l) => l.clientReference },
+  { header: "Opened at (UTC)", kind: "date", width: 120, value: (l) => date(l.openedAt) },
+  { header: "Size (USD)", kind: "usd", width: 95, value: (l) => l.position.size_usd },
+  { header: "Collateral (USDC)", kind: "usd", width: 95, value: (l) => l.position.collateral_usdc },
+  { header: "Entry price", kind: "rate", width: 80, value: (l) => l.position.entry_price },
+  { header: "Mark price", kind: "rate", width: 80, value: (l) => l.position.mark_price },
+  { header: "Unrealized gross P&L (USD)", kind: "usd", width: 95, value: (l) => l.position.gross_pnl_usd },
+  { header: "Accrued carry (USD)", kind: "usd", width: 85, value: (l) => l.position.accrued_carry_usd },
+  { header: "Unrealized net P&L (USD)", kind: "usd", width: 95, value: (l) => l.position.net_pnl_usd },
+  { header: "Closing fee (USD)", kind: "usd", width: 85, value: (l) => l.position.closing_fee_usd },
+  { header: "Net margin (USD)", kind: "usd", width: 95, value: (l) => l.position.net_margin_usd },
+  { header: "Maturity (UTC)", kind: "date", width: 120, value: (l) => date(l.position.maturity_at) },
+];
+
+export const DIFFERENCE_COLUMNS: readonly Column<DifferenceItem>[] = [
+  { header: "Difference", kind: "text", width: 120, value: (d) => DIFFERENCE_LABELS[d.kind] },
+  { header: "Hedge id", kind: "text", width: 110, value: (d) => d.hedgeId },
+  { header: "Client reference", kind: "text", width: 100, value: (d) => d.clientReference },
+  { header: "Market", kind: "text", width: 60, value: (d) => d.market },
+  { header: "Side", kind: "text", width: 40, value: (d) => d.side },
+  { header: "Log action", kind: "text", width: 60, value: (d) => d.logAction },
+  { header: "Logged at (UTC)", kind: "date", width: 120, value: (d) => date(d.loggedAt) },
+  { header: "Idempotency key", kind: "text", width: 80, value: (d) => d.logIdempotencyKey },
+  { header: "Log says", kind: "text", width: 80, value: (d) => d.logSays },
+  { header: "Service says", kind: "text", width: 80, value: (d) => d.serviceSays },
+  { header: "Amount (USD)", kind: "usd", width: 85, value: (d) => d.amount },
+  // Last on its row, so a long sentence runs on into the empty cells to its right.
+  { header: "What it means", kind: "text", width: 85, value: (d) => d.detail },
+];
+
+/** Builds the sheet; one row per hedge, position or difference, plain values only. */
+export function reconContent(recon: Reconciliation): SheetContent {
+  const width = Math.max(REALIZED_COLUMNS.length, OPEN_COLUMNS.length, DIFFERENCE_COLUMNS.length, 2);
+  const values: CellValue[][] = [];
+  const formats: string[][] = [];
+  const boldRows: number[] = [];
+  const sections: SheetSection[] = [];
+  const widths = Array.from({ length: width }, () => 0);
+
+  const push = (cells: Array<[CellValue | undefined, string]>, bold = false) => {
+    const row: CellValue[] = Array.from({ length: width }, () => "");
+    const fmt: string[] = Array.from({ length: width }, () => FORMATS.general);
+    cells.forEach(([v, f], i) => {
+      row[i] = v === undefined || v === null ? "" : v;
+      fmt[i] = f;
+    });
+    if (bold) boldRows.push(values.length);
+    values.push(row);
+    formats.push(fmt);
+  };
+  const blank = () => push([]);
+  const section = (title: string, body: () => void) => {
+    const firstRow = values.length;
+    push([[title, FORMATS.text]], true);
+    body();
+    sections.push({ title, firstRow, lastRow: values.length - 1 });
+  };
+  const table = <T>(columns: readonly Column<T>[], items: readonly T[], empty: string) => {
+    columns.forEach((c, i) => (widths[i] = Math.max(widths[i], c.width)));
+    push(
+      columns.map((c) => [c.header, FORMATS.text]),
+      true,
+    );
+    if (items.length === 0) push([[empty, FORMATS.text]]);
+    for (const item of items) push(columns.map((c) => [c.value(item), FORMAT_OF[c.kind]]));
+  };
+  /** A totals row: label in the first column, amounts under their own headers. */
+  const totalsRow = <T>(columns: readonly Column<T>[], label: string, amounts: Record<string, number>) => {
+    push(
+      columns.map((c, i) => (i === 0 ? [label, FORMATS.text] : c.header in amounts ? [amounts[c.header], FORMAT_OF[c.kind]] : ["", FORMATS.general])),
+      true,
+    );
+  };
+
+  const { counts, window } = recon;
+  section(`Hedge reconciliation ${window.label}`, () => {
+    const line = (label: string, value: CellValue, format: string) => push([[label, FORMATS.text], [value, format]]);
+    line("Environment", recon.environment, FORMATS.text);
+    line("Account address", recon.accountAddress ?? "not configured", FORMATS.text);
+    line("Period start (UTC)", toExcelDate(new Date(window.startMs).toISOString()), FORMATS.date);
+    line("Period end (UTC, exclusive)", toExcelDate(new Date(window.endMs).toISOString()), FORMATS.date);
+    line("Generated at (UTC)", toExcelDate(new Date(recon.generatedAtMs).toISOString()), FORMATS.date);
+    line("Hedges closed in the period", counts.realized, FORMATS.count);
+    line("Open positions", counts.open, FORMATS.count);
+    line("Service hedges in the period", counts.serviceHedges, FORMATS.count);
+    line("Log rows matched", counts.logRows, FORMATS.count);
+    line("Differences", counts.differences, FORMATS.count);
+    line("Actions pending", counts.pending, FORMATS.count);
+    for (const note of recon.notes) line("Note", note, FORMATS.text);
+  });
+  widths[0] = Math.max(widths[0], 150);
+  widths[1] = Math.max(widths[1], 120);
+  blank();
+
+  section("Realized: hedges closed in the period", () => {
+    table(REALIZED_COLUMNS, recon.realized, "No hedge closed in the period.");
+    for (const t of recon.realizedTotals) {
+      const label = t.label === "all" ? `Total (${t.count})` : `Total ${t.label} (${t.count})`;
+      totalsRow(REALIZED_COLUMNS, label, {
+        "Size (USD)": t.sizeUsd,
+        "Gross P&L (USD)": t.grossPnlUsd,
+        "Carry (USD)": t.carryUsd,
+        "Fees (USD)": t.feesUsd,
+        "Net P&L (USD)": t.netPnlUsd,
+      });
+    }
+  });
+  blank();
+
+  const asOf = new Date(recon.generatedAtMs).toISOString().slice(0, 16).replace("T", " ");
+  section(`Open positions at ${asOf} UTC`, () => {
+    table(OPEN_COLUMNS, recon.open, "No open position.");
+    const t = recon.openTotals;
+    totalsRow(OPEN_COLUMNS, `Total (${t.count})`, {
+      "Size (USD)": t.sizeUsd,
+      "Unrealized gross P&L (USD)": t.grossPnlUsd,
+      "Accrued carry (USD)": t.accruedCarryUsd,
+      "Unrealized net P&L (USD)": t.netPnlUsd,
+    });
+  });
+  blank();
+
+  section("Differences with the Hedge Log", () => {
+    table(DIFFERENCE_COLUMNS, recon.differences, "No differences: every log action and every service hedge of the period match.");
+  });
+
+  return { name: reconSheetName(window.label), values, formats, columnWidths: widths.map((w) => w || 64), boldRows, sections };
+}

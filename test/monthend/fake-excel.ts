@@ -1,0 +1,283 @@
+// A small Excel object model for the month-end adapters' tests, built from office-addin-mock objects over a grid of cells (values, formulas, spills, formats, notes, comments).
+import { OfficeMockObject } from "office-addin-mock";
+import { columnIndex, columnLetters } from "../../src/excel/memory-workbook";
+import type { CellValue } from "../../src/excel/workbook";
+
+const EXCEL_ERRORS = ["#N/A", "#VALUE!", "#REF!", "#DIV/0!", "#NUM!", "#NAME?", "#NULL!", "#SPILL!", "#CALC!", "#BUSY!", "#GETTING_DATA"];
+
+export interface FakeCell {
+  value: CellValue;
+  formula?: string;
+  /** The anchor ("r,c") of the spill this cell shows, for spilled cells other than the anchor. */
+  spilledFrom?: string;
+  format?: string;
+}
+
+export class FakeSheet {
+  readonly cells = new Map<string, FakeCell>();
+  /** Spill anchors "r,c" → size. */
+  readonly spills = new Map<string, { rows: number; columns: number }>();
+  readonly notes = new Map<string, string>();
+  readonly comments = new Map<string, { content: string; replies: string[] }>();
+  readonly boldRows = new Set<number>();
+  readonly widths = new Map<number, number>();
+  constructor(public name: string) {}
+
+  cell(row: number, column: number): FakeCell {
+    return this.cells.get(`${row},${column}`) ?? { value: "" };
+  }
+
+  /** "B2" → [row, column], 0-based. */
+  static at(a1: string): [number, number] {
+    const m = /^([A-Z]+)(\d+)$/.exec(a1)!;
+    return [Number(m[2]) - 1, columnIndex(m[1])];
+  }
+
+  set(a1: string, value: CellValue, formula?: string): this {
+    const [r, c] = FakeSheet.at(a1);
+    this.cells.set(`${r},${c}`, { value, formula });
+    return this;
+  }
+
+  /** A formula at `a1` whose result spills over `values` (its top-left value shown in the formula's own cell). */
+  spill(a1: string, formula: string, values: CellValue[][]): this {
+    const [r, c] = FakeSheet.at(a1);
+    values.forEach((row, i) =>
+      row.forEach((v, j) => this.cells.set(`${r + i},${c + j}`, i === 0 && j === 0 ? { value: v, formula } : { value: v, spilledFrom: `${r},${c}` })),
+    );
+    this.spills.set(`${r},${c}`, { rows: values.length, columns: values[0].length });
+    return this;
+  }
+
+  /** The used rectangle, like getUsedRange(). */
+  used(): { top: number; left: number; bottom: number; right: number } | null {
+    let u: { top: number; left: number; bottom: number; right: number } | null = null;
+    for (const [key, cell] of this.cells) {
+      if (cell.value === "" && !cell.formula && !cell.format) continue;
+      const [r, c] = key.split(",").map(Number);
+      u = u ? { top: Math.min(u.top, r), left: Math.min(u.left, c), bottom: Math.max(u.bottom, r), right: Math.max(u.right, c) } : { top: r, left: c, bottom: r, right: c };
+    }
+    return u;
+  }
+
+  /** Values as a grid from A1 to the used range's bottom right. */
+  grid(): CellValue[][] {
+    const u = this.used();
+    if (!u) return [];
+    return Array.from({ length: u.bottom + 1 }, (_, r) => Array.from({ length: u.right + 1 }, (_, c) => this.cell(r, c).value));
+  }
+}
+
+function valueType(v: CellValue): string {
+  if (v === "" || v === null) return "Empty";
+  if (typeof v === "number") return "Double";
+  if (typeof v === "boolean") return "Boolean";
+  return EXCEL_ERRORS.includes(v) ? "Error" : "String";
+}
+
+export interface FakeExcelOptions {
+  sheets?: FakeSheet[];
+  active?: string;
+  /** "B2:D9" on the active sheet, or "multi" for a selection of several areas. */
+  selection?: string;
+  /** The Excel API sets this Excel supports, e.g. ["1.10", "1.12", "1.18"]. */
+  apiSets?: string[];
+}
+
+/** The fake Excel: `excel` goes to global Excel, `office` to global Office; the FakeSheets show what happened. */
+export class FakeExcel {
+  readonly sheets: FakeSheet[];
+  active: string;
+  selection: string;
+  apiSets: string[];
+  syncs = 0;
+  /** Every mock handed out: synced (loads resolved) and harvested (writes applied) at each context.sync(). */
+  private mocks: Array<{ mock: OfficeMockObject & Record<string, unknown>; harvest?: () => void }> = [];
+  readonly excel: OfficeMockObject;
+  readonly office: OfficeMockObject;
+
+  constructor(options: FakeExcelOptions = {}) {
+    this.sheets = options.sheets ?? [new FakeSheet("Sheet1")];
+    this.active = options.active ?? this.sheets[0].name;
+    this.selection = options.selection ?? "A1";
+    this.apiSets = options.apiSets ?? ["1.10", "1.12", "1.18"];
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
+    const fake = this;
+    const context = {
+      workbook: {
+        worksheets: this.worksheetsCollection(),
+        getSelectedRange: () => {
+          if (fake.selection === "multi") throw new Error("InvalidSelection: the selection has several areas.");
+          const sheet = fake.sheet(fake.active);
+          const [a, b = a] = fake.selection.split(":");
+          const [top, left] = FakeSheet.at(a);
+          const [bottom, right] = FakeSheet.at(b);
+          return fake.range(sheet, top, left, bottom - top + 1, right - left + 1);
+        },
+      },
+      sync: async () => {
+        fake.syncs++;
+        // Writes queued on any object so far take effect, then loads resolve (objects stay usable in later batches).
+        for (const { harvest } of fake.mocks) harvest?.();
+        for (const { mock } of fake.mocks) await mock.sync();
+        await new Promise((resolve) => setImmediate(resolve));
+      },
+    };
+    this.excel = new OfficeMockObject({ run: async (batch: (ctx: unknown) => Promise<unknown>) => batch(context) });
+    const isSetSupported = (name: string, version: string) => name === "ExcelApi" && fake.apiSets.includes(version);
+    this.office = new OfficeMockObject({ context: { requirements: { isSetSupported } } });
+  }
+
+  sheet(name: string): FakeSheet {
+    const s = this.sheets.find((x) => x.name === name);
+    if (!s) throw new Error(`ItemNotFound: no sheet ${name}`);
+    return s;
+  }
+
+  private track(mock: OfficeMockObject, harvest?: () => void) {
+    this.mocks.push({ mock: mock as OfficeMockObject & Record<string, unknown>, harvest });
+  }
+
+  private worksheetsCollection() {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
+    const fake = this;
+    return {
+      get items() {
+        return fake.sheets.map((s) => ({ name: s.name }));
+      },
+      load: () => undefined,
+      add: (name: string) => {
+        if (fake.sheets.some((s) => s.name.toLowerCase() === name.toLowerCase())) throw new Error(`ItemAlreadyExists: ${name}`);
+        const s = new FakeSheet(name);
+        fake.sheets.push(s);
+        return fake.worksheet(s);
+      },
+      getActiveWorksheet: () => fake.worksheet(fake.sheet(fake.active)),
+    };
+  }
+
+  private worksheet(sheet: FakeSheet) {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
+    const fake = this;
+    const mock = new OfficeMockObject({
+      name: sheet.name,
+      getRangeByIndexes: (r: number, c: number, rows: number, columns: number) => fake.range(sheet, r, c, rows, columns),
+      getCell: (r: number, c: number) => fake.range(sheet, r, c, 1, 1),
+      getUsedRangeOrNullObject: () => {
+        const u = sheet.used();
+        if (!u) return fake.nullRange();
+        return fake.range(sheet, u.top, u.left, u.bottom - u.top + 1, u.right - u.left + 1);
+      },
+      activate: () => {
+        fake.active = sheet.name;
+      },
+    }) as OfficeMockObject & Record<string, unknown>;
+    mock.notes = {
+      add: (address: string, content: string) => {
+        if (!fake.apiSets.includes("1.18")) throw new Error("ApiNotFound: notes need ExcelApi 1.18");
+        if (sheet.notes.has(address)) throw new Error(`InvalidArgument: ${address} already has a note`);
+        sheet.notes.set(address, content);
+      },
+      getItemOrNullObject: (address: string) => {
+        const note = new OfficeMockObject({ content: sheet.notes.get(address) ?? "" }) as OfficeMockObject & Record<string, unknown>;
+        note.isNullObject = !sheet.notes.has(address);
+        const before = note.content;
+        fake.track(note, () => {
+          if (note.content !== before && typeof note.content === "string" && !String(note.content).startsWith("Error,")) sheet.notes.set(address, note.content);
+        });
+        return note;
+      },
+    };
+    const commentItems = () =>
+      [...sheet.comments.entries()].map(([address, thread]) => ({
+        content: thread.content,
+        replies: { add: (text: string) => thread.replies.push(text) },
+        getLocation: () => {
+          const [r, c] = FakeSheet.at(address);
+          return fake.range(sheet, r, c, 1, 1);
+        },
+      }));
+    let loadedItems: ReturnType<typeof commentItems> | null = null;
+    mock.comments = {
+      load() {
+        loadedItems = commentItems();
+        return this;
+      },
+      get items() {
+        if (!loadedItems) throw new Error("PropertyNotLoaded: comments.items");
+        return loadedItems;
+      },
+      add: (address: string, content: string) => {
+        if (sheet.comments.has(address)) throw new Error(`InvalidArgument: ${address} already has a comment`);
+        sheet.comments.set(address, { content, replies: [] });
+      },
+    };
+    this.track(mock);
+    return mock;
+  }
+
+  private nullRange() {
+    const mock = new OfficeMockObject({ address: "", formulas: [], values: [], rowIndex: 0, columnIndex: 0 }) as OfficeMockObject & Record<string, unknown>;
+    mock.isNullObject = true;
+    this.track(mock);
+    return mock;
+  }
+
+  private range(sheet: FakeSheet, top: number, left: number, rows: number, columns: number) {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
+    const fake = this;
+    const grid = <T>(f: (cell: FakeCell) => T): T[][] =>
+      Array.from({ length: rows }, (_, i) => Array.from({ length: columns }, (_, j) => f(sheet.cell(top + i, left + j))));
+    const values = grid((cell) => cell.value);
+    const formulas = grid((cell) => cell.formula ?? cell.value);
+    const numberFormat = grid((cell) => cell.format ?? "General");
+    const a1 = `${columnLetters(left)}${top + 1}`;
+    const address = `${sheet.name}!${rows === 1 && columns === 1 ? a1 : `${a1}:${columnLetters(left + columns - 1)}${top + rows}`}`;
+    const mock = new OfficeMockObject({
+      address,
+      rowIndex: top,
+      columnIndex: left,
+      rowCount: rows,
+      columnCount: columns,
+      values,
+      formulas,
+      valueTypes: grid((cell) => valueType(cell.value)),
+      numberFormat,
+      format: { font: { bold: false }, columnWidth: 48 },
+      getSpillingToRangeOrNullObject: () => {
+        if (!fake.apiSets.includes("1.12")) throw new Error("ApiNotFound: spills need ExcelApi 1.12");
+        const size = rows === 1 && columns === 1 ? sheet.spills.get(`${top},${left}`) : undefined;
+        return size ? fake.range(sheet, top, left, size.rows, size.columns) : fake.nullRange();
+      },
+    }) as OfficeMockObject & Record<string, unknown>;
+    mock.isNullObject = false;
+    const format = mock.format as Record<string, unknown> & { font: Record<string, unknown> };
+    this.track(mock, () => {
+      if (mock.numberFormat !== numberFormat && Array.isArray(mock.numberFormat)) {
+        (mock.numberFormat as string[][]).forEach((row, i) =>
+          row.forEach((f, j) => {
+            const key = `${top + i},${left + j}`;
+            sheet.cells.set(key, { ...(sheet.cells.get(key) ?? { value: "" }), format: f });
+          }),
+        );
+      }
+      if (mock.values !== values && Array.isArray(mock.values)) {
+        (mock.values as CellValue[][]).forEach((row, i) =>
+          row.forEach((v, j) => {
+            const key = `${top + i},${left + j}`;
+            const before = sheet.cells.get(key);
+            if (before?.spilledFrom || sheet.spills.has(key)) {
+              // Writing over a spill ends it, as in Excel.
+              const anchor = before?.spilledFrom ?? key;
+              sheet.spills.delete(anchor);
+            }
+            sheet.cells.set(key, { value: v, format: before?.format });
+          }),
+        );
+      }
+      if (format.font.bold === true) for (let i = 0; i < rows; i++) sheet.boldRows.add(top + i);
+      if (format.columnWidth !== 48 && typeof format.columnWidth === "number") for (let j = 0; j < columns; j++) sheet.widths.set(left + j, format.columnWidth);
+    });
+    return mock;
+  }
+}

@@ -1,0 +1,163 @@
+// Reconciliation as plain functions: realized records of the month and their exact totals, open positions, and each kind of difference with the Hedge Log.
+import { reconcile, logState } from "../../src/monthend/reconcile";
+import { closed, hedge, logRow, monthData, position } from "./builders";
+
+describe("realized section", () => {
+  it("keeps only records closed in the month (UTC), newest first, and sums each side exactly", () => {
+    const history = [
+      closed({ hedge_id: "a", closed_at: "2026-10-31T23:59:59.999Z", net_pnl_usd: 1 }), // October
+      closed({ hedge_id: "b", closed_at: "2026-11-01T00:00:00.000Z", side: "buy", size_usd: 0.1, net_pnl_usd: 0.1, gross_pnl_usd: 0.1, carry_usd: 0.1, fees_usd: 0.1 }),
+      closed({ hedge_id: "c", closed_at: "2026-11-30T23:59:59.999Z", side: "buy", size_usd: 0.2, net_pnl_usd: 0.2, gross_pnl_usd: 0.2, carry_usd: 0.2, fees_usd: 0.2 }),
+      closed({ hedge_id: "d", closed_at: "2026-11-15T12:00:00.000Z", side: "sell", size_usd: 1000, net_pnl_usd: -12.34, gross_pnl_usd: -10, carry_usd: -1.34, fees_usd: 1 }),
+      closed({ hedge_id: "e", closed_at: "2026-12-01T00:00:00.000Z", net_pnl_usd: 5 }), // December
+    ];
+    const recon = reconcile(monthData({ history, hedges: history.map((r) => hedge({ id: r.hedge_id!, client_reference: r.client_reference })) }));
+    expect(recon.realized.map((l) => l.hedgeId)).toEqual(["c", "d", "b"]);
+    const [buy, sell, all] = recon.realizedTotals;
+    expect(buy).toMatchObject({ label: "buy", count: 2, sizeUsd: 0.3, netPnlUsd: 0.3, grossPnlUsd: 0.3, carryUsd: 0.3, feesUsd: 0.3 });
+    expect(sell).toMatchObject({ label: "sell", count: 1, netPnlUsd: -12.34 });
+    expect(all).toMatchObject({ label: "all", count: 3, sizeUsd: 1000.3, netPnlUsd: -12.04 });
+  });
+
+  it("finds the hedge of a record without hedge_id through its client reference", () => {
+    const record = closed({ hedge_id: undefined, client_reference: "DEAL-9" });
+    const recon = reconcile(monthData({ history: [record], hedges: [hedge({ id: "h9", client_reference: "DEAL-9" })], log: [logRow({ hedgeId: "h9", clientReference: "DEAL-9", action: "close", notional: null, status: "closed", loggedAt: "2026-11-05T09:00:00Z" }), logRow({ hedgeId: "h9", clientReference: "DEAL-9" })] }));
+    expect(recon.realized[0].hedgeId).toBe("h9");
+    expect(recon.differences).toEqual([]);
+  });
+});
+
+describe("open section", () => {
+  it("lists every position with its open hedge, and totals unrealized P&L and carry", () => {
+    const positions = [position({ side: "sell", net_pnl_usd: 0.1, accrued_carry_usd: 0.7 }), position({ side: "buy", net_pnl_usd: 0.2, accrued_carry_usd: 0.1 })];
+    const hedges = [hedge({ id: "s1", side: "sell", status: "filled", notional_usd: 50_000, client_reference: "S-1" })];
+    const recon = reconcile(monthData({ positions, hedges }));
+    expect(recon.open.map((l) => [l.position.side, l.hedgeId, l.clientReference])).toEqual([
+      ["sell", "s1", "S-1"],
+      ["buy", null, null],
+    ]);
+    expect(recon.openTotals).toMatchObject({ count: 2, netPnlUsd: 0.3, accruedCarryUsd: 0.8 });
+  });
+});
+
+describe("differences", () => {
+  const closedH1 = () => [closed()];
+  const h1Closed = () => hedge();
+  const openAndClose = () => [logRow(), logRow({ action: "close", notional: null, status: "closed", loggedAt: "2026-11-05T09:00:00Z" })];
+
+  it("none when the log and the service agree", () => {
+    const recon = reconcile(monthData({ history: closedH1(), hedges: [h1Closed()], log: openAndClose() }));
+    expect(recon.differences).toEqual([]);
+    expect(recon.counts).toMatchObject({ realized: 1, logRows: 2, serviceHedges: 1, differences: 0 });
+  });
+
+  it("a log action the service does not know (hedge id not found)", () => {
+    const ghost = logRow({ hedgeId: "nope", clientReference: "GHOST", loggedAt: "2026-11-10T10:00:00Z" });
+    const recon = reconcile(monthData({ history: closedH1(), hedges: [h1Closed()], log: [...openAndClose(), ghost] }));
+    expect(recon.differences).toHaveLength(1);
+    expect(recon.differences[0]).toMatchObject({ kind: "log_unknown_to_service", hedgeId: "nope", clientReference: "GHOST", logIdempotencyKey: ghost.idempotencyKey, serviceSays: "hedge id not found" });
+  });
+
+  it("a filled log action with no hedge id that matches nothing by reference or market and side", () => {
+    const ghost = logRow({ hedgeId: null, clientReference: "GHOST-2", side: "sell", loggedAt: "2026-11-10T10:00:00Z" });
+    const recon = reconcile(monthData({ log: [ghost] }));
+    expect(recon.differences.map((d) => [d.kind, d.clientReference])).toEqual([["log_unknown_to_service", "GHOST-2"]]);
+  });
+
+  it("rejected and failed log rows are not flagged when the service has nothing", () => {
+    const rows = [logRow({ hedgeId: null, status: "rejected", errorCode: "exposure_exceeded", loggedAt: "2026-11-10T10:00:00Z" }), logRow({ hedgeId: "hf", status: "failed", loggedAt: "2026-11-10T11:00:00Z" })];
+    const recon = reconcile(monthData({ log: rows, hedges: [hedge({ id: "hf", status: "failed", opened_at: "2026-11-10T11:00:00Z" })] }));
+    expect(recon.differences).toEqual([]);
+  });
+
+  it("a service hedge with no log row", () => {
+    const recon = reconcile(
+      monthData({ history: [...closedH1(), closed({ hedge_id: "x1", client_reference: "OTHER" })], hedges: [h1Closed(), hedge({ id: "x1", client_reference: "OTHER" })], log: openAndClose() }),
+    );
+    const kinds = recon.differences.map((d) => [d.kind, d.hedgeId]);
+    expect(kinds).toEqual([["service_not_in_log", "x1"]]);
+  });
+
+  it("a closed-hedge record with neither hedge id nor a logged client reference", () => {
+    const recon = reconcile(monthData({ history: [closed({ hedge_id: null, client_reference: null, size_usd: 7 })] }));
+    expect(recon.differences).toEqual([expect.objectContaining({ kind: "service_not_in_log", hedgeId: null, amount: 7 })]);
+  });
+
+  it("an open hedge in the log but not at the service is flagged only as unknown, never twice", () => {
+    const recon = reconcile(monthData({ log: [logRow({ hedgeId: "gone", loggedAt: "2026-11-03T00:00:00Z" })] }));
+    expect(recon.differences.map((d) => d.kind)).toEqual(["log_unknown_to_service"]);
+  });
+
+  it("notional that disagrees: open + add − reduce in the log against the service's open hedge", () => {
+    const log = [
+      logRow({ hedgeId: "o1", action: "open", notional: 100_000 }),
+      logRow({ hedgeId: "o1", action: "add", notional: 50_000, clientReference: null, loggedAt: "2026-11-03T09:00:00Z" }),
+      logRow({ hedgeId: "o1", action: "reduce", notional: 30_000, clientReference: null, loggedAt: "2026-11-04T09:00:00Z" }),
+    ];
+    const agree = reconcile(monthData({ log, hedges: [hedge({ id: "o1", status: "filled", notional_usd: 120_000 })] }));
+    expect(agree.differences).toEqual([]);
+    const disagree = reconcile(monthData({ log, hedges: [hedge({ id: "o1", status: "filled", notional_usd: 125_000 })] }));
+    expect(disagree.differences).toEqual([expect.objectContaining({ kind: "notional_mismatch", hedgeId: "o1", amount: -5_000, logSays: "net notional 120,000.00", serviceSays: "notional 125,000.00" })]);
+  });
+
+  it("status that disagrees: the log shows open, the service closed it at maturity", () => {
+    const recon = reconcile(monthData({ history: [closed({ exit_type: "maturity" })], hedges: [h1Closed()], log: [logRow()] }));
+    expect(recon.differences).toEqual([expect.objectContaining({ kind: "status_mismatch", hedgeId: "h1", serviceSays: "closed (maturity)" })]);
+    expect(recon.differences[0].detail).toMatch(/maturity/);
+  });
+
+  it("status that disagrees: the log closed it, the service still holds it", () => {
+    const log = openAndClose();
+    const recon = reconcile(monthData({ hedges: [hedge({ status: "filled" })], log }));
+    expect(recon.differences).toEqual([expect.objectContaining({ kind: "status_mismatch", logSays: "closed", serviceSays: "filled, notional 100,000.00" })]);
+  });
+
+  it("status that disagrees: the log says the open failed, the service holds the hedge", () => {
+    const recon = reconcile(monthData({ hedges: [hedge({ status: "filled" })], log: [logRow({ status: "failed" })] }));
+    expect(recon.differences.map((d) => [d.kind, d.logSays])).toEqual([["status_mismatch", "failed"]]);
+  });
+
+  it("actions still pending, each on its own row, including older ones still pending", () => {
+    const log = [
+      logRow({ status: "submitted", hedgeId: "h1" }),
+      logRow({ status: "submitting", hedgeId: null, clientReference: "DEAL-2", loggedAt: "2026-10-20T10:00:00Z", action: "open" }),
+      logRow({ status: "submitting", hedgeId: null, clientReference: "DEAL-3", loggedAt: "2026-12-02T10:00:00Z" }), // after the month: not this month's
+    ];
+    const recon = reconcile(monthData({ hedges: [hedge({ status: "filled" })], log }));
+    const pending = recon.differences.filter((d) => d.kind === "pending");
+    expect(pending.map((d) => [d.logSays, d.serviceSays])).toEqual([
+      ["submitting", "no hedge id yet"],
+      ["submitted", "filled, notional 100,000.00"],
+    ]);
+    expect(recon.counts.pending).toBe(2);
+    // The hedge's states are not compared while its log row is pending.
+    expect(recon.differences.filter((d) => d.kind !== "pending")).toEqual([]);
+  });
+
+  it("leaves out log rows of the other environment and says so", () => {
+    const recon = reconcile(monthData({ log: [logRow({ environment: "production", hedgeId: "live-1" })] }));
+    expect(recon.differences).toEqual([]);
+    expect(recon.counts.otherEnvironmentLogRows).toBe(1);
+    expect(recon.notes.join(" ")).toMatch(/1 log rows of another environment/);
+  });
+
+  it("a hedge opened before the month and closed in it is in scope; one closed before the month is not", () => {
+    const hedges = [hedge({ id: "old", opened_at: "2026-10-01T00:00:00Z", client_reference: "OLD" }), hedge({ id: "span", opened_at: "2026-10-28T00:00:00Z", client_reference: "SPAN" })];
+    const history = [closed({ hedge_id: "old", closed_at: "2026-10-05T00:00:00Z", client_reference: "OLD" }), closed({ hedge_id: "span", closed_at: "2026-11-02T00:00:00Z", client_reference: "SPAN" })];
+    const recon = reconcile(monthData({ hedges, history }));
+    expect(recon.differences.map((d) => [d.kind, d.hedgeId])).toEqual([["service_not_in_log", "span"]]);
+  });
+
+  it("attributes an add logged without hedge id or reference to the hedge live on that market and side", () => {
+    const log = [logRow({ hedgeId: "o1" }), logRow({ hedgeId: null, clientReference: null, action: "add", notional: 1, loggedAt: "2026-11-03T00:00:00Z" })];
+    const recon = reconcile(monthData({ log, hedges: [hedge({ id: "o1", status: "filled", notional_usd: 100_001 })] }));
+    expect(recon.differences).toEqual([]);
+  });
+});
+
+describe("logState", () => {
+  it("counts only filled or closed rows; a full reduction closes", () => {
+    expect(logState([logRow({ notional: 10 }), logRow({ action: "add", notional: 5, status: "failed" })])).toEqual({ net: 10, closed: false });
+    expect(logState([logRow({ notional: 10 }), logRow({ action: "reduce", notional: 10 })])).toEqual({ net: 0, closed: true });
+  });
+});
