@@ -64,7 +64,9 @@ export function mountOverviewPanel(hub: FeedHub, onAccount: (account: Account) =
   };
 
   const renderSpark = () => {
-    const w = history.window(now());
+    // The last hour, or since the first reading when the pane has been open for less.
+    const full = history.window(now());
+    const w = { ...full, from: full.points.length ? Math.max(full.from, Math.min(full.points[0].t, full.to - 60_000)) : full.from };
     sparkHost.replaceChildren(
       h("div", { class: "spark-head" }, h("span", {}, `${CHART_MARKET}, last hour`), h("span", { class: "spark-last" }, w.points.length ? formatRate(w.points[w.points.length - 1].value) : "—")),
       sparklineSvg(CHART_MARKET, w.points, w),

@@ -163,5 +163,7 @@ export function progressModel(progress: Pick<Progress, "done" | "total" | "count
 export function rowStatusText(row: RowStatus): string {
   const where = row.rowNumber !== null ? `Row ${row.rowNumber}` : `Resumed ${row.market} ${row.side}`;
   const code = row.errorCode ? ` (${row.errorCode})` : "";
-  return `${where} · ${STATUS_LABELS[row.status]}${code}${row.message ? ` · ${row.message}` : ""}`;
+  const label = STATUS_LABELS[row.status];
+  const sameAsLabel = row.message !== null && row.message.replace(/[.\s]+$/, "").toLowerCase() === label.toLowerCase();
+  return `${where} · ${label}${code}${row.message && !sameAsLabel ? ` · ${row.message}` : ""}`;
 }
