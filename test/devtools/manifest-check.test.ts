@@ -100,15 +100,15 @@ describe("a broken manifest", () => {
   });
 
   test("a function in functions.json that the code does not declare", () => {
-    const problems = check({ json: functionsJson([...DECLARED, "STALE"]) });
+    const problems = check({ json: functionsJson([...DECLARED, "STALE_LEFTOVER"]) });
     expect(codes(problems)).toEqual(["function-ids"]);
-    expect(problems[0].message).toContain("STALE");
+    expect(problems[0].message).toContain("STALE_LEFTOVER");
   });
 
   test("a declared function missing from functions.json", () => {
-    const problems = check({ declared: [...DECLARED, "QUOTE"] });
+    const problems = check({ declared: [...DECLARED, "NOT_BUILT_YET"] });
     expect(codes(problems)).toEqual(["function-ids"]);
-    expect(problems[0].message).toContain("QUOTE");
+    expect(problems[0].message).toContain("NOT_BUILT_YET");
   });
 
   test("a function without a description", () => {
