@@ -91,6 +91,7 @@ export class FakeExcel {
   selection: string;
   apiSets: string[];
   syncs = 0;
+  private failNextSync: Error | null = null;
   /** Every mock handed out: synced (loads resolved) and harvested (writes applied) at each context.sync(). */
   private mocks: Array<{ mock: OfficeMockObject & Record<string, unknown>; harvest?: () => void }> = [];
   readonly excel: OfficeMockObject;
@@ -107,8 +108,12 @@ export class FakeExcel {
       workbook: {
         worksheets: this.worksheetsCollection(),
         getSelectedRange: () => {
-          if (fake.selection === "multi") throw new Error("InvalidSelection: the selection has several areas.");
           const sheet = fake.sheet(fake.active);
+          if (fake.selection === "multi") {
+            // As in Excel: the call queues; the batch fails at sync.
+            fake.failNextSync = new Error("InvalidSelection: the selection has several areas.");
+            return fake.range(sheet, 0, 0, 1, 1);
+          }
           const [a, b = a] = fake.selection.split(":");
           const [top, left] = FakeSheet.at(a);
           const [bottom, right] = FakeSheet.at(b);
@@ -117,6 +122,12 @@ export class FakeExcel {
       },
       sync: async () => {
         fake.syncs++;
+        const failure = fake.failNextSync;
+        if (failure) {
+          fake.failNextSync = null;
+          fake.mocks = [];
+          throw failure;
+        }
         // Writes queued on any object so far take effect, then loads resolve (objects stay usable in later batches).
         for (const { harvest } of fake.mocks) harvest?.();
         for (const { mock } of fake.mocks) await mock.sync();
@@ -179,11 +190,12 @@ export class FakeExcel {
         sheet.notes.set(address, content);
       },
       getItemOrNullObject: (address: string) => {
-        const note = new OfficeMockObject({ content: sheet.notes.get(address) ?? "" }) as OfficeMockObject & Record<string, unknown>;
+        const initial = sheet.notes.get(address) ?? "";
+        const note = new OfficeMockObject({ content: initial }) as OfficeMockObject & Record<string, unknown>;
         note.isNullObject = !sheet.notes.has(address);
-        const before = note.content;
         fake.track(note, () => {
-          if (note.content !== before && typeof note.content === "string" && !String(note.content).startsWith("Error,")) sheet.notes.set(address, note.content);
+          // A content the code assigned (not the loaded one, nor office-addin-mock's "not loaded" marker).
+          if (typeof note.content === "string" && note.content !== initial && !note.content.startsWith("Error,")) sheet.notes.set(address, note.content);
         });
         return note;
       },
@@ -217,7 +229,7 @@ export class FakeExcel {
   }
 
   private nullRange() {
-    const mock = new OfficeMockObject({ address: "", formulas: [], values: [], rowIndex: 0, columnIndex: 0 }) as OfficeMockObject & Record<string, unknown>;
+    const mock = new OfficeMockObject({ address: "", formulas: [], values: [], valueTypes: [], rowIndex: 0, columnIndex: 0, rowCount: 0, columnCount: 0 }) as OfficeMockObject & Record<string, unknown>;
     mock.isNullObject = true;
     this.track(mock);
     return mock;
