@@ -1,0 +1,121 @@
+// The HEDGE.* functions against the in-process sandbox over real HTTP: a fill shows in POSITIONS within one interval, a 503 burst is ridden out, a revoked key is named.
+import { FakeExcelError, FakeInvocation } from "./fake-invocation";
+import * as fn from "../../src/functions/functions";
+import { HedgingClient } from "../../src/api/client";
+import { ManualClock } from "../../src/feeds/clock";
+import { Connection } from "../../src/feeds/connection";
+import { FeedHub } from "../../src/feeds/hub";
+import { setSharedHub } from "../../src/feeds/shared";
+import { startSandbox } from "../../src/sandbox/server";
+import { DEMO_API_KEY, DEMO_REVOKED_API_KEY } from "../../src/sandbox/demo";
+
+type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
+type Spill = unknown[][];
+
+let sandbox: Sandbox;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, http: true, seed: 7 });
+});
+
+afterAll(async () => {
+  await sandbox?.close();
+});
+
+beforeEach(() => {
+  sandbox.reset();
+});
+
+/** The shared hub on simulated time over a real client of the sandbox. */
+function feeds(apiKey = DEMO_API_KEY) {
+  const connection = new Connection();
+  connection.configure({ apiKey, baseUrl: sandbox.baseUrl });
+  const clock = new ManualClock(Date.now());
+  const hub = setSharedHub(new FeedHub({ source: connection, clock }));
+  const advance = (ms = 0) => clock.advance(ms, () => hub.settled());
+  return { hub, advance, client: connection.client as HedgingClient };
+}
+
+function rows(spill: Spill): Record<string, unknown>[] {
+  const [header, ...body] = spill;
+  return body.map((r) => Object.fromEntries(header.map((h, i) => [String(h), r[i]])));
+}
+
+async function controlPost(path: string, body: unknown): Promise<void> {
+  const response = await fetch(`${sandbox.controlUrl}${path}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  expect(response.status).toBe(200);
+}
+
+test("a filled hedge appears in HEDGE.POSITIONS within one poll interval", async () => {
+  const { hub, advance, client } = feeds();
+  const cell = new FakeInvocation<Spill>();
+  fn.positions(undefined, undefined, cell as never);
+  await advance();
+  expect(rows(cell.value)).toEqual([]);
+
+  const opened = await client.open({ market: "USDTNGN", side: "buy", notional_usd: 12_500, tenor_days: 7, client_reference: "FN-TEST-1" });
+  sandbox.clock.advance(5_000); // past the fill time
+  const hedge = await client.get(opened.data.hedge_id as string);
+  expect(hedge.data.status).toBe("filled");
+
+  await advance(hub.effectiveIntervalMs("positions"));
+  const lines = rows(cell.value);
+  expect(lines).toEqual([expect.objectContaining({ market: "USDTNGN", side: "buy" })]);
+  expect(lines[0].size_usd).toBeCloseTo(12_500, 6);
+  expect(typeof lines[0].maturity_at).toBe("number"); // a date serial
+});
+
+test("a 503 burst keeps the last value on screen and recovers", async () => {
+  const { hub, advance } = feeds();
+  const cell = new FakeInvocation<number>();
+  fn.price("USDTNGN", cell as never);
+  await advance();
+  const first = cell.value;
+  expect(first).toBeGreaterThan(0);
+  const firstFetch = hub.peek("prices:USDTNGN")?.fetchedAt as number;
+
+  // More failures than the client's own retries absorb: two polls in a row fail.
+  await controlPost("/faults", { fail_next: { count: 8, code: "service_unavailable", path: "/prices" } });
+  await advance(hub.effectiveIntervalMs("prices"));
+  expect(hub.peek("prices:USDTNGN")?.lastError?.code).toBe("service_unavailable");
+  expect(hub.status()).toMatchObject({ connected: false });
+  expect(cell.results.some((r) => r instanceof FakeExcelError)).toBe(false);
+  expect(typeof cell.value).toBe("number");
+
+  await advance(60_000); // backs off, then the burst is over
+  expect(hub.peek("prices:USDTNGN")?.lastError).toBeNull();
+  expect(hub.peek("prices:USDTNGN")?.fetchedAt).toBeGreaterThan(firstFetch);
+  expect(hub.status()).toMatchObject({ connected: true });
+  expect(cell.results.some((r) => r instanceof FakeExcelError)).toBe(false);
+});
+
+test("a revoked key shows #N/A naming invalid_api_key in every cell", async () => {
+  const { advance } = feeds(DEMO_REVOKED_API_KEY);
+  const price = new FakeInvocation<number>();
+  const account = new FakeInvocation<Spill>();
+  fn.price("USDTNGN", price as never);
+  fn.account(undefined, account as never);
+  await advance();
+  for (const cell of [price, account]) {
+    expect(cell.error.code).toBe("#N/A");
+    expect(cell.error.message).toMatch(/^invalid_api_key:/);
+    expect(cell.error.message).not.toContain(DEMO_REVOKED_API_KEY);
+  }
+});
+
+test("QUOTE, CAPACITY and CARRY read the sandbox's numbers", async () => {
+  const { advance, client } = feeds();
+  const quote = new FakeInvocation<Spill>();
+  const capacity = new FakeInvocation<number>();
+  const carry = new FakeInvocation<number>();
+  fn.quote("USDTNGN", "sell", 20_000, 3, "upfront.total_upfront_usdc", quote as never);
+  fn.capacity("USDTNGN", "sell", capacity as never);
+  fn.carry("USDTNGN", "sell", carry as never);
+  await advance();
+  const direct = await client.quote({ market: "USDTNGN", side: "sell", notional_usd: 20_000, tenor_days: 3 });
+  expect(quote.value).toEqual([[direct.data.upfront.total_upfront_usdc]]);
+  const markets = await client.markets();
+  const usdtngn = markets.data.find((m) => m.market === "USDTNGN");
+  expect(capacity.value).toBe(usdtngn?.available_capacity_usd.sell);
+  expect(carry.value).toBe(usdtngn?.net_rate_daily_pct.sell);
+});
