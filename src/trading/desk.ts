@@ -162,7 +162,7 @@ class Desk implements TradingDesk {
   /** One send of an intent with its own key. Transient trouble leaves it `submitting` for a resend with the same key. */
   private async attempt(t: Tracking, signal?: AbortSignal): Promise<void> {
     const { intent } = t;
-    if (intent.status !== "submitting" || t.sending) return;
+    if (intent.status !== "submitting" || t.sending || this.stopped) return;
     t.sending = true;
     try {
       const submission = await submit(this.client, intent, signal);
