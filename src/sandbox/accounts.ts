@@ -1,0 +1,74 @@
+// The accounts file (`--accounts FILE`): its zod schema, loading, and the default demo accounts.
+import { readFileSync } from "node:fs";
+import { z } from "zod";
+import { LIVE_PREFIX, TEST_PREFIX, type Environment } from "../api/environment";
+import { issuePath } from "../api/schemas";
+import defaultAccountsFile from "./default-accounts.json";
+
+export const SCOPES = ["read", "trade"] as const;
+
+export const accountConfigSchema = z.object({
+  api_key: z
+    .string()
+    .refine((k) => (k.startsWith(LIVE_PREFIX) || k.startsWith(TEST_PREFIX)) && k.length > TEST_PREFIX.length, {
+      message: `must start with ${TEST_PREFIX} (sandbox) or ${LIVE_PREFIX} (production)`,
+    }),
+  account_address: z.string().min(1).nullable(),
+  balance_usdc: z.number().finite().nonnegative(),
+  max_exposure_usd: z.number().finite().nonnegative(),
+  allowed_markets: z.array(z.string()),
+  scopes: z.array(z.string()),
+  revoked: z.boolean().optional(),
+  rate_limit_per_second: z.number().positive().optional(),
+  /** Largest notional of one hedge for this account; the sandbox default otherwise. */
+  per_hedge_limit_usd: z.number().positive().optional(),
+  /** Printed in full at start (documented demo keys); other keys are masked. */
+  demo: z.boolean().optional(),
+  label: z.string().optional(),
+});
+
+export const accountsFileSchema = z.object({ accounts: z.array(accountConfigSchema) });
+
+export type AccountConfig = z.infer<typeof accountConfigSchema>;
+
+export const DEFAULT_RATE_LIMIT_PER_SECOND = 20;
+
+export function environmentOfKey(apiKey: string): Environment {
+  return apiKey.startsWith(LIVE_PREFIX) ? "production" : "sandbox";
+}
+
+/** Checks an accounts document; throws one readable error listing every problem. */
+export function parseAccounts(json: unknown, source = "accounts"): AccountConfig[] {
+  const parsed = accountsFileSchema.safeParse(json);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${issuePath(i.path)}: ${i.message}`).join("; ");
+    throw new Error(`${source} is not a valid accounts file: ${problems}`);
+  }
+  const seen = new Set<string>();
+  for (const a of parsed.data.accounts) {
+    if (seen.has(a.api_key)) throw new Error(`${source} lists the same api_key twice`);
+    seen.add(a.api_key);
+  }
+  return parsed.data.accounts;
+}
+
+export function loadAccountsFile(path: string): AccountConfig[] {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (e) {
+    throw new Error(`cannot read accounts file ${path}: ${(e as Error).message}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    throw new Error(`accounts file ${path} is not JSON: ${(e as Error).message}`);
+  }
+  return parseAccounts(json, path);
+}
+
+/** The documented default accounts (src/sandbox/default-accounts.json). */
+export function defaultAccounts(): AccountConfig[] {
+  return parseAccounts(defaultAccountsFile, "default-accounts.json");
+}

@@ -1,0 +1,108 @@
+// HTTP plumbing shared by the API and the control routes: envelopes, JSON replies, capped body reading, CORS, loopback checks.
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { SERVICE_ERROR_STATUS, type ServiceErrorCode } from "../api/errors";
+import type { ServiceError } from "./state";
+
+export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
+
+/** An answer ready to send: status, envelope text, extra headers. */
+export interface Reply {
+  status: number;
+  body: string;
+  headers?: Record<string, string>;
+}
+
+export function success(data: unknown, meta: Record<string, unknown> = {}, status = 200): Reply {
+  return { status, body: JSON.stringify({ data, error: null, meta }) };
+}
+
+export function failure(code: ServiceErrorCode, message: string, details?: Record<string, unknown> | null, status?: number, headers?: Record<string, string>): Reply {
+  const error = details ? { code, message, details } : { code, message, details: null };
+  return { status: status ?? SERVICE_ERROR_STATUS[code], body: JSON.stringify({ data: null, error, meta: {} }), headers };
+}
+
+export function failureOf(error: ServiceError): Reply {
+  return failure(error.code, error.message, error.details);
+}
+
+export function validationFailure(fields: Record<string, string>, message?: string, status = 400, headers?: Record<string, string>): Reply {
+  const text = message ?? `Invalid request: ${Object.entries(fields).map(([f, p]) => `${f} ${p}`).join("; ")}.`;
+  return failure("validation_error", text, { fields }, status, headers);
+}
+
+export type BodyResult = { ok: true; text: string } | { ok: false };
+
+/** The request body as text, or `{ ok: false }` once it passes `limit` bytes (the rest is not read). */
+export function readBody(req: IncomingMessage, limit: number): Promise<BodyResult> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    const finish = (result: BodyResult) => {
+      if (done) return;
+      done = true;
+      req.off("data", onData);
+      req.off("end", onEnd);
+      req.off("error", onError);
+      resolve(result);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        req.pause();
+        finish({ ok: false });
+      } else chunks.push(chunk);
+    };
+    const onEnd = () => finish({ ok: true, text: Buffer.concat(chunks).toString("utf8") });
+    const onError = () => finish({ ok: true, text: "" });
+    req.on("data", onData);
+    req.on("end", onEnd);
+    req.on("error", onError);
+  });
+}
+
+const LOOPBACK_ORIGIN = /^https?:\/\/(localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|\[::1\])(:\d{1,5})?$/i;
+
+/** CORS: the add-in's origin (https://localhost:3000), any loopback origin, and the origins given at start. */
+export function corsHeaders(origin: string | undefined, extraOrigins: readonly string[]): Record<string, string> {
+  if (!origin || !(LOOPBACK_ORIGIN.test(origin) || extraOrigins.includes(origin))) return {};
+  return {
+    "Access-Control-Allow-Origin": origin,
+    Vary: "Origin",
+    "Access-Control-Expose-Headers": "Retry-After, X-Request-Id, X-Service-Mode, Idempotent-Replayed",
+  };
+}
+
+export function preflightHeaders(req: IncomingMessage, extraOrigins: readonly string[]): Record<string, string> {
+  const base = corsHeaders(req.headers.origin, extraOrigins);
+  if (!base["Access-Control-Allow-Origin"]) return {};
+  const headers: Record<string, string> = {
+    ...base,
+    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS",
+    "Access-Control-Allow-Headers": "Authorization, Content-Type, Idempotency-Key, X-Service-Mode",
+    "Access-Control-Max-Age": "600",
+  };
+  // Chrome's Private Network Access preflight (a public page calling localhost).
+  if (req.headers["access-control-request-private-network"] === "true") headers["Access-Control-Allow-Private-Network"] = "true";
+  return headers;
+}
+
+export function isLoopbackAddress(address: string | undefined): boolean {
+  if (!address) return false;
+  return address === "::1" || /^(::ffff:)?127\.\d+\.\d+\.\d+$/.test(address);
+}
+
+export function send(res: ServerResponse, reply: Reply, common: Record<string, string>): void {
+  if (res.headersSent || res.destroyed) return;
+  const headers: Record<string, string | number> = {
+    ...common,
+    ...reply.headers,
+    "Content-Type": "application/json; charset=utf-8",
+    "Content-Length": Buffer.byteLength(reply.body),
+    "Cache-Control": "no-store",
+  };
+  res.writeHead(reply.status, headers);
+  res.end(reply.body);
+}
+
+export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

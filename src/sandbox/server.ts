@@ -1,0 +1,249 @@
+// startSandbox(): wires clock, engine, faults, idempotency, rate limit and persistence into a node:http(s) server.
+import { randomBytes } from "node:crypto";
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer as createHttpsServer } from "node:https";
+import type { AddressInfo } from "node:net";
+import type { Environment } from "../api/environment";
+import { defaultAccounts, loadAccountsFile, type AccountConfig } from "./accounts";
+import { localhostTls, type TlsOptions } from "./certificates";
+import { SandboxClock } from "./clock";
+import { CONTROL_PREFIX, handleControl } from "./control";
+import type { Economics } from "./economics";
+import { Engine } from "./engine";
+import { faultPatchSchema, Faults, type FaultPatch } from "./faults";
+import { corsHeaders, DEFAULT_MAX_BODY_BYTES, failure, preflightHeaders, send, validationFailure } from "./http-io";
+import { DEFAULT_RETENTION_MS, IdempotencyStore } from "./idempotency";
+import { loadState, StateWriter, STATE_VERSION, type SavedState } from "./persistence";
+import { DEFAULT_MARKETS, type MarketConfig } from "./pricing";
+import { RateLimiter } from "./rate-limit";
+import { API_PREFIX, ApiRouter } from "./router";
+
+export interface SandboxOptions {
+  /** TCP port; 0 picks a free one. Default 4010. */
+  port?: number;
+  /** Interface to bind. Default 127.0.0.1. */
+  host?: string;
+  /** Plain HTTP instead of HTTPS (loopback tests and tools). Default false. */
+  http?: boolean;
+  /** HTTPS key and certificate; default: office-addin-dev-certs' localhost certificate. */
+  tls?: TlsOptions;
+  /** Accounts to serve; default: accountsFile, else src/sandbox/default-accounts.json. */
+  accounts?: AccountConfig[];
+  accountsFile?: string;
+  /** Keep the whole state in this JSON file across restarts (written atomically). */
+  stateFile?: string;
+  seed?: number;
+  /** Submission to fill, in sandbox-clock ms. Default 1500. */
+  fillMs?: number;
+  /** Probability that an open fails at fill. Default 0. */
+  failRate?: number;
+  /** Mid rate of USDTNGN at start (when `markets` is not given). Default 1500. */
+  spot?: number;
+  markets?: MarketConfig[];
+  economics?: Partial<Economics>;
+  /** Faults switched on from the start (same shape as POST /_sandbox/faults). */
+  faults?: FaultPatch;
+  idempotencyRetentionMs?: number;
+  maxBodyBytes?: number;
+  /** CORS origins allowed besides loopback ones (https://localhost:3000 is loopback). */
+  allowedOrigins?: string[];
+  /** Real-time source of the clock (tests may freeze it); default Date.now. */
+  realNow?: () => number;
+  /** Where the sandbox reports dropped connections and save errors; default: nowhere. */
+  log?: (line: string) => void;
+}
+
+export interface ServedKey {
+  api_key: string;
+  environment: Environment;
+  scopes: string[];
+  revoked: boolean;
+  demo: boolean;
+  label: string | null;
+}
+
+export interface RunningSandbox {
+  /** e.g. http://127.0.0.1:4010/v2 — what a HedgingClient takes as baseUrl. */
+  baseUrl: string;
+  /** e.g. http://127.0.0.1:4010/_sandbox — the control API. */
+  controlUrl: string;
+  port: number;
+  host: string;
+  protocol: "http" | "https";
+  engine: Engine;
+  clock: SandboxClock;
+  faults: Faults;
+  idempotency: IdempotencyStore;
+  /** The keys served, as configured at start. */
+  keys: ServedKey[];
+  /** Same as POST /_sandbox/reset. */
+  reset(): void;
+  /** Writes the state file now (when --state is used). */
+  flush(): void;
+  close(): Promise<void>;
+}
+
+function urlHost(host: string, protocol: "http" | "https"): string {
+  if (host === "0.0.0.0" || host === "::" || (protocol === "https" && (host === "127.0.0.1" || host === "::1"))) return "localhost";
+  return host.includes(":") ? `[${host}]` : host;
+}
+
+/** Path and query of a request target, without the cost of a full URL parse on the hot path. */
+function splitTarget(target: string): { path: string; query: URLSearchParams } | null {
+  if (!target.startsWith("/")) {
+    try {
+      const url = new URL(target);
+      return { path: url.pathname, query: url.searchParams };
+    } catch {
+      return null;
+    }
+  }
+  const q = target.indexOf("?");
+  return q < 0 ? { path: target, query: new URLSearchParams() } : { path: target.slice(0, q), query: new URLSearchParams(target.slice(q + 1)) };
+}
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
+  const protocol = options.http ? "http" : "https";
+  const host = options.host ?? "127.0.0.1";
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const log = options.log ?? (() => {});
+  const accounts = options.accounts ?? (options.accountsFile ? loadAccountsFile(options.accountsFile) : defaultAccounts());
+  const markets = options.markets ?? DEFAULT_MARKETS.map((m) => (options.spot !== undefined && m.symbol === "USDTNGN" ? { ...m, spot: options.spot } : m));
+  const saved = options.stateFile ? loadState(options.stateFile) : null;
+  const tls = protocol === "https" ? (options.tls ?? (await localhostTls())) : null;
+
+  const clock = new SandboxClock(options.realNow, saved?.engine.clockOffsetMs ?? 0);
+  const engine = new Engine({
+    clock,
+    accounts,
+    seed: options.seed,
+    fillMs: options.fillMs,
+    failRate: options.failRate,
+    economics: options.economics,
+    markets,
+    snapshot: saved?.engine,
+  });
+  const idempotency = new IdempotencyStore(() => clock.now(), options.idempotencyRetentionMs ?? DEFAULT_RETENTION_MS);
+  if (saved) idempotency.load(saved.idempotency);
+  const faults = new Faults(engine);
+  if (options.faults) faults.apply(faultPatchSchema.parse(options.faults));
+  const limiter = new RateLimiter();
+
+  const collect = (): SavedState => ({ version: STATE_VERSION, saved_at: new Date().toISOString(), engine: engine.snapshot(), idempotency: idempotency.records() });
+  const writer = options.stateFile ? new StateWriter(options.stateFile, collect, 25, (e) => log(`could not save state: ${e.message}`)) : null;
+  const changed = () => writer?.markDirty();
+  engine.onChange(changed);
+
+  const reset = () => {
+    faults.clear();
+    clock.setOffset(0);
+    idempotency.clear();
+    limiter.clear();
+    engine.reset();
+    changed();
+  };
+
+  const router = new ApiRouter({ engine, faults, idempotency, limiter, maxBodyBytes, log });
+  const extraOrigins = options.allowedOrigins ?? [];
+  let baseUrl = "";
+  let origin = "";
+
+  const requestIdPrefix = `req_${randomBytes(4).toString("hex")}_`;
+  let requestCount = 0;
+
+  const onRequest = async (req: IncomingMessage, res: ServerResponse) => {
+    const common: Record<string, string> = { "X-Request-Id": requestIdPrefix + (++requestCount).toString(36) };
+    if (req.headers.origin) Object.assign(common, corsHeaders(req.headers.origin, extraOrigins));
+    try {
+      if (req.method === "OPTIONS") {
+        req.resume();
+        res.writeHead(204, { ...common, ...preflightHeaders(req, extraOrigins), "Content-Length": 0 });
+        res.end();
+        return;
+      }
+      const target = splitTarget(req.url ?? "/");
+      if (!target) {
+        req.resume();
+        send(res, validationFailure({ path: "is not a valid request target" }), common);
+        return;
+      }
+      const { path, query } = target;
+      if (path === API_PREFIX || path.startsWith(`${API_PREFIX}/`)) {
+        await router.handle(req, res, path.slice(API_PREFIX.length) || "/", query, common);
+      } else if (path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`)) {
+        const reply = await handleControl(req, path.slice(CONTROL_PREFIX.length) || "/", {
+          engine,
+          clock,
+          faults,
+          idempotency,
+          baseUrl: () => baseUrl,
+          reset,
+          changed,
+          maxBodyBytes,
+        });
+        send(res, reply, common);
+      } else {
+        req.resume();
+        send(res, validationFailure({ path: `${path} is not under ${API_PREFIX}` }, `No endpoint ${req.method} ${path}; the API lives under ${API_PREFIX}.`, 404), common);
+      }
+    } catch (e) {
+      // Never a stack trace on the wire; a sandbox bug reads as a transient outage.
+      log(`internal error on ${req.method} ${req.url}: ${(e as Error).stack ?? String(e)}`);
+      send(res, failure("service_unavailable", "The sandbox hit an internal error; retry."), common);
+    }
+  };
+
+  const handler = (req: IncomingMessage, res: ServerResponse) => void onRequest(req, res);
+  const server: Server = tls ? createHttpsServer({ key: tls.key, cert: tls.cert, ca: tls.ca }, handler) : createHttpServer(handler);
+  server.keepAliveTimeout = 5_000;
+  server.on("clientError", (_err, socket) => {
+    if (socket.writable) socket.end("HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
+    else socket.destroy();
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 4010, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  origin = `${protocol}://${urlHost(host, protocol)}:${port}`;
+  baseUrl = `${origin}${API_PREFIX}`;
+  engine.start();
+  writer?.markDirty();
+
+  let closed = false;
+  return {
+    baseUrl,
+    controlUrl: `${origin}${CONTROL_PREFIX}`,
+    port,
+    host,
+    protocol,
+    engine,
+    clock,
+    faults,
+    idempotency,
+    keys: accounts.map((a) => ({
+      api_key: a.api_key,
+      environment: a.api_key.startsWith("svc_live_") ? "production" : "sandbox",
+      scopes: a.scopes,
+      revoked: a.revoked ?? false,
+      demo: a.demo ?? false,
+      label: a.label ?? null,
+    })),
+    reset,
+    flush: () => writer?.flush(),
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      engine.dispose();
+      writer?.flush();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+  };
+}
