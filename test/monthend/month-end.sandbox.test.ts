@@ -1,0 +1,150 @@
+// End to end against the sandbox over HTTP: trade through the desk across a simulated month (sandbox clock), reconcile it, and find the realized totals equal to the sandbox's own history to the cent.
+import { HedgingClient } from "../../src/api/client";
+import type { ClosedHedge } from "../../src/api/schemas";
+import { MemoryWorkbook } from "../../src/excel/memory-workbook";
+import { MemorySheetWriter } from "../../src/excel/recon-sheet";
+import { addMonths, monthLabel, monthOf, monthWindow } from "../../src/monthend/month";
+import { reconcileMonth } from "../../src/monthend/run-month-end";
+import { startSandbox, type RunningSandbox } from "../../src/sandbox/server";
+import { DEMO_API_KEY } from "../../src/sandbox/demo";
+import { createDesk, type Action, type TradingDesk } from "../../src/trading";
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+let sandbox: RunningSandbox;
+let client: HedgingClient;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, http: true, fillMs: 20, seed: 7 });
+  client = new HedgingClient({ apiKey: DEMO_API_KEY, baseUrl: sandbox.baseUrl });
+});
+afterAll(async () => {
+  await sandbox?.close();
+});
+
+async function control(path: string, body?: unknown): Promise<Record<string, unknown>> {
+  const res = await fetch(`${sandbox.controlUrl}${path}`, body === undefined ? {} : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const json = (await res.json()) as { data: Record<string, unknown> };
+  if (!res.ok) throw new Error(`${path}: ${res.status} ${JSON.stringify(json)}`);
+  return json.data;
+}
+const sandboxNow = async () => Number((await control("/clock")).now_ms);
+/** Moves the sandbox clock to `ms` (never backwards). */
+async function moveTo(ms: number): Promise<void> {
+  const now = await sandboxNow();
+  if (ms > now) await control("/clock", { advance_ms: ms - now });
+}
+
+/** Puts rows on a sheet, selects them, and runs the action through the desk until every row is final. */
+async function trade(desk: TradingDesk, workbook: MemoryWorkbook, action: Action, header: string[], rows: unknown[][]): Promise<void> {
+  const sheet = `Deals ${action}`;
+  workbook.setSheet(sheet, [header, ...(rows as never[][])]);
+  workbook.select(sheet, `A2:${String.fromCharCode(64 + header.length)}${rows.length + 1}`);
+  const read = await desk.readRows(action);
+  expect(read.problems).toEqual([]);
+  const preview = await desk.preview(action, read.rows);
+  expect(preview.blockers).toEqual([]);
+  const sent = await desk.send(preview, { sendAgain: true });
+  expect(sent.skipped).toEqual([]);
+  await desk.settled(20_000);
+  const log = await workbook.readLog();
+  expect(log.filter((r) => ["submitting", "submitted", "rejected", "failed"].includes(r.status))).toEqual([]);
+}
+
+const cents = (n: number) => Math.round(n * 100);
+
+test("a month of opens, adds, reductions and closes reconciles, and the realized totals equal the sandbox's history to the cent", async () => {
+  // The sandbox's current month when two days fit in what is left of it, else the next one; every action of the test
+  // falls in it. (The sandbox computes its price path second by second, so the clock is moved no further than needed.)
+  const now = await sandboxNow();
+  const current = monthWindow(monthLabel(monthOf(now)));
+  const month = now + 3 * DAY < current.endMs ? current.label : monthLabel(addMonths(monthOf(now), 1));
+  const window = monthWindow(month);
+  const start = Math.max(now + 60_000, window.startMs + 60_000);
+  const at = (hours: number) => start + hours * HOUR;
+
+  const workbook = new MemoryWorkbook();
+  const desk = createDesk({ client, workbook, pollIntervalMs: 50 });
+  const ORDER = ["Market", "Side", "Notional", "Tenor", "Client reference"];
+  const AMOUNT = ["Market", "Side", "Amount"];
+  try {
+    await moveTo(at(0));
+    await trade(desk, workbook, "open", ORDER, [
+      ["USDTNGN", "buy", 100_000, 7, "E2E-BUY-1"],
+      ["USDTNGN", "sell", 60_000, 7, "E2E-SELL-1"],
+    ]);
+    await moveTo(at(1));
+    await trade(desk, workbook, "add", AMOUNT, [["USDTNGN", "buy", 25_000]]);
+    await moveTo(at(2));
+    await trade(desk, workbook, "reduce", AMOUNT, [
+      ["USDTNGN", "sell", 20_000],
+      ["USDTNGN", "buy", 12_345.67],
+    ]);
+    await moveTo(at(3));
+    await trade(desk, workbook, "close", ["Market", "Side"], [["USDTNGN", "buy"]]);
+    // A one-day hedge left to mature: the service closes it, the log never does (a difference to flag).
+    await moveTo(at(4));
+    await trade(desk, workbook, "open", ORDER, [["USDTNGN", "buy", 30_000, 1, "E2E-BUY-2"]]);
+    await moveTo(at(29));
+    // A hedge traded outside this workbook: in the service, not in the log.
+    const outside = await client.open({ market: "USDTNGN", side: "buy", notional_usd: 10_000, tenor_days: 3, client_reference: "OUTSIDE-1" });
+    await waitFor(async () => (await client.get(outside.data.hedge_id!)).data.status === "filled");
+    await moveTo(at(30));
+    await client.close({ market: "USDTNGN", side: "buy" });
+    await waitFor(async () => (await client.get(outside.data.hedge_id!)).data.status === "closed");
+    await moveTo(at(31));
+  } finally {
+    desk.stop();
+  }
+  const generatedAt = await sandboxNow();
+  expect(generatedAt).toBeLessThan(window.endMs);
+
+  const writer = new MemorySheetWriter(workbook);
+  const { reconciliation: recon, sheet } = await reconcileMonth({ client, readLog: () => workbook.readLog(), writer, now: () => generatedAt }, month);
+
+  // The sandbox's own history of the month, read raw over HTTP, summed in whole cents.
+  const res = await fetch(`${sandbox.baseUrl}/hedges/history?from=${new Date(window.startMs).toISOString()}&to=${new Date(window.endMs).toISOString()}&limit=500`, {
+    headers: { authorization: `Bearer ${DEMO_API_KEY}` },
+  });
+  const own = ((await res.json()) as { data: ClosedHedge[] }).data;
+  expect(own.length).toBe(5); // reduce sell, reduce buy, close buy, the maturity, the outside close (opens and adds realize nothing)
+  const sum = (side: string | null, field: keyof ClosedHedge) => own.filter((r) => side === null || r.side === side).reduce((s, r) => s + cents(r[field] as number), 0);
+
+  expect(recon.realized).toHaveLength(own.length);
+  for (const t of recon.realizedTotals) {
+    const side = t.label === "all" ? null : t.label;
+    expect(t.count).toBe(own.filter((r) => side === null || r.side === side).length);
+    expect(cents(t.netPnlUsd)).toBe(sum(side, "net_pnl_usd"));
+    expect(cents(t.grossPnlUsd)).toBe(sum(side, "gross_pnl_usd"));
+    expect(cents(t.carryUsd)).toBe(sum(side, "carry_usd"));
+    expect(cents(t.feesUsd)).toBe(sum(side, "fees_usd"));
+    expect(cents(t.sizeUsd)).toBe(sum(side, "size_usd"));
+  }
+  expect(recon.realized.map((l) => l.record.exit_type).sort()).toEqual(["close", "close", "decrease", "decrease", "maturity"]);
+
+  // Open at the end: the sell hedge, 60,000 − 20,000.
+  expect(recon.open.map((l) => [l.position.side, l.position.size_usd, l.clientReference])).toEqual([["sell", 40_000, "E2E-SELL-1"]]);
+
+  // Exactly the two real differences: the matured hedge and the outside one.
+  expect(recon.differences.map((d) => [d.kind, d.clientReference])).toEqual([
+    ["service_not_in_log", "OUTSIDE-1"],
+    ["status_mismatch", "E2E-BUY-2"],
+  ]);
+
+  // The sheet holds the same totals, as plain values.
+  const grid = workbook.cells(sheet.name);
+  expect(sheet.name).toBe(`Hedge Recon ${month}`);
+  const header = grid.findIndex((r) => r[0] === "Closed at (UTC)");
+  const net = grid[header].indexOf("Net P&L (USD)");
+  const totalRow = grid.find((r) => r[0] === `Total (${own.length})`)!;
+  expect(cents(totalRow[net] as number)).toBe(sum(null, "net_pnl_usd"));
+  for (const row of grid) for (const v of row) expect(String(v).startsWith("=")).toBe(false);
+}, 90_000);
+
+async function waitFor(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error("timed out waiting");
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
