@@ -122,12 +122,12 @@ async function ensureDevCertificates(): Promise<void> {
   }
 }
 
-/** Resolves once the dev server answers 200 for the task pane page. */
+/** Resolves once the dev server answers 200 for the task pane page (it holds requests until its first bundle is done). */
 async function waitForDevServer(): Promise<void> {
   const deadline = Date.now() + DEV_SERVER_READY_MS;
   while (Date.now() < deadline) {
     const status = await new Promise<number>((resolve) => {
-      const request = get(TASKPANE_URL, { rejectUnauthorized: false, timeout: 2_000 }, (response) => {
+      const request = get(TASKPANE_URL, { rejectUnauthorized: false, timeout: Math.max(1_000, deadline - Date.now()) }, (response) => {
         response.resume();
         resolve(response.statusCode ?? 0);
       });
