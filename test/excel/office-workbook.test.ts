@@ -1,0 +1,146 @@
+// The Office.js workbook adapter under office-addin-mock: reading a selection and a table, creating the log table with formats, appending and updating rows.
+import { OfficeWorkbook } from "../../src/excel/office-workbook";
+import { LOG_COLUMNS, LOG_HEADERS, LOG_SHEET_NAME, LOG_TABLE_NAME, toExcelDate, type LogRecord } from "../../src/excel/workbook";
+import { ExcelModel } from "./excel-model";
+
+const record = (key: string, over: Partial<LogRecord> = {}): LogRecord => ({
+  loggedAt: "2025-03-04T05:06:07.000Z",
+  environment: "sandbox",
+  action: "open",
+  market: "USDTNGN",
+  side: "buy",
+  notional: 1_250_000,
+  tenor: 7,
+  clientReference: "D-1",
+  idempotencyKey: key,
+  status: "submitting",
+  hedgeId: null,
+  orderTxHash: null,
+  fillTxHash: null,
+  struckRate: null,
+  filledAt: null,
+  errorCode: null,
+  message: null,
+  ...over,
+});
+
+const col = (field: keyof LogRecord) => LOG_COLUMNS.findIndex((c) => c.field === field);
+
+describe("OfficeWorkbook.readSelection", () => {
+  it("reads the selected rows of a plain range under the used range's header row, with sheet row numbers", async () => {
+    const model = new ExcelModel();
+    model.addSheet("Exposures", [
+      ["", "", "", ""],
+      ["", "Market", "Side", "Amount"],
+      ["", "USDTNGN", "buy", 100],
+      ["", "USDTNGN", "sell", "2,000"],
+      ["", "USDTNGN", "buy", 300],
+    ]);
+    model.selection = { sheet: "Exposures", top: 1, left: 2, rows: 3, cols: 1 }; // C2:C4, header row included
+    const rows = await new OfficeWorkbook(model.excel).readSelection();
+    expect(rows).toEqual({
+      sheetName: "Exposures",
+      address: "'Exposures'!B3:D4",
+      tableName: null,
+      headers: ["Market", "Side", "Amount"],
+      headerRowNumber: 2,
+      rows: [
+        { rowNumber: 3, values: ["USDTNGN", "buy", 100] },
+        { rowNumber: 4, values: ["USDTNGN", "sell", "2,000"] },
+      ],
+    });
+    expect(model.runs).toBe(1);
+  });
+
+  it("reads the whole table when the selection sits in one", async () => {
+    const model = new ExcelModel();
+    model.addSheet("Deals", [
+      ["Pair", "Direction", "Notional USD"],
+      ["USDTNGN", "buy", 1],
+      ["USDTNGN", "sell", 2],
+      ["USDTNGN", "buy", 3],
+    ]);
+    model.addTable("DealTable", "Deals", 0, 0, 3, 3);
+    model.selection = { sheet: "Deals", top: 2, left: 1, rows: 1, cols: 1 };
+    const rows = await new OfficeWorkbook(model.excel).readSelection();
+    expect(rows.tableName).toBe("DealTable");
+    expect(rows.headers).toEqual(["Pair", "Direction", "Notional USD"]);
+    expect(rows.rows.map((r) => [r.rowNumber, r.values[2]])).toEqual([
+      [2, 1],
+      [3, 2],
+      [4, 3],
+    ]);
+  });
+
+  it("says so when the sheet is empty", async () => {
+    const model = new ExcelModel();
+    model.addSheet("Empty", []);
+    model.selection = { sheet: "Empty", top: 0, left: 0, rows: 1, cols: 1 };
+    await expect(new OfficeWorkbook(model.excel).readSelection()).rejects.toThrow("Sheet Empty is empty: select the rows to trade under a header row.");
+  });
+});
+
+describe("OfficeWorkbook log", () => {
+  it("creates the Hedge Log sheet and table with headers, number formats, widths and a frozen header, once", async () => {
+    const model = new ExcelModel();
+    const wb = new OfficeWorkbook(model.excel);
+    await wb.ensureLog();
+    const sheet = model.sheets.get(LOG_SHEET_NAME)!;
+    expect(sheet.grid[0]).toEqual([...LOG_HEADERS]);
+    expect(model.tables.has(LOG_TABLE_NAME)).toBe(true);
+    expect(sheet.frozenRows).toBe(1);
+    LOG_COLUMNS.forEach((c, i) => {
+      expect(sheet.widths.get(i)).toBe(c.width);
+      expect(sheet.formats.get(`1,${i}`)).toBe(c.numberFormat);
+    });
+    expect(sheet.formats.get(`1,${col("loggedAt")}`)).toBe("yyyy-mm-dd hh:mm:ss");
+    expect(sheet.formats.get(`1,${col("notional")}`)).toBe("#,##0.00");
+    expect(sheet.formats.get(`1,${col("idempotencyKey")}`)).toBe("@");
+    await wb.ensureLog();
+    expect(model.sheets.size).toBe(1);
+    expect(model.tables.size).toBe(1);
+  });
+
+  it("appends rows (filling the new table's empty row first), with formats, and reads them back", async () => {
+    const model = new ExcelModel();
+    const wb = new OfficeWorkbook(model.excel);
+    expect(await wb.readLog()).toEqual([]);
+    await wb.appendLog([record("k1"), record("k2", { side: "sell", clientReference: "D-2" })]);
+    await wb.appendLog([record("k3", { action: "close", notional: null, tenor: null, clientReference: null })]);
+    const sheet = model.sheets.get(LOG_SHEET_NAME)!;
+    expect(sheet.grid).toHaveLength(4); // header + 3, no gap
+    expect(sheet.grid[1][col("loggedAt")]).toBe(toExcelDate("2025-03-04T05:06:07.000Z"));
+    expect(sheet.grid[1][col("notional")]).toBe(1_250_000);
+    expect(sheet.grid[3][col("notional")]).toBe("");
+    expect(sheet.formats.get(`3,${col("struckRate")}`)).toBe("#,##0.0000");
+    const log = await wb.readLog();
+    expect(log.map((r) => r.idempotencyKey)).toEqual(["k1", "k2", "k3"]);
+    expect(log[0]).toEqual(record("k1"));
+    expect(log[2]).toMatchObject({ action: "close", notional: null, tenor: null, clientReference: null });
+  });
+
+  it("updates only the status cells of the rows named by key, keeping the rest", async () => {
+    const model = new ExcelModel();
+    const wb = new OfficeWorkbook(model.excel);
+    await wb.appendLog([record("k1"), record("k2")]);
+    await wb.updateLog([
+      { idempotencyKey: "k2", status: "submitted", hedgeId: "h-2", orderTxHash: "0x01" },
+      { idempotencyKey: "k1", status: "rejected", errorCode: "hedge_exists", message: "A hedge is already open." },
+    ]);
+    await wb.updateLog([{ idempotencyKey: "k2", status: "filled", fillTxHash: "0x02", struckRate: 1502.1234, filledAt: "2025-03-04T05:06:09.000Z" }]);
+    const log = await wb.readLog();
+    expect(log[0]).toEqual(record("k1", { status: "rejected", errorCode: "hedge_exists", message: "A hedge is already open." }));
+    expect(log[1]).toEqual(
+      record("k2", { status: "filled", hedgeId: "h-2", orderTxHash: "0x01", fillTxHash: "0x02", struckRate: 1502.1234, filledAt: "2025-03-04T05:06:09.000Z" }),
+    );
+    const sheet = model.sheets.get(LOG_SHEET_NAME)!;
+    expect(sheet.grid[2][col("filledAt")]).toBe(toExcelDate("2025-03-04T05:06:09.000Z"));
+    await expect(wb.updateLog([{ idempotencyKey: "nope", status: "filled" }])).rejects.toThrow("No Hedge Log row has idempotency key nope.");
+  });
+
+  it("brings the log sheet to the front", async () => {
+    const model = new ExcelModel();
+    await new OfficeWorkbook(model.excel).showLog();
+    expect(model.sheets.get(LOG_SHEET_NAME)!.activated).toBe(true);
+  });
+});
