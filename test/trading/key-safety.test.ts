@@ -1,0 +1,79 @@
+// The API key never lands in the workbook: after a full session (all four actions, a refusal, a lost answer, a resume, a bad key), every cell, format, table name, document setting and custom property is scanned.
+import { MemoryWorkbook } from "../../src/excel/memory-workbook";
+import { createDesk } from "../../src/trading/desk";
+import type { CellValue } from "../../src/excel/workbook";
+import type { RunningSandbox } from "../../src/sandbox/server";
+import { DEMO_API_KEY } from "../../src/sandbox/demo";
+import { clientFor, control, sandbox } from "./sandbox-harness";
+
+let sb: RunningSandbox;
+beforeAll(async () => {
+  sb = await sandbox({ fillMs: 100 });
+});
+afterAll(() => sb.close());
+
+/** The key, and the parts of it that would still identify it (everything after the prefix, and its last 12 characters). */
+function fragments(key: string): string[] {
+  return [key, key.slice("svc_test_".length), key.slice(-12)];
+}
+
+function leaks(workbook: MemoryWorkbook, key: string): string[] {
+  return workbook
+    .everything()
+    .filter((c) => fragments(key).some((f) => c.value.includes(f)))
+    .map((c) => c.where);
+}
+
+it("after a full session, no cell, format, table, document setting or custom property holds the key", async () => {
+  const grid = (rows: CellValue[][]) => [["Market", "Side", "Notional", "Tenor", "Client reference"], ...rows];
+  const workbook = new MemoryWorkbook({ sheets: { Exposures: grid([["USDTNGN", "buy", 50_000, 7, "K-1"]]) } }).select("Exposures", "A2:E2");
+  const client = clientFor(sb, DEMO_API_KEY);
+  const desk = createDesk({ client, workbook, pollIntervalMs: 250 });
+  const run = async (action: "open" | "add" | "reduce" | "close", rows: CellValue[][]) => {
+    workbook.setSheet("Exposures", grid(rows)).select("Exposures", `A2:E${rows.length + 1}`);
+    const preview = await desk.preview(action, (await desk.readRows(action)).rows);
+    await desk.send(preview, { sendAgain: true });
+    await desk.settled(20_000);
+  };
+  await control(sb, "POST", "/faults", { drop_after_commit: 1, rate_limit_next: 2, fail_next: { count: 2, path: "/hedges", method: "POST" } });
+  await run("open", [["USDTNGN", "buy", 50_000, 7, "K-1"]]);
+  await run("add", [["USDTNGN", "buy", 5_000, "", "K-1"]]);
+  await run("reduce", [["USDTNGN", "buy", 10_000, "", "K-1"]]);
+  await run("close", [["USDTNGN", "buy", "", "", "K-1"]]);
+
+  // A refusal with the service's message in the log.
+  workbook.setSheet("Exposures", grid([["USDTNGN", "sell", 5_000, 1, "K-2"]])).select("Exposures", "A2:E2");
+  const stale = await desk.preview("open", (await desk.readRows("open")).rows);
+  await client.open({ market: "USDTNGN", side: "sell", notional_usd: 1_000, tenor_days: 1, client_reference: "elsewhere" });
+  await desk.send(stale);
+  await desk.settled(20_000);
+
+  // A resume in a new desk.
+  await createDesk({ client: clientFor(sb, DEMO_API_KEY), workbook }).resume();
+
+  // A bad key: its errors must not be written anywhere either.
+  const bad = "svc_test_this_key_was_revoked_9999";
+  const badDesk = createDesk({ client: clientFor(sb, bad), workbook });
+  await expect(badDesk.preview("open", (await badDesk.readRows("open")).rows)).rejects.toMatchObject({ code: "invalid_api_key" });
+
+  const log = await workbook.readLog();
+  expect(log.map((r) => [r.action, r.status])).toEqual([
+    ["open", "filled"],
+    ["add", "filled"],
+    ["reduce", "filled"],
+    ["close", "closed"],
+    ["open", "rejected"],
+  ]);
+  expect(log[4].message).toMatch(/already open/);
+  expect(workbook.everything().length).toBeGreaterThan(5 * 17); // the scan saw the whole log
+  expect(leaks(workbook, DEMO_API_KEY)).toEqual([]);
+  expect(leaks(workbook, bad)).toEqual([]);
+  // The engine never writes document settings or custom properties (both are saved inside the .xlsx).
+  expect([...workbook.documentSettings.keys(), ...workbook.customProperties.keys()]).toEqual([]);
+});
+
+it("the scan finds the key when it is there (the check can fail)", () => {
+  const workbook = new MemoryWorkbook({ sheets: { Notes: [["pasted by mistake: " + DEMO_API_KEY]] } });
+  workbook.documentSettings.set("hedge", DEMO_API_KEY.slice(-12));
+  expect(leaks(workbook, DEMO_API_KEY)).toEqual(["Notes!A1", "document setting hedge"]);
+});
