@@ -61,7 +61,7 @@ export async function handleControl(req: IncomingMessage, path: string, deps: Co
     const body = await jsonBody(req, deps.maxBodyBytes);
     if (!body.ok) return body.reply;
     const parsed = schema.safeParse(body.json);
-    return parsed.success ? run(parsed.data) : validationFailure(fieldErrors(parsed.error));
+    return parsed.success ? run(parsed.data) : validationFailure(fieldErrors(parsed.error, body.json));
   };
 
   if (method !== "POST") req.resume();

@@ -33,17 +33,21 @@ export const DEFAULT_MARKETS: readonly MarketConfig[] = [
 ];
 
 export const TICK_MS = 1000;
-const CHECKPOINT_TICKS = 3600;
+const TICKS_PER_HOUR = 3600;
+const HOUR_STREAM_SALT = 0x68f1b3c5;
 
 /**
- * Log-price path X(k) = σ·(z₁ + … + z_k), one step per second of clock time, with zⱼ a normal draw hashed
- * from (seed, market, j). Partial sums are always accumulated in the same order, so X(k) is the same whichever
- * times were asked before; hourly checkpoints keep a jump of days after a clock advance cheap.
+ * Log-price path X(k), one step per second of clock time, with the law of a Brownian motion of σ per √second.
+ * Built in two levels so that any time is cheap to reach, even after moving the clock by months:
+ * - hour boundaries: X(3600·(h+1)) = X(3600·h) + σ·√3600·Z_h, with Z_h a normal draw hashed from (seed, market, h);
+ * - inside hour h: a Brownian bridge between the two boundary values, from per-second draws hashed from (seed, market, k).
+ * Every value is a pure function of (seed, market, k): asking in another order or after a restart gives the same path.
  */
 class RandomWalk {
-  private readonly checkpoints: number[] = [0];
-  private lastTick = 0;
-  private lastValue = 0;
+  private readonly hourStarts: number[] = [0];
+  private cachedHour = -1;
+  /** Prefix sums of the raw per-second draws of the cached hour, W(0..3600). */
+  private readonly prefix = new Float64Array(TICKS_PER_HOUR + 1);
 
   constructor(
     private readonly seed: number,
@@ -51,26 +55,31 @@ class RandomWalk {
     private readonly sigmaPerTick: number,
   ) {}
 
+  private hourStart(hour: number): number {
+    const starts = this.hourStarts;
+    const step = this.sigmaPerTick * Math.sqrt(TICKS_PER_HOUR);
+    for (let h = starts.length - 1; h < hour; h++) starts.push(starts[h] + step * normalAt(this.seed, this.stream ^ HOUR_STREAM_SALT, h));
+    return starts[hour];
+  }
+
   at(tick: number): number {
     if (tick <= 0) return 0;
-    if (tick === this.lastTick) return this.lastValue;
-    let from: number;
-    let x: number;
-    const checkpoint = Math.min(Math.floor(tick / CHECKPOINT_TICKS), this.checkpoints.length - 1);
-    if (this.lastTick < tick && this.lastTick >= checkpoint * CHECKPOINT_TICKS) {
-      from = this.lastTick;
-      x = this.lastValue;
-    } else {
-      from = checkpoint * CHECKPOINT_TICKS;
-      x = this.checkpoints[checkpoint];
+    const hour = Math.floor(tick / TICKS_PER_HOUR);
+    const second = tick - hour * TICKS_PER_HOUR;
+    const start = this.hourStart(hour);
+    if (second === 0) return start;
+    const end = this.hourStart(hour + 1);
+    if (this.cachedHour !== hour) {
+      const base = hour * TICKS_PER_HOUR;
+      let w = 0;
+      for (let j = 1; j <= TICKS_PER_HOUR; j++) {
+        w += this.sigmaPerTick * normalAt(this.seed, this.stream, base + j);
+        this.prefix[j] = w;
+      }
+      this.cachedHour = hour;
     }
-    for (let j = from + 1; j <= tick; j++) {
-      x += this.sigmaPerTick * normalAt(this.seed, this.stream, j);
-      if (j % CHECKPOINT_TICKS === 0 && j / CHECKPOINT_TICKS === this.checkpoints.length) this.checkpoints.push(x);
-    }
-    this.lastTick = tick;
-    this.lastValue = x;
-    return x;
+    const f = second / TICKS_PER_HOUR;
+    return start + this.prefix[second] - f * this.prefix[TICKS_PER_HOUR] + f * (end - start);
   }
 }
 

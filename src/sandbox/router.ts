@@ -70,9 +70,10 @@ function queryObject(query: URLSearchParams, names: string[]): Record<string, un
 }
 
 function parseQuery<S extends z.ZodType>(schema: S, query: URLSearchParams, names: string[]): Outcome<z.output<S>> {
-  const parsed = schema.safeParse(queryObject(query, names));
+  const input = queryObject(query, names);
+  const parsed = schema.safeParse(input);
   if (parsed.success) return ok(parsed.data);
-  const fields = fieldErrors(parsed.error);
+  const fields = fieldErrors(parsed.error, input);
   return { ok: false, error: { code: "validation_error", message: `Invalid query: ${Object.entries(fields).map(([f, p]) => `${f} ${p}`).join("; ")}.`, details: { fields } } };
 }
 
@@ -309,7 +310,7 @@ export class ApiRouter {
         }
       }
       const parsed = route.bodySchema.safeParse(json);
-      if (!parsed.success) return validationFailure(fieldErrors(parsed.error));
+      if (!parsed.success) return validationFailure(fieldErrors(parsed.error, json ?? {}));
       body = parsed.data;
 
       if (route.mutation) return this.mutate(req, res, route, { acct, query, params, body, delay: () => (latency > 0 ? sleep(latency) : Promise.resolve()) }, path, json);
