@@ -1,0 +1,93 @@
+// The month-end panel's controller: month choice, the reconcile run's progress and result, errors with what to do, and Snapshot to values only after confirmation.
+import { HedgingApiError } from "../../src/api/errors";
+import { MemorySheetWriter } from "../../src/excel/recon-sheet";
+import type { SnapshotResult, Snapshotter } from "../../src/excel/snapshot";
+import type { MonthEndClient } from "../../src/monthend/month-data";
+import { MonthEndController, type MonthEndView } from "../../src/monthend/month-end-controller";
+import { closed, hedge, logRow, position } from "./builders";
+
+const NOW = Date.UTC(2026, 11, 2, 9); // 2 December: November is the default
+
+function fakeClient(fail?: HedgingApiError): MonthEndClient {
+  const answer = <T>(data: T) => (fail ? Promise.reject(fail) : Promise.resolve({ data, meta: {} }));
+  return {
+    environment: "sandbox",
+    account: () => answer({ account_address: "0xA", balance_usdc: 1, margin_used_usdc: 0, exposure_usd: 0, unrealized_pnl_usd: 0, open_positions: 1, max_exposure_usd: 1, available_exposure_usd: 1 }),
+    positions: () => answer([position()]),
+    list: () => answer([hedge(), hedge({ id: "x", client_reference: "X", status: "closed" })]),
+    get: () => Promise.reject(new HedgingApiError({ code: "hedge_not_found", status: 404, message: "No hedge." })),
+    history: () => answer([closed({ net_pnl_usd: 1234.5 }), closed({ hedge_id: "x", client_reference: "X", net_pnl_usd: 0.1 })]),
+  } as unknown as MonthEndClient;
+}
+
+function controller(over: Partial<ConstructorParameters<typeof MonthEndController>[0]> = {}) {
+  const writer = new MemorySheetWriter();
+  const c = new MonthEndController({ client: () => fakeClient(), readLog: async () => [logRow(), logRow({ action: "close", notional: null, status: "closed", loggedAt: "2026-11-05T09:00:00Z" })], writer, snapshotter: null, now: () => NOW, ...over });
+  const views: MonthEndView[] = [];
+  c.subscribe((v) => views.push(v));
+  return { c, writer, views };
+}
+
+test("offers the last 13 months and picks the month just closed; ignores a month it does not offer", () => {
+  const { c } = controller();
+  expect(c.view.month).toBe("2026-11");
+  expect(c.view.months[0]).toBe("2026-12");
+  c.selectMonth("2026-10");
+  expect(c.view.month).toBe("2026-10");
+  c.selectMonth("1999-01");
+  expect(c.view.month).toBe("2026-10");
+});
+
+test("reconcile shows progress, writes the sheet, and sums up the result with the differences", async () => {
+  const { c, writer, views } = controller();
+  await c.reconcile();
+  expect(views.some((v) => v.busy === "reconcile" && v.progress === "Reading the hedge history…")).toBe(true);
+  expect(c.view.busy).toBeNull();
+  expect(c.view.message?.kind).toBe("warning");
+  expect(c.view.message?.text).toBe("Wrote “Hedge Recon 2026-11”: 2 hedges closed (net P&L 1,234.60 USD), 1 open position, 1 difference with the Hedge Log.");
+  expect([...writer.sheets.keys()]).toEqual(["Hedge Recon 2026-11"]);
+});
+
+test("says to connect first when there is no key, and sends nothing", async () => {
+  const { c, writer } = controller({ client: () => null });
+  await c.reconcile();
+  expect(c.view.message).toMatchObject({ kind: "error", text: expect.stringMatching(/^Not connected/) });
+  expect(writer.sheets.size).toBe(0);
+});
+
+test("a service error shows its code, message and what to do; no sheet is written", async () => {
+  const error = new HedgingApiError({ code: "invalid_api_key", status: 401, message: "Key not found or revoked." });
+  const { c, writer } = controller({ client: () => fakeClient(error) });
+  await c.reconcile();
+  expect(c.view.message?.kind).toBe("error");
+  expect(c.view.message?.text).toBe("invalid_api_key: Key not found or revoked.");
+  expect(c.view.message?.details[0]).toMatch(/^What to do: /);
+  expect(writer.sheets.size).toBe(0);
+});
+
+test("Snapshot to values runs only after confirmation, and reports what was left as formulas", async () => {
+  const calls: string[] = [];
+  const result: SnapshotResult = {
+    sheetName: "Desk",
+    address: "Desk!A1:E6",
+    replaced: [{ address: "Desk!B1", formula: "=HEDGE.PRICE(\"USDTNGN\")", rows: 1, columns: 1 }],
+    skipped: [{ address: "Desk!E1", formula: "=HEDGE.QUOTE(1)", reason: "it shows #BUSY! (still calculating or an error): wait for a value, then snapshot again" }],
+    cells: 1,
+    marker: "note",
+  };
+  const snapshotter: Snapshotter = { snapshot: async (scope, at) => (calls.push(`${scope} ${at?.toISOString()}`), result) };
+  const { c } = controller({ snapshotter });
+  await c.snapshot(); // nothing confirmed yet
+  expect(calls).toEqual([]);
+  c.askSnapshot("sheet");
+  expect(c.view.confirming).toBe("sheet");
+  c.cancelSnapshot();
+  await c.snapshot();
+  expect(calls).toEqual([]);
+  c.askSnapshot("selection");
+  await c.snapshot();
+  expect(calls).toEqual([`selection ${new Date(NOW).toISOString()}`]);
+  expect(c.view.message?.kind).toBe("warning");
+  expect(c.view.message?.text).toBe("Replaced 1 HEDGE formula (1 cell) on Desk by their values; each has a note saying when.");
+  expect(c.view.message?.details).toEqual(["Desk!E1 =HEDGE.QUOTE(1) left as a formula: it shows #BUSY! (still calculating or an error): wait for a value, then snapshot again."]);
+});
