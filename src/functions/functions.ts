@@ -1,6 +1,7 @@
 // The HEDGE.* custom functions (ids and help text for functions.json come from these JSDoc tags); the work is in handlers.ts.
 import packageJson from "../../package.json";
 import * as handlers from "./handlers";
+import { history as historyHandler } from "./history";
 import { cellStreams, listenForPauseToggle } from "./runtime";
 
 listenForPauseToggle();
@@ -124,6 +125,17 @@ export function hedge(hedge_id: string, field: string | undefined, invocation: C
  */
 export function status(invocation: CustomFunctions.StreamingInvocation<any[][]>): void { // eslint-disable-line @typescript-eslint/no-explicit-any
   handlers.status(cellStreams(), invocation);
+}
+
+/**
+ * Closed hedges with realized P&L, carry and fees, newest first, with a header row; the window filters on closed_at (GET /hedges/history, refreshed every minute).
+ * @customfunction HISTORY
+ * @param [from] Optional start of the window (UTC): an Excel date such as DATE(2026,11,1), or ISO text such as "2026-11-01".
+ * @param [to] Optional end of the window (UTC): a date alone includes that whole day; a date with a time ends just before it.
+ * @param invocation Streaming invocation.
+ */
+export function history(from: any, to: any, invocation: CustomFunctions.StreamingInvocation<any[][]>): void { // eslint-disable-line @typescript-eslint/no-explicit-any
+  historyHandler(cellStreams(), invocation, from, to);
 }
 
 /**
