@@ -356,10 +356,24 @@ export class FeedHub {
     const client = this.source.client;
     if (!client) return Promise.reject(new NoKeyError());
     const generation = this.generation;
-    const request = client.markets().then((result) => {
-      if (generation === this.generation) this.noteAllowed(result.meta, true);
-      return allowedMarketsOf(result.meta);
-    });
+    const request = client.markets().then(
+      (result) => {
+        if (generation === this.generation) {
+          this.noteAllowed(result.meta, true);
+          this.lastSuccessAt = this.clock.now();
+          this.emitStatus();
+        }
+        return allowedMarketsOf(result.meta);
+      },
+      (e: unknown) => {
+        const error = feedErrorOf(e);
+        if (generation === this.generation && isConnectionError(error)) {
+          this.lastConnectionError = { error, at: this.clock.now() };
+          this.emitStatus();
+        }
+        throw e;
+      },
+    );
     this.allowedRequest = request;
     const clear = () => {
       if (this.allowedRequest === request) this.allowedRequest = null;

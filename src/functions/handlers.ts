@@ -154,7 +154,11 @@ export function hedge(streams: CellStreams, sink: Sink<Spill>, hedgeId: unknown,
 }
 
 export function status(streams: CellStreams, sink: Sink<Spill>): void {
-  run(streams, sink, () => streams.openStatus(sink, statusSpill));
+  run(streams, sink, () => {
+    streams.openStatus(sink, statusSpill);
+    // Check the connection once (the cached allowed-markets lookup) so STATUS alone in a workbook still says whether it works.
+    streams.hub.allowedMarkets().catch(() => undefined);
+  });
 }
 
 export type { Cell, Spill };

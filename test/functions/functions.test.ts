@@ -371,6 +371,9 @@ describe("HEDGE.STATUS", () => {
     const status = new FakeInvocation<Spill>();
     fn.status(status as never);
     expect(fields(status.value)).toMatchObject({ environment: "sandbox", connected: false, reason: "No answer yet", paused: false });
+    await advance(); // STATUS alone checks the connection once
+    expect(fields(status.value)).toMatchObject({ connected: true, reason: "" });
+    expect(client.count()).toBe(1);
     fn.positions(undefined, undefined, new FakeInvocation<Spill>() as never);
     await advance();
     expect(fields(status.value)).toMatchObject({

@@ -29,6 +29,7 @@ const EXPECTED: Array<[string, string[], boolean]> = [
   ["HEDGES", ["[status]", "[client_reference]", "[limit]"], true],
   ["HEDGE", ["hedge_id", "[field]"], true],
   ["STATUS", [], true],
+  ["HISTORY", ["[from]", "[to]"], true], // added by the month-end work (src/functions/history.ts)
 ];
 
 let functions: FunctionMeta[];
