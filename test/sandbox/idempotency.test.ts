@@ -1,0 +1,140 @@
+// Idempotency over HTTP: replays, key reuse, in-flight, concurrent duplicates, drop-after-commit, scoping, retention.
+import { z } from "zod";
+import { hedgeSchema, openHedgeResultSchema } from "../../src/api/schemas";
+import { DEMO_API_KEY, DEMO_API_KEY_2, DEMO_LIVE_API_KEY } from "../../src/sandbox/demo";
+import type { RunningSandbox } from "../../src/sandbox/server";
+import { client, OPEN, raw, start, until } from "./helpers";
+
+let sb: RunningSandbox;
+beforeAll(async () => {
+  sb = await start();
+});
+afterAll(() => sb.close());
+beforeEach(() => sb.reset());
+
+const hedges = async (key = DEMO_API_KEY) => z.array(hedgeSchema).parse((await raw(sb, "GET", "/hedges", { key })).json.data);
+const open = (idem: string, body: unknown = OPEN, apiKey = DEMO_API_KEY) => raw(sb, "POST", "/hedges", { key: apiKey, body, headers: { "Idempotency-Key": idem } });
+
+test("same key and body: the stored answer comes back, byte for byte, and nothing happens twice", async () => {
+  const first = await open("idem-1", OPEN);
+  const again = await open("idem-1", { tenor_days: 7, side: "buy", notional_usd: 100_000, market: "USDTNGN" }); // same body, other key order
+  expect(again.status).toBe(200);
+  expect(again.text).toBe(first.text);
+  expect(again.headers.get("idempotent-replayed")).toBe("true");
+  expect(first.headers.get("idempotent-replayed")).toBeNull();
+  expect(await hedges()).toHaveLength(1);
+  const acct = await raw(sb, "GET", "/account");
+  expect((acct.json.data as { balance_usdc: number }).balance_usdc).toBe(250_000 - 10_100);
+});
+
+test("same key, another body or another endpoint: 409 idempotency_key_reuse", async () => {
+  await open("idem-2", OPEN);
+  const other = await open("idem-2", { ...OPEN, notional_usd: 100_001 });
+  expect(other.status).toBe(409);
+  expect(other.json.error?.code).toBe("idempotency_key_reuse");
+  const elsewhere = await raw(sb, "POST", "/hedges/close", { body: { market: "USDTNGN", side: "buy" }, headers: { "Idempotency-Key": "idem-2" } });
+  expect(elsewhere.json.error?.code).toBe("idempotency_key_reuse");
+  expect(await hedges()).toHaveLength(1);
+});
+
+test("20 concurrent opens with one key open exactly one hedge and all see the same answer", async () => {
+  const answers = await Promise.all(Array.from({ length: 20 }, () => open("idem-burst", OPEN)));
+  expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
+  expect(new Set(answers.map((a) => a.text)).size).toBe(1);
+  expect(answers.filter((a) => a.headers.get("idempotent-replayed") === "true")).toHaveLength(19);
+  expect(await hedges()).toHaveLength(1);
+});
+
+test("while the first request is processing, duplicates get 409 idempotency_in_flight; the hedge is submitting meanwhile", async () => {
+  sb.faults.apply({ latency_ms: 300, latency_path: "/hedges" });
+  const first = open("idem-slow", OPEN);
+  await new Promise((r) => setTimeout(r, 100));
+  const duplicates = await Promise.all(Array.from({ length: 5 }, () => open("idem-slow", OPEN)));
+  for (const d of duplicates) {
+    expect(d.status).toBe(409);
+    expect(d.json.error?.code).toBe("idempotency_in_flight");
+  }
+  sb.faults.apply({ latency_ms: 0 });
+  const listed = await hedges();
+  expect(listed.map((h) => [h.status, h.order_tx_hash])).toEqual([["submitting", null]]);
+  // Another key for the same side sees the submitting hedge as open.
+  expect((await open("idem-other", OPEN)).json.error?.code).toBe("hedge_exists");
+  const done = await first;
+  expect(done.status).toBe(200);
+  expect((await open("idem-slow", OPEN)).text).toBe(done.text);
+  expect((await hedges())[0].status).not.toBe("submitting");
+});
+
+test("keys are scoped per API key and environment", async () => {
+  const a = await open("shared-key", OPEN, DEMO_API_KEY);
+  const b = await open("shared-key", OPEN, DEMO_API_KEY_2);
+  const live = await open("shared-key", OPEN, DEMO_LIVE_API_KEY);
+  const ids = [a, b, live].map((r) => openHedgeResultSchema.parse(r.json.data).hedge_id);
+  expect(new Set(ids).size).toBe(3);
+  expect([b, live].map((r) => r.headers.get("idempotent-replayed"))).toEqual([null, null]);
+});
+
+test("business errors are stored too (a retry of a refused open is refused the same way); 5xx are not", async () => {
+  await open("first", OPEN);
+  const refused = await open("refused", OPEN);
+  expect(refused.json.error?.code).toBe("hedge_exists");
+  await raw(sb, "POST", "/hedges/close", { body: { market: "USDTNGN", side: "buy" } });
+  await new Promise((r) => setTimeout(r, 80));
+  const replay = await open("refused", OPEN);
+  expect(replay.text).toBe(refused.text);
+
+  sb.faults.apply({ price_unavailable: true });
+  const outage = await open("outage", { ...OPEN, side: "sell" });
+  expect(outage.status).toBe(503);
+  sb.faults.apply({ price_unavailable: false });
+  const retried = await open("outage", { ...OPEN, side: "sell" });
+  expect(retried.status).toBe(200);
+  expect(retried.headers.get("idempotent-replayed")).toBeNull();
+
+  sb.faults.apply({ fail_next: { count: 1, code: "executor_unavailable", path: "/hedges" } });
+  const injected = await open("injected", { ...OPEN, side: "buy" });
+  expect(injected.json.error?.code).toBe("executor_unavailable");
+  expect((await open("injected", { ...OPEN, side: "buy" })).status).toBe(200);
+});
+
+test("a key is kept 24 h of sandbox time; after that it acts again", async () => {
+  await open("old", OPEN);
+  sb.clock.advance(23 * 3_600_000);
+  expect((await open("old", OPEN)).headers.get("idempotent-replayed")).toBe("true");
+  sb.clock.advance(2 * 3_600_000);
+  const fresh = await open("old", OPEN);
+  expect(fresh.headers.get("idempotent-replayed")).toBeNull();
+  expect(fresh.json.error?.code).toBe("hedge_exists");
+});
+
+test("an Idempotency-Key must be 1 to 255 characters", async () => {
+  const long = await open("k".repeat(256), OPEN);
+  expect(long.status).toBe(400);
+  expect(long.json.error?.details?.fields).toEqual({ "Idempotency-Key": expect.any(String) });
+  expect((await open("k".repeat(255), OPEN)).status).toBe(200);
+});
+
+test("drop_after_commit: the open happens, the answer is lost; a retry with the same key gets the stored answer", async () => {
+  sb.faults.apply({ drop_after_commit: 1 });
+  await expect(open("dropped", OPEN)).rejects.toThrow();
+  expect(await hedges()).toHaveLength(1);
+  const retry = await open("dropped", OPEN);
+  expect(retry.status).toBe(200);
+  expect(retry.headers.get("idempotent-replayed")).toBe("true");
+  expect(openHedgeResultSchema.parse(retry.json.data).hedge_id).toBe((await hedges())[0].id);
+  expect(sb.faults.view().drop_after_commit).toBe(0);
+});
+
+test("the real client survives drops and 503 bursts with one key per action: one effect each", async () => {
+  const c = client(sb);
+  sb.faults.apply({ drop_after_commit: 2, fail_next: { count: 2, code: "service_unavailable", method: "POST" } });
+  const opened = await c.open({ ...OPEN, client_reference: "R-1" });
+  const added = await c.add({ market: "USDTNGN", side: "buy", additional_notional_usd: 10_000 });
+  expect(opened.data.hedge_id).toBe(added.data.hedge_id);
+  const listed = await hedges();
+  expect(listed).toHaveLength(1);
+  await until(async () => (await hedges())[0].notional_usd === 110_000 || undefined);
+  await new Promise((r) => setTimeout(r, 100));
+  expect((await hedges())[0].notional_usd).toBe(110_000);
+  expect(sb.engine.accountState(DEMO_API_KEY)!.hedges[0].orders).toEqual([]);
+});
