@@ -1,7 +1,7 @@
 // Reading trade rows: column mapping by header (with synonyms), per-action required fields, and validation of every row with the fix named.
 import { SIDES, TENORS, type Side, type Tenor } from "../api/schemas";
 import type { CellValue, SelectedRows } from "../excel/workbook";
-import type { Action, ReadResult, RowField, RowProblem, TradeRow } from "./types";
+import type { Action, ReadResult, RowField, RowProblem } from "./types";
 
 /** Header synonyms per field, compared after normaliseHeader(). */
 export const HEADER_SYNONYMS: Record<RowField, readonly string[]> = {

@@ -108,6 +108,7 @@ export class ExcelModel {
   }
 
   private context(): unknown {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the mock's functions run with their own `this`
     const model = this;
     const workbook = {
       getSelectedRange: () => {
@@ -140,6 +141,7 @@ export class ExcelModel {
   }
 
   sheet(sheet: SheetModel): OfficeMockObject & Record<string, unknown> {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the mock's functions run with their own `this`
     const model = this;
     const mock = this.track(
       new OfficeMockObject({
@@ -197,6 +199,7 @@ export class ExcelModel {
   }
 
   range(sheet: SheetModel, top: number, left: number, rows: number, cols: number): OfficeMockObject & Record<string, unknown> {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the mock's functions run with their own `this`
     const model = this;
     // Whole columns are only formatted, never read: do not build a million-row array for them.
     const values = rows > 10_000 ? [] : read(sheet.grid, top, left, rows, cols);
@@ -239,6 +242,7 @@ export class ExcelModel {
   }
 
   table(t: TableModel): OfficeMockObject & Record<string, unknown> {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the mock's functions run with their own `this`
     const model = this;
     const mock = this.track(new OfficeMockObject({ name: t.name, isNullObject: false })) as OfficeMockObject & Record<string, unknown>;
     mock.getRange = () => model.range(t.sheet, t.top, t.left, t.bodyRows + 1, t.cols);
