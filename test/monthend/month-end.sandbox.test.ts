@@ -8,11 +8,17 @@ import { reconcileMonth } from "../../src/monthend/run-month-end";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/server";
 import { DEMO_API_KEY } from "../../src/sandbox/demo";
 import { createDesk, type Action, type TradingDesk } from "../../src/trading";
+import { FeedHub, type ClientSource } from "../../src/feeds/hub";
+import { CellStreams } from "../../src/functions/stream";
+import { HISTORY_FIELDS, history as historyFunction } from "../../src/functions/history";
+import { excelSerial } from "../../src/functions/cells";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 let sandbox: RunningSandbox;
 let client: HedgingClient;
+/** The month the first test traded in, for the second. */
+let tradedMonth: string | null = null;
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, http: true, fillMs: 20, seed: 7 });
@@ -96,6 +102,7 @@ test("a month of opens, adds, reductions and closes reconciles, and the realized
   } finally {
     desk.stop();
   }
+  tradedMonth = month;
   const generatedAt = await sandboxNow();
   expect(generatedAt).toBeLessThan(window.endMs);
 
@@ -140,6 +147,27 @@ test("a month of opens, adds, reductions and closes reconciles, and the realized
   expect(cents(totalRow[net] as number)).toBe(sum(null, "net_pnl_usd"));
   for (const row of grid) for (const v of row) expect(String(v).startsWith("=")).toBe(false);
 }, 90_000);
+
+test("HEDGE.HISTORY over the sandbox spills the same records as its history, newest first", async () => {
+  expect(tradedMonth).not.toBeNull();
+  const window = monthWindow(tradedMonth!);
+  const source: ClientSource = { client, onChange: () => () => undefined };
+  const hub = new FeedHub({ source });
+  const results: unknown[] = [];
+  try {
+    historyFunction(new CellStreams(hub, (e) => e), { setResult: (v) => results.push(v) }, new Date(window.startMs).toISOString().slice(0, 10), null);
+    await waitFor(async () => results.length > 0);
+  } finally {
+    hub.dispose();
+  }
+  const spill = results[results.length - 1] as unknown[][];
+  const res = await fetch(`${sandbox.baseUrl}/hedges/history?from=${new Date(window.startMs).toISOString()}&limit=500`, { headers: { authorization: `Bearer ${DEMO_API_KEY}` } });
+  const own = ((await res.json()) as { data: ClosedHedge[] }).data;
+  expect(spill[0]).toEqual([...HISTORY_FIELDS]);
+  expect(spill.slice(1)).toEqual(own.map((r) => HISTORY_FIELDS.map((f) => (f.endsWith("_at") ? excelSerial(r[f] as string) : (r[f] ?? "")))));
+  const closedAt = spill.slice(1).map((r) => r[HISTORY_FIELDS.indexOf("closed_at")] as number);
+  expect([...closedAt].sort((a, b) => b - a)).toEqual(closedAt);
+});
 
 async function waitFor(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
   const until = Date.now() + timeoutMs;
