@@ -52,7 +52,8 @@ export function officeSnapshotter(options: OfficeSnapshotOptions = {}): Snapshot
         sheet.load("name");
         let range: Excel.Range;
         if (scope === "selection") {
-          range = context.workbook.getSelectedRange();
+          // Only the used part: a selection of whole columns would otherwise load a million empty cells.
+          range = context.workbook.getSelectedRange().getIntersectionOrNullObject(sheet.getUsedRange());
         } else {
           range = sheet.getUsedRangeOrNullObject();
         }
@@ -60,7 +61,10 @@ export function officeSnapshotter(options: OfficeSnapshotOptions = {}): Snapshot
         try {
           await context.sync();
         } catch (e) {
-          if (scope === "selection") throw new Error("Select one block of cells (not several separate ones), or snapshot the whole active sheet.", { cause: e });
+          if (scope === "selection") {
+            const said = e instanceof Error ? ` (Excel said: ${e.message})` : "";
+            throw new Error(`Select one block of cells (not several separate ones), or snapshot the whole active sheet${said}.`, { cause: e });
+          }
           throw e;
         }
         const empty: SnapshotResult = { sheetName: sheet.name, address: "", replaced: [], skipped: [], cells: 0, marker };

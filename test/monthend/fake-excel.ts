@@ -174,6 +174,10 @@ export class FakeExcel {
       name: sheet.name,
       getRangeByIndexes: (r: number, c: number, rows: number, columns: number) => fake.range(sheet, r, c, rows, columns),
       getCell: (r: number, c: number) => fake.range(sheet, r, c, 1, 1),
+      getUsedRange: () => {
+        const u = sheet.used() ?? { top: 0, left: 0, bottom: 0, right: 0 };
+        return fake.range(sheet, u.top, u.left, u.bottom - u.top + 1, u.right - u.left + 1);
+      },
       getUsedRangeOrNullObject: () => {
         const u = sheet.used();
         if (!u) return fake.nullRange();
@@ -256,6 +260,14 @@ export class FakeExcel {
       valueTypes: grid((cell) => valueType(cell.value)),
       numberFormat,
       format: { font: { bold: false }, columnWidth: 48 },
+      getIntersectionOrNullObject: (other: { rect?: { top: number; left: number; rows: number; columns: number } }) => {
+        const o = other.rect!;
+        const t = Math.max(top, o.top);
+        const l = Math.max(left, o.left);
+        const b = Math.min(top + rows, o.top + o.rows) - 1;
+        const r = Math.min(left + columns, o.left + o.columns) - 1;
+        return b < t || r < l ? fake.nullRange() : fake.range(sheet, t, l, b - t + 1, r - l + 1);
+      },
       getSpillingToRangeOrNullObject: () => {
         if (!fake.apiSets.includes("1.12")) throw new Error("ApiNotFound: spills need ExcelApi 1.12");
         const size = rows === 1 && columns === 1 ? sheet.spills.get(`${top},${left}`) : undefined;
@@ -263,6 +275,7 @@ export class FakeExcel {
       },
     }) as OfficeMockObject & Record<string, unknown>;
     mock.isNullObject = false;
+    mock.rect = { top, left, rows, columns }; // the fake's own geometry, for getIntersectionOrNullObject
     const format = mock.format as Record<string, unknown> & { font: Record<string, unknown> };
     this.track(mock, () => {
       if (mock.numberFormat !== numberFormat && Array.isArray(mock.numberFormat)) {

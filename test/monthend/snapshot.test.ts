@@ -100,6 +100,15 @@ describe("officeSnapshotter on the selection", () => {
     expect([sheet.cell(5, 2).value, sheet.cell(5, 2).formula]).toEqual([50000, undefined]); // the spill's far corner, outside the selection
   });
 
+  it("looks only at the used part of a selection of whole columns", async () => {
+    const sheet = desk();
+    const fake = new FakeExcel({ sheets: [sheet], selection: "B1:B1048576" });
+    install(fake);
+    const result = await officeSnapshotter().snapshot("selection", AT);
+    expect(result.address).toBe("Desk!B1:B6");
+    expect(result.replaced.map((r) => r.address)).toEqual(["Desk!B1"]);
+  });
+
   it("asks for one block when the selection has several areas", async () => {
     const fake = new FakeExcel({ sheets: [desk()], selection: "multi" });
     install(fake);
