@@ -105,4 +105,5 @@ export function send(res: ServerResponse, reply: Reply, common: Record<string, s
   res.end(reply.body);
 }
 
-export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+/** A delay that does not keep the process alive by itself. */
+export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms).unref());

@@ -50,6 +50,7 @@ export function saveState(file: string, state: SavedState): void {
 export class StateWriter {
   private timer: NodeJS.Timeout | null = null;
   private dirty = false;
+  private sealed = false;
 
   constructor(
     private readonly file: string,
@@ -59,13 +60,21 @@ export class StateWriter {
   ) {}
 
   markDirty(): void {
+    if (this.sealed) return;
     this.dirty = true;
     if (this.timer) return;
     this.timer = setTimeout(() => this.flush(), this.delayMs);
     this.timer.unref();
   }
 
+  /** Writes what is pending, then never writes again (a closed sandbox must not overwrite its successor's file). */
+  close(): void {
+    this.flush();
+    this.sealed = true;
+  }
+
   flush(): void {
+    if (this.sealed) return;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     if (!this.dirty) return;

@@ -239,7 +239,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       if (closed) return;
       closed = true;
       engine.dispose();
-      writer?.flush();
+      writer?.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
