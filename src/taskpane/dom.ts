@@ -36,3 +36,13 @@ export function byId<T extends HTMLElement = HTMLElement>(id: string): T {
   if (!el) throw new Error(`The pane is missing #${id}.`);
   return el as T;
 }
+
+/**
+ * Focuses an element once it can take focus: Fluent components apply a removed `disabled` to their inner control
+ * on a later frame, so a focus() right after enabling them would be lost.
+ */
+export function focusWhenReady(el: HTMLElement, frames = 10): void {
+  el.focus();
+  if (document.activeElement === el || frames <= 0) return;
+  requestAnimationFrame(() => focusWhenReady(el, frames - 1));
+}

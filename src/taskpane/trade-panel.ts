@@ -3,7 +3,7 @@ import type { Action, Preview, Progress, ReadResult, RowStatus, TradingDesk } fr
 import { ACTIONS } from "../trading/types";
 import { errorView, type ErrorView } from "./connection-controller";
 import { renderError } from "./connection-panel";
-import { byId, h } from "./dom";
+import { byId, focusWhenReady, h } from "./dom";
 import { formatUsd, formatUsdc, plural } from "./format";
 import {
   ACTION_HELP,
@@ -42,14 +42,14 @@ function askLiveConfirmation(text: string): Promise<boolean> {
   body.textContent = text;
   const opener = document.activeElement as HTMLElement | null;
   dialog.hidden = false;
-  requestAnimationFrame(() => no.focus());
+  focusWhenReady(no);
   return new Promise((resolve) => {
     const done = (answer: boolean) => {
       yes.removeEventListener("click", onYes);
       no.removeEventListener("click", onNo);
       dialog.removeEventListener("dismiss", onNo);
       dialog.hidden = true;
-      opener?.focus();
+      if (opener) focusWhenReady(opener);
       resolve(answer);
     };
     const onYes = () => done(true);
@@ -145,7 +145,7 @@ export function mountTradePanel(): TradePanel {
     );
     previewButton.hidden = result.rows.length === 0;
     previewButton.textContent = `Preview ${plural(result.rows.length, "row")}`;
-    if (result.rows.length) previewButton.focus();
+    if (result.rows.length) focusWhenReady(previewButton);
   };
 
   previewButton.addEventListener("click", async () => {
@@ -157,7 +157,7 @@ export function mountTradePanel(): TradePanel {
     try {
       preview = await desk.preview(read.action, read.rows);
       renderPreview(preview);
-      confirmButton.focus();
+      focusWhenReady(confirmButton.hasAttribute("disabled") ? previewHost.querySelector<HTMLElement>("fluent-checkbox.send-again") ?? cancelButton : confirmButton);
     } catch (e) {
       showError(errorView(e));
     } finally {
@@ -242,7 +242,7 @@ export function mountTradePanel(): TradePanel {
 
   cancelButton.addEventListener("click", () => {
     clearPreview();
-    readButton.focus();
+    focusWhenReady(readButton);
   });
 
   confirmButton.addEventListener("click", async () => {
@@ -263,6 +263,7 @@ export function mountTradePanel(): TradePanel {
     clearPreview();
     clearRead();
     showError(null);
+    focusWhenReady(readButton);
     progressBar.hidden = false;
     progressBar.value = 0;
     progressText.textContent = `Sending ${plural(plan.count, "row")}…`;

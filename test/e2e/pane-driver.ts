@@ -41,6 +41,7 @@ export async function startPaneSession(executablePath: string): Promise<PaneSess
     async open({ query = "harness=memory", width = PANE_WIDTH, height = 900 } = {}) {
       const context = await browser.newContext({ viewport: { width, height } });
       const page = await context.newPage();
+      page.setDefaultTimeout(15_000);
       const messages: string[] = [];
       page.on("console", (m) => messages.push(`${m.type()}: ${m.text()}`));
       page.on("pageerror", (e) => messages.push(`pageerror: ${e.message}\n${e.stack ?? ""}`));
@@ -66,7 +67,8 @@ export async function waitReady(page: Page): Promise<void> {
 export async function screenshot(page: Page, name: string): Promise<string> {
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   const file = path.join(ARTIFACTS, `${name}.png`);
-  await page.screenshot({ path: file, fullPage: true });
+  // Transitions (the progress bar eases to its value) are finished first, so the picture shows the final state.
+  await page.screenshot({ path: file, fullPage: true, animations: "disabled" });
   return file;
 }
 
@@ -115,4 +117,15 @@ export async function axeViolations(page: Page): Promise<Array<{ id: string; imp
       .filter((v: any) => v.impact === "serious" || v.impact === "critical")
       .map((v: any) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n: any) => String(n.target)) }));
   });
+}
+
+/** Presses Tab (unless focus is there already) until the focused top-level element matches `selector`; fails when it is not reached in `max` presses. */
+export async function tabTo(page: Page, selector: string, max = 40): Promise<number> {
+  if (await page.evaluate((sel) => document.activeElement?.matches(sel) ?? false, selector)) return 0;
+  for (let presses = 1; presses <= max; presses++) {
+    await page.keyboard.press("Tab");
+    if (await page.evaluate((sel) => document.activeElement?.matches(sel) ?? false, selector)) return presses;
+  }
+  const at = await page.evaluate(() => document.activeElement?.outerHTML.slice(0, 120));
+  throw new Error(`${selector} was not reached with ${max} Tab presses (focus is on ${at}).`);
 }
