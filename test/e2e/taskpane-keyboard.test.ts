@@ -1,0 +1,94 @@
+// Keyboard-only use of the pane in Chromium (dark theme): connect, choose the action, read, preview, send again, confirm, all with Tab, arrows, Enter and Space.
+import { startSandbox, type RunningSandbox } from "../../src/sandbox/server";
+import { DEMO_API_KEY } from "../../src/sandbox/demo";
+import type { LogRecord } from "../../src/excel/workbook";
+import type { HedgeHarness } from "../../src/taskpane/harness";
+import { describeWithBrowser } from "./browser";
+import { axeViolations, screenshot, select, startPaneSession, tabTo, waitReady, waitRowsFinal, type PanePage, type PaneSession } from "./pane-driver";
+
+type HarnessWindow = { hedgeHarness: HedgeHarness };
+
+describeWithBrowser("task pane with the keyboard only", (chromiumPath) => {
+  let sandbox: RunningSandbox;
+  let session: PaneSession;
+  let pane: PanePage;
+
+  beforeAll(async () => {
+    sandbox = await startSandbox({ port: 0, http: true, seed: 11, fillMs: 200 });
+    session = await startPaneSession(chromiumPath());
+    pane = await session.open({ query: "harness=memory&theme=dark" });
+    await waitReady(pane.page);
+  }, 240_000);
+
+  afterAll(async () => {
+    await session?.close();
+    await sandbox?.close();
+  });
+
+  test("connect, open two rows, then add to one, without the mouse", async () => {
+    const { page } = pane;
+    const kb = page.keyboard;
+
+    await tabTo(page, "#api-key");
+    await kb.type(DEMO_API_KEY);
+    await tabTo(page, "#base-url");
+    await kb.press("Control+A");
+    await kb.type(sandbox.baseUrl);
+    await kb.press("Enter");
+    await page.waitForFunction(() => /Connected with key/.test(document.getElementById("connection-status")?.textContent ?? ""));
+    await page.waitForSelector("#figures dd");
+    await screenshot(page, "10-keyboard-dark-connected-320");
+    expect(await axeViolations(page)).toEqual([]);
+
+    // Open (the default action) on rows 2 and 3.
+    await select(page, "A2:E3");
+    await tabTo(page, "#read-selection");
+    await kb.press("Enter");
+    await page.waitForSelector("#preview:not([hidden])");
+    // After reading, focus moves to Preview.
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("preview");
+    await kb.press("Enter");
+    await page.waitForSelector("#preview-table tbody tr");
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("confirm");
+    await kb.press("Space");
+    await waitRowsFinal(page, 2);
+
+    // Add on row 4: arrow keys move within the action group.
+    await select(page, "A4:E4");
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await tabTo(page, "#action fluent-radio[aria-checked=true], #action fluent-radio[value=open]");
+    await kb.press("ArrowRight");
+    expect(await page.evaluate(() => (document.getElementById("action") as HTMLElement & { value: string }).value)).toBe("add");
+    await tabTo(page, "#read-selection");
+    await kb.press("Enter");
+    await page.waitForSelector("#preview:not([hidden])");
+    await kb.press("Enter");
+    await page.waitForSelector("#preview-table tbody tr");
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("confirm");
+    await kb.press("Enter");
+    await waitRowsFinal(page, 3);
+
+    // The same add again: the "Send again" box is reached with Tab and ticked with Space.
+    await tabTo(page, "#read-selection");
+    await kb.press("Enter");
+    await page.waitForSelector("#preview:not([hidden])");
+    await kb.press("Enter");
+    await page.waitForSelector("#preview-table .duplicate");
+    expect(await page.locator("#confirm").getAttribute("disabled")).not.toBeNull();
+    // With Confirm disabled, focus waits on the "Send again" box.
+    await tabTo(page, "fluent-checkbox.send-again");
+    await kb.press("Space");
+    await tabTo(page, "#confirm");
+    await kb.press("Enter");
+    await waitRowsFinal(page, 4);
+    await screenshot(page, "11-keyboard-dark-done-320");
+
+    const log = (await page.evaluate(() => (window as unknown as HarnessWindow).hedgeHarness.logRows())) as LogRecord[];
+    expect(log.map((r) => [r.action, r.side, r.status])).toEqual([
+      ["open", "buy", "filled"],
+      ["open", "sell", "filled"],
+      ["add", "buy", "filled"],
+      ["add", "buy", "filled"],
+    ]);
+  }, 120_000);
+});
