@@ -1,5 +1,5 @@
 // Harness mode (outside Excel, ?harness=memory): memory settings, an in-memory workbook seeded with an exposure sheet, and window.hedgeHarness for tests.
-import type { CellValue } from "../excel/workbook";
+import type { CellValue, LogRecord } from "../excel/workbook";
 import { MemoryWorkbook } from "../excel/memory-workbook";
 import { memoryStore } from "../excel/settings";
 
@@ -31,7 +31,9 @@ export interface HedgeHarness {
   /** The memory settings store's entries (the key's own entry included). */
   settings(): Record<string, string>;
   documentSettings(): Record<string, string>;
-  logRows(): Promise<unknown[]>;
+  logRows(): Promise<LogRecord[]>;
+  /** Appends rows to the Hedge Log, as an earlier session that stopped mid-batch would have left them. */
+  appendLog(records: LogRecord[]): Promise<void>;
 }
 
 declare global {
@@ -53,6 +55,7 @@ export function createHarness(): { workbook: MemoryWorkbook; store: ReturnType<t
     settings: () => store.dump(),
     documentSettings: () => Object.fromEntries(workbook.documentSettings),
     logRows: () => workbook.readLog(),
+    appendLog: (records) => workbook.appendLog(records),
   };
   return { workbook, store, api };
 }

@@ -53,12 +53,16 @@ export async function startPane(deps: PaneDependencies): Promise<Pane> {
     desk = current;
     trade.setDesk(current);
     // On open (and on every new connection): finish what the log shows unfinished, then keep polling fills.
+    trade.showResuming();
     current
       .resume()
       .then((result) => {
         if (desk === current) trade.showResumed(result.resumed);
       })
-      .catch((e) => trade.showError(errorView(e)));
+      .catch((e) => {
+        trade.showResumed([]);
+        trade.showError(errorView(e));
+      });
   });
 
   byId("show-log").addEventListener("click", () => {

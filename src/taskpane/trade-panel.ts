@@ -28,6 +28,8 @@ export interface TradePanel {
   setDesk(desk: TradingDesk | null): void;
   /** Feeds the engine's progress callbacks into the progress bar and the per-row list. */
   onProgress(progress: Progress): void;
+  /** Says the log is being checked for unfinished rows (on open / connect). */
+  showResuming(): void;
   /** Shows rows taken up again from the log when the pane opened. */
   showResumed(rows: RowStatus[]): void;
   showError(error: ErrorView): void;
@@ -305,9 +307,13 @@ export function mountTradePanel(): TradePanel {
       progressBar.setAttribute("aria-valuetext", m.text);
       progressText.textContent = m.text;
     },
+    showResuming() {
+      setBusy("Checking the log for unfinished rows…");
+    },
     showResumed(rows) {
+      setBusy(null);
       for (const row of rows) upsertRow(row);
-      if (rows.length) progressText.textContent = `Resumed ${plural(rows.length, "unfinished row")} from the log.`;
+      if (rows.length && !progressText.textContent) progressText.textContent = `Resumed ${plural(rows.length, "unfinished row")} from the log.`;
     },
     showError(error) {
       showError(error);
