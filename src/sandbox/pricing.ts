@@ -32,6 +32,8 @@ export const DEFAULT_MARKETS: readonly MarketConfig[] = [
   },
 ];
 
+const { sqrt, floor, exp } = Math; // module-scope copies (see random.ts)
+
 export const TICK_MS = 1000;
 const TICKS_PER_HOUR = 3600;
 const HOUR_STREAM_SALT = 0x68f1b3c5;
@@ -57,14 +59,14 @@ class RandomWalk {
 
   private hourStart(hour: number): number {
     const starts = this.hourStarts;
-    const step = this.sigmaPerTick * Math.sqrt(TICKS_PER_HOUR);
+    const step = this.sigmaPerTick * sqrt(TICKS_PER_HOUR);
     for (let h = starts.length - 1; h < hour; h++) starts.push(starts[h] + step * normalAt(this.seed, this.stream ^ HOUR_STREAM_SALT, h));
     return starts[hour];
   }
 
   at(tick: number): number {
     if (tick <= 0) return 0;
-    const hour = Math.floor(tick / TICKS_PER_HOUR);
+    const hour = floor(tick / TICKS_PER_HOUR);
     const second = tick - hour * TICKS_PER_HOUR;
     const start = this.hourStart(hour);
     if (second === 0) return start;
@@ -111,7 +113,7 @@ export class PriceFeed {
   }
 
   tickOf(timeMs: number): number {
-    return Math.max(0, Math.floor((timeMs - this.originMs) / TICK_MS));
+    return Math.max(0, floor((timeMs - this.originMs) / TICK_MS));
   }
 
   /** The mid rate of a market at a clock time. */
@@ -121,7 +123,7 @@ export class PriceFeed {
     const tick = this.tickOf(timeMs);
     if (tick !== entry.last.tick) {
       const timestampMs = this.originMs + tick * TICK_MS;
-      const price = roundTo(entry.market.spot * Math.exp(entry.walk.at(tick)), entry.market.price_decimals);
+      const price = roundTo(entry.market.spot * exp(entry.walk.at(tick)), entry.market.price_decimals);
       entry.last = { tick, price, timestampMs, timestamp: new Date(timestampMs).toISOString() };
     }
     return entry.last;
