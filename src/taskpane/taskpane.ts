@@ -21,13 +21,11 @@ async function officeHost(): Promise<{ host: string | null; theme: Office.Office
   const timeout = new Promise<null>((resolve) => setTimeout(() => resolve(null), OFFICE_READY_TIMEOUT_MS));
   const info = await Promise.race([Office.onReady(), timeout]);
   const host = info?.host ? String(info.host) : null;
-  let theme: Office.OfficeTheme | null = null;
   try {
-    theme = host ? (Office.context?.officeTheme ?? null) : null;
+    return { host, theme: host ? (Office.context?.officeTheme ?? null) : null };
   } catch {
-    theme = null;
+    return { host, theme: null };
   }
-  return { host, theme };
 }
 
 async function main(): Promise<void> {

@@ -159,9 +159,10 @@ export function progressModel(progress: Pick<Progress, "done" | "total" | "count
   return { done: progress.done, total: progress.total, percent, text: `${progress.done} of ${progress.total} final${parts.length ? ` — ${parts.join(", ")}` : ""}` };
 }
 
-/** One status line for a row, e.g. "Row 5 · Filled · Filled at 1502.3500". */
+/** One status line for a row, e.g. "Row 5 · Open buy USDTNGN · Filled · Filled at 1502.3500". */
 export function rowStatusText(row: RowStatus): string {
-  const where = row.rowNumber !== null ? `Row ${row.rowNumber}` : `Resumed ${row.market} ${row.side}`;
+  const what = `${ACTION_LABELS[row.action]} ${row.side} ${row.market}`;
+  const where = row.rowNumber !== null ? `Row ${row.rowNumber} · ${what}` : `Resumed · ${what}`;
   const code = row.errorCode ? ` (${row.errorCode})` : "";
   const label = STATUS_LABELS[row.status];
   const sameAsLabel = row.message !== null && row.message.replace(/[.\s]+$/, "").toLowerCase() === label.toLowerCase();

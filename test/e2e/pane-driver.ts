@@ -109,13 +109,13 @@ export async function waitRowsFinal(page: Page, count: number, timeoutMs = 30_00
 export async function axeViolations(page: Page): Promise<Array<{ id: string; impact: string; help: string; targets: string[] }>> {
   await page.addScriptTag({ path: path.join(ROOT, "node_modules/axe-core/axe.min.js") });
   return page.evaluate(async () => {
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    const axe = (window as any).axe;
+    type AxeNode = { target: unknown };
+    type AxeViolation = { id: string; impact: string | null; help: string; nodes: AxeNode[] };
+    const axe = (window as unknown as { axe: { run(ctx: Document, options: object): Promise<{ violations: AxeViolation[] }> } }).axe;
     const result = await axe.run(document, { resultTypes: ["violations"] });
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
     return result.violations
-      .filter((v: any) => v.impact === "serious" || v.impact === "critical")
-      .map((v: any) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n: any) => String(n.target)) }));
+      .filter((v) => v.impact === "serious" || v.impact === "critical")
+      .map((v) => ({ id: v.id, impact: v.impact ?? "", help: v.help, targets: v.nodes.map((n) => String(n.target)) }));
   });
 }
 

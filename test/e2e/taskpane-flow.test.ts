@@ -142,6 +142,51 @@ describeWithBrowser("task pane in Chromium against the sandbox", (chromiumPath) 
     expect(new Set(adds.map((r) => r.idempotencyKey)).size).toBe(2);
   });
 
+  test("a cell inside an Excel table reads the whole table, headers matched by synonyms; Reduce previews the position and margin back", async () => {
+    const { page } = pane;
+    await page.evaluate(() => {
+      const h = (window as unknown as HarnessWindow).hedgeHarness;
+      h.setSheet("Desk", [
+        ["Pair", "Direction", "Amount", "Deal id"],
+        ["USDTNGN", "Buy", 100000, "RED-1"],
+      ]);
+      h.addTable("Reductions", "Desk", "A1:D2");
+      h.select("C2", "Desk");
+    });
+    await chooseAction(page, "reduce");
+    await page.locator("#read-selection").click();
+    await page.waitForSelector("#preview:not([hidden])");
+    await expect(page.locator("#read-summary").textContent()).resolves.toBe("1 row ready from table Reductions.");
+    await page.locator("#preview").click();
+    await page.waitForSelector("#preview-table tbody tr");
+    const cells = await page.locator("#preview-table tbody tr").first().textContent();
+    expect(cells).toMatch(/Reduce buy USDTNGN 100,000\.00 USD/);
+    expect(cells).toMatch(/Position\s*350,000\.00 USD at/);
+    expect(cells).toMatch(/Margin back\s*[\d,]+\.\d\d USDC/);
+    await expect(page.locator("#preview-totals").textContent()).resolves.toMatch(/Margin expected back/);
+    await screenshot(page, "07-reduce-preview-320");
+    await page.locator("#confirm").click();
+    await waitRowsFinal(page, 5);
+    const log = await logRows();
+    expect(log.filter((r) => r.action === "reduce").map((r) => [r.side, r.notional, r.clientReference])).toEqual([["buy", 100000, "RED-1"]]);
+  });
+
+  test("Close the sell position from row 3", async () => {
+    const { page } = pane;
+    await chooseAction(page, "close");
+    await select(page, "A3:E3");
+    await page.locator("#read-selection").click();
+    await page.waitForSelector("#preview:not([hidden])");
+    await page.locator("#preview").click();
+    await page.waitForSelector("#preview-table tbody tr");
+    await expect(page.locator("#preview-table tbody tr").first().textContent()).resolves.toMatch(/Close sell USDTNGN whole position/);
+    await page.locator("#confirm").click();
+    await waitRowsFinal(page, 6);
+    const closes = (await logRows()).filter((r) => r.action === "close");
+    expect(closes.map((r) => [r.side, r.status])).toEqual([["sell", expect.stringMatching(/^(filled|closed)$/)]]);
+    await screenshot(page, "08-after-close-320");
+  });
+
   test("after the session the key is nowhere: not in cells, log, document settings, other settings, console or page", async () => {
     const { page } = pane;
     const harness = await page.evaluate(() => {
@@ -156,6 +201,7 @@ describeWithBrowser("task pane in Chromium against the sandbox", (chromiumPath) 
     expect(keyEntry).toBe(DEMO_API_KEY);
     expect(hits(Object.entries(otherSettings).flat())).toEqual([]);
     expect(hits(pane.console)).toEqual([]);
+    expect(pane.console.filter((m) => m.startsWith("pageerror") || m.startsWith("error"))).toEqual([]);
     // The page: visible text, every attribute, and every input's value, shadow roots included.
     const pageStrings = await page.evaluate(() => {
       const out: string[] = [document.body.innerText, document.documentElement.outerHTML];

@@ -105,7 +105,7 @@ describeWithBrowser("task pane safety in Chromium", (chromiumPath) => {
     await page.evaluate((r) => (window as unknown as HarnessWindow).hedgeHarness.appendLog([r]), stranded);
     await connect(page, DEMO_API_KEY, sandbox.baseUrl);
     await waitRowsFinal(page, 1);
-    await expect(page.locator("#row-status li").first().textContent()).resolves.toMatch(/^Resumed USDTNGN buy · Filled/);
+    await expect(page.locator("#row-status li").first().textContent()).resolves.toMatch(/^Resumed · Open buy USDTNGN · Filled/);
     const log = await logRows(page);
     expect(log).toHaveLength(1);
     expect(log[0]).toMatchObject({ idempotencyKey: stranded.idempotencyKey, status: "filled", clientReference: "DEAL-RESUME-1" });

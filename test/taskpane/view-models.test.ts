@@ -133,9 +133,9 @@ describe("progress", () => {
   test("a row's status names the sheet row, the error code and the message", () => {
     expect(
       rowStatusText({ idempotencyKey: "k", rowNumber: 7, action: "open", market: "USDTNGN", side: "buy", notional: 1, status: "rejected", hedgeId: null, errorCode: "hedge_exists", message: "Use Add to grow it." }),
-    ).toBe("Row 7 · Rejected (hedge_exists) · Use Add to grow it.");
+    ).toBe("Row 7 · Open buy USDTNGN · Rejected (hedge_exists) · Use Add to grow it.");
     const filled = { idempotencyKey: "k", rowNumber: null, action: "open" as const, market: "USDTNGN", side: "sell" as const, notional: 1, status: "filled" as const, hedgeId: "h", errorCode: null };
-    expect(rowStatusText({ ...filled, message: "Filled." })).toBe("Resumed USDTNGN sell · Filled");
-    expect(rowStatusText({ ...filled, message: "Filled at 1502.3500" })).toBe("Resumed USDTNGN sell · Filled · Filled at 1502.3500");
+    expect(rowStatusText({ ...filled, message: "Filled." })).toBe("Resumed · Open sell USDTNGN · Filled");
+    expect(rowStatusText({ ...filled, message: "Filled at 1502.3500" })).toBe("Resumed · Open sell USDTNGN · Filled · Filled at 1502.3500");
   });
 });
