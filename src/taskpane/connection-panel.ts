@@ -30,6 +30,7 @@ type TextFieldElement = HTMLElement & { value: string };
 
 export function mountConnectionPanel(controller: ConnectionController): void {
   const form = byId<HTMLFormElement>("connect-form");
+  const edit = byId<HTMLDetailsElement>("connection-edit");
   const keyField = byId<TextFieldElement>("api-key");
   const urlField = byId<TextFieldElement>("base-url");
   const connectButton = byId("connect");
@@ -57,11 +58,15 @@ export function mountConnectionPanel(controller: ConnectionController): void {
     void controller.forget();
   });
 
+  let lastStatus: ConnectionState["status"] | null = null;
   const render = (state: ConnectionState) => {
+    // Fold the form away on connecting successfully, open it when the connection is gone; the user may toggle it in between.
+    if (state.status !== lastStatus && state.status !== "connecting") edit.open = state.status !== "connected";
+    lastStatus = state.status;
     status.textContent = connectionSummary(state);
     busy.hidden = state.status !== "connecting";
     connectButton.toggleAttribute("disabled", state.status === "connecting");
-    forgetButton.toggleAttribute("disabled", state.status !== "connected");
+    forgetButton.hidden = state.status !== "connected";
     if (document.activeElement !== urlField && urlField.value !== state.baseUrl) urlField.value = state.baseUrl;
     renderError(error, state.status === "disconnected" ? state.error : null);
     renderBadge(badge, state.status === "disconnected" ? null : state.environment);

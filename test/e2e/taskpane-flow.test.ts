@@ -7,6 +7,9 @@ import type { LogRecord } from "../../src/excel/workbook";
 import { describeWithBrowser } from "./browser";
 import { axeViolations, chooseAction, connect, rowStatuses, screenshot, select, startPaneSession, waitReady, waitRowsFinal, type PanePage, type PaneSession } from "./pane-driver";
 
+
+// A real browser, a build and fills that take a moment: slower than unit tests, more so on CI.
+jest.setTimeout(90_000);
 type HarnessWindow = { hedgeHarness: HedgeHarness };
 
 describeWithBrowser("task pane in Chromium against the sandbox", (chromiumPath) => {
@@ -36,8 +39,9 @@ describeWithBrowser("task pane in Chromium against the sandbox", (chromiumPath) 
     await expect(page.locator("#env-badge").textContent()).resolves.toMatch(/SANDBOX/);
     await expect(page.locator("#account-address").textContent()).resolves.toBe("0x5a4d0e1b2c3f40516273849a0b1c2d3e4f506172");
     await expect(page.locator("#account-balance").textContent()).resolves.toBe("250,000.00 USDC");
-    // The typed key is gone from the field once connected.
+    // The typed key is gone from the field once connected, and the form is folded away.
     await expect(page.locator("#api-key input").inputValue()).resolves.toBe("");
+    expect(await page.locator("#connection-edit").getAttribute("open")).toBeNull();
     // Overview: figures, the exposure bar, the sparkline with at least one reading, and the market per side.
     await page.waitForSelector("#figures dd");
     await page.waitForSelector("svg.exposure-bar");

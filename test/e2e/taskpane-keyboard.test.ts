@@ -6,6 +6,9 @@ import type { HedgeHarness } from "../../src/taskpane/harness";
 import { describeWithBrowser } from "./browser";
 import { axeViolations, screenshot, select, startPaneSession, tabTo, waitReady, waitRowsFinal, type PanePage, type PaneSession } from "./pane-driver";
 
+
+// A real browser, a build and fills that take a moment: slower than unit tests, more so on CI.
+jest.setTimeout(90_000);
 type HarnessWindow = { hedgeHarness: HedgeHarness };
 
 describeWithBrowser("task pane with the keyboard only", (chromiumPath) => {

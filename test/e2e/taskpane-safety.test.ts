@@ -8,6 +8,9 @@ import { describeWithBrowser } from "./browser";
 import { axeViolations, connect, screenshot, select, startPaneSession, waitReady, waitRowsFinal, type PaneSession } from "./pane-driver";
 import type { Page } from "playwright-core";
 
+
+// A real browser, a build and fills that take a moment: slower than unit tests, more so on CI.
+jest.setTimeout(90_000);
 type HarnessWindow = { hedgeHarness: HedgeHarness };
 const harness = <T>(page: Page, f: (h: HedgeHarness) => T | Promise<T>) =>
   page.evaluate(`(${f.toString()})(window.hedgeHarness)`) as Promise<T>;
@@ -164,6 +167,8 @@ describeWithBrowser("task pane safety in Chromium", (chromiumPath) => {
     expect(await page.locator("#overview-section").isHidden()).toBe(true);
     expect(await page.locator("#trade-section").isHidden()).toBe(true);
     expect(await page.locator("#env-badge-row").isHidden()).toBe(true);
+    expect(await page.locator("#connection-edit").getAttribute("open")).not.toBeNull();
+    expect(await page.locator("#forget").isHidden()).toBe(true);
     await page.context().close();
   });
 
