@@ -52,6 +52,8 @@ export interface RouterDeps {
   limiter: RateLimiter;
   maxBodyBytes: number;
   log: (line: string) => void;
+  /** Called when an idempotency record is stored (so that `--state` keeps it). */
+  changed: () => void;
 }
 
 function replyOf<T>(outcome: Outcome<T>, meta: Record<string, unknown> = {}): Reply {
@@ -345,8 +347,10 @@ export class ApiRouter {
       throw e;
     }
     if (key !== undefined) {
-      if (reply.status < 500) idempotency.complete(scope, key, { status: reply.status, body: reply.body });
-      else idempotency.release(scope, key);
+      if (reply.status < 500) {
+        idempotency.complete(scope, key, { status: reply.status, body: reply.body });
+        this.deps.changed();
+      } else idempotency.release(scope, key);
     }
     if (reply.status < 300 && faults.takeDrop()) {
       // The action is committed (and its answer stored for a replay), but the caller never hears about it.

@@ -143,7 +143,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     changed();
   };
 
-  const router = new ApiRouter({ engine, faults, idempotency, limiter, maxBodyBytes, log });
+  const router = new ApiRouter({ engine, faults, idempotency, limiter, maxBodyBytes, log, changed });
   const extraOrigins = options.allowedOrigins ?? [];
   let baseUrl = "";
   let origin = "";

@@ -64,6 +64,23 @@ test("--state keeps balances, hedges, history, idempotency keys and the clock ac
   }
 });
 
+test("a stored refusal (no change of the engine) reaches the state file too, without waiting for shutdown", async () => {
+  const file = join(dir, "refusal.json");
+  let sb = await start({ stateFile: file });
+  const refused = await raw(sb, "POST", "/hedges/close", { body: { market: "USDTNGN", side: "buy" }, headers: { "Idempotency-Key": "refused-close" } });
+  expect(refused.json.error?.code).toBe("no_open_hedge");
+  await until(() => loadState(file)?.idempotency.some((r) => r.key === "refused-close") || undefined, 2_000, "the record to be written");
+  await sb.close();
+  sb = await start({ stateFile: file });
+  try {
+    const replay = await raw(sb, "POST", "/hedges/close", { body: { market: "USDTNGN", side: "buy" }, headers: { "Idempotency-Key": "refused-close" } });
+    expect(replay.headers.get("idempotent-replayed")).toBe("true");
+    expect(replay.text).toBe(refused.text);
+  } finally {
+    await sb.close();
+  }
+});
+
 test("an open accepted but not yet sent when the process stopped is sent on restart", async () => {
   const file = join(dir, "submitting.json");
   const sb = await start({ stateFile: file, faults: { latency_ms: 100 } });
