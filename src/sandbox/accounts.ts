@@ -57,13 +57,13 @@ export function loadAccountsFile(path: string): AccountConfig[] {
   try {
     text = readFileSync(path, "utf8");
   } catch (e) {
-    throw new Error(`cannot read accounts file ${path}: ${(e as Error).message}`);
+    throw new Error(`cannot read accounts file ${path}: ${(e as Error).message}`, { cause: e });
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (e) {
-    throw new Error(`accounts file ${path} is not JSON: ${(e as Error).message}`);
+    throw new Error(`accounts file ${path} is not JSON: ${(e as Error).message}`, { cause: e });
   }
   return parseAccounts(json, path);
 }

@@ -20,13 +20,13 @@ export function loadState(file: string): SavedState | null {
     text = readFileSync(file, "utf8");
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === "ENOENT") return null;
-    throw new Error(`cannot read state file ${file}: ${(e as Error).message}`);
+    throw new Error(`cannot read state file ${file}: ${(e as Error).message}`, { cause: e });
   }
   let state: SavedState;
   try {
     state = JSON.parse(text) as SavedState;
   } catch (e) {
-    throw new Error(`state file ${file} is not JSON (${(e as Error).message}); move it away to start fresh`);
+    throw new Error(`state file ${file} is not JSON (${(e as Error).message}); move it away to start fresh`, { cause: e });
   }
   if (state?.version !== STATE_VERSION || !state.engine) throw new Error(`state file ${file} is not a version ${STATE_VERSION} sandbox state; move it away to start fresh`);
   return state;

@@ -146,7 +146,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const router = new ApiRouter({ engine, faults, idempotency, limiter, maxBodyBytes, log, changed });
   const extraOrigins = options.allowedOrigins ?? [];
   let baseUrl = "";
-  let origin = "";
 
   const requestIdPrefix = `req_${randomBytes(4).toString("hex")}_`;
   let requestCount = 0;
@@ -209,7 +208,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     });
   });
   const port = (server.address() as AddressInfo).port;
-  origin = `${protocol}://${urlHost(host, protocol)}:${port}`;
+  const origin = `${protocol}://${urlHost(host, protocol)}:${port}`;
   baseUrl = `${origin}${API_PREFIX}`;
   engine.start();
   writer?.markDirty();
