@@ -1,13 +1,12 @@
 // `npm start`: development build, local sandbox (when present), HTTPS dev server on :3000, then sideloading where the platform allows.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { X509Certificate } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { get } from "node:https";
-import { homedir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { ensureCertificatesAreInstalled, verifyCertificates } from "office-addin-dev-certs";
+import { DEV_CERT_DIR as CERT_DIR, usableDevCertificates } from "./dev-certs";
 import { turnOffOfficeAddinUsageData, USAGE_DATA_FILE } from "./usage-data-off";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -17,7 +16,6 @@ const TSX = join(ROOT, "node_modules", "tsx", "dist", "cli.mjs");
 const SANDBOX_ENTRY = join(ROOT, "src", "sandbox", "main.ts");
 const PORT = 3000;
 const TASKPANE_URL = `https://localhost:${PORT}/taskpane.html`;
-const CERT_DIR = join(homedir(), ".office-addin-dev-certs");
 const SANDBOX_READY_MS = 60_000;
 const DEV_SERVER_READY_MS = 180_000;
 // office-addin-debugging is fetched on demand, not a dependency: its tree needs native modules and a package the registry lacks.
@@ -89,14 +87,7 @@ function startSandbox(): Promise<void> {
   });
 }
 
-function certificatesUsable(): boolean {
-  try {
-    const cert = new X509Certificate(readFileSync(join(CERT_DIR, "localhost.crt")));
-    return existsSync(join(CERT_DIR, "localhost.key")) && Date.parse(cert.validTo) > Date.now() + 86_400_000;
-  } catch {
-    return false;
-  }
-}
+const certificatesUsable = (): boolean => usableDevCertificates() !== null;
 
 function caTrusted(): boolean {
   try {
@@ -159,8 +150,8 @@ async function main(): Promise<void> {
   if (turnOffOfficeAddinUsageData()) console.log(`office-addin usage data turned off (${USAGE_DATA_FILE}).`);
 
   build();
-  await startSandbox();
   await ensureDevCertificates();
+  await startSandbox();
   console.log(`Starting the dev server (webpack serve --mode development) on https://localhost:${PORT}/…`);
   startNode("the dev server", [WEBPACK, "serve", "--mode", "development"], "inherit");
   await waitForDevServer();
