@@ -25,7 +25,7 @@ export function connectionSummary(state: ConnectionState): string {
   }
 }
 
-/** The part of fluent-text-field the panel touches. */
+/** The part of fluent-text-input the panel touches. */
 type TextFieldElement = HTMLElement & { value: string };
 
 export function mountConnectionPanel(controller: ConnectionController): void {

@@ -38,8 +38,8 @@ export function byId<T extends HTMLElement = HTMLElement>(id: string): T {
 }
 
 /**
- * Focuses an element once it can take focus: Fluent components apply a removed `disabled` to their inner control
- * on a later frame, so a focus() right after enabling them would be lost.
+ * Focuses an element once it can take focus, trying again on the next frames: an element just un-hidden, or inside
+ * a Fluent dialog that opens on a later update, cannot take focus at once, and a plain focus() would be lost.
  */
 export function focusWhenReady(el: HTMLElement, frames = 10): void {
   el.focus();

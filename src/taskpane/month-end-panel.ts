@@ -1,38 +1,52 @@
-// The month-end panel: month picker, Reconcile month, Snapshot to values (selection or sheet, confirmed first), progress and results.
+// The month-end panel (Fluent v3 elements): month picker, Reconcile month, Snapshot to values (selection or sheet, confirmed first), progress and results.
 import { MonthEndController, type MonthEndPanelDeps, type MonthEndView } from "../monthend/month-end-controller";
+import { labelDropdownControl, mirrorCheckedState } from "./aria-mirror";
 import { h } from "./dom";
 
 export type { MonthEndPanelDeps };
 
 let panels = 0;
 
+/** The parts of the Fluent elements the panel touches. */
+type DropdownElement = HTMLElement & { value: string | null; listbox?: unknown };
+type RadioGroupElement = HTMLElement & { value: string | null };
+
 /** Builds the panel inside `container` and returns its controller (for tests and the harness). */
 export function mountMonthEndPanel(container: HTMLElement, deps: MonthEndPanelDeps): MonthEndController {
   const controller = new MonthEndController(deps);
   const id = `month-end-${++panels}`;
+  const first = controller.view;
 
-  const monthSelect = h("select", { id: `${id}-month`, name: "month" });
-  const reconcileButton = h("button", { type: "button", class: "month-end-reconcile" }, "Reconcile month");
-  const scopeSelect = h(
-    "select",
-    { id: `${id}-scope`, name: "scope" },
-    h("option", { value: "selection" }, "Selection"),
-    h("option", { value: "sheet" }, "Whole active sheet"),
-  );
-  const snapshotButton = h("button", { type: "button", class: "month-end-snapshot" }, "Snapshot to values");
+  // The months never change while the panel lives: the list is built once, with the default month selected.
+  const monthSelect = h(
+    "fluent-dropdown",
+    { id: `${id}-month`, class: "month-end-month", name: "month", "aria-labelledby": `${id}-month-label` },
+    h("fluent-listbox", {}, ...first.months.map((m) => h("fluent-option", { value: m, selected: m === first.month }, m))),
+  ) as DropdownElement;
+  const reconcileButton = h("fluent-button", { type: "button", appearance: "primary", class: "month-end-reconcile" }, "Reconcile month");
+  const scopeGroup = h(
+    "fluent-radio-group",
+    { id: `${id}-scope`, class: "month-end-scope", name: `${id}-scope`, value: "selection", orientation: "horizontal", "aria-labelledby": `${id}-scope-label` },
+    h("label", { class: "choice" }, h("fluent-radio", { value: "selection" }), "Selection"),
+    h("label", { class: "choice" }, h("fluent-radio", { value: "sheet" }), "Whole active sheet"),
+  ) as RadioGroupElement;
+  const snapshotButton = h("fluent-button", { type: "button", class: "month-end-snapshot" }, "Snapshot to values");
   const confirmText = h("p", { id: `${id}-confirm-text` });
-  const confirmButton = h("button", { type: "button", class: "month-end-confirm" }, "Replace by values");
-  const cancelButton = h("button", { type: "button", class: "month-end-cancel" }, "Cancel");
-  const confirmBox = h("div", { class: "month-end-confirm-box", role: "group", "aria-labelledby": `${id}-confirm-text` }, confirmText, confirmButton, " ", cancelButton);
+  const confirmButton = h("fluent-button", { type: "button", appearance: "primary", class: "month-end-confirm" }, "Replace by values");
+  const cancelButton = h("fluent-button", { type: "button", class: "month-end-cancel" }, "Cancel");
+  const confirmBox = h(
+    "div",
+    { class: "month-end-confirm-box", role: "group", "aria-labelledby": `${id}-confirm-text` },
+    confirmText,
+    h("div", { class: "actions" }, confirmButton, cancelButton),
+  );
   const progress = h("p", { class: "month-end-progress", role: "status", "aria-live": "polite" });
   const message = h("div", { class: "month-end-message", role: "status", "aria-live": "polite" });
 
   const snapshotGroup = h(
     "div",
     { class: "month-end-snapshot-group" },
-    h("label", { for: `${id}-scope` }, "Snapshot "),
-    scopeSelect,
-    " ",
+    h("div", { class: "month-end-field" }, h("span", { id: `${id}-scope-label`, class: "label" }, "Snapshot"), scopeGroup),
     snapshotButton,
     h("p", { class: "hint" }, "Replaces every HEDGE.* formula by its current value, with a note saying when, so a closed month stops moving."),
   );
@@ -43,7 +57,13 @@ export function mountMonthEndPanel(container: HTMLElement, deps: MonthEndPanelDe
       "section",
       { class: "month-end", "aria-labelledby": `${id}-title` },
       h("h2", { id: `${id}-title` }, "Month end"),
-      h("div", { class: "month-end-reconcile-group" }, h("label", { for: `${id}-month` }, "Month (UTC) "), monthSelect, " ", reconcileButton),
+      h(
+        "div",
+        { class: "month-end-reconcile-group" },
+        h("div", { class: "month-end-field" }, h("span", { id: `${id}-month-label`, class: "label" }, "Month (UTC)"), monthSelect),
+        reconcileButton,
+      ),
+      h("p", { class: "hint" }, "Writes a new sheet “Hedge Recon YYYY-MM” as plain values: realized hedges with totals, open positions, and differences with the Hedge Log."),
       snapshotGroup,
       confirmBox,
       progress,
@@ -51,22 +71,26 @@ export function mountMonthEndPanel(container: HTMLElement, deps: MonthEndPanelDe
     ),
   );
 
-  monthSelect.addEventListener("change", () => controller.selectMonth(monthSelect.value));
+  labelDropdownControl(monthSelect, `${id}-month-label`);
+  for (const radio of scopeGroup.querySelectorAll<HTMLElement>("fluent-radio")) mirrorCheckedState(radio, "radio");
+
+  const chosenScope = (): "selection" | "sheet" => (scopeGroup.value === "sheet" ? "sheet" : "selection");
+
+  monthSelect.addEventListener("change", (event) => {
+    // The chosen option's own change bubbles through first; the dropdown's follows once its value is updated.
+    if (event.target === monthSelect && monthSelect.value) controller.selectMonth(monthSelect.value);
+  });
   reconcileButton.addEventListener("click", () => void controller.reconcile());
-  snapshotButton.addEventListener("click", () => controller.askSnapshot(scopeSelect.value === "sheet" ? "sheet" : "selection"));
+  snapshotButton.addEventListener("click", () => controller.askSnapshot(chosenScope()));
   confirmButton.addEventListener("click", () => void controller.snapshot());
   cancelButton.addEventListener("click", () => controller.cancelSnapshot());
 
-  let shownMonths = "";
   const render = (view: MonthEndView) => {
-    const months = view.months.join(",");
-    if (months !== shownMonths) {
-      monthSelect.replaceChildren(...view.months.map((m) => h("option", { value: m }, m)));
-      shownMonths = months;
-    }
-    monthSelect.value = view.month;
+    // Only once the dropdown found its listbox can its value be set (before that, the option's `selected` holds it).
+    if (monthSelect.listbox && monthSelect.value !== view.month) monthSelect.value = view.month;
     const busy = view.busy !== null;
-    for (const el of [monthSelect, reconcileButton, scopeSelect, snapshotButton]) el.toggleAttribute("disabled", busy || view.confirming !== null);
+    // The scope group stays enabled: disabling a Fluent radio group clears its choice.
+    for (const el of [monthSelect, reconcileButton, snapshotButton]) el.toggleAttribute("disabled", busy || view.confirming !== null);
     reconcileButton.textContent = view.busy === "reconcile" ? "Reconciling…" : "Reconcile month";
     confirmBox.hidden = view.confirming === null;
     if (view.confirming) {

@@ -1,13 +1,17 @@
-// Wires the pane: connection, overview and trade panels over one settings store, workbook, connection, feed hub and trading desk.
+// Wires the pane: connection, overview, trade and month-end panels over one settings store, workbook, connection, feed hub and trading desk.
 import type { Workbook } from "../excel/workbook";
 import type { SettingsStore } from "../excel/settings";
 import type { Connection } from "../feeds/connection";
 import type { FeedHub } from "../feeds/hub";
 import type { HedgingClient } from "../api/client";
+import type { Snapshotter } from "../excel/snapshot";
+import type { SheetWriter } from "../monthend/sheet-content";
 import type { DeskOptions, TradingDesk } from "../trading/types";
 import { ConnectionController, errorView } from "./connection-controller";
 import { mountConnectionPanel } from "./connection-panel";
+import { mirrorDisabledButtons } from "./aria-mirror";
 import { byId } from "./dom";
+import { mountMonthEndPanel } from "./month-end-panel";
 import { mountOverviewPanel } from "./overview-panel";
 import { mountTradePanel } from "./trade-panel";
 
@@ -19,6 +23,12 @@ export interface PaneDependencies {
   /** Shown in the base URL field when none was saved. */
   defaultBaseUrl: string;
   createDesk: (options: DeskOptions) => TradingDesk;
+  /** Where Reconcile month writes its sheet: officeSheetWriter() in Excel, a MemorySheetWriter in the harness. */
+  reconWriter: SheetWriter;
+  /** Snapshot to values: officeSnapshotter() in Excel; null hides the button (the harness has no formulas). */
+  snapshotter: Snapshotter | null;
+  /** Epoch ms now, for the month-end panel; Date.now by default. */
+  now?: () => number;
 }
 
 export interface Pane {
@@ -28,11 +38,20 @@ export interface Pane {
 }
 
 export async function startPane(deps: PaneDependencies): Promise<Pane> {
+  mirrorDisabledButtons(byId("app"));
   const controller = new ConnectionController({ store: deps.store, connection: deps.connection, defaultBaseUrl: deps.defaultBaseUrl });
   mountConnectionPanel(controller);
   const trade = mountTradePanel();
   const overview = mountOverviewPanel(deps.hub, (account) => controller.updateAccount(account));
   const tradeSection = byId("trade-section");
+  const monthEndHost = byId("month-end-host");
+  mountMonthEndPanel(monthEndHost, {
+    client: () => deps.connection.client,
+    readLog: () => deps.workbook.readLog(),
+    writer: deps.reconWriter,
+    snapshotter: deps.snapshotter,
+    now: deps.now,
+  });
 
   let desk: TradingDesk | null = null;
   let deskClient: HedgingClient | null = null;
@@ -44,6 +63,7 @@ export async function startPane(deps: PaneDependencies): Promise<Pane> {
     desk = null;
     deskClient = client;
     tradeSection.hidden = !client;
+    monthEndHost.hidden = !client;
     overview.setConnected(client !== null);
     if (!client) {
       trade.setDesk(null);

@@ -1,5 +1,7 @@
 // Task pane entry: waits for Office, then starts the pane in Excel, or in harness mode (?harness=memory) outside it, or says to open it from Excel.
 import { OfficeWorkbook } from "../excel/office-workbook";
+import { MemorySheetWriter, officeSheetWriter } from "../excel/recon-sheet";
+import { officeSnapshotter } from "../excel/snapshot";
 import { officeRuntimeStore } from "../excel/settings";
 import { DEFAULT_BASE_URL, connection } from "../feeds/connection";
 import { sharedHub } from "../feeds/shared";
@@ -37,7 +39,16 @@ async function main(): Promise<void> {
 
   let deps: PaneDependencies;
   if (host === "Excel") {
-    deps = { store: officeRuntimeStore(), workbook: new OfficeWorkbook(), connection, hub: sharedHub(), defaultBaseUrl: DEV_BASE_URL, createDesk };
+    deps = {
+      store: officeRuntimeStore(),
+      workbook: new OfficeWorkbook(),
+      connection,
+      hub: sharedHub(),
+      defaultBaseUrl: DEV_BASE_URL,
+      createDesk,
+      reconWriter: officeSheetWriter(),
+      snapshotter: officeSnapshotter(),
+    };
     // Follow Office's theme when the user changes it (hosts without the event keep the theme read at start).
     try {
       Office.context.document.addHandlerAsync?.(Office.EventType.OfficeThemeChanged, () => applyTheme(chooseTheme(Office.context.officeTheme, prefersDark)));
@@ -47,7 +58,17 @@ async function main(): Promise<void> {
   } else if (wantsHarness(location.search, host)) {
     const harness = createHarness();
     window.hedgeHarness = harness.api;
-    deps = { store: harness.store, workbook: harness.workbook, connection, hub: sharedHub(), defaultBaseUrl: DEV_BASE_URL, createDesk };
+    deps = {
+      store: harness.store,
+      workbook: harness.workbook,
+      connection,
+      hub: sharedHub(),
+      defaultBaseUrl: DEV_BASE_URL,
+      createDesk,
+      // The recon sheet lands in the memory workbook (window.hedgeHarness.cells reads it); no formulas, so no snapshot.
+      reconWriter: new MemorySheetWriter(harness.workbook),
+      snapshotter: null,
+    };
     document.documentElement.dataset.mode = "harness";
   } else {
     byId("outside-office").hidden = false;

@@ -3,6 +3,7 @@ import type { Action, Preview, Progress, ReadResult, RowStatus, TradingDesk } fr
 import { ACTIONS } from "../trading/types";
 import { errorView, type ErrorView } from "./connection-controller";
 import { renderError } from "./connection-panel";
+import { mirrorCheckedState } from "./aria-mirror";
 import { byId, focusWhenReady, h } from "./dom";
 import { formatUsd, formatUsdc, plural } from "./format";
 import {
@@ -20,8 +21,9 @@ import {
 
 /** The parts of the Fluent elements the panel touches. */
 type CheckboxElement = HTMLElement & { checked: boolean };
-type ProgressElement = HTMLElement & { value: number | null; max: number };
-type RadioGroupElement = HTMLElement & { value: string };
+type ProgressElement = HTMLElement & { value: number | null; max: number | null };
+type RadioGroupElement = HTMLElement & { value: string | null };
+type DialogElement = HTMLElement & { show(): void; hide(): void };
 
 export interface TradePanel {
   /** The desk to use (null when not connected). */
@@ -35,30 +37,45 @@ export interface TradePanel {
   showError(error: ErrorView): void;
 }
 
-/** Asks the second, deliberate confirmation of a LIVE batch. Resolves true only on the explicit "Send" button. */
+/** Whether the fluent-dialog's native <dialog> is open. */
+export function dialogIsOpen(dialog: HTMLElement): boolean {
+  return dialog.shadowRoot?.querySelector("dialog")?.open ?? false;
+}
+
+/**
+ * Asks the second, deliberate confirmation of a LIVE batch in a modal Fluent dialog. Resolves true only on the explicit
+ * "Send" button; Cancel, Escape and a click outside (each closes the dialog, which emits "toggle") resolve false.
+ */
 function askLiveConfirmation(text: string): Promise<boolean> {
-  const dialog = byId("live-dialog");
+  const dialog = byId<DialogElement>("live-dialog");
   const body = byId("live-dialog-text");
   const yes = byId("live-send");
   const no = byId("live-cancel");
   body.textContent = text;
   const opener = document.activeElement as HTMLElement | null;
-  dialog.hidden = false;
-  focusWhenReady(no);
   return new Promise((resolve) => {
+    let settled = false;
     const done = (answer: boolean) => {
+      if (settled) return;
+      settled = true;
       yes.removeEventListener("click", onYes);
       no.removeEventListener("click", onNo);
-      dialog.removeEventListener("dismiss", onNo);
-      dialog.hidden = true;
+      dialog.removeEventListener("toggle", onToggle);
+      if (dialogIsOpen(dialog)) dialog.hide();
       if (opener) focusWhenReady(opener);
       resolve(answer);
     };
     const onYes = () => done(true);
     const onNo = () => done(false);
+    const onToggle = (event: Event) => {
+      if ((event as CustomEvent<{ newState?: string }>).detail?.newState === "closed") done(false);
+    };
     yes.addEventListener("click", onYes);
     no.addEventListener("click", onNo);
-    dialog.addEventListener("dismiss", onNo);
+    dialog.addEventListener("toggle", onToggle);
+    dialog.show();
+    // Cancel carries autofocus, which the dialog honours once open; this covers hosts where it does not.
+    focusWhenReady(no);
   });
 }
 
@@ -86,9 +103,11 @@ export function mountTradePanel(): TradePanel {
   const sendAgain = new Set<number>();
   const rowsByKey = new Map<string, HTMLElement>();
 
+  for (const radio of actionGroup.querySelectorAll<HTMLElement>("fluent-radio")) mirrorCheckedState(radio, "radio");
+  let chosenAction: string | null = null;
   const action = (): Action => {
-    const value = actionGroup.value as Action;
-    return (ACTIONS as readonly string[]).includes(value) ? value : "open";
+    const value = chosenAction ?? actionGroup.value ?? "";
+    return (ACTIONS as readonly string[]).includes(value) ? (value as Action) : "open";
   };
 
   const setBusy = (text: string | null) => {
@@ -118,7 +137,10 @@ export function mountTradePanel(): TradePanel {
 
   const showError = (error: ErrorView | null) => renderError(errorHost, error);
 
-  actionGroup.addEventListener("change", () => {
+  actionGroup.addEventListener("change", (event) => {
+    // The radio that changed says which action is chosen (the group may not have unchecked the others yet).
+    const radio = event.target as (HTMLElement & { value?: string; checked?: boolean }) | null;
+    chosenAction = radio && radio !== actionGroup && radio.checked ? (radio.value ?? null) : actionGroup.value;
     help.textContent = ACTION_HELP[action()];
     clearRead();
   });
@@ -195,13 +217,14 @@ export function mountTradePanel(): TradePanel {
           for (const b of r.blockers) extra.push(h("div", { class: "blocker" }, `Not sent: ${b}`));
           for (const w of r.warnings) extra.push(h("div", { class: "warning" }, w));
           if (r.duplicate) {
-            const box = h("fluent-checkbox", { "data-row": r.rowNumber, class: "send-again" }, "Send again") as CheckboxElement;
+            const box = h("fluent-checkbox", { "data-row": r.rowNumber, class: "send-again" }) as CheckboxElement;
             box.addEventListener("change", () => {
               if (box.checked) sendAgain.add(r.rowNumber);
               else sendAgain.delete(r.rowNumber);
               updateConfirm();
             });
-            extra.push(h("div", { class: "duplicate" }, h("span", {}, r.duplicate), " ", box));
+            extra.push(h("div", { class: "duplicate" }, h("span", {}, r.duplicate), " ", h("label", { class: "choice" }, box, "Send again")));
+            mirrorCheckedState(box, "checkbox");
           }
           return h(
             "tr",

@@ -72,7 +72,16 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   return file;
 }
 
-/** Connects with the mouse: types the key and URL into the Fluent fields and clicks Connect. */
+/** Whether the LIVE confirmation (a fluent-dialog around a native modal <dialog>) is open. */
+export async function liveDialogOpen(page: Page): Promise<boolean> {
+  return page.evaluate(() => document.getElementById("live-dialog")?.shadowRoot?.querySelector("dialog")?.open ?? false);
+}
+
+export async function waitLiveDialogOpen(page: Page): Promise<void> {
+  await page.waitForFunction(() => document.getElementById("live-dialog")?.shadowRoot?.querySelector("dialog")?.open === true);
+}
+
+/** Connects with the mouse: types the key and URL into the Fluent fields (their inputs sit in shadow roots) and clicks Connect. */
 export async function connect(page: Page, apiKey: string, baseUrl: string): Promise<void> {
   await page.locator("#api-key input").fill(apiKey);
   await page.locator("#base-url input").fill(baseUrl);

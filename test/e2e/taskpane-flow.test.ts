@@ -125,7 +125,7 @@ describeWithBrowser("task pane in Chromium against the sandbox", (chromiumPath) 
     await addRow4();
     await page.locator("#confirm").click();
     await waitRowsFinal(page, 3);
-    await expect(page.locator("#send-progress").getAttribute("aria-valuenow")).resolves.toBe("100");
+    await expect(page.locator("#send-progress").getAttribute("value")).resolves.toBe("100");
     const log = await logRows();
     expect(log.map((r) => [r.action, r.side, r.notional, r.status])).toContainEqual(["add", "buy", 50000, "filled"]);
   });

@@ -5,7 +5,7 @@ import { SETTING_KEYS } from "../../src/excel/settings";
 import type { LogRecord } from "../../src/excel/workbook";
 import type { HedgeHarness } from "../../src/taskpane/harness";
 import { describeWithBrowser } from "./browser";
-import { axeViolations, connect, screenshot, select, startPaneSession, waitReady, waitRowsFinal, type PaneSession } from "./pane-driver";
+import { axeViolations, connect, liveDialogOpen, screenshot, select, startPaneSession, waitLiveDialogOpen, waitReady, waitRowsFinal, type PaneSession } from "./pane-driver";
 import type { Page } from "playwright-core";
 
 
@@ -30,7 +30,6 @@ describeWithBrowser("task pane safety in Chromium", (chromiumPath) => {
   });
 
   const logRows = (page: Page) => page.evaluate(() => (window as unknown as HarnessWindow).hedgeHarness.logRows()) as Promise<LogRecord[]>;
-  const dialogOpen = (page: Page) => page.evaluate(() => !document.getElementById("live-dialog")!.hidden);
 
   test("a LIVE key: red badge saying production money, and a second confirmation that can be refused", async () => {
     const { page } = await session.open();
@@ -48,9 +47,10 @@ describeWithBrowser("task pane safety in Chromium", (chromiumPath) => {
     await expect(page.locator("#confirm").textContent()).resolves.toBe("Confirm 2 rows (LIVE)");
     await expect(page.locator("#confirm-note").textContent()).resolves.toMatch(/production money/);
 
-    // First refusal: Cancel.
+    // First refusal: Cancel (where the keyboard focus lands when the dialog opens).
     await page.locator("#confirm").click();
-    await page.waitForFunction(() => !document.getElementById("live-dialog")!.hidden);
+    await waitLiveDialogOpen(page);
+    await page.waitForFunction(() => document.activeElement?.id === "live-cancel");
     const text = await page.locator("#live-dialog-text").textContent();
     expect(text).toMatch(/LIVE environment — production money/);
     expect(text).toContain("2 rows");
@@ -58,20 +58,28 @@ describeWithBrowser("task pane safety in Chromium", (chromiumPath) => {
     await screenshot(page, "21-live-dialog-320");
     expect(await axeViolations(page)).toEqual([]);
     await page.locator("#live-cancel").click();
-    expect(await dialogOpen(page)).toBe(false);
+    expect(await liveDialogOpen(page)).toBe(false);
     await expect(page.locator("#confirm-note").textContent()).resolves.toBe("Not sent.");
 
     // Second refusal: Escape.
     await page.locator("#confirm").click();
-    await page.waitForFunction(() => !document.getElementById("live-dialog")!.hidden);
+    await waitLiveDialogOpen(page);
     await page.keyboard.press("Escape");
-    expect(await dialogOpen(page)).toBe(false);
+    expect(await liveDialogOpen(page)).toBe(false);
+    await expect(page.locator("#confirm-note").textContent()).resolves.toBe("Not sent.");
+
+    // Third refusal: a click outside the dialog, on its backdrop.
+    await page.locator("#confirm").click();
+    await waitLiveDialogOpen(page);
+    await page.mouse.click(4, 4);
+    await page.waitForFunction(() => document.getElementById("live-dialog")?.shadowRoot?.querySelector("dialog")?.open === false);
+    await expect(page.locator("#confirm-note").textContent()).resolves.toBe("Not sent.");
     expect(await logRows(page)).toEqual([]);
     expect(await page.locator("#row-status li").count()).toBe(0);
 
     // Then the deliberate yes.
     await page.locator("#confirm").click();
-    await page.waitForFunction(() => !document.getElementById("live-dialog")!.hidden);
+    await waitLiveDialogOpen(page);
     await page.locator("#live-send").click();
     await waitRowsFinal(page, 2);
     const log = await logRows(page);
