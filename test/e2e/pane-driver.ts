@@ -64,11 +64,12 @@ export async function waitReady(page: Page): Promise<void> {
   await page.waitForSelector("html[data-ready=true]", { timeout: 20_000 });
 }
 
-export async function screenshot(page: Page, name: string): Promise<string> {
+/** The whole page by default; `fullPage: false` shows what the pane's window shows (e.g. a modal dialog over it). */
+export async function screenshot(page: Page, name: string, { fullPage = true }: { fullPage?: boolean } = {}): Promise<string> {
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   const file = path.join(ARTIFACTS, `${name}.png`);
   // Transitions (the progress bar eases to its value) are finished first, so the picture shows the final state.
-  await page.screenshot({ path: file, fullPage: true, animations: "disabled" });
+  await page.screenshot({ path: file, fullPage, animations: "disabled" });
   return file;
 }
 
@@ -114,18 +115,20 @@ export async function waitRowsFinal(page: Page, count: number, timeoutMs = 30_00
   );
 }
 
-/** Runs axe-core in the page and returns the serious and critical violations. */
-export async function axeViolations(page: Page): Promise<Array<{ id: string; impact: string; help: string; targets: string[] }>> {
+/** Runs axe-core in the page (or only on the element `within` selects) and returns the serious and critical violations. */
+export async function axeViolations(page: Page, within?: string): Promise<Array<{ id: string; impact: string; help: string; targets: string[] }>> {
   await page.addScriptTag({ path: path.join(ROOT, "node_modules/axe-core/axe.min.js") });
-  return page.evaluate(async () => {
+  return page.evaluate(async (selector) => {
     type AxeNode = { target: unknown };
     type AxeViolation = { id: string; impact: string | null; help: string; nodes: AxeNode[] };
-    const axe = (window as unknown as { axe: { run(ctx: Document, options: object): Promise<{ violations: AxeViolation[] }> } }).axe;
-    const result = await axe.run(document, { resultTypes: ["violations"] });
+    const axe = (window as unknown as { axe: { run(ctx: Document | Element, options: object): Promise<{ violations: AxeViolation[] }> } }).axe;
+    const context = selector ? document.querySelector(selector) : document;
+    if (!context) throw new Error(`axe: nothing matches ${selector}`);
+    const result = await axe.run(context, { resultTypes: ["violations"] });
     return result.violations
       .filter((v) => v.impact === "serious" || v.impact === "critical")
       .map((v) => ({ id: v.id, impact: v.impact ?? "", help: v.help, targets: v.nodes.map((n) => String(n.target)) }));
-  });
+  }, within ?? null);
 }
 
 /** Presses Tab (unless focus is there already) until the focused top-level element matches `selector`; fails when it is not reached in `max` presses. */

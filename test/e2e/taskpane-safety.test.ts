@@ -55,7 +55,7 @@ describeWithBrowser("task pane safety in Chromium", (chromiumPath) => {
     expect(text).toMatch(/LIVE environment — production money/);
     expect(text).toContain("2 rows");
     expect(text).toContain("350,000.00 USD");
-    await screenshot(page, "21-live-dialog-320");
+    await screenshot(page, "21-live-dialog-320", { fullPage: false });
     expect(await axeViolations(page)).toEqual([]);
     await page.locator("#live-cancel").click();
     expect(await liveDialogOpen(page)).toBe(false);

@@ -1,0 +1,147 @@
+// Month end in the real pane (Chromium, harness mode, sandbox over HTTP): trade, pick the month, Reconcile month, and the memory workbook gains a "Hedge Recon YYYY-MM" sheet of plain values whose realized totals equal the sandbox's history.
+import { startSandbox, type RunningSandbox } from "../../src/sandbox/server";
+import { DEMO_API_KEY } from "../../src/sandbox/demo";
+import type { Account, ClosedHedge } from "../../src/api/schemas";
+import type { CellValue } from "../../src/excel/workbook";
+import type { HedgeHarness } from "../../src/taskpane/harness";
+import { monthLabel, monthOf, monthWindow } from "../../src/monthend/month";
+import { REALIZED_COLUMNS } from "../../src/monthend/recon-layout";
+import { describeWithBrowser } from "./browser";
+import { axeViolations, chooseAction, connect, screenshot, select, startPaneSession, waitReady, waitRowsFinal, type PanePage, type PaneSession } from "./pane-driver";
+import type { Page } from "playwright-core";
+
+// A real browser, a build and fills that take a moment: slower than unit tests, more so on CI.
+jest.setTimeout(90_000);
+type HarnessWindow = { hedgeHarness: HedgeHarness };
+
+const cents = (n: number) => Math.round(n * 100);
+const sum = (records: ClosedHedge[], field: "size_usd" | "gross_pnl_usd" | "carry_usd" | "fees_usd" | "net_pnl_usd") => records.reduce((a, r) => a + r[field], 0);
+
+describeWithBrowser("month end in the task pane", (chromiumPath) => {
+  let sandbox: RunningSandbox;
+  let session: PaneSession;
+  let pane: PanePage;
+
+  beforeAll(async () => {
+    sandbox = await startSandbox({ port: 0, http: true, seed: 21, fillMs: 200 });
+    session = await startPaneSession(chromiumPath());
+    pane = await session.open();
+    await waitReady(pane.page);
+  }, 240_000);
+
+  afterAll(async () => {
+    await session?.close();
+    await sandbox?.close();
+  });
+
+  const service = async <T>(path: string): Promise<T> => {
+    const res = await fetch(`${sandbox.baseUrl}${path}`, { headers: { Authorization: `Bearer ${DEMO_API_KEY}` } });
+    if (!res.ok) throw new Error(`${path}: ${res.status}`);
+    return ((await res.json()) as { data: T }).data;
+  };
+
+  /** Read selection → Preview → Confirm, then waits until `total` status rows are final. */
+  const send = async (page: Page, total: number) => {
+    await page.locator("#read-selection").click();
+    await page.waitForSelector("#preview:not([hidden])");
+    await page.locator("#preview").click();
+    await page.waitForSelector("#preview-table tbody tr");
+    await page.locator("#confirm").click();
+    await waitRowsFinal(page, total);
+  };
+
+  test("trade, Reconcile month, and the recon sheet's realized section and totals equal the sandbox's history", async () => {
+    const { page } = pane;
+    // Before connecting there is no month-end section to press.
+    expect(await page.locator("#month-end-host").isHidden()).toBe(true);
+    await connect(page, DEMO_API_KEY, sandbox.baseUrl);
+    await page.waitForSelector("#month-end-host:not([hidden]) .month-end-reconcile");
+
+    // Open buy 250,000 and sell 100,000; reduce the buy by 100,000; close the sell: two realized records.
+    await select(page, "A2:E3");
+    await send(page, 2);
+    await page.evaluate(() => {
+      const h = (window as unknown as HarnessWindow).hedgeHarness;
+      h.setSheet("Month deals", [
+        ["Market", "Side", "Notional", "Client reference"],
+        ["USDTNGN", "buy", 100000, "ME-REDUCE-1"],
+        ["USDTNGN", "sell", null, "ME-CLOSE-1"],
+      ]);
+      h.select("A2:D2", "Month deals");
+    });
+    await chooseAction(page, "reduce");
+    await send(page, 3);
+    await page.evaluate(() => (window as unknown as HarnessWindow).hedgeHarness.select("A3:D3", "Month deals"));
+    await chooseAction(page, "close");
+    await send(page, 4);
+
+    // The month the trades closed in, picked in the Fluent dropdown (the default is the previous month until the 10th).
+    const month = monthLabel(monthOf(Date.now()));
+    await page.locator("#month-end-host fluent-dropdown").click();
+    await page.locator(`#month-end-host fluent-option[value="${month}"]`).click();
+    await expect(page.locator("#month-end-host fluent-dropdown").evaluate((d) => (d as HTMLElement & { value: string }).value)).resolves.toBe(month);
+
+    await page.locator("#month-end-host .month-end-reconcile").click();
+    await page.waitForFunction(() => /^Wrote “Hedge Recon/.test(document.querySelector("#month-end-host .month-end-message")?.textContent ?? ""), undefined, { timeout: 30_000 });
+    const message = (await page.locator("#month-end-host .month-end-message").textContent()) ?? "";
+    expect(message).toContain(`Wrote “Hedge Recon ${month}”: 2 hedges closed`);
+    await page.locator("#month-end-host").scrollIntoViewIfNeeded();
+    await screenshot(page, "30-month-end-reconciled-320");
+    expect(await axeViolations(page, "#month-end-host")).toEqual([]);
+
+    // The sandbox's own word on the month.
+    const period = monthWindow(month);
+    const history = await service<ClosedHedge[]>(`/hedges/history?from=${encodeURIComponent(new Date(period.startMs).toISOString())}&limit=500`);
+    const account = await service<Account>("/account");
+    expect(history).toHaveLength(2);
+
+    const cells = (await page.evaluate((name) => (window as unknown as HarnessWindow).hedgeHarness.cells(name), `Hedge Recon ${month}`)) as CellValue[][];
+    // Plain values only: no formula anywhere, so the sheet reads the same without the add-in.
+    for (const row of cells) for (const v of row) expect(v === null || ["string", "number", "boolean"].includes(typeof v)).toBe(true);
+    expect(cells.flat().filter((v) => typeof v === "string" && v.startsWith("="))).toEqual([]);
+
+    // Header: title, environment, account address, counts.
+    const line = (label: string) => cells.find((r) => r[0] === label)?.[1];
+    expect(cells[0][0]).toBe(`Hedge reconciliation ${month}`);
+    expect(line("Environment")).toBe("sandbox");
+    expect(line("Account address")).toBe(account.account_address);
+    expect(line("Hedges closed in the period")).toBe(2);
+    expect(line("Open positions")).toBe(1);
+    expect(typeof line("Generated at (UTC)")).toBe("number");
+
+    // Realized: the column headers, one row per closed hedge, then totals per side and overall.
+    const titleRow = cells.findIndex((r) => r[0] === "Realized: hedges closed in the period");
+    expect(titleRow).toBeGreaterThan(0);
+    const headers = cells[titleRow + 1];
+    expect(headers.slice(0, REALIZED_COLUMNS.length)).toEqual(REALIZED_COLUMNS.map((c) => c.header));
+    const col = (header: string) => headers.indexOf(header);
+    const body: CellValue[][] = [];
+    for (let r = titleRow + 2; r < cells.length && !String(cells[r][0]).startsWith("Total"); r++) body.push(cells[r]);
+    expect(body).toHaveLength(history.length);
+    expect(body.map((r) => r[col("Hedge id")]).sort()).toEqual(history.map((h) => h.hedge_id).sort());
+    expect(body.map((r) => `${r[col("Side")]} ${r[col("Exit type")]}`).sort()).toEqual(history.map((h) => `${h.side} ${h.exit_type}`).sort());
+    for (const record of history) {
+      const row = body.find((r) => r[col("Hedge id")] === record.hedge_id)!;
+      expect(cents(row[col("Net P&L (USD)")] as number)).toBe(cents(record.net_pnl_usd));
+    }
+
+    const totals = (label: string) => cells.slice(titleRow).find((r) => r[0] === label);
+    const overall = totals("Total (2)");
+    expect(overall).toBeDefined();
+    const checks = [
+      ["Size (USD)", "size_usd"],
+      ["Gross P&L (USD)", "gross_pnl_usd"],
+      ["Carry (USD)", "carry_usd"],
+      ["Fees (USD)", "fees_usd"],
+      ["Net P&L (USD)", "net_pnl_usd"],
+    ] as const;
+    for (const [header, field] of checks) expect(cents(overall![col(header)] as number)).toBe(cents(sum(history, field)));
+    for (const side of ["buy", "sell"] as const) {
+      const records = history.filter((h) => h.side === side);
+      const row = totals(`Total ${side} (${records.length})`);
+      expect(row).toBeDefined();
+      expect(cents(row![col("Net P&L (USD)")] as number)).toBe(cents(sum(records, "net_pnl_usd")));
+    }
+    expect(pane.console.filter((m) => m.startsWith("pageerror") || m.startsWith("error"))).toEqual([]);
+  }, 120_000);
+});
