@@ -8,7 +8,7 @@ export type { MonthEndPanelDeps };
 let panels = 0;
 
 /** The parts of the Fluent elements the panel touches. */
-type DropdownElement = HTMLElement & { value: string | null; listbox?: unknown };
+type DropdownElement = HTMLElement & { value: string | null; listbox?: unknown; open?: boolean };
 type RadioGroupElement = HTMLElement & { value: string | null };
 
 /** Builds the panel inside `container` and returns its controller (for tests and the harness). */
@@ -72,6 +72,14 @@ export function mountMonthEndPanel(container: HTMLElement, deps: MonthEndPanelDe
   );
 
   labelDropdownControl(monthSelect, `${id}-month-label`);
+  // Enter on the closed dropdown: Fluent opens the list, but the button's own Enter click would close it again at once.
+  monthSelect.addEventListener(
+    "keydown",
+    (event) => {
+      if (event.key === "Enter" && !monthSelect.open && event.target !== monthSelect) event.preventDefault();
+    },
+    true,
+  );
   for (const radio of scopeGroup.querySelectorAll<HTMLElement>("fluent-radio")) mirrorCheckedState(radio, "radio");
 
   const chosenScope = (): "selection" | "sheet" => (scopeGroup.value === "sheet" ? "sheet" : "selection");

@@ -4,10 +4,10 @@ import { DEMO_API_KEY } from "../../src/sandbox/demo";
 import type { Account, ClosedHedge } from "../../src/api/schemas";
 import type { CellValue } from "../../src/excel/workbook";
 import type { HedgeHarness } from "../../src/taskpane/harness";
-import { monthLabel, monthOf, monthWindow } from "../../src/monthend/month";
+import { addMonths, monthLabel, monthOf, monthWindow } from "../../src/monthend/month";
 import { REALIZED_COLUMNS } from "../../src/monthend/recon-layout";
 import { describeWithBrowser } from "./browser";
-import { axeViolations, chooseAction, connect, screenshot, select, startPaneSession, waitReady, waitRowsFinal, type PanePage, type PaneSession } from "./pane-driver";
+import { axeViolations, chooseAction, connect, screenshot, select, startPaneSession, tabTo, waitReady, waitRowsFinal, type PanePage, type PaneSession } from "./pane-driver";
 import type { Page } from "playwright-core";
 
 // A real browser, a build and fills that take a moment: slower than unit tests, more so on CI.
@@ -143,5 +143,42 @@ describeWithBrowser("month end in the task pane", (chromiumPath) => {
       expect(cents(row![col("Net P&L (USD)")] as number)).toBe(cents(sum(records, "net_pnl_usd")));
     }
     expect(pane.console.filter((m) => m.startsWith("pageerror") || m.startsWith("error"))).toEqual([]);
+  }, 120_000);
+
+  test("with the keyboard alone, in the dark theme: pick the month before in the dropdown and reconcile it", async () => {
+    const { page } = await session.open({ query: "harness=memory&theme=dark" });
+    await waitReady(page);
+    await connect(page, DEMO_API_KEY, sandbox.baseUrl);
+    await page.waitForSelector("#month-end-host:not([hidden]) .month-end-reconcile");
+    const current = monthOf(Date.now());
+    const before = monthLabel(addMonths(current, -1));
+
+    // The dropdown's combobox button: Enter opens the list, ArrowDown moves to the next (older) month, Enter picks it.
+    await tabTo(page, '#month-end-host fluent-dropdown [slot="control"]', 60);
+    const dropdown = page.locator("#month-end-host fluent-dropdown");
+    await dropdown.evaluate((d, month) => {
+      const el = d as HTMLElement & { value: string };
+      // Start from the current month whatever the default (the previous one until the 10th).
+      if (el.value !== month) el.value = month;
+    }, monthLabel(current));
+    await page.keyboard.press("Enter");
+    // The list opens as a popover (its toggle event comes a moment later, as it would for a person).
+    await page.waitForSelector('#month-end-host fluent-dropdown [slot="control"][aria-expanded="true"]');
+    await page.keyboard.press("ArrowDown");
+    await page.keyboard.press("Enter");
+    await expect(dropdown.evaluate((d) => (d as HTMLElement & { value: string }).value)).resolves.toBe(before);
+
+    await tabTo(page, "#month-end-host .month-end-reconcile");
+    await page.keyboard.press("Enter");
+    await page.waitForFunction(() => /^Wrote “Hedge Recon/.test(document.querySelector("#month-end-host .month-end-message")?.textContent ?? ""), undefined, { timeout: 30_000 });
+    await expect(page.locator("#month-end-host .month-end-message").textContent()).resolves.toContain(`Wrote “Hedge Recon ${before}”: 0 hedges closed`);
+    const cells = (await page.evaluate((name) => (window as unknown as HarnessWindow).hedgeHarness.cells(name), `Hedge Recon ${before}`)) as CellValue[][];
+    expect(cells[0][0]).toBe(`Hedge reconciliation ${before}`);
+    // In the harness there are no formulas: Snapshot to values is not offered.
+    expect(await page.locator("#month-end-host .month-end-snapshot").isHidden()).toBe(true);
+    await page.locator("#month-end-host").scrollIntoViewIfNeeded();
+    await screenshot(page, "31-month-end-keyboard-dark-320");
+    expect(await axeViolations(page, "#month-end-host")).toEqual([]);
+    await page.context().close();
   }, 120_000);
 });
