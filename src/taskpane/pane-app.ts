@@ -7,6 +7,7 @@ import type { HedgingClient } from "../api/client";
 import type { Snapshotter } from "../excel/snapshot";
 import type { SheetWriter } from "../monthend/sheet-content";
 import type { DeskOptions, TradingDesk } from "../trading/types";
+import { isFinal } from "../trading/intent";
 import { ConnectionController, errorView } from "./connection-controller";
 import { mountConnectionPanel } from "./connection-panel";
 import { mirrorDisabledButtons } from "./aria-mirror";
@@ -53,6 +54,12 @@ export async function startPane(deps: PaneDependencies): Promise<Pane> {
     now: deps.now,
   });
 
+  let refreshTimer: ReturnType<typeof setTimeout> | undefined;
+  const refreshFeedsSoon = () => {
+    clearTimeout(refreshTimer);
+    refreshTimer = setTimeout(() => deps.hub.refresh(), 300);
+  };
+
   let desk: TradingDesk | null = null;
   let deskClient: HedgingClient | null = null;
 
@@ -69,7 +76,15 @@ export async function startPane(deps: PaneDependencies): Promise<Pane> {
       trade.setDesk(null);
       return;
     }
-    const current = deps.createDesk({ client, workbook: deps.workbook, onProgress: (p) => trade.onProgress(p) });
+    const current = deps.createDesk({
+      client,
+      workbook: deps.workbook,
+      onProgress: (p) => {
+        trade.onProgress(p);
+        // A fill changes the account and positions: ask the feeds again (once per burst of fills) rather than wait for their next poll.
+        if (isFinal(p.row.status)) refreshFeedsSoon();
+      },
+    });
     desk = current;
     trade.setDesk(current);
     // On open (and on every new connection): finish what the log shows unfinished, then keep polling fills.
