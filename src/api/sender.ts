@@ -91,9 +91,16 @@ export class RequestSender {
 
   /** Requests sent (attempts, retries included) in the last 60 seconds. */
   requestsInLastMinute(): number {
-    const since = this.now() - 60_000;
-    while (this.sentAt.length > 0 && this.sentAt[0] < since) this.sentAt.shift();
+    this.forgetOlderThanAMinute();
     return this.sentAt.length;
+  }
+
+  /** Keeps the request log to the last minute, so a long-lived runtime does not grow it without bound. */
+  private forgetOlderThanAMinute(): void {
+    const since = this.now() - 60_000;
+    let drop = 0;
+    while (drop < this.sentAt.length && this.sentAt[drop] < since) drop++;
+    if (drop > 0) this.sentAt.splice(0, drop);
   }
 
   send<S extends z.ZodType>(spec: RequestSpec<S>): Promise<ApiResult<z.output<S>>> {
@@ -146,6 +153,7 @@ export class RequestSender {
     return this.limit.run(async () => {
       const started = this.now();
       this.sentAt.push(started);
+      this.forgetOlderThanAMinute();
       let status: number | null = null;
       let code: string | null = null;
       try {

@@ -55,13 +55,15 @@ export class ConcurrencyLimit {
   }
 
   async run<T>(task: () => Promise<T>): Promise<T> {
+    // A waiter is handed the finishing task's slot directly, so no newcomer can slip in between.
     if (this.active >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    this.active += 1;
+    else this.active += 1;
     try {
       return await task();
     } finally {
-      this.active -= 1;
-      this.waiting.shift()?.();
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.active -= 1;
     }
   }
 }
