@@ -14,6 +14,7 @@ type Listener = (client: HedgingClient | null) => void;
 
 export class Connection {
   private current: HedgingClient | null = null;
+  private settings: ConnectionSettings | null = null;
   private readonly listeners = new Set<Listener>();
 
   constructor(private readonly clientOptions: Partial<Omit<ClientOptions, "apiKey" | "baseUrl">> = {}) {}
@@ -23,10 +24,12 @@ export class Connection {
     return this.current;
   }
 
-  /** Replaces the client. Throws (and keeps the old client) when the key or base URL is refused. */
+  /** Replaces the client (unless the settings are the ones in use). Throws (and keeps the old client) when the key or base URL is refused. */
   configure(settings: ConnectionSettings): HedgingClient | null {
+    if (this.settings && this.settings.apiKey === settings.apiKey && this.settings.baseUrl === settings.baseUrl) return this.current;
     const next = settings.apiKey ? new HedgingClient({ ...this.clientOptions, apiKey: settings.apiKey, baseUrl: settings.baseUrl }) : null;
     this.current = next;
+    this.settings = { ...settings };
     for (const listener of this.listeners) listener(next);
     return next;
   }

@@ -65,6 +65,13 @@ export class ConnectionController {
       this.set({ status: "disconnected", baseUrl, error: null });
       return this.state;
     }
+    // The cells use the saved key at once: if the service cannot be reached now, they show why and recover on their own
+    // instead of asking for a key that is already set. A key or URL refused outright is reported by connect() below.
+    try {
+      this.options.connection.configure({ apiKey: saved.apiKey, baseUrl });
+    } catch {
+      // connect() reports it.
+    }
     return this.connect(saved.apiKey, baseUrl);
   }
 

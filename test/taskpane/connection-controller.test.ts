@@ -80,6 +80,29 @@ describe("connection controller against the sandbox", () => {
   });
 });
 
+describe("restore while the service is unreachable", () => {
+  test("the cells get the saved key at once and show the network error; a later connect reuses the same client", async () => {
+    const sandbox = await startSandbox({ port: 0, http: true, seed: 6 });
+    const baseUrl = sandbox.baseUrl;
+    await sandbox.close();
+    const store = memoryStore({ [SETTING_KEYS.apiKey]: DEMO_API_KEY, [SETTING_KEYS.baseUrl]: baseUrl });
+    const connection = new Connection({ retry: { maxAttempts: 1 } });
+    const changes: unknown[] = [];
+    connection.onChange((c) => changes.push(c));
+    const controller = new ConnectionController({ store, connection, defaultBaseUrl: baseUrl });
+    const state = await controller.restore();
+    expect(state.status === "disconnected" && state.error?.code).toBe("network_error");
+    // The saved key is in use for the cells: they report network_error rather than "Set your API key".
+    expect(connection.client).not.toBeNull();
+    await expect(connection.client!.account()).rejects.toMatchObject({ code: "network_error" });
+    expect(store.dump()[SETTING_KEYS.apiKey]).toBe(DEMO_API_KEY);
+    // Configuring the same key and URL again keeps the client and does not make every feed start over.
+    const client = connection.client;
+    expect(connection.configure({ apiKey: DEMO_API_KEY, baseUrl })).toBe(client);
+    expect(changes).toHaveLength(1);
+  });
+});
+
 describe("error view", () => {
   test("masks the key anywhere in a message and keeps the code and advice", () => {
     const key = "svc_test_secretsecret9876";
