@@ -174,6 +174,7 @@ export function reconcile(data: MonthData): Reconciliation {
 
   // History records name their hedge by id, or by client reference; a hedge the list did not return is known from them.
   const hedgeOfRecord = new Map<ClosedHedge, string | null>();
+  const lastRecordOf = new Map<ServiceHedge, { atMs: number; exitType: string }>();
   for (const record of data.history) {
     let id = record.hedge_id ?? null;
     if (!id) {
@@ -198,12 +199,24 @@ export function reconcile(data: MonthData): Reconciliation {
       };
       hedges.set(id, h);
     }
+    const closed = ms(record.closed_at);
+    if (closed === null) continue;
     if (record.exit_type !== "decrease") {
-      const closed = ms(record.closed_at);
-      if (closed !== null && (h.closedAtMs === null || closed > h.closedAtMs)) {
+      if (h.closedAtMs === null || closed > h.closedAtMs) {
         h.closedAtMs = closed;
         h.exitType = String(record.exit_type);
       }
+    } else {
+      const last = lastRecordOf.get(h);
+      if (!last || closed > last.atMs) lastRecordOf.set(h, { atMs: closed, exitType: String(record.exit_type) });
+    }
+  }
+  // A reduction that takes the whole hedge closes it with a `decrease` record (the sandbox does so): for a hedge the
+  // service lists as closed with no other closing record, its last decrease is its close.
+  for (const [h, last] of lastRecordOf) {
+    if (h.closedAtMs === null && h.status === "closed" && !h.fromHistoryOnly) {
+      h.closedAtMs = last.atMs;
+      h.exitType = last.exitType;
     }
   }
 
@@ -482,7 +495,7 @@ function totalsOf(label: string, lines: RealizedLine[]): Totals {
   };
 }
 
-/** What the effective (filled or closed) log rows of one hedge add up to: opens and adds grow it, reductions shrink it, a close ends it. */
+/** What the effective (filled or closed) log rows of one hedge add up to: opens and adds grow it, reductions shrink it, a close (or a reduce logged `closed`) ends it. */
 export function logState(rows: readonly LogRecord[]): { net: number; closed: boolean } {
   const amounts: number[] = [];
   let closed = false;
@@ -493,8 +506,9 @@ export function logState(rows: readonly LogRecord[]): { net: number; closed: boo
       if (closed) amounts.length = 0; // a new life of the position after a close
       closed = false;
       amounts.push(n);
-    } else if (row.action === "reduce") amounts.push(-n);
-    else if (row.action === "close") {
+    } else if (row.action === "reduce" && row.status !== "closed") amounts.push(-n);
+    // A close, or a reduce the desk logged `closed` (it took what was left, under the service's close tolerance).
+    else if (row.action === "close" || row.action === "reduce") {
       closed = true;
       amounts.length = 0;
     }

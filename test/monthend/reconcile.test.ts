@@ -155,6 +155,34 @@ describe("differences", () => {
   });
 });
 
+describe("a reduce that closes the whole hedge", () => {
+  // The sandbox closes a hedge when what is left is under $1 or 0.1% of it: 100,000 − 99,950 leaves 50, so it closes,
+  // records one `decrease` of the whole 100,000, and the desk logs the reduce `closed`.
+  const wholeReduce = (over: Parameters<typeof closed>[0] = {}) =>
+    closed({ exit_type: "decrease", size_usd: 100_000, closed_at: "2026-11-06T09:00:00.000Z", ...over });
+  const log = () => [logRow(), logRow({ action: "reduce", notional: 99_950, status: "closed", loggedAt: "2026-11-06T09:00:00Z" })];
+
+  it("is a close, not a status difference", () => {
+    const recon = reconcile(monthData({ history: [wholeReduce()], hedges: [hedge()], log: log() }));
+    expect(recon.differences).toEqual([]);
+    expect(logState(log())).toEqual({ net: 0, closed: true });
+  });
+
+  it("dates the close of a hedge opened before the month, so it is in the month's scope", () => {
+    const opened = "2026-10-20T09:00:00.000Z";
+    const data = { history: [wholeReduce({ opened_at: opened })], hedges: [hedge({ opened_at: opened })] };
+    // With no log row, the hedge must still be found as closed in November and flagged as traded outside the workbook.
+    const recon = reconcile(monthData(data));
+    expect(recon.differences.map((d) => [d.kind, d.hedgeId, d.serviceSays])).toEqual([["service_not_in_log", "h1", "closed (decrease)"]]);
+    expect(recon.counts.serviceHedges).toBe(1);
+    expect(reconcile(monthData({ ...data, log: log().map((r, i) => (i === 0 ? { ...r, loggedAt: opened } : r)) })).differences).toEqual([]);
+  });
+
+  it("a reduce logged `filled` that leaves something is still a reduction", () => {
+    expect(logState([logRow(), logRow({ action: "reduce", notional: 99_950 })])).toEqual({ net: 50, closed: false });
+  });
+});
+
 describe("logState", () => {
   it("counts only filled or closed rows; a full reduction closes", () => {
     expect(logState([logRow({ notional: 10 }), logRow({ action: "add", notional: 5, status: "failed" })])).toEqual({ net: 10, closed: false });
