@@ -84,11 +84,15 @@ export function hedgeIdArg(value: unknown, name = "hedge_id"): string {
   return text(value, name, "the id returned when the hedge was opened");
 }
 
-/** One of `fields` (case-insensitive), or undefined when omitted. */
+/**
+ * One of `fields` (case-insensitive), or undefined when omitted. A nested field may be named by its last part alone
+ * ("execution_price" for "pricing.execution_price") when that part names exactly one field.
+ */
 export function optionalFieldArg(value: unknown, fields: readonly string[], what: string, name = "field"): string | undefined {
   if (isOmitted(value)) return undefined;
   const wanted = text(value, name, `"${fields[0]}"`).toLowerCase();
-  const found = fields.find((f) => f.toLowerCase() === wanted);
+  const bySuffix = fields.filter((f) => f.toLowerCase().endsWith(`.${wanted}`));
+  const found = fields.find((f) => f.toLowerCase() === wanted) ?? (bySuffix.length === 1 ? bySuffix[0] : undefined);
   if (!found) throw new ArgumentError(name, `${name} ${shown(value)} is not a ${what} field; use one of ${fields.join(", ")}, or leave it out for all of them.`);
   return found;
 }

@@ -74,6 +74,18 @@ describe("HEDGE.QUOTE", () => {
     expect(client.count("quote")).toBe(1); // same question, one request
   });
 
+  test("a nested field may be named by its last part when that part is unique", async () => {
+    const { client, advance } = installFeeds();
+    const price = new FakeInvocation<Spill>();
+    const upfront = new FakeInvocation<Spill>();
+    fn.quote("USDTNGN", "buy", 10_000, 7, "execution_price", price as never);
+    fn.quote("USDTNGN", "buy", 10_000, 7, "total_upfront_usdc", upfront as never);
+    await advance();
+    const expected = quoteFor({ market: "USDTNGN", side: "buy", notional_usd: 10_000, tenor_days: 7 }, client.rate);
+    expect(price.value).toEqual([[expected.pricing.execution_price]]);
+    expect(upfront.value).toEqual([[expected.upfront.total_upfront_usdc]]);
+  });
+
   test("without a field: a two-column spill of every Quote field, the maturity as an Excel date serial", async () => {
     const { client, advance } = installFeeds();
     const cell = new FakeInvocation<Spill>();
