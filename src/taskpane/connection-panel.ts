@@ -31,7 +31,7 @@ type TextFieldElement = HTMLElement & { value: string };
 export function mountConnectionPanel(controller: ConnectionController): void {
   const form = byId<HTMLFormElement>("connect-form");
   const edit = byId<HTMLDetailsElement>("connection-edit");
-  const keyField = byId<TextFieldElement>("api-key");
+  const keyField = byId<HTMLInputElement>("api-key");
   const urlField = byId<TextFieldElement>("base-url");
   const connectButton = byId("connect");
   const forgetButton = byId("forget");

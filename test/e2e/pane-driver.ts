@@ -84,7 +84,7 @@ export async function waitLiveDialogOpen(page: Page): Promise<void> {
 
 /** Connects with the mouse: types the key and URL into the Fluent fields (their inputs sit in shadow roots) and clicks Connect. */
 export async function connect(page: Page, apiKey: string, baseUrl: string): Promise<void> {
-  await page.locator("#api-key input").fill(apiKey);
+  await page.locator("#api-key").fill(apiKey);
   await page.locator("#base-url input").fill(baseUrl);
   await page.locator("#connect").click();
   await page.waitForFunction(() => /Connected with key/.test(document.getElementById("connection-status")?.textContent ?? ""), undefined, { timeout: 15_000 });

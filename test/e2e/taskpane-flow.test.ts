@@ -40,7 +40,7 @@ describeWithBrowser("task pane in Chromium against the sandbox", (chromiumPath) 
     await expect(page.locator("#account-address").textContent()).resolves.toBe("0x5a4d0e1b2c3f40516273849a0b1c2d3e4f506172");
     await expect(page.locator("#account-balance").textContent()).resolves.toBe("250,000.00 USDC");
     // The typed key is gone from the field once connected, and the form is folded away.
-    await expect(page.locator("#api-key input").inputValue()).resolves.toBe("");
+    await expect(page.locator("#api-key").inputValue()).resolves.toBe("");
     expect(await page.locator("#connection-edit").getAttribute("open")).toBeNull();
     // Overview: figures, the exposure bar, the sparkline with at least one reading, and the market per side.
     await page.waitForSelector("#figures dd");

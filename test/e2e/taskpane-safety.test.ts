@@ -129,7 +129,7 @@ describeWithBrowser("task pane safety in Chromium", (chromiumPath) => {
   test("a revoked key is refused with its code and what to do; nothing is saved and the key is not shown", async () => {
     const { page, console: messages } = await session.open();
     await waitReady(page);
-    await page.locator("#api-key input").fill(DEMO_REVOKED_API_KEY);
+    await page.locator("#api-key").fill(DEMO_REVOKED_API_KEY);
     await page.locator("#base-url input").fill(sandbox.baseUrl);
     await page.locator("#connect").click();
     await page.waitForSelector("#connection-error:not([hidden])");
@@ -141,19 +141,33 @@ describeWithBrowser("task pane safety in Chromium", (chromiumPath) => {
     await screenshot(page, "23-revoked-key-320");
     expect(await axeViolations(page)).toEqual([]);
     expect(messages.filter((m) => m.includes(DEMO_REVOKED_API_KEY))).toEqual([]);
+    // The refused key is still in the password field for correction, but in no attribute of any element (shadow DOM included).
+    const attributesWithKey = await page.evaluate((key) => {
+      const found: string[] = [];
+      const visit = (root: Document | ShadowRoot) => {
+        for (const el of Array.from(root.querySelectorAll("*"))) {
+          for (const a of Array.from(el.attributes)) if (a.value.includes(key)) found.push(`${el.tagName}[${a.name}]`);
+          if (el.shadowRoot) visit(el.shadowRoot);
+        }
+      };
+      visit(document);
+      return found;
+    }, DEMO_REVOKED_API_KEY);
+    expect(attributesWithKey).toEqual([]);
+    await expect(page.locator("#api-key").inputValue()).resolves.toBe(DEMO_REVOKED_API_KEY);
     await page.context().close();
   });
 
   test("plain http to a non-local host and a key without a known prefix are refused before anything is sent", async () => {
     const { page } = await session.open();
     await waitReady(page);
-    await page.locator("#api-key input").fill(DEMO_API_KEY);
+    await page.locator("#api-key").fill(DEMO_API_KEY);
     await page.locator("#base-url input").fill("http://hedging.example.com/v2");
     await page.locator("#connect").click();
     await page.waitForSelector("#connection-error:not([hidden])");
     await expect(page.locator("#connection-error").textContent()).resolves.toMatch(/validation_error .*https/);
 
-    await page.locator("#api-key input").fill("sk_wrong_prefix_123456789");
+    await page.locator("#api-key").fill("sk_wrong_prefix_123456789");
     await page.locator("#base-url input").fill(sandbox.baseUrl);
     await page.locator("#connect").click();
     await page.waitForFunction(() => /svc_live_|svc_test_/.test(document.getElementById("connection-error")?.textContent ?? ""));
