@@ -106,12 +106,14 @@ export class RequestSender {
   send<S extends z.ZodType>(spec: RequestSpec<S>): Promise<ApiResult<z.output<S>>> {
     const url = this.url(spec.path, spec.query);
     if (spec.method !== "GET") return this.sendWithRetries(spec, url);
-    // Single-flight: identical concurrent GETs share one request and one answer.
-    const shared = this.inFlightGets.get(url);
-    if (shared) return shared as Promise<ApiResult<z.output<S>>>;
-    const request = this.sendWithRetries(spec, url).finally(() => this.inFlightGets.delete(url));
-    this.inFlightGets.set(url, request);
-    return request;
+    // Single-flight: identical concurrent GETs share one request and one answer. The shared request takes no one
+    // caller's abort signal: a caller that aborts stops waiting, and the others still get the answer.
+    let shared = this.inFlightGets.get(url) as Promise<ApiResult<z.output<S>>> | undefined;
+    if (!shared) {
+      shared = this.sendWithRetries({ ...spec, signal: undefined }, url).finally(() => this.inFlightGets.delete(url));
+      this.inFlightGets.set(url, shared);
+    }
+    return spec.signal ? untilAborted(shared, spec.signal) : shared;
   }
 
   private url(path: string, query?: RequestSpec<z.ZodType>["query"]): string {
@@ -243,6 +245,16 @@ export class RequestSender {
   private clean(text: string): string {
     return redact(text, this.apiKey, this.masked);
   }
+}
+
+/** The promise's outcome, or a rejection with the signal's reason as soon as it aborts. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
 }
 
 /** Retry-After as milliseconds: delta-seconds or an HTTP date. */

@@ -305,6 +305,18 @@ describe("flow control", () => {
     expect(server.received).toHaveLength(2);
   });
 
+  test("a caller that aborts a shared GET stops waiting; the others still get the answer", async () => {
+    server.setScript(() => ({ ...ok(ex.account), delayMs: 100 }));
+    const c = client();
+    const controller = new AbortController();
+    const first = c.account(controller.signal);
+    const second = c.account();
+    setTimeout(() => controller.abort(new Error("cell cancelled")), 20);
+    await expect(first).rejects.toThrow("cell cancelled");
+    await expect(second).resolves.toMatchObject({ data: { balance_usdc: 250000 } });
+    expect(server.received).toHaveLength(1);
+  });
+
   test("the token bucket holds a burst under its rate", async () => {
     const arrivals: number[] = [];
     server.setScript(() => {
