@@ -122,6 +122,10 @@ const PENDING = new Set(["submitting", "submitted"]);
 const EFFECTIVE = new Set(["filled", "closed"]);
 const NEVER_HAPPENED = new Set(["failed", "rejected"]);
 const OPEN_SERVICE = new Set(["submitting", "submitted", "filled"]);
+/** Hedges that never held anything, so no closed-hedge record is theirs. */
+const NEVER_OPEN_SERVICE = new Set(["failed", "submitting", "submitted"]);
+/** A record's opened_at and its hedge's opened_at (or filled_at) at most this far apart are the same opening. */
+const SAME_OPENING_MS = 1_000;
 
 interface ServiceHedge {
   id: string;
@@ -172,15 +176,32 @@ export function reconcile(data: MonthData): Reconciliation {
   const byReference = (ref: string | null | undefined, market?: string, side?: string): ServiceHedge[] =>
     ref ? [...hedges.values()].filter((h) => h.clientReference === ref && (!market || h.market === market) && (!side || h.side === side)) : [];
 
-  // History records name their hedge by id, or by client reference; a hedge the list did not return is known from them.
+  // The spec's Closed-hedge record names no hedge (only the sandbox adds hedge_id and client_reference). Without an id,
+  // a record is tied to the listed hedge of its market and side opened at the same time: its client reference when it
+  // has one narrows the choice; then the same instant, then (for a close or maturity) the same size, break ties.
+  const openings = new Map<string, number[]>();
+  for (const h of data.hedges) openings.set(h.id, [ms(h.opened_at), ms(h.filled_at)].filter((t): t is number => t !== null));
+  const hedgeOfUnnamedRecord = (record: ClosedHedge): string | null => {
+    const ref = record.client_reference ?? null;
+    const pool = ref ? byReference(ref, record.market, record.side) : [...hedges.values()].filter((h) => h.market === record.market && h.side === record.side);
+    if (ref && pool.length === 1) return pool[0].id;
+    const opened = ms(record.opened_at);
+    if (opened === null) return null;
+    const gap = (h: ServiceHedge) => Math.min(...(openings.get(h.id) ?? []).map((t) => Math.abs(t - opened)));
+    let candidates = pool.filter((h) => !NEVER_OPEN_SERVICE.has(h.status) && gap(h) <= SAME_OPENING_MS);
+    if (candidates.length > 1 && candidates.some((h) => gap(h) === 0)) candidates = candidates.filter((h) => gap(h) === 0);
+    if (candidates.length > 1 && record.exit_type !== "decrease") {
+      const sameSize = candidates.filter((h) => h.notional !== null && Math.abs(h.notional - record.size_usd) < CENT);
+      if (sameSize.length > 0) candidates = sameSize;
+    }
+    return candidates.length === 1 ? candidates[0].id : null;
+  };
+
+  // History records name their hedge by id, or are tied to one as above; a hedge the list did not return is known from them.
   const hedgeOfRecord = new Map<ClosedHedge, string | null>();
   const lastRecordOf = new Map<ServiceHedge, { atMs: number; exitType: string }>();
   for (const record of data.history) {
-    let id = record.hedge_id ?? null;
-    if (!id) {
-      const candidates = byReference(record.client_reference, record.market, record.side);
-      id = candidates.length === 1 ? candidates[0].id : null;
-    }
+    const id = record.hedge_id ?? hedgeOfUnnamedRecord(record);
     hedgeOfRecord.set(record, id);
     if (!id) continue;
     let h = hedges.get(id);

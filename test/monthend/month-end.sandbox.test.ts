@@ -146,6 +146,19 @@ test("a month of opens, adds, reductions and closes reconciles, and the realized
   const totalRow = grid.find((r) => r[0] === `Total (${own.length})`)!;
   expect(cents(totalRow[net] as number)).toBe(sum(null, "net_pnl_usd"));
   for (const row of grid) for (const v of row) expect(String(v).startsWith("=")).toBe(false);
+
+  // The same month against a service whose records are as the spec shows them (no hedge_id, no client_reference):
+  // every record is tied to its hedge by market, side and opening time, and the same two differences come out.
+  const specClient = Object.assign(Object.create(client) as HedgingClient, {
+    history: async (...args: Parameters<HedgingClient["history"]>) => {
+      const page = await client.history(...args);
+      return { ...page, data: page.data.map(({ hedge_id: _id, client_reference: _ref, ...spec }) => spec) };
+    },
+  });
+  const { reconciliation: bare } = await reconcileMonth({ client: specClient, readLog: () => workbook.readLog(), writer, now: () => generatedAt }, month);
+  expect(bare.realized.every((l) => l.record.hedge_id === undefined && l.record.client_reference === undefined)).toBe(true);
+  expect(bare.realized.map((l) => [l.hedgeId, l.clientReference])).toEqual(recon.realized.map((l) => [l.hedgeId, l.clientReference]));
+  expect(bare.differences.map((d) => [d.kind, d.clientReference, d.serviceSays])).toEqual(recon.differences.map((d) => [d.kind, d.clientReference, d.serviceSays]));
 }, 90_000);
 
 test("HEDGE.HISTORY over the sandbox spills the same records as its history, newest first", async () => {

@@ -183,6 +183,42 @@ describe("a reduce that closes the whole hedge", () => {
   });
 });
 
+describe("closed-hedge records as the spec shows them: no hedge_id, no client_reference", () => {
+  const bare = (over: Parameters<typeof closed>[0] = {}) => closed({ ...over, hedge_id: undefined, client_reference: undefined });
+  const openAndClose = () => [logRow(), logRow({ action: "close", notional: null, status: "closed", loggedAt: "2026-11-05T09:00:00Z" })];
+
+  it("ties a record to the listed hedge of its market and side opened at the same time, and learns how it closed", () => {
+    const other = hedge({ id: "h2", client_reference: "DEAL-2", side: "sell", status: "filled", opened_at: "2026-11-02T09:00:00.000Z" });
+    const recon = reconcile(monthData({ history: [bare()], hedges: [hedge(), other], log: [...openAndClose(), logRow({ hedgeId: "h2", clientReference: "DEAL-2", side: "sell" })] }));
+    expect(recon.realized.map((l) => [l.hedgeId, l.clientReference])).toEqual([["h1", "DEAL-1"]]);
+    expect(recon.differences).toEqual([]);
+    // The log shows h1 open: the service closed it at maturity, which only the record tells.
+    const matured = reconcile(monthData({ history: [bare({ exit_type: "maturity" })], hedges: [hedge()], log: [logRow()] }));
+    expect(matured.differences.map((d) => [d.kind, d.hedgeId, d.serviceSays])).toEqual([["status_mismatch", "h1", "closed (maturity)"]]);
+  });
+
+  it("accepts an opened_at up to a second apart, and prefers the same instant, then the same size", () => {
+    const within = reconcile(monthData({ history: [bare({ opened_at: "2026-11-02T09:00:00.800Z" })], hedges: [hedge()], log: openAndClose() }));
+    expect(within.realized[0].hedgeId).toBe("h1");
+    const tooFar = reconcile(monthData({ history: [bare({ opened_at: "2026-11-02T09:00:01.500Z" })], hedges: [hedge({ filled_at: null })], log: openAndClose() }));
+    expect(tooFar.realized[0].hedgeId).toBeNull();
+
+    const twins = [hedge({ id: "a", notional_usd: 100_000, filled_at: null }), hedge({ id: "b", notional_usd: 40_000, opened_at: "2026-11-02T09:00:00.400Z", filled_at: null })];
+    const exact = reconcile(monthData({ history: [bare()], hedges: twins }));
+    expect(exact.realized[0].hedgeId).toBe("a");
+    const bySize = reconcile(monthData({ history: [bare({ opened_at: "2026-11-02T09:00:00.200Z", size_usd: 40_000 })], hedges: twins }));
+    expect(bySize.realized[0].hedgeId).toBe("b");
+  });
+
+  it("ignores a failed hedge opened at the same time, and gives up rather than guess between equal candidates", () => {
+    const failed = hedge({ id: "f", status: "failed", client_reference: "DEAL-F" });
+    expect(reconcile(monthData({ history: [bare()], hedges: [hedge(), failed] })).realized[0].hedgeId).toBe("h1");
+    const twin = hedge({ id: "h1b", client_reference: "DEAL-1B" });
+    const recon = reconcile(monthData({ history: [bare()], hedges: [hedge(), twin] }));
+    expect(recon.realized[0].hedgeId).toBeNull();
+  });
+});
+
 describe("logState", () => {
   it("counts only filled or closed rows; a full reduction closes", () => {
     expect(logState([logRow({ notional: 10 }), logRow({ action: "add", notional: 5, status: "failed" })])).toEqual({ net: 10, closed: false });
