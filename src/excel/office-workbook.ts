@@ -112,15 +112,19 @@ export class OfficeWorkbook implements Workbook {
       const ghost = body.rowCount === 1 && bodyValues[0].every(isBlank);
       if (ghost) {
         const first = body.getRow(0);
+        // Formats before values (see below).
         first.numberFormat = [formats[0]];
         first.values = [rows[0]];
       }
       const rest = ghost ? rows.slice(1) : rows;
       if (rest.length > 0) {
-        table.rows.add(undefined, rest);
+        // Add the rows empty, format them, then write the values: Excel reads text typed into a General cell
+        // ("00123" → 123), which would change a client reference and so the body resent on resume.
+        table.rows.add(undefined, rest.map((row) => row.map(() => "")));
         const start = ghost ? 1 : body.rowCount;
         const added = table.getDataBodyRange().getRow(start).getResizedRange(rest.length - 1, 0);
         added.numberFormat = formats.slice(0, rest.length);
+        added.values = rest;
       }
       await context.sync();
     });

@@ -1,6 +1,6 @@
 // createDesk: the TradingDesk facade the pane calls — read rows, preview, journal-then-send with bounded concurrency, fill polling, resume.
 import { newIdempotencyKey } from "../api/client";
-import { isHedgingApiError } from "../api/errors";
+import { errorCode, isHedgingApiError } from "../api/errors";
 import { buildPreview } from "./preview";
 import { readTradeRows } from "./rows";
 import { Journal } from "./journal";
@@ -175,14 +175,22 @@ class Desk implements TradingDesk {
         message: submittedMessage(intent.action, submission.newNotional),
       });
     } catch (e) {
-      if (isHedgingApiError(e) && !e.retryable) {
+      const outcome = classifyFailure(e);
+      if (outcome === "refused" && isHedgingApiError(e)) {
         this.move(intent, { status: "rejected", errorCode: e.code, message: `${e.message}${e.advice ? ` ${e.advice}` : ""}` });
-      } else {
-        const code = isHedgingApiError(e) ? e.code : "unexpected_error";
+      } else if (outcome === "transient") {
+        const code = errorCode(e);
         const wait = RESEND_BACKOFF_MS[Math.min(t.resends, RESEND_BACKOFF_MS.length - 1)];
         t.resends++;
         t.nextResendAt = Date.now() + wait;
         this.move(intent, { errorCode: code, message: `Not confirmed yet (${code}); resending with the same idempotency key.` });
+      } else {
+        // The service may have acted (e.g. a 200 this add-in could not read): never call it rejected. Keep asking with the
+        // same key at the slow cadence; the service replays the original answer once it is readable.
+        const code = errorCode(e);
+        t.resends = Math.max(t.resends + 1, RESEND_BACKOFF_MS.length);
+        t.nextResendAt = Date.now() + RESEND_BACKOFF_MS[RESEND_BACKOFF_MS.length - 1];
+        this.move(intent, { errorCode: code, message: unknownOutcomeMessage(code, e) });
       }
     } finally {
       t.sending = false;
@@ -311,6 +319,31 @@ class Desk implements TradingDesk {
 }
 
 type ReadResult = import("./types").ReadResult;
+
+/** Codes that are 4xx but do not mean "the service did nothing": the key is busy, or the key was used for another body. */
+const NOT_A_REFUSAL = new Set(["idempotency_key_reuse", "idempotency_in_flight"]);
+
+/**
+ * What a failed send means for the row:
+ *  - transient: nothing known yet (network, timeout, 5xx, 429, in flight): resend soon with the same key;
+ *  - refused: a 4xx the service sent that says it did nothing (e.g. hedge_exists, validation_error): final `rejected`;
+ *  - unknown: anything else (invalid_response — a 200 we could not read —, idempotency_key_reuse, unexpected errors):
+ *    the service may have acted, so the row stays unfinished and counts as done for the duplicate check.
+ */
+export function classifyFailure(e: unknown): "transient" | "refused" | "unknown" {
+  if (!isHedgingApiError(e)) return "unknown";
+  if (e.retryable) return "transient";
+  if (e.status !== null && e.status >= 400 && e.status <= 499 && !NOT_A_REFUSAL.has(e.code)) return "refused";
+  return "unknown";
+}
+
+function unknownOutcomeMessage(code: string, e: unknown): string {
+  const detail = e instanceof Error && e.message ? ` ${e.message.replace(/\s+$/, "")}` : "";
+  return (
+    `Outcome unknown (${code}):${detail} The service may have acted on this row. Check the hedge on the service (positions or hedge list) ` +
+    `before doing anything else; do not send this row again yourself. The add-in keeps asking with the same idempotency key every 15 s.`
+  );
+}
 
 const EXPECTED_PREFIX = "once filled the hedge will be ";
 

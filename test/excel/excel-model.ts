@@ -23,13 +23,19 @@ interface TableModel {
   cols: number;
 }
 
+/** A queued write (values or number formats), applied at sync in the order the adapter made it, as Office.js does. */
 interface PendingWrite {
-  mock: Record<string, unknown>;
+  kind: "values" | "numberFormat";
   sheet: SheetModel;
   top: number;
   left: number;
-  initialValues: unknown;
-  initialFormat: unknown;
+  data: unknown;
+}
+
+/** Excel's own reading of typed text: a numeric-looking string written to a cell not formatted as text ("@") becomes a number ("00123" → 123). */
+function coerce(sheet: SheetModel, r: number, c: number, v: Cell): Cell {
+  if (typeof v !== "string" || sheet.formats.get(`${r},${c}`) === "@") return v;
+  return /^\s*[+-]?\d+(\.\d+)?\s*$/.test(v) ? Number(v) : v;
 }
 
 const letters = (i: number): string => (i < 26 ? String.fromCharCode(65 + i) : letters(Math.floor(i / 26) - 1) + letters(i % 26));
@@ -40,11 +46,12 @@ function read(grid: Grid, top: number, left: number, rows: number, cols: number)
   return Array.from({ length: rows }, (_, r) => Array.from({ length: cols }, (_, c) => grid[top + r]?.[left + c] ?? ""));
 }
 
-function write(grid: Grid, top: number, left: number, values: Cell[][]): void {
+function write(sheet: SheetModel, top: number, left: number, values: Cell[][]): void {
+  const grid = sheet.grid;
   values.forEach((row, r) =>
     row.forEach((v, c) => {
       while (grid.length <= top + r) grid.push([]);
-      grid[top + r][left + c] = v;
+      grid[top + r][left + c] = coerce(sheet, top + r, left + c, v);
     }),
   );
 }
@@ -92,19 +99,15 @@ export class ExcelModel {
   /** Office.js semantics: queued writes are applied and loads are fulfilled at sync. */
   private async sync(): Promise<void> {
     this.syncs++;
-    for (const w of this.writes) {
-      if (w.mock.values !== w.initialValues && Array.isArray(w.mock.values)) write(w.sheet.grid, w.top, w.left, w.mock.values as Cell[][]);
-      if (w.mock.numberFormat !== w.initialFormat && Array.isArray(w.mock.numberFormat)) {
-        (w.mock.numberFormat as string[][]).forEach((row, r) => row.forEach((f, c) => w.sheet.formats.set(`${w.top + r},${w.left + c}`, f)));
-      }
+    const writes = this.writes;
+    this.writes = [];
+    for (const w of writes) {
+      if (!Array.isArray(w.data)) continue;
+      if (w.kind === "values") write(w.sheet, w.top, w.left, w.data as Cell[][]);
+      else (w.data as string[][]).forEach((row, r) => row.forEach((f, c) => w.sheet.formats.set(`${w.top + r},${w.left + c}`, f)));
     }
     for (const mock of this.created) await mock.sync();
     await new Promise((r) => setTimeout(r, 0));
-    // What is now in the proxies was loaded, not written.
-    for (const w of this.writes) {
-      w.initialValues = w.mock.values;
-      w.initialFormat = w.mock.numberFormat;
-    }
   }
 
   private context(): unknown {
@@ -237,8 +240,14 @@ export class ExcelModel {
         },
       });
     };
-    this.writes.push({ mock, sheet, top, left, initialValues: mock.values, initialFormat: mock.numberFormat });
-    return mock;
+    // Writes are queued in the order they are made (values and formats alike), as Office.js queues them.
+    return new Proxy(mock, {
+      set(target, prop, value) {
+        if (prop === "values" || prop === "numberFormat") model.writes.push({ kind: prop, sheet, top, left, data: value });
+        (target as unknown as Record<string | symbol, unknown>)[prop] = value;
+        return true;
+      },
+    });
   }
 
   table(t: TableModel): OfficeMockObject & Record<string, unknown> {
@@ -251,7 +260,7 @@ export class ExcelModel {
     mock.rows = {
       add: (index: number | undefined, values: Cell[][]) => {
         if (index !== undefined && index !== null) throw new Error("the log only appends");
-        write(t.sheet.grid, t.top + 1 + t.bodyRows, t.left, values);
+        model.writes.push({ kind: "values", sheet: t.sheet, top: t.top + 1 + t.bodyRows, left: t.left, data: values });
         t.bodyRows += values.length;
       },
     };

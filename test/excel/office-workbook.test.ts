@@ -119,6 +119,19 @@ describe("OfficeWorkbook log", () => {
     expect(log[2]).toMatchObject({ action: "close", notional: null, tenor: null, clientReference: null });
   });
 
+  it("keeps text cells text: a client reference like 00123 (and hashes of digits) are not turned into numbers, first row or later ones", async () => {
+    const model = new ExcelModel();
+    const wb = new OfficeWorkbook(model.excel);
+    await wb.appendLog([record("k1", { clientReference: "00123" }), record("k2", { clientReference: "0456" })]);
+    await wb.appendLog([record("k3", { clientReference: "000789", hedgeId: "0012" })]);
+    const sheet = model.sheets.get(LOG_SHEET_NAME)!;
+    expect([1, 2, 3].map((r) => sheet.grid[r][col("clientReference")])).toEqual(["00123", "0456", "000789"]);
+    expect(sheet.formats.get(`3,${col("clientReference")}`)).toBe("@");
+    const log = await wb.readLog();
+    expect(log.map((r) => r.clientReference)).toEqual(["00123", "0456", "000789"]);
+    expect(log[2].hedgeId).toBe("0012");
+  });
+
   it("updates only the status cells of the rows named by key, keeping the rest", async () => {
     const model = new ExcelModel();
     const wb = new OfficeWorkbook(model.excel);
