@@ -1,8 +1,7 @@
 // HEDGE.HISTORY([from], [to]): its arguments (Excel dates or ISO text), its topic (every page of GET /hedges/history in the window, refreshed slowly), and its spill.
-import type { ClosedHedge } from "../api/schemas";
 import { ArgumentError } from "../feeds/feed-error";
 import type { TopicSpec } from "../feeds/hub";
-import { fetchHistory } from "../monthend/month-data";
+import { fetchHistory, type HistoryRead } from "../monthend/month-data";
 import { isOmitted } from "./args";
 import { table, type Spill } from "./cells";
 import { cellErrorOfThrown, outcomeOf, type CellStreams, type Sink } from "./stream";
@@ -81,8 +80,8 @@ export function historyWindow(from: unknown, to: unknown): HistoryWindow {
   return { fromMs: f?.ms ?? null, toMs };
 }
 
-/** The topic of one window: every page of history in it, newest first (endpoint "history": the slow refresh, 60 s by default). */
-export function historyWindowTopic(window: HistoryWindow): TopicSpec<ClosedHedge[]> {
+/** The topic of one window: every page of history in it, newest first, and whether that is all (endpoint "history": the slow refresh, 60 s by default). */
+export function historyWindowTopic(window: HistoryWindow): TopicSpec<HistoryRead> {
   const iso = (ms: number | null) => (ms === null ? "" : new Date(ms).toISOString());
   return {
     key: `history-window:${iso(window.fromMs)}|${iso(window.toMs)}`,
@@ -94,10 +93,24 @@ export function historyWindowTopic(window: HistoryWindow): TopicSpec<ClosedHedge
   };
 }
 
-/** The spill: a header row of HISTORY_FIELDS, then one row per record, newest first; times as Excel date serials (UTC). */
-export function historySpill(records: readonly ClosedHedge[]): Spill {
-  const newestFirst = [...records].sort((a, b) => Date.parse(b.closed_at) - Date.parse(a.closed_at));
-  return table(newestFirst, HISTORY_FIELDS);
+/** How the first cell of the last row of a spill cut short begins ("LIST CUT at 5000 records"); the next cell says why. */
+export const HISTORY_CUT_MARK = "LIST CUT";
+
+/**
+ * The spill: a header row of HISTORY_FIELDS, then one row per record, newest first; times as Excel date serials (UTC).
+ * When the read was cut short, a last row says so: "LIST CUT at N records" in its first cell, what is missing and why in the next.
+ */
+export function historySpill(read: HistoryRead): Spill {
+  const newestFirst = [...read.records].sort((a, b) => Date.parse(b.closed_at) - Date.parse(a.closed_at));
+  const spill = table(newestFirst, HISTORY_FIELDS);
+  if (!read.complete) {
+    const why = read.incompleteReason ?? "it was cut short";
+    const row: Spill[number] = HISTORY_FIELDS.map(() => "");
+    row[0] = `${HISTORY_CUT_MARK} at ${read.records.length} records`;
+    row[1] = `Only the newest ${read.records.length} records of the window are listed; older ones are missing: ${why}. Narrow the window with from and to.`;
+    spill.push(row);
+  }
+  return spill;
 }
 
 /** HEDGE.HISTORY: checks the arguments (a bad one shows #VALUE! naming it), then streams the window's records. */

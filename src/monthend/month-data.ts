@@ -18,21 +18,35 @@ export interface FetchOptions {
   maxHistoryPages?: number;
 }
 
+/** What a history read brought: the records, and whether they are all of the window's. */
+export interface HistoryRead {
+  /** Newest first. */
+  records: ClosedHedge[];
+  /** False when the read stopped before reaching the window's start: older records of the window are missing. */
+  complete: boolean;
+  /** Why it stopped short, in words for the user (null when complete). */
+  incompleteReason: string | null;
+}
+
 /**
  * Closed-hedge records closed at or after `fromMs` (and before `toMs` when given), newest first, every page.
  * Pages go back in time by moving `to` (exclusive) to the oldest record of the page plus 1 ms, dropping the records
  * already seen at that instant; the window is applied again here, so a service that ignores it gives the same result.
+ * The read is complete when a page comes back short or reaches back past `fromMs`. It is cut short, and says so,
+ * when the page limit is reached or a full page brings nothing new (a service that ignores `to` answers the same
+ * newest page every time; so does one holding more than a page of records at one instant).
  */
 export async function fetchHistory(
   client: Pick<HedgingClient, "history">,
   fromMs: number,
   toMs: number | null,
   options: Pick<FetchOptions, "signal" | "maxHistoryPages"> = {},
-): Promise<ClosedHedge[]> {
+): Promise<HistoryRead> {
   const from = new Date(fromMs).toISOString();
   const out: ClosedHedge[] = [];
   let to: number | null = toMs;
   const maxPages = options.maxHistoryPages ?? 40;
+  let incompleteReason: string | null = `it stopped at the limit of ${maxPages} pages of ${LIST_LIMIT_MAX} records`;
   for (let page = 0; page < maxPages; page++) {
     const query = { from, limit: LIST_LIMIT_MAX, ...(to !== null ? { to: new Date(to).toISOString() } : {}) };
     const { data } = await client.history(query, options.signal);
@@ -45,7 +59,8 @@ export async function fetchHistory(
     let fresh = 0;
     for (const r of data) {
       const t = Date.parse(r.closed_at);
-      if (!(t >= fromMs) || (toMs !== null && t >= toMs)) continue;
+      // Outside the window, or at or after this page's own `to` (a service that ignores `to` sends the newest again).
+      if (!(t >= fromMs) || (toMs !== null && t >= toMs) || (boundary !== null && t >= boundary)) continue;
       const key = JSON.stringify(r);
       const seen = seenAtBoundary.get(key) ?? 0;
       if (seen > 0) {
@@ -55,12 +70,22 @@ export async function fetchHistory(
       out.push(r);
       fresh++;
     }
-    if (data.length < LIST_LIMIT_MAX || fresh === 0) break;
+    if (data.length < LIST_LIMIT_MAX) {
+      incompleteReason = null;
+      break;
+    }
     const oldest = Math.min(...data.map((r) => Date.parse(r.closed_at)).filter(Number.isFinite));
-    if (!Number.isFinite(oldest) || oldest < fromMs) break;
+    if (Number.isFinite(oldest) && oldest < fromMs) {
+      incompleteReason = null; // this page reached back past the window's start
+      break;
+    }
+    if (fresh === 0 || !Number.isFinite(oldest)) {
+      incompleteReason = `a full page of ${LIST_LIMIT_MAX} brought no record not already read (the service may ignore the from/to filters)`;
+      break;
+    }
     to = oldest + 1;
   }
-  return out.sort((a, b) => Date.parse(b.closed_at) - Date.parse(a.closed_at));
+  return { records: out.sort((a, b) => Date.parse(b.closed_at) - Date.parse(a.closed_at)), complete: incompleteReason === null, incompleteReason };
 }
 
 /** Everything reconcile() needs for one month, read from the service now; the log rows are passed in. */
@@ -74,7 +99,8 @@ export async function fetchMonthData(client: MonthEndClient, window: MonthWindow
 
   progress("Reading the hedge history…");
   // From the month's start with no end: hedges closed after the month tell that they were still open at its end.
-  const history = await fetchHistory(client, window.startMs, null, options);
+  const read = await fetchHistory(client, window.startMs, null, options);
+  const history = read.records;
 
   progress("Reading positions and hedges…");
   const [positions, newest, filled, submitted] = await Promise.all([
@@ -119,6 +145,8 @@ export async function fetchMonthData(client: MonthEndClient, window: MonthWindow
     window,
     generatedAtMs: now(),
     history,
+    historyComplete: read.complete,
+    historyIncompleteReason: read.incompleteReason,
     positions: positions.data,
     hedges: [...hedges.values()],
     log,

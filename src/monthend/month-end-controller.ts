@@ -113,6 +113,11 @@ export class MonthEndController {
         `Wrote “${sheet.name}”: ${plural(r.counts.realized, "hedge")} closed (net P&L ${usd(all?.netPnlUsd ?? 0)} USD), ` +
         `${plural(r.counts.open, "open position")}, ${plural(r.counts.differences, "difference")} with the Hedge Log` +
         (r.counts.pending > 0 ? ` (${r.counts.pending} still pending).` : ".");
+      if (r.historyIncomplete) {
+        const warning = `History incomplete: only the newest ${plural(r.counts.realized, "record")} of the month could be read, so the sheet may miss hedges closed earlier in it.`;
+        this.set({ busy: null, progress: null, message: { kind: "warning", text: `${warning} ${text}`, details: [r.historyIncomplete, ...r.notes] } });
+        return;
+      }
       this.set({ busy: null, progress: null, message: { kind: r.counts.differences > 0 ? "warning" : "success", text, details: r.notes } });
     } catch (e) {
       this.set({ busy: null, progress: null, message: errorMessage(e) });

@@ -80,6 +80,9 @@ export const DIFFERENCE_COLUMNS: readonly Column<DifferenceItem>[] = [
   { header: "What it means", kind: "text", width: 85, value: (d) => d.detail },
 ];
 
+/** The label of the header's first line when the history was read only in part. */
+export const HISTORY_INCOMPLETE_LABEL = "WARNING: history incomplete";
+
 /** Builds the sheet; one row per hedge, position or difference, plain values only. */
 export function reconContent(recon: Reconciliation): SheetContent {
   const width = Math.max(REALIZED_COLUMNS.length, OPEN_COLUMNS.length, DIFFERENCE_COLUMNS.length, 2);
@@ -127,6 +130,8 @@ export function reconContent(recon: Reconciliation): SheetContent {
   const { counts, window } = recon;
   section(`Hedge reconciliation ${window.label}`, () => {
     const line = (label: string, value: CellValue, format: string) => push([[label, FORMATS.text], [value, format]]);
+    // First and bold: a history read cut short changes what every section below can be trusted for.
+    if (recon.historyIncomplete) push([[HISTORY_INCOMPLETE_LABEL, FORMATS.text], [recon.historyIncomplete, FORMATS.text]], true);
     line("Environment", recon.environment, FORMATS.text);
     line("Account address", recon.accountAddress ?? "not configured", FORMATS.text);
     line("Period start (UTC)", toExcelDate(new Date(window.startMs).toISOString()), FORMATS.date);

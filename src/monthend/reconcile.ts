@@ -14,6 +14,10 @@ export interface MonthData {
   generatedAtMs: number;
   /** Closed-hedge records closed from the month's start onwards (later ones too: they tell when a hedge closed). */
   history: ClosedHedge[];
+  /** False when the history read was cut short (see fetchHistory): records near the month's start may be missing. */
+  historyComplete: boolean;
+  /** Why it was cut short, when it was. */
+  historyIncompleteReason?: string | null;
   /** Open positions when the data was read. */
   positions: Position[];
   /** The hedges the service returned (its newest hedges, every open one, and each hedge id the log names that the service knows). */
@@ -93,6 +97,8 @@ export interface Reconciliation {
   accountAddress: string | null;
   window: MonthWindow;
   generatedAtMs: number;
+  /** Null when the whole history was read; otherwise the warning to show first (the sheet's header, the pane). */
+  historyIncomplete: string | null;
   /** Closed in the month, newest first. */
   realized: RealizedLine[];
   /** buy, sell, then all. */
@@ -472,6 +478,10 @@ export function reconcile(data: MonthData): Reconciliation {
   const order: Record<DifferenceKind, number> = { log_unknown_to_service: 0, service_not_in_log: 1, notional_mismatch: 2, status_mismatch: 3, pending: 4 };
   differences.sort((a, b) => order[a.kind] - order[b.kind] || (a.loggedAt ?? "").localeCompare(b.loggedAt ?? "") || (a.hedgeId ?? "").localeCompare(b.hedgeId ?? ""));
 
+  const historyIncomplete = data.historyComplete
+    ? null
+    : `The hedge history was read only in part (${data.historyIncompleteReason ?? "it was cut short"}): ` +
+      `the ${realized.length} records read are the newest ones, older records of the month are missing, so the realized section, its totals and the differences may be incomplete or wrong.`;
   const notes: string[] = [];
   if (data.generatedAtMs >= window.endMs) {
     notes.push("Open positions, hedge states and notionals are as of the time generated: the service does not give them as of a past date.");
@@ -485,6 +495,7 @@ export function reconcile(data: MonthData): Reconciliation {
     accountAddress: data.accountAddress,
     window,
     generatedAtMs: data.generatedAtMs,
+    historyIncomplete,
     realized,
     realizedTotals,
     open,

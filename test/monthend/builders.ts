@@ -98,6 +98,7 @@ export function monthData(over: Partial<MonthData> = {}): MonthData {
     window: NOV,
     generatedAtMs: Date.UTC(2026, 11, 1, 10),
     history: [],
+    historyComplete: true,
     positions: [],
     hedges: [],
     log: [],

@@ -3,7 +3,7 @@ import { FakeExcelError, FakeInvocation, installFeeds } from "../functions/fake-
 import { FakeClient } from "../feeds/fake-client";
 import type { ClosedHedge, HistoryQuery } from "../../src/api/schemas";
 import type { ApiResult } from "../../src/api/sender";
-import { history as historyHandler, historyWindow, HISTORY_FIELDS } from "../../src/functions/history";
+import { history as historyHandler, historyWindow, HISTORY_FIELDS, HISTORY_MAX_PAGES } from "../../src/functions/history";
 import { cellStreams } from "../../src/functions/runtime";
 import { excelSerial } from "../../src/functions/cells";
 import { toExcelDate } from "../../src/excel/workbook";
@@ -13,11 +13,13 @@ import { closed } from "./builders";
 class HistoryClient extends FakeClient {
   records: ClosedHedge[] = [];
   queries: HistoryQuery[] = [];
+  /** Like a service that does not know the filters: always the newest records. */
+  ignoreWindow = false;
   override history(query: HistoryQuery = {}): Promise<ApiResult<never[]>> {
     this.queries.push(query);
     void super.history(); // counts the call
-    const from = query.from ? Date.parse(query.from) : -Infinity;
-    const to = query.to ? Date.parse(query.to) : Infinity;
+    const from = query.from && !this.ignoreWindow ? Date.parse(query.from) : -Infinity;
+    const to = query.to && !this.ignoreWindow ? Date.parse(query.to) : Infinity;
     const data = this.records
       .filter((r) => Date.parse(r.closed_at) >= from && Date.parse(r.closed_at) < to)
       .sort((a, b) => Date.parse(b.closed_at) - Date.parse(a.closed_at))
@@ -83,6 +85,45 @@ describe("HEDGE.HISTORY", () => {
     expect(ids).toHaveLength(1_203);
     expect(new Set(ids).size).toBe(1_203);
     expect(client.queries.length).toBeGreaterThanOrEqual(3);
+  });
+
+  it("ends with a LIST CUT row when the records could not all be read, and only then", async () => {
+    const base = Date.UTC(2026, 10, 1);
+    const many = (n: number) => Array.from({ length: n }, (_, i) => closed({ hedge_id: `h${i}`, closed_at: new Date(base + i * 1_000).toISOString() }));
+    const lastRow = async (client: HistoryClient) => {
+      const { advance } = installFeeds({}, client);
+      const cell = run(null, null);
+      await advance();
+      return { spill: cell.value, last: cell.value[cell.value.length - 1] };
+    };
+
+    // More than the pages one cell reads: the newest 5,000, then the row that says the list stops there.
+    const capped = new HistoryClient();
+    capped.records = many(HISTORY_MAX_PAGES * 500 + 7);
+    const cut = await lastRow(capped);
+    const listed = cut.spill.slice(1, -1);
+    // 500 on the first page, 499 new on each next one (it repeats the record at its boundary): 4,991 of 5,007.
+    expect(listed).toHaveLength(500 + (HISTORY_MAX_PAGES - 1) * 499);
+    expect(new Set(listed.map((r) => r[HISTORY_FIELDS.indexOf("hedge_id")])).size).toBe(listed.length);
+    expect(cut.last[0]).toBe(`LIST CUT at ${listed.length} records`);
+    expect(cut.last[1]).toMatch(/older ones are missing: it stopped at the limit of 10 pages.*Narrow the window with from and to/);
+    expect(cut.last).toHaveLength(HISTORY_FIELDS.length);
+
+    // A service that ignores from/to: the same newest 500 every time, and the row says why.
+    const deaf = new HistoryClient();
+    deaf.ignoreWindow = true;
+    deaf.records = many(1_200);
+    const same = await lastRow(deaf);
+    expect(same.spill).toHaveLength(1 + 500 + 1);
+    expect(same.last[0]).toBe("LIST CUT at 500 records");
+    expect(same.last[1]).toMatch(/may ignore the from\/to filters/);
+
+    // Everything read: no such row.
+    const whole = new HistoryClient();
+    whole.records = many(1_000);
+    const all = await lastRow(whole);
+    expect(all.spill).toHaveLength(1 + 1_000);
+    expect(String(all.last[0])).not.toMatch(/LIST CUT/);
   });
 
   it("refreshes slowly: one request a minute however many cells show the same window", async () => {

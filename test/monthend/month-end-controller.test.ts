@@ -48,6 +48,19 @@ test("reconcile shows progress, writes the sheet, and sums up the result with th
   expect([...writer.sheets.keys()]).toEqual(["Hedge Recon 2026-11"]);
 });
 
+test("a history the service would not page through is reported first, as a warning", async () => {
+  // A service that ignores from/to: 500 records closed in November, the same ones on every page.
+  const full = Array.from({ length: 500 }, (_, i) => closed({ hedge_id: `f${i}`, client_reference: `F${i}`, closed_at: new Date(Date.UTC(2026, 10, 20) + i * 60_000).toISOString() }));
+  const client = { ...fakeClient(), history: () => Promise.resolve({ data: full, meta: {} }) } as MonthEndClient;
+  const { c, writer } = controller({ client: () => client });
+  await c.reconcile();
+  expect(c.view.message?.kind).toBe("warning");
+  expect(c.view.message?.text).toMatch(/^History incomplete: only the newest 500 records of the month could be read, so the sheet may miss hedges closed earlier in it\. Wrote “Hedge Recon 2026-11”/);
+  expect(c.view.message?.details[0]).toMatch(/may ignore the from\/to filters/);
+  const grid = writer.sheets.get("Hedge Recon 2026-11")!.values;
+  expect(grid[1][0]).toBe("WARNING: history incomplete");
+});
+
 test("says to connect first when there is no key, and sends nothing", async () => {
   const { c, writer } = controller({ client: () => null });
   await c.reconcile();
