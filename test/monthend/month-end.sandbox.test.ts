@@ -182,6 +182,44 @@ test("HEDGE.HISTORY over the sandbox spills the same records as its history, new
   expect([...closedAt].sort((a, b) => b - a)).toEqual(closedAt);
 });
 
+test("a reduce that leaves less than the close tolerance closes the hedge; the month reconciles with no difference", async () => {
+  // A sandbox of its own, so the month holds only this hedge.
+  const own = await startSandbox({ port: 0, http: true, fillMs: 20, seed: 11 });
+  const ownClient = new HedgingClient({ apiKey: DEMO_API_KEY, baseUrl: own.baseUrl });
+  const workbook = new MemoryWorkbook();
+  const desk = createDesk({ client: ownClient, workbook, pollIntervalMs: 50 });
+  try {
+    const clock = async () => Number(((await (await fetch(`${own.controlUrl}/clock`)).json()) as { data: { now_ms: number } }).data.now_ms);
+    const now = await clock();
+    const current = monthWindow(monthLabel(monthOf(now)));
+    if (now + DAY > current.endMs) await fetch(`${own.controlUrl}/clock`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ advance_ms: current.endMs - now + HOUR }) });
+    const month = monthLabel(monthOf(await clock()));
+    const run = async (action: Action, header: string[], row: unknown[]) => {
+      workbook.setSheet(`Deals ${action}`, [header, row as never[]]);
+      workbook.select(`Deals ${action}`, `A2:${String.fromCharCode(64 + header.length)}2`);
+      const read = await desk.readRows(action);
+      const sent = await desk.send(await desk.preview(action, read.rows), { sendAgain: true });
+      expect(sent.skipped).toEqual([]);
+      await desk.settled(20_000);
+    };
+    await run("open", ["Market", "Side", "Notional", "Tenor", "Client reference"], ["USDTNGN", "buy", 100_000, 7, "WHOLE-1"]);
+    await run("reduce", ["Market", "Side", "Amount"], ["USDTNGN", "buy", 99_950]);
+    const log = await workbook.readLog();
+    expect(log.map((r) => [r.action, r.status])).toEqual([
+      ["open", "filled"],
+      ["reduce", "closed"],
+    ]);
+    const generatedAt = await clock();
+    const { reconciliation: recon } = await reconcileMonth({ client: ownClient, readLog: () => workbook.readLog(), writer: new MemorySheetWriter(workbook), now: () => generatedAt }, month);
+    expect(recon.realized.map((l) => [l.record.exit_type, l.record.size_usd, l.clientReference])).toEqual([["decrease", 100_000, "WHOLE-1"]]);
+    expect(recon.open).toEqual([]);
+    expect(recon.differences).toEqual([]);
+  } finally {
+    desk.stop();
+    await own.close();
+  }
+}, 60_000);
+
 async function waitFor(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (!(await check())) {
