@@ -268,7 +268,18 @@ export class MemoryWorkbook implements Workbook {
 
   private ensureLogNow(): MemoryTable {
     const existing = this.tables.get(LOG_TABLE_NAME);
-    if (existing) return existing;
+    if (existing) {
+      // An older log with fewer columns: add the new ones (always at the end) with header, format and width.
+      const sheet = this.sheetOf(existing.sheet);
+      for (let i = existing.rect.right - existing.rect.left + 1; i < LOG_COLUMNS.length; i++) {
+        const c = existing.rect.left + i;
+        setCell(sheet.cells, existing.rect.top, c, LOG_COLUMNS[i].header);
+        sheet.columnFormats.set(c, LOG_COLUMNS[i].numberFormat);
+        sheet.columnWidths.set(c, LOG_COLUMNS[i].width);
+        existing.rect = { ...existing.rect, right: c };
+      }
+      return existing;
+    }
     if (!this.sheets.has(LOG_SHEET_NAME)) this.sheets.set(LOG_SHEET_NAME, { cells: [], columnFormats: new Map(), columnWidths: new Map() });
     const sheet = this.sheetOf(LOG_SHEET_NAME);
     LOG_HEADERS.forEach((h, i) => setCell(sheet.cells, 0, i, h));

@@ -164,6 +164,28 @@ export class OfficeWorkbook implements Workbook {
     });
   }
 
+  /**
+   * A log written by an older version has fewer columns: the new ones (always appended at the end of LOG_COLUMNS) are
+   * added at the table's right end with their header, width and number format. Existing columns are never moved.
+   */
+  private async addMissingColumns(context: Excel.RequestContext, table: Excel.Table): Promise<void> {
+    const count = table.columns.getCount();
+    await context.sync();
+    if (count.value >= LOG_COLUMNS.length) return;
+    const header = table.getHeaderRowRange();
+    header.load(["rowIndex", "columnIndex"]);
+    await context.sync();
+    const sheet = table.worksheet;
+    for (let i = count.value; i < LOG_COLUMNS.length; i++) {
+      const column = LOG_COLUMNS[i];
+      table.columns.add(undefined, undefined, column.header);
+      const c = header.columnIndex + i;
+      sheet.getRangeByIndexes(0, c, 1, 1).getEntireColumn().format.columnWidth = column.width;
+      sheet.getRangeByIndexes(header.rowIndex + 1, c, 1, 1).numberFormat = [[column.numberFormat]];
+    }
+    await context.sync();
+  }
+
   /** The log table, created (sheet, headers, formats, widths, frozen header) when missing. */
   private async logTable(context: Excel.RequestContext): Promise<Excel.Table> {
     const existing = context.workbook.tables.getItemOrNullObject(LOG_TABLE_NAME);
@@ -171,7 +193,10 @@ export class OfficeWorkbook implements Workbook {
     const sheetOrNull = context.workbook.worksheets.getItemOrNullObject(LOG_SHEET_NAME);
     sheetOrNull.load("isNullObject");
     await context.sync();
-    if (!existing.isNullObject) return existing;
+    if (!existing.isNullObject) {
+      await this.addMissingColumns(context, existing);
+      return existing;
+    }
 
     const sheet = sheetOrNull.isNullObject ? context.workbook.worksheets.add(LOG_SHEET_NAME) : sheetOrNull;
     const header = sheet.getRangeByIndexes(0, 0, 1, LOG_COLUMNS.length);

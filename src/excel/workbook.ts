@@ -50,6 +50,12 @@ export interface LogRecord {
   filledAt: string | null;
   errorCode: string | null;
   message: string | null;
+  /**
+   * The account the row was sent for: the account_address of GET /account for the key in use. Idempotency keys are per
+   * API key, so a row is only ever resumed or counted as a duplicate by the same account. Empty in logs written before
+   * this column existed (such rows count for any account of their environment).
+   */
+  account?: string | null;
 }
 
 /** The status columns of a log row, the only ones ever updated after it is appended. */
@@ -107,6 +113,8 @@ export const LOG_COLUMNS: readonly LogColumn[] = [
   { field: "filledAt", header: "Filled at (UTC)", kind: "date", numberFormat: "yyyy-mm-dd hh:mm:ss", width: 120 },
   { field: "errorCode", header: "Error code", kind: "text", numberFormat: "@", width: 110 },
   { field: "message", header: "Message", kind: "text", numberFormat: "@", width: 300 },
+  // Appended after the first release: older logs lack them and get them added at the end (never reordered).
+  { field: "account", header: "Account", kind: "text", numberFormat: "@", width: 150 },
 ];
 
 export const LOG_HEADERS: readonly string[] = LOG_COLUMNS.map((c) => c.header);

@@ -6,6 +6,7 @@ import { readTradeRows } from "./rows";
 import { Journal } from "./journal";
 import { intentFromRow, isFinal, rowStatusOf, submit, type Intent, type IntentPatch } from "./intent";
 import { pollOnce } from "./fills";
+import { sameAccount } from "./duplicates";
 import { ConcurrencyLimit } from "../api/throttle";
 import { LOG_SHEET_NAME } from "../excel/workbook";
 import {
@@ -51,6 +52,8 @@ class Desk implements TradingDesk {
   /** Intents of this session (sent or resumed) that are not final yet, plus finished ones for progress counts. */
   private readonly tracked = new Map<string, Tracking>();
   private loaded: Promise<void> | null = null;
+  /** account_address of the key in use; undefined until known (options.account or GET /account). */
+  private account: string | null | undefined;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private polling = false;
   private stopped = false;
@@ -68,6 +71,7 @@ class Desk implements TradingDesk {
     this.pollIntervalMs = Math.max(250, options.pollIntervalMs ?? 1_500);
     this.now = options.now ?? (() => new Date());
     this.onProgress = options.onProgress;
+    this.account = options.account;
     this.journal = new Journal(this.workbook);
     this.limit = new ConcurrencyLimit(this.concurrency);
   }
@@ -84,7 +88,7 @@ class Desk implements TradingDesk {
 
   async preview(action: Action, rows: TradeRow[]): Promise<Preview> {
     await this.ensureLoaded();
-    return buildPreview({ client: this.client, environment: this.environment, log: this.journal.records(), concurrency: this.concurrency, now: this.now }, action, rows);
+    return buildPreview({ client: this.client, environment: this.environment, account: this.accountNow(), log: this.journal.records(), concurrency: this.concurrency, now: this.now }, action, rows);
   }
 
   // ---- sending ----
@@ -109,7 +113,7 @@ class Desk implements TradingDesk {
     // Journal first: every row is in the log as `submitting` before any request leaves.
     for (const [key, t] of this.tracked) if (isFinal(t.intent.status)) this.tracked.delete(key);
     const loggedAt = this.now().toISOString();
-    const intents = rows.map((row) => intentFromRow(row, newIdempotencyKey(), this.environment, loggedAt));
+    const intents = rows.map((row) => intentFromRow(row, newIdempotencyKey(), this.environment, loggedAt, this.accountNow()));
     await this.journal.append(intents);
     for (const intent of intents) {
       this.track(intent);
@@ -203,7 +207,10 @@ class Desk implements TradingDesk {
     this.loaded = null;
     await this.ensureLoaded();
     this.stopped = false;
-    const unfinished = this.journal.all().filter((i) => !isFinal(i.status) && i.environment === this.environment);
+    // Only this environment's and this account's rows: idempotency keys are per API key, so another account's unfinished
+    // rows sent under this key would be executed again. Rows without an account (older logs) are taken up by any account.
+    const account = this.accountNow();
+    const unfinished = this.journal.all().filter((i) => !isFinal(i.status) && i.environment === this.environment && sameAccount(i.account, account));
     for (const intent of unfinished) {
       this.track(intent);
       this.emit(intent);
@@ -288,8 +295,31 @@ class Desk implements TradingDesk {
   }
 
   private ensureLoaded(): Promise<void> {
-    this.loaded ??= this.journal.load().then(() => undefined);
+    this.loaded ??= Promise.all([this.journal.load(), this.resolveAccount()])
+      .then(() => undefined)
+      .catch((e: unknown) => {
+        this.loaded = null; // try again next time
+        throw e;
+      });
     return this.loaded;
+  }
+
+  /** GET /account once (transient errors, e.g. a burst of 429s, are waited out a few times before giving up). */
+  private async resolveAccount(): Promise<void> {
+    for (let attempt = 0; this.account === undefined; attempt++) {
+      try {
+        const { data } = await this.client.account();
+        this.account = data.account_address ?? null;
+      } catch (e) {
+        if (classifyFailure(e) !== "transient" || attempt >= 4) throw e;
+        await new Promise((r) => setTimeout(r, RESEND_BACKOFF_MS[attempt]));
+      }
+    }
+  }
+
+  private accountNow(): string | null {
+    if (this.account === undefined) throw new Error("The account of this key is not known yet: connect again.");
+    return this.account;
   }
 
   private track(intent: Intent): void {

@@ -1,4 +1,4 @@
-// Duplicate detection against the log: a row the log shows as already done (same environment, action, market, side, amount and client reference, not failed or rejected).
+// Duplicate detection against the log: a row the log shows as already done (same environment and account, action, market, side, amount and client reference, not failed or rejected).
 import type { LogRecord } from "../excel/workbook";
 import type { DuplicateOf, TradeRow } from "./types";
 import type { Environment } from "../api/environment";
@@ -12,12 +12,22 @@ function sameAmount(a: number | null, b: number | null): boolean {
   return Math.abs(a - b) < 0.005;
 }
 
-/** The newest log row that already did this row's action, or null. */
-export function findDuplicate(row: TradeRow, environment: Environment, log: readonly LogRecord[]): DuplicateOf | null {
+/**
+ * Whether a log row belongs to the account in use. Rows without an account (logs older than the Account column) count
+ * for every account of their environment; a desk whose account is unknown (null) only claims such rows.
+ */
+export function sameAccount(rowAccount: string | null | undefined, account: string | null): boolean {
+  if (!rowAccount) return true;
+  return account !== null && rowAccount.toLowerCase() === account.toLowerCase();
+}
+
+/** The newest log row of this environment and account that already did this row's action, or null. */
+export function findDuplicate(row: TradeRow, environment: Environment, log: readonly LogRecord[], account: string | null): DuplicateOf | null {
   for (let i = log.length - 1; i >= 0; i--) {
     const r = log[i];
     if (!DONE_STATES.has(r.status)) continue;
     if (r.environment !== environment || r.action !== row.action) continue;
+    if (!sameAccount(r.account, account)) continue;
     if (r.market.toUpperCase() !== row.market || r.side !== row.side) continue;
     if (!sameAmount(r.notional, row.action === "close" ? null : row.notional)) continue;
     if ((r.clientReference ?? null) !== (row.clientReference ?? null)) continue;

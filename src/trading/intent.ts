@@ -65,6 +65,8 @@ export interface Intent {
   filledAt: string | null;
   errorCode: string | null;
   message: string | null;
+  /** account_address of the account the row is sent for; null in rows of logs older than the Account column. */
+  account: string | null;
   /** The hedge's notional the service said this action leads to (Add/Reduce answers carry new_notional_usd). In memory only. */
   expectedNotional?: number | null;
   /** The hedge's notional when this action was accepted, when known. In memory only. */
@@ -85,7 +87,7 @@ export function applyPatch(intent: Intent, patch: IntentPatch): IntentPatch {
   return changed;
 }
 
-export function intentFromRow(row: TradeRow, idempotencyKey: string, environment: Environment, loggedAt: string): Intent {
+export function intentFromRow(row: TradeRow, idempotencyKey: string, environment: Environment, loggedAt: string, account: string | null = null): Intent {
   return {
     idempotencyKey,
     environment,
@@ -105,6 +107,7 @@ export function intentFromRow(row: TradeRow, idempotencyKey: string, environment
     filledAt: null,
     errorCode: null,
     message: null,
+    account,
   };
 }
 
@@ -127,6 +130,7 @@ export function intentToLogRecord(intent: Intent): LogRecord {
     filledAt: intent.filledAt,
     errorCode: intent.errorCode,
     message: intent.message,
+    account: intent.account,
   };
 }
 
@@ -155,6 +159,7 @@ export function intentFromLogRecord(record: LogRecord): Intent | null {
     filledAt: record.filledAt,
     errorCode: record.errorCode,
     message: record.message,
+    account: record.account || null,
   };
 }
 

@@ -11,6 +11,8 @@ import type { Action, LimitCheck, Preview, PreviewLine, TradeRow } from "./types
 export interface PreviewContext {
   client: HedgingClient;
   environment: Environment;
+  /** account_address of the key in use: duplicates are looked for among this account's rows (and rows without one). */
+  account: string | null;
   log: readonly LogRecord[];
   concurrency: number;
   now: () => Date;
@@ -51,7 +53,7 @@ export async function buildPreview(ctx: PreviewContext, action: Action, rows: re
     collateralUsdc: 0,
     carryUsdc: 0,
     marginBackUsdc: 0,
-    duplicateOf: findDuplicate(row, ctx.environment, ctx.log),
+    duplicateOf: findDuplicate(row, ctx.environment, ctx.log, ctx.account),
     blockers: [],
     warnings: [],
   }));

@@ -166,6 +166,11 @@ export interface DeskOptions {
   workbook: Workbook;
   /** Defaults to client.environment. */
   environment?: Environment;
+  /**
+   * account_address of the key's account (GET /account), written in the log's Account column and used to keep another
+   * account's rows out of resume and duplicate checks. When omitted the desk asks GET /account once before reading the log.
+   */
+  account?: string | null;
   onProgress?: (progress: Progress) => void;
   /** Requests in flight at once (under the client's own rate limit). Default 4. */
   concurrency?: number;

@@ -257,6 +257,16 @@ export class ExcelModel {
     mock.getRange = () => model.range(t.sheet, t.top, t.left, t.bodyRows + 1, t.cols);
     mock.getDataBodyRange = () => model.range(t.sheet, t.top + 1, t.left, t.bodyRows, t.cols);
     mock.worksheet = model.sheet(t.sheet);
+    mock.getHeaderRowRange = () => model.range(t.sheet, t.top, t.left, 1, t.cols);
+    mock.columns = {
+      getCount: () => ({ value: t.cols }),
+      add: (index: number | undefined, values: unknown, name: string) => {
+        if (index !== undefined && index !== null) throw new Error("the log only appends columns");
+        if (values !== undefined) throw new Error("expected an empty column");
+        write(t.sheet, t.top, t.left + t.cols, [[name]]);
+        t.cols++;
+      },
+    };
     mock.rows = {
       add: (index: number | undefined, values: Cell[][]) => {
         if (index !== undefined && index !== null) throw new Error("the log only appends");

@@ -21,6 +21,7 @@ const record = (key: string, over: Partial<LogRecord> = {}): LogRecord => ({
   filledAt: null,
   errorCode: null,
   message: null,
+  account: null,
   ...over,
 });
 
@@ -149,6 +150,28 @@ describe("OfficeWorkbook log", () => {
     const sheet = model.sheets.get(LOG_SHEET_NAME)!;
     expect(sheet.grid[2][col("filledAt")]).toBe(toExcelDate("2025-03-04T05:06:09.000Z"));
     await expect(wb.updateLog([{ idempotencyKey: "nope", status: "filled" }])).rejects.toThrow("No Hedge Log row has idempotency key nope.");
+  });
+
+  it("adds the columns an older log lacks at its end (header, format, width), keeping its rows", async () => {
+    const model = new ExcelModel();
+    const old = LOG_COLUMNS.filter((c) => c.field !== "account");
+    const oldRow = old.map((c) => {
+      const v = record("k0")[c.field];
+      return v === null || v === undefined ? "" : c.kind === "date" ? toExcelDate(String(v)) : (v as string | number);
+    });
+    model.addSheet(LOG_SHEET_NAME, [old.map((c) => c.header), oldRow]);
+    model.addTable(LOG_TABLE_NAME, LOG_SHEET_NAME, 0, 0, 1, old.length);
+    const wb = new OfficeWorkbook(model.excel);
+    await wb.appendLog([record("k1", { account: "0xabc" })]);
+    const sheet = model.sheets.get(LOG_SHEET_NAME)!;
+    expect(sheet.grid[0]).toEqual([...LOG_HEADERS]);
+    expect(sheet.formats.get(`2,${col("account")}`)).toBe("@");
+    expect(sheet.widths.get(col("account"))).toBe(LOG_COLUMNS[col("account")].width);
+    const log = await wb.readLog();
+    expect(log.map((r) => [r.idempotencyKey, r.account])).toEqual([
+      ["k0", null],
+      ["k1", "0xabc"],
+    ]);
   });
 
   it("brings the log sheet to the front", async () => {

@@ -29,6 +29,8 @@ function exposureSheet(): CellValue[][] {
 it("50 rows, faults on, pane reloaded mid-batch: one effect per row, nothing missing, log equals service", async () => {
   const workbook = new MemoryWorkbook({ sheets: { Exposures: exposureSheet() } }).select("Exposures", `A2:E${ROWS + 1}`);
 
+  // The pane knows the account from its connection (GET /account before any fault); the second desk asks for it itself.
+  const { account_address: address } = (await clientFor(sb, KEY).account()).data;
   // Faults from the first request: 2 answers lost after commit, a 503 burst longer than the client's 4 attempts, forced 429s.
   await control(sb, "POST", "/faults", {
     drop_after_commit: 2,
@@ -46,6 +48,7 @@ it("50 rows, faults on, pane reloaded mid-batch: one effect per row, nothing mis
   const desk1 = createDesk({
     client: clientFor(sb, KEY),
     workbook: runtime1,
+    account: address,
     pollIntervalMs: 1_000,
     concurrency: 4,
     onProgress: (p: Progress) => {

@@ -228,6 +228,42 @@ describe("desk over the sandbox", () => {
     expect((await createDesk({ client, workbook }).resume()).resumed).toEqual([]);
   });
 
+  it("keeps accounts apart: the log records the account, and another account's key neither resumes nor counts that account's rows", async () => {
+    const clientA = clientFor(sb, DEMO_API_KEY);
+    const clientB = clientFor(sb, DEMO_API_KEY_2);
+    const addressA = (await clientA.account()).data.account_address;
+    const addressB = (await clientB.account()).data.account_address;
+    expect(addressA).not.toBe(addressB);
+    // Account A sends one row (the Account column is filled) and journals a second that never left (its pane died).
+    const grid = [HEADER, ["USDTNGN", "buy", 15_000, 7, "ACC-1"]];
+    const { workbook, desk } = setup(grid, DEMO_API_KEY);
+    await trade(desk, workbook, "open", grid);
+    desk.stop();
+    const journal = new Journal(workbook);
+    await journal.load();
+    const stranded = intentFromRow({ rowNumber: 3, action: "open", market: "USDTNGN", side: "sell", notional: 25_000, tenor: 7, clientReference: "ACC-2" }, newIdempotencyKey(), "sandbox", new Date().toISOString(), addressA);
+    await journal.append([stranded]);
+    expect((await workbook.readLog()).map((r) => r.account)).toEqual([addressA, addressA]);
+
+    // The same workbook connected with account B's key: A's unfinished row is not sent under B, and A's done row is no duplicate for B.
+    const deskB = createDesk({ client: clientB, workbook, pollIntervalMs: 250 });
+    expect((await deskB.resume()).resumed).toEqual([]);
+    expect((await serviceState(sb, DEMO_API_KEY_2)).hedges).toEqual([]);
+    workbook.setSheet("Exposures", grid).select("Exposures", "A2:E2");
+    const previewB = await deskB.preview("open", (await deskB.readRows("open")).rows);
+    expect(previewB.lines[0].duplicateOf).toBeNull();
+    deskB.stop();
+
+    // Back on account A: the stranded row is taken up and sent once, under A; the first row is A's duplicate.
+    const deskA = createDesk({ client: clientA, workbook, pollIntervalMs: 250, account: addressA });
+    expect((await deskA.resume()).resumed.map((r) => r.idempotencyKey)).toEqual([stranded.idempotencyKey]);
+    await deskA.settled(20_000);
+    expect((await serviceState(sb, DEMO_API_KEY)).hedges.map((h) => h.client_reference).sort()).toEqual(["ACC-1", "ACC-2"]);
+    const previewA = await deskA.preview("open", (await deskA.readRows("open")).rows);
+    expect(previewA.lines[0].duplicateOf).not.toBeNull();
+    deskA.stop();
+  });
+
   it("survives an answer lost after commit: the retry with the same key gets the original result, one hedge", async () => {
     const grid = [HEADER, ["USDTNGN", "buy", 10_000, 7, "DROP-1"]];
     const { workbook, desk } = setup(grid);

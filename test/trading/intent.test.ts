@@ -59,29 +59,38 @@ describe("intent state machine", () => {
 });
 
 describe("duplicate detection", () => {
-  const logged = (status: string, over: Partial<TradeRow> = {}, environment = "sandbox") => ({
-    ...intentToLogRecord(intentFromRow(row(over), `key-${status}`, environment as "sandbox", "2025-01-02T03:04:05.000Z")),
+  const ACC = "0x00000000000000000000000000000000000000aa";
+  const OTHER = "0x00000000000000000000000000000000000000bb";
+  const logged = (status: string, over: Partial<TradeRow> = {}, environment = "sandbox", account: string | null = ACC) => ({
+    ...intentToLogRecord(intentFromRow(row(over), `key-${status}`, environment as "sandbox", "2025-01-02T03:04:05.000Z", account)),
     status,
+  });
+
+  it("counts only rows of the same account; rows without an account (older logs) count for any account of their environment", () => {
+    expect(findDuplicate(row(), "sandbox", [logged("filled", {}, "sandbox", OTHER)], ACC)).toBeNull();
+    expect(findDuplicate(row(), "sandbox", [logged("filled", {}, "sandbox", ACC.toUpperCase().replace("0X", "0x"))], ACC)).not.toBeNull();
+    expect(findDuplicate(row(), "sandbox", [logged("filled", {}, "sandbox", null)], OTHER)).toMatchObject({ idempotencyKey: "key-filled" });
+    expect(findDuplicate(row(), "production", [logged("filled", {}, "sandbox", null)], OTHER)).toBeNull();
   });
 
   it("flags a row the log shows as done with the same action, market, side, amount and reference", () => {
     for (const status of ["submitting", "submitted", "filled", "closed"]) {
-      expect(findDuplicate(row(), "sandbox", [logged(status)])).toMatchObject({ idempotencyKey: `key-${status}`, status });
+      expect(findDuplicate(row(), "sandbox", [logged(status)], ACC)).toMatchObject({ idempotencyKey: `key-${status}`, status });
     }
   });
 
   it("does not flag failed or rejected rows, other environments, or any differing field", () => {
-    expect(findDuplicate(row(), "sandbox", [logged("failed"), logged("rejected")])).toBeNull();
-    expect(findDuplicate(row(), "production", [logged("filled")])).toBeNull();
-    expect(findDuplicate(row({ notional: 250_001 }), "sandbox", [logged("filled")])).toBeNull();
-    expect(findDuplicate(row({ side: "sell" }), "sandbox", [logged("filled")])).toBeNull();
-    expect(findDuplicate(row({ clientReference: "D-2" }), "sandbox", [logged("filled")])).toBeNull();
-    expect(findDuplicate(row({ action: "add", tenor: null }), "sandbox", [logged("filled")])).toBeNull();
+    expect(findDuplicate(row(), "sandbox", [logged("failed"), logged("rejected")], ACC)).toBeNull();
+    expect(findDuplicate(row(), "production", [logged("filled")], ACC)).toBeNull();
+    expect(findDuplicate(row({ notional: 250_001 }), "sandbox", [logged("filled")], ACC)).toBeNull();
+    expect(findDuplicate(row({ side: "sell" }), "sandbox", [logged("filled")], ACC)).toBeNull();
+    expect(findDuplicate(row({ clientReference: "D-2" }), "sandbox", [logged("filled")], ACC)).toBeNull();
+    expect(findDuplicate(row({ action: "add", tenor: null }), "sandbox", [logged("filled")], ACC)).toBeNull();
   });
 
   it("treats Close rows (no amount) as the same when market, side and reference match", () => {
     const close = row({ action: "close", notional: null, tenor: null, clientReference: null });
-    expect(findDuplicate(close, "sandbox", [logged("closed", { action: "close", notional: null, tenor: null, clientReference: null })])).not.toBeNull();
+    expect(findDuplicate(close, "sandbox", [logged("closed", { action: "close", notional: null, tenor: null, clientReference: null })], ACC)).not.toBeNull();
   });
 });
 

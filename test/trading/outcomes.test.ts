@@ -78,7 +78,7 @@ describe("a send whose outcome the service did not make clear", () => {
     expect(row.message).toMatch(/Outcome unknown/);
     expect(row.message).toMatch(/Check the hedge on the service/);
     // The duplicate check counts it as done: "send again" is needed to repeat it.
-    expect(findDuplicate(openRow, "sandbox", await workbook.readLog())).toMatchObject({ idempotencyKey: "key-1", status: "submitting" });
+    expect(findDuplicate(openRow, "sandbox", await workbook.readLog(), null)).toMatchObject({ idempotencyKey: "key-1", status: "submitting" });
     // Not re-sent at the fast cadence (1 s), but at the slow one (15 s), with the same key.
     await jest.advanceTimersByTimeAsync(5_000);
     expect(keys).toEqual(["key-1"]);
@@ -101,7 +101,7 @@ describe("a send whose outcome the service did not make clear", () => {
     expect(keys).toEqual(["key-1"]);
     const log = await workbook.readLog();
     expect(log[0]).toMatchObject({ status: "rejected", errorCode: "hedge_exists" });
-    expect(findDuplicate(openRow, "sandbox", log)).toBeNull();
+    expect(findDuplicate(openRow, "sandbox", log, null)).toBeNull();
     desk.stop();
   });
 
