@@ -11,6 +11,7 @@ import {
   type CellValue,
   type LogRecord,
   type LogUpdate,
+  type LogUpdateResult,
   type SelectedRows,
   type Workbook,
 } from "./workbook";
@@ -236,18 +237,22 @@ export class MemoryWorkbook implements Workbook {
     this.changed();
   }
 
-  async updateLog(updates: LogUpdate[]): Promise<void> {
+  async updateLog(updates: LogUpdate[]): Promise<LogUpdateResult> {
     this.calls++;
-    if (updates.length === 0) return;
+    if (updates.length === 0) return { missing: [] };
     const table = this.tables.get(LOG_TABLE_NAME);
     if (!table) throw new Error(`The ${LOG_SHEET_NAME} table is missing, so its rows cannot be updated.`);
     const sheet = this.sheetOf(table.sheet);
     const keyCol = table.rect.left + LOG_COLUMNS.findIndex((c) => c.field === "idempotencyKey");
     const rowOf = new Map<string, number>();
     for (let r = table.rect.top + 1; r <= table.rect.bottom; r++) rowOf.set(String(sheet.cells[r]?.[keyCol] ?? ""), r);
+    const missing: string[] = [];
     for (const update of updates) {
       const r = rowOf.get(update.idempotencyKey);
-      if (r === undefined) throw new Error(`No ${LOG_SHEET_NAME} row has idempotency key ${update.idempotencyKey}.`);
+      if (r === undefined) {
+        missing.push(update.idempotencyKey);
+        continue;
+      }
       for (const field of LOG_STATUS_FIELDS) {
         if (!(field in update)) continue;
         const i = LOG_COLUMNS.findIndex((c) => c.field === field);
@@ -255,6 +260,7 @@ export class MemoryWorkbook implements Workbook {
       }
     }
     this.changed();
+    return { missing };
   }
 
   async showLog(): Promise<void> {

@@ -11,6 +11,7 @@ import {
   type CellValue,
   type LogRecord,
   type LogUpdate,
+  type LogUpdateResult,
   type SelectedRows,
   type Workbook,
 } from "./workbook";
@@ -130,8 +131,8 @@ export class OfficeWorkbook implements Workbook {
     });
   }
 
-  updateLog(updates: LogUpdate[]): Promise<void> {
-    if (updates.length === 0) return Promise.resolve();
+  updateLog(updates: LogUpdate[]): Promise<LogUpdateResult> {
+    if (updates.length === 0) return Promise.resolve({ missing: [] });
     return this.excel.run(async (context) => {
       const table = context.workbook.tables.getItemOrNullObject(LOG_TABLE_NAME);
       table.load("isNullObject");
@@ -143,9 +144,13 @@ export class OfficeWorkbook implements Workbook {
       const values = body.values as CellValue[][];
       const rowOf = new Map<string, number>();
       values.forEach((row, i) => rowOf.set(String(row[KEY_COLUMN] ?? ""), i));
+      const missing: string[] = [];
       for (const update of updates) {
         const r = rowOf.get(update.idempotencyKey);
-        if (r === undefined) throw new Error(`No ${LOG_SHEET_NAME} row has idempotency key ${update.idempotencyKey}.`);
+        if (r === undefined) {
+          missing.push(update.idempotencyKey); // a deleted row or an edited key: skip it, write the others
+          continue;
+        }
         const block = values[r].slice(STATUS_FIRST, STATUS_FIRST + STATUS_COUNT);
         LOG_STATUS_FIELDS.forEach((field, i) => {
           if (field in update) block[i] = cellOf(LOG_COLUMNS[STATUS_FIRST + i], update[field] ?? null);
@@ -153,6 +158,7 @@ export class OfficeWorkbook implements Workbook {
         body.getCell(r, STATUS_FIRST).getResizedRange(0, STATUS_COUNT - 1).values = [block];
       }
       await context.sync();
+      return { missing };
     });
   }
 

@@ -65,6 +65,11 @@ export type LogStatusField = (typeof LOG_STATUS_FIELDS)[number];
 /** An update of one log row, found by its idempotency key; absent fields keep their value. */
 export type LogUpdate = { idempotencyKey: string } & Partial<Pick<LogRecord, LogStatusField>>;
 
+export interface LogUpdateResult {
+  /** Idempotency keys of updates that found no log row (nothing was written for them). */
+  missing: string[];
+}
+
 /** The workbook as the trading engine sees it. Implementations: office-workbook.ts (Excel.run) and memory-workbook.ts. */
 export interface Workbook {
   /** The selected rows, or the whole table when the selection sits in one. Throws a clear error when nothing usable is selected. */
@@ -75,8 +80,11 @@ export interface Workbook {
   readLog(): Promise<LogRecord[]>;
   /** Appends rows at the end of the log table (creating it when missing). Rows are never inserted elsewhere nor deleted. */
   appendLog(records: LogRecord[]): Promise<void>;
-  /** Updates the status columns of existing rows, found by idempotency key; an unknown key is an error. */
-  updateLog(updates: LogUpdate[]): Promise<void>;
+  /**
+   * Updates the status columns of existing rows, found by idempotency key. Keys with no row (a deleted row, an edited
+   * key) are skipped and returned in `missing`; the other updates are still written.
+   */
+  updateLog(updates: LogUpdate[]): Promise<LogUpdateResult>;
   /** Brings the log sheet to the front (for the pane's "Show log"). */
   showLog(): Promise<void>;
 }

@@ -79,6 +79,7 @@ export async function startPane(deps: PaneDependencies): Promise<Pane> {
     const current = deps.createDesk({
       client,
       workbook: deps.workbook,
+      onError: (e) => trade.showError(errorView(e)),
       onProgress: (p) => {
         trade.onProgress(p);
         // A fill changes the account and positions: ask the feeds again (once per burst of fills) rather than wait for their next poll.

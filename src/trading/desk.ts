@@ -72,7 +72,7 @@ class Desk implements TradingDesk {
     this.now = options.now ?? (() => new Date());
     this.onProgress = options.onProgress;
     this.account = options.account;
-    this.journal = new Journal(this.workbook);
+    this.journal = new Journal(this.workbook, { onError: options.onError });
     this.limit = new ConcurrencyLimit(this.concurrency);
   }
 

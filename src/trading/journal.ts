@@ -1,12 +1,15 @@
 // The journal: the "Hedge Log" table as the durable record of every intent. Appends before sending; status updates are coalesced into few workbook calls and never skip the state machine.
-import type { LogRecord, LogUpdate, Workbook } from "../excel/workbook";
+import { LOG_SHEET_NAME, type LogRecord, type LogUpdate, type Workbook } from "../excel/workbook";
 import { applyPatch, intentFromLogRecord, intentToLogRecord, type Intent, type IntentPatch } from "./intent";
 
 export interface JournalOptions {
   /** Status updates arriving within this window go to the workbook in one call. Default 100 ms. */
   flushDelayMs?: number;
-  /** Called when a workbook write failed (the update is kept and retried on the next flush). */
-  onError?: (error: unknown) => void;
+  /**
+   * Called when a workbook write failed (the update is kept and retried on the next flush), and once per log row that
+   * could not be found (deleted, or its key edited): that row's updates are dropped, the others are written.
+   */
+  onError?: (error: Error) => void;
 }
 
 export class Journal {
@@ -16,6 +19,8 @@ export class Journal {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private flushing: Promise<void> = Promise.resolve();
   private readonly flushDelayMs: number;
+  /** Keys whose log row is gone (reported once; their updates are dropped). */
+  private readonly lost = new Set<string>();
 
   constructor(
     private readonly workbook: Workbook,
@@ -86,16 +91,37 @@ export class Journal {
       if (this.pending.size === 0) return;
       const batch = [...this.pending.values()];
       this.pending.clear();
+      let missing: string[];
       try {
-        await this.workbook.updateLog(batch);
+        ({ missing } = await this.workbook.updateLog(batch));
       } catch (e) {
         // Put them back under anything newer, to be written next time.
         for (const u of batch) this.pending.set(u.idempotencyKey, { ...u, ...this.pending.get(u.idempotencyKey) });
-        this.options.onError?.(e);
+        this.report(e instanceof Error ? e : new Error(String(e)));
         throw e;
+      }
+      for (const key of missing) {
+        if (this.lost.has(key)) continue;
+        this.lost.add(key);
+        const intent = this.intents.get(key);
+        const what = intent ? `${intent.action} ${intent.market} ${intent.side}` : "a row";
+        this.report(
+          new Error(
+            `The ${LOG_SHEET_NAME} has no row with idempotency key ${key} (${what}): it was deleted or its key edited, so its status can no longer be written there. ` +
+              `The trade itself is still tracked until the pane closes; check it on the service.`,
+          ),
+        );
       }
     });
     return this.flushing;
+  }
+
+  private report(error: Error): void {
+    try {
+      this.options.onError?.(error);
+    } catch {
+      // a failing listener must not stop the journal
+    }
   }
 
   /** Updates queued but not yet written. */

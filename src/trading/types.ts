@@ -172,6 +172,11 @@ export interface DeskOptions {
    */
   account?: string | null;
   onProgress?: (progress: Progress) => void;
+  /**
+   * Log writes that failed (Excel busy or unreachable: retried on the next flush) or rows the log no longer has (deleted
+   * or key edited: their updates are dropped). The trades themselves go on; show these to the user.
+   */
+  onError?: (error: Error) => void;
   /** Requests in flight at once (under the client's own rate limit). Default 4. */
   concurrency?: number;
   /** Fill poll cadence; the spec says faster than every 1–2 s is unnecessary. Default 1500 ms. */

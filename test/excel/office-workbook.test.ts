@@ -149,7 +149,9 @@ describe("OfficeWorkbook log", () => {
     );
     const sheet = model.sheets.get(LOG_SHEET_NAME)!;
     expect(sheet.grid[2][col("filledAt")]).toBe(toExcelDate("2025-03-04T05:06:09.000Z"));
-    await expect(wb.updateLog([{ idempotencyKey: "nope", status: "filled" }])).rejects.toThrow("No Hedge Log row has idempotency key nope.");
+    // A key with no row (deleted, or its key edited) is skipped and reported; the other updates are written.
+    expect(await wb.updateLog([{ idempotencyKey: "nope", status: "filled" }, { idempotencyKey: "k1", message: "still written" }])).toEqual({ missing: ["nope"] });
+    expect((await wb.readLog())[0].message).toBe("still written");
   });
 
   it("adds the columns an older log lacks at its end (header, format, width), keeping its rows", async () => {

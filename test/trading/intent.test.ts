@@ -5,7 +5,7 @@ import { findDuplicate } from "../../src/trading/duplicates";
 import { Journal } from "../../src/trading/journal";
 import { expectedFromMessage, submittedMessage } from "../../src/trading/desk";
 import { INTENT_STATUSES, type TradeRow } from "../../src/trading/types";
-import { LOG_SHEET_NAME } from "../../src/excel/workbook";
+import { LOG_COLUMNS, LOG_SHEET_NAME } from "../../src/excel/workbook";
 
 const row = (over: Partial<TradeRow> = {}): TradeRow => ({
   rowNumber: 5,
@@ -128,6 +128,29 @@ describe("journal", () => {
     await expect(journal.append([a])).rejects.toThrow(/already in the log/);
     const b = { ...intentFromRow(row(), "key-b", "sandbox", "2025-01-02T03:04:05.000Z"), status: "filled" as const };
     await expect(journal.append([b])).rejects.toThrow(/must be journalled as submitting/);
+  });
+
+  it("a row deleted from the log is reported once and does not hold back the others' updates", async () => {
+    const wb = new MemoryWorkbook();
+    const errors: Error[] = [];
+    const journal = new Journal(wb, { flushDelayMs: 1_000, onError: (e) => errors.push(e) });
+    await journal.load();
+    const a = intentFromRow(row(), "key-a", "sandbox", "2025-01-02T03:04:05.000Z");
+    const b = intentFromRow(row({ side: "sell" }), "key-b", "sandbox", "2025-01-02T03:04:05.000Z");
+    await journal.append([a, b]);
+    // The user deletes row a's key (as good as deleting the row).
+    const cells = wb.cells(LOG_SHEET_NAME);
+    const keyCol = LOG_COLUMNS.findIndex((c) => c.field === "idempotencyKey");
+    cells[1][keyCol] = "";
+    wb.setSheet(LOG_SHEET_NAME, cells);
+    journal.update(a, { status: "submitted", hedgeId: "h-a" });
+    journal.update(b, { status: "submitted", hedgeId: "h-b" });
+    await journal.flush();
+    journal.update(a, { status: "filled" });
+    await journal.flush();
+    expect(journal.unflushed()).toBe(0);
+    expect((await wb.readLog())[1]).toMatchObject({ idempotencyKey: "key-b", status: "submitted", hedgeId: "h-b" });
+    expect(errors.map((e) => e.message)).toEqual([expect.stringContaining("has no row with idempotency key key-a (open USDTNGN buy)")]);
   });
 
   it("keeps an update whose write failed and writes it on the next flush", async () => {

@@ -4,6 +4,7 @@ import { createDesk } from "../../src/trading/desk";
 import { Journal } from "../../src/trading/journal";
 import { intentFromRow } from "../../src/trading/intent";
 import { findDuplicate } from "../../src/trading/duplicates";
+import { LOG_COLUMNS, LOG_SHEET_NAME } from "../../src/excel/workbook";
 import { HedgingApiError } from "../../src/api/errors";
 import type { HedgingClient } from "../../src/api/client";
 import type { Hedge } from "../../src/api/schemas";
@@ -117,5 +118,28 @@ describe("a send whose outcome the service did not make clear", () => {
     expect(keys).toEqual(["key-1", "key-1"]);
     expect((await workbook.readLog())[0]).toMatchObject({ status: "submitted" });
     desk.stop();
+  });
+});
+
+describe("log writes the user should know about", () => {
+  it("a log row deleted while its trade is in flight reaches DeskOptions.onError, and the other rows are still updated", async () => {
+    const workbook = new MemoryWorkbook();
+    const a = intentFromRow(openRow, "key-a", "sandbox", "2025-03-04T05:06:07.000Z");
+    const b = intentFromRow({ ...openRow, side: "sell", clientReference: "D-2" }, "key-b", "sandbox", "2025-03-04T05:06:07.000Z");
+    await new Journal(workbook).append([a, b]);
+    const deleteRowA = () => {
+      // The user deletes row a (its key cell goes) while its request is out.
+      const cells = workbook.cells(LOG_SHEET_NAME);
+      cells[1][LOG_COLUMNS.findIndex((c) => c.field === "idempotencyKey")] = "";
+      workbook.setSheet(LOG_SHEET_NAME, cells);
+      return accepted();
+    };
+    const errors: Error[] = [];
+    const { client } = fakeClient([deleteRowA, accepted]);
+    const desk = createDesk({ client, workbook, account: null, concurrency: 1, pollIntervalMs: 60_000, onError: (e) => errors.push(e) });
+    await desk.resume();
+    desk.stop();
+    expect(errors.map((e) => e.message)).toEqual([expect.stringContaining("has no row with idempotency key key-a")]);
+    expect((await workbook.readLog())[1]).toMatchObject({ idempotencyKey: "key-b", status: "submitted" });
   });
 });
