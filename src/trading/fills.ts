@@ -9,7 +9,8 @@ export const POLL_LIST_LIMIT = 500;
 /**
  * What a hedge's current state means for an intent that is `submitted` (null: not final yet).
  *  - open:   the hedge fills (filled, with fill tx, struck rate, filled at) or fails (failed).
- *  - add:    final when the hedge is filled again at a notional at least the one the add answered (new_notional_usd).
+ *  - add:    final when the hedge is filled again at a notional at least the one the add answered (new_notional_usd);
+ *            `closed` (not filled) when the hedge closed before that was seen.
  *  - reduce: final when the hedge is filled at a notional at most the answered new notional; `closed` when the reduce closed it.
  *  - close:  final when the hedge is closed.
  * A hedge that went `failed` after an add/reduce/close means that action failed.
@@ -20,6 +21,11 @@ export function judge(intent: Intent, hedge: Hedge): IntentPatch | null {
     struckRate: hedge.struck_rate ?? null,
     filledAt: hedge.filled_at ?? null,
   };
+  // A hedge's fill details belong to its open. An add/reduce/close records them only when the hedge shows a fill made
+  // after this row was journalled (filled_at later than its Logged at); otherwise they stay empty.
+  const filledAtMs = hedge.filled_at ? Date.parse(hedge.filled_at) : NaN;
+  const refilled = Number.isFinite(filledAtMs) && filledAtMs > Date.parse(intent.loggedAt);
+  const ownFill = refilled ? fillFields : {};
   const expected = intent.expectedNotional ?? null;
   switch (intent.action) {
     case "open":
@@ -30,20 +36,21 @@ export function judge(intent: Intent, hedge: Hedge): IntentPatch | null {
       return null;
     case "add":
       if (hedge.status === "failed") return { status: "failed", message: "The add did not go through." };
-      if (hedge.status === "closed") return { status: "filled", ...fillFields, message: "Filled (the hedge has since been closed)." };
+      // Closed before the add was seen filled: whether the add filled first cannot be told, so it is not called filled.
+      if (hedge.status === "closed") return { status: "closed", message: "The hedge closed before the add was confirmed: check the hedge's history on the service." };
       if (hedge.status === "filled" && (expected === null || hedge.notional_usd >= expected - 0.005)) {
-        return { status: "filled", ...fillFields, message: `Filled: hedge notional now ${hedge.notional_usd}.` };
+        return { status: "filled", ...ownFill, message: `Filled: hedge notional now ${hedge.notional_usd}.` };
       }
       return null;
     case "reduce":
-      if (hedge.status === "closed") return { status: "closed", ...fillFields, message: "The reduction closed the whole hedge." };
+      if (hedge.status === "closed") return { status: "closed", ...ownFill, message: "The reduction closed the whole hedge." };
       if (hedge.status === "failed") return { status: "failed", message: "The reduction did not go through." };
       if (hedge.status === "filled" && (expected === null || hedge.notional_usd <= expected + 0.005)) {
-        return { status: "filled", ...fillFields, message: `Filled: hedge notional now ${hedge.notional_usd}.` };
+        return { status: "filled", ...ownFill, message: `Filled: hedge notional now ${hedge.notional_usd}.` };
       }
       return null;
     case "close":
-      if (hedge.status === "closed") return { status: "closed", ...fillFields, message: "Closed." };
+      if (hedge.status === "closed") return { status: "closed", ...ownFill, message: "Closed." };
       if (hedge.status === "failed") return { status: "failed", message: "The close did not go through." };
       return null;
   }
