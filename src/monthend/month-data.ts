@@ -1,4 +1,5 @@
 // Reads what a month's reconciliation needs from the service: account, history since the month began (paged), positions, hedges, and each hedge the log names.
+import { sameAccount } from "../trading/duplicates";
 import type { HedgingClient } from "../api/client";
 import { isHedgingApiError } from "../api/errors";
 import { LIST_LIMIT_MAX, type ClosedHedge, type Hedge } from "../api/schemas";
@@ -114,7 +115,7 @@ export async function fetchMonthData(client: MonthEndClient, window: MonthWindow
 
   // Hedge ids and client references of this environment's log rows that the lists did not return: ask for each one.
   const env = client.environment.toLowerCase();
-  const envLog = log.filter((r) => String(r.environment).toLowerCase() === env);
+  const envLog = log.filter((r) => String(r.environment).toLowerCase() === env && sameAccount(r.account, account.account_address));
   const inHistory = new Set(history.map((r) => r.hedge_id).filter(Boolean));
   const missingIds = [...new Set(envLog.map((r) => r.hedgeId).filter((id): id is string => !!id && !hedges.has(id) && !inHistory.has(id)))];
   if (missingIds.length > 0) progress(`Looking up ${missingIds.length} hedges named in the log…`);

@@ -1,4 +1,5 @@
 // Month-end reconciliation as a plain function: the service's history, positions and hedges against the Hedge Log rows, with every difference named.
+import { sameAccount } from "../trading/duplicates";
 import type { Environment } from "../api/environment";
 import type { ClosedHedge, Hedge, Position } from "../api/schemas";
 import type { LogRecord } from "../excel/workbook";
@@ -111,7 +112,7 @@ export interface Reconciliation {
     open: number;
     /** Log rows of this environment looked at (logged in the month, or still pending). */
     logRows: number;
-    /** Log rows of the other environment, left out. */
+    /** Log rows of another environment or account, left out. */
     otherEnvironmentLogRows: number;
     /** Service hedges in the month (open at some time in it). */
     serviceHedges: number;
@@ -160,7 +161,7 @@ const usd = (n: number): string => n.toLocaleString("en-US", { minimumFractionDi
 export function reconcile(data: MonthData): Reconciliation {
   const { window } = data;
   const env = data.environment.toLowerCase();
-  const envLog = data.log.filter((r) => String(r.environment).toLowerCase() === env);
+  const envLog = data.log.filter((r) => String(r.environment).toLowerCase() === env && sameAccount(r.account, data.accountAddress));
   const otherEnvironmentLogRows = data.log.length - envLog.length;
 
   // ---- the service's hedges, by id and by client reference ----
@@ -488,7 +489,7 @@ export function reconcile(data: MonthData): Reconciliation {
   } else {
     notes.push("The month is not over: the realized section covers it up to the time generated.");
   }
-  if (otherEnvironmentLogRows > 0) notes.push(`${otherEnvironmentLogRows} log rows of another environment were left out.`);
+  if (otherEnvironmentLogRows > 0) notes.push(`${otherEnvironmentLogRows} log rows of another environment or account were left out.`);
 
   return {
     environment: data.environment,

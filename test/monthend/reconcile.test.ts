@@ -141,6 +141,25 @@ describe("differences", () => {
     expect(recon.notes.join(" ")).toMatch(/1 log rows of another environment/);
   });
 
+  it("leaves out log rows of another account of the same environment; rows without an account (older logs) still count", () => {
+    const data = monthData({});
+    const mine = data.accountAddress;
+    const recon = reconcile(
+      monthData({
+        log: [
+          logRow({ hedgeId: "other-account-1", clientReference: "OTHER", account: "0x" + "9".repeat(40) }),
+          logRow({ hedgeId: "mine-unknown", clientReference: "MINE", account: mine }),
+          logRow({ hedgeId: "older-log-row", clientReference: "OLDER", account: null }),
+        ],
+      }),
+    );
+    expect(recon.counts.otherEnvironmentLogRows).toBe(1);
+    expect(recon.notes.join(" ")).toMatch(/1 log rows of another environment or account/);
+    // The other account's row is not reported as unknown to this account's service; the two of this account are.
+    const unknown = recon.differences.filter((d) => d.kind === "log_unknown_to_service").map((d) => d.hedgeId);
+    expect(unknown.sort()).toEqual(["mine-unknown", "older-log-row"]);
+  });
+
   it("a hedge opened before the month and closed in it is in scope; one closed before the month is not", () => {
     const hedges = [hedge({ id: "old", opened_at: "2026-10-01T00:00:00Z", client_reference: "OLD" }), hedge({ id: "span", opened_at: "2026-10-28T00:00:00Z", client_reference: "SPAN" })];
     const history = [closed({ hedge_id: "old", closed_at: "2026-10-05T00:00:00Z", client_reference: "OLD" }), closed({ hedge_id: "span", closed_at: "2026-11-02T00:00:00Z", client_reference: "SPAN" })];
