@@ -237,26 +237,23 @@ export const closeRequestSchema = z.object({
   side,
 });
 
+const listLimit = z
+  .number()
+  .int("must be a whole number")
+  .min(1, "must be at least 1")
+  .max(LIST_LIMIT_MAX, `must be at most ${LIST_LIMIT_MAX}`);
+const isoTimestamp = z.iso.datetime({ offset: true, error: "must be an ISO 8601 UTC timestamp" });
+
 export const listQuerySchema = z.object({
   status: z.enum(HEDGE_STATUSES, { error: `must be one of ${HEDGE_STATUSES.join(", ")}` }).optional(),
   client_reference: z.string().min(1).optional(),
-  limit: z
-    .number()
-    .int("must be a whole number")
-    .min(1, "must be at least 1")
-    .max(LIST_LIMIT_MAX, `must be at most ${LIST_LIMIT_MAX}`)
-    .optional(),
+  limit: listLimit.optional(),
 });
 
 export const historyQuerySchema = z.object({
-  from: z.iso.datetime({ offset: true, error: "must be an ISO 8601 UTC timestamp" }).optional(),
-  to: z.iso.datetime({ offset: true, error: "must be an ISO 8601 UTC timestamp" }).optional(),
-  limit: z
-    .number()
-    .int("must be a whole number")
-    .min(1, "must be at least 1")
-    .max(LIST_LIMIT_MAX, `must be at most ${LIST_LIMIT_MAX}`)
-    .optional(),
+  from: isoTimestamp.optional(),
+  to: isoTimestamp.optional(),
+  limit: listLimit.optional(),
 });
 
 export type ErrorObject = z.infer<typeof errorObjectSchema>;
