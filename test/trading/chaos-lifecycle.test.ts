@@ -1,11 +1,12 @@
 // Chaos for Add, Reduce and Close: batches of each on several market sides with faults on and a pane reload while rows of every kind are pending; afterwards each row had exactly one effect and the log matches the service.
 import { MemoryWorkbook } from "../../src/excel/memory-workbook";
 import { createDesk } from "../../src/trading/desk";
-import { FINAL_STATUSES, type Action, type Progress } from "../../src/trading/types";
+import { isFinal } from "../../src/trading/intent";
+import type { Action, Progress } from "../../src/trading/types";
 import type { CellValue, LogRecord } from "../../src/excel/workbook";
 import type { RunningSandbox } from "../../src/sandbox/server";
 import type { Side } from "../../src/api/schemas";
-import { account, clientFor, control, killable, sandbox, serviceState, sleep, testMarkets } from "./sandbox-harness";
+import { account, clientFor, control, killable, resumeInNewPane, sandbox, serviceState, sleep, testMarkets } from "./sandbox-harness";
 
 const KEY = "svc_test_chaos_lifecycle_key_0001";
 const markets = testMarkets(3);
@@ -28,7 +29,6 @@ const PLAN: Planned[] = [
   ...[0, 2, 4].map((s): Planned => ({ action: "close", side: s, amount: null, reference: `LC-CLO-${s}` })),
 ];
 const rowsOf = (action: Planned["action"]) => PLAN.filter((p) => p.action === action);
-const isFinalStatus = (status: string) => (FINAL_STATUSES as readonly string[]).includes(status);
 
 let sb: RunningSandbox;
 const sandboxLog: string[] = [];
@@ -114,8 +114,8 @@ it("adds, reduces and closes on six market sides, faults on, pane reloaded with 
 
   const afterKill = await workbook.readLog();
   expect(afterKill).toHaveLength(PLAN.length); // every row was journalled before any request left
-  const pendingAtReload = (action: string, status?: string) => afterKill.filter((r) => r.action === action && !isFinalStatus(r.status) && (!status || r.status === status)).length;
-  const unfinishedAtReload = afterKill.filter((r) => !isFinalStatus(r.status)).length;
+  const pendingAtReload = (action: string, status?: string) => afterKill.filter((r) => r.action === action && !isFinal(r.status) && (!status || r.status === status)).length;
+  const unfinishedAtReload = afterKill.filter((r) => !isFinal(r.status)).length;
   // Rows of each kind are unfinished; the slow side's adds and at least one reduce had been accepted, the closes not yet.
   expect(pendingAtReload("add", "submitted")).toBeGreaterThanOrEqual(2);
   expect(pendingAtReload("reduce", "submitted")).toBeGreaterThan(0);
@@ -131,17 +131,14 @@ it("adds, reduces and closes on six market sides, faults on, pane reloaded with 
   await control(sb, "POST", "/faults", { fail_next: { count: 5, code: "service_unavailable", path: "/hedges", method: "POST" } });
 
   // ---- the second pane: a fresh desk over the same workbook resumes from the log ----
-  const desk2 = createDesk({ client: clientFor(sb, KEY), workbook, pollIntervalMs: 1_000, concurrency: 4 });
-  const resumed = await desk2.resume();
-  expect(resumed.resumed.length).toBe(unfinishedAtReload);
-  await desk2.settled(30_000);
-  desk2.stop();
+  const resumed = await resumeInNewPane(clientFor(sb, KEY), workbook, 30_000);
+  expect(resumed).toBe(unfinishedAtReload);
 
   // ---- what the service has, against what the rows asked for and what the log says ----
   const service = await serviceState(sb, KEY);
   const log = await workbook.readLog();
   expect(log).toHaveLength(PLAN.length);
-  expect(log.filter((r) => !isFinalStatus(r.status))).toEqual([]);
+  expect(log.filter((r) => !isFinal(r.status))).toEqual([]);
   expect(service.hedges).toHaveLength(SIDES.length); // nothing opened that no row asked for
   const mismatches: string[] = [];
   const orderHashes = new Set<string>();
@@ -202,6 +199,6 @@ it("adds, reduces and closes on six market sides, faults on, pane reloaded with 
   const count = (action: string, status: string) => afterKill.filter((r) => r.action === action && r.status === status).length;
   console.log(
     `chaos lifecycle: ${PLAN.length} rows; at the reload adds ${count("add", "submitting")}/${count("add", "submitted")}, reduces ${count("reduce", "submitting")}/${count("reduce", "submitted")}, ` +
-      `closes ${count("close", "submitting")}/${count("close", "submitted")} (submitting/submitted); resumed ${resumed.resumed.length}; all final, mismatches 0`,
+      `closes ${count("close", "submitting")}/${count("close", "submitted")} (submitting/submitted); resumed ${resumed}; all final, mismatches 0`,
   );
 }, 60_000);

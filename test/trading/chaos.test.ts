@@ -4,7 +4,7 @@ import { createDesk } from "../../src/trading/desk";
 import { FINAL_STATUSES, type Progress } from "../../src/trading/types";
 import type { CellValue } from "../../src/excel/workbook";
 import type { RunningSandbox } from "../../src/sandbox/server";
-import { account, clientFor, control, killable, sandbox, serviceState, testMarkets } from "./sandbox-harness";
+import { account, clientFor, control, killable, resumeInNewPane, sandbox, serviceState, testMarkets } from "./sandbox-harness";
 
 const KEY = "svc_test_chaos_monkey_key_0001";
 const ROWS = 50;
@@ -87,11 +87,8 @@ it("50 rows, faults on, pane reloaded mid-batch: one effect per row, nothing mis
   });
 
   // ---- the second pane: a fresh desk over the same workbook resumes from the log ----
-  const desk2 = createDesk({ client: clientFor(sb, KEY), workbook, pollIntervalMs: 1_000, concurrency: 4 });
-  const resumed = await desk2.resume();
-  expect(resumed.resumed.length).toBe(unfinishedAtReload);
-  await desk2.settled(120_000);
-  desk2.stop();
+  const resumed = await resumeInNewPane(clientFor(sb, KEY), workbook, 120_000);
+  expect(resumed).toBe(unfinishedAtReload);
 
   // ---- what the service has, against the rows and the log ----
   const service = await serviceState(sb, KEY);
@@ -125,7 +122,7 @@ it("50 rows, faults on, pane reloaded mid-batch: one effect per row, nothing mis
   const hits = workbook.everything().filter((c) => c.value.includes(KEY) || c.value.includes(KEY.slice(9)));
   expect(hits).toEqual([]);
   console.log(
-    `chaos: ${ROWS} rows; at the reload the log had ${submittingAtReload} submitting and ${submittedAtReload} submitted (${unfinishedAtReload} unfinished); resumed ${resumed.resumed.length}; final: ${byStatus("filled")} filled, ${byStatus("failed")} failed; ` +
+    `chaos: ${ROWS} rows; at the reload the log had ${submittingAtReload} submitting and ${submittedAtReload} submitted (${unfinishedAtReload} unfinished); resumed ${resumed}; final: ${byStatus("filled")} filled, ${byStatus("failed")} failed; ` +
       `service hedges ${service.hedges.length}; mismatches 0`,
   );
 }, 180_000);

@@ -5,6 +5,7 @@ import type { AccountConfig } from "../../src/sandbox/accounts";
 import type { MarketConfig } from "../../src/sandbox/pricing";
 import { DEFAULT_MARKETS } from "../../src/sandbox/pricing";
 import type { Workbook } from "../../src/excel/workbook";
+import { createDesk } from "../../src/trading/desk";
 import type { Hedge, ClosedHedge } from "../../src/api/schemas";
 
 export async function sandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
@@ -80,6 +81,18 @@ export function killable(inner: Workbook): Workbook & { kill(): void } {
       dead = true;
     },
   };
+}
+
+/** A "reloaded pane": a fresh desk over the same workbook resumes from the log and runs until every row is final. Returns the rows it took up. */
+export async function resumeInNewPane(client: HedgingClient, workbook: Workbook, settleMs: number): Promise<number> {
+  const desk = createDesk({ client, workbook, pollIntervalMs: 1_000, concurrency: 4 });
+  try {
+    const { resumed } = await desk.resume();
+    await desk.settled(settleMs);
+    return resumed.length;
+  } finally {
+    desk.stop();
+  }
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
