@@ -41,9 +41,10 @@ export class Connection {
   }
 }
 
-export async function loadSettings(store: SettingsStore): Promise<ConnectionSettings> {
+/** The saved key and base URL; `defaultBaseUrl` when none was saved. */
+export async function loadSettings(store: SettingsStore, defaultBaseUrl: string = DEFAULT_BASE_URL): Promise<ConnectionSettings> {
   const [apiKey, baseUrl] = await Promise.all([store.get(SETTING_KEYS.apiKey), store.get(SETTING_KEYS.baseUrl)]);
-  return { apiKey, baseUrl: baseUrl || DEFAULT_BASE_URL };
+  return { apiKey, baseUrl: baseUrl || defaultBaseUrl };
 }
 
 export async function saveSettings(store: SettingsStore, settings: ConnectionSettings): Promise<void> {

@@ -59,20 +59,19 @@ export class ConnectionController {
 
   /** On open: reconnects with the saved key, if any. */
   async restore(): Promise<ConnectionState> {
-    const saved = await loadSettings(this.options.store);
-    const baseUrl = (await this.options.store.get(SETTING_KEYS.baseUrl)) ? saved.baseUrl : this.options.defaultBaseUrl;
-    if (!saved.apiKey) {
+    const { apiKey, baseUrl } = await loadSettings(this.options.store, this.options.defaultBaseUrl);
+    if (!apiKey) {
       this.set({ status: "disconnected", baseUrl, error: null });
       return this.state;
     }
     // The cells use the saved key at once: if the service cannot be reached now, they show why and recover on their own
     // instead of asking for a key that is already set. A key or URL refused outright is reported by connect() below.
     try {
-      this.options.connection.configure({ apiKey: saved.apiKey, baseUrl });
+      this.options.connection.configure({ apiKey, baseUrl });
     } catch {
       // connect() reports it.
     }
-    return this.connect(saved.apiKey, baseUrl);
+    return this.connect(apiKey, baseUrl);
   }
 
   /** Checks the key and URL, calls GET /account, and only then adopts and saves them. Nothing is saved on failure. */
