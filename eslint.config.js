@@ -1,15 +1,60 @@
-// ESLint flat config: @eslint/js and typescript-eslint recommended rules for the whole repository (types are checked by tsc).
+// ESLint flat config: @eslint/js and typescript-eslint recommended rules, plus the layer rules (which src/ folder may import which, and where Office.js may be used).
 const { defineConfig, globalIgnores } = require("eslint/config");
 const js = require("@eslint/js");
 const tseslint = require("typescript-eslint");
 
 // Globals of the CommonJS config files run by Node (webpack, jest, eslint configs and test stubs).
 const nodeGlobals = Object.fromEntries(
-  ["require", "module", "exports", "__dirname", "__filename", "process", "console", "Buffer", "URL", "setTimeout", "clearTimeout"].map((name) => [name, "readonly"]),
+  ["require", "module", "exports", "__dirname", "__filename", "process", "console", "Buffer", "URL", "setTimeout", "clearTimeout"].map(
+    (name) => [name, "readonly"],
+  ),
 );
 
+/**
+ * The layers: each src/ folder and the other src/ folders it may import (README "Layout" draws the same arrows).
+ * Plain-TS logic (api, feeds, trading, monthend) never imports what Excel loads or the adapters; src/excel implements
+ * the ports its consumers declare (trading/workbook.ts, monthend/sheet-content.ts, feeds/settings-store.ts).
+ */
+const LAYERS = {
+  api: [],
+  feeds: ["api"],
+  trading: ["api"],
+  monthend: ["api", "trading"],
+  excel: ["api", "feeds", "trading", "monthend"],
+  functions: ["api", "feeds", "monthend"],
+  commands: [],
+  taskpane: ["api", "feeds", "trading", "monthend", "excel"],
+  sandbox: ["api", "devtools"],
+  devtools: [],
+};
+
+/** Office.js globals: only src/excel (the adapters) and the three entry files Excel loads may touch them. */
+const OFFICE_GLOBALS = ["Office", "Excel", "OfficeRuntime", "CustomFunctions"];
+const OFFICE_ENTRY_FILES = ["src/taskpane/taskpane.ts", "src/commands/commands.ts", "src/functions/functions.ts"];
+
+const layerRules = Object.entries(LAYERS).map(([folder, allowed]) => {
+  // "../x/…" where x is not an allowed folder; functions.ts also reads ../../package.json (the version).
+  const allowedFolders = allowed.length > 0 ? `(?:${allowed.join("|")})/` : "(?!)";
+  return {
+    files: [`src/${folder}/**/*.ts`],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: `^\\.\\./(?!${allowedFolders})(?!\\.\\./package\\.json$)`,
+              message: `src/${folder} may import only ${allowed.length > 0 ? allowed.map((f) => `src/${f}`).join(", ") : "its own files"} (layers in eslint.config.js).`,
+            },
+          ],
+        },
+      ],
+    },
+  };
+});
+
 module.exports = defineConfig(
-  globalIgnores(["dist/", "node_modules/", "coverage/", "test/artifacts/"]),
+  globalIgnores(["dist/", "node_modules/", "coverage/", "test/artifacts/", "reports/", ".stryker-tmp/"]),
   js.configs.recommended,
   tseslint.configs.recommended,
   {
@@ -21,6 +66,20 @@ module.exports = defineConfig(
     rules: {
       // Unused names are errors unless they start with "_" (a deliberate placeholder).
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrorsIgnorePattern: "^_" }],
+    },
+  },
+  ...layerRules,
+  {
+    files: ["src/**/*.ts"],
+    ignores: ["src/excel/**", ...OFFICE_ENTRY_FILES],
+    rules: {
+      "no-restricted-globals": [
+        "error",
+        ...OFFICE_GLOBALS.map((name) => ({
+          name,
+          message: `${name} (Office.js) is used only in src/excel and the entry files ${OFFICE_ENTRY_FILES.join(", ")}: put it behind an adapter.`,
+        })),
+      ],
     },
   },
 );

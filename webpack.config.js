@@ -65,7 +65,8 @@ function rewriteFunctionsJson(url) {
       compiler.hooks.thisCompilation.tap("RewriteFunctionsJson", (compilation) => {
         compilation.hooks.processAssets.tap({ name: "RewriteFunctionsJson", stage: Compilation.PROCESS_ASSETS_STAGE_OPTIMIZE }, () => {
           const asset = compilation.getAsset("functions.json");
-          if (asset) compilation.updateAsset("functions.json", new sources.RawSource(asset.source.source().toString().replaceAll(DEV_URL, url)));
+          if (asset)
+            compilation.updateAsset("functions.json", new sources.RawSource(asset.source.source().toString().replaceAll(DEV_URL, url)));
         });
       });
     },

@@ -63,7 +63,12 @@ function checked<S extends z.ZodType>(schema: S, value: unknown, what: string): 
   const list = Object.entries(fields)
     .map(([field, problem]) => `${field} ${problem}`)
     .join("; ");
-  throw new HedgingApiError({ code: "validation_error", status: null, details: { fields }, message: `${what}: ${list}. Nothing was sent.` });
+  throw new HedgingApiError({
+    code: "validation_error",
+    status: null,
+    details: { fields },
+    message: `${what}: ${list}. Nothing was sent.`,
+  });
 }
 
 export class HedgingClient {
@@ -150,7 +155,12 @@ export class HedgingClient {
     return this.sender.send({ method: "GET", path: "/hedges/history", query: q, schema: z.array(closedHedgeSchema), signal });
   }
 
-  private async mutate<S extends z.ZodType>(path: string, body: unknown, schema: S, options: MutationOptions): Promise<MutationResult<z.output<S>>> {
+  private async mutate<S extends z.ZodType>(
+    path: string,
+    body: unknown,
+    schema: S,
+    options: MutationOptions,
+  ): Promise<MutationResult<z.output<S>>> {
     const idempotencyKey = options.idempotencyKey ?? newIdempotencyKey();
     const result = await this.sender.send({ method: "POST", path, body, schema, idempotencyKey, signal: options.signal });
     return { ...result, idempotencyKey };
@@ -158,7 +168,12 @@ export class HedgingClient {
 
   private idSegment(hedgeId: string): string {
     if (typeof hedgeId !== "string" || hedgeId.trim() === "") {
-      throw new HedgingApiError({ code: "validation_error", status: null, details: { fields: { hedge_id: "is required" } }, message: "hedge_id is required. Nothing was sent." });
+      throw new HedgingApiError({
+        code: "validation_error",
+        status: null,
+        details: { fields: { hedge_id: "is required" } },
+        message: "hedge_id is required. Nothing was sent.",
+      });
     }
     return encodeURIComponent(hedgeId.trim());
   }

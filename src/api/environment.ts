@@ -36,7 +36,11 @@ export function normaliseBaseUrl(baseUrl: string): string {
   try {
     url = new URL(baseUrl);
   } catch {
-    throw new HedgingApiError({ code: "validation_error", status: null, message: `Base URL "${baseUrl}" is not a URL: give one such as https://host/v2.` });
+    throw new HedgingApiError({
+      code: "validation_error",
+      status: null,
+      message: `Base URL "${baseUrl}" is not a URL: give one such as https://host/v2.`,
+    });
   }
   if (url.protocol !== "https:" && !(url.protocol === "http:" && isLoopback(url))) {
     throw new HedgingApiError({

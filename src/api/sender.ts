@@ -171,7 +171,12 @@ export class RequestSender {
     });
   }
 
-  private async exchange(spec: RequestSpec<z.ZodType>, url: string, headers: Record<string, string>, body: string | undefined): Promise<HttpResponse> {
+  private async exchange(
+    spec: RequestSpec<z.ZodType>,
+    url: string,
+    headers: Record<string, string>,
+    body: string | undefined,
+  ): Promise<HttpResponse> {
     const controller = new AbortController();
     const onAbort = () => controller.abort(spec.signal?.reason);
     spec.signal?.addEventListener("abort", onAbort, { once: true });
@@ -185,7 +190,11 @@ export class RequestSender {
     } catch (e) {
       if (spec.signal?.aborted) throw spec.signal.reason ?? e;
       if (timedOut) {
-        throw new HedgingApiError({ code: "timeout", status: null, message: `${spec.method} ${spec.path} got no answer within ${this.timeoutMs} ms.` });
+        throw new HedgingApiError({
+          code: "timeout",
+          status: null,
+          message: `${spec.method} ${spec.path} got no answer within ${this.timeoutMs} ms.`,
+        });
       }
       const reason = e instanceof Error ? (e.cause instanceof Error ? e.cause.message : e.message) : String(e);
       throw new HedgingApiError({

@@ -80,7 +80,11 @@ function arrowLayer(color: Rgb, points: readonly Point[], width: number, head: n
   const uy = (end[1] - before[1]) / len;
   const tip: Point = [end[0] + ux * head * 0.55, end[1] + uy * head * 0.55];
   const base: Point = [end[0] - ux * head * 0.45, end[1] - uy * head * 0.45];
-  const triangle: Point[] = [tip, [base[0] - uy * head * 0.6, base[1] + ux * head * 0.6], [base[0] + uy * head * 0.6, base[1] - ux * head * 0.6]];
+  const triangle: Point[] = [
+    tip,
+    [base[0] - uy * head * 0.6, base[1] + ux * head * 0.6],
+    [base[0] + uy * head * 0.6, base[1] - ux * head * 0.6],
+  ];
   const shaft = [...points.slice(0, -1), base];
   return {
     color,
@@ -98,7 +102,17 @@ function iconLayers(size: number): Layer[] {
   const rim = Math.max(0.055, 1.1 / size);
   // Below 24 px the zigzag turns to mush: draw a straight rising arrow instead.
   const trend: Point[] =
-    size < 24 ? [[0.3, 0.7], [0.64, 0.4]] : [[0.27, 0.66], [0.42, 0.49], [0.53, 0.59], [0.67, 0.4]];
+    size < 24
+      ? [
+          [0.3, 0.7],
+          [0.64, 0.4],
+        ]
+      : [
+          [0.27, 0.66],
+          [0.42, 0.49],
+          [0.53, 0.59],
+          [0.67, 0.4],
+        ];
   return [
     polygonLayer(GREEN, shield(0)),
     polygonLayer(BLUE, shield(rim)),

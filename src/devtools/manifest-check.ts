@@ -165,15 +165,29 @@ export function checkManifest(
     problem("structure", "the root element is not <OfficeApp>");
     return problems;
   }
-  if (root.attrs["xsi:type"] !== "TaskPaneApp") problem("structure", `<OfficeApp xsi:type="${root.attrs["xsi:type"] ?? ""}"> must be "TaskPaneApp"`);
+  if (root.attrs["xsi:type"] !== "TaskPaneApp")
+    problem("structure", `<OfficeApp xsi:type="${root.attrs["xsi:type"] ?? ""}"> must be "TaskPaneApp"`);
   const child = (name: string) => root.children.find((element) => element.name === name);
   const id = child("Id")?.text ?? "";
   if (!GUID.test(id)) problem("structure", `<Id> must be a GUID, got "${id}"`);
-  for (const required of ["Version", "ProviderName", "DefaultLocale", "DisplayName", "Description", "IconUrl", "HighResolutionIconUrl", "SupportUrl", "DefaultSettings", "Permissions", "VersionOverrides"]) {
+  for (const required of [
+    "Version",
+    "ProviderName",
+    "DefaultLocale",
+    "DisplayName",
+    "Description",
+    "IconUrl",
+    "HighResolutionIconUrl",
+    "SupportUrl",
+    "DefaultSettings",
+    "Permissions",
+    "VersionOverrides",
+  ]) {
     if (!child(required)) problem("structure", `<OfficeApp> has no <${required}>`);
   }
   const hosts = child("Hosts")?.children.map((host) => host.attrs.Name) ?? [];
-  if (!hosts.includes("Workbook")) problem("structure", `<Hosts> must contain <Host Name="Workbook"/> (Excel), found: ${hosts.join(", ") || "none"}`);
+  if (!hosts.includes("Workbook"))
+    problem("structure", `<Hosts> must contain <Host Name="Workbook"/> (Excel), found: ${hosts.join(", ") || "none"}`);
   const sets = all.filter((element) => element.name === "Set" && element.path.includes("Requirements")).map((set) => set.attrs.Name);
   for (const required of ["SharedRuntime", "CustomFunctionsRuntime"]) {
     if (!sets.includes(required)) problem("structure", `<Requirements> must declare the ${required} requirement set`);
@@ -196,7 +210,10 @@ export function checkManifest(
     if (value === undefined) problem("resource", `resource "${resId}" has no DefaultValue`);
     const limit = kind === "short" ? MAX_SHORT_STRING : kind === "long" ? MAX_LONG_STRING : undefined;
     if (limit !== undefined && (value ?? "").length > limit) {
-      problem("resource", `resource "${resId}" is ${(value ?? "").length} characters long; ${kind === "short" ? "short" : "long"} strings allow ${limit}`);
+      problem(
+        "resource",
+        `resource "${resId}" is ${(value ?? "").length} characters long; ${kind === "short" ? "short" : "long"} strings allow ${limit}`,
+      );
     }
     if ((kind === "url" || kind === "image") && value !== undefined && !value.startsWith("https://")) {
       problem("not-https", `resource "${resId}" must be an https:// URL, got "${value}"`);
@@ -215,7 +232,10 @@ export function checkManifest(
     }
     const allowed = RESID_KINDS[element.name];
     if (allowed && !allowed.includes(resource.kind)) {
-      problem("resid-type", `<${element.name} resid="${resid}"> needs a ${allowed.join(" or ")} resource, but "${resid}" is a ${resource.kind} resource`);
+      problem(
+        "resid-type",
+        `<${element.name} resid="${resid}"> needs a ${allowed.join(" or ")} resource, but "${resid}" is a ${resource.kind} resource`,
+      );
     }
   }
 
@@ -223,7 +243,12 @@ export function checkManifest(
   const built = new Set(distFiles.map((file) => file.replace(/\\/g, "/").replace(/^\.?\//, "")));
   const reported = new Set<string>();
   for (const element of all) {
-    const values = [...Object.entries(element.attrs).filter(([name]) => name !== "xmlns" && !name.startsWith("xmlns:")).map(([, value]) => value), element.text];
+    const values = [
+      ...Object.entries(element.attrs)
+        .filter(([name]) => name !== "xmlns" && !name.startsWith("xmlns:"))
+        .map(([, value]) => value),
+      element.text,
+    ];
     for (const value of values) {
       if (!ANY_URL.test(value) || reported.has(value)) continue;
       reported.add(value);
@@ -231,7 +256,8 @@ export function checkManifest(
         problem("not-https", `${where(element)}: "${value}" is not an https:// URL`);
       } else if (value.startsWith(devUrl)) {
         const file = decodeURIComponent(value.slice(devUrl.length).replace(/[?#].*$/, ""));
-        if (!built.has(file)) problem("missing-file", `${value} (${where(element)}) is served from dist/${file}, which the build does not emit`);
+        if (!built.has(file))
+          problem("missing-file", `${value} (${where(element)}) is served from dist/${file}, which the build does not emit`);
       }
     }
   }
@@ -240,7 +266,7 @@ export function checkManifest(
   const functionsPoint = all.find((element) => element.name === "ExtensionPoint" && element.attrs["xsi:type"] === "CustomFunctions");
   const runtime = all.find((element) => element.name === "Runtime" && element.path.includes("Runtimes"));
   if (!runtime) {
-    problem("structure", "no <Runtimes><Runtime resid=... lifetime=\"long\"/></Runtimes>: the add-in needs the shared runtime");
+    problem("structure", 'no <Runtimes><Runtime resid=... lifetime="long"/></Runtimes>: the add-in needs the shared runtime');
   } else {
     if (runtime.attrs.lifetime !== "long") problem("structure", `<Runtime resid="${runtime.attrs.resid}"> must have lifetime="long"`);
     const runtimeUrl = resources.get(runtime.attrs.resid ?? "")?.value;
@@ -250,38 +276,54 @@ export function checkManifest(
         problem("structure", `${what} loads ${url}, not the shared runtime page ${runtimeUrl}`);
       }
     };
-    const page = functionsPoint?.children.find((element) => element.name === "Page")?.children.find((element) => element.name === "SourceLocation");
+    const page = functionsPoint?.children
+      .find((element) => element.name === "Page")
+      ?.children.find((element) => element.name === "SourceLocation");
     if (functionsPoint && !page) problem("structure", "the CustomFunctions extension point has no <Page><SourceLocation/></Page>");
     samePage(page, "the custom functions <Page>");
-    samePage(all.find((element) => element.name === "FunctionFile"), "<FunctionFile>");
+    samePage(
+      all.find((element) => element.name === "FunctionFile"),
+      "<FunctionFile>",
+    );
     for (const action of all.filter((element) => element.name === "Action" && element.attrs["xsi:type"] === "ShowTaskpane")) {
-      samePage(action.children.find((element) => element.name === "SourceLocation"), "a ShowTaskpane action");
+      samePage(
+        action.children.find((element) => element.name === "SourceLocation"),
+        "a ShowTaskpane action",
+      );
     }
   }
 
   // --- custom functions namespace
   const namespaceElement = functionsPoint?.children.find((element) => element.name === "Namespace");
   if (!namespaceElement) {
-    problem("namespace", `no <ExtensionPoint xsi:type="CustomFunctions"> with a <Namespace resid=.../>: the functions need the ${namespace} namespace`);
+    problem(
+      "namespace",
+      `no <ExtensionPoint xsi:type="CustomFunctions"> with a <Namespace resid=.../>: the functions need the ${namespace} namespace`,
+    );
   } else {
     const value = resources.get(namespaceElement.attrs.resid ?? "")?.value;
     if (value !== undefined && value !== namespace) {
-      problem("namespace", `the custom functions namespace is "${value}" (resource "${namespaceElement.attrs.resid}"), it must be "${namespace}"`);
+      problem(
+        "namespace",
+        `the custom functions namespace is "${value}" (resource "${namespaceElement.attrs.resid}"), it must be "${namespace}"`,
+      );
     }
   }
 
   // --- functions.json against the @customfunction tags
   const functions = (functionsJson as { functions?: unknown } | null)?.functions;
   if (!Array.isArray(functions)) {
-    problem("function-ids", "functions.json has no \"functions\" array");
+    problem("function-ids", 'functions.json has no "functions" array');
   } else {
     const builtIds = functions.map((fn) => String((fn as { id?: unknown }).id ?? ""));
     const declared = new Set(declaredIds);
     const inJson = new Set(builtIds);
     const missing = [...declared].filter((fnId) => !inJson.has(fnId));
     const extra = [...inJson].filter((fnId) => !declared.has(fnId));
-    if (missing.length > 0) problem("function-ids", `declared with @customfunction but not in functions.json (rebuild?): ${missing.join(", ")}`);
-    if (extra.length > 0) problem("function-ids", `in functions.json but declared by no @customfunction in src/functions/*.ts: ${extra.join(", ")}`);
+    if (missing.length > 0)
+      problem("function-ids", `declared with @customfunction but not in functions.json (rebuild?): ${missing.join(", ")}`);
+    if (extra.length > 0)
+      problem("function-ids", `in functions.json but declared by no @customfunction in src/functions/*.ts: ${extra.join(", ")}`);
     for (const fn of functions as { id?: unknown; description?: unknown }[]) {
       if (typeof fn.description !== "string" || fn.description.trim() === "") {
         problem("function-description", `custom function ${String(fn.id)} has no description: write one in its JSDoc comment`);

@@ -71,7 +71,10 @@ function startSandbox(): Promise<void> {
   console.log("Starting the local sandbox (tsx src/sandbox/main.ts)…");
   const child = startNode("the sandbox", [TSX, SANDBOX_ENTRY], "pipe");
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the sandbox did not print "listening on " within ${SANDBOX_READY_MS / 1000} s`)), SANDBOX_READY_MS);
+    const timer = setTimeout(
+      () => reject(new Error(`the sandbox did not print "listening on " within ${SANDBOX_READY_MS / 1000} s`)),
+      SANDBOX_READY_MS,
+    );
     const relay = (stream: NodeJS.ReadableStream | null, out: NodeJS.WriteStream) => {
       if (!stream) return;
       createInterface({ input: stream }).on("line", (line) => {
@@ -135,7 +138,8 @@ function sideload(): void {
   if (process.platform === "win32" || process.platform === "darwin") {
     console.log(`Sideloading into Excel (npx ${DEBUGGING} start manifest.xml desktop)…`);
     const status = runDebugging(["start", "manifest.xml", "desktop", "--app", "excel", "--no-debug", "--dev-server-port", String(PORT)]);
-    if (status !== 0) console.log(`✖ sideloading failed (exit ${status}); the dev server keeps running: upload ${MANIFEST} in Excel by hand.`);
+    if (status !== 0)
+      console.log(`✖ sideloading failed (exit ${status}); the dev server keeps running: upload ${MANIFEST} in Excel by hand.`);
     else console.log("Sideloaded. `npm stop` unregisters the add-in.");
     return;
   }

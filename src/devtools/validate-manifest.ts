@@ -37,13 +37,17 @@ function main(): number {
     console.error(`✖ dist/functions.json is not valid JSON: ${(err as Error).message}`);
     return 1;
   }
-  const sources = readdirSync(FUNCTIONS_DIR).filter((name) => name.endsWith(".ts") && !name.endsWith(".d.ts") && !name.endsWith(".test.ts"));
+  const sources = readdirSync(FUNCTIONS_DIR).filter(
+    (name) => name.endsWith(".ts") && !name.endsWith(".d.ts") && !name.endsWith(".test.ts"),
+  );
   const declaredIds = sources.flatMap((name) => declaredCustomFunctionIds(readFileSync(join(FUNCTIONS_DIR, name), "utf8")));
 
   const problems = checkManifest(manifestXml, distFiles, functionsJson, declaredIds);
   if (problems.length > 0) {
     for (const { code, message } of problems) console.error(`✖ [${code}] ${message}`);
-    console.error(`manifest.xml: ${problems.length} problem${problems.length === 1 ? "" : "s"} (offline check; npm run validate:online asks Microsoft's validator)`);
+    console.error(
+      `manifest.xml: ${problems.length} problem${problems.length === 1 ? "" : "s"} (offline check; npm run validate:online asks Microsoft's validator)`,
+    );
     return 1;
   }
   console.log(

@@ -1,4 +1,6 @@
 // An in-memory Workbook (sheets of cells, tables, a selection, document settings) behind the same interface as the Office.js adapter: for tests, benches and the browser e2e page.
+import { type CellValue } from "../trading/cells";
+import { type SelectedRows, type Workbook } from "../trading/workbook";
 import {
   LOG_COLUMNS,
   LOG_HEADERS,
@@ -8,13 +10,12 @@ import {
   cellOf,
   cellsToLogRecord,
   logRecordToCells,
-  type CellValue,
+  matchesLogQuery,
+  type LogQuery,
   type LogRecord,
   type LogUpdate,
   type LogUpdateResult,
-  type SelectedRows,
-  type Workbook,
-} from "./workbook";
+} from "../trading/hedge-log";
 
 /** A rectangle of cells, 0-based and inclusive. */
 export interface CellRect {
@@ -116,7 +117,8 @@ export class MemoryWorkbook implements Workbook {
   /** Makes an Excel table over `address` (header row included) of a sheet. */
   addTable(name: string, sheet: string, address: string): this {
     this.sheetOf(sheet);
-    if ([...this.tables.keys()].some((n) => n.toLowerCase() === name.toLowerCase())) throw new Error(`A table named ${name} already exists.`);
+    if ([...this.tables.keys()].some((n) => n.toLowerCase() === name.toLowerCase()))
+      throw new Error(`A table named ${name} already exists.`);
     this.tables.set(name, { name, sheet, rect: parseAddress(address) });
     return this;
   }
@@ -207,7 +209,8 @@ export class MemoryWorkbook implements Workbook {
       tableName: null,
       headers: this.rowValues(sheet, used.top, used.left, used.right).map(headerText),
       headerRowNumber: used.top + 1,
-      rows: bottom >= top ? range(top, bottom).map((r) => ({ rowNumber: r + 1, values: this.rowValues(sheet, r, used.left, used.right) })) : [],
+      rows:
+        bottom >= top ? range(top, bottom).map((r) => ({ rowNumber: r + 1, values: this.rowValues(sheet, r, used.left, used.right) })) : [],
     };
   }
 
@@ -216,12 +219,15 @@ export class MemoryWorkbook implements Workbook {
     this.ensureLogNow();
   }
 
-  async readLog(): Promise<LogRecord[]> {
+  async readLog(query?: LogQuery): Promise<LogRecord[]> {
     this.calls++;
     const table = this.tables.get(LOG_TABLE_NAME);
     if (!table) return [];
     const sheet = this.sheetOf(table.sheet);
-    return range(table.rect.top + 1, table.rect.bottom).map((r) => cellsToLogRecord(this.rowValues(sheet, r, table.rect.left, table.rect.right)));
+    const records = range(table.rect.top + 1, table.rect.bottom).map((r) =>
+      cellsToLogRecord(this.rowValues(sheet, r, table.rect.left, table.rect.right)),
+    );
+    return query ? records.filter((record) => matchesLogQuery(record, query)) : records;
   }
 
   async appendLog(records: LogRecord[]): Promise<void> {
@@ -293,7 +299,11 @@ export class MemoryWorkbook implements Workbook {
       sheet.columnFormats.set(i, c.numberFormat);
       sheet.columnWidths.set(i, c.width);
     });
-    const table: MemoryTable = { name: LOG_TABLE_NAME, sheet: LOG_SHEET_NAME, rect: { top: 0, left: 0, bottom: 0, right: LOG_COLUMNS.length - 1 } };
+    const table: MemoryTable = {
+      name: LOG_TABLE_NAME,
+      sheet: LOG_SHEET_NAME,
+      rect: { top: 0, left: 0, bottom: 0, right: LOG_COLUMNS.length - 1 },
+    };
     this.tables.set(LOG_TABLE_NAME, table);
     this.changed();
     return table;

@@ -1,4 +1,6 @@
 // The Workbook adapter over Office.js (Excel.run): reads the selection or its table, and keeps the "Hedge Log" table (create with formats, append, update status cells).
+import { type CellValue } from "../trading/cells";
+import { type SelectedRows, type Workbook } from "../trading/workbook";
 import {
   LOG_COLUMNS,
   LOG_HEADERS,
@@ -8,13 +10,12 @@ import {
   cellOf,
   cellsToLogRecord,
   logRecordToCells,
-  type CellValue,
+  matchesLogQuery,
+  type LogQuery,
   type LogRecord,
   type LogUpdate,
   type LogUpdateResult,
-  type SelectedRows,
-  type Workbook,
-} from "./workbook";
+} from "../trading/hedge-log";
 
 type ExcelApi = Pick<typeof Excel, "run">;
 
@@ -86,7 +87,7 @@ export class OfficeWorkbook implements Workbook {
     });
   }
 
-  readLog(): Promise<LogRecord[]> {
+  readLog(query?: LogQuery): Promise<LogRecord[]> {
     return this.excel.run(async (context) => {
       const table = context.workbook.tables.getItemOrNullObject(LOG_TABLE_NAME);
       table.load("isNullObject");
@@ -95,7 +96,8 @@ export class OfficeWorkbook implements Workbook {
       const body = table.getDataBodyRange();
       body.load("values");
       await context.sync();
-      return (body.values as CellValue[][]).filter((row) => !isBlank(row[KEY_COLUMN])).map(cellsToLogRecord);
+      const records = (body.values as CellValue[][]).filter((row) => !isBlank(row[KEY_COLUMN])).map(cellsToLogRecord);
+      return query ? records.filter((record) => matchesLogQuery(record, query)) : records;
     });
   }
 
@@ -121,9 +123,15 @@ export class OfficeWorkbook implements Workbook {
       if (rest.length > 0) {
         // Add the rows empty, format them, then write the values: Excel reads text typed into a General cell
         // ("00123" → 123), which would change a client reference and so the body resent on resume.
-        table.rows.add(undefined, rest.map((row) => row.map(() => "")));
+        table.rows.add(
+          undefined,
+          rest.map((row) => row.map(() => "")),
+        );
         const start = ghost ? 1 : body.rowCount;
-        const added = table.getDataBodyRange().getRow(start).getResizedRange(rest.length - 1, 0);
+        const added = table
+          .getDataBodyRange()
+          .getRow(start)
+          .getResizedRange(rest.length - 1, 0);
         added.numberFormat = formats.slice(0, rest.length);
         added.values = rest;
       }

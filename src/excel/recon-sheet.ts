@@ -18,7 +18,10 @@ export function officeSheetWriter(run: Runner = (batch) => Excel.run(batch)): Sh
         const sheets = context.workbook.worksheets;
         sheets.load("items/name");
         await context.sync();
-        const name = uniqueSheetName(content.name, sheets.items.map((s) => s.name));
+        const name = uniqueSheetName(
+          content.name,
+          sheets.items.map((s) => s.name),
+        );
         const sheet = sheets.add(name);
         const rows = content.values.length;
         const columns = content.columnWidths.length;
@@ -27,7 +30,9 @@ export function officeSheetWriter(run: Runner = (batch) => Excel.run(batch)): Sh
           const range = sheet.getRangeByIndexes(top, 0, count, columns);
           // Formats first: a text cell ("@") then keeps "00123" or "2026-11" as typed instead of turning it into a number or date.
           range.numberFormat = content.formats.slice(top, top + count);
-          range.values = content.values.slice(top, top + count).map((row) => row.map(asPlainValue)) as CellValue[][] as Excel.Range["values"];
+          range.values = content.values
+            .slice(top, top + count)
+            .map((row) => row.map(asPlainValue)) as CellValue[][] as Excel.Range["values"];
           await context.sync();
         }
         for (const r of content.boldRows) sheet.getRangeByIndexes(r, 0, 1, columns).format.font.bold = true;
@@ -63,7 +68,12 @@ export class MemorySheetWriter implements SheetWriter {
     const existing = [...this.sheets.keys(), ...(this.workbook?.sheetNames() ?? [])];
     const name = uniqueSheetName(content.name, existing);
     const values = content.values.map((row) => row.map(asPlainValue));
-    this.sheets.set(name, { values, formats: content.formats.map((r) => [...r]), columnWidths: [...content.columnWidths], boldRows: [...content.boldRows] });
+    this.sheets.set(name, {
+      values,
+      formats: content.formats.map((r) => [...r]),
+      columnWidths: [...content.columnWidths],
+      boldRows: [...content.boldRows],
+    });
     this.workbook?.setSheet(name, values);
     return { name, rows: values.length, columns: content.columnWidths.length };
   }

@@ -1,16 +1,5 @@
-// Per-user, per-device settings (API key, base URL) in OfficeRuntime.storage; never in the workbook.
-
-/** A small key-value store; the pane and the functions read and write settings only through this. */
-export interface SettingsStore {
-  get(key: string): Promise<string | null>;
-  set(key: string, value: string): Promise<void>;
-  remove(key: string): Promise<void>;
-}
-
-export const SETTING_KEYS = {
-  apiKey: "hedge.apiKey",
-  baseUrl: "hedge.baseUrl",
-} as const;
+// Per-user, per-device settings stores (API key, base URL): OfficeRuntime.storage, never the workbook, and an in-memory one.
+import type { SettingsStore } from "../feeds/settings-store";
 
 /**
  * OfficeRuntime.storage: local to this user and device, shared by the pane and the custom functions of the

@@ -9,25 +9,8 @@ import {
   type SkippedFormula,
 } from "../monthend/snapshot-plan";
 import { columnLetters } from "./memory-workbook";
-import type { CellValue } from "./workbook";
-
-export type SnapshotScope = "selection" | "sheet";
-
-export interface SnapshotResult {
-  sheetName: string;
-  /** What was looked at, e.g. "Sheet1!A1:F40"; "" when the sheet is empty. */
-  address: string;
-  replaced: Array<{ address: string; formula: string; rows: number; columns: number }>;
-  skipped: Array<{ address: string; formula: string; reason: string }>;
-  /** Cells that now hold a value instead of a formula or a spill. */
-  cells: number;
-  /** How the time was recorded: a note (ExcelApi 1.18), a comment (ExcelApi 1.10), or nothing on older Excel. */
-  marker: "note" | "comment" | "none";
-}
-
-export interface Snapshotter {
-  snapshot(scope: SnapshotScope, at?: Date): Promise<SnapshotResult>;
-}
+import type { CellValue } from "../trading/cells";
+import type { SnapshotResult, Snapshotter } from "../monthend/snapshot-plan";
 
 type Runner = <T>(batch: (context: Excel.RequestContext) => Promise<T>) => Promise<T>;
 
@@ -63,7 +46,9 @@ export function officeSnapshotter(options: OfficeSnapshotOptions = {}): Snapshot
         } catch (e) {
           if (scope === "selection") {
             const said = e instanceof Error ? ` (Excel said: ${e.message})` : "";
-            throw new Error(`Select one block of cells (not several separate ones), or snapshot the whole active sheet${said}.`, { cause: e });
+            throw new Error(`Select one block of cells (not several separate ones), or snapshot the whole active sheet${said}.`, {
+              cause: e,
+            });
           }
           throw e;
         }
@@ -81,7 +66,9 @@ export function officeSnapshotter(options: OfficeSnapshotOptions = {}): Snapshot
           return { cell, own, spill };
         });
         const notes =
-          marker === "note" ? found.map((cell) => sheet.notes.getItemOrNullObject(cellAddress(cell.row, cell.column)).load("content")) : null;
+          marker === "note"
+            ? found.map((cell) => sheet.notes.getItemOrNullObject(cellAddress(cell.row, cell.column)).load("content"))
+            : null;
         const comments = marker === "comment" ? sheet.comments.load("items") : null;
         await context.sync();
         const commentCells = comments ? comments.items.map((c) => c.getLocation().load("rowIndex, columnIndex")) : [];
@@ -91,7 +78,12 @@ export function officeSnapshotter(options: OfficeSnapshotOptions = {}): Snapshot
           reads.map(({ cell, own, spill }) => {
             const shown: ShownBlock =
               spill && !spill.isNullObject
-                ? { row: spill.rowIndex, column: spill.columnIndex, values: spill.values as CellValue[][], valueTypes: spill.valueTypes as string[][] }
+                ? {
+                    row: spill.rowIndex,
+                    column: spill.columnIndex,
+                    values: spill.values as CellValue[][],
+                    valueTypes: spill.valueTypes as string[][],
+                  }
                 : { row: cell.row, column: cell.column, values: own.values as CellValue[][], valueTypes: own.valueTypes as string[][] };
             return { ...cell, shown };
           }),
@@ -103,7 +95,9 @@ export function officeSnapshotter(options: OfficeSnapshotOptions = {}): Snapshot
         for (const write of plan.writes) {
           const rows = write.values.length;
           const columns = write.values[0]?.length ?? 1;
-          sheet.getRangeByIndexes(write.row, write.column, rows, columns).values = write.values.map((r) => r.map(asPlainValue)) as Excel.Range["values"];
+          sheet.getRangeByIndexes(write.row, write.column, rows, columns).values = write.values.map((r) =>
+            r.map(asPlainValue),
+          ) as Excel.Range["values"];
           const address = cellAddress(write.row, write.column);
           if (marker === "note") {
             const existing = noteAt.get(address);
@@ -121,7 +115,12 @@ export function officeSnapshotter(options: OfficeSnapshotOptions = {}): Snapshot
         return {
           sheetName: sheet.name,
           address: range.address,
-          replaced: plan.writes.map((w) => ({ address: a1(w), formula: w.formula, rows: w.values.length, columns: w.values[0]?.length ?? 1 })),
+          replaced: plan.writes.map((w) => ({
+            address: a1(w),
+            formula: w.formula,
+            rows: w.values.length,
+            columns: w.values[0]?.length ?? 1,
+          })),
           skipped: plan.skipped.map((s: SkippedFormula) => ({ address: a1(s), formula: s.formula, reason: s.reason })),
           cells: plan.cellCount,
           marker,

@@ -1,6 +1,6 @@
 // The shared runtime's one connection: the current HedgingClient (or none), built from the saved key and base URL.
 import { HedgingClient, type ClientOptions } from "../api/client";
-import { SETTING_KEYS, type SettingsStore } from "../excel/settings";
+import { SETTING_KEYS, type SettingsStore } from "./settings-store";
 
 /** The local sandbox started by `npm start` / `npm run sandbox`. */
 export const DEFAULT_BASE_URL = "https://localhost:4010/v2";

@@ -432,10 +432,13 @@ export class FeedHub {
 
   private schedule<T>(topic: Topic<T>, delayMs: number): void {
     this.clearTimer(topic);
-    topic.timer = this.clock.setTimeout(() => {
-      topic.timer = null;
-      this.poll(topic);
-    }, Math.max(0, delayMs));
+    topic.timer = this.clock.setTimeout(
+      () => {
+        topic.timer = null;
+        this.poll(topic);
+      },
+      Math.max(0, delayMs),
+    );
   }
 
   private clearTimer<T>(topic: Topic<T>): void {

@@ -20,7 +20,8 @@ function text(value: unknown, name: string, example: string): string {
 /** A market symbol, upper-cased ("usdtngn" → "USDTNGN"). Whether the account may use it is checked against meta.allowed_markets later. */
 export function marketArg(value: unknown, name = "market"): string {
   const market = text(value, name, `"USDTNGN"`).toUpperCase();
-  if (!/^[A-Z0-9._-]{1,32}$/.test(market)) throw new ArgumentError(name, `${name} ${shown(value)} is not a market symbol; use one such as "USDTNGN".`);
+  if (!/^[A-Z0-9._-]{1,32}$/.test(market))
+    throw new ArgumentError(name, `${name} ${shown(value)} is not a market symbol; use one such as "USDTNGN".`);
   return market;
 }
 
@@ -54,7 +55,8 @@ export function notionalArg(value: unknown, name = "notional_usd"): number {
 export function tenorArg(value: unknown, name = "tenor_days"): Tenor {
   if (isOmitted(value)) throw new ArgumentError(name, `${name} is required: one of ${TENORS.join(", ")}.`);
   const n = numberOf(value);
-  if (!(TENORS as readonly number[]).includes(n)) throw new ArgumentError(name, `${name} must be one of ${TENORS.join(", ")} (days); got ${shown(value)}.`);
+  if (!(TENORS as readonly number[]).includes(n))
+    throw new ArgumentError(name, `${name} must be one of ${TENORS.join(", ")} (days); got ${shown(value)}.`);
   return n as Tenor;
 }
 
@@ -93,6 +95,10 @@ export function optionalFieldArg(value: unknown, fields: readonly string[], what
   const wanted = text(value, name, `"${fields[0]}"`).toLowerCase();
   const bySuffix = fields.filter((f) => f.toLowerCase().endsWith(`.${wanted}`));
   const found = fields.find((f) => f.toLowerCase() === wanted) ?? (bySuffix.length === 1 ? bySuffix[0] : undefined);
-  if (!found) throw new ArgumentError(name, `${name} ${shown(value)} is not a ${what} field; use one of ${fields.join(", ")}, or leave it out for all of them.`);
+  if (!found)
+    throw new ArgumentError(
+      name,
+      `${name} ${shown(value)} is not a ${what} field; use one of ${fields.join(", ")}, or leave it out for all of them.`,
+    );
   return found;
 }

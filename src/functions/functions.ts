@@ -1,9 +1,11 @@
 // The HEDGE.* custom functions (ids and help text for functions.json come from these JSDoc tags); the work is in handlers.ts.
+/* eslint-disable @typescript-eslint/no-explicit-any -- custom-functions-metadata reads the type `any[][]` as a matrix of any values; an alias would hide it. */
 import packageJson from "../../package.json";
 import * as handlers from "./handlers";
 import { history as historyHandler } from "./history";
-import { cellStreams, listenForPauseToggle } from "./runtime";
+import { cellStreams, excelErrorFactory, listenForPauseToggle, useErrorFactory } from "./runtime";
 
+useErrorFactory(excelErrorFactory(CustomFunctions));
 listenForPauseToggle();
 
 /**
@@ -33,7 +35,7 @@ export function quote(
   notional_usd: number,
   tenor_days: number,
   field: string | undefined,
-  invocation: CustomFunctions.StreamingInvocation<any[][]>, // eslint-disable-line @typescript-eslint/no-explicit-any
+  invocation: CustomFunctions.StreamingInvocation<any[][]>,
 ): void {
   handlers.quote(cellStreams(), invocation, market, side, notional_usd, tenor_days, field);
 }
@@ -45,7 +47,11 @@ export function quote(
  * @param [side] Optional "buy" or "sell" to show only that side.
  * @param invocation Streaming invocation.
  */
-export function positions(market: string | undefined, side: string | undefined, invocation: CustomFunctions.StreamingInvocation<any[][]>): void { // eslint-disable-line @typescript-eslint/no-explicit-any
+export function positions(
+  market: string | undefined,
+  side: string | undefined,
+  invocation: CustomFunctions.StreamingInvocation<any[][]>,
+): void {
   handlers.positions(cellStreams(), invocation, market, side);
 }
 
@@ -55,7 +61,7 @@ export function positions(market: string | undefined, side: string | undefined, 
  * @param [field] Optional account field, e.g. "balance_usdc" or "available_exposure_usd"; leave out for all fields.
  * @param invocation Streaming invocation.
  */
-export function account(field: string | undefined, invocation: CustomFunctions.StreamingInvocation<any[][]>): void { // eslint-disable-line @typescript-eslint/no-explicit-any
+export function account(field: string | undefined, invocation: CustomFunctions.StreamingInvocation<any[][]>): void {
   handlers.account(cellStreams(), invocation, field);
 }
 
@@ -64,7 +70,7 @@ export function account(field: string | undefined, invocation: CustomFunctions.S
  * @customfunction MARKETS
  * @param invocation Streaming invocation.
  */
-export function markets(invocation: CustomFunctions.StreamingInvocation<any[][]>): void { // eslint-disable-line @typescript-eslint/no-explicit-any
+export function markets(invocation: CustomFunctions.StreamingInvocation<any[][]>): void {
   handlers.markets(cellStreams(), invocation);
 }
 
@@ -102,7 +108,7 @@ export function hedges(
   status: string | undefined,
   client_reference: string | undefined,
   limit: number | undefined,
-  invocation: CustomFunctions.StreamingInvocation<any[][]>, // eslint-disable-line @typescript-eslint/no-explicit-any
+  invocation: CustomFunctions.StreamingInvocation<any[][]>,
 ): void {
   handlers.hedges(cellStreams(), invocation, status, client_reference, limit);
 }
@@ -114,7 +120,7 @@ export function hedges(
  * @param [field] Optional hedge field, e.g. "status", "struck_rate" or "filled_at"; leave out for all fields.
  * @param invocation Streaming invocation.
  */
-export function hedge(hedge_id: string, field: string | undefined, invocation: CustomFunctions.StreamingInvocation<any[][]>): void { // eslint-disable-line @typescript-eslint/no-explicit-any
+export function hedge(hedge_id: string, field: string | undefined, invocation: CustomFunctions.StreamingInvocation<any[][]>): void {
   handlers.hedge(cellStreams(), invocation, hedge_id, field);
 }
 
@@ -123,7 +129,7 @@ export function hedge(hedge_id: string, field: string | undefined, invocation: C
  * @customfunction STATUS
  * @param invocation Streaming invocation.
  */
-export function status(invocation: CustomFunctions.StreamingInvocation<any[][]>): void { // eslint-disable-line @typescript-eslint/no-explicit-any
+export function status(invocation: CustomFunctions.StreamingInvocation<any[][]>): void {
   handlers.status(cellStreams(), invocation);
 }
 
@@ -134,7 +140,7 @@ export function status(invocation: CustomFunctions.StreamingInvocation<any[][]>)
  * @param [to] Optional end of the window (UTC): a date alone includes that whole day; a date with a time ends just before it.
  * @param invocation Streaming invocation.
  */
-export function history(from: any, to: any, invocation: CustomFunctions.StreamingInvocation<any[][]>): void { // eslint-disable-line @typescript-eslint/no-explicit-any
+export function history(from: any, to: any, invocation: CustomFunctions.StreamingInvocation<any[][]>): void {
   historyHandler(cellStreams(), invocation, from, to);
 }
 

@@ -2,7 +2,16 @@
 import type { Market, Meta, Prices, Side } from "../api/schemas";
 import { ArgumentError } from "../feeds/feed-error";
 import { allowedMarketsOf } from "../feeds/hub";
-import { accountTopic, checkAllowedMarket, hedgeTopic, hedgesTopic, marketsTopic, positionsTopic, pricesTopic, quoteTopic } from "../feeds/topics";
+import {
+  accountTopic,
+  checkAllowedMarket,
+  hedgeTopic,
+  hedgesTopic,
+  marketsTopic,
+  positionsTopic,
+  pricesTopic,
+  quoteTopic,
+} from "../feeds/topics";
 import {
   hedgeIdArg,
   marketArg,
@@ -74,7 +83,12 @@ export function quote(
   field: unknown,
 ): void {
   run(streams, sink, () => {
-    const request = { market: marketArg(market), side: sideArg(side), notional_usd: notionalArg(notionalUsd), tenor_days: tenorArg(tenorDays) };
+    const request = {
+      market: marketArg(market),
+      side: sideArg(side),
+      notional_usd: notionalArg(notionalUsd),
+      tenor_days: tenorArg(tenorDays),
+    };
     const f = optionalFieldArg(field, QUOTE_FIELDS, "Quote");
     streams.open(sink, `quote|${f ?? "*"}`, quoteTopic(request), (s) => outcomeOf(s, (q) => oneOrAll(q, f, quoteSpill)));
   });
@@ -122,7 +136,14 @@ function marketEntry(list: readonly Market[], meta: Meta, market: string): Marke
   return found;
 }
 
-function perSide(streams: CellStreams, sink: Sink<number>, name: string, market: unknown, side: unknown, pick: (m: Market, side: Side) => number): void {
+function perSide(
+  streams: CellStreams,
+  sink: Sink<number>,
+  name: string,
+  market: unknown,
+  side: unknown,
+  pick: (m: Market, side: Side) => number,
+): void {
   run(streams, sink, () => {
     const m = marketArg(market);
     const sd = sideArg(side);
@@ -140,7 +161,11 @@ export function carry(streams: CellStreams, sink: Sink<number>, market: unknown,
 
 export function hedges(streams: CellStreams, sink: Sink<Spill>, status: unknown, clientReference: unknown, limit: unknown): void {
   run(streams, sink, () => {
-    const query = { status: optionalStatusArg(status), client_reference: optionalReferenceArg(clientReference), limit: optionalLimitArg(limit) };
+    const query = {
+      status: optionalStatusArg(status),
+      client_reference: optionalReferenceArg(clientReference),
+      limit: optionalLimitArg(limit),
+    };
     streams.open(sink, "hedges", hedgesTopic(query), (s) => outcomeOf(s, (list) => hedgesTable(list)));
   });
 }

@@ -75,7 +75,10 @@ export function historyWindow(from: unknown, to: unknown): HistoryWindow {
   const t = isOmitted(to) ? null : instantOf(to, "to");
   const toMs = t === null ? null : t.wholeDay ? t.ms + MS_PER_DAY : t.ms;
   if (f !== null && toMs !== null && f.ms >= toMs) {
-    throw new ArgumentError("to", `to must be after from: the window from ${new Date(f.ms).toISOString()} to ${new Date(toMs).toISOString()} is empty.`);
+    throw new ArgumentError(
+      "to",
+      `to must be after from: the window from ${new Date(f.ms).toISOString()} to ${new Date(toMs).toISOString()} is empty.`,
+    );
   }
   return { fromMs: f?.ms ?? null, toMs };
 }
@@ -87,7 +90,10 @@ export function historyWindowTopic(window: HistoryWindow): TopicSpec<HistoryRead
     key: `history-window:${iso(window.fromMs)}|${iso(window.toMs)}`,
     endpoint: "history",
     async fetch(client, context) {
-      const data = await fetchHistory(client, window.fromMs ?? 0, window.toMs, { signal: context.signal, maxHistoryPages: HISTORY_MAX_PAGES });
+      const data = await fetchHistory(client, window.fromMs ?? 0, window.toMs, {
+        signal: context.signal,
+        maxHistoryPages: HISTORY_MAX_PAGES,
+      });
       return { data, meta: {} };
     },
   };

@@ -7,17 +7,30 @@ export const TOGGLE_PAUSE_EVENT = "hedge:toggle-pause";
 
 let streams: CellStreams | null = null;
 
+/** Turns a CellError into what setResult takes: in Excel a CustomFunctions.Error, built by the entry file functions.ts. */
+export type ErrorFactory = (error: CellError) => unknown;
+
+let makeError: ErrorFactory = (error) => error;
+
+/** The factory for Excel: `namespace` is the CustomFunctions global, passed in by the entry file functions.ts. */
+export function excelErrorFactory(namespace: Pick<typeof CustomFunctions, "Error" | "ErrorCode">): ErrorFactory {
+  return (error) => {
+    const code = error.code === "#VALUE!" ? namespace.ErrorCode.invalidValue : namespace.ErrorCode.notAvailable;
+    return new namespace.Error(code, error.message);
+  };
+}
+
+/** Sets how cell errors are handed to Excel (functions.ts passes CustomFunctions.Error; tests keep plain CellErrors). */
+export function useErrorFactory(factory: ErrorFactory): void {
+  makeError = factory;
+  streams = null;
+}
+
 /** The cell streams of the shared hub (rebuilt when the hub is replaced, as tests and benchmarks do). */
 export function cellStreams(): CellStreams {
   const hub = sharedHub();
-  if (!streams || streams.hub !== hub) streams = new CellStreams(hub, excelError);
+  if (!streams || streams.hub !== hub) streams = new CellStreams(hub, (error) => makeError(error));
   return streams;
-}
-
-/** A CellError as the CustomFunctions.Error that setResult takes. */
-export function excelError(error: CellError): CustomFunctions.Error {
-  const code = error.code === "#VALUE!" ? CustomFunctions.ErrorCode.invalidValue : CustomFunctions.ErrorCode.notAvailable;
-  return new CustomFunctions.Error(code, error.message);
 }
 
 interface EventSource {

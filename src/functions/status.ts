@@ -2,7 +2,15 @@
 import type { FeedStatus } from "../feeds/hub";
 import { serialFromMs, type Spill } from "./cells";
 
-export const STATUS_FIELDS = ["environment", "connected", "reason", "last_update", "requests_last_minute", "paused", "active_feeds"] as const;
+export const STATUS_FIELDS = [
+  "environment",
+  "connected",
+  "reason",
+  "last_update",
+  "requests_last_minute",
+  "paused",
+  "active_feeds",
+] as const;
 
 export function statusSpill(status: FeedStatus): Spill {
   return [

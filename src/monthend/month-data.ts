@@ -3,7 +3,7 @@ import { sameAccount } from "../trading/duplicates";
 import type { HedgingClient } from "../api/client";
 import { isHedgingApiError } from "../api/errors";
 import { LIST_LIMIT_MAX, type ClosedHedge, type Hedge } from "../api/schemas";
-import type { LogRecord } from "../excel/workbook";
+import type { LogRecord } from "../trading/hedge-log";
 import type { MonthWindow } from "./month";
 import type { MonthData } from "./reconcile";
 
@@ -55,7 +55,9 @@ export async function fetchHistory(
     // Records at the page boundary were returned by the previous page already: skip as many as it had.
     const seenAtBoundary = new Map<string, number>();
     if (page > 0 && boundary !== null) {
-      for (const r of out) if (Date.parse(r.closed_at) === boundary - 1) seenAtBoundary.set(JSON.stringify(r), (seenAtBoundary.get(JSON.stringify(r)) ?? 0) + 1);
+      for (const r of out)
+        if (Date.parse(r.closed_at) === boundary - 1)
+          seenAtBoundary.set(JSON.stringify(r), (seenAtBoundary.get(JSON.stringify(r)) ?? 0) + 1);
     }
     let fresh = 0;
     for (const r of data) {
@@ -86,11 +88,20 @@ export async function fetchHistory(
     }
     to = oldest + 1;
   }
-  return { records: out.sort((a, b) => Date.parse(b.closed_at) - Date.parse(a.closed_at)), complete: incompleteReason === null, incompleteReason };
+  return {
+    records: out.sort((a, b) => Date.parse(b.closed_at) - Date.parse(a.closed_at)),
+    complete: incompleteReason === null,
+    incompleteReason,
+  };
 }
 
 /** Everything reconcile() needs for one month, read from the service now; the log rows are passed in. */
-export async function fetchMonthData(client: MonthEndClient, window: MonthWindow, log: LogRecord[], options: FetchOptions = {}): Promise<MonthData> {
+export async function fetchMonthData(
+  client: MonthEndClient,
+  window: MonthWindow,
+  log: LogRecord[],
+  options: FetchOptions = {},
+): Promise<MonthData> {
   const now = options.now ?? Date.now;
   const progress = options.onProgress ?? (() => undefined);
   const signal = options.signal;
@@ -131,7 +142,11 @@ export async function fetchMonthData(client: MonthEndClient, window: MonthWindow
     }),
   );
   const knownRefs = new Set([...hedges.values()].map((h) => h.client_reference).concat(history.map((r) => r.client_reference)));
-  const missingRefs = [...new Set(envLog.filter((r) => !r.hedgeId && r.clientReference && !knownRefs.has(r.clientReference)).map((r) => r.clientReference as string))];
+  const missingRefs = [
+    ...new Set(
+      envLog.filter((r) => !r.hedgeId && r.clientReference && !knownRefs.has(r.clientReference)).map((r) => r.clientReference as string),
+    ),
+  ];
   if (missingRefs.length > 0) progress(`Looking up ${missingRefs.length} client references named in the log…`);
   await Promise.all(
     missingRefs.map(async (ref) => {

@@ -1,7 +1,7 @@
 // The month-end panel's state and actions (month picked, Reconcile month, Snapshot to values with its confirmation, progress and results), without the DOM.
 import { isHedgingApiError } from "../api/errors";
-import type { LogRecord } from "../excel/workbook";
-import type { SnapshotResult, SnapshotScope, Snapshotter } from "../excel/snapshot";
+import type { LogRecord } from "../trading/hedge-log";
+import type { SnapshotResult, SnapshotScope, Snapshotter } from "./snapshot-plan";
 import type { MonthEndClient } from "./month-data";
 import { defaultMonth, monthLabel, recentMonths } from "./month";
 import { reconcileMonth } from "./run-month-end";
@@ -51,7 +51,8 @@ export function errorMessage(e: unknown): PanelMessage {
 /** What Snapshot to values did, in words. */
 export function snapshotMessage(result: SnapshotResult): PanelMessage {
   const where = result.address ? `${result.sheetName}` : result.sheetName;
-  const marker = result.marker === "note" ? "a note" : result.marker === "comment" ? "a comment" : "no note (this Excel has neither notes nor comments)";
+  const marker =
+    result.marker === "note" ? "a note" : result.marker === "comment" ? "a comment" : "no note (this Excel has neither notes nor comments)";
   const details = result.skipped.map((s) => `${s.address} ${s.formula} left as a formula: ${s.reason}.`);
   if (result.replaced.length === 0 && result.skipped.length === 0) {
     return { kind: "info", text: `No HEDGE formulas found on ${where}: nothing was changed.`, details: [] };
@@ -71,7 +72,14 @@ export class MonthEndController {
   constructor(private readonly deps: MonthEndPanelDeps) {
     this.now = deps.now ?? Date.now;
     const now = this.now();
-    this.state = { months: recentMonths(now), month: monthLabel(defaultMonth(now)), busy: null, confirming: null, progress: null, message: null };
+    this.state = {
+      months: recentMonths(now),
+      month: monthLabel(defaultMonth(now)),
+      busy: null,
+      confirming: null,
+      progress: null,
+      message: null,
+    };
   }
 
   get view(): MonthEndView {
@@ -99,15 +107,25 @@ export class MonthEndController {
     if (this.state.busy) return;
     const client = this.deps.client();
     if (!client) {
-      this.set({ message: { kind: "error", text: "Not connected: enter your API key in the connection section and Connect, then reconcile.", details: [] } });
+      this.set({
+        message: {
+          kind: "error",
+          text: "Not connected: enter your API key in the connection section and Connect, then reconcile.",
+          details: [],
+        },
+      });
       return;
     }
     const month = this.state.month;
     this.set({ busy: "reconcile", confirming: null, progress: `Reconciling ${month}…`, message: null });
     try {
-      const { reconciliation: r, sheet } = await reconcileMonth({ client, readLog: this.deps.readLog, writer: this.deps.writer, now: this.now }, month, {
-        onProgress: (progress) => this.set({ progress }),
-      });
+      const { reconciliation: r, sheet } = await reconcileMonth(
+        { client, readLog: this.deps.readLog, writer: this.deps.writer, now: this.now },
+        month,
+        {
+          onProgress: (progress) => this.set({ progress }),
+        },
+      );
       const all = r.realizedTotals.find((t) => t.label === "all");
       const text =
         `Wrote “${sheet.name}”: ${plural(r.counts.realized, "hedge")} closed (net P&L ${usd(all?.netPnlUsd ?? 0)} USD), ` +
@@ -115,7 +133,11 @@ export class MonthEndController {
         (r.counts.pending > 0 ? ` (${r.counts.pending} still pending).` : ".");
       if (r.historyIncomplete) {
         const warning = `History incomplete: only the newest ${plural(r.counts.realized, "record")} of the month could be read, so the sheet may miss hedges closed earlier in it.`;
-        this.set({ busy: null, progress: null, message: { kind: "warning", text: `${warning} ${text}`, details: [r.historyIncomplete, ...r.notes] } });
+        this.set({
+          busy: null,
+          progress: null,
+          message: { kind: "warning", text: `${warning} ${text}`, details: [r.historyIncomplete, ...r.notes] },
+        });
         return;
       }
       this.set({ busy: null, progress: null, message: { kind: r.counts.differences > 0 ? "warning" : "success", text, details: r.notes } });

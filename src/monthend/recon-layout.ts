@@ -1,5 +1,5 @@
 // The "Hedge Recon YYYY-MM" sheet as plain content: header, realized hedges with totals per side, open positions, and the differences with the Hedge Log.
-import { toExcelDate } from "../excel/workbook";
+import { toExcelDate } from "../trading/cells";
 import { reconSheetName } from "./month";
 import type { Reconciliation } from "./reconcile";
 import { DIFFERENCE_LABELS } from "./reconcile";
@@ -15,7 +15,13 @@ export interface Column<T> {
   value: (item: T) => CellValue | undefined;
 }
 
-const FORMAT_OF: Record<Kind, string> = { text: FORMATS.text, usd: FORMATS.usd, rate: FORMATS.rate, date: FORMATS.date, count: FORMATS.count };
+const FORMAT_OF: Record<Kind, string> = {
+  text: FORMATS.text,
+  usd: FORMATS.usd,
+  rate: FORMATS.rate,
+  date: FORMATS.date,
+  count: FORMATS.count,
+};
 
 /** ISO → Excel serial (UTC); a missing or unreadable time is an empty cell. */
 function date(iso: string | null | undefined): CellValue {
@@ -122,16 +128,29 @@ export function reconContent(recon: Reconciliation): SheetContent {
   /** A totals row: label in the first column, amounts under their own headers. */
   const totalsRow = <T>(columns: readonly Column<T>[], label: string, amounts: Record<string, number>) => {
     push(
-      columns.map((c, i) => (i === 0 ? [label, FORMATS.text] : c.header in amounts ? [amounts[c.header], FORMAT_OF[c.kind]] : ["", FORMATS.general])),
+      columns.map((c, i) =>
+        i === 0 ? [label, FORMATS.text] : c.header in amounts ? [amounts[c.header], FORMAT_OF[c.kind]] : ["", FORMATS.general],
+      ),
       true,
     );
   };
 
   const { counts, window } = recon;
   section(`Hedge reconciliation ${window.label}`, () => {
-    const line = (label: string, value: CellValue, format: string) => push([[label, FORMATS.text], [value, format]]);
+    const line = (label: string, value: CellValue, format: string) =>
+      push([
+        [label, FORMATS.text],
+        [value, format],
+      ]);
     // First and bold: a history read cut short changes what every section below can be trusted for.
-    if (recon.historyIncomplete) push([[HISTORY_INCOMPLETE_LABEL, FORMATS.text], [recon.historyIncomplete, FORMATS.text]], true);
+    if (recon.historyIncomplete)
+      push(
+        [
+          [HISTORY_INCOMPLETE_LABEL, FORMATS.text],
+          [recon.historyIncomplete, FORMATS.text],
+        ],
+        true,
+      );
     line("Environment", recon.environment, FORMATS.text);
     line("Account address", recon.accountAddress ?? "not configured", FORMATS.text);
     line("Period start (UTC)", toExcelDate(new Date(window.startMs).toISOString()), FORMATS.date);

@@ -2,7 +2,7 @@
 import { sameAccount } from "../trading/duplicates";
 import type { Environment } from "../api/environment";
 import type { ClosedHedge, Hedge, Position } from "../api/schemas";
-import type { LogRecord } from "../excel/workbook";
+import type { LogRecord } from "../trading/hedge-log";
 import { exactSum } from "./exact-sum";
 import { inWindow, type MonthWindow } from "./month";
 
@@ -27,7 +27,13 @@ export interface MonthData {
   log: LogRecord[];
 }
 
-export const DIFFERENCE_KINDS = ["log_unknown_to_service", "service_not_in_log", "notional_mismatch", "status_mismatch", "pending"] as const;
+export const DIFFERENCE_KINDS = [
+  "log_unknown_to_service",
+  "service_not_in_log",
+  "notional_mismatch",
+  "status_mismatch",
+  "pending",
+] as const;
 export type DifferenceKind = (typeof DIFFERENCE_KINDS)[number];
 
 /** How each kind reads on the sheet. */
@@ -181,16 +187,24 @@ export function reconcile(data: MonthData): Reconciliation {
     });
   }
   const byReference = (ref: string | null | undefined, market?: string, side?: string): ServiceHedge[] =>
-    ref ? [...hedges.values()].filter((h) => h.clientReference === ref && (!market || h.market === market) && (!side || h.side === side)) : [];
+    ref
+      ? [...hedges.values()].filter((h) => h.clientReference === ref && (!market || h.market === market) && (!side || h.side === side))
+      : [];
 
   // The spec's Closed-hedge record names no hedge (only the sandbox adds hedge_id and client_reference). Without an id,
   // a record is tied to the listed hedge of its market and side opened at the same time: its client reference when it
   // has one narrows the choice; then the same instant, then (for a close or maturity) the same size, break ties.
   const openings = new Map<string, number[]>();
-  for (const h of data.hedges) openings.set(h.id, [ms(h.opened_at), ms(h.filled_at)].filter((t): t is number => t !== null));
+  for (const h of data.hedges)
+    openings.set(
+      h.id,
+      [ms(h.opened_at), ms(h.filled_at)].filter((t): t is number => t !== null),
+    );
   const hedgeOfUnnamedRecord = (record: ClosedHedge): string | null => {
     const ref = record.client_reference ?? null;
-    const pool = ref ? byReference(ref, record.market, record.side) : [...hedges.values()].filter((h) => h.market === record.market && h.side === record.side);
+    const pool = ref
+      ? byReference(ref, record.market, record.side)
+      : [...hedges.values()].filter((h) => h.market === record.market && h.side === record.side);
     if (ref && pool.length === 1) return pool[0].id;
     const opened = ms(record.opened_at);
     if (opened === null) return null;
@@ -254,9 +268,18 @@ export function reconcile(data: MonthData): Reconciliation {
     .sort((a, b) => (ms(b.closed_at) ?? 0) - (ms(a.closed_at) ?? 0))
     .map((record) => {
       const hedgeId = hedgeOfRecord.get(record) ?? null;
-      return { record, hedgeId, clientReference: record.client_reference ?? (hedgeId ? (hedges.get(hedgeId)?.clientReference ?? null) : null) };
+      return {
+        record,
+        hedgeId,
+        clientReference: record.client_reference ?? (hedgeId ? (hedges.get(hedgeId)?.clientReference ?? null) : null),
+      };
     });
-  const realizedTotals = (["buy", "sell", "all"] as const).map((label) => totalsOf(label, realized.filter((l) => label === "all" || l.record.side === label)));
+  const realizedTotals = (["buy", "sell", "all"] as const).map((label) =>
+    totalsOf(
+      label,
+      realized.filter((l) => label === "all" || l.record.side === label),
+    ),
+  );
 
   // ---- open positions (as of generation), with the open hedge of their market and side ----
   const open: OpenLine[] = data.positions.map((position) => {
@@ -281,7 +304,12 @@ export function reconcile(data: MonthData): Reconciliation {
   const liveAt = (market: string, side: string, at: number | null): ServiceHedge | null => {
     if (at === null) return null;
     const live = [...hedges.values()].filter(
-      (h) => h.market === market && h.side === side && h.openedAtMs !== null && h.openedAtMs <= at && (h.closedAtMs === null || h.closedAtMs >= at),
+      (h) =>
+        h.market === market &&
+        h.side === side &&
+        h.openedAtMs !== null &&
+        h.openedAtMs <= at &&
+        (h.closedAtMs === null || h.closedAtMs >= at),
     );
     return live.length === 1 ? live[0] : null;
   };
@@ -293,7 +321,9 @@ export function reconcile(data: MonthData): Reconciliation {
       const loggedMs = ms(row.loggedAt);
       if (candidates.length === 1) h = candidates[0];
       else if (candidates.length > 1 && loggedMs !== null) {
-        h = candidates.reduce((best, c) => (Math.abs((c.openedAtMs ?? 0) - loggedMs) < Math.abs((best.openedAtMs ?? 0) - loggedMs) ? c : best));
+        h = candidates.reduce((best, c) =>
+          Math.abs((c.openedAtMs ?? 0) - loggedMs) < Math.abs((best.openedAtMs ?? 0) - loggedMs) ? c : best,
+        );
       } else if (row.action !== "open") h = liveAt(row.market, row.side, loggedMs);
     }
     attributed.set(row, h);
@@ -363,14 +393,21 @@ export function reconcile(data: MonthData): Reconciliation {
       });
       continue;
     }
-    if (row.action === "open" && EFFECTIVE.has(row.status) && (h.status === "failed" || h.status === "submitting" || h.status === "submitted")) {
+    if (
+      row.action === "open" &&
+      EFFECTIVE.has(row.status) &&
+      (h.status === "failed" || h.status === "submitting" || h.status === "submitted")
+    ) {
       differences.push({
         kind: "status_mismatch",
         ...fromRow(row, h),
         logSays: row.status,
         serviceSays: serviceState(h),
         amount: null,
-        detail: h.status === "failed" ? `The log says filled but the service says the open failed: nothing is held.` : `The log is ahead of the service: check the hedge.`,
+        detail:
+          h.status === "failed"
+            ? `The log says filled but the service says the open failed: nothing is held.`
+            : `The log is ahead of the service: check the hedge.`,
       });
     }
   }
@@ -386,7 +423,15 @@ export function reconcile(data: MonthData): Reconciliation {
   for (const [row, h] of attributed) if (h) rowsOf.set(h.id, [...(rowsOf.get(h.id) ?? []), row]);
   for (const h of scopeHedges) {
     const rows = (rowsOf.get(h.id) ?? []).sort((a, b) => (ms(a.loggedAt) ?? 0) - (ms(b.loggedAt) ?? 0));
-    const base = { hedgeId: h.id, clientReference: h.clientReference, market: h.market, side: h.side, logIdempotencyKey: null, loggedAt: null, logAction: null };
+    const base = {
+      hedgeId: h.id,
+      clientReference: h.clientReference,
+      market: h.market,
+      side: h.side,
+      logIdempotencyKey: null,
+      loggedAt: null,
+      logAction: null,
+    };
     if (rows.length === 0) {
       differences.push({
         ...base,
@@ -476,8 +521,19 @@ export function reconcile(data: MonthData): Reconciliation {
     });
   }
 
-  const order: Record<DifferenceKind, number> = { log_unknown_to_service: 0, service_not_in_log: 1, notional_mismatch: 2, status_mismatch: 3, pending: 4 };
-  differences.sort((a, b) => order[a.kind] - order[b.kind] || (a.loggedAt ?? "").localeCompare(b.loggedAt ?? "") || (a.hedgeId ?? "").localeCompare(b.hedgeId ?? ""));
+  const order: Record<DifferenceKind, number> = {
+    log_unknown_to_service: 0,
+    service_not_in_log: 1,
+    notional_mismatch: 2,
+    status_mismatch: 3,
+    pending: 4,
+  };
+  differences.sort(
+    (a, b) =>
+      order[a.kind] - order[b.kind] ||
+      (a.loggedAt ?? "").localeCompare(b.loggedAt ?? "") ||
+      (a.hedgeId ?? "").localeCompare(b.hedgeId ?? ""),
+  );
 
   const historyIncomplete = data.historyComplete
     ? null
@@ -485,7 +541,9 @@ export function reconcile(data: MonthData): Reconciliation {
       `the ${realized.length} records read are the newest ones, older records of the month are missing, so the realized section, its totals and the differences may be incomplete or wrong.`;
   const notes: string[] = [];
   if (data.generatedAtMs >= window.endMs) {
-    notes.push("Open positions, hedge states and notionals are as of the time generated: the service does not give them as of a past date.");
+    notes.push(
+      "Open positions, hedge states and notionals are as of the time generated: the service does not give them as of a past date.",
+    );
   } else {
     notes.push("The month is not over: the realized section covers it up to the time generated.");
   }

@@ -1,5 +1,5 @@
 // Reconcile month, end to end: read the Hedge Log and the service, reconcile, write the "Hedge Recon YYYY-MM" sheet; progress for the pane.
-import type { LogRecord } from "../excel/workbook";
+import type { LogRecord } from "../trading/hedge-log";
 import { fetchMonthData, type MonthEndClient } from "./month-data";
 import { monthWindow } from "./month";
 import { reconcile, type Reconciliation } from "./reconcile";
@@ -26,7 +26,11 @@ export interface ReconcileMonthResult {
 }
 
 /** "2026-11" → a new recon sheet. Reads only; nothing is sent that changes anything at the service. */
-export async function reconcileMonth(deps: ReconcileMonthDeps, month: string, options: ReconcileMonthOptions = {}): Promise<ReconcileMonthResult> {
+export async function reconcileMonth(
+  deps: ReconcileMonthDeps,
+  month: string,
+  options: ReconcileMonthOptions = {},
+): Promise<ReconcileMonthResult> {
   const window = monthWindow(month);
   const progress = options.onProgress ?? (() => undefined);
   progress("Reading the Hedge Log…");

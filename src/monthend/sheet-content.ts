@@ -1,5 +1,5 @@
 // A sheet as plain content (values, a number format per cell, column widths, bold rows) and the SheetWriter that puts it into a workbook.
-import type { CellValue } from "../excel/workbook";
+import type { CellValue } from "../trading/cells";
 
 export type { CellValue };
 
@@ -48,10 +48,13 @@ export interface SheetWriter {
 /** Checks the content is rectangular (values, formats and widths agree), before anything is written. */
 export function checkContent(content: SheetContent): void {
   const columns = content.columnWidths.length;
-  if (content.values.length !== content.formats.length) throw new RangeError(`Sheet ${content.name}: ${content.values.length} rows of values but ${content.formats.length} rows of formats.`);
+  if (content.values.length !== content.formats.length)
+    throw new RangeError(`Sheet ${content.name}: ${content.values.length} rows of values but ${content.formats.length} rows of formats.`);
   content.values.forEach((row, r) => {
     if (row.length !== columns || content.formats[r].length !== columns) {
-      throw new RangeError(`Sheet ${content.name}: row ${r + 1} has ${row.length} values and ${content.formats[r].length} formats; every row needs ${columns}.`);
+      throw new RangeError(
+        `Sheet ${content.name}: row ${r + 1} has ${row.length} values and ${content.formats[r].length} formats; every row needs ${columns}.`,
+      );
     }
   });
 }

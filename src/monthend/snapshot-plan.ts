@@ -1,5 +1,23 @@
 // What "Snapshot to values" replaces, as plain logic: which formulas call HEDGE.*, what each becomes (its value, or its whole spill), and the note saying when.
-import type { CellValue } from "../excel/workbook";
+import type { CellValue } from "../trading/cells";
+
+export type SnapshotScope = "selection" | "sheet";
+
+export interface SnapshotResult {
+  sheetName: string;
+  /** What was looked at, e.g. "Sheet1!A1:F40"; "" when the sheet is empty. */
+  address: string;
+  replaced: Array<{ address: string; formula: string; rows: number; columns: number }>;
+  skipped: Array<{ address: string; formula: string; reason: string }>;
+  /** Cells that now hold a value instead of a formula or a spill. */
+  cells: number;
+  /** How the time was recorded: a note (ExcelApi 1.18), a comment (ExcelApi 1.10), or nothing on older Excel. */
+  marker: "note" | "comment" | "none";
+}
+
+export interface Snapshotter {
+  snapshot(scope: SnapshotScope, at?: Date): Promise<SnapshotResult>;
+}
 
 /** A formula cell, by 0-based sheet row and column. */
 export interface FormulaCell {
@@ -97,15 +115,31 @@ export function planSnapshot(cells: ReadonlyArray<FormulaCell & { shown: ShownBl
   for (const cell of cells) {
     const { shown } = cell;
     if (shown.row !== cell.row || shown.column !== cell.column) {
-      skipped.push({ row: cell.row, column: cell.column, formula: cell.formula, reason: "Excel reported a spill that does not start at the formula's cell" });
+      skipped.push({
+        row: cell.row,
+        column: cell.column,
+        formula: cell.formula,
+        reason: "Excel reported a spill that does not start at the formula's cell",
+      });
       continue;
     }
     const errorAt = findError(shown);
     if (errorAt) {
-      skipped.push({ row: cell.row, column: cell.column, formula: cell.formula, reason: `it shows ${errorAt} (still calculating or an error): wait for a value, then snapshot again` });
+      skipped.push({
+        row: cell.row,
+        column: cell.column,
+        formula: cell.formula,
+        reason: `it shows ${errorAt} (still calculating or an error): wait for a value, then snapshot again`,
+      });
       continue;
     }
-    writes.push({ row: cell.row, column: cell.column, values: shown.values.map((r) => r.map((v) => (v === null ? "" : v))), formula: cell.formula, note: snapshotNote(cell.formula, at) });
+    writes.push({
+      row: cell.row,
+      column: cell.column,
+      values: shown.values.map((r) => r.map((v) => (v === null ? "" : v))),
+      formula: cell.formula,
+      note: snapshotNote(cell.formula, at),
+    });
     cellCount += shown.values.reduce((n, r) => n + r.length, 0);
   }
   return { writes, skipped, cellCount };

@@ -8,11 +8,9 @@ import defaultAccountsFile from "./default-accounts.json";
 export const SCOPES = ["read", "trade"] as const;
 
 export const accountConfigSchema = z.object({
-  api_key: z
-    .string()
-    .refine((k) => (k.startsWith(LIVE_PREFIX) || k.startsWith(TEST_PREFIX)) && k.length > TEST_PREFIX.length, {
-      message: `must start with ${TEST_PREFIX} (sandbox) or ${LIVE_PREFIX} (production)`,
-    }),
+  api_key: z.string().refine((k) => (k.startsWith(LIVE_PREFIX) || k.startsWith(TEST_PREFIX)) && k.length > TEST_PREFIX.length, {
+    message: `must start with ${TEST_PREFIX} (sandbox) or ${LIVE_PREFIX} (production)`,
+  }),
   account_address: z.string().min(1).nullable(),
   balance_usdc: z.number().finite().nonnegative(),
   max_exposure_usd: z.number().finite().nonnegative(),

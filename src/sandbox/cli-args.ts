@@ -33,7 +33,8 @@ function int(name: string, value: string, min = 0): number {
 
 function num(name: string, value: string, min: number, max: number): number {
   const n = Number(value);
-  if (value.trim() === "" || !Number.isFinite(n) || n < min || n > max) throw new UsageError(`${name} needs a number from ${min} to ${max}, got "${value}"`);
+  if (value.trim() === "" || !Number.isFinite(n) || n < min || n > max)
+    throw new UsageError(`${name} needs a number from ${min} to ${max}, got "${value}"`);
   return n;
 }
 
@@ -97,7 +98,8 @@ export function parseArgs(argv: string[]): CliOptions {
         break;
       case "--fail-next": {
         const [count, code] = value().split(":");
-        if (code !== undefined && !(FAULT_CODES as string[]).includes(code)) throw new UsageError(`--fail-next code must be one of ${FAULT_CODES.join(", ")}`);
+        if (code !== undefined && !(FAULT_CODES as string[]).includes(code))
+          throw new UsageError(`--fail-next code must be one of ${FAULT_CODES.join(", ")}`);
         faults.fail_next = { count: int(name, count, 1), code: (code ?? "service_unavailable") as (typeof FAULT_CODES)[number] };
         break;
       }

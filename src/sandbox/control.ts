@@ -39,7 +39,11 @@ function clockView(clock: SandboxClock): Record<string, unknown> {
 
 async function jsonBody(req: IncomingMessage, limit: number): Promise<{ ok: true; json: unknown } | { ok: false; reply: Reply }> {
   const body = await readBody(req, limit);
-  if (!body.ok) return { ok: false, reply: validationFailure({ "(root)": `body is larger than ${limit} bytes` }, undefined, 413, { Connection: "close" }) };
+  if (!body.ok)
+    return {
+      ok: false,
+      reply: validationFailure({ "(root)": `body is larger than ${limit} bytes` }, undefined, 413, { Connection: "close" }),
+    };
   if (body.text.trim() === "") return { ok: true, json: {} };
   try {
     return { ok: true, json: JSON.parse(body.text) };
@@ -86,7 +90,8 @@ export async function handleControl(req: IncomingMessage, path: string, deps: Co
       return success(clockView(clock));
     case "POST /clock":
       return withBody(clockAdvanceSchema, (b) => {
-        const ms = (b.advance_ms ?? 0) + (b.advance_seconds ?? 0) * 1000 + (b.advance_hours ?? 0) * 3_600_000 + (b.advance_days ?? 0) * DAY_MS;
+        const ms =
+          (b.advance_ms ?? 0) + (b.advance_seconds ?? 0) * 1000 + (b.advance_hours ?? 0) * 3_600_000 + (b.advance_days ?? 0) * DAY_MS;
         clock.advance(Math.round(ms));
         deps.changed();
         return success({ ...clockView(clock), advanced_ms: Math.round(ms) });
@@ -118,7 +123,11 @@ export async function handleControl(req: IncomingMessage, path: string, deps: Co
       const known = ["/health", "/faults", "/faults/clear", "/clock", "/reset", "/state", "/accounts"];
       const p = path.replace(/\/+$/, "");
       if (known.includes(p)) return validationFailure({ method: `${method} is not supported on ${CONTROL_PREFIX}${p}` }, undefined, 405);
-      return validationFailure({ path: `${CONTROL_PREFIX}${path} is not a control endpoint` }, `No control endpoint ${method} ${CONTROL_PREFIX}${path}.`, 404);
+      return validationFailure(
+        { path: `${CONTROL_PREFIX}${path} is not a control endpoint` },
+        `No control endpoint ${method} ${CONTROL_PREFIX}${path}.`,
+        404,
+      );
     }
   }
 }

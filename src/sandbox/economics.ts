@@ -67,11 +67,23 @@ export interface Upfront {
 }
 
 export function upfront(econ: Economics, notional: Micro): Upfront {
-  return { margin: percentOf(notional, econ.margin_pct), openFee: percentOf(notional, econ.open_fee_pct), closeFee: percentOf(notional, econ.close_fee_pct) };
+  return {
+    margin: percentOf(notional, econ.margin_pct),
+    openFee: percentOf(notional, econ.open_fee_pct),
+    closeFee: percentOf(notional, econ.close_fee_pct),
+  };
 }
 
 /** The Quote resource for an order at `nowMs` with mid `mid`. */
-export function buildQuote(econ: Economics, market: MarketConfig, side: Side, notional: Micro, tenor: Tenor, mid: number, nowMs: number): Quote {
+export function buildQuote(
+  econ: Economics,
+  market: MarketConfig,
+  side: Side,
+  notional: Micro,
+  tenor: Tenor,
+  mid: number,
+  nowMs: number,
+): Quote {
   const execution = executionPrice(econ, market, side, notional, mid);
   const daily = dailyCarry(market, side, notional);
   const ratePct = market.net_rate_daily_pct[side];

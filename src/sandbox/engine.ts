@@ -271,7 +271,14 @@ export class Engine {
 
   private addAccountState(config: AccountConfig): void {
     const balance = toMicro(config.balance_usdc);
-    this.accounts.set(config.api_key, { config, env: environmentOfKey(config.api_key), startingBalance: balance, balance, hedges: [], history: [] });
+    this.accounts.set(config.api_key, {
+      config,
+      env: environmentOfKey(config.api_key),
+      startingBalance: balance,
+      balance,
+      hedges: [],
+      history: [],
+    });
   }
 
   /** Back to the accounts and fill settings the engine started with: no hedges, no history, starting balances, no conditions. */
@@ -314,7 +321,10 @@ export class Engine {
   private tradable(acct: AccountState, symbol: string): Outcome<MarketConfig> {
     const market = this.markets.get(symbol);
     if (!market || !acct.config.allowed_markets.includes(symbol)) {
-      return fail("market_not_allowed", `Market ${symbol} is not enabled for this account; enabled: ${this.allowedMarkets(acct).join(", ") || "none"}.`);
+      return fail(
+        "market_not_allowed",
+        `Market ${symbol} is not enabled for this account; enabled: ${this.allowedMarkets(acct).join(", ") || "none"}.`,
+      );
     }
     return ok(market);
   }
@@ -336,7 +346,11 @@ export class Engine {
         const point = this.feed.at(symbol, now);
         data[symbol] = { pair: market.pair, price: point.price, timestamp: point.timestamp };
       } else if (!rejected.some((r) => r.market === symbol)) {
-        rejected.push({ market: symbol, code: "market_not_allowed", message: market ? "Market not enabled for this account." : "Unknown market." });
+        rejected.push({
+          market: symbol,
+          code: "market_not_allowed",
+          message: market ? "Market not enabled for this account." : "Unknown market.",
+        });
       }
     }
     return ok({ data, meta: { allowed_markets: allowed, rejected } });
@@ -446,7 +460,9 @@ export class Engine {
 
   private notionalOf(value: number, field: string): Outcome<Micro> {
     const micro = toMicro(value);
-    return micro < MIN_NOTIONAL ? fail("validation_error", `${field} must be at least 0.01.`, { fields: { [field]: "must be at least 0.01" } }) : ok(micro);
+    return micro < MIN_NOTIONAL
+      ? fail("validation_error", `${field} must be at least 0.01.`, { fields: { [field]: "must be at least 0.01" } })
+      : ok(micro);
   }
 
   quote(acct: AccountState, req: QuoteRequest): Outcome<Quote> {
@@ -477,7 +493,12 @@ export class Engine {
   }
 
   /** Capacity, exposure and collateral checks for `notional` more on a side; returns the collateral to reserve. */
-  private fundingCheck(acct: AccountState, market: MarketConfig, side: Side, notional: Micro): Outcome<{ margin: Micro; openFee: Micro; closeFee: Micro }> {
+  private fundingCheck(
+    acct: AccountState,
+    market: MarketConfig,
+    side: Side,
+    notional: Micro,
+  ): Outcome<{ margin: Micro; openFee: Micro; closeFee: Micro }> {
     const max = toMicro(acct.config.max_exposure_usd);
     const exposure = this.exposure(acct);
     const existing = this.openHedge(acct, market.symbol, side);
@@ -488,20 +509,28 @@ export class Engine {
     ];
     const [bound, available] = bounds.reduce((a, b) => (b[1] < a[1] ? b : a));
     if (notional > available) {
-      return fail("exposure_exceeded", `${fromMicro(notional)} USD more on ${market.symbol} ${side} exceeds the ${bound.replace(/_/g, " ")}; at most ${fromMicro(available)} USD can be added now.`, {
-        available_headroom_usd: fromMicro(available),
-        limit: bound,
-        exposure_usd: fromMicro(exposure),
-        max_exposure_usd: fromMicro(max),
-      });
+      return fail(
+        "exposure_exceeded",
+        `${fromMicro(notional)} USD more on ${market.symbol} ${side} exceeds the ${bound.replace(/_/g, " ")}; at most ${fromMicro(available)} USD can be added now.`,
+        {
+          available_headroom_usd: fromMicro(available),
+          limit: bound,
+          exposure_usd: fromMicro(exposure),
+          max_exposure_usd: fromMicro(max),
+        },
+      );
     }
     const costs = upfront(this.economics, notional);
     const required = costs.margin + costs.openFee + costs.closeFee;
     if (required > acct.balance) {
-      return fail("insufficient_collateral", `Opening ${fromMicro(notional)} USD needs ${fromMicro(required)} USDC of collateral; the free balance is ${fromMicro(acct.balance)} USDC.`, {
-        required_usdc: fromMicro(required),
-        balance_usdc: fromMicro(acct.balance),
-      });
+      return fail(
+        "insufficient_collateral",
+        `Opening ${fromMicro(notional)} USD needs ${fromMicro(required)} USDC of collateral; the free balance is ${fromMicro(acct.balance)} USDC.`,
+        {
+          required_usdc: fromMicro(required),
+          balance_usdc: fromMicro(acct.balance),
+        },
+      );
     }
     return ok(costs);
   }
@@ -518,9 +547,13 @@ export class Engine {
     if (!price.ok) return price;
     const existing = this.openHedge(acct, req.market, req.side);
     if (existing) {
-      return fail("hedge_exists", `Hedge ${existing.id} is already open on ${req.market} ${req.side}; add to it, or settle it before opening another.`, {
-        hedge_id: existing.id,
-      });
+      return fail(
+        "hedge_exists",
+        `Hedge ${existing.id} is already open on ${req.market} ${req.side}; add to it, or settle it before opening another.`,
+        {
+          hedge_id: existing.id,
+        },
+      );
     }
     const funding = this.fundingCheck(acct, market.data, req.side, notional.data);
     if (!funding.ok) return funding;
@@ -569,7 +602,16 @@ export class Engine {
       const now = this.clock.now();
       h.orderTx = txHash();
       h.status = "submitted";
-      h.orders.unshift({ kind: "open", orderTx: h.orderTx, submittedAt: now, dueAt: now + this.fillMs, notional: h.notional, margin: 0, openFee: 0, closeFee: 0 });
+      h.orders.unshift({
+        kind: "open",
+        orderTx: h.orderTx,
+        submittedAt: now,
+        dueAt: now + this.fillMs,
+        notional: h.notional,
+        margin: 0,
+        openFee: 0,
+        closeFee: 0,
+      });
       this.changed();
       this.pump();
     }
@@ -601,7 +643,10 @@ export class Engine {
   private liveHedge(acct: AccountState, market: string, side: Side, action: string): Outcome<HedgeState> {
     const h = this.openHedge(acct, market, side);
     if (!h) return fail("no_open_hedge", `There is no open hedge on ${market} ${side} to ${action}.`);
-    if (isClosing(h)) return fail("no_open_hedge", `The hedge on ${market} ${side} (${h.id}) is being closed; there is nothing left to ${action}.`, { hedge_id: h.id });
+    if (isClosing(h))
+      return fail("no_open_hedge", `The hedge on ${market} ${side} (${h.id}) is being closed; there is nothing left to ${action}.`, {
+        hedge_id: h.id,
+      });
     return ok(h);
   }
 
@@ -623,7 +668,10 @@ export class Engine {
     const h = this.hedgesById.get(hedgeId);
     if (!h || h.owner !== acct.config.api_key) return fail("hedge_not_found", `No hedge ${hedgeId} on this account.`);
     if (!isOpen(h) || isClosing(h)) {
-      return fail("hedge_not_open", `Hedge ${hedgeId} is ${isOpen(h) ? "being closed" : h.status}, so it cannot be added to.`, { hedge_id: h.id, status: h.status });
+      return fail("hedge_not_open", `Hedge ${hedgeId} is ${isOpen(h) ? "being closed" : h.status}, so it cannot be added to.`, {
+        hedge_id: h.id,
+        status: h.status,
+      });
     }
     const market = this.tradeChecks(acct, h.market);
     if (!market.ok) return market;
@@ -690,7 +738,15 @@ export class Engine {
 
   private enqueue(h: HedgeState, order: Pick<PendingOrder, "kind" | "notional"> & Partial<PendingOrder>): PendingOrder {
     const now = this.clock.now();
-    const full: PendingOrder = { margin: 0, openFee: 0, closeFee: 0, ...order, orderTx: txHash(), submittedAt: now, dueAt: now + this.fillMs };
+    const full: PendingOrder = {
+      margin: 0,
+      openFee: 0,
+      closeFee: 0,
+      ...order,
+      orderTx: txHash(),
+      submittedAt: now,
+      dueAt: now + this.fillMs,
+    };
     h.orders.push(full);
     return full;
   }
@@ -797,7 +853,18 @@ export class Engine {
     const fees = h.openFee + h.closeFee;
     const net = gross + h.carry - fees;
     acct.balance += h.margin + fees + net;
-    this.record(acct, h, { size: h.notional, collateral: h.margin + fees, entry, exit, closedAt: time, exitType, gross, carry: h.carry, fees, net });
+    this.record(acct, h, {
+      size: h.notional,
+      collateral: h.margin + fees,
+      entry,
+      exit,
+      closedAt: time,
+      exitType,
+      gross,
+      carry: h.carry,
+      fees,
+      net,
+    });
     h.margin = h.openFee = h.closeFee = 0;
     h.carry = 0;
     h.status = "closed";
@@ -819,7 +886,18 @@ export class Engine {
     const fees = openFee + closeFee;
     const net = gross + carry - fees;
     acct.balance += margin + fees + net;
-    this.record(acct, h, { size: reduce, collateral: margin + fees, entry, exit, closedAt: time, exitType: "decrease", gross, carry, fees, net });
+    this.record(acct, h, {
+      size: reduce,
+      collateral: margin + fees,
+      entry,
+      exit,
+      closedAt: time,
+      exitType: "decrease",
+      gross,
+      carry,
+      fees,
+      net,
+    });
     h.notional -= reduce;
     h.margin -= margin;
     h.openFee -= openFee;
@@ -827,8 +905,20 @@ export class Engine {
     h.carry -= carry;
   }
 
-  private record(acct: AccountState, h: HedgeState, r: Omit<ClosedRecord, "seq" | "hedgeId" | "clientReference" | "market" | "side" | "openedAt">): void {
-    acct.history.push({ seq: ++this.seq, hedgeId: h.id, clientReference: h.clientReference, market: h.market, side: h.side, openedAt: h.openedAt, ...r });
+  private record(
+    acct: AccountState,
+    h: HedgeState,
+    r: Omit<ClosedRecord, "seq" | "hedgeId" | "clientReference" | "market" | "side" | "openedAt">,
+  ): void {
+    acct.history.push({
+      seq: ++this.seq,
+      hedgeId: h.id,
+      clientReference: h.clientReference,
+      market: h.market,
+      side: h.side,
+      openedAt: h.openedAt,
+      ...r,
+    });
   }
 
   // ---------------------------------------------------------------- reading hedges
@@ -894,7 +984,10 @@ export class Engine {
     // An open accepted but not yet sent when the process stopped is sent now.
     for (const h of submitting) {
       const market = this.marketOf(h);
-      this.submitOpen({ hedge: h, quote: buildQuote(this.economics, market, h.side, h.notional, h.tenorDays, this.midAt(h.market, h.openedAt), h.openedAt) });
+      this.submitOpen({
+        hedge: h,
+        quote: buildQuote(this.economics, market, h.side, h.notional, h.tenorDays, this.midAt(h.market, h.openedAt), h.openedAt),
+      });
     }
   }
 

@@ -16,7 +16,13 @@ export function success(data: unknown, meta: Record<string, unknown> = {}, statu
   return { status, body: JSON.stringify({ data, error: null, meta }) };
 }
 
-export function failure(code: ServiceErrorCode, message: string, details?: Record<string, unknown> | null, status?: number, headers?: Record<string, string>): Reply {
+export function failure(
+  code: ServiceErrorCode,
+  message: string,
+  details?: Record<string, unknown> | null,
+  status?: number,
+  headers?: Record<string, string>,
+): Reply {
   const error = details ? { code, message, details } : { code, message, details: null };
   return { status: status ?? SERVICE_ERROR_STATUS[code], body: JSON.stringify({ data: null, error, meta: {} }), headers };
 }
@@ -26,7 +32,11 @@ export function failureOf(error: ServiceError): Reply {
 }
 
 export function validationFailure(fields: Record<string, string>, message?: string, status = 400, headers?: Record<string, string>): Reply {
-  const text = message ?? `Invalid request: ${Object.entries(fields).map(([f, p]) => `${f} ${p}`).join("; ")}.`;
+  const text =
+    message ??
+    `Invalid request: ${Object.entries(fields)
+      .map(([f, p]) => `${f} ${p}`)
+      .join("; ")}.`;
   return failure("validation_error", text, { fields }, status, headers);
 }
 

@@ -11,11 +11,7 @@ interface Entry {
   response: StoredResponse | null;
 }
 
-export type Claim =
-  | { kind: "new" }
-  | { kind: "replay"; response: StoredResponse }
-  | { kind: "reuse" }
-  | { kind: "in_flight" };
+export type Claim = { kind: "new" } | { kind: "replay"; response: StoredResponse } | { kind: "reuse" } | { kind: "in_flight" };
 
 export const DEFAULT_RETENTION_MS = 24 * 60 * 60 * 1000;
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
@@ -91,7 +87,13 @@ export class IdempotencyStore {
     for (const [id, e] of this.entries) {
       if (!e.response) continue;
       const cut = id.indexOf("\n");
-      out.push({ scope: id.slice(0, cut), key: id.slice(cut + 1), fingerprint: e.fingerprint, createdAt: e.createdAt, response: e.response });
+      out.push({
+        scope: id.slice(0, cut),
+        key: id.slice(cut + 1),
+        fingerprint: e.fingerprint,
+        createdAt: e.createdAt,
+        response: e.response,
+      });
     }
     return out;
   }

@@ -28,7 +28,8 @@ export function loadState(file: string): SavedState | null {
   } catch (e) {
     throw new Error(`state file ${file} is not JSON (${(e as Error).message}); move it away to start fresh`, { cause: e });
   }
-  if (state?.version !== STATE_VERSION || !state.engine) throw new Error(`state file ${file} is not a version ${STATE_VERSION} sandbox state; move it away to start fresh`);
+  if (state?.version !== STATE_VERSION || !state.engine)
+    throw new Error(`state file ${file} is not a version ${STATE_VERSION} sandbox state; move it away to start fresh`);
   return state;
 }
 

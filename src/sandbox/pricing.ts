@@ -104,7 +104,11 @@ export class PriceFeed {
   ) {
     for (const market of markets) {
       const sigma = market.vol_daily_pct / 100 / Math.sqrt(DAY_MS / TICK_MS);
-      this.walks.set(market.symbol, { market, walk: new RandomWalk(seed >>> 0, hashString(market.symbol), sigma), last: { tick: -1, price: 0, timestampMs: 0, timestamp: "" } });
+      this.walks.set(market.symbol, {
+        market,
+        walk: new RandomWalk(seed >>> 0, hashString(market.symbol), sigma),
+        last: { tick: -1, price: 0, timestampMs: 0, timestamp: "" },
+      });
     }
   }
 

@@ -76,7 +76,16 @@ function parseQuery<S extends z.ZodType>(schema: S, query: URLSearchParams, name
   const parsed = schema.safeParse(input);
   if (parsed.success) return ok(parsed.data);
   const fields = fieldErrors(parsed.error, input);
-  return { ok: false, error: { code: "validation_error", message: `Invalid query: ${Object.entries(fields).map(([f, p]) => `${f} ${p}`).join("; ")}.`, details: { fields } } };
+  return {
+    ok: false,
+    error: {
+      code: "validation_error",
+      message: `Invalid query: ${Object.entries(fields)
+        .map(([f, p]) => `${f} ${p}`)
+        .join("; ")}.`,
+      details: { fields },
+    },
+  };
 }
 
 /** `?account=` names an account; anything but the caller's own address is 403 account_forbidden. */
@@ -89,7 +98,11 @@ function accountParamCheck(ctx: Context): Reply | null {
 }
 
 export function buildRoutes(engine: Engine): Route[] {
-  const mutation = <S extends z.ZodType>(path: string | RegExp, bodySchema: S, run: (ctx: Context, body: z.output<S>) => Promise<Outcome<unknown>>): Route => ({
+  const mutation = <S extends z.ZodType>(
+    path: string | RegExp,
+    bodySchema: S,
+    run: (ctx: Context, body: z.output<S>) => Promise<Outcome<unknown>>,
+  ): Route => ({
     method: "POST",
     path,
     scope: "trade",
@@ -116,7 +129,10 @@ export function buildRoutes(engine: Engine): Route[] {
         const values = query.getAll("market");
         let symbols: string[] | null = null;
         if (values.length > 0) {
-          symbols = values.flatMap((v) => v.split(",")).map((s) => s.trim()).filter((s) => s !== "");
+          symbols = values
+            .flatMap((v) => v.split(","))
+            .map((s) => s.trim())
+            .filter((s) => s !== "");
           if (symbols.length === 0) return validationFailure({ market: "must be a market symbol such as USDTNGN" });
         }
         const result = engine.prices(acct, symbols);
@@ -226,12 +242,24 @@ export class ApiRouter {
   }
 
   /** Answers one request under /v2; `path` is the part after /v2, `common` the headers every answer carries. */
-  async handle(req: IncomingMessage, res: ServerResponse, path: string, query: URLSearchParams, common: Record<string, string>): Promise<void> {
+  async handle(
+    req: IncomingMessage,
+    res: ServerResponse,
+    path: string,
+    query: URLSearchParams,
+    common: Record<string, string>,
+  ): Promise<void> {
     const reply = await this.process(req, res, path, query, common);
     if (reply) send(res, reply, common);
   }
 
-  private async process(req: IncomingMessage, res: ServerResponse, rawPath: string, query: URLSearchParams, common: Record<string, string>): Promise<Reply | null> {
+  private async process(
+    req: IncomingMessage,
+    res: ServerResponse,
+    rawPath: string,
+    query: URLSearchParams,
+    common: Record<string, string>,
+  ): Promise<Reply | null> {
     const { engine, faults, limiter } = this.deps;
     const method = req.method ?? "GET";
     const path = rawPath.length > 1 ? rawPath.replace(/\/+$/, "") : rawPath;
@@ -250,16 +278,24 @@ export class ApiRouter {
     }
     if (!route) {
       if (allowed.length > 0) {
-        return validationFailure({ method: `must be ${[...new Set(allowed)].join(" or ")} for ${API_PREFIX}${path}` }, undefined, 405, { Allow: [...new Set(allowed)].join(", ") });
+        return validationFailure({ method: `must be ${[...new Set(allowed)].join(" or ")} for ${API_PREFIX}${path}` }, undefined, 405, {
+          Allow: [...new Set(allowed)].join(", "),
+        });
       }
-      return validationFailure({ path: `${API_PREFIX}${path} is not an endpoint of this service` }, `No endpoint ${method} ${API_PREFIX}${path}.`, 404);
+      return validationFailure(
+        { path: `${API_PREFIX}${path} is not an endpoint of this service` },
+        `No endpoint ${method} ${API_PREFIX}${path}.`,
+        404,
+      );
     }
 
     let rawBody = "";
     if (method === "POST") {
       const body = await readBody(req, this.deps.maxBodyBytes);
       if (!body.ok) {
-        return validationFailure({ "(root)": `body is larger than ${this.deps.maxBodyBytes} bytes` }, undefined, 413, { Connection: "close" });
+        return validationFailure({ "(root)": `body is larger than ${this.deps.maxBodyBytes} bytes` }, undefined, 413, {
+          Connection: "close",
+        });
       }
       rawBody = body.text;
     } else {
@@ -269,24 +305,41 @@ export class ApiRouter {
     // Authentication.
     const header = req.headers.authorization;
     if (header === undefined || header.trim() === "") {
-      return failure("missing_credentials", "No Authorization header: send Authorization: Bearer <API key>.", null, undefined, { "WWW-Authenticate": 'Bearer realm="hedging-service"' });
+      return failure("missing_credentials", "No Authorization header: send Authorization: Bearer <API key>.", null, undefined, {
+        "WWW-Authenticate": 'Bearer realm="hedging-service"',
+      });
     }
     const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
     const acct = m ? engine.authenticate(m[1]) : undefined;
     if (!acct || acct.config.revoked) {
-      return failure("invalid_api_key", m ? "The API key is unknown or revoked." : "The Authorization header must be Bearer <API key>.", null, undefined, {
-        "WWW-Authenticate": 'Bearer realm="hedging-service", error="invalid_token"',
-      });
+      return failure(
+        "invalid_api_key",
+        m ? "The API key is unknown or revoked." : "The Authorization header must be Bearer <API key>.",
+        null,
+        undefined,
+        {
+          "WWW-Authenticate": 'Bearer realm="hedging-service", error="invalid_token"',
+        },
+      );
     }
     common["X-Service-Mode"] = acct.env;
 
     // Rate limit: forced 429s first (fault), then the account's token bucket.
     const forced = faults.takeForcedRateLimit();
-    const decision = forced !== null ? { ok: false as const, retryAfterSeconds: forced } : limiter.take(acct.config.api_key, acct.config.rate_limit_per_second ?? DEFAULT_RATE_LIMIT_PER_SECOND);
+    const decision =
+      forced !== null
+        ? { ok: false as const, retryAfterSeconds: forced }
+        : limiter.take(acct.config.api_key, acct.config.rate_limit_per_second ?? DEFAULT_RATE_LIMIT_PER_SECOND);
     if (!decision.ok) {
-      return failure("rate_limited", `Too many requests for this API key; retry after ${decision.retryAfterSeconds} s.`, { retry_after_seconds: decision.retryAfterSeconds }, undefined, {
-        "Retry-After": String(decision.retryAfterSeconds),
-      });
+      return failure(
+        "rate_limited",
+        `Too many requests for this API key; retry after ${decision.retryAfterSeconds} s.`,
+        { retry_after_seconds: decision.retryAfterSeconds },
+        undefined,
+        {
+          "Retry-After": String(decision.retryAfterSeconds),
+        },
+      );
     }
 
     const latency = faults.latencyFor(path);
@@ -296,7 +349,9 @@ export class ApiRouter {
     if (injected) return failure(injected, `Injected fault: ${injected} (sandbox fault API).`, null, SERVICE_ERROR_STATUS[injected]);
 
     if (!acct.config.scopes.includes(route.scope)) {
-      return failure("insufficient_scope", `This API key lacks the "${route.scope}" scope needed for ${method} ${API_PREFIX}${path}.`, { required_scope: route.scope });
+      return failure("insufficient_scope", `This API key lacks the "${route.scope}" scope needed for ${method} ${API_PREFIX}${path}.`, {
+        required_scope: route.scope,
+      });
     }
 
     // Body: JSON, then the client's own request schema.
@@ -315,13 +370,28 @@ export class ApiRouter {
       if (!parsed.success) return validationFailure(fieldErrors(parsed.error, json ?? {}));
       body = parsed.data;
 
-      if (route.mutation) return this.mutate(req, res, route, { acct, query, params, body, delay: () => (latency > 0 ? sleep(latency) : Promise.resolve()) }, path, json);
+      if (route.mutation)
+        return this.mutate(
+          req,
+          res,
+          route,
+          { acct, query, params, body, delay: () => (latency > 0 ? sleep(latency) : Promise.resolve()) },
+          path,
+          json,
+        );
     }
     return route.run({ acct, query, params, body, delay: () => Promise.resolve() });
   }
 
   /** A state-changing call: claims its Idempotency-Key, runs, stores the answer, and may drop the connection (fault). */
-  private async mutate(req: IncomingMessage, res: ServerResponse, route: Route, ctx: Context, path: string, json: unknown): Promise<Reply | null> {
+  private async mutate(
+    req: IncomingMessage,
+    res: ServerResponse,
+    route: Route,
+    ctx: Context,
+    path: string,
+    json: unknown,
+  ): Promise<Reply | null> {
     const { idempotency, faults } = this.deps;
     const rawKey = req.headers["idempotency-key"];
     const key = Array.isArray(rawKey) ? rawKey[0] : rawKey;
@@ -333,10 +403,16 @@ export class ApiRouter {
       const claim = idempotency.claim(scope, key, fingerprintOf("POST", path, json));
       if (claim.kind === "replay") return { ...claim.response, headers: { "Idempotent-Replayed": "true" } };
       if (claim.kind === "reuse") {
-        return failure("idempotency_key_reuse", "This Idempotency-Key was already used with a different request; use a new key for a new action.");
+        return failure(
+          "idempotency_key_reuse",
+          "This Idempotency-Key was already used with a different request; use a new key for a new action.",
+        );
       }
       if (claim.kind === "in_flight") {
-        return failure("idempotency_in_flight", "A request with this Idempotency-Key is still being processed; retry shortly with the same key.");
+        return failure(
+          "idempotency_in_flight",
+          "A request with this Idempotency-Key is still being processed; retry shortly with the same key.",
+        );
       }
     }
     let reply: Reply;

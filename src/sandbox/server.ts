@@ -99,7 +99,9 @@ function splitTarget(target: string): { path: string; query: URLSearchParams } |
     }
   }
   const q = target.indexOf("?");
-  return q < 0 ? { path: target, query: new URLSearchParams() } : { path: target.slice(0, q), query: new URLSearchParams(target.slice(q + 1)) };
+  return q < 0
+    ? { path: target, query: new URLSearchParams() }
+    : { path: target.slice(0, q), query: new URLSearchParams(target.slice(q + 1)) };
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
@@ -108,7 +110,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const log = options.log ?? (() => {});
   const accounts = options.accounts ?? (options.accountsFile ? loadAccountsFile(options.accountsFile) : defaultAccounts());
-  const markets = options.markets ?? DEFAULT_MARKETS.map((m) => (options.spot !== undefined && m.symbol === "USDTNGN" ? { ...m, spot: options.spot } : m));
+  const markets =
+    options.markets ??
+    DEFAULT_MARKETS.map((m) => (options.spot !== undefined && m.symbol === "USDTNGN" ? { ...m, spot: options.spot } : m));
   const saved = options.stateFile ? loadState(options.stateFile) : null;
   const tls = protocol === "https" ? (options.tls ?? (await localhostTls())) : null;
 
@@ -129,8 +133,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   if (options.faults) faults.apply(faultPatchSchema.parse(options.faults));
   const limiter = new RateLimiter();
 
-  const collect = (): SavedState => ({ version: STATE_VERSION, saved_at: new Date().toISOString(), engine: engine.snapshot(), idempotency: idempotency.records() });
-  const writer = options.stateFile ? new StateWriter(options.stateFile, collect, 25, (e) => log(`could not save state: ${e.message}`)) : null;
+  const collect = (): SavedState => ({
+    version: STATE_VERSION,
+    saved_at: new Date().toISOString(),
+    engine: engine.snapshot(),
+    idempotency: idempotency.records(),
+  });
+  const writer = options.stateFile
+    ? new StateWriter(options.stateFile, collect, 25, (e) => log(`could not save state: ${e.message}`))
+    : null;
   const changed = () => writer?.markDirty();
   engine.onChange(changed);
 
@@ -183,7 +194,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
         send(res, reply, common);
       } else {
         req.resume();
-        send(res, validationFailure({ path: `${path} is not under ${API_PREFIX}` }, `No endpoint ${req.method} ${path}; the API lives under ${API_PREFIX}.`, 404), common);
+        send(
+          res,
+          validationFailure(
+            { path: `${path} is not under ${API_PREFIX}` },
+            `No endpoint ${req.method} ${path}; the API lives under ${API_PREFIX}.`,
+            404,
+          ),
+          common,
+        );
       }
     } catch (e) {
       // Never a stack trace on the wire; a sandbox bug reads as a transient outage.

@@ -27,7 +27,12 @@ export function labelDropdownControl(dropdown: HTMLElement, labelId: string): vo
     if (control.getAttribute("aria-labelledby") !== labelId) control.setAttribute("aria-labelledby", labelId);
     if (!control.hasAttribute("aria-expanded")) control.setAttribute("aria-expanded", "false");
   };
-  new MutationObserver(apply).observe(dropdown, { childList: true, subtree: true, attributes: true, attributeFilter: ["aria-expanded", "aria-labelledby"] });
+  new MutationObserver(apply).observe(dropdown, {
+    childList: true,
+    subtree: true,
+    attributes: true,
+    attributeFilter: ["aria-expanded", "aria-labelledby"],
+  });
   apply();
 }
 

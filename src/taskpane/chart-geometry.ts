@@ -44,7 +44,13 @@ export interface SparklineGeometry {
  * A sparkline of `points` inside width × height with `pad` pixels of margin: time on x over [from, to],
  * value on y scaled between the lowest and highest value (a flat series is drawn across the middle).
  */
-export function sparkline(points: readonly Point[], width: number, height: number, window: { from: number; to: number }, pad = 2): SparklineGeometry | null {
+export function sparkline(
+  points: readonly Point[],
+  width: number,
+  height: number,
+  window: { from: number; to: number },
+  pad = 2,
+): SparklineGeometry | null {
   const inWindow = points.filter((p) => p.t >= window.from && p.t <= window.to && Number.isFinite(p.value));
   if (inWindow.length === 0) return null;
   const values = inWindow.map((p) => p.value);

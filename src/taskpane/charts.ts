@@ -11,7 +11,14 @@ export function exposureBarSvg(exposure: number, cap: number): SVGElement {
   const g = exposureBar(exposure, cap, BAR_WIDTH);
   return s(
     "svg",
-    { class: `exposure-bar level-${g.level}`, viewBox: `0 0 ${BAR_WIDTH} ${BAR_HEIGHT}`, preserveAspectRatio: "none", role: "img", "aria-label": g.label, "data-fraction": g.fraction.toFixed(4) },
+    {
+      class: `exposure-bar level-${g.level}`,
+      viewBox: `0 0 ${BAR_WIDTH} ${BAR_HEIGHT}`,
+      preserveAspectRatio: "none",
+      role: "img",
+      "aria-label": g.label,
+      "data-fraction": g.fraction.toFixed(4),
+    },
     s("title", {}, g.label),
     s("rect", { class: "track", x: 0, y: 0, width: BAR_WIDTH, height: BAR_HEIGHT, rx: 3 }),
     s("rect", { class: "used", x: 0, y: 0, width: g.usedWidth.toFixed(2), height: BAR_HEIGHT, rx: 3 }),
@@ -29,7 +36,14 @@ export function sparklineSvg(market: string, points: readonly Point[], window: {
     : `${market}: no readings yet`;
   return s(
     "svg",
-    { class: "sparkline", viewBox: `0 0 ${SPARK_WIDTH} ${SPARK_HEIGHT}`, preserveAspectRatio: "none", role: "img", "aria-label": label, "data-points": points.length },
+    {
+      class: "sparkline",
+      viewBox: `0 0 ${SPARK_WIDTH} ${SPARK_HEIGHT}`,
+      preserveAspectRatio: "none",
+      role: "img",
+      "aria-label": label,
+      "data-points": points.length,
+    },
     s("title", {}, label),
     s("line", { class: "baseline", x1: 0, y1: SPARK_HEIGHT - 0.5, x2: SPARK_WIDTH, y2: SPARK_HEIGHT - 0.5 }),
     g ? s("path", { class: "line", d: g.path, fill: "none", "vector-effect": "non-scaling-stroke" }) : null,

@@ -3,8 +3,8 @@ import { HedgingClient } from "../api/client";
 import { environmentOf, maskKey, normaliseBaseUrl, type Environment } from "../api/environment";
 import { HedgingApiError, redact } from "../api/errors";
 import type { Account } from "../api/schemas";
-import type { SettingsStore } from "../excel/settings";
-import { SETTING_KEYS } from "../excel/settings";
+import type { SettingsStore } from "../feeds/settings-store";
+import { SETTING_KEYS } from "../feeds/settings-store";
 import { loadSettings, saveSettings, type Connection } from "../feeds/connection";
 
 export type ConnectionState =
@@ -80,9 +80,19 @@ export class ConnectionController {
     const apiKey = apiKeyInput.trim() || ((await this.options.store.get(SETTING_KEYS.apiKey)) ?? "");
     let baseUrl = baseUrlInput.trim() || this.options.defaultBaseUrl;
     try {
-      if (!apiKey) throw new HedgingApiError({ code: "missing_credentials", status: null, message: "Enter the API key first (it starts with svc_test_ or svc_live_)." });
+      if (!apiKey)
+        throw new HedgingApiError({
+          code: "missing_credentials",
+          status: null,
+          message: "Enter the API key first (it starts with svc_test_ or svc_live_).",
+        });
       const environment = environmentOf(apiKey);
-      if (!baseUrl) throw new HedgingApiError({ code: "validation_error", status: null, message: "Enter the base URL of the Hedging Service, e.g. https://host/v2." });
+      if (!baseUrl)
+        throw new HedgingApiError({
+          code: "validation_error",
+          status: null,
+          message: "Enter the base URL of the Hedging Service, e.g. https://host/v2.",
+        });
       baseUrl = normaliseBaseUrl(baseUrl);
       this.set({ status: "connecting", baseUrl, maskedKey: maskKey(apiKey), environment });
       const client = this.makeClient(apiKey, baseUrl);

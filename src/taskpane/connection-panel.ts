@@ -71,12 +71,25 @@ export function mountConnectionPanel(controller: ConnectionController): void {
     renderError(error, state.status === "disconnected" ? state.error : null);
     renderBadge(badge, state.status === "disconnected" ? null : state.environment);
     badgeRow.hidden = badge.hidden;
-    keyField.setAttribute("placeholder", state.status === "connected" ? `Saved: ${state.maskedKey} — type a new key to replace it` : "svc_test_… or svc_live_…");
+    keyField.setAttribute(
+      "placeholder",
+      state.status === "connected" ? `Saved: ${state.maskedKey} — type a new key to replace it` : "svc_test_… or svc_live_…",
+    );
     details.replaceChildren();
     if (state.status === "connected") {
       details.append(
-        h("div", {}, h("span", { class: "label" }, "Account "), h("span", { class: "mono", id: "account-address" }, state.account.account_address ?? "no on-chain address yet")),
-        h("div", {}, h("span", { class: "label" }, "Balance "), h("span", { id: "account-balance" }, formatUsdc(state.account.balance_usdc))),
+        h(
+          "div",
+          {},
+          h("span", { class: "label" }, "Account "),
+          h("span", { class: "mono", id: "account-address" }, state.account.account_address ?? "no on-chain address yet"),
+        ),
+        h(
+          "div",
+          {},
+          h("span", { class: "label" }, "Balance "),
+          h("span", { id: "account-balance" }, formatUsdc(state.account.balance_usdc)),
+        ),
       );
     }
     document.body.classList.toggle("is-live", state.status !== "disconnected" && state.environment === "production");

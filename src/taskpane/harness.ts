@@ -1,5 +1,6 @@
 // Harness mode (outside Excel, ?harness=memory): memory settings, an in-memory workbook seeded with an exposure sheet, and window.hedgeHarness for tests.
-import type { CellValue, LogRecord } from "../excel/workbook";
+import type { CellValue } from "../trading/cells";
+import type { LogRecord } from "../trading/hedge-log";
 import { MemoryWorkbook } from "../excel/memory-workbook";
 import { memoryStore } from "../excel/settings";
 

@@ -26,7 +26,14 @@ export function mountMonthEndPanel(container: HTMLElement, deps: MonthEndPanelDe
   const reconcileButton = h("fluent-button", { type: "button", appearance: "primary", class: "month-end-reconcile" }, "Reconcile month");
   const scopeGroup = h(
     "fluent-radio-group",
-    { id: `${id}-scope`, class: "month-end-scope", name: `${id}-scope`, value: "selection", orientation: "horizontal", "aria-labelledby": `${id}-scope-label` },
+    {
+      id: `${id}-scope`,
+      class: "month-end-scope",
+      name: `${id}-scope`,
+      value: "selection",
+      orientation: "horizontal",
+      "aria-labelledby": `${id}-scope-label`,
+    },
     h("label", { class: "choice" }, h("fluent-radio", { value: "selection" }), "Selection"),
     h("label", { class: "choice" }, h("fluent-radio", { value: "sheet" }), "Whole active sheet"),
   ) as RadioGroupElement;
@@ -48,7 +55,11 @@ export function mountMonthEndPanel(container: HTMLElement, deps: MonthEndPanelDe
     { class: "month-end-snapshot-group" },
     h("div", { class: "month-end-field" }, h("span", { id: `${id}-scope-label`, class: "label" }, "Snapshot"), scopeGroup),
     snapshotButton,
-    h("p", { class: "hint" }, "Replaces every HEDGE.* formula by its current value, with a note saying when, so a closed month stops moving."),
+    h(
+      "p",
+      { class: "hint" },
+      "Replaces every HEDGE.* formula by its current value, with a note saying when, so a closed month stops moving.",
+    ),
   );
   snapshotGroup.hidden = !controller.canSnapshot;
 
@@ -63,7 +74,11 @@ export function mountMonthEndPanel(container: HTMLElement, deps: MonthEndPanelDe
         h("div", { class: "month-end-field" }, h("span", { id: `${id}-month-label`, class: "label" }, "Month (UTC)"), monthSelect),
         reconcileButton,
       ),
-      h("p", { class: "hint" }, "Writes a new sheet “Hedge Recon YYYY-MM” as plain values: realized hedges with totals, open positions, and differences with the Hedge Log."),
+      h(
+        "p",
+        { class: "hint" },
+        "Writes a new sheet “Hedge Recon YYYY-MM” as plain values: realized hedges with totals, open positions, and differences with the Hedge Log.",
+      ),
       snapshotGroup,
       confirmBox,
       progress,

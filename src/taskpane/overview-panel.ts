@@ -44,7 +44,10 @@ export function mountOverviewPanel(hub: FeedHub, onAccount: (account: Account) =
     if (!account) return;
     const model = overviewModel(account, markets);
     figures.replaceChildren(
-      ...model.figures.flatMap((f) => [h("dt", {}, f.label), h("dd", { class: f.tone ? `tone-${f.tone}` : "", "data-figure": f.label }, f.value)]),
+      ...model.figures.flatMap((f) => [
+        h("dt", {}, f.label),
+        h("dd", { class: f.tone ? `tone-${f.tone}` : "", "data-figure": f.label }, f.value),
+      ]),
     );
     exposureHost.replaceChildren(
       h("div", { class: "exposure-text" }, model.exposure.text),
@@ -57,8 +60,14 @@ export function mountOverviewPanel(hub: FeedHub, onAccount: (account: Account) =
     const model = account ? overviewModel(account, markets).markets : [];
     marketsBody.replaceChildren(
       ...model.flatMap((m) => [
-        h("tr", { class: "market-row" }, h("th", { scope: "rowgroup", colspan: 3 }, `${m.market} ${m.price}`, h("span", { class: "hint" }, ` · ${m.status}`))),
-        ...m.sides.map((s) => h("tr", {}, h("th", { scope: "row" }, s.side), h("td", { title: s.capacityFull }, s.capacity), h("td", {}, s.carry))),
+        h(
+          "tr",
+          { class: "market-row" },
+          h("th", { scope: "rowgroup", colspan: 3 }, `${m.market} ${m.price}`, h("span", { class: "hint" }, ` · ${m.status}`)),
+        ),
+        ...m.sides.map((s) =>
+          h("tr", {}, h("th", { scope: "row" }, s.side), h("td", { title: s.capacityFull }, s.capacity), h("td", {}, s.carry)),
+        ),
       ]),
     );
   };
@@ -68,7 +77,12 @@ export function mountOverviewPanel(hub: FeedHub, onAccount: (account: Account) =
     const full = history.window(now());
     const w = { ...full, from: full.points.length ? Math.max(full.from, Math.min(full.points[0].t, full.to - 60_000)) : full.from };
     sparkHost.replaceChildren(
-      h("div", { class: "spark-head" }, h("span", {}, `${CHART_MARKET}, last hour`), h("span", { class: "spark-last" }, w.points.length ? formatRate(w.points[w.points.length - 1].value) : "—")),
+      h(
+        "div",
+        { class: "spark-head" },
+        h("span", {}, `${CHART_MARKET}, last hour`),
+        h("span", { class: "spark-last" }, w.points.length ? formatRate(w.points[w.points.length - 1].value) : "—"),
+      ),
       sparklineSvg(CHART_MARKET, w.points, w),
     );
   };

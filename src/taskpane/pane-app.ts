@@ -1,10 +1,10 @@
 // Wires the pane: connection, overview, trade and month-end panels over one settings store, workbook, connection, feed hub and trading desk.
-import type { Workbook } from "../excel/workbook";
-import type { SettingsStore } from "../excel/settings";
+import type { Workbook } from "../trading/workbook";
+import type { SettingsStore } from "../feeds/settings-store";
 import type { Connection } from "../feeds/connection";
 import type { FeedHub } from "../feeds/hub";
 import type { HedgingClient } from "../api/client";
-import type { Snapshotter } from "../excel/snapshot";
+import type { Snapshotter } from "../monthend/snapshot-plan";
 import type { SheetWriter } from "../monthend/sheet-content";
 import type { DeskOptions, TradingDesk } from "../trading/types";
 import { isFinal } from "../trading/intent";

@@ -51,7 +51,9 @@ async function main(): Promise<void> {
     };
     // Follow Office's theme when the user changes it (hosts without the event keep the theme read at start).
     try {
-      Office.context.document.addHandlerAsync?.(Office.EventType.OfficeThemeChanged, () => applyTheme(chooseTheme(Office.context.officeTheme, prefersDark)));
+      Office.context.document.addHandlerAsync?.(Office.EventType.OfficeThemeChanged, () =>
+        applyTheme(chooseTheme(Office.context.officeTheme, prefersDark)),
+      );
     } catch {
       // No theme event on this host.
     }

@@ -1,6 +1,15 @@
 // View models of the trade panel: read problems, the preview table, the confirmation wording and per-row progress.
 import type { Environment } from "../api/environment";
-import { FINAL_STATUSES, type Action, type IntentStatus, type Preview, type PreviewLine, type Progress, type ReadResult, type RowStatus } from "../trading/types";
+import {
+  FINAL_STATUSES,
+  type Action,
+  type IntentStatus,
+  type Preview,
+  type PreviewLine,
+  type Progress,
+  type ReadResult,
+  type RowStatus,
+} from "../trading/types";
 import { formatRate, formatSignedUsd, formatUsd, formatUsdc, plural } from "./format";
 
 export const ACTION_LABELS: Record<Action, string> = { open: "Open", add: "Add", reduce: "Reduce", close: "Close" };
@@ -21,10 +30,10 @@ export interface ProblemItem {
 export function readSummary(read: ReadResult): { headline: string; problems: ProblemItem[] } {
   const where = read.tableName ? `table ${read.tableName}` : read.address;
   const blanks = read.blankRows.length ? `, ${plural(read.blankRows.length, "blank row")} skipped` : "";
-  const bad = read.problems.length ? `, ${plural(new Set(read.problems.map((p) => p.rowNumber)).size, "row")} with problems (not sent)` : "";
-  const problems = [...read.problems]
-    .sort((a, b) => a.rowNumber - b.rowNumber)
-    .map((p) => ({ rowNumber: p.rowNumber, text: p.message }));
+  const bad = read.problems.length
+    ? `, ${plural(new Set(read.problems.map((p) => p.rowNumber)).size, "row")} with problems (not sent)`
+    : "";
+  const problems = [...read.problems].sort((a, b) => a.rowNumber - b.rowNumber).map((p) => ({ rowNumber: p.rowNumber, text: p.message }));
   return { headline: `${plural(read.rows.length, "row")} ready from ${where}${blanks}${bad}.`, problems };
 }
 
@@ -98,7 +107,10 @@ export function previewTotals(preview: Preview): PreviewCell[] {
 }
 
 /** The rows that would be sent with the chosen "send again" boxes, and whether the batch can go at all. */
-export function sendPlan(preview: Preview, sendAgainRows: ReadonlySet<number>): { lines: PreviewLine[]; count: number; notional: number; blockedReason: string | null } {
+export function sendPlan(
+  preview: Preview,
+  sendAgainRows: ReadonlySet<number>,
+): { lines: PreviewLine[]; count: number; notional: number; blockedReason: string | null } {
   const lines = preview.lines.filter((l) => l.blockers.length === 0 && (!l.duplicateOf || sendAgainRows.has(l.row.rowNumber)));
   const notional = lines.reduce((sum, l) => sum + (l.row.notional ?? l.position?.size_usd ?? 0), 0);
   let blockedReason: string | null = null;
@@ -108,7 +120,12 @@ export function sendPlan(preview: Preview, sendAgainRows: ReadonlySet<number>): 
 }
 
 /** The wording of the confirmation. A live key needs a second, deliberate confirmation naming the environment, count and total. */
-export function confirmation(environment: Environment, action: Action, count: number, notional: number): { steps: 1 | 2; button: string; dialog: string | null } {
+export function confirmation(
+  environment: Environment,
+  action: Action,
+  count: number,
+  notional: number,
+): { steps: 1 | 2; button: string; dialog: string | null } {
   const what = `${ACTION_LABELS[action]} ${plural(count, "row")}, total notional ${formatUsd(notional)}`;
   if (environment === "production") {
     return {
@@ -156,7 +173,12 @@ export function progressModel(progress: Pick<Progress, "done" | "total" | "count
   const parts = (["filled", "closed", "submitted", "submitting", "failed", "rejected"] as const)
     .filter((s) => progress.counts[s] > 0)
     .map((s) => `${progress.counts[s]} ${STATUS_LABELS[s].toLowerCase()}`);
-  return { done: progress.done, total: progress.total, percent, text: `${progress.done} of ${progress.total} final${parts.length ? ` — ${parts.join(", ")}` : ""}` };
+  return {
+    done: progress.done,
+    total: progress.total,
+    percent,
+    text: `${progress.done} of ${progress.total} final${parts.length ? ` — ${parts.join(", ")}` : ""}`,
+  };
 }
 
 /** One status line for a row, e.g. "Row 5 · Open buy USDTNGN · Filled · Filled at 1502.3500". */

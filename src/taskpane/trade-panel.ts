@@ -165,7 +165,9 @@ export function mountTradePanel(): TradePanel {
     readSummaryHost.textContent = summary.headline;
     problemsHost.hidden = summary.problems.length === 0;
     problemsHost.replaceChildren(
-      ...summary.problems.map((p) => h("li", { "data-row": p.rowNumber }, h("strong", {}, `Row ${p.rowNumber}`), " ", p.text.replace(/^Row \d+:\s*/, ""))),
+      ...summary.problems.map((p) =>
+        h("li", { "data-row": p.rowNumber }, h("strong", {}, `Row ${p.rowNumber}`), " ", p.text.replace(/^Row \d+:\s*/, "")),
+      ),
     );
     previewButton.hidden = result.rows.length === 0;
     previewButton.textContent = `Preview ${plural(result.rows.length, "row")}`;
@@ -181,7 +183,11 @@ export function mountTradePanel(): TradePanel {
     try {
       preview = await desk.preview(read.action, read.rows);
       renderPreview(preview);
-      focusWhenReady(confirmButton.hasAttribute("disabled") ? previewHost.querySelector<HTMLElement>("fluent-checkbox.send-again") ?? cancelButton : confirmButton);
+      focusWhenReady(
+        confirmButton.hasAttribute("disabled")
+          ? (previewHost.querySelector<HTMLElement>("fluent-checkbox.send-again") ?? cancelButton)
+          : confirmButton,
+      );
     } catch (e) {
       showError(errorView(e));
     } finally {
@@ -199,7 +205,9 @@ export function mountTradePanel(): TradePanel {
     confirmButton.classList.toggle("live", c.steps === 2);
     confirmNote.textContent =
       plan.blockedReason ??
-      (c.steps === 2 ? "LIVE key: production money. You will be asked once more before anything is sent." : `Sandbox: ${plural(plan.count, "row")} will be sent on one click.`);
+      (c.steps === 2
+        ? "LIVE key: production money. You will be asked once more before anything is sent."
+        : `Sandbox: ${plural(plan.count, "row")} will be sent on one click.`);
   };
 
   const renderPreview = (p: Preview) => {
@@ -223,7 +231,9 @@ export function mountTradePanel(): TradePanel {
               else sendAgain.delete(r.rowNumber);
               updateConfirm();
             });
-            extra.push(h("div", { class: "duplicate" }, h("span", {}, r.duplicate), " ", h("label", { class: "choice" }, box, "Send again")));
+            extra.push(
+              h("div", { class: "duplicate" }, h("span", {}, r.duplicate), " ", h("label", { class: "choice" }, box, "Send again")),
+            );
             mirrorCheckedState(box, "checkbox");
           }
           return h(
@@ -241,7 +251,11 @@ export function mountTradePanel(): TradePanel {
         }),
       ),
     );
-    const totals = h("dl", { class: "totals", id: "preview-totals", "aria-label": "Totals" }, ...previewTotals(p).flatMap((c) => [h("dt", {}, c.label), h("dd", {}, c.value)]));
+    const totals = h(
+      "dl",
+      { class: "totals", id: "preview-totals", "aria-label": "Totals" },
+      ...previewTotals(p).flatMap((c) => [h("dt", {}, c.label), h("dd", {}, c.value)]),
+    );
     const checks = p.checks.length
       ? h(
           "ul",
@@ -283,7 +297,8 @@ export function mountTradePanel(): TradePanel {
       confirmNote.textContent = "Not sent.";
       return;
     }
-    const chosen = sendAgain.size > 0 ? { ...current, lines: current.lines.filter((l) => !l.duplicateOf || sendAgain.has(l.row.rowNumber)) } : current;
+    const chosen =
+      sendAgain.size > 0 ? { ...current, lines: current.lines.filter((l) => !l.duplicateOf || sendAgain.has(l.row.rowNumber)) } : current;
     const options = { sendAgain: sendAgain.size > 0 };
     clearPreview();
     clearRead();
@@ -336,7 +351,8 @@ export function mountTradePanel(): TradePanel {
     showResumed(rows) {
       setBusy(null);
       for (const row of rows) upsertRow(row);
-      if (rows.length && !progressText.textContent) progressText.textContent = `Resumed ${plural(rows.length, "unfinished row")} from the log.`;
+      if (rows.length && !progressText.textContent)
+        progressText.textContent = `Resumed ${plural(rows.length, "unfinished row")} from the log.`;
     },
     showError(error) {
       showError(error);

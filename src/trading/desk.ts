@@ -8,7 +8,7 @@ import { intentFromRow, isFinal, rowStatusOf, submit, type Intent, type IntentPa
 import { pollOnce } from "./fills";
 import { sameAccount } from "./duplicates";
 import { ConcurrencyLimit } from "../api/throttle";
-import { LOG_SHEET_NAME } from "../excel/workbook";
+import { LOG_SHEET_NAME } from "./hedge-log";
 import {
   INTENT_STATUSES,
   type Action,
@@ -88,14 +88,27 @@ class Desk implements TradingDesk {
 
   async preview(action: Action, rows: TradeRow[]): Promise<Preview> {
     await this.ensureLoaded();
-    return buildPreview({ client: this.client, environment: this.environment, account: this.accountNow(), log: this.journal.records(), concurrency: this.concurrency, now: this.now }, action, rows);
+    return buildPreview(
+      {
+        client: this.client,
+        environment: this.environment,
+        account: this.accountNow(),
+        log: this.journal.records(),
+        concurrency: this.concurrency,
+        now: this.now,
+      },
+      action,
+      rows,
+    );
   }
 
   // ---- sending ----
 
   async send(preview: Preview, options: SendOptions = {}): Promise<SendResult> {
     if (preview.environment !== this.environment) {
-      throw new Error(`This preview was made for ${preview.environment}, but the desk trades in ${this.environment}: preview again. Nothing was sent.`);
+      throw new Error(
+        `This preview was made for ${preview.environment}, but the desk trades in ${this.environment}: preview again. Nothing was sent.`,
+      );
     }
     if (preview.blockers.length > 0) throw new Error(`Nothing was sent: ${preview.blockers.join(" ")}`);
     await this.ensureLoaded();
@@ -105,7 +118,10 @@ class Desk implements TradingDesk {
     for (const line of preview.lines) {
       if (line.blockers.length > 0) skipped.push({ rowNumber: line.row.rowNumber, reason: line.blockers.join(" ") });
       else if (line.duplicateOf && !options.sendAgain) {
-        skipped.push({ rowNumber: line.row.rowNumber, reason: `Already in the log (${line.duplicateOf.status}, key ${line.duplicateOf.idempotencyKey}): tick "send again" to send it anyway.` });
+        skipped.push({
+          rowNumber: line.row.rowNumber,
+          reason: `Already in the log (${line.duplicateOf.status}, key ${line.duplicateOf.idempotencyKey}): tick "send again" to send it anyway.`,
+        });
       } else rows.push(line.row);
     }
     if (rows.length === 0) return { rows: [], skipped };
@@ -146,7 +162,8 @@ class Desk implements TradingDesk {
       for (const t of this.tracked.values()) {
         if (t.intent === intent) return false;
         const other = t.intent;
-        if (other.market === intent.market && other.side === intent.side && other.action !== intent.action && !isFinal(other.status)) return true;
+        if (other.market === intent.market && other.side === intent.side && other.action !== intent.action && !isFinal(other.status))
+          return true;
       }
       return false;
     };
@@ -210,7 +227,9 @@ class Desk implements TradingDesk {
     // Only this environment's and this account's rows: idempotency keys are per API key, so another account's unfinished
     // rows sent under this key would be executed again. Rows without an account (older logs) are taken up by any account.
     const account = this.accountNow();
-    const unfinished = this.journal.all().filter((i) => !isFinal(i.status) && i.environment === this.environment && sameAccount(i.account, account));
+    const unfinished = this.journal
+      .all()
+      .filter((i) => !isFinal(i.status) && i.environment === this.environment && sameAccount(i.account, account));
     for (const intent of unfinished) {
       this.track(intent);
       this.emit(intent);
@@ -278,7 +297,11 @@ class Desk implements TradingDesk {
     return new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiters.delete(done);
-        reject(new Error(`${this.pending().length} row(s) still not final after ${timeoutMs} ms; they stay in the log and are resumed next time.`));
+        reject(
+          new Error(
+            `${this.pending().length} row(s) still not final after ${timeoutMs} ms; they stay in the log and are resumed next time.`,
+          ),
+        );
       }, timeoutMs);
       const done = () => {
         clearTimeout(timer);
@@ -323,7 +346,8 @@ class Desk implements TradingDesk {
   }
 
   private track(intent: Intent): void {
-    if (!this.tracked.has(intent.idempotencyKey)) this.tracked.set(intent.idempotencyKey, { intent, resends: 0, nextResendAt: 0, sending: false });
+    if (!this.tracked.has(intent.idempotencyKey))
+      this.tracked.set(intent.idempotencyKey, { intent, resends: 0, nextResendAt: 0, sending: false });
   }
 
   private move(intent: Intent, patch: IntentPatch): void {
@@ -379,7 +403,8 @@ const EXPECTED_PREFIX = "once filled the hedge will be ";
 
 /** The "submitted" message; for Add and Reduce it records the notional the service said the hedge will reach (read back on resume). */
 export function submittedMessage(action: Action, newNotional: number | null): string {
-  if ((action === "add" || action === "reduce") && newNotional !== null) return `Submitted: ${EXPECTED_PREFIX}${newNotional.toLocaleString("en-US", { maximumFractionDigits: 6 })} USD.`;
+  if ((action === "add" || action === "reduce") && newNotional !== null)
+    return `Submitted: ${EXPECTED_PREFIX}${newNotional.toLocaleString("en-US", { maximumFractionDigits: 6 })} USD.`;
   return "Submitted: waiting for the fill.";
 }
 

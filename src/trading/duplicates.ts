@@ -1,5 +1,5 @@
 // Duplicate detection against the log: a row the log shows as already done (same environment and account, action, market, side, amount and client reference, not failed or rejected).
-import type { LogRecord } from "../excel/workbook";
+import type { LogRecord } from "./hedge-log";
 import type { DuplicateOf, TradeRow } from "./types";
 import type { Environment } from "../api/environment";
 
@@ -22,7 +22,12 @@ export function sameAccount(rowAccount: string | null | undefined, account: stri
 }
 
 /** The newest log row of this environment and account that already did this row's action, or null. */
-export function findDuplicate(row: TradeRow, environment: Environment, log: readonly LogRecord[], account: string | null): DuplicateOf | null {
+export function findDuplicate(
+  row: TradeRow,
+  environment: Environment,
+  log: readonly LogRecord[],
+  account: string | null,
+): DuplicateOf | null {
   for (let i = log.length - 1; i >= 0; i--) {
     const r = log[i];
     if (!DONE_STATES.has(r.status)) continue;

@@ -30,14 +30,20 @@ export function judge(intent: Intent, hedge: Hedge): IntentPatch | null {
   switch (intent.action) {
     case "open":
       if (hedge.status === "filled" || (hedge.status === "closed" && hedge.fill_tx_hash)) {
-        return { status: "filled", ...fillFields, message: hedge.status === "closed" ? "Filled (the hedge has since been closed)." : "Filled." };
+        return {
+          status: "filled",
+          ...fillFields,
+          message: hedge.status === "closed" ? "Filled (the hedge has since been closed)." : "Filled.",
+        };
       }
-      if (hedge.status === "failed") return { status: "failed", message: "The order did not go through: nothing was opened and the collateral was released." };
+      if (hedge.status === "failed")
+        return { status: "failed", message: "The order did not go through: nothing was opened and the collateral was released." };
       return null;
     case "add":
       if (hedge.status === "failed") return { status: "failed", message: "The add did not go through." };
       // Closed before the add was seen filled: whether the add filled first cannot be told, so it is not called filled.
-      if (hedge.status === "closed") return { status: "closed", message: "The hedge closed before the add was confirmed: check the hedge's history on the service." };
+      if (hedge.status === "closed")
+        return { status: "closed", message: "The hedge closed before the add was confirmed: check the hedge's history on the service." };
       if (hedge.status === "filled" && (expected === null || hedge.notional_usd >= expected - 0.005)) {
         return { status: "filled", ...ownFill, message: `Filled: hedge notional now ${hedge.notional_usd}.` };
       }

@@ -2,7 +2,7 @@
 import type { Environment } from "../api/environment";
 import type { HedgingClient } from "../api/client";
 import type { AddRequest, CloseRequest, DecreaseRequest, OpenRequest, Side, Tenor } from "../api/schemas";
-import type { LogRecord } from "../excel/workbook";
+import type { LogRecord } from "./hedge-log";
 import { ACTIONS, FINAL_STATUSES, INTENT_STATUSES, type Action, type IntentStatus, type RowStatus, type TradeRow } from "./types";
 
 /**
@@ -73,11 +73,14 @@ export interface Intent {
   notionalBefore?: number | null;
 }
 
-export type IntentPatch = Partial<Pick<Intent, "status" | "hedgeId" | "orderTxHash" | "fillTxHash" | "struckRate" | "filledAt" | "errorCode" | "message">>;
+export type IntentPatch = Partial<
+  Pick<Intent, "status" | "hedgeId" | "orderTxHash" | "fillTxHash" | "struckRate" | "filledAt" | "errorCode" | "message">
+>;
 
 /** Applies a patch, enforcing the state machine. Returns the changed fields (empty when nothing changed). */
 export function applyPatch(intent: Intent, patch: IntentPatch): IntentPatch {
-  if (patch.status !== undefined && !canMove(intent.status, patch.status)) throw new IllegalTransition(intent.status, patch.status, intent.idempotencyKey);
+  if (patch.status !== undefined && !canMove(intent.status, patch.status))
+    throw new IllegalTransition(intent.status, patch.status, intent.idempotencyKey);
   const changed: IntentPatch = {};
   for (const [k, v] of Object.entries(patch) as Array<[keyof IntentPatch, IntentPatch[keyof IntentPatch]]>) {
     if (v === undefined || intent[k] === v) continue;
@@ -87,7 +90,13 @@ export function applyPatch(intent: Intent, patch: IntentPatch): IntentPatch {
   return changed;
 }
 
-export function intentFromRow(row: TradeRow, idempotencyKey: string, environment: Environment, loggedAt: string, account: string | null = null): Intent {
+export function intentFromRow(
+  row: TradeRow,
+  idempotencyKey: string,
+  environment: Environment,
+  loggedAt: string,
+  account: string | null = null,
+): Intent {
   return {
     idempotencyKey,
     environment,

@@ -1,5 +1,6 @@
 // The journal: the "Hedge Log" table as the durable record of every intent. Appends before sending; status updates are coalesced into few workbook calls and never skip the state machine.
-import { LOG_SHEET_NAME, type LogRecord, type LogUpdate, type Workbook } from "../excel/workbook";
+import { type Workbook } from "./workbook";
+import { LOG_SHEET_NAME, type LogRecord, type LogUpdate } from "./hedge-log";
 import { applyPatch, intentFromLogRecord, intentToLogRecord, type Intent, type IntentPatch } from "./intent";
 
 export interface JournalOptions {
@@ -58,7 +59,8 @@ export class Journal {
   /** Writes new intents (status submitting) to the log. Resolves only once the workbook holds them: send after this, never before. */
   async append(intents: Intent[]): Promise<void> {
     for (const intent of intents) {
-      if (intent.status !== "submitting") throw new Error(`Intent ${intent.idempotencyKey} must be journalled as submitting, not ${intent.status}.`);
+      if (intent.status !== "submitting")
+        throw new Error(`Intent ${intent.idempotencyKey} must be journalled as submitting, not ${intent.status}.`);
       if (this.intents.has(intent.idempotencyKey)) throw new Error(`Intent ${intent.idempotencyKey} is already in the log.`);
     }
     await this.workbook.appendLog(intents.map(intentToLogRecord));
@@ -87,32 +89,34 @@ export class Journal {
       clearTimeout(this.timer);
       this.timer = null;
     }
-    this.flushing = this.flushing.catch(() => undefined).then(async () => {
-      if (this.pending.size === 0) return;
-      const batch = [...this.pending.values()];
-      this.pending.clear();
-      let missing: string[];
-      try {
-        ({ missing } = await this.workbook.updateLog(batch));
-      } catch (e) {
-        // Put them back under anything newer, to be written next time.
-        for (const u of batch) this.pending.set(u.idempotencyKey, { ...u, ...this.pending.get(u.idempotencyKey) });
-        this.report(e instanceof Error ? e : new Error(String(e)));
-        throw e;
-      }
-      for (const key of missing) {
-        if (this.lost.has(key)) continue;
-        this.lost.add(key);
-        const intent = this.intents.get(key);
-        const what = intent ? `${intent.action} ${intent.market} ${intent.side}` : "a row";
-        this.report(
-          new Error(
-            `The ${LOG_SHEET_NAME} has no row with idempotency key ${key} (${what}): it was deleted or its key edited, so its status can no longer be written there. ` +
-              `The trade itself is still tracked until the pane closes; check it on the service.`,
-          ),
-        );
-      }
-    });
+    this.flushing = this.flushing
+      .catch(() => undefined)
+      .then(async () => {
+        if (this.pending.size === 0) return;
+        const batch = [...this.pending.values()];
+        this.pending.clear();
+        let missing: string[];
+        try {
+          ({ missing } = await this.workbook.updateLog(batch));
+        } catch (e) {
+          // Put them back under anything newer, to be written next time.
+          for (const u of batch) this.pending.set(u.idempotencyKey, { ...u, ...this.pending.get(u.idempotencyKey) });
+          this.report(e instanceof Error ? e : new Error(String(e)));
+          throw e;
+        }
+        for (const key of missing) {
+          if (this.lost.has(key)) continue;
+          this.lost.add(key);
+          const intent = this.intents.get(key);
+          const what = intent ? `${intent.action} ${intent.market} ${intent.side}` : "a row";
+          this.report(
+            new Error(
+              `The ${LOG_SHEET_NAME} has no row with idempotency key ${key} (${what}): it was deleted or its key edited, so its status can no longer be written there. ` +
+                `The trade itself is still tracked until the pane closes; check it on the service.`,
+            ),
+          );
+        }
+      });
     return this.flushing;
   }
 

@@ -3,7 +3,7 @@ import type { HedgingClient } from "../api/client";
 import type { Environment } from "../api/environment";
 import { isHedgingApiError } from "../api/errors";
 import type { Account, Hedge, Market, Position, Quote, Tenor } from "../api/schemas";
-import type { LogRecord } from "../excel/workbook";
+import type { LogRecord } from "./hedge-log";
 import { findDuplicate } from "./duplicates";
 import { mapLimited } from "./pool";
 import type { Action, LimitCheck, Preview, PreviewLine, TradeRow } from "./types";
@@ -36,7 +36,8 @@ function describe(e: unknown): string {
 
 export async function buildPreview(ctx: PreviewContext, action: Action, rows: readonly TradeRow[]): Promise<Preview> {
   const wrongAction = rows.find((r) => r.action !== action);
-  if (wrongAction) throw new Error(`Row ${wrongAction.rowNumber} was read for ${wrongAction.action}, not ${action}: read the rows again for ${action}.`);
+  if (wrongAction)
+    throw new Error(`Row ${wrongAction.rowNumber} was read for ${wrongAction.action}, not ${action}: read the rows again for ${action}.`);
   const trading = action === "open" || action === "add";
   const [account, markets, positions, hedges] = await Promise.all([
     ctx.client.account().then((r) => r.data),
@@ -60,7 +61,9 @@ export async function buildPreview(ctx: PreviewContext, action: Action, rows: re
 
   for (const line of lines) {
     if (!marketOf.has(line.row.market)) {
-      line.blockers.push(`Market ${line.row.market} is not available to this account: use ${markets.map((m) => m.market).join(", ") || "a listed market"}.`);
+      line.blockers.push(
+        `Market ${line.row.market} is not available to this account: use ${markets.map((m) => m.market).join(", ") || "a listed market"}.`,
+      );
     } else if (marketOf.get(line.row.market)!.status !== "open" && marketOf.get(line.row.market)!.status !== "active") {
       line.warnings.push(`Market ${line.row.market} reports status "${marketOf.get(line.row.market)!.status}".`);
     }
@@ -78,7 +81,9 @@ export async function buildPreview(ctx: PreviewContext, action: Action, rows: re
     marginBackUsdc: sum(sendable.map((l) => l.marginBackUsdc)),
   };
   const checks = trading ? limitChecks(account, markets, sendable) : [];
-  const blockers = checks.filter((c) => !c.ok).map((c) => `${c.label}: the batch needs ${usd(c.needed)} but ${usd(c.available)} is available. Remove rows or reduce amounts.`);
+  const blockers = checks
+    .filter((c) => !c.ok)
+    .map((c) => `${c.label}: the batch needs ${usd(c.needed)} but ${usd(c.available)} is available. Remove rows or reduce amounts.`);
 
   return {
     action,
@@ -102,7 +107,8 @@ async function quoteLines(ctx: PreviewContext, action: Action, lines: PreviewLin
     if (action === "open") {
       if (existing) line.blockers.push(`A hedge is already open on ${r.market} ${r.side} (${existing.id}): use Add to grow it.`);
       const earlier = openedInBatch.get(laneOf(r));
-      if (earlier !== undefined) line.blockers.push(`Row ${earlier} already opens ${r.market} ${r.side}: one hedge per market and side — use Add for more.`);
+      if (earlier !== undefined)
+        line.blockers.push(`Row ${earlier} already opens ${r.market} ${r.side}: one hedge per market and side — use Add for more.`);
       else openedInBatch.set(laneOf(r), r.rowNumber);
     } else if (!existing) {
       line.blockers.push(`No open hedge on ${r.market} ${r.side}: use Open first.`);
@@ -168,7 +174,12 @@ function limitChecks(account: Account, markets: Market[], lines: PreviewLine[]):
   const collateral = sum(lines.map((l) => l.collateralUsdc));
   checks.push({ label: "Balance (USDC)", needed: collateral, available: account.balance_usdc, ok: collateral <= account.balance_usdc });
   const notional = sum(lines.map((l) => l.row.notional ?? 0));
-  checks.push({ label: "Exposure headroom (USD)", needed: notional, available: account.available_exposure_usd, ok: notional <= account.available_exposure_usd });
+  checks.push({
+    label: "Exposure headroom (USD)",
+    needed: notional,
+    available: account.available_exposure_usd,
+    ok: notional <= account.available_exposure_usd,
+  });
   const perLane = new Map<string, number>();
   for (const l of lines) perLane.set(laneOf(l.row), (perLane.get(laneOf(l.row)) ?? 0) + (l.row.notional ?? 0));
   for (const [lane, needed] of perLane) {

@@ -1,6 +1,7 @@
 // Reading trade rows: column mapping by header (with synonyms), per-action required fields, and validation of every row with the fix named.
 import { SIDES, TENORS, type Side, type Tenor } from "../api/schemas";
-import type { CellValue, SelectedRows } from "../excel/workbook";
+import type { CellValue } from "./cells";
+import type { SelectedRows } from "./workbook";
 import type { Action, ReadResult, RowField, RowProblem } from "./types";
 
 /** Header synonyms per field, compared after normaliseHeader(). */
@@ -92,26 +93,38 @@ export function parseAmount(v: CellValue): { value: number } | { reason: string 
     .replace(/\s*(usd|usdc)$/i, "")
     .replace(/[\s\u00a0\u202f_']/g, "");
   if (/^-/.test(text)) return { reason: "must be greater than 0" };
-  if (!/^(\d{1,3}(,\d{3})+|\d+)(\.\d+)?$/.test(text)) return { reason: "is not an amount: use digits, with , for thousands and . for decimals (1,250,000.00)" };
+  if (!/^(\d{1,3}(,\d{3})+|\d+)(\.\d+)?$/.test(text))
+    return { reason: "is not an amount: use digits, with , for thousands and . for decimals (1,250,000.00)" };
   const value = Number(text.replace(/,/g, ""));
   return value > 0 ? { value } : { reason: "must be greater than 0" };
 }
 
 /** 1, 3 or 7 from a number or text ("7", "7d", "7 days"). */
 export function parseTenor(v: CellValue): Tenor | null {
-  const text = typeof v === "number" ? String(v) : String(v ?? "").trim().toLowerCase().replace(/\s*(d|day|days)$/, "");
+  const text =
+    typeof v === "number"
+      ? String(v)
+      : String(v ?? "")
+          .trim()
+          .toLowerCase()
+          .replace(/\s*(d|day|days)$/, "");
   const n = Number(text);
   return (TENORS as readonly number[]).includes(n) && text !== "" ? (n as Tenor) : null;
 }
 
 export function parseSide(v: CellValue): Side | null {
-  const text = String(v ?? "").trim().toLowerCase();
+  const text = String(v ?? "")
+    .trim()
+    .toLowerCase();
   return (SIDES as readonly string[]).includes(text) ? (text as Side) : null;
 }
 
 /** Market symbols are compared upper-case and without spaces or slashes ("usdt/ngn" → "USDTNGN"). */
 export function parseMarket(v: CellValue): string | null {
-  const text = String(v ?? "").trim().toUpperCase().replace(/[\s/_-]/g, "");
+  const text = String(v ?? "")
+    .trim()
+    .toUpperCase()
+    .replace(/[\s/_-]/g, "");
   return /^[A-Z0-9]{3,20}$/.test(text) ? text : null;
 }
 
@@ -129,12 +142,19 @@ export function readTradeRows(action: Action, selection: SelectedRows): ReadResu
     blankRows: [],
   };
   const headerProblem = (message: string) =>
-    result.problems.push({ rowNumber: selection.headerRowNumber, field: "columns", value: "", message: `Row ${selection.headerRowNumber}: ${message}` });
+    result.problems.push({
+      rowNumber: selection.headerRowNumber,
+      field: "columns",
+      value: "",
+      message: `Row ${selection.headerRowNumber}: ${message}`,
+    });
 
   const missing = REQUIRED_FIELDS[action].filter((f) => columns.index[f] === undefined);
   for (const f of missing) {
     const names = HEADER_SYNONYMS[f].filter((s) => s !== "notionalusd" && s !== "amountusd" && s !== "tenordays").map(titleCase);
-    headerProblem(`no ${FIELD_LABELS[f]} column — ${capitalise(action)} needs one: add a column headed ${names.join(", ").replace(/, ([^,]*)$/, " or $1")}.`);
+    headerProblem(
+      `no ${FIELD_LABELS[f]} column — ${capitalise(action)} needs one: add a column headed ${names.join(", ").replace(/, ([^,]*)$/, " or $1")}.`,
+    );
   }
   for (const c of columns.conflicts.filter((c) => READ_FIELDS[action].includes(c.field))) {
     headerProblem(`columns ${c.headers.join(" and ")} both mean ${FIELD_LABELS[c.field]} — rename or remove all but one.`);
@@ -192,7 +212,8 @@ export function readTradeRows(action: Action, selection: SelectedRows): ReadResu
       problem("clientReference", `Client reference is ${reference.length} characters — use at most ${CLIENT_REFERENCE_MAX}.`);
     } else if (reference !== null && action === "open") {
       const earlier = referenceRows.get(reference);
-      if (earlier !== undefined) problem("clientReference", `Client reference ${reference} is also on row ${earlier} — give each deal its own reference.`);
+      if (earlier !== undefined)
+        problem("clientReference", `Client reference ${reference} is also on row ${earlier} — give each deal its own reference.`);
       else referenceRows.set(reference, rowNumber);
     }
 

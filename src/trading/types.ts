@@ -2,7 +2,8 @@
 import type { Environment } from "../api/environment";
 import type { HedgingClient } from "../api/client";
 import type { Account, Hedge, Market, Position, Quote, Side, Tenor } from "../api/schemas";
-import type { LogRecord, Workbook } from "../excel/workbook";
+import type { Workbook } from "./workbook";
+import type { LogRecord } from "./hedge-log";
 
 export const ACTIONS = ["open", "add", "reduce", "close"] as const;
 /** What the user asks for on the selected rows. */

@@ -90,7 +90,13 @@ describe("requests", () => {
       expect(r.headers.accept).toBe("application/json");
       if (r.method === "POST") expect(r.headers["content-type"]).toBe("application/json");
     }
-    expect(JSON.parse(server.received[5].body)).toEqual({ market: "USDTNGN", side: "buy", notional_usd: 10000, tenor_days: 7, client_reference: "DEAL-1" });
+    expect(JSON.parse(server.received[5].body)).toEqual({
+      market: "USDTNGN",
+      side: "buy",
+      notional_usd: 10000,
+      tenor_days: 7,
+      client_reference: "DEAL-1",
+    });
     expect(JSON.parse(server.received[7].body)).toEqual({ additional_notional_usd: 5000 });
   });
 
@@ -120,7 +126,10 @@ describe("requests", () => {
     expect(error.code).toBe("validation_error");
     expect(error.details).toEqual({ fields: { notional_usd: "must be greater than 0", tenor_days: "must be one of 1, 3, 7" } });
     expect(error.message).toContain("Nothing was sent");
-    await expect(c.list({ limit: 501 })).rejects.toMatchObject({ code: "validation_error", details: { fields: { limit: "must be at most 500" } } });
+    await expect(c.list({ limit: 501 })).rejects.toMatchObject({
+      code: "validation_error",
+      details: { fields: { limit: "must be at most 500" } },
+    });
     await expect(c.get("  ")).rejects.toMatchObject({ code: "validation_error" });
     expect(server.received).toHaveLength(0);
   });
@@ -130,7 +139,12 @@ describe("errors", () => {
   const serviceCodes = Object.entries(SERVICE_ERROR_STATUS);
 
   test.each(serviceCodes)("%s (HTTP %i) becomes a HedgingApiError with that code, status and details", async (code, status) => {
-    const details = code === "exposure_exceeded" ? { available_headroom_usd: 1234.5 } : code === "validation_error" ? { fields: { side: "must be buy or sell" } } : null;
+    const details =
+      code === "exposure_exceeded"
+        ? { available_headroom_usd: 1234.5 }
+        : code === "validation_error"
+          ? { fields: { side: "must be buy or sell" } }
+          : null;
     server.setScript(() => fail(status, code, `service says ${code}`, details));
     const error = await caught(client({ retry: { maxAttempts: 1 } }).account());
     expect(error.code).toBe(code);
@@ -141,7 +155,9 @@ describe("errors", () => {
   });
 
   test("the client's own codes are part of the code list", () => {
-    expect(ERROR_CODES).toEqual(expect.arrayContaining(["network_error", "timeout", "invalid_response", ...Object.keys(SERVICE_ERROR_STATUS)]));
+    expect(ERROR_CODES).toEqual(
+      expect.arrayContaining(["network_error", "timeout", "invalid_response", ...Object.keys(SERVICE_ERROR_STATUS)]),
+    );
   });
 
   test("a response missing a required field is invalid_response naming the path", async () => {
@@ -249,7 +265,9 @@ describe("retries", () => {
     async (code) => {
       const status = SERVICE_ERROR_STATUS[code as keyof typeof SERVICE_ERROR_STATUS];
       server.setScript(() => fail(status, code));
-      await expect(client().open({ market: "USDTNGN", side: "buy", notional_usd: 1, tenor_days: 1, client_reference: "D" })).rejects.toMatchObject({ code });
+      await expect(
+        client().open({ market: "USDTNGN", side: "buy", notional_usd: 1, tenor_days: 1, client_reference: "D" }),
+      ).rejects.toMatchObject({ code });
       expect(server.received).toHaveLength(1);
     },
   );
@@ -367,7 +385,9 @@ describe("flow control", () => {
       return ok(ex.quote);
     });
     const c = client({ maxConcurrent: 3 });
-    await Promise.all(Array.from({ length: 12 }, (_, i) => c.quote({ market: "USDTNGN", side: "sell", notional_usd: i + 1, tenor_days: 3 })));
+    await Promise.all(
+      Array.from({ length: 12 }, (_, i) => c.quote({ market: "USDTNGN", side: "sell", notional_usd: i + 1, tenor_days: 3 })),
+    );
     expect(peak).toBe(3);
   });
 

@@ -66,7 +66,9 @@ describe("resource schemas", () => {
 
 describe("request schemas", () => {
   test("a valid open request passes", () => {
-    expect(s.openRequestSchema.safeParse({ market: "USDTNGN", side: "buy", notional_usd: 1, tenor_days: 3, client_reference: "D1" }).success).toBe(true);
+    expect(
+      s.openRequestSchema.safeParse({ market: "USDTNGN", side: "buy", notional_usd: 1, tenor_days: 3, client_reference: "D1" }).success,
+    ).toBe(true);
   });
 
   test("field errors name each bad field and the fix", () => {

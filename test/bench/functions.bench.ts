@@ -101,9 +101,27 @@ async function accountScenario(sandbox: Sandbox): Promise<void> {
   await r.advance(seconds * 1000);
   const count = (k: string) => cells.filter((_, i) => ["GET /positions", "GET /account", "GET /markets"][i % 3] === k).length;
   console.log(`200 cells over HEDGE.POSITIONS, HEDGE.ACCOUNT and HEDGE.MARKETS, ${seconds} s simulated:`);
-  row("GET /positions", count("GET /positions"), requestsOf(r, "GET /positions"), rounds(r, "positions", seconds), r.hub.effectiveIntervalMs("positions"));
-  row("GET /account", count("GET /account"), requestsOf(r, "GET /account"), rounds(r, "account", seconds), r.hub.effectiveIntervalMs("account"));
-  row("GET /markets", count("GET /markets"), requestsOf(r, "GET /markets"), rounds(r, "markets", seconds), r.hub.effectiveIntervalMs("markets"));
+  row(
+    "GET /positions",
+    count("GET /positions"),
+    requestsOf(r, "GET /positions"),
+    rounds(r, "positions", seconds),
+    r.hub.effectiveIntervalMs("positions"),
+  );
+  row(
+    "GET /account",
+    count("GET /account"),
+    requestsOf(r, "GET /account"),
+    rounds(r, "account", seconds),
+    r.hub.effectiveIntervalMs("account"),
+  );
+  row(
+    "GET /markets",
+    count("GET /markets"),
+    requestsOf(r, "GET /markets"),
+    rounds(r, "markets", seconds),
+    r.hub.effectiveIntervalMs("markets"),
+  );
   console.log(`  other requests: ${otherRequests(r, ["GET /positions", "GET /account", "GET /markets"])};  ${checkCells(cells)}`);
   r.done();
 }
@@ -147,9 +165,24 @@ export async function run(): Promise<void> {
   console.log("Fan-out of one update to 10,000 subscribed cells (30 ticks):");
   await fanOutScenario("10,000 × HEDGE.PRICE (one topic, one view)", "prices", (c) => fn.price("USDTNGN", c as never));
   await fanOutScenario("10,000 × HEDGE.QUOTE, one question, 16 views (15 fields + spill)", "quote", (c, i) => {
-    const fields = [undefined, "market", "side", "notional_usd", "tenor_days", "maturity", "pricing.market_price", "pricing.execution_price",
-      "pricing.price_impact_usd", "carry.daily_usdc", "carry.daily_rate_pct", "carry.total_usdc", "carry.total_rate_pct",
-      "upfront.required_margin_usdc", "upfront.platform_fee_usdc", "upfront.total_upfront_usdc"];
+    const fields = [
+      undefined,
+      "market",
+      "side",
+      "notional_usd",
+      "tenor_days",
+      "maturity",
+      "pricing.market_price",
+      "pricing.execution_price",
+      "pricing.price_impact_usd",
+      "carry.daily_usdc",
+      "carry.daily_rate_pct",
+      "carry.total_usdc",
+      "carry.total_rate_pct",
+      "upfront.required_margin_usdc",
+      "upfront.platform_fee_usdc",
+      "upfront.total_upfront_usdc",
+    ];
     fn.quote("USDTNGN", "buy", 10_000, 7, fields[i % fields.length], c as never);
   });
 }

@@ -81,7 +81,12 @@ class Connection {
 }
 
 function rawRequest(url: URL, method: string, body: string | undefined): Buffer {
-  const lines = [`${method} ${url.pathname}${url.search} HTTP/1.1`, `Host: ${url.host}`, `Authorization: Bearer ${KEY}`, "Connection: keep-alive"];
+  const lines = [
+    `${method} ${url.pathname}${url.search} HTTP/1.1`,
+    `Host: ${url.host}`,
+    `Authorization: Bearer ${KEY}`,
+    "Connection: keep-alive",
+  ];
   if (body) lines.push("Content-Type: application/json", `Content-Length: ${Buffer.byteLength(body)}`);
   return Buffer.from(`${lines.join("\r\n")}\r\n\r\n${body ?? ""}`);
 }
@@ -126,7 +131,15 @@ export async function run(): Promise<void> {
     accountsFile,
     JSON.stringify({
       accounts: [
-        { api_key: KEY, account_address: "0xbe0c", balance_usdc: 1e9, max_exposure_usd: 1e9, allowed_markets: ["USDTNGN"], scopes: ["read", "trade"], rate_limit_per_second: 1e9 },
+        {
+          api_key: KEY,
+          account_address: "0xbe0c",
+          balance_usdc: 1e9,
+          max_exposure_usd: 1e9,
+          allowed_markets: ["USDTNGN"],
+          scopes: ["read", "trade"],
+          rate_limit_per_second: 1e9,
+        },
       ],
     }),
   );

@@ -4,7 +4,7 @@ import { HedgingClient } from "../../src/api/client";
 import { createDesk } from "../../src/trading/desk";
 import { startSandbox } from "../../src/sandbox/server";
 import { DEFAULT_MARKETS, type MarketConfig } from "../../src/sandbox/pricing";
-import type { CellValue } from "../../src/excel/workbook";
+import type { CellValue } from "../../src/trading/cells";
 import type { Action } from "../../src/trading/types";
 
 const FILL_MS = 1_500; // the sandbox default: "usually within a few seconds"
@@ -27,20 +27,38 @@ async function timedBatch(desk: ReturnType<typeof createDesk>, workbook: MemoryW
   const t2 = performance.now();
   await desk.settled(300_000);
   const t3 = performance.now();
-  const notFilled = sent.rows.length - (await desk.log()).filter((r) => sent.rows.some((s) => s.idempotencyKey === r.idempotencyKey) && r.status === "filled").length;
-  return { rows: read.rows.length, previewMs: t1 - t0, sendMs: t2 - t1, fillMs: t3 - t2, totalMs: t3 - t0, sendToFilledMs: t3 - t1, notFilled };
+  const notFilled =
+    sent.rows.length -
+    (await desk.log()).filter((r) => sent.rows.some((s) => s.idempotencyKey === r.idempotencyKey) && r.status === "filled").length;
+  return {
+    rows: read.rows.length,
+    previewMs: t1 - t0,
+    sendMs: t2 - t1,
+    fillMs: t3 - t2,
+    totalMs: t3 - t0,
+    sendToFilledMs: t3 - t1,
+    notFilled,
+  };
 }
 
 const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
 async function scenarioOneMarket(): Promise<void> {
   // Production-like: USDTNGN only, one hedge per market side, so 100 rows are 1 Open then 99 Adds on the same hedge.
-  const sb = await startSandbox({ port: 0, http: true, fillMs: FILL_MS, accounts: [bankAccount("svc_test_bench_one_market_01", ["USDTNGN"])] });
+  const sb = await startSandbox({
+    port: 0,
+    http: true,
+    fillMs: FILL_MS,
+    accounts: [bankAccount("svc_test_bench_one_market_01", ["USDTNGN"])],
+  });
   try {
     const client = new HedgingClient({ apiKey: "svc_test_bench_one_market_01", baseUrl: sb.baseUrl });
     const workbook = new MemoryWorkbook();
     const desk = createDesk({ client, workbook, pollIntervalMs: POLL_MS });
-    const open = await timedBatch(desk, workbook, "open", [["Market", "Side", "Notional", "Tenor", "Client reference"], ["USDTNGN", "buy", 100_000, 7, "BENCH-0"]]);
+    const open = await timedBatch(desk, workbook, "open", [
+      ["Market", "Side", "Notional", "Tenor", "Client reference"],
+      ["USDTNGN", "buy", 100_000, 7, "BENCH-0"],
+    ]);
     const adds: CellValue[][] = [["Market", "Side", "Amount", "Tenor", "Client reference"]];
     for (let i = 1; i < 100; i++) adds.push(["USDTNGN", "buy", 1_000 + i, "", `BENCH-${i}`]);
     const add = await timedBatch(desk, workbook, "add", adds);
@@ -52,8 +70,12 @@ async function scenarioOneMarket(): Promise<void> {
     const addFloor = rateFloorMs(99) + FILL_MS;
     console.log("A) USDTNGN only: 1 Open, then 99 Adds on the same hedge (one account)");
     console.log(`   open : preview ${s(open.previewMs)}, send→filled ${s(open.sendToFilledMs)}   (floor ${s(openFloor)}: one fill)`);
-    console.log(`   adds : preview ${s(add.previewMs)} (99 quotes), send ${s(add.sendMs)}, send→all filled ${s(add.sendToFilledMs)}   (floor ${s(addFloor)}: 99 POSTs at ${RATE}/s after a burst of ${BURST}, then one fill)`);
-    console.log(`   total wall time for 100 rows incl. previews: ${s(open.totalMs + add.totalMs)}; not filled: ${open.notFilled + add.notFilled}; hedge notional ${hedge.notional_usd} (expected ${expected})`);
+    console.log(
+      `   adds : preview ${s(add.previewMs)} (99 quotes), send ${s(add.sendMs)}, send→all filled ${s(add.sendToFilledMs)}   (floor ${s(addFloor)}: 99 POSTs at ${RATE}/s after a burst of ${BURST}, then one fill)`,
+    );
+    console.log(
+      `   total wall time for 100 rows incl. previews: ${s(open.totalMs + add.totalMs)}; not filled: ${open.notFilled + add.notFilled}; hedge notional ${hedge.notional_usd} (expected ${expected})`,
+    );
   } finally {
     await sb.close();
   }
@@ -61,9 +83,24 @@ async function scenarioOneMarket(): Promise<void> {
 
 async function scenarioManyMarkets(): Promise<void> {
   // Sandbox-only: 50 made-up markets × 2 sides, so one batch opens 100 separate hedges.
-  const markets: MarketConfig[] = Array.from({ length: 50 }, (_, i) => ({ ...DEFAULT_MARKETS[0], symbol: i === 0 ? "USDTNGN" : `USDTX${String(i).padStart(2, "0")}`, pair: `USDT/X${i}` }));
+  const markets: MarketConfig[] = Array.from({ length: 50 }, (_, i) => ({
+    ...DEFAULT_MARKETS[0],
+    symbol: i === 0 ? "USDTNGN" : `USDTX${String(i).padStart(2, "0")}`,
+    pair: `USDT/X${i}`,
+  }));
   const key = "svc_test_bench_many_markets_1";
-  const sb = await startSandbox({ port: 0, http: true, fillMs: FILL_MS, markets, accounts: [bankAccount(key, markets.map((m) => m.symbol))] });
+  const sb = await startSandbox({
+    port: 0,
+    http: true,
+    fillMs: FILL_MS,
+    markets,
+    accounts: [
+      bankAccount(
+        key,
+        markets.map((m) => m.symbol),
+      ),
+    ],
+  });
   try {
     const client = new HedgingClient({ apiKey: key, baseUrl: sb.baseUrl });
     const workbook = new MemoryWorkbook();
@@ -74,7 +111,9 @@ async function scenarioManyMarkets(): Promise<void> {
     desk.stop();
     const floor = rateFloorMs(100) + FILL_MS;
     console.log("B) 100 Opens in one batch over 50 sandbox-only markets × 2 sides (one account)");
-    console.log(`   preview ${s(r.previewMs)} (100 quotes), send ${s(r.sendMs)}, send→all filled ${s(r.sendToFilledMs)}   (floor ${s(floor)}: 100 POSTs at ${RATE}/s after a burst of ${BURST}, then one fill)`);
+    console.log(
+      `   preview ${s(r.previewMs)} (100 quotes), send ${s(r.sendMs)}, send→all filled ${s(r.sendToFilledMs)}   (floor ${s(floor)}: 100 POSTs at ${RATE}/s after a burst of ${BURST}, then one fill)`,
+    );
     console.log(`   total wall time incl. preview: ${s(r.totalMs)}; not filled: ${r.notFilled}`);
   } finally {
     await sb.close();

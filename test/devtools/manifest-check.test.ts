@@ -30,8 +30,15 @@ const functionsJson = (ids: readonly string[]) => ({
   functions: ids.map((id) => ({ id, name: id, description: `Does ${id}.`, parameters: [], result: { type: "string" } })),
 });
 
-function check(overrides: { xml?: string; dist?: readonly string[]; json?: unknown; declared?: readonly string[] } = {}): ManifestProblem[] {
-  return checkManifest(overrides.xml ?? MANIFEST, overrides.dist ?? DIST_FILES, overrides.json ?? functionsJson(DECLARED), overrides.declared ?? DECLARED);
+function check(
+  overrides: { xml?: string; dist?: readonly string[]; json?: unknown; declared?: readonly string[] } = {},
+): ManifestProblem[] {
+  return checkManifest(
+    overrides.xml ?? MANIFEST,
+    overrides.dist ?? DIST_FILES,
+    overrides.json ?? functionsJson(DECLARED),
+    overrides.declared ?? DECLARED,
+  );
 }
 
 function codes(problems: readonly ManifestProblem[]): ProblemCode[] {
@@ -72,13 +79,20 @@ describe("a broken manifest", () => {
   });
 
   test("an http URL", () => {
-    const problems = check({ xml: breakManifest('DefaultValue="https://localhost:3000/assets/icon-16.png"', 'DefaultValue="http://localhost:3000/assets/icon-16.png"') });
+    const problems = check({
+      xml: breakManifest(
+        'DefaultValue="https://localhost:3000/assets/icon-16.png"',
+        'DefaultValue="http://localhost:3000/assets/icon-16.png"',
+      ),
+    });
     expect(codes(problems)).toEqual(["not-https"]);
     expect(problems[0].message).toContain("http://localhost:3000/assets/icon-16.png");
   });
 
   test("an http URL outside the resources", () => {
-    const problems = check({ xml: breakManifest('<HighResolutionIconUrl DefaultValue="https://', '<HighResolutionIconUrl DefaultValue="http://') });
+    const problems = check({
+      xml: breakManifest('<HighResolutionIconUrl DefaultValue="https://', '<HighResolutionIconUrl DefaultValue="http://'),
+    });
     expect(codes(problems)).toEqual(["not-https"]);
   });
 
@@ -94,7 +108,12 @@ describe("a broken manifest", () => {
   });
 
   test("the wrong namespace", () => {
-    const problems = check({ xml: breakManifest('<bt:String id="Functions.Namespace" DefaultValue="HEDGE" />', '<bt:String id="Functions.Namespace" DefaultValue="CONTOSO" />') });
+    const problems = check({
+      xml: breakManifest(
+        '<bt:String id="Functions.Namespace" DefaultValue="HEDGE" />',
+        '<bt:String id="Functions.Namespace" DefaultValue="CONTOSO" />',
+      ),
+    });
     expect(codes(problems)).toEqual(["namespace"]);
     expect(problems[0].message).toContain('"CONTOSO"');
   });
@@ -127,7 +146,10 @@ describe("a broken manifest", () => {
   });
 
   test("a duplicate resource id", () => {
-    const xml = breakManifest('<bt:String id="Group.Label" DefaultValue="Hedge" />', '<bt:String id="Group.Label" DefaultValue="Hedge" /><bt:String id="Group.Label" DefaultValue="Again" />');
+    const xml = breakManifest(
+      '<bt:String id="Group.Label" DefaultValue="Hedge" />',
+      '<bt:String id="Group.Label" DefaultValue="Hedge" /><bt:String id="Group.Label" DefaultValue="Again" />',
+    );
     expect(codes(check({ xml }))).toEqual(["resource"]);
   });
 
@@ -137,7 +159,10 @@ describe("a broken manifest", () => {
   });
 
   test("a custom functions page that is not the shared runtime page", () => {
-    const xml = breakManifest("<Page>\n              <SourceLocation resid=\"Taskpane.Url\" />", "<Page>\n              <SourceLocation resid=\"Functions.Script.Url\" />");
+    const xml = breakManifest(
+      '<Page>\n              <SourceLocation resid="Taskpane.Url" />',
+      '<Page>\n              <SourceLocation resid="Functions.Script.Url" />',
+    );
     const problems = check({ xml });
     expect(codes(problems)).toEqual(["structure"]);
     expect(problems[0].message).toContain("shared runtime");

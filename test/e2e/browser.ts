@@ -4,7 +4,13 @@ import { chromium, type Browser } from "playwright-core";
 
 const CANDIDATES = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome", "/usr/bin/google-chrome-stable"];
 
-export const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+export const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 
 /** The Chromium executable to use, or null when none is installed. */
 export function findChromium(env: NodeJS.ProcessEnv = process.env, exists: (p: string) => boolean = fs.existsSync): string | null {
@@ -13,7 +19,8 @@ export function findChromium(env: NodeJS.ProcessEnv = process.env, exists: (p: s
   return CANDIDATES.find((p) => exists(p)) ?? null;
 }
 
-const HOW_TO_GET_IT = "Browser tests need Chromium: install it with `sudo apt-get install chromium` (or set CHROMIUM_PATH to a Chromium/Chrome binary).";
+const HOW_TO_GET_IT =
+  "Browser tests need Chromium: install it with `sudo apt-get install chromium` (or set CHROMIUM_PATH to a Chromium/Chrome binary).";
 
 /**
  * describe() for browser tests: runs them when Chromium is found; otherwise prints how to get it and skips them,

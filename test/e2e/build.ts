@@ -33,7 +33,10 @@ async function runWebpack(): Promise<void> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const webpack = require("webpack") as typeof import("webpack");
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const makeConfig = require(path.join(ROOT, "webpack.config.js")) as (env: object, argv: object) => Promise<import("webpack").Configuration>;
+  const makeConfig = require(path.join(ROOT, "webpack.config.js")) as (
+    env: object,
+    argv: object,
+  ) => Promise<import("webpack").Configuration>;
   const stampTime = newestInput();
   const config = await makeConfig({}, { mode: "development" });
   config.context = ROOT;

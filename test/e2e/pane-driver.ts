@@ -49,7 +49,8 @@ export async function startPaneSession(executablePath: string): Promise<PaneSess
       await context.route("https://appsforoffice.microsoft.com/**", async (route) => {
         const rel = new URL(route.request().url()).pathname.replace(/^\/lib\/1\/hosted\//, "");
         const file = path.normalize(path.join(OFFICE_JS_DIR, rel));
-        if (file.startsWith(OFFICE_JS_DIR) && fs.existsSync(file)) await route.fulfill({ path: file, contentType: "text/javascript; charset=utf-8" });
+        if (file.startsWith(OFFICE_JS_DIR) && fs.existsSync(file))
+          await route.fulfill({ path: file, contentType: "text/javascript; charset=utf-8" });
         else await route.fulfill({ status: 404, body: "" });
       });
       // Nothing else leaves this machine.
@@ -87,7 +88,9 @@ export async function connect(page: Page, apiKey: string, baseUrl: string): Prom
   await page.locator("#api-key").fill(apiKey);
   await page.locator("#base-url input").fill(baseUrl);
   await page.locator("#connect").click();
-  await page.waitForFunction(() => /Connected with key/.test(document.getElementById("connection-status")?.textContent ?? ""), undefined, { timeout: 15_000 });
+  await page.waitForFunction(() => /Connected with key/.test(document.getElementById("connection-status")?.textContent ?? ""), undefined, {
+    timeout: 15_000,
+  });
 }
 
 export async function chooseAction(page: Page, action: "open" | "add" | "reduce" | "close"): Promise<void> {
@@ -100,7 +103,13 @@ export async function select(page: Page, address: string): Promise<void> {
 
 /** Text of the visible status rows, by data-status. */
 export async function rowStatuses(page: Page): Promise<Array<{ row: string; status: string; text: string }>> {
-  return page.$$eval("#row-status li", (lis) => lis.map((li) => ({ row: (li as HTMLElement).dataset.row ?? "", status: (li as HTMLElement).dataset.status ?? "", text: li.textContent ?? "" })));
+  return page.$$eval("#row-status li", (lis) =>
+    lis.map((li) => ({
+      row: (li as HTMLElement).dataset.row ?? "",
+      status: (li as HTMLElement).dataset.status ?? "",
+      text: li.textContent ?? "",
+    })),
+  );
 }
 
 /** Waits until every listed row reached one of `statuses`. */
@@ -116,12 +125,16 @@ export async function waitRowsFinal(page: Page, count: number, timeoutMs = 30_00
 }
 
 /** Runs axe-core in the page (or only on the element `within` selects) and returns the serious and critical violations. */
-export async function axeViolations(page: Page, within?: string): Promise<Array<{ id: string; impact: string; help: string; targets: string[] }>> {
+export async function axeViolations(
+  page: Page,
+  within?: string,
+): Promise<Array<{ id: string; impact: string; help: string; targets: string[] }>> {
   await page.addScriptTag({ path: path.join(ROOT, "node_modules/axe-core/axe.min.js") });
   return page.evaluate(async (selector) => {
     type AxeNode = { target: unknown };
     type AxeViolation = { id: string; impact: string | null; help: string; nodes: AxeNode[] };
-    const axe = (window as unknown as { axe: { run(ctx: Document | Element, options: object): Promise<{ violations: AxeViolation[] }> } }).axe;
+    const axe = (window as unknown as { axe: { run(ctx: Document | Element, options: object): Promise<{ violations: AxeViolation[] }> } })
+      .axe;
     const context = selector ? document.querySelector(selector) : document;
     if (!context) throw new Error(`axe: nothing matches ${selector}`);
     const result = await axe.run(context, { resultTypes: ["violations"] });

@@ -1,12 +1,23 @@
 // The real pane page in Chromium against the sandbox over HTTP: connect, overview, read rows, preview, confirm, and the log fills; screenshots, axe, and the key scan.
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/server";
 import { DEMO_API_KEY } from "../../src/sandbox/demo";
-import { SETTING_KEYS } from "../../src/excel/settings";
+import { SETTING_KEYS } from "../../src/feeds/settings-store";
 import type { HedgeHarness } from "../../src/taskpane/harness";
-import type { LogRecord } from "../../src/excel/workbook";
+import type { LogRecord } from "../../src/trading/hedge-log";
 import { describeWithBrowser } from "./browser";
-import { axeViolations, chooseAction, connect, rowStatuses, screenshot, select, startPaneSession, waitReady, waitRowsFinal, type PanePage, type PaneSession } from "./pane-driver";
-
+import {
+  axeViolations,
+  chooseAction,
+  connect,
+  rowStatuses,
+  screenshot,
+  select,
+  startPaneSession,
+  waitReady,
+  waitRowsFinal,
+  type PanePage,
+  type PaneSession,
+} from "./pane-driver";
 
 // A real browser, a build and fills that take a moment: slower than unit tests, more so on CI.
 jest.setTimeout(90_000);
@@ -57,7 +68,9 @@ describeWithBrowser("task pane in Chromium against the sandbox", (chromiumPath) 
     await chooseAction(page, "open");
     await page.locator("#read-selection").click();
     await page.waitForSelector("#problems:not([hidden]) li");
-    const problems = await page.$$eval("#problems li", (lis) => lis.map((li) => ({ row: (li as HTMLElement).dataset.row, text: li.textContent })));
+    const problems = await page.$$eval("#problems li", (lis) =>
+      lis.map((li) => ({ row: (li as HTMLElement).dataset.row, text: li.textContent })),
+    );
     expect(problems.map((p) => p.row)).toEqual(expect.arrayContaining(["5", "7"]));
     expect(problems.find((p) => p.row === "5")?.text).toMatch(/1, 3 or 7/);
     await expect(page.locator("#read-summary").textContent()).resolves.toMatch(/3 rows ready .*1 blank row skipped/);
@@ -172,7 +185,9 @@ describeWithBrowser("task pane in Chromium against the sandbox", (chromiumPath) 
     await page.locator("#confirm").click();
     await waitRowsFinal(page, 5);
     const log = await logRows();
-    expect(log.filter((r) => r.action === "reduce").map((r) => [r.side, r.notional, r.clientReference])).toEqual([["buy", 100000, "RED-1"]]);
+    expect(log.filter((r) => r.action === "reduce").map((r) => [r.side, r.notional, r.clientReference])).toEqual([
+      ["buy", 100000, "RED-1"],
+    ]);
   });
 
   test("Close the sell position from row 3", async () => {

@@ -1,11 +1,20 @@
 // Keyboard-only use of the pane in Chromium (dark theme): connect, choose the action, read, preview, send again, confirm, all with Tab, arrows, Enter and Space.
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/server";
 import { DEMO_API_KEY } from "../../src/sandbox/demo";
-import type { LogRecord } from "../../src/excel/workbook";
+import type { LogRecord } from "../../src/trading/hedge-log";
 import type { HedgeHarness } from "../../src/taskpane/harness";
 import { describeWithBrowser } from "./browser";
-import { axeViolations, screenshot, select, startPaneSession, tabTo, waitReady, waitRowsFinal, type PanePage, type PaneSession } from "./pane-driver";
-
+import {
+  axeViolations,
+  screenshot,
+  select,
+  startPaneSession,
+  tabTo,
+  waitReady,
+  waitRowsFinal,
+  type PanePage,
+  type PaneSession,
+} from "./pane-driver";
 
 // A real browser, a build and fills that take a moment: slower than unit tests, more so on CI.
 jest.setTimeout(90_000);

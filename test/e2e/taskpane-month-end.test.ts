@@ -2,12 +2,24 @@
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/server";
 import { DEMO_API_KEY } from "../../src/sandbox/demo";
 import type { Account, ClosedHedge } from "../../src/api/schemas";
-import type { CellValue } from "../../src/excel/workbook";
+import type { CellValue } from "../../src/trading/cells";
 import type { HedgeHarness } from "../../src/taskpane/harness";
 import { addMonths, monthLabel, monthOf, monthWindow } from "../../src/monthend/month";
 import { REALIZED_COLUMNS } from "../../src/monthend/recon-layout";
 import { describeWithBrowser } from "./browser";
-import { axeViolations, chooseAction, connect, screenshot, select, startPaneSession, tabTo, waitReady, waitRowsFinal, type PanePage, type PaneSession } from "./pane-driver";
+import {
+  axeViolations,
+  chooseAction,
+  connect,
+  screenshot,
+  select,
+  startPaneSession,
+  tabTo,
+  waitReady,
+  waitRowsFinal,
+  type PanePage,
+  type PaneSession,
+} from "./pane-driver";
 import type { Page } from "playwright-core";
 
 // A real browser, a build and fills that take a moment: slower than unit tests, more so on CI.
@@ -15,7 +27,8 @@ jest.setTimeout(90_000);
 type HarnessWindow = { hedgeHarness: HedgeHarness };
 
 const cents = (n: number) => Math.round(n * 100);
-const sum = (records: ClosedHedge[], field: "size_usd" | "gross_pnl_usd" | "carry_usd" | "fees_usd" | "net_pnl_usd") => records.reduce((a, r) => a + r[field], 0);
+const sum = (records: ClosedHedge[], field: "size_usd" | "gross_pnl_usd" | "carry_usd" | "fees_usd" | "net_pnl_usd") =>
+  records.reduce((a, r) => a + r[field], 0);
 
 describeWithBrowser("month end in the task pane", (chromiumPath) => {
   let sandbox: RunningSandbox;
@@ -79,10 +92,16 @@ describeWithBrowser("month end in the task pane", (chromiumPath) => {
     const month = monthLabel(monthOf(Date.now()));
     await page.locator("#month-end-host fluent-dropdown").click();
     await page.locator(`#month-end-host fluent-option[value="${month}"]`).click();
-    await expect(page.locator("#month-end-host fluent-dropdown").evaluate((d) => (d as HTMLElement & { value: string }).value)).resolves.toBe(month);
+    await expect(
+      page.locator("#month-end-host fluent-dropdown").evaluate((d) => (d as HTMLElement & { value: string }).value),
+    ).resolves.toBe(month);
 
     await page.locator("#month-end-host .month-end-reconcile").click();
-    await page.waitForFunction(() => /^Wrote “Hedge Recon/.test(document.querySelector("#month-end-host .month-end-message")?.textContent ?? ""), undefined, { timeout: 30_000 });
+    await page.waitForFunction(
+      () => /^Wrote “Hedge Recon/.test(document.querySelector("#month-end-host .month-end-message")?.textContent ?? ""),
+      undefined,
+      { timeout: 30_000 },
+    );
     const message = (await page.locator("#month-end-host .month-end-message").textContent()) ?? "";
     expect(message).toContain(`Wrote “Hedge Recon ${month}”: 2 hedges closed`);
     await page.locator("#month-end-host").scrollIntoViewIfNeeded();
@@ -91,11 +110,16 @@ describeWithBrowser("month end in the task pane", (chromiumPath) => {
 
     // The sandbox's own word on the month.
     const period = monthWindow(month);
-    const history = await service<ClosedHedge[]>(`/hedges/history?from=${encodeURIComponent(new Date(period.startMs).toISOString())}&limit=500`);
+    const history = await service<ClosedHedge[]>(
+      `/hedges/history?from=${encodeURIComponent(new Date(period.startMs).toISOString())}&limit=500`,
+    );
     const account = await service<Account>("/account");
     expect(history).toHaveLength(2);
 
-    const cells = (await page.evaluate((name) => (window as unknown as HarnessWindow).hedgeHarness.cells(name), `Hedge Recon ${month}`)) as CellValue[][];
+    const cells = (await page.evaluate(
+      (name) => (window as unknown as HarnessWindow).hedgeHarness.cells(name),
+      `Hedge Recon ${month}`,
+    )) as CellValue[][];
     // Plain values only: no formula anywhere, so the sheet reads the same without the add-in.
     for (const row of cells) for (const v of row) expect(v === null || ["string", "number", "boolean"].includes(typeof v)).toBe(true);
     expect(cells.flat().filter((v) => typeof v === "string" && v.startsWith("="))).toEqual([]);
@@ -119,7 +143,9 @@ describeWithBrowser("month end in the task pane", (chromiumPath) => {
     for (let r = titleRow + 2; r < cells.length && !String(cells[r][0]).startsWith("Total"); r++) body.push(cells[r]);
     expect(body).toHaveLength(history.length);
     expect(body.map((r) => r[col("Hedge id")]).sort()).toEqual(history.map((h) => h.hedge_id).sort());
-    expect(body.map((r) => `${r[col("Side")]} ${r[col("Exit type")]}`).sort()).toEqual(history.map((h) => `${h.side} ${h.exit_type}`).sort());
+    expect(body.map((r) => `${r[col("Side")]} ${r[col("Exit type")]}`).sort()).toEqual(
+      history.map((h) => `${h.side} ${h.exit_type}`).sort(),
+    );
     for (const record of history) {
       const row = body.find((r) => r[col("Hedge id")] === record.hedge_id)!;
       expect(cents(row[col("Net P&L (USD)")] as number)).toBe(cents(record.net_pnl_usd));
@@ -170,9 +196,18 @@ describeWithBrowser("month end in the task pane", (chromiumPath) => {
 
     await tabTo(page, "#month-end-host .month-end-reconcile");
     await page.keyboard.press("Enter");
-    await page.waitForFunction(() => /^Wrote “Hedge Recon/.test(document.querySelector("#month-end-host .month-end-message")?.textContent ?? ""), undefined, { timeout: 30_000 });
-    await expect(page.locator("#month-end-host .month-end-message").textContent()).resolves.toContain(`Wrote “Hedge Recon ${before}”: 0 hedges closed`);
-    const cells = (await page.evaluate((name) => (window as unknown as HarnessWindow).hedgeHarness.cells(name), `Hedge Recon ${before}`)) as CellValue[][];
+    await page.waitForFunction(
+      () => /^Wrote “Hedge Recon/.test(document.querySelector("#month-end-host .month-end-message")?.textContent ?? ""),
+      undefined,
+      { timeout: 30_000 },
+    );
+    await expect(page.locator("#month-end-host .month-end-message").textContent()).resolves.toContain(
+      `Wrote “Hedge Recon ${before}”: 0 hedges closed`,
+    );
+    const cells = (await page.evaluate(
+      (name) => (window as unknown as HarnessWindow).hedgeHarness.cells(name),
+      `Hedge Recon ${before}`,
+    )) as CellValue[][];
     expect(cells[0][0]).toBe(`Hedge reconciliation ${before}`);
     // In the harness there are no formulas: Snapshot to values is not offered.
     expect(await page.locator("#month-end-host .month-end-snapshot").isHidden()).toBe(true);

@@ -1,13 +1,23 @@
 // Safety in the real pane (Chromium, sandbox over HTTP): a LIVE key needs a second confirmation naming environment, count and total; bad keys and URLs are refused with the code and the fix; Forget key; outside Excel.
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/server";
 import { DEMO_API_KEY, DEMO_LIVE_API_KEY, DEMO_REVOKED_API_KEY } from "../../src/sandbox/demo";
-import { SETTING_KEYS } from "../../src/excel/settings";
-import type { LogRecord } from "../../src/excel/workbook";
+import { SETTING_KEYS } from "../../src/feeds/settings-store";
+import type { LogRecord } from "../../src/trading/hedge-log";
 import type { HedgeHarness } from "../../src/taskpane/harness";
 import { describeWithBrowser } from "./browser";
-import { axeViolations, connect, liveDialogOpen, screenshot, select, startPaneSession, waitLiveDialogOpen, waitReady, waitRowsFinal, type PaneSession } from "./pane-driver";
+import {
+  axeViolations,
+  connect,
+  liveDialogOpen,
+  screenshot,
+  select,
+  startPaneSession,
+  waitLiveDialogOpen,
+  waitReady,
+  waitRowsFinal,
+  type PaneSession,
+} from "./pane-driver";
 import type { Page } from "playwright-core";
-
 
 // A real browser, a build and fills that take a moment: slower than unit tests, more so on CI.
 jest.setTimeout(90_000);
@@ -121,7 +131,9 @@ describeWithBrowser("task pane safety in Chromium", (chromiumPath) => {
     expect(log).toHaveLength(1);
     expect(log[0]).toMatchObject({ idempotencyKey: stranded.idempotencyKey, status: "filled", clientReference: "DEAL-RESUME-1" });
     // Exactly one hedge on the service carries that client reference.
-    const hedges = await fetch(`${sandbox.baseUrl}/hedges?client_reference=DEAL-RESUME-1`, { headers: { Authorization: `Bearer ${DEMO_API_KEY}` } }).then((r) => r.json());
+    const hedges = await fetch(`${sandbox.baseUrl}/hedges?client_reference=DEAL-RESUME-1`, {
+      headers: { Authorization: `Bearer ${DEMO_API_KEY}` },
+    }).then((r) => r.json());
     expect(hedges.data).toHaveLength(1);
     await page.context().close();
   });

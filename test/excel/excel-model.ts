@@ -120,7 +120,12 @@ export class ExcelModel {
         const range = model.range(sheet, s.top, s.left, s.rows, s.cols);
         (range as unknown as Record<string, unknown>).getTables = () => {
           const hits = [...model.tables.values()].filter(
-            (t) => t.sheet === sheet && t.top <= s.top + s.rows - 1 && s.top <= t.top + t.bodyRows && t.left <= s.left + s.cols - 1 && s.left <= t.left + t.cols - 1,
+            (t) =>
+              t.sheet === sheet &&
+              t.top <= s.top + s.rows - 1 &&
+              s.top <= t.top + t.bodyRows &&
+              t.left <= s.left + s.cols - 1 &&
+              s.left <= t.left + t.cols - 1,
           );
           return { getCount: () => ({ value: hits.length }), getFirst: () => model.table(hits[0]) };
         };
@@ -171,7 +176,8 @@ export class ExcelModel {
           right = Math.max(right, c);
         }),
       );
-      if (bottom < 0) return model.track(new OfficeMockObject({ isNullObject: true, rowIndex: 0, columnIndex: 0, rowCount: 0, columnCount: 0 }));
+      if (bottom < 0)
+        return model.track(new OfficeMockObject({ isNullObject: true, rowIndex: 0, columnIndex: 0, rowCount: 0, columnCount: 0 }));
       return model.range(sheet, top, left, bottom - top + 1, right - left + 1);
     };
     mock.getRangeByIndexes = (r: number, c: number, rows: number, cols: number) => model.range(sheet, r, c, rows, cols);

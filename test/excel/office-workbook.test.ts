@@ -1,6 +1,7 @@
 // The Office.js workbook adapter under office-addin-mock: reading a selection and a table, creating the log table with formats, appending and updating rows.
 import { OfficeWorkbook } from "../../src/excel/office-workbook";
-import { LOG_COLUMNS, LOG_HEADERS, LOG_SHEET_NAME, LOG_TABLE_NAME, toExcelDate, type LogRecord } from "../../src/excel/workbook";
+import { toExcelDate } from "../../src/trading/cells";
+import { LOG_COLUMNS, LOG_HEADERS, LOG_SHEET_NAME, LOG_TABLE_NAME, type LogRecord } from "../../src/trading/hedge-log";
 import { ExcelModel } from "./excel-model";
 
 const record = (key: string, over: Partial<LogRecord> = {}): LogRecord => ({
@@ -77,7 +78,9 @@ describe("OfficeWorkbook.readSelection", () => {
     const model = new ExcelModel();
     model.addSheet("Empty", []);
     model.selection = { sheet: "Empty", top: 0, left: 0, rows: 1, cols: 1 };
-    await expect(new OfficeWorkbook(model.excel).readSelection()).rejects.toThrow("Sheet Empty is empty: select the rows to trade under a header row.");
+    await expect(new OfficeWorkbook(model.excel).readSelection()).rejects.toThrow(
+      "Sheet Empty is empty: select the rows to trade under a header row.",
+    );
   });
 });
 
@@ -141,16 +144,30 @@ describe("OfficeWorkbook log", () => {
       { idempotencyKey: "k2", status: "submitted", hedgeId: "h-2", orderTxHash: "0x01" },
       { idempotencyKey: "k1", status: "rejected", errorCode: "hedge_exists", message: "A hedge is already open." },
     ]);
-    await wb.updateLog([{ idempotencyKey: "k2", status: "filled", fillTxHash: "0x02", struckRate: 1502.1234, filledAt: "2025-03-04T05:06:09.000Z" }]);
+    await wb.updateLog([
+      { idempotencyKey: "k2", status: "filled", fillTxHash: "0x02", struckRate: 1502.1234, filledAt: "2025-03-04T05:06:09.000Z" },
+    ]);
     const log = await wb.readLog();
     expect(log[0]).toEqual(record("k1", { status: "rejected", errorCode: "hedge_exists", message: "A hedge is already open." }));
     expect(log[1]).toEqual(
-      record("k2", { status: "filled", hedgeId: "h-2", orderTxHash: "0x01", fillTxHash: "0x02", struckRate: 1502.1234, filledAt: "2025-03-04T05:06:09.000Z" }),
+      record("k2", {
+        status: "filled",
+        hedgeId: "h-2",
+        orderTxHash: "0x01",
+        fillTxHash: "0x02",
+        struckRate: 1502.1234,
+        filledAt: "2025-03-04T05:06:09.000Z",
+      }),
     );
     const sheet = model.sheets.get(LOG_SHEET_NAME)!;
     expect(sheet.grid[2][col("filledAt")]).toBe(toExcelDate("2025-03-04T05:06:09.000Z"));
     // A key with no row (deleted, or its key edited) is skipped and reported; the other updates are written.
-    expect(await wb.updateLog([{ idempotencyKey: "nope", status: "filled" }, { idempotencyKey: "k1", message: "still written" }])).toEqual({ missing: ["nope"] });
+    expect(
+      await wb.updateLog([
+        { idempotencyKey: "nope", status: "filled" },
+        { idempotencyKey: "k1", message: "still written" },
+      ]),
+    ).toEqual({ missing: ["nope"] });
     expect((await wb.readLog())[0].message).toBe("still written");
   });
 

@@ -82,8 +82,17 @@ export function quoteFor(request: QuoteRequest, rate = 1502.35): Quote {
     tenor_days: request.tenor_days,
     maturity: "2025-01-13T09:00:00Z",
     pricing: { market_price: rate, execution_price: rate * 1.001, price_impact_usd: -request.notional_usd * 0.001 },
-    carry: { daily_usdc: daily, daily_rate_pct: 0.0123, total_usdc: daily * request.tenor_days, total_rate_pct: 0.0123 * request.tenor_days },
-    upfront: { required_margin_usdc: request.notional_usd * 0.1, platform_fee_usdc: 10, total_upfront_usdc: request.notional_usd * 0.1 + 10 },
+    carry: {
+      daily_usdc: daily,
+      daily_rate_pct: 0.0123,
+      total_usdc: daily * request.tenor_days,
+      total_rate_pct: 0.0123 * request.tenor_days,
+    },
+    upfront: {
+      required_margin_usdc: request.notional_usd * 0.1,
+      platform_fee_usdc: 10,
+      total_upfront_usdc: request.notional_usd * 0.1 + 10,
+    },
   };
 }
 
@@ -149,7 +158,11 @@ export class FakeClient implements FeedClient {
 
   list(query: ListQuery = {}) {
     return this.answer("list", [query], () => ({
-      data: this.hedges_.filter((h) => (!query.status || h.status === query.status) && (!query.client_reference || h.client_reference === query.client_reference)).slice(0, query.limit ?? 100),
+      data: this.hedges_
+        .filter(
+          (h) => (!query.status || h.status === query.status) && (!query.client_reference || h.client_reference === query.client_reference),
+        )
+        .slice(0, query.limit ?? 100),
       meta: {},
     }));
   }

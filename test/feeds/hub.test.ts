@@ -86,7 +86,8 @@ describe("FeedHub polling", () => {
   test("all pollers together stay within the request budget by stretching intervals", async () => {
     const { hub, client, advance } = setup({ budgetPerSecond: 2 });
     // 20 distinct quotes at 5 s = 4 requests/s wanted; the budget of 2/s stretches every interval ×2.
-    for (let i = 1; i <= 20; i++) hub.subscribe(quoteTopic({ market: "USDTNGN", side: "buy", notional_usd: i * 1000, tenor_days: 7 }), () => undefined);
+    for (let i = 1; i <= 20; i++)
+      hub.subscribe(quoteTopic({ market: "USDTNGN", side: "buy", notional_usd: i * 1000, tenor_days: 7 }), () => undefined);
     expect(hub.effectiveIntervalMs("quote")).toBe(10_000);
     await advance(0);
     const first = client.count("quote");

@@ -35,7 +35,10 @@ describe("shapes", () => {
   });
 
   test("a table has a header row; nested fields are read by dotted name", () => {
-    const rows = [{ market: "A", rate: { buy: 1, sell: 2 } }, { market: "B", rate: { buy: 3, sell: 4 } }];
+    const rows = [
+      { market: "A", rate: { buy: 1, sell: 2 } },
+      { market: "B", rate: { buy: 3, sell: 4 } },
+    ];
     expect(table(rows, ["market", "rate.sell"])).toEqual([
       ["market", "rate.sell"],
       ["A", 2],

@@ -2,6 +2,7 @@
 import { ManualClock } from "../../src/feeds/clock";
 import { FeedHub, type ClientSource, type HubOptions } from "../../src/feeds/hub";
 import { setSharedHub } from "../../src/feeds/shared";
+import { excelErrorFactory, useErrorFactory } from "../../src/functions/runtime";
 import { FakeClient, FakeSource } from "../feeds/fake-client";
 
 /** What `new CustomFunctions.Error(code, message)` makes in Excel. */
@@ -18,6 +19,8 @@ g.CustomFunctions = {
   ErrorCode: { invalidValue: "#VALUE!", notAvailable: "#N/A", divisionByZero: "#DIV/0!", invalidNumber: "#NUM!", nullReference: "#NULL!" },
   associate: () => undefined,
 };
+// What functions.ts does in Excel: cell errors become (fake) CustomFunctions.Error objects.
+useErrorFactory(excelErrorFactory(g.CustomFunctions as never));
 // The shared runtime page is a window: the ribbon dispatches its events on it.
 const page = new EventTarget();
 g.addEventListener = page.addEventListener.bind(page);

@@ -123,7 +123,14 @@ describe("HEDGE.QUOTE", () => {
     const all = cells<Spill>(1000);
     all.forEach((cell, i) => {
       const set = i % 20; // 20 distinct (side, notional) questions, each asked with and without a field
-      fn.quote("USDTNGN", set < 10 ? "buy" : "sell", 1000 * (1 + (set % 10)), 7, i % 3 ? "pricing.execution_price" : undefined, cell as never);
+      fn.quote(
+        "USDTNGN",
+        set < 10 ? "buy" : "sell",
+        1000 * (1 + (set % 10)),
+        7,
+        i % 3 ? "pricing.execution_price" : undefined,
+        cell as never,
+      );
     });
     await advance();
     expect(client.count("quote")).toBe(20);
@@ -143,11 +150,23 @@ describe("HEDGE.POSITIONS, HEDGE.ACCOUNT", () => {
     fn.positions("usdtngn", "sell", sells as never);
     await advance();
     expect(all.value[0]).toEqual([
-      "market", "side", "size_usd", "collateral_usdc", "entry_price", "mark_price", "gross_pnl_usd",
-      "accrued_carry_usd", "net_pnl_usd", "closing_fee_usd", "net_margin_usd", "maturity_at",
+      "market",
+      "side",
+      "size_usd",
+      "collateral_usdc",
+      "entry_price",
+      "mark_price",
+      "gross_pnl_usd",
+      "accrued_carry_usd",
+      "net_pnl_usd",
+      "closing_fee_usd",
+      "net_margin_usd",
+      "maturity_at",
     ]);
     expect(rows(all.value).map((r) => r.side)).toEqual(["buy", "sell"]);
-    expect(rows(sells.value)).toEqual([expect.objectContaining({ side: "sell", size_usd: 5_000, maturity_at: excelSerial("2025-01-13T09:00:00Z") })]);
+    expect(rows(sells.value)).toEqual([
+      expect.objectContaining({ side: "sell", size_usd: 5_000, maturity_at: excelSerial("2025-01-13T09:00:00Z") }),
+    ]);
     expect(client.count("positions")).toBe(1);
 
     client.positions_ = [];
@@ -401,7 +420,11 @@ describe("HEDGE.STATUS", () => {
     expect(fields(status.value)).toMatchObject({ connected: false, reason: "rate_limited: Too many requests" });
 
     source.set(null);
-    expect(fields(status.value)).toMatchObject({ environment: "none", connected: false, reason: "No API key: Set your API key in the Hedge pane" });
+    expect(fields(status.value)).toMatchObject({
+      environment: "none",
+      connected: false,
+      reason: "No API key: Set your API key in the Hedge pane",
+    });
     expect(JSON.stringify(status.results)).not.toMatch(/svc_/);
   });
 });

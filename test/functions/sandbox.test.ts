@@ -42,7 +42,11 @@ function rows(spill: Spill): Record<string, unknown>[] {
 }
 
 async function controlPost(path: string, body: unknown): Promise<void> {
-  const response = await fetch(`${sandbox.controlUrl}${path}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  const response = await fetch(`${sandbox.controlUrl}${path}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
   expect(response.status).toBe(200);
 }
 

@@ -1,6 +1,6 @@
 // Builders of service records and Hedge Log rows for the month-end tests: each takes only the fields a test cares about.
 import type { ClosedHedge, Hedge, Position } from "../../src/api/schemas";
-import type { LogRecord } from "../../src/excel/workbook";
+import type { LogRecord } from "../../src/trading/hedge-log";
 import { monthWindow } from "../../src/monthend/month";
 import type { MonthData } from "../../src/monthend/reconcile";
 

@@ -1,7 +1,7 @@
 // A small Excel object model for the month-end adapters' tests, built from office-addin-mock objects over a grid of cells (values, formulas, spills, formats, notes, comments).
 import { OfficeMockObject } from "office-addin-mock";
 import { columnIndex, columnLetters } from "../../src/excel/memory-workbook";
-import type { CellValue } from "../../src/excel/workbook";
+import type { CellValue } from "../../src/trading/cells";
 
 const EXCEL_ERRORS = ["#N/A", "#VALUE!", "#REF!", "#DIV/0!", "#NUM!", "#NAME?", "#NULL!", "#SPILL!", "#CALC!", "#BUSY!", "#GETTING_DATA"];
 
@@ -43,7 +43,9 @@ export class FakeSheet {
   spill(a1: string, formula: string, values: CellValue[][]): this {
     const [r, c] = FakeSheet.at(a1);
     values.forEach((row, i) =>
-      row.forEach((v, j) => this.cells.set(`${r + i},${c + j}`, i === 0 && j === 0 ? { value: v, formula } : { value: v, spilledFrom: `${r},${c}` })),
+      row.forEach((v, j) =>
+        this.cells.set(`${r + i},${c + j}`, i === 0 && j === 0 ? { value: v, formula } : { value: v, spilledFrom: `${r},${c}` }),
+      ),
     );
     this.spills.set(`${r},${c}`, { rows: values.length, columns: values[0].length });
     return this;
@@ -55,7 +57,9 @@ export class FakeSheet {
     for (const [key, cell] of this.cells) {
       if (cell.value === "" && !cell.formula && !cell.format) continue;
       const [r, c] = key.split(",").map(Number);
-      u = u ? { top: Math.min(u.top, r), left: Math.min(u.left, c), bottom: Math.max(u.bottom, r), right: Math.max(u.right, c) } : { top: r, left: c, bottom: r, right: c };
+      u = u
+        ? { top: Math.min(u.top, r), left: Math.min(u.left, c), bottom: Math.max(u.bottom, r), right: Math.max(u.right, c) }
+        : { top: r, left: c, bottom: r, right: c };
     }
     return u;
   }
@@ -199,7 +203,8 @@ export class FakeExcel {
         note.isNullObject = !sheet.notes.has(address);
         fake.track(note, () => {
           // A content the code assigned (not the loaded one, nor office-addin-mock's "not loaded" marker).
-          if (typeof note.content === "string" && note.content !== initial && !note.content.startsWith("Error,")) sheet.notes.set(address, note.content);
+          if (typeof note.content === "string" && note.content !== initial && !note.content.startsWith("Error,"))
+            sheet.notes.set(address, note.content);
         });
         return note;
       },
@@ -233,7 +238,16 @@ export class FakeExcel {
   }
 
   private nullRange() {
-    const mock = new OfficeMockObject({ address: "", formulas: [], values: [], valueTypes: [], rowIndex: 0, columnIndex: 0, rowCount: 0, columnCount: 0 }) as OfficeMockObject & Record<string, unknown>;
+    const mock = new OfficeMockObject({
+      address: "",
+      formulas: [],
+      values: [],
+      valueTypes: [],
+      rowIndex: 0,
+      columnIndex: 0,
+      rowCount: 0,
+      columnCount: 0,
+    }) as OfficeMockObject & Record<string, unknown>;
     mock.isNullObject = true;
     this.track(mock);
     return mock;
@@ -301,7 +315,8 @@ export class FakeExcel {
         );
       }
       if (format.font.bold === true) for (let i = 0; i < rows; i++) sheet.boldRows.add(top + i);
-      if (format.columnWidth !== 48 && typeof format.columnWidth === "number") for (let j = 0; j < columns; j++) sheet.widths.set(left + j, format.columnWidth);
+      if (format.columnWidth !== 48 && typeof format.columnWidth === "number")
+        for (let j = 0; j < columns; j++) sheet.widths.set(left + j, format.columnWidth);
     });
     return mock;
   }

@@ -6,7 +6,7 @@ import type { ApiResult } from "../../src/api/sender";
 import { history as historyHandler, historyWindow, HISTORY_FIELDS, HISTORY_MAX_PAGES } from "../../src/functions/history";
 import { cellStreams } from "../../src/functions/runtime";
 import { excelSerial } from "../../src/functions/cells";
-import { toExcelDate } from "../../src/excel/workbook";
+import { toExcelDate } from "../../src/trading/cells";
 import { closed } from "./builders";
 
 /** A client whose history honours from/to (to exclusive) and limit, newest first, like the sandbox's. */
@@ -41,7 +41,10 @@ describe("historyWindow", () => {
     const dec1 = Date.UTC(2026, 11, 1);
     expect(historyWindow(toExcelDate("2026-11-01T00:00:00Z"), toExcelDate("2026-11-30T00:00:00Z"))).toEqual({ fromMs: nov1, toMs: dec1 });
     expect(historyWindow("2026-11-01", "2026-11-30")).toEqual({ fromMs: nov1, toMs: dec1 });
-    expect(historyWindow("2026-11-01T06:30:00Z", "2026-11-02 12:00")).toEqual({ fromMs: nov1 + 6.5 * 3_600_000, toMs: nov1 + 36 * 3_600_000 });
+    expect(historyWindow("2026-11-01T06:30:00Z", "2026-11-02 12:00")).toEqual({
+      fromMs: nov1 + 6.5 * 3_600_000,
+      toMs: nov1 + 36 * 3_600_000,
+    });
     expect(historyWindow(null, undefined)).toEqual({ fromMs: null, toMs: null });
     expect(historyWindow("", "  ")).toEqual({ fromMs: null, toMs: null });
   });
@@ -70,14 +73,21 @@ describe("HEDGE.HISTORY", () => {
     expect(spill[0]).toEqual([...HISTORY_FIELDS]);
     const rows = spill.slice(1).map((r) => Object.fromEntries(HISTORY_FIELDS.map((f, i) => [f, r[i]])));
     expect(rows.map((r) => r.hedge_id)).toEqual(["b", "a"]);
-    expect(rows[1]).toMatchObject({ closed_at: excelSerial("2026-11-02T10:00:00Z"), opened_at: excelSerial("2026-11-02T09:00:00.000Z"), net_pnl_usd: 1.5, exit_type: "close" });
+    expect(rows[1]).toMatchObject({
+      closed_at: excelSerial("2026-11-02T10:00:00Z"),
+      opened_at: excelSerial("2026-11-02T09:00:00.000Z"),
+      net_pnl_usd: 1.5,
+      exit_type: "close",
+    });
     expect(rows[0].client_reference).toBe("");
   });
 
   it("reads every page when the window holds more than 500 records", async () => {
     const client = new HistoryClient();
     const base = Date.UTC(2026, 10, 1);
-    client.records = Array.from({ length: 1_203 }, (_, i) => closed({ hedge_id: `h${i}`, closed_at: new Date(base + Math.floor(i / 3) * 60_000).toISOString() }));
+    client.records = Array.from({ length: 1_203 }, (_, i) =>
+      closed({ hedge_id: `h${i}`, closed_at: new Date(base + Math.floor(i / 3) * 60_000).toISOString() }),
+    );
     const { advance } = installFeeds({}, client);
     const cell = run(null, null);
     await advance();
@@ -89,7 +99,8 @@ describe("HEDGE.HISTORY", () => {
 
   it("ends with a LIST CUT row when the records could not all be read, and only then", async () => {
     const base = Date.UTC(2026, 10, 1);
-    const many = (n: number) => Array.from({ length: n }, (_, i) => closed({ hedge_id: `h${i}`, closed_at: new Date(base + i * 1_000).toISOString() }));
+    const many = (n: number) =>
+      Array.from({ length: n }, (_, i) => closed({ hedge_id: `h${i}`, closed_at: new Date(base + i * 1_000).toISOString() }));
     const lastRow = async (client: HistoryClient) => {
       const { advance } = installFeeds({}, client);
       const cell = run(null, null);

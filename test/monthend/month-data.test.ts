@@ -7,7 +7,8 @@ const BASE = Date.UTC(2026, 10, 1);
 const MINUTE = 60_000;
 
 /** `count` records one minute apart from 1 Nov 2026, each with its own hedge id. */
-const records = (count: number) => Array.from({ length: count }, (_, i) => closed({ hedge_id: `h${i}`, closed_at: new Date(BASE + i * MINUTE).toISOString() }));
+const records = (count: number) =>
+  Array.from({ length: count }, (_, i) => closed({ hedge_id: `h${i}`, closed_at: new Date(BASE + i * MINUTE).toISOString() }));
 
 /** A history endpoint over `all`, newest first, honouring from/to/limit unless told to ignore the window. */
 function service(all: ClosedHedge[], { ignoreWindow = false } = {}) {

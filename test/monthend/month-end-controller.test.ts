@@ -1,7 +1,7 @@
 // The month-end panel's controller: month choice, the reconcile run's progress and result, errors with what to do, and Snapshot to values only after confirmation.
 import { HedgingApiError } from "../../src/api/errors";
 import { MemorySheetWriter } from "../../src/excel/recon-sheet";
-import type { SnapshotResult, Snapshotter } from "../../src/excel/snapshot";
+import type { SnapshotResult, Snapshotter } from "../../src/monthend/snapshot-plan";
 import type { MonthEndClient } from "../../src/monthend/month-data";
 import { MonthEndController, type MonthEndView } from "../../src/monthend/month-end-controller";
 import { closed, hedge, logRow, position } from "./builders";
@@ -12,7 +12,17 @@ function fakeClient(fail?: HedgingApiError): MonthEndClient {
   const answer = <T>(data: T) => (fail ? Promise.reject(fail) : Promise.resolve({ data, meta: {} }));
   return {
     environment: "sandbox",
-    account: () => answer({ account_address: "0xA", balance_usdc: 1, margin_used_usdc: 0, exposure_usd: 0, unrealized_pnl_usd: 0, open_positions: 1, max_exposure_usd: 1, available_exposure_usd: 1 }),
+    account: () =>
+      answer({
+        account_address: "0xA",
+        balance_usdc: 1,
+        margin_used_usdc: 0,
+        exposure_usd: 0,
+        unrealized_pnl_usd: 0,
+        open_positions: 1,
+        max_exposure_usd: 1,
+        available_exposure_usd: 1,
+      }),
     positions: () => answer([position()]),
     list: () => answer([hedge(), hedge({ id: "x", client_reference: "X", status: "closed" })]),
     get: () => Promise.reject(new HedgingApiError({ code: "hedge_not_found", status: 404, message: "No hedge." })),
@@ -22,7 +32,14 @@ function fakeClient(fail?: HedgingApiError): MonthEndClient {
 
 function controller(over: Partial<ConstructorParameters<typeof MonthEndController>[0]> = {}) {
   const writer = new MemorySheetWriter();
-  const c = new MonthEndController({ client: () => fakeClient(), readLog: async () => [logRow(), logRow({ action: "close", notional: null, status: "closed", loggedAt: "2026-11-05T09:00:00Z" })], writer, snapshotter: null, now: () => NOW, ...over });
+  const c = new MonthEndController({
+    client: () => fakeClient(),
+    readLog: async () => [logRow(), logRow({ action: "close", notional: null, status: "closed", loggedAt: "2026-11-05T09:00:00Z" })],
+    writer,
+    snapshotter: null,
+    now: () => NOW,
+    ...over,
+  });
   const views: MonthEndView[] = [];
   c.subscribe((v) => views.push(v));
   return { c, writer, views };
@@ -44,18 +61,24 @@ test("reconcile shows progress, writes the sheet, and sums up the result with th
   expect(views.some((v) => v.busy === "reconcile" && v.progress === "Reading the hedge history…")).toBe(true);
   expect(c.view.busy).toBeNull();
   expect(c.view.message?.kind).toBe("warning");
-  expect(c.view.message?.text).toBe("Wrote “Hedge Recon 2026-11”: 2 hedges closed (net P&L 1,234.60 USD), 1 open position, 1 difference with the Hedge Log.");
+  expect(c.view.message?.text).toBe(
+    "Wrote “Hedge Recon 2026-11”: 2 hedges closed (net P&L 1,234.60 USD), 1 open position, 1 difference with the Hedge Log.",
+  );
   expect([...writer.sheets.keys()]).toEqual(["Hedge Recon 2026-11"]);
 });
 
 test("a history the service would not page through is reported first, as a warning", async () => {
   // A service that ignores from/to: 500 records closed in November, the same ones on every page.
-  const full = Array.from({ length: 500 }, (_, i) => closed({ hedge_id: `f${i}`, client_reference: `F${i}`, closed_at: new Date(Date.UTC(2026, 10, 20) + i * 60_000).toISOString() }));
+  const full = Array.from({ length: 500 }, (_, i) =>
+    closed({ hedge_id: `f${i}`, client_reference: `F${i}`, closed_at: new Date(Date.UTC(2026, 10, 20) + i * 60_000).toISOString() }),
+  );
   const client = { ...fakeClient(), history: () => Promise.resolve({ data: full, meta: {} }) } as MonthEndClient;
   const { c, writer } = controller({ client: () => client });
   await c.reconcile();
   expect(c.view.message?.kind).toBe("warning");
-  expect(c.view.message?.text).toMatch(/^History incomplete: only the newest 500 records of the month could be read, so the sheet may miss hedges closed earlier in it\. Wrote “Hedge Recon 2026-11”/);
+  expect(c.view.message?.text).toMatch(
+    /^History incomplete: only the newest 500 records of the month could be read, so the sheet may miss hedges closed earlier in it\. Wrote “Hedge Recon 2026-11”/,
+  );
   expect(c.view.message?.details[0]).toMatch(/may ignore the from\/to filters/);
   const grid = writer.sheets.get("Hedge Recon 2026-11")!.values;
   expect(grid[1][0]).toBe("WARNING: history incomplete");
@@ -83,8 +106,14 @@ test("Snapshot to values runs only after confirmation, and reports what was left
   const result: SnapshotResult = {
     sheetName: "Desk",
     address: "Desk!A1:E6",
-    replaced: [{ address: "Desk!B1", formula: "=HEDGE.PRICE(\"USDTNGN\")", rows: 1, columns: 1 }],
-    skipped: [{ address: "Desk!E1", formula: "=HEDGE.QUOTE(1)", reason: "it shows #BUSY! (still calculating or an error): wait for a value, then snapshot again" }],
+    replaced: [{ address: "Desk!B1", formula: '=HEDGE.PRICE("USDTNGN")', rows: 1, columns: 1 }],
+    skipped: [
+      {
+        address: "Desk!E1",
+        formula: "=HEDGE.QUOTE(1)",
+        reason: "it shows #BUSY! (still calculating or an error): wait for a value, then snapshot again",
+      },
+    ],
     cells: 1,
     marker: "note",
   };
@@ -102,5 +131,7 @@ test("Snapshot to values runs only after confirmation, and reports what was left
   expect(calls).toEqual([`selection ${new Date(NOW).toISOString()}`]);
   expect(c.view.message?.kind).toBe("warning");
   expect(c.view.message?.text).toBe("Replaced 1 HEDGE formula (1 cell) on Desk by their values; each has a note saying when.");
-  expect(c.view.message?.details).toEqual(["Desk!E1 =HEDGE.QUOTE(1) left as a formula: it shows #BUSY! (still calculating or an error): wait for a value, then snapshot again."]);
+  expect(c.view.message?.details).toEqual([
+    "Desk!E1 =HEDGE.QUOTE(1) left as a formula: it shows #BUSY! (still calculating or an error): wait for a value, then snapshot again.",
+  ]);
 });

@@ -29,7 +29,10 @@ afterAll(async () => {
 });
 
 async function control(path: string, body?: unknown): Promise<Record<string, unknown>> {
-  const res = await fetch(`${sandbox.controlUrl}${path}`, body === undefined ? {} : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const res = await fetch(
+    `${sandbox.controlUrl}${path}`,
+    body === undefined ? {} : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) },
+  );
   const json = (await res.json()) as { data: Record<string, unknown> };
   if (!res.ok) throw new Error(`${path}: ${res.status} ${JSON.stringify(json)}`);
   return json.data;
@@ -93,7 +96,13 @@ test("a month of opens, adds, reductions and closes reconciles, and the realized
     await trade(desk, workbook, "open", ORDER, [["USDTNGN", "buy", 30_000, 1, "E2E-BUY-2"]]);
     await moveTo(at(29));
     // A hedge traded outside this workbook: in the service, not in the log.
-    const outside = await client.open({ market: "USDTNGN", side: "buy", notional_usd: 10_000, tenor_days: 3, client_reference: "OUTSIDE-1" });
+    const outside = await client.open({
+      market: "USDTNGN",
+      side: "buy",
+      notional_usd: 10_000,
+      tenor_days: 3,
+      client_reference: "OUTSIDE-1",
+    });
     await waitFor(async () => (await client.get(outside.data.hedge_id!)).data.status === "filled");
     await moveTo(at(30));
     await client.close({ market: "USDTNGN", side: "buy" });
@@ -107,15 +116,22 @@ test("a month of opens, adds, reductions and closes reconciles, and the realized
   expect(generatedAt).toBeLessThan(window.endMs);
 
   const writer = new MemorySheetWriter(workbook);
-  const { reconciliation: recon, sheet } = await reconcileMonth({ client, readLog: () => workbook.readLog(), writer, now: () => generatedAt }, month);
+  const { reconciliation: recon, sheet } = await reconcileMonth(
+    { client, readLog: () => workbook.readLog(), writer, now: () => generatedAt },
+    month,
+  );
 
   // The sandbox's own history of the month, read raw over HTTP, summed in whole cents.
-  const res = await fetch(`${sandbox.baseUrl}/hedges/history?from=${new Date(window.startMs).toISOString()}&to=${new Date(window.endMs).toISOString()}&limit=500`, {
-    headers: { authorization: `Bearer ${DEMO_API_KEY}` },
-  });
+  const res = await fetch(
+    `${sandbox.baseUrl}/hedges/history?from=${new Date(window.startMs).toISOString()}&to=${new Date(window.endMs).toISOString()}&limit=500`,
+    {
+      headers: { authorization: `Bearer ${DEMO_API_KEY}` },
+    },
+  );
   const own = ((await res.json()) as { data: ClosedHedge[] }).data;
   expect(own.length).toBe(5); // reduce sell, reduce buy, close buy, the maturity, the outside close (opens and adds realize nothing)
-  const sum = (side: string | null, field: keyof ClosedHedge) => own.filter((r) => side === null || r.side === side).reduce((s, r) => s + cents(r[field] as number), 0);
+  const sum = (side: string | null, field: keyof ClosedHedge) =>
+    own.filter((r) => side === null || r.side === side).reduce((s, r) => s + cents(r[field] as number), 0);
 
   expect(recon.realized).toHaveLength(own.length);
   for (const t of recon.realizedTotals) {
@@ -155,10 +171,15 @@ test("a month of opens, adds, reductions and closes reconciles, and the realized
       return { ...page, data: page.data.map(({ hedge_id: _id, client_reference: _ref, ...spec }) => spec) };
     },
   });
-  const { reconciliation: bare } = await reconcileMonth({ client: specClient, readLog: () => workbook.readLog(), writer, now: () => generatedAt }, month);
+  const { reconciliation: bare } = await reconcileMonth(
+    { client: specClient, readLog: () => workbook.readLog(), writer, now: () => generatedAt },
+    month,
+  );
   expect(bare.realized.every((l) => l.record.hedge_id === undefined && l.record.client_reference === undefined)).toBe(true);
   expect(bare.realized.map((l) => [l.hedgeId, l.clientReference])).toEqual(recon.realized.map((l) => [l.hedgeId, l.clientReference]));
-  expect(bare.differences.map((d) => [d.kind, d.clientReference, d.serviceSays])).toEqual(recon.differences.map((d) => [d.kind, d.clientReference, d.serviceSays]));
+  expect(bare.differences.map((d) => [d.kind, d.clientReference, d.serviceSays])).toEqual(
+    recon.differences.map((d) => [d.kind, d.clientReference, d.serviceSays]),
+  );
 }, 90_000);
 
 test("HEDGE.HISTORY over the sandbox spills the same records as its history, newest first", async () => {
@@ -168,16 +189,25 @@ test("HEDGE.HISTORY over the sandbox spills the same records as its history, new
   const hub = new FeedHub({ source });
   const results: unknown[] = [];
   try {
-    historyFunction(new CellStreams(hub, (e) => e), { setResult: (v) => results.push(v) }, new Date(window.startMs).toISOString().slice(0, 10), null);
+    historyFunction(
+      new CellStreams(hub, (e) => e),
+      { setResult: (v) => results.push(v) },
+      new Date(window.startMs).toISOString().slice(0, 10),
+      null,
+    );
     await waitFor(async () => results.length > 0);
   } finally {
     hub.dispose();
   }
   const spill = results[results.length - 1] as unknown[][];
-  const res = await fetch(`${sandbox.baseUrl}/hedges/history?from=${new Date(window.startMs).toISOString()}&limit=500`, { headers: { authorization: `Bearer ${DEMO_API_KEY}` } });
+  const res = await fetch(`${sandbox.baseUrl}/hedges/history?from=${new Date(window.startMs).toISOString()}&limit=500`, {
+    headers: { authorization: `Bearer ${DEMO_API_KEY}` },
+  });
   const own = ((await res.json()) as { data: ClosedHedge[] }).data;
   expect(spill[0]).toEqual([...HISTORY_FIELDS]);
-  expect(spill.slice(1)).toEqual(own.map((r) => HISTORY_FIELDS.map((f) => (f.endsWith("_at") ? excelSerial(r[f] as string) : (r[f] ?? "")))));
+  expect(spill.slice(1)).toEqual(
+    own.map((r) => HISTORY_FIELDS.map((f) => (f.endsWith("_at") ? excelSerial(r[f] as string) : (r[f] ?? "")))),
+  );
   const closedAt = spill.slice(1).map((r) => r[HISTORY_FIELDS.indexOf("closed_at")] as number);
   expect([...closedAt].sort((a, b) => b - a)).toEqual(closedAt);
 });
@@ -192,7 +222,12 @@ test("a reduce that leaves less than the close tolerance closes the hedge; the m
     const clock = async () => Number(((await (await fetch(`${own.controlUrl}/clock`)).json()) as { data: { now_ms: number } }).data.now_ms);
     const now = await clock();
     const current = monthWindow(monthLabel(monthOf(now)));
-    if (now + DAY > current.endMs) await fetch(`${own.controlUrl}/clock`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ advance_ms: current.endMs - now + HOUR }) });
+    if (now + DAY > current.endMs)
+      await fetch(`${own.controlUrl}/clock`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ advance_ms: current.endMs - now + HOUR }),
+      });
     const month = monthLabel(monthOf(await clock()));
     const run = async (action: Action, header: string[], row: unknown[]) => {
       workbook.setSheet(`Deals ${action}`, [header, row as never[]]);
@@ -210,8 +245,13 @@ test("a reduce that leaves less than the close tolerance closes the hedge; the m
       ["reduce", "closed"],
     ]);
     const generatedAt = await clock();
-    const { reconciliation: recon } = await reconcileMonth({ client: ownClient, readLog: () => workbook.readLog(), writer: new MemorySheetWriter(workbook), now: () => generatedAt }, month);
-    expect(recon.realized.map((l) => [l.record.exit_type, l.record.size_usd, l.clientReference])).toEqual([["decrease", 100_000, "WHOLE-1"]]);
+    const { reconciliation: recon } = await reconcileMonth(
+      { client: ownClient, readLog: () => workbook.readLog(), writer: new MemorySheetWriter(workbook), now: () => generatedAt },
+      month,
+    );
+    expect(recon.realized.map((l) => [l.record.exit_type, l.record.size_usd, l.clientReference])).toEqual([
+      ["decrease", 100_000, "WHOLE-1"],
+    ]);
     expect(recon.open).toEqual([]);
     expect(recon.differences).toEqual([]);
   } finally {

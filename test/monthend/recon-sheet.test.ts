@@ -1,7 +1,7 @@
 // The recon sheet through the Office.js adapter (office-addin-mock) and in memory: plain values only, number formats, bold headers, widths, a new sheet each time.
 import { officeSheetWriter, MemorySheetWriter } from "../../src/excel/recon-sheet";
 import { MemoryWorkbook } from "../../src/excel/memory-workbook";
-import { fromExcelDate } from "../../src/excel/workbook";
+import { fromExcelDate } from "../../src/trading/cells";
 import { reconcile } from "../../src/monthend/reconcile";
 import { reconContent } from "../../src/monthend/recon-layout";
 import { FORMATS } from "../../src/monthend/sheet-content";
@@ -14,12 +14,12 @@ function sampleRecon() {
   return reconcile(
     monthData({
       history: [
-        closed({ hedge_id: "h1", client_reference: "=HYPERLINK(\"x\")", side: "buy", net_pnl_usd: 10.1 }),
+        closed({ hedge_id: "h1", client_reference: '=HYPERLINK("x")', side: "buy", net_pnl_usd: 10.1 }),
         closed({ hedge_id: "h2", client_reference: "00123", side: "sell", closed_at: "2026-11-20T00:00:00Z", net_pnl_usd: 20.2 }),
       ],
-      hedges: [hedge({ id: "h1", client_reference: "=HYPERLINK(\"x\")" }), hedge({ id: "h2", client_reference: "00123", side: "sell" })],
+      hedges: [hedge({ id: "h1", client_reference: '=HYPERLINK("x")' }), hedge({ id: "h2", client_reference: "00123", side: "sell" })],
       positions: [position()],
-      log: [logRow({ hedgeId: "h1", clientReference: "=HYPERLINK(\"x\")" }), logRow({ hedgeId: "zz", loggedAt: "2026-11-09T00:00:00Z" })],
+      log: [logRow({ hedgeId: "h1", clientReference: '=HYPERLINK("x")' }), logRow({ hedgeId: "zz", loggedAt: "2026-11-09T00:00:00Z" })],
     }),
   );
 }
@@ -53,7 +53,7 @@ describe("officeSheetWriter (office-addin-mock)", () => {
     const realizedHeader = rowOf(grid, "Closed at (UTC)");
     const refColumn = grid[realizedHeader].indexOf("Client reference");
     const refs = [grid[realizedHeader + 1][refColumn], grid[realizedHeader + 2][refColumn]];
-    expect(refs).toEqual(["00123", "'=HYPERLINK(\"x\")"]);
+    expect(refs).toEqual(["00123", '\'=HYPERLINK("x")']);
     expect(sheet.cell(realizedHeader + 1, refColumn).format).toBe(FORMATS.text);
 
     // Amounts are numbers with a money format; dates are serials with a date format; totals sum exactly.
@@ -114,8 +114,21 @@ describe("MemorySheetWriter", () => {
 
 describe("a history read cut short", () => {
   it("is the header's first line, bold, and says what may be missing; absent when the read was whole", () => {
-    const cut = reconContent(reconcile(monthData({ history: [closed()], historyComplete: false, historyIncompleteReason: "it stopped at the limit of 40 pages of 500 records" })));
-    expect(cut.values[1].slice(0, 2)).toEqual(["WARNING: history incomplete", expect.stringMatching(/read only in part \(it stopped at the limit of 40 pages.*the 1 records read are the newest ones, older records of the month are missing/)]);
+    const cut = reconContent(
+      reconcile(
+        monthData({
+          history: [closed()],
+          historyComplete: false,
+          historyIncompleteReason: "it stopped at the limit of 40 pages of 500 records",
+        }),
+      ),
+    );
+    expect(cut.values[1].slice(0, 2)).toEqual([
+      "WARNING: history incomplete",
+      expect.stringMatching(
+        /read only in part \(it stopped at the limit of 40 pages.*the 1 records read are the newest ones, older records of the month are missing/,
+      ),
+    ]);
     expect(cut.boldRows).toContain(1);
     const whole = reconContent(reconcile(monthData({ history: [closed()] })));
     expect(whole.values.some((r) => r[0] === "WARNING: history incomplete")).toBe(false);

@@ -6,12 +6,41 @@ describe("realized section", () => {
   it("keeps only records closed in the month (UTC), newest first, and sums each side exactly", () => {
     const history = [
       closed({ hedge_id: "a", closed_at: "2026-10-31T23:59:59.999Z", net_pnl_usd: 1 }), // October
-      closed({ hedge_id: "b", closed_at: "2026-11-01T00:00:00.000Z", side: "buy", size_usd: 0.1, net_pnl_usd: 0.1, gross_pnl_usd: 0.1, carry_usd: 0.1, fees_usd: 0.1 }),
-      closed({ hedge_id: "c", closed_at: "2026-11-30T23:59:59.999Z", side: "buy", size_usd: 0.2, net_pnl_usd: 0.2, gross_pnl_usd: 0.2, carry_usd: 0.2, fees_usd: 0.2 }),
-      closed({ hedge_id: "d", closed_at: "2026-11-15T12:00:00.000Z", side: "sell", size_usd: 1000, net_pnl_usd: -12.34, gross_pnl_usd: -10, carry_usd: -1.34, fees_usd: 1 }),
+      closed({
+        hedge_id: "b",
+        closed_at: "2026-11-01T00:00:00.000Z",
+        side: "buy",
+        size_usd: 0.1,
+        net_pnl_usd: 0.1,
+        gross_pnl_usd: 0.1,
+        carry_usd: 0.1,
+        fees_usd: 0.1,
+      }),
+      closed({
+        hedge_id: "c",
+        closed_at: "2026-11-30T23:59:59.999Z",
+        side: "buy",
+        size_usd: 0.2,
+        net_pnl_usd: 0.2,
+        gross_pnl_usd: 0.2,
+        carry_usd: 0.2,
+        fees_usd: 0.2,
+      }),
+      closed({
+        hedge_id: "d",
+        closed_at: "2026-11-15T12:00:00.000Z",
+        side: "sell",
+        size_usd: 1000,
+        net_pnl_usd: -12.34,
+        gross_pnl_usd: -10,
+        carry_usd: -1.34,
+        fees_usd: 1,
+      }),
       closed({ hedge_id: "e", closed_at: "2026-12-01T00:00:00.000Z", net_pnl_usd: 5 }), // December
     ];
-    const recon = reconcile(monthData({ history, hedges: history.map((r) => hedge({ id: r.hedge_id!, client_reference: r.client_reference })) }));
+    const recon = reconcile(
+      monthData({ history, hedges: history.map((r) => hedge({ id: r.hedge_id!, client_reference: r.client_reference })) }),
+    );
     expect(recon.realized.map((l) => l.hedgeId)).toEqual(["c", "d", "b"]);
     const [buy, sell, all] = recon.realizedTotals;
     expect(buy).toMatchObject({ label: "buy", count: 2, sizeUsd: 0.3, netPnlUsd: 0.3, grossPnlUsd: 0.3, carryUsd: 0.3, feesUsd: 0.3 });
@@ -21,7 +50,23 @@ describe("realized section", () => {
 
   it("finds the hedge of a record without hedge_id through its client reference", () => {
     const record = closed({ hedge_id: undefined, client_reference: "DEAL-9" });
-    const recon = reconcile(monthData({ history: [record], hedges: [hedge({ id: "h9", client_reference: "DEAL-9" })], log: [logRow({ hedgeId: "h9", clientReference: "DEAL-9", action: "close", notional: null, status: "closed", loggedAt: "2026-11-05T09:00:00Z" }), logRow({ hedgeId: "h9", clientReference: "DEAL-9" })] }));
+    const recon = reconcile(
+      monthData({
+        history: [record],
+        hedges: [hedge({ id: "h9", client_reference: "DEAL-9" })],
+        log: [
+          logRow({
+            hedgeId: "h9",
+            clientReference: "DEAL-9",
+            action: "close",
+            notional: null,
+            status: "closed",
+            loggedAt: "2026-11-05T09:00:00Z",
+          }),
+          logRow({ hedgeId: "h9", clientReference: "DEAL-9" }),
+        ],
+      }),
+    );
     expect(recon.realized[0].hedgeId).toBe("h9");
     expect(recon.differences).toEqual([]);
   });
@@ -29,7 +74,10 @@ describe("realized section", () => {
 
 describe("open section", () => {
   it("lists every position with its open hedge, and totals unrealized P&L and carry", () => {
-    const positions = [position({ side: "sell", net_pnl_usd: 0.1, accrued_carry_usd: 0.7 }), position({ side: "buy", net_pnl_usd: 0.2, accrued_carry_usd: 0.1 })];
+    const positions = [
+      position({ side: "sell", net_pnl_usd: 0.1, accrued_carry_usd: 0.7 }),
+      position({ side: "buy", net_pnl_usd: 0.2, accrued_carry_usd: 0.1 }),
+    ];
     const hedges = [hedge({ id: "s1", side: "sell", status: "filled", notional_usd: 50_000, client_reference: "S-1" })];
     const recon = reconcile(monthData({ positions, hedges }));
     expect(recon.open.map((l) => [l.position.side, l.hedgeId, l.clientReference])).toEqual([
@@ -55,7 +103,13 @@ describe("differences", () => {
     const ghost = logRow({ hedgeId: "nope", clientReference: "GHOST", loggedAt: "2026-11-10T10:00:00Z" });
     const recon = reconcile(monthData({ history: closedH1(), hedges: [h1Closed()], log: [...openAndClose(), ghost] }));
     expect(recon.differences).toHaveLength(1);
-    expect(recon.differences[0]).toMatchObject({ kind: "log_unknown_to_service", hedgeId: "nope", clientReference: "GHOST", logIdempotencyKey: ghost.idempotencyKey, serviceSays: "hedge id not found" });
+    expect(recon.differences[0]).toMatchObject({
+      kind: "log_unknown_to_service",
+      hedgeId: "nope",
+      clientReference: "GHOST",
+      logIdempotencyKey: ghost.idempotencyKey,
+      serviceSays: "hedge id not found",
+    });
   });
 
   it("a filled log action with no hedge id that matches nothing by reference or market and side", () => {
@@ -65,14 +119,21 @@ describe("differences", () => {
   });
 
   it("rejected and failed log rows are not flagged when the service has nothing", () => {
-    const rows = [logRow({ hedgeId: null, status: "rejected", errorCode: "exposure_exceeded", loggedAt: "2026-11-10T10:00:00Z" }), logRow({ hedgeId: "hf", status: "failed", loggedAt: "2026-11-10T11:00:00Z" })];
+    const rows = [
+      logRow({ hedgeId: null, status: "rejected", errorCode: "exposure_exceeded", loggedAt: "2026-11-10T10:00:00Z" }),
+      logRow({ hedgeId: "hf", status: "failed", loggedAt: "2026-11-10T11:00:00Z" }),
+    ];
     const recon = reconcile(monthData({ log: rows, hedges: [hedge({ id: "hf", status: "failed", opened_at: "2026-11-10T11:00:00Z" })] }));
     expect(recon.differences).toEqual([]);
   });
 
   it("a service hedge with no log row", () => {
     const recon = reconcile(
-      monthData({ history: [...closedH1(), closed({ hedge_id: "x1", client_reference: "OTHER" })], hedges: [h1Closed(), hedge({ id: "x1", client_reference: "OTHER" })], log: openAndClose() }),
+      monthData({
+        history: [...closedH1(), closed({ hedge_id: "x1", client_reference: "OTHER" })],
+        hedges: [h1Closed(), hedge({ id: "x1", client_reference: "OTHER" })],
+        log: openAndClose(),
+      }),
     );
     const kinds = recon.differences.map((d) => [d.kind, d.hedgeId]);
     expect(kinds).toEqual([["service_not_in_log", "x1"]]);
@@ -97,19 +158,31 @@ describe("differences", () => {
     const agree = reconcile(monthData({ log, hedges: [hedge({ id: "o1", status: "filled", notional_usd: 120_000 })] }));
     expect(agree.differences).toEqual([]);
     const disagree = reconcile(monthData({ log, hedges: [hedge({ id: "o1", status: "filled", notional_usd: 125_000 })] }));
-    expect(disagree.differences).toEqual([expect.objectContaining({ kind: "notional_mismatch", hedgeId: "o1", amount: -5_000, logSays: "net notional 120,000.00", serviceSays: "notional 125,000.00" })]);
+    expect(disagree.differences).toEqual([
+      expect.objectContaining({
+        kind: "notional_mismatch",
+        hedgeId: "o1",
+        amount: -5_000,
+        logSays: "net notional 120,000.00",
+        serviceSays: "notional 125,000.00",
+      }),
+    ]);
   });
 
   it("status that disagrees: the log shows open, the service closed it at maturity", () => {
     const recon = reconcile(monthData({ history: [closed({ exit_type: "maturity" })], hedges: [h1Closed()], log: [logRow()] }));
-    expect(recon.differences).toEqual([expect.objectContaining({ kind: "status_mismatch", hedgeId: "h1", serviceSays: "closed (maturity)" })]);
+    expect(recon.differences).toEqual([
+      expect.objectContaining({ kind: "status_mismatch", hedgeId: "h1", serviceSays: "closed (maturity)" }),
+    ]);
     expect(recon.differences[0].detail).toMatch(/maturity/);
   });
 
   it("status that disagrees: the log closed it, the service still holds it", () => {
     const log = openAndClose();
     const recon = reconcile(monthData({ hedges: [hedge({ status: "filled" })], log }));
-    expect(recon.differences).toEqual([expect.objectContaining({ kind: "status_mismatch", logSays: "closed", serviceSays: "filled, notional 100,000.00" })]);
+    expect(recon.differences).toEqual([
+      expect.objectContaining({ kind: "status_mismatch", logSays: "closed", serviceSays: "filled, notional 100,000.00" }),
+    ]);
   });
 
   it("status that disagrees: the log says the open failed, the service holds the hedge", () => {
@@ -161,14 +234,23 @@ describe("differences", () => {
   });
 
   it("a hedge opened before the month and closed in it is in scope; one closed before the month is not", () => {
-    const hedges = [hedge({ id: "old", opened_at: "2026-10-01T00:00:00Z", client_reference: "OLD" }), hedge({ id: "span", opened_at: "2026-10-28T00:00:00Z", client_reference: "SPAN" })];
-    const history = [closed({ hedge_id: "old", closed_at: "2026-10-05T00:00:00Z", client_reference: "OLD" }), closed({ hedge_id: "span", closed_at: "2026-11-02T00:00:00Z", client_reference: "SPAN" })];
+    const hedges = [
+      hedge({ id: "old", opened_at: "2026-10-01T00:00:00Z", client_reference: "OLD" }),
+      hedge({ id: "span", opened_at: "2026-10-28T00:00:00Z", client_reference: "SPAN" }),
+    ];
+    const history = [
+      closed({ hedge_id: "old", closed_at: "2026-10-05T00:00:00Z", client_reference: "OLD" }),
+      closed({ hedge_id: "span", closed_at: "2026-11-02T00:00:00Z", client_reference: "SPAN" }),
+    ];
     const recon = reconcile(monthData({ hedges, history }));
     expect(recon.differences.map((d) => [d.kind, d.hedgeId])).toEqual([["service_not_in_log", "span"]]);
   });
 
   it("attributes an add logged without hedge id or reference to the hedge live on that market and side", () => {
-    const log = [logRow({ hedgeId: "o1" }), logRow({ hedgeId: null, clientReference: null, action: "add", notional: 1, loggedAt: "2026-11-03T00:00:00Z" })];
+    const log = [
+      logRow({ hedgeId: "o1" }),
+      logRow({ hedgeId: null, clientReference: null, action: "add", notional: 1, loggedAt: "2026-11-03T00:00:00Z" }),
+    ];
     const recon = reconcile(monthData({ log, hedges: [hedge({ id: "o1", status: "filled", notional_usd: 100_001 })] }));
     expect(recon.differences).toEqual([]);
   });
@@ -208,7 +290,13 @@ describe("closed-hedge records as the spec shows them: no hedge_id, no client_re
 
   it("ties a record to the listed hedge of its market and side opened at the same time, and learns how it closed", () => {
     const other = hedge({ id: "h2", client_reference: "DEAL-2", side: "sell", status: "filled", opened_at: "2026-11-02T09:00:00.000Z" });
-    const recon = reconcile(monthData({ history: [bare()], hedges: [hedge(), other], log: [...openAndClose(), logRow({ hedgeId: "h2", clientReference: "DEAL-2", side: "sell" })] }));
+    const recon = reconcile(
+      monthData({
+        history: [bare()],
+        hedges: [hedge(), other],
+        log: [...openAndClose(), logRow({ hedgeId: "h2", clientReference: "DEAL-2", side: "sell" })],
+      }),
+    );
     expect(recon.realized.map((l) => [l.hedgeId, l.clientReference])).toEqual([["h1", "DEAL-1"]]);
     expect(recon.differences).toEqual([]);
     // The log shows h1 open: the service closed it at maturity, which only the record tells.
@@ -217,12 +305,19 @@ describe("closed-hedge records as the spec shows them: no hedge_id, no client_re
   });
 
   it("accepts an opened_at up to a second apart, and prefers the same instant, then the same size", () => {
-    const within = reconcile(monthData({ history: [bare({ opened_at: "2026-11-02T09:00:00.800Z" })], hedges: [hedge()], log: openAndClose() }));
+    const within = reconcile(
+      monthData({ history: [bare({ opened_at: "2026-11-02T09:00:00.800Z" })], hedges: [hedge()], log: openAndClose() }),
+    );
     expect(within.realized[0].hedgeId).toBe("h1");
-    const tooFar = reconcile(monthData({ history: [bare({ opened_at: "2026-11-02T09:00:01.500Z" })], hedges: [hedge({ filled_at: null })], log: openAndClose() }));
+    const tooFar = reconcile(
+      monthData({ history: [bare({ opened_at: "2026-11-02T09:00:01.500Z" })], hedges: [hedge({ filled_at: null })], log: openAndClose() }),
+    );
     expect(tooFar.realized[0].hedgeId).toBeNull();
 
-    const twins = [hedge({ id: "a", notional_usd: 100_000, filled_at: null }), hedge({ id: "b", notional_usd: 40_000, opened_at: "2026-11-02T09:00:00.400Z", filled_at: null })];
+    const twins = [
+      hedge({ id: "a", notional_usd: 100_000, filled_at: null }),
+      hedge({ id: "b", notional_usd: 40_000, opened_at: "2026-11-02T09:00:00.400Z", filled_at: null }),
+    ];
     const exact = reconcile(monthData({ history: [bare()], hedges: twins }));
     expect(exact.realized[0].hedgeId).toBe("a");
     const bySize = reconcile(monthData({ history: [bare({ opened_at: "2026-11-02T09:00:00.200Z", size_usd: 40_000 })], hedges: twins }));
@@ -240,7 +335,10 @@ describe("closed-hedge records as the spec shows them: no hedge_id, no client_re
 
 describe("logState", () => {
   it("counts only filled or closed rows; a full reduction closes", () => {
-    expect(logState([logRow({ notional: 10 }), logRow({ action: "add", notional: 5, status: "failed" })])).toEqual({ net: 10, closed: false });
+    expect(logState([logRow({ notional: 10 }), logRow({ action: "add", notional: 5, status: "failed" })])).toEqual({
+      net: 10,
+      closed: false,
+    });
     expect(logState([logRow({ notional: 10 }), logRow({ action: "reduce", notional: 10 })])).toEqual({ net: 0, closed: true });
   });
 });

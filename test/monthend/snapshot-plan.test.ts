@@ -34,19 +34,42 @@ describe("planSnapshot", () => {
   it("replaces a single formula by its value and a spill by its whole block, with a note naming the formula and the minute", () => {
     const plan = planSnapshot(
       [
-        { row: 0, column: 0, formula: '=HEDGE.PRICE("USDTNGN")', shown: { row: 0, column: 0, values: [[1502.35]], valueTypes: [["Double"]] } },
+        {
+          row: 0,
+          column: 0,
+          formula: '=HEDGE.PRICE("USDTNGN")',
+          shown: { row: 0, column: 0, values: [[1502.35]], valueTypes: [["Double"]] },
+        },
         {
           row: 2,
           column: 1,
           formula: "=HEDGE.POSITIONS()",
-          shown: { row: 2, column: 1, values: [["market", "side"], ["USDTNGN", null]], valueTypes: [["String", "String"], ["String", "Empty"]] },
+          shown: {
+            row: 2,
+            column: 1,
+            values: [
+              ["market", "side"],
+              ["USDTNGN", null],
+            ],
+            valueTypes: [
+              ["String", "String"],
+              ["String", "Empty"],
+            ],
+          },
         },
       ],
       AT,
     );
     expect(plan.writes.map((w) => [w.row, w.column, w.values])).toEqual([
       [0, 0, [[1502.35]]],
-      [2, 1, [["market", "side"], ["USDTNGN", ""]]],
+      [
+        2,
+        1,
+        [
+          ["market", "side"],
+          ["USDTNGN", ""],
+        ],
+      ],
     ]);
     expect(plan.writes[0].note).toBe('HEDGE.PRICE("USDTNGN") snapshot at 2026-11-30 17:00 UTC');
     expect(plan.cellCount).toBe(5);
@@ -55,7 +78,14 @@ describe("planSnapshot", () => {
 
   it("leaves a formula that shows an error or is still busy, and says why", () => {
     const plan = planSnapshot(
-      [{ row: 1, column: 1, formula: "=HEDGE.POSITIONS()", shown: { row: 1, column: 1, values: [["a"], ["#BUSY!"]], valueTypes: [["String"], ["Error"]] } }],
+      [
+        {
+          row: 1,
+          column: 1,
+          formula: "=HEDGE.POSITIONS()",
+          shown: { row: 1, column: 1, values: [["a"], ["#BUSY!"]], valueTypes: [["String"], ["Error"]] },
+        },
+      ],
       AT,
     );
     expect(plan.writes).toEqual([]);

@@ -11,7 +11,7 @@ function desk(): FakeSheet {
     .set("B1", 1502.35, '=HEDGE.PRICE("USDTNGN")')
     .set("C1", 3004.7, "=B1*2") // depends on a HEDGE cell but is not one: untouched
     .set("D1", "typed value")
-    .set("A2", 7, "=SUM(HEDGE.CAPACITY(\"USDTNGN\",\"buy\"),0)")
+    .set("A2", 7, '=SUM(HEDGE.CAPACITY("USDTNGN","buy"),0)')
     .spill("A4", "=HEDGE.POSITIONS()", [
       ["market", "side", "size_usd"],
       ["USDTNGN", "buy", 100000],
@@ -50,7 +50,12 @@ describe("officeSnapshotter on the whole active sheet", () => {
     expect([sheet.cell(0, 1).value, sheet.cell(0, 1).formula]).toEqual([1502.35, undefined]);
     expect([sheet.cell(1, 0).value, sheet.cell(1, 0).formula]).toEqual([7, undefined]);
     expect(sheet.spills.size).toBe(0);
-    expect(sheet.grid().slice(3, 6).map((r) => r.slice(0, 3))).toEqual([
+    expect(
+      sheet
+        .grid()
+        .slice(3, 6)
+        .map((r) => r.slice(0, 3)),
+    ).toEqual([
       ["market", "side", "size_usd"],
       ["USDTNGN", "buy", 100000],
       ["USDTNGN", "sell", 50000],
@@ -73,7 +78,10 @@ describe("officeSnapshotter on the whole active sheet", () => {
     install(fake);
     const result = await officeSnapshotter().snapshot("sheet", AT);
     expect(result.marker).toBe("comment");
-    expect(sheet.comments.get("B1")).toEqual({ content: "source: desk", replies: ['HEDGE.PRICE("USDTNGN") snapshot at 2026-11-30 17:00 UTC'] });
+    expect(sheet.comments.get("B1")).toEqual({
+      content: "source: desk",
+      replies: ['HEDGE.PRICE("USDTNGN") snapshot at 2026-11-30 17:00 UTC'],
+    });
     expect(sheet.comments.get("A4")?.content).toBe("HEDGE.POSITIONS() snapshot at 2026-11-30 17:00 UTC");
     expect(sheet.notes.size).toBe(0);
   });

@@ -89,15 +89,24 @@ test("service errors reach the caller as HedgingApiError with the spec's code, s
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(HedgingApiError);
-    expect([(error as HedgingApiError).code, (error as HedgingApiError).status, (error as HedgingApiError).retryable]).toEqual([code, status, false]);
+    expect([(error as HedgingApiError).code, (error as HedgingApiError).status, (error as HedgingApiError).retryable]).toEqual([
+      code,
+      status,
+      false,
+    ]);
   }
-  const exposure = await c.open({ market: "USDTNGN", side: "buy", notional_usd: 3_000_000, tenor_days: 1 }).catch((e: HedgingApiError) => e);
+  const exposure = await c
+    .open({ market: "USDTNGN", side: "buy", notional_usd: 3_000_000, tenor_days: 1 })
+    .catch((e: HedgingApiError) => e);
   expect((exposure as HedgingApiError).details).toMatchObject({ available_headroom_usd: 1_000_000 });
 });
 
 test("retries keep one Idempotency-Key: an injected 503 before the action and a dropped answer after it still make one hedge", async () => {
   const c = client(sb);
-  await fetch(`${sb.controlUrl}/faults`, { method: "POST", body: JSON.stringify({ fail_next: { count: 2, code: "execution_failed", path: "/hedges", method: "POST" }, drop_after_commit: 1 }) });
+  await fetch(`${sb.controlUrl}/faults`, {
+    method: "POST",
+    body: JSON.stringify({ fail_next: { count: 2, code: "execution_failed", path: "/hedges", method: "POST" }, drop_after_commit: 1 }),
+  });
   const opened = await c.open({ market: "USDTNGN", side: "buy", notional_usd: 5_000, tenor_days: 3, client_reference: "RETRY" });
   expect(opened.data.hedge_id).toMatch(/^hdg_/);
   const all = (await c.list()).data;
@@ -111,7 +120,10 @@ test("an in-flight duplicate is retried by the client until the first answer is 
   await c.open({ market: "USDTNGN", side: "buy", notional_usd: 5_000, tenor_days: 3 });
   const key = "close-once";
   const codes: Array<string | null> = [];
-  const second = client(sb, DEMO_API_KEY, { retry: { maxAttempts: 10, baseDelayMs: 60, maxDelayMs: 120 }, onAttempt: (e) => codes.push(e.code) });
+  const second = client(sb, DEMO_API_KEY, {
+    retry: { maxAttempts: 10, baseDelayMs: 60, maxDelayMs: 120 },
+    onAttempt: (e) => codes.push(e.code),
+  });
   const [a, b] = await Promise.all([
     c.close({ market: "USDTNGN", side: "buy" }, { idempotencyKey: key }),
     new Promise((r) => setTimeout(r, 50)).then(() => second.close({ market: "USDTNGN", side: "buy" }, { idempotencyKey: key })),

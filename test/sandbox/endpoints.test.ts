@@ -28,10 +28,14 @@ const cents = (x: number) => Math.round(x * 100);
 const HASH = /^0x[0-9a-f]{64}$/;
 
 async function filled(id: string) {
-  return until(async () => {
-    const r = await raw(sb, "GET", `/hedges/${id}`);
-    return (r.json.data as { status: string }).status === "filled" ? hedgeSchema.parse(r.json.data) : undefined;
-  }, 3000, `hedge ${id} to fill`);
+  return until(
+    async () => {
+      const r = await raw(sb, "GET", `/hedges/${id}`);
+      return (r.json.data as { status: string }).status === "filled" ? hedgeSchema.parse(r.json.data) : undefined;
+    },
+    3000,
+    `hedge ${id} to fill`,
+  );
 }
 
 describe("market data", () => {
@@ -41,7 +45,12 @@ describe("market data", () => {
     expect(r.json.error).toBeNull();
     const markets = z.array(marketSchema).parse(r.json.data);
     expect(markets).toHaveLength(1);
-    expect(markets[0]).toMatchObject({ market: "USDTNGN", status: "open", available_capacity_usd: { buy: 1_000_000, sell: 1_000_000 }, net_rate_daily_pct: { buy: 0.05, sell: -0.03 } });
+    expect(markets[0]).toMatchObject({
+      market: "USDTNGN",
+      status: "open",
+      available_capacity_usd: { buy: 1_000_000, sell: 1_000_000 },
+      net_rate_daily_pct: { buy: 0.05, sell: -0.03 },
+    });
     expect(markets[0].price).toBeGreaterThan(1000);
     expect(r.json.meta).toEqual({ allowed_markets: ["USDTNGN"], source: "sandbox" });
   });
@@ -149,7 +158,9 @@ describe("POST /quotes", () => {
 
   test("impact grows with size: about 1 bp per 100k", async () => {
     const impact = async (n: number) => {
-      const q = quoteSchema.parse((await raw(sb, "POST", "/quotes", { body: { market: "USDTNGN", side: "buy", notional_usd: n, tenor_days: 1 } })).json.data);
+      const q = quoteSchema.parse(
+        (await raw(sb, "POST", "/quotes", { body: { market: "USDTNGN", side: "buy", notional_usd: n, tenor_days: 1 } })).json.data,
+      );
       return q.pricing.execution_price / q.pricing.market_price - 1;
     };
     expect(await impact(100_000)).toBeCloseTo(0.0001, 5);
@@ -160,7 +171,10 @@ describe("POST /quotes", () => {
 describe("hedge lifecycle", () => {
   test("POST /hedges: submitted at once, collateral reserved, filled after fill-ms", async () => {
     sb.faults.apply({ fill_ms: 300 });
-    const r = await raw(sb, "POST", "/hedges", { body: { ...OPEN, client_reference: "DEAL-1" }, headers: { "Idempotency-Key": "k-open-1" } });
+    const r = await raw(sb, "POST", "/hedges", {
+      body: { ...OPEN, client_reference: "DEAL-1" },
+      headers: { "Idempotency-Key": "k-open-1" },
+    });
     expect(r.status).toBe(200);
     expect(r.json.meta).toEqual({});
     const result = openHedgeResultSchema.parse(r.json.data);
@@ -173,7 +187,13 @@ describe("hedge lifecycle", () => {
     expect(result.maturity_at).toBe(result.quote.maturity);
 
     const pending = hedgeSchema.parse((await raw(sb, "GET", `/hedges/${result.hedge_id}`)).json.data);
-    expect(pending).toMatchObject({ status: "submitted", fill_tx_hash: null, struck_rate: null, filled_at: null, order_tx_hash: result.order_tx_hash });
+    expect(pending).toMatchObject({
+      status: "submitted",
+      fill_tx_hash: null,
+      struck_rate: null,
+      filled_at: null,
+      order_tx_hash: result.order_tx_hash,
+    });
     expect(accountSchema.parse((await raw(sb, "GET", "/account")).json.data).balance_usdc).toBe(250_000 - 10_100);
 
     const hedge = await filled(result.hedge_id!);
@@ -192,12 +212,25 @@ describe("hedge lifecycle", () => {
     const add = await raw(sb, "POST", "/hedges/add", { body: { market: "USDTNGN", side: "buy", additional_notional_usd: 50_000 } });
     expect(add.status).toBe(200);
     const added = addResultSchema.parse(add.json.data);
-    expect(added).toMatchObject({ status: "submitted", hedge_id: open.hedge_id, market: "USDTNGN", side: "buy", additional_notional_usd: 50_000, new_notional_usd: 150_000, collateral_usdc: 5_050, maturity_at: before.maturity_at });
+    expect(added).toMatchObject({
+      status: "submitted",
+      hedge_id: open.hedge_id,
+      market: "USDTNGN",
+      side: "buy",
+      additional_notional_usd: 50_000,
+      new_notional_usd: 150_000,
+      collateral_usdc: 5_050,
+      maturity_at: before.maturity_at,
+    });
     expect(added.order_tx_hash).toMatch(HASH);
 
     const byId = await raw(sb, "POST", `/hedges/${open.hedge_id}/add`, { body: { additional_notional_usd: 25_000 } });
     expect(byId.status).toBe(200);
-    expect(addResultSchema.parse(byId.json.data)).toMatchObject({ hedge_id: open.hedge_id, additional_notional_usd: 25_000, new_notional_usd: 175_000 });
+    expect(addResultSchema.parse(byId.json.data)).toMatchObject({
+      hedge_id: open.hedge_id,
+      additional_notional_usd: 25_000,
+      new_notional_usd: 175_000,
+    });
 
     const after = await until(async () => {
       const h = hedgeSchema.parse((await raw(sb, "GET", `/hedges/${open.hedge_id}`)).json.data);
@@ -216,16 +249,30 @@ describe("hedge lifecycle", () => {
     await filled(open.hedge_id!);
     const dec = await raw(sb, "POST", "/hedges/decrease", { body: { market: "USDTNGN", side: "buy", reduce_notional_usd: 40_000 } });
     expect(dec.status).toBe(200);
-    expect(decreaseResultSchema.parse(dec.json.data)).toMatchObject({ status: "submitted", hedge_id: open.hedge_id, reduced_notional_usd: 40_000, new_notional_usd: 60_000 });
-    await until(async () => (hedgeSchema.parse((await raw(sb, "GET", `/hedges/${open.hedge_id}`)).json.data).notional_usd === 60_000 ? true : undefined));
+    expect(decreaseResultSchema.parse(dec.json.data)).toMatchObject({
+      status: "submitted",
+      hedge_id: open.hedge_id,
+      reduced_notional_usd: 40_000,
+      new_notional_usd: 60_000,
+    });
+    await until(async () =>
+      hedgeSchema.parse((await raw(sb, "GET", `/hedges/${open.hedge_id}`)).json.data).notional_usd === 60_000 ? true : undefined,
+    );
     const position = z.array(positionSchema).parse((await raw(sb, "GET", "/positions")).json.data)[0];
     expect(position.size_usd).toBe(60_000);
     expect(position.collateral_usdc).toBe(6_060);
 
     const close = await raw(sb, "POST", "/hedges/close", { body: { market: "USDTNGN", side: "buy" } });
     expect(close.status).toBe(200);
-    expect(closeResultSchema.parse(close.json.data)).toMatchObject({ status: "submitted", market: "USDTNGN", side: "buy", hedge_id: open.hedge_id });
-    await until(async () => (hedgeSchema.parse((await raw(sb, "GET", `/hedges/${open.hedge_id}`)).json.data).status === "closed" ? true : undefined));
+    expect(closeResultSchema.parse(close.json.data)).toMatchObject({
+      status: "submitted",
+      market: "USDTNGN",
+      side: "buy",
+      hedge_id: open.hedge_id,
+    });
+    await until(async () =>
+      hedgeSchema.parse((await raw(sb, "GET", `/hedges/${open.hedge_id}`)).json.data).status === "closed" ? true : undefined,
+    );
     expect((await raw(sb, "GET", "/positions")).json.data).toEqual([]);
 
     const history = z.array(closedHedgeSchema).parse((await raw(sb, "GET", "/hedges/history")).json.data);
@@ -247,9 +294,13 @@ describe("hedge lifecycle", () => {
 
   test("a decrease covering the whole position closes the hedge", async () => {
     const open = openHedgeResultSchema.parse((await raw(sb, "POST", "/hedges", { body: OPEN })).json.data);
-    const dec = decreaseResultSchema.parse((await raw(sb, "POST", "/hedges/decrease", { body: { market: "USDTNGN", side: "buy", reduce_notional_usd: 250_000 } })).json.data);
+    const dec = decreaseResultSchema.parse(
+      (await raw(sb, "POST", "/hedges/decrease", { body: { market: "USDTNGN", side: "buy", reduce_notional_usd: 250_000 } })).json.data,
+    );
     expect(dec).toMatchObject({ reduced_notional_usd: 100_000, new_notional_usd: 0 });
-    await until(async () => (hedgeSchema.parse((await raw(sb, "GET", `/hedges/${open.hedge_id}`)).json.data).status === "closed" ? true : undefined));
+    await until(async () =>
+      hedgeSchema.parse((await raw(sb, "GET", `/hedges/${open.hedge_id}`)).json.data).status === "closed" ? true : undefined,
+    );
     const [record] = z.array(closedHedgeSchema).parse((await raw(sb, "GET", "/hedges/history")).json.data);
     expect(record).toMatchObject({ exit_type: "decrease", size_usd: 100_000 });
     // The side is free again.
@@ -262,7 +313,9 @@ describe("hedge lifecycle", () => {
       ["buy", "A"],
       ["sell", "B"],
     ] as const) {
-      const r = openHedgeResultSchema.parse((await raw(sb, "POST", "/hedges", { body: { ...OPEN, side, client_reference: ref } })).json.data);
+      const r = openHedgeResultSchema.parse(
+        (await raw(sb, "POST", "/hedges", { body: { ...OPEN, side, client_reference: ref } })).json.data,
+      );
       ids.push(r.hedge_id!);
     }
     await filled(ids[0]);
@@ -272,9 +325,24 @@ describe("hedge lifecycle", () => {
 
     const all = z.array(hedgeSchema).parse((await raw(sb, "GET", "/hedges")).json.data);
     expect(all.map((h) => h.id)).toEqual([ids[1], ids[0]]);
-    expect(z.array(hedgeSchema).parse((await raw(sb, "GET", "/hedges?status=filled")).json.data).map((h) => h.id)).toEqual([ids[1]]);
-    expect(z.array(hedgeSchema).parse((await raw(sb, "GET", "/hedges?client_reference=A")).json.data).map((h) => h.id)).toEqual([ids[0]]);
-    expect(z.array(hedgeSchema).parse((await raw(sb, "GET", "/hedges?limit=1")).json.data).map((h) => h.id)).toEqual([ids[1]]);
+    expect(
+      z
+        .array(hedgeSchema)
+        .parse((await raw(sb, "GET", "/hedges?status=filled")).json.data)
+        .map((h) => h.id),
+    ).toEqual([ids[1]]);
+    expect(
+      z
+        .array(hedgeSchema)
+        .parse((await raw(sb, "GET", "/hedges?client_reference=A")).json.data)
+        .map((h) => h.id),
+    ).toEqual([ids[0]]);
+    expect(
+      z
+        .array(hedgeSchema)
+        .parse((await raw(sb, "GET", "/hedges?limit=1")).json.data)
+        .map((h) => h.id),
+    ).toEqual([ids[1]]);
     expect((await raw(sb, "GET", "/hedges?limit=500")).status).toBe(200);
 
     for (const bad of ["limit=501", "limit=0", "limit=abc", "limit=1.5", "status=open", "client_reference="]) {
@@ -296,7 +364,13 @@ describe("hedge lifecycle", () => {
       return h.length === 2 ? h : undefined;
     });
     const [newest, oldest] = history;
-    const q = (s: string) => raw(sb, "GET", `/hedges/history?${s}`).then((r) => z.array(closedHedgeSchema).parse(r.json.data).map((h) => h.exit_type));
+    const q = (s: string) =>
+      raw(sb, "GET", `/hedges/history?${s}`).then((r) =>
+        z
+          .array(closedHedgeSchema)
+          .parse(r.json.data)
+          .map((h) => h.exit_type),
+      );
     expect(await q(`from=${encodeURIComponent(newest.closed_at)}`)).toEqual(["close"]);
     expect(await q(`to=${encodeURIComponent(newest.closed_at)}`)).toEqual(["decrease"]);
     expect(await q(`from=${encodeURIComponent(oldest.closed_at)}&to=${encodeURIComponent(newest.closed_at)}`)).toEqual(["decrease"]);

@@ -2,12 +2,7 @@
 import fc from "fast-check";
 import { SERVICE_ERROR_STATUS } from "../../src/api/errors";
 import { openHedgeResultSchema } from "../../src/api/schemas";
-import {
-  DEMO_API_KEY,
-  DEMO_READONLY_API_KEY,
-  DEMO_REVOKED_API_KEY,
-  DEMO_UNCONFIGURED_API_KEY,
-} from "../../src/sandbox/demo";
+import { DEMO_API_KEY, DEMO_READONLY_API_KEY, DEMO_REVOKED_API_KEY, DEMO_UNCONFIGURED_API_KEY } from "../../src/sandbox/demo";
 import { DEFAULT_MARKETS } from "../../src/sandbox/pricing";
 import type { RunningSandbox } from "../../src/sandbox/server";
 import { account, fastAccounts, OPEN, raw, start, until, type RawResponse } from "./helpers";
@@ -45,11 +40,20 @@ describe("400", () => {
   test("validation_error: missing and wrong fields, each named in details.fields", async () => {
     const r = await raw(sb, "POST", "/hedges", { body: { market: "USDTNGN", side: "long", notional_usd: "100", tenor_days: 2 } });
     expectError(r, "validation_error");
-    expect(r.json.error?.details?.fields).toEqual({ side: "must be buy or sell", notional_usd: expect.any(String), tenor_days: "must be one of 1, 3, 7" });
+    expect(r.json.error?.details?.fields).toEqual({
+      side: "must be buy or sell",
+      notional_usd: expect.any(String),
+      tenor_days: "must be one of 1, 3, 7",
+    });
 
     const missing = await raw(sb, "POST", "/quotes", { body: {} });
     expectError(missing, "validation_error");
-    expect(missing.json.error?.details?.fields).toEqual({ market: "is required", side: "is required", notional_usd: "is required", tenor_days: "is required" });
+    expect(missing.json.error?.details?.fields).toEqual({
+      market: "is required",
+      side: "is required",
+      notional_usd: "is required",
+      tenor_days: "is required",
+    });
 
     for (const [path, b, field] of [
       ["/hedges", { ...OPEN, notional_usd: 0 }, "notional_usd"],
@@ -80,8 +84,14 @@ describe("400", () => {
     expectError(await raw(sb, "POST", "/quotes", { body: other }), "market_not_allowed");
     expectError(await raw(sb, "POST", "/hedges", { body: other }), "market_not_allowed");
     expectError(await raw(sb, "POST", "/hedges", { body: OPEN, key: NO_MARKETS }), "market_not_allowed");
-    expectError(await raw(sb, "POST", "/hedges/add", { body: { market: "USDTGHS", side: "buy", additional_notional_usd: 1 } }), "market_not_allowed");
-    expectError(await raw(sb, "POST", "/hedges/decrease", { body: { market: "USDTGHS", side: "buy", reduce_notional_usd: 1 } }), "market_not_allowed");
+    expectError(
+      await raw(sb, "POST", "/hedges/add", { body: { market: "USDTGHS", side: "buy", additional_notional_usd: 1 } }),
+      "market_not_allowed",
+    );
+    expectError(
+      await raw(sb, "POST", "/hedges/decrease", { body: { market: "USDTGHS", side: "buy", reduce_notional_usd: 1 } }),
+      "market_not_allowed",
+    );
     expectError(await raw(sb, "POST", "/hedges/close", { body: { market: "USDTGHS", side: "buy" } }), "market_not_allowed");
     const markets = await raw(sb, "GET", "/markets", { key: NO_MARKETS });
     expect(markets.json.meta.allowed_markets).toEqual([]);
@@ -108,7 +118,10 @@ describe("400", () => {
     try {
       expect((await raw(small, "POST", "/hedges", { body: OPEN })).status).toBe(200);
       const markets = await raw(small, "GET", "/markets", { key: "svc_test_demo_sandbox_key_0002" });
-      expect((markets.json.data as Array<{ available_capacity_usd: unknown }>)[0].available_capacity_usd).toEqual({ buy: 50_000, sell: 150_000 });
+      expect((markets.json.data as Array<{ available_capacity_usd: unknown }>)[0].available_capacity_usd).toEqual({
+        buy: 50_000,
+        sell: 150_000,
+      });
       const r = await raw(small, "POST", "/hedges", { key: "svc_test_demo_sandbox_key_0002", body: OPEN });
       expectError(r, "exposure_exceeded");
       expect(r.json.error?.details).toMatchObject({ available_headroom_usd: 50_000, limit: "market_headroom" });
@@ -124,7 +137,10 @@ describe("400", () => {
     expectError(r, "insufficient_collateral");
     expect(r.json.error?.details).toEqual({ required_usdc: 1_010, balance_usdc: 1_000 });
     expect((await raw(sb, "POST", "/hedges", { key: POOR, body: { ...OPEN, notional_usd: 9_000 } })).status).toBe(200);
-    expectError(await raw(sb, "POST", "/hedges/add", { key: POOR, body: { ...body(), additional_notional_usd: 1_000 } }), "insufficient_collateral");
+    expectError(
+      await raw(sb, "POST", "/hedges/add", { key: POOR, body: { ...body(), additional_notional_usd: 1_000 } }),
+      "insufficient_collateral",
+    );
   });
 
   test("hedge_not_open: add by id to a closed, failed or closing hedge", async () => {
@@ -132,14 +148,18 @@ describe("400", () => {
     await raw(sb, "POST", "/hedges/close", { body: body() });
     const closing = await raw(sb, "POST", `/hedges/${open.hedge_id}/add`, { body: { additional_notional_usd: 1_000 } });
     expectError(closing, "hedge_not_open");
-    await until(async () => ((await raw(sb, "GET", `/hedges/${open.hedge_id}`)).json.data as { status: string }).status === "closed" || undefined);
+    await until(
+      async () => ((await raw(sb, "GET", `/hedges/${open.hedge_id}`)).json.data as { status: string }).status === "closed" || undefined,
+    );
     const closed = await raw(sb, "POST", `/hedges/${open.hedge_id}/add`, { body: { additional_notional_usd: 1_000 } });
     expectError(closed, "hedge_not_open");
     expect(closed.json.error?.details).toMatchObject({ status: "closed" });
 
     sb.faults.apply({ fail_rate: 1 });
     const doomed = openHedgeResultSchema.parse((await raw(sb, "POST", "/hedges", { body: OPEN })).json.data);
-    await until(async () => ((await raw(sb, "GET", `/hedges/${doomed.hedge_id}`)).json.data as { status: string }).status === "failed" || undefined);
+    await until(
+      async () => ((await raw(sb, "GET", `/hedges/${doomed.hedge_id}`)).json.data as { status: string }).status === "failed" || undefined,
+    );
     expectError(await raw(sb, "POST", `/hedges/${doomed.hedge_id}/add`, { body: { additional_notional_usd: 1_000 } }), "hedge_not_open");
   });
 
@@ -187,7 +207,10 @@ describe("401 and 403", () => {
     expectError(await raw(sb, "GET", "/account", { key: DEMO_REVOKED_API_KEY }), "invalid_api_key");
     expectError(await raw(sb, "GET", "/account", { key: "sk_live_abc" }), "invalid_api_key");
     expectError(await raw(sb, "GET", "/account", { key: null, headers: { Authorization: `Basic ${DEMO_API_KEY}` } }), "invalid_api_key");
-    expectError(await raw(sb, "GET", "/account", { key: null, headers: { Authorization: `Bearer ${DEMO_API_KEY} extra` } }), "invalid_api_key");
+    expectError(
+      await raw(sb, "GET", "/account", { key: null, headers: { Authorization: `Bearer ${DEMO_API_KEY} extra` } }),
+      "invalid_api_key",
+    );
     expect((await raw(sb, "GET", "/account", { key: null, headers: { Authorization: `bearer ${DEMO_API_KEY}` } })).status).toBe(200);
   });
 
@@ -217,7 +240,13 @@ describe("404 and 409", () => {
   test("hedge_not_found: get or add by id for an id that is not the caller's", async () => {
     const open = openHedgeResultSchema.parse((await raw(sb, "POST", "/hedges", { body: OPEN })).json.data);
     expectError(await raw(sb, "GET", "/hedges/hdg_000000000000000000000000"), "hedge_not_found");
-    expectError(await raw(sb, "POST", `/hedges/${open.hedge_id}/add`, { key: "svc_test_demo_sandbox_key_0002", body: { additional_notional_usd: 1 } }), "hedge_not_found");
+    expectError(
+      await raw(sb, "POST", `/hedges/${open.hedge_id}/add`, {
+        key: "svc_test_demo_sandbox_key_0002",
+        body: { additional_notional_usd: 1 },
+      }),
+      "hedge_not_found",
+    );
   });
 
   test("no_open_hedge: add, decrease or close with nothing open on the side", async () => {
@@ -238,7 +267,9 @@ describe("404 and 409", () => {
     expectError(r, "hedge_exists");
     expect(r.json.error?.details).toEqual({ hedge_id: first.hedge_id });
     sb.faults.apply({ stall_fills: false });
-    await until(async () => ((await raw(sb, "GET", `/hedges/${first.hedge_id}`)).json.data as { status: string }).status === "filled" || undefined);
+    await until(
+      async () => ((await raw(sb, "GET", `/hedges/${first.hedge_id}`)).json.data as { status: string }).status === "filled" || undefined,
+    );
     expectError(await raw(sb, "POST", "/hedges", { body: OPEN }), "hedge_exists");
     // The other side and another account are free.
     expect((await raw(sb, "POST", "/hedges", { body: { ...OPEN, side: "sell" } })).status).toBe(200);
@@ -287,12 +318,38 @@ describe("the envelope, whatever comes in", () => {
 
   test("random methods, paths, headers and bodies never get a 5xx, a stack trace or a non-envelope", async () => {
     const segment = fc.oneof(
-      fc.constantFrom("hedges", "add", "close", "decrease", "history", "markets", "prices", "quotes", "account", "positions", "%zz", "..", "hdg_1"),
+      fc.constantFrom(
+        "hedges",
+        "add",
+        "close",
+        "decrease",
+        "history",
+        "markets",
+        "prices",
+        "quotes",
+        "account",
+        "positions",
+        "%zz",
+        "..",
+        "hdg_1",
+      ),
       fc.string({ maxLength: 8 }).map(encodeURIComponent),
     );
     const json = fc.oneof(
       fc.jsonValue().map((v) => JSON.stringify(v)),
-      fc.record({ market: fc.oneof(fc.constant("USDTNGN"), fc.string()), side: fc.oneof(fc.constantFrom("buy", "sell"), fc.anything()), notional_usd: fc.oneof(fc.double(), fc.integer(), fc.string()), tenor_days: fc.oneof(fc.constantFrom(1, 3, 7), fc.integer()), additional_notional_usd: fc.double(), reduce_notional_usd: fc.double() }, { requiredKeys: [] }).map((v) => JSON.stringify(v)),
+      fc
+        .record(
+          {
+            market: fc.oneof(fc.constant("USDTNGN"), fc.string()),
+            side: fc.oneof(fc.constantFrom("buy", "sell"), fc.anything()),
+            notional_usd: fc.oneof(fc.double(), fc.integer(), fc.string()),
+            tenor_days: fc.oneof(fc.constantFrom(1, 3, 7), fc.integer()),
+            additional_notional_usd: fc.double(),
+            reduce_notional_usd: fc.double(),
+          },
+          { requiredKeys: [] },
+        )
+        .map((v) => JSON.stringify(v)),
       fc.string({ maxLength: 40 }),
     );
     await fc.assert(

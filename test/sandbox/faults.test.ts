@@ -60,7 +60,9 @@ describe("control API", () => {
     expect((await control(sb, "POST", "/accounts", cfg)).status).toBe(201);
     expect(((await raw(sb, "GET", "/account", { key: cfg.api_key })).json.data as { balance_usdc: number }).balance_usdc).toBe(1234);
     expect((await control(sb, "POST", "/accounts", cfg)).status).toBe(409);
-    expect((await control(sb, "POST", "/accounts", { ...cfg, api_key: "nope" })).json.error?.details?.fields).toEqual({ api_key: expect.any(String) });
+    expect((await control(sb, "POST", "/accounts", { ...cfg, api_key: "nope" })).json.error?.details?.fields).toEqual({
+      api_key: expect.any(String),
+    });
     // Reset goes back to the accounts the sandbox started with.
     sb.reset();
     expect((await raw(sb, "GET", "/account", { key: cfg.api_key })).json.error?.code).toBe("invalid_api_key");
@@ -174,9 +176,23 @@ describe("faults", () => {
   });
 
   test("DELETE /_sandbox/faults clears request faults and resumes fills and prices", async () => {
-    await control(sb, "POST", "/faults", { latency_ms: 50, drop_after_commit: 3, rate_limit_next: 4, stall_fills: true, price_unavailable: true, fail_next: { count: 9 } });
+    await control(sb, "POST", "/faults", {
+      latency_ms: 50,
+      drop_after_commit: 3,
+      rate_limit_next: 4,
+      stall_fills: true,
+      price_unavailable: true,
+      fail_next: { count: 9 },
+    });
     const cleared = (await control(sb, "DELETE", "/faults")).json.data;
-    expect(cleared).toMatchObject({ fail_next: [], latency_ms: 0, drop_after_commit: 0, rate_limit_next: 0, stall_fills: false, price_unavailable: false });
+    expect(cleared).toMatchObject({
+      fail_next: [],
+      latency_ms: 0,
+      drop_after_commit: 0,
+      rate_limit_next: 0,
+      stall_fills: false,
+      price_unavailable: false,
+    });
     expect((await raw(sb, "GET", "/prices")).status).toBe(200);
   });
 
@@ -222,7 +238,11 @@ describe("CORS", () => {
   test("preflight from the add-in's origin allows the API's headers; answers expose Retry-After", async () => {
     const pre = await fetch(`${sb.baseUrl}/hedges`, {
       method: "OPTIONS",
-      headers: { Origin: "https://localhost:3000", "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "authorization,content-type,idempotency-key" },
+      headers: {
+        Origin: "https://localhost:3000",
+        "Access-Control-Request-Method": "POST",
+        "Access-Control-Request-Headers": "authorization,content-type,idempotency-key",
+      },
     });
     expect(pre.status).toBe(204);
     expect(pre.headers.get("access-control-allow-origin")).toBe("https://localhost:3000");
@@ -235,7 +255,9 @@ describe("CORS", () => {
     expect(foreign.headers.get("access-control-allow-origin")).toBeNull();
     const other = await start({ allowedOrigins: ["https://excel.example"] });
     try {
-      expect((await raw(other, "GET", "/markets", { headers: { Origin: "https://excel.example" } })).headers.get("access-control-allow-origin")).toBe("https://excel.example");
+      expect(
+        (await raw(other, "GET", "/markets", { headers: { Origin: "https://excel.example" } })).headers.get("access-control-allow-origin"),
+      ).toBe("https://excel.example");
     } finally {
       await other.close();
     }

@@ -29,7 +29,11 @@ export function start(options: SandboxOptions = {}): Promise<RunningSandbox> {
 export interface RawResponse {
   status: number;
   headers: Headers;
-  json: { data: unknown; error: { code: string; message: string; details: Record<string, unknown> | null } | null; meta: Record<string, unknown> };
+  json: {
+    data: unknown;
+    error: { code: string; message: string; details: Record<string, unknown> | null } | null;
+    meta: Record<string, unknown>;
+  };
   text: string;
 }
 
@@ -82,7 +86,11 @@ export function client(sb: RunningSandbox, apiKey: string = DEMO_API_KEY, extra:
 }
 
 /** Polls `check` until it returns a value other than undefined/false, or fails after `timeoutMs`. */
-export async function until<T>(check: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 3_000, what = "condition"): Promise<T> {
+export async function until<T>(
+  check: () => Promise<T | undefined | false> | T | undefined | false,
+  timeoutMs = 3_000,
+  what = "condition",
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();

@@ -13,7 +13,8 @@ afterAll(() => sb.close());
 beforeEach(() => sb.reset());
 
 const hedges = async (key = DEMO_API_KEY) => z.array(hedgeSchema).parse((await raw(sb, "GET", "/hedges", { key })).json.data);
-const open = (idem: string, body: unknown = OPEN, apiKey = DEMO_API_KEY) => raw(sb, "POST", "/hedges", { key: apiKey, body, headers: { "Idempotency-Key": idem } });
+const open = (idem: string, body: unknown = OPEN, apiKey = DEMO_API_KEY) =>
+  raw(sb, "POST", "/hedges", { key: apiKey, body, headers: { "Idempotency-Key": idem } });
 
 test("same key and body: the stored answer comes back, byte for byte, and nothing happens twice", async () => {
   const first = await open("idem-1", OPEN);
@@ -32,7 +33,10 @@ test("same key, another body or another endpoint: 409 idempotency_key_reuse", as
   const other = await open("idem-2", { ...OPEN, notional_usd: 100_001 });
   expect(other.status).toBe(409);
   expect(other.json.error?.code).toBe("idempotency_key_reuse");
-  const elsewhere = await raw(sb, "POST", "/hedges/close", { body: { market: "USDTNGN", side: "buy" }, headers: { "Idempotency-Key": "idem-2" } });
+  const elsewhere = await raw(sb, "POST", "/hedges/close", {
+    body: { market: "USDTNGN", side: "buy" },
+    headers: { "Idempotency-Key": "idem-2" },
+  });
   expect(elsewhere.json.error?.code).toBe("idempotency_key_reuse");
   expect(await hedges()).toHaveLength(1);
 });

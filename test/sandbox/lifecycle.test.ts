@@ -17,10 +17,13 @@ beforeEach(() => sb.reset());
 
 const openFilled = async (body: unknown = OPEN, key = DEMO_API_KEY) => {
   const r = openHedgeResultSchema.parse((await raw(sb, "POST", "/hedges", { body, key })).json.data);
-  await until(async () => ((await raw(sb, "GET", `/hedges/${r.hedge_id}`, { key })).json.data as { status: string }).status === "filled" || undefined);
+  await until(
+    async () => ((await raw(sb, "GET", `/hedges/${r.hedge_id}`, { key })).json.data as { status: string }).status === "filled" || undefined,
+  );
   return r;
 };
-const history = async (key = DEMO_API_KEY) => z.array(closedHedgeSchema).parse((await raw(sb, "GET", "/hedges/history", { key })).json.data);
+const history = async (key = DEMO_API_KEY) =>
+  z.array(closedHedgeSchema).parse((await raw(sb, "GET", "/hedges/history", { key })).json.data);
 const accountOf = async (key = DEMO_API_KEY) => accountSchema.parse((await raw(sb, "GET", "/account", { key })).json.data);
 
 test("a hedge settles by itself at maturity when the clock moves: closed, a maturity record, carry of the whole tenor", async () => {
@@ -33,7 +36,13 @@ test("a hedge settles by itself at maturity when the clock moves: closed, a matu
   const hedge = hedgeSchema.parse((await raw(sb, "GET", `/hedges/${opened.hedge_id}`)).json.data);
   expect(hedge.status).toBe("closed");
   const [record] = await history();
-  expect(record).toMatchObject({ exit_type: "maturity", size_usd: 100_000, hedge_id: opened.hedge_id, client_reference: "M-1", closed_at: opened.maturity_at });
+  expect(record).toMatchObject({
+    exit_type: "maturity",
+    size_usd: 100_000,
+    hedge_id: opened.hedge_id,
+    client_reference: "M-1",
+    closed_at: opened.maturity_at,
+  });
   expect(record.carry_usd).toBe(-opened.quote.carry.total_usdc);
   expect(record.fees_usd).toBe(opened.quote.upfront.platform_fee_usdc);
   expect(record.collateral_usdc).toBe(opened.collateral_usdc);

@@ -21,8 +21,12 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 test("--state keeps balances, hedges, history, idempotency keys and the clock across a restart", async () => {
   const file = join(dir, "state.json");
   let sb = await start({ stateFile: file });
-  const opened = openHedgeResultSchema.parse((await raw(sb, "POST", "/hedges", { body: OPEN, headers: { "Idempotency-Key": "persist-1" } })).json.data);
-  await until(async () => ((await raw(sb, "GET", `/hedges/${opened.hedge_id}`)).json.data as { status: string }).status === "filled" || undefined);
+  const opened = openHedgeResultSchema.parse(
+    (await raw(sb, "POST", "/hedges", { body: OPEN, headers: { "Idempotency-Key": "persist-1" } })).json.data,
+  );
+  await until(
+    async () => ((await raw(sb, "GET", `/hedges/${opened.hedge_id}`)).json.data as { status: string }).status === "filled" || undefined,
+  );
   await raw(sb, "POST", "/hedges/decrease", { body: { market: "USDTNGN", side: "buy", reduce_notional_usd: 25_000 } });
   await until(async () => ((await raw(sb, "GET", "/hedges/history")).json.data as unknown[]).length === 1 || undefined);
   sb.clock.advance(3_600_000);
@@ -45,7 +49,9 @@ test("--state keeps balances, hedges, history, idempotency keys and the clock ac
     expect(sb.clock.offsetMs).toBe(3_600_000);
     expect((await raw(sb, "GET", "/hedges/history")).json.data).toEqual(before.history);
     expect((await raw(sb, "GET", "/hedges")).json.data).toEqual(before.hedges);
-    expect((await raw(sb, "GET", "/account")).json.data).toMatchObject({ balance_usdc: (before.account as { balance_usdc: number }).balance_usdc });
+    expect((await raw(sb, "GET", "/account")).json.data).toMatchObject({
+      balance_usdc: (before.account as { balance_usdc: number }).balance_usdc,
+    });
     const replay = await raw(sb, "POST", "/hedges", { body: OPEN, headers: { "Idempotency-Key": "persist-1" } });
     expect(replay.headers.get("idempotent-replayed")).toBe("true");
     expect(openHedgeResultSchema.parse(replay.json.data).hedge_id).toBe(opened.hedge_id);
@@ -67,13 +73,19 @@ test("--state keeps balances, hedges, history, idempotency keys and the clock ac
 test("a stored refusal (no change of the engine) reaches the state file too, without waiting for shutdown", async () => {
   const file = join(dir, "refusal.json");
   let sb = await start({ stateFile: file });
-  const refused = await raw(sb, "POST", "/hedges/close", { body: { market: "USDTNGN", side: "buy" }, headers: { "Idempotency-Key": "refused-close" } });
+  const refused = await raw(sb, "POST", "/hedges/close", {
+    body: { market: "USDTNGN", side: "buy" },
+    headers: { "Idempotency-Key": "refused-close" },
+  });
   expect(refused.json.error?.code).toBe("no_open_hedge");
   await until(() => loadState(file)?.idempotency.some((r) => r.key === "refused-close") || undefined, 2_000, "the record to be written");
   await sb.close();
   sb = await start({ stateFile: file });
   try {
-    const replay = await raw(sb, "POST", "/hedges/close", { body: { market: "USDTNGN", side: "buy" }, headers: { "Idempotency-Key": "refused-close" } });
+    const replay = await raw(sb, "POST", "/hedges/close", {
+      body: { market: "USDTNGN", side: "buy" },
+      headers: { "Idempotency-Key": "refused-close" },
+    });
     expect(replay.headers.get("idempotent-replayed")).toBe("true");
     expect(replay.text).toBe(refused.text);
   } finally {
@@ -107,7 +119,12 @@ test("an open accepted but not yet sent when the process stopped is sent on rest
 
 test("state files are written whole (temp file, rename) and a bad one is refused with advice", () => {
   const file = join(dir, "nested", "deep", "s.json");
-  saveState(file, { version: 1, saved_at: "x", engine: { seed: 1, priceOriginMs: 0, clockOffsetMs: 0, rngState: 1, seq: 0, accounts: [] }, idempotency: [] });
+  saveState(file, {
+    version: 1,
+    saved_at: "x",
+    engine: { seed: 1, priceOriginMs: 0, clockOffsetMs: 0, rngState: 1, seq: 0, accounts: [] },
+    idempotency: [],
+  });
   expect(JSON.parse(readFileSync(file, "utf8")).version).toBe(1);
   expect(loadState(join(dir, "missing.json"))).toBeNull();
   const bad = join(dir, "bad.json");
@@ -123,16 +140,40 @@ test("accounts files are checked, and new accounts of the file join a restored s
   const file = join(dir, "accounts-join.json");
   const first = await startSandbox({ port: 0, http: true, stateFile: file, accounts: [account("svc_test_first_0001")] });
   await first.close();
-  const second = await startSandbox({ port: 0, http: true, stateFile: file, accounts: [account("svc_test_first_0001"), account("svc_test_second_0001", { balance_usdc: 7 })] });
+  const second = await startSandbox({
+    port: 0,
+    http: true,
+    stateFile: file,
+    accounts: [account("svc_test_first_0001"), account("svc_test_second_0001", { balance_usdc: 7 })],
+  });
   try {
-    expect(((await raw(second, "GET", "/account", { key: "svc_test_second_0001" })).json.data as { balance_usdc: number }).balance_usdc).toBe(7);
+    expect(
+      ((await raw(second, "GET", "/account", { key: "svc_test_second_0001" })).json.data as { balance_usdc: number }).balance_usdc,
+    ).toBe(7);
   } finally {
     await second.close();
   }
 });
 
 test("command line parsing", () => {
-  expect(parseArgs(["--port", "0", "--http", "--seed=9", "--fill-ms", "20", "--fail-rate", "0.25", "--accounts", "a.json", "--state", "s.json", "--host", "0.0.0.0"])).toEqual({
+  expect(
+    parseArgs([
+      "--port",
+      "0",
+      "--http",
+      "--seed=9",
+      "--fill-ms",
+      "20",
+      "--fail-rate",
+      "0.25",
+      "--accounts",
+      "a.json",
+      "--state",
+      "s.json",
+      "--host",
+      "0.0.0.0",
+    ]),
+  ).toEqual({
     port: 0,
     http: true,
     seed: 9,
@@ -142,7 +183,20 @@ test("command line parsing", () => {
     stateFile: "s.json",
     host: "0.0.0.0",
   });
-  expect(parseArgs(["--fail-next", "3:executor_unavailable", "--latency-ms", "100", "--stall-fills", "--price-unavailable", "--drop-after-commit", "2", "--rate-limit-next", "4"]).faults).toEqual({
+  expect(
+    parseArgs([
+      "--fail-next",
+      "3:executor_unavailable",
+      "--latency-ms",
+      "100",
+      "--stall-fills",
+      "--price-unavailable",
+      "--drop-after-commit",
+      "2",
+      "--rate-limit-next",
+      "4",
+    ]).faults,
+  ).toEqual({
     fail_next: { count: 3, code: "executor_unavailable" },
     latency_ms: 100,
     stall_fills: true,
@@ -150,17 +204,28 @@ test("command line parsing", () => {
     drop_after_commit: 2,
     rate_limit_next: 4,
   });
-  for (const bad of [["--port", "x"], ["--fail-rate", "2"], ["--bogus"], ["--state"], ["--fail-next", "1:hedge_exists"], ["--port", "70000"]]) {
+  for (const bad of [
+    ["--port", "x"],
+    ["--fail-rate", "2"],
+    ["--bogus"],
+    ["--state"],
+    ["--fail-next", "1:hedge_exists"],
+    ["--port", "70000"],
+  ]) {
     expect(() => parseArgs(bad)).toThrow(UsageError);
   }
 });
 
 test("`tsx src/sandbox/main.ts --http --port 0` prints `listening on <base url>/v2` and its keys, serves, and saves state on SIGTERM", async () => {
   const state = join(dir, "cli-state.json");
-  const child = spawn(process.execPath, ["--import", "tsx", "src/sandbox/main.ts", "--http", "--port", "0", "--fill-ms", "20", "--seed", "5", "--state", state], {
-    cwd: resolve(__dirname, "../.."),
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", "src/sandbox/main.ts", "--http", "--port", "0", "--fill-ms", "20", "--seed", "5", "--state", state],
+    {
+      cwd: resolve(__dirname, "../.."),
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   let out = "";
   child.stdout.on("data", (c: Buffer) => (out += c.toString()));
   child.stderr.on("data", (c: Buffer) => (out += c.toString()));
@@ -172,7 +237,11 @@ test("`tsx src/sandbox/main.ts --http --port 0` prints `listening on <base url>/
     const res = await fetch(`${baseUrl}/prices?market=USDTNGN`, { headers: { Authorization: `Bearer ${DEMO_API_KEY}` } });
     expect(res.status).toBe(200);
     expect(((await res.json()) as { data: { USDTNGN: { price: number } } }).data.USDTNGN.price).toBeGreaterThan(1000);
-    const opened = await fetch(`${baseUrl}/hedges`, { method: "POST", headers: { Authorization: `Bearer ${DEMO_API_KEY}`, "Content-Type": "application/json" }, body: JSON.stringify(OPEN) });
+    const opened = await fetch(`${baseUrl}/hedges`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${DEMO_API_KEY}`, "Content-Type": "application/json" },
+      body: JSON.stringify(OPEN),
+    });
     expect(opened.status).toBe(200);
   } finally {
     const exited = new Promise((r) => child.once("exit", r));

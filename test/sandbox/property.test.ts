@@ -10,7 +10,17 @@ import type { RunningSandbox } from "../../src/sandbox/server";
 import { account, client, start } from "./helpers";
 
 const DAY = 86_400_000;
-const MARKETS = [DEFAULT_MARKETS[0], { ...DEFAULT_MARKETS[0], symbol: "USDTKES", pair: "USDT/KES", spot: 129, net_rate_daily_pct: { buy: 0.02, sell: 0.01 }, headroom_usd: 1_500_000 }];
+const MARKETS = [
+  DEFAULT_MARKETS[0],
+  {
+    ...DEFAULT_MARKETS[0],
+    symbol: "USDTKES",
+    pair: "USDT/KES",
+    spot: 129,
+    net_rate_daily_pct: { buy: 0.02, sell: 0.01 },
+    headroom_usd: 1_500_000,
+  },
+];
 const KEYS = ["svc_test_prop_rich_0001", "svc_test_prop_poor_0001", "svc_live_prop_live_0001"];
 const ACCOUNTS = [
   account(KEYS[0], { allowed_markets: ["USDTNGN", "USDTKES"] }),
@@ -38,11 +48,20 @@ const notional = fc.oneof(
   { weight: 2, arbitrary: fc.double({ min: 0.01, max: 300_000, noNaN: true }).map((x) => Math.round(x * 100) / 100) },
 );
 const command: fc.Arbitrary<Command> = fc.oneof(
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant("open" as const), who, market, side, notional, tenor: fc.constantFrom<1 | 3 | 7>(1, 3, 7) }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({ kind: fc.constant("open" as const), who, market, side, notional, tenor: fc.constantFrom<1 | 3 | 7>(1, 3, 7) }),
+  },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant("add" as const), who, market, side, notional, byId: fc.boolean() }) },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant("decrease" as const), who, market, side, notional }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("close" as const), who, market, side }) },
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant("advance" as const), ms: fc.oneof(fc.integer({ min: 0, max: 5_000 }), fc.integer({ min: 0, max: 3 * DAY })) }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      kind: fc.constant("advance" as const),
+      ms: fc.oneof(fc.integer({ min: 0, max: 5_000 }), fc.integer({ min: 0, max: 3 * DAY })),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("stall" as const), on: fc.boolean() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("outage" as const), on: fc.boolean() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("failRate" as const), rate: fc.constantFrom(0, 0.3, 1) }) },
@@ -68,7 +87,9 @@ function checkInvariants(engine: Engine): void {
     const realized = acct.history.reduce((s, r) => s + r.net, 0);
     // Conservation at every step: free balance + locked collateral = starting balance + realized net P&L (exact, in micro-USDC).
     if (acct.balance + locked(acct) !== acct.startingBalance + realized) {
-      throw new Error(`${acct.config.api_key}: balance ${acct.balance} + locked ${locked(acct)} != start ${acct.startingBalance} + realized ${realized}`);
+      throw new Error(
+        `${acct.config.api_key}: balance ${acct.balance} + locked ${locked(acct)} != start ${acct.startingBalance} + realized ${realized}`,
+      );
     }
     for (const r of acct.history) {
       if (r.net !== r.gross + r.carry - r.fees) throw new Error(`record ${r.hedgeId}: net != gross + carry - fees`);
@@ -166,17 +187,21 @@ describe("over HTTP with the real client", () => {
         sb.reset();
         const clients = KEYS.map((k) => client(sb, k, { retry: { maxAttempts: 1 } }));
         const tolerate = (e: unknown) => {
-          if (!(e instanceof HedgingApiError) || (e.status ?? 500) >= 500 && e.code !== "price_unavailable") throw e;
+          if (!(e instanceof HedgingApiError) || ((e.status ?? 500) >= 500 && e.code !== "price_unavailable")) throw e;
         };
         for (const c of commands) {
           const cl = "who" in c ? clients[c.who] : clients[0];
           const symbol = "market" in c ? MARKETS[c.market].symbol : "USDTNGN";
-          if (c.kind === "open") await cl.open({ market: symbol, side: c.side, notional_usd: c.notional, tenor_days: c.tenor, client_reference: "H" }).catch(tolerate);
+          if (c.kind === "open")
+            await cl
+              .open({ market: symbol, side: c.side, notional_usd: c.notional, tenor_days: c.tenor, client_reference: "H" })
+              .catch(tolerate);
           else if (c.kind === "add" && c.byId) {
             const [latest] = (await cl.list({ limit: 1 })).data;
             if (latest) await cl.addById(latest.id, { additional_notional_usd: c.notional }).catch(tolerate);
           } else if (c.kind === "add") await cl.add({ market: symbol, side: c.side, additional_notional_usd: c.notional }).catch(tolerate);
-          else if (c.kind === "decrease") await cl.decrease({ market: symbol, side: c.side, reduce_notional_usd: c.notional }).catch(tolerate);
+          else if (c.kind === "decrease")
+            await cl.decrease({ market: symbol, side: c.side, reduce_notional_usd: c.notional }).catch(tolerate);
           else if (c.kind === "close") await cl.close({ market: symbol, side: c.side }).catch(tolerate);
           else if (c.kind === "advance") sb.clock.advance(c.ms);
           else if (c.kind === "stall") sb.faults.apply({ stall_fills: c.on });

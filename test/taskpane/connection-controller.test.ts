@@ -1,7 +1,8 @@
 // Connect and Forget against the real sandbox over HTTP: the key is adopted and saved only after GET /account answers, and never shown unmasked.
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/server";
 import { DEMO_API_KEY, DEMO_LIVE_API_KEY, DEMO_REVOKED_API_KEY } from "../../src/sandbox/demo";
-import { memoryStore, SETTING_KEYS } from "../../src/excel/settings";
+import { memoryStore } from "../../src/excel/settings";
+import { SETTING_KEYS } from "../../src/feeds/settings-store";
 import { Connection } from "../../src/feeds/connection";
 import { HedgingApiError } from "../../src/api/errors";
 import { ConnectionController, errorView, type ConnectionState } from "../../src/taskpane/connection-controller";
@@ -49,7 +50,10 @@ describe("connection controller against the sandbox", () => {
     const { store, connection, controller, states } = setup();
     const state = await controller.connect(DEMO_REVOKED_API_KEY, sandbox.baseUrl);
     expect(state.status).toBe("disconnected");
-    expect(state.status === "disconnected" && state.error).toMatchObject({ code: "invalid_api_key", advice: expect.stringMatching(/not accepted/) });
+    expect(state.status === "disconnected" && state.error).toMatchObject({
+      code: "invalid_api_key",
+      advice: expect.stringMatching(/not accepted/),
+    });
     expect(store.dump()).toEqual({});
     expect(connection.client).toBeNull();
     expect(everyText(states).filter((t) => t.includes(DEMO_REVOKED_API_KEY))).toEqual([]);
@@ -107,7 +111,11 @@ describe("error view", () => {
   test("masks the key anywhere in a message and keeps the code and advice", () => {
     const key = "svc_test_secretsecret9876";
     const view = errorView(new HedgingApiError({ code: "rate_limited", status: 429, message: `Too many requests for ${key}` }), key);
-    expect(view).toEqual({ code: "rate_limited", message: "Too many requests for svc_test_…9876", advice: expect.stringMatching(/slows down/) });
+    expect(view).toEqual({
+      code: "rate_limited",
+      message: "Too many requests for svc_test_…9876",
+      advice: expect.stringMatching(/slows down/),
+    });
     expect(errorView(new Error(`boom ${key}`), key)).toEqual({ code: "unexpected_error", message: "boom svc_test_…9876", advice: null });
   });
 });

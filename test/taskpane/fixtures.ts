@@ -50,13 +50,33 @@ export const position: Position = {
 };
 
 export function row(rowNumber: number, over: Partial<TradeRow> = {}): TradeRow {
-  return { rowNumber, action: "open", market: "USDTNGN", side: "buy", notional: 100_000, tenor: 7, clientReference: `DEAL-${rowNumber}`, ...over };
+  return {
+    rowNumber,
+    action: "open",
+    market: "USDTNGN",
+    side: "buy",
+    notional: 100_000,
+    tenor: 7,
+    clientReference: `DEAL-${rowNumber}`,
+    ...over,
+  };
 }
 
 export function openLine(rowNumber: number, over: Partial<PreviewLine> = {}): PreviewLine {
   const r = row(rowNumber);
   const q = quote(r.notional!);
-  return { row: r, quote: q, position: null, collateralUsdc: q.upfront.total_upfront_usdc, carryUsdc: q.carry.total_usdc, marginBackUsdc: 0, duplicateOf: null, blockers: [], warnings: [], ...over };
+  return {
+    row: r,
+    quote: q,
+    position: null,
+    collateralUsdc: q.upfront.total_upfront_usdc,
+    carryUsdc: q.carry.total_usdc,
+    marginBackUsdc: 0,
+    duplicateOf: null,
+    blockers: [],
+    warnings: [],
+    ...over,
+  };
 }
 
 export function preview(lines: PreviewLine[], over: Partial<Preview> = {}): Preview {

@@ -1,5 +1,15 @@
 // Display formatting of the pane: amounts, signed P&L, rates, percentages and UTC times.
-import { formatCompact, formatPct, formatRate, formatSignedUsd, formatUsd, formatUsdc, formatUtc, formatUtcTime, plural } from "../../src/taskpane/format";
+import {
+  formatCompact,
+  formatPct,
+  formatRate,
+  formatSignedUsd,
+  formatUsd,
+  formatUsdc,
+  formatUtc,
+  formatUtcTime,
+  plural,
+} from "../../src/taskpane/format";
 
 describe("pane formatting", () => {
   test("amounts carry their currency, thousands separators and two decimals", () => {

@@ -35,7 +35,10 @@ describe("harness mode", () => {
 
 describe("Chromium finder", () => {
   test("CHROMIUM_PATH wins when it exists; else the first usual path that exists; else null", () => {
-    const has = (...paths: string[]) => (p: string) => paths.includes(p);
+    const has =
+      (...paths: string[]) =>
+      (p: string) =>
+        paths.includes(p);
     expect(findChromium({ CHROMIUM_PATH: "/opt/chrome" }, has("/opt/chrome", "/usr/bin/chromium"))).toBe("/opt/chrome");
     expect(findChromium({ CHROMIUM_PATH: "/missing" }, has("/usr/bin/chromium"))).toBeNull();
     expect(findChromium({}, has("/usr/bin/chromium-browser"))).toBe("/usr/bin/chromium-browser");

@@ -1,7 +1,15 @@
 // View models of the overview and the trade panel: what the user reads in the pane.
 import { badgeModel } from "../../src/taskpane/environment-badge";
 import { overviewModel } from "../../src/taskpane/overview-model";
-import { confirmation, previewRows, previewTotals, progressModel, readSummary, rowStatusText, sendPlan } from "../../src/taskpane/trade-model";
+import {
+  confirmation,
+  previewRows,
+  previewTotals,
+  progressModel,
+  readSummary,
+  rowStatusText,
+  sendPlan,
+} from "../../src/taskpane/trade-model";
 import type { ReadResult } from "../../src/trading/types";
 import { account, market, openLine, position, preview, row } from "./fixtures";
 
@@ -83,8 +91,18 @@ describe("preview", () => {
   });
 
   test("close rows show the position affected and the margin back", () => {
-    const line = openLine(5, { row: row(5, { action: "close", notional: null, tenor: null }), quote: null, position, collateralUsdc: 0, carryUsdc: 0, marginBackUsdc: 10_150 });
-    const p = preview([line], { action: "close", totals: { rows: 1, notionalUsd: 0, collateralUsdc: 0, carryUsdc: 0, marginBackUsdc: 10_150 } });
+    const line = openLine(5, {
+      row: row(5, { action: "close", notional: null, tenor: null }),
+      quote: null,
+      position,
+      collateralUsdc: 0,
+      carryUsdc: 0,
+      marginBackUsdc: 10_150,
+    });
+    const p = preview([line], {
+      action: "close",
+      totals: { rows: 1, notionalUsd: 0, collateralUsdc: 0, carryUsdc: 0, marginBackUsdc: 10_150 },
+    });
     expect(previewRows(p)[0].title).toBe("Close buy USDTNGN whole position");
     expect(previewRows(p)[0].cells.map((c) => c.value)).toEqual(["100,000.00 USD at 1500.0000", "+144.67 USD", "10,150.00 USDC"]);
     expect(previewTotals(p)).toEqual([
@@ -94,7 +112,9 @@ describe("preview", () => {
   });
 
   test("a duplicate is left out unless its 'send again' box is ticked; blocked rows never go", () => {
-    const dup = openLine(3, { duplicateOf: { idempotencyKey: "k", loggedAt: "2025-01-30T09:00:00.000Z", status: "filled", hedgeId: "h1" } });
+    const dup = openLine(3, {
+      duplicateOf: { idempotencyKey: "k", loggedAt: "2025-01-30T09:00:00.000Z", status: "filled", hedgeId: "h1" },
+    });
     const blocked = openLine(4, { blockers: ["Capacity exceeded."] });
     const p = preview([openLine(2), dup, blocked]);
     expect(previewRows(p)[1].duplicate).toBe("Already in the log (filled, logged 2025-01-30 09:00:00 UTC).");
@@ -132,9 +152,30 @@ describe("progress", () => {
 
   test("a row's status names the sheet row, the error code and the message", () => {
     expect(
-      rowStatusText({ idempotencyKey: "k", rowNumber: 7, action: "open", market: "USDTNGN", side: "buy", notional: 1, status: "rejected", hedgeId: null, errorCode: "hedge_exists", message: "Use Add to grow it." }),
+      rowStatusText({
+        idempotencyKey: "k",
+        rowNumber: 7,
+        action: "open",
+        market: "USDTNGN",
+        side: "buy",
+        notional: 1,
+        status: "rejected",
+        hedgeId: null,
+        errorCode: "hedge_exists",
+        message: "Use Add to grow it.",
+      }),
     ).toBe("Row 7 · Open buy USDTNGN · Rejected (hedge_exists) · Use Add to grow it.");
-    const filled = { idempotencyKey: "k", rowNumber: null, action: "open" as const, market: "USDTNGN", side: "sell" as const, notional: 1, status: "filled" as const, hedgeId: "h", errorCode: null };
+    const filled = {
+      idempotencyKey: "k",
+      rowNumber: null,
+      action: "open" as const,
+      market: "USDTNGN",
+      side: "sell" as const,
+      notional: 1,
+      status: "filled" as const,
+      hedgeId: "h",
+      errorCode: null,
+    };
     expect(rowStatusText({ ...filled, message: "Filled." })).toBe("Resumed · Open sell USDTNGN · Filled");
     expect(rowStatusText({ ...filled, message: "Filled at 1502.3500" })).toBe("Resumed · Open sell USDTNGN · Filled · Filled at 1502.3500");
   });

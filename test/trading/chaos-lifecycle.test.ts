@@ -3,7 +3,8 @@ import { MemoryWorkbook } from "../../src/excel/memory-workbook";
 import { createDesk } from "../../src/trading/desk";
 import { isFinal } from "../../src/trading/intent";
 import type { Action, Progress } from "../../src/trading/types";
-import type { CellValue, LogRecord } from "../../src/excel/workbook";
+import type { CellValue } from "../../src/trading/cells";
+import type { LogRecord } from "../../src/trading/hedge-log";
 import type { RunningSandbox } from "../../src/sandbox/server";
 import type { Side } from "../../src/api/schemas";
 import { account, clientFor, control, killable, resumeInNewPane, sandbox, serviceState, sleep, testMarkets } from "./sandbox-harness";
@@ -11,7 +12,9 @@ import { account, clientFor, control, killable, resumeInNewPane, sandbox, servic
 const KEY = "svc_test_chaos_lifecycle_key_0001";
 const markets = testMarkets(3);
 /** Six market sides; the last one's open fills slowly, so its adds are still pending at the reload whatever the faults did. */
-const SIDES: Array<{ market: string; side: Side }> = markets.flatMap((m) => (["buy", "sell"] as const).map((side) => ({ market: m.symbol, side })));
+const SIDES: Array<{ market: string; side: Side }> = markets.flatMap((m) =>
+  (["buy", "sell"] as const).map((side) => ({ market: m.symbol, side })),
+);
 const SLOW = SIDES.length - 1;
 const SLOW_FILL_MS = 12_000;
 
@@ -24,8 +27,15 @@ interface Planned {
 const OPEN = SIDES.map((_, s) => 100_000 + 10_000 * s);
 // Distinct amounts, so that a missing row and a doubled one cannot cancel out in a sum.
 const PLAN: Planned[] = [
-  ...SIDES.flatMap((_, s) => [0, 1].map((j): Planned => ({ action: "add", side: s, amount: 11_000 + 1_000 * s + 500 * j, reference: `LC-ADD-${s}${j}` }))),
-  ...[0, 1, 2, 3, 4, 0, 1].map((s, j): Planned => ({ action: "reduce", side: s, amount: 21_000 + 1_000 * s + 250 * j, reference: `LC-RED-${j}` })),
+  ...SIDES.flatMap((_, s) =>
+    [0, 1].map((j): Planned => ({ action: "add", side: s, amount: 11_000 + 1_000 * s + 500 * j, reference: `LC-ADD-${s}${j}` })),
+  ),
+  ...[0, 1, 2, 3, 4, 0, 1].map((s, j): Planned => ({
+    action: "reduce",
+    side: s,
+    amount: 21_000 + 1_000 * s + 250 * j,
+    reference: `LC-RED-${j}`,
+  })),
   ...[0, 2, 4].map((s): Planned => ({ action: "close", side: s, amount: null, reference: `LC-CLO-${s}` })),
 ];
 const rowsOf = (action: Planned["action"]) => PLAN.filter((p) => p.action === action);
@@ -38,7 +48,10 @@ beforeAll(async () => {
 afterAll(() => sb.close());
 
 function sheet(action: Planned["action"]): CellValue[][] {
-  return [["Symbol", "Side", "Amount", "Reference"], ...rowsOf(action).map((p) => [SIDES[p.side].market, SIDES[p.side].side, p.amount ?? "", p.reference])];
+  return [
+    ["Symbol", "Side", "Amount", "Reference"],
+    ...rowsOf(action).map((p) => [SIDES[p.side].market, SIDES[p.side].side, p.amount ?? "", p.reference]),
+  ];
 }
 
 async function until(what: string, ok: () => Promise<boolean> | boolean, timeoutMs = 20_000): Promise<void> {
@@ -53,7 +66,8 @@ it("adds, reduces and closes on six market sides, faults on, pane reloaded with 
   // ---- hedges to act on: five filled, one whose open fills only after the reload ----
   const setup = clientFor(sb, KEY);
   const { account_address: address } = (await setup.account()).data;
-  const open = (s: number) => setup.open({ market: SIDES[s].market, side: SIDES[s].side, notional_usd: OPEN[s], tenor_days: 7, client_reference: `LC-OPEN-${s}` });
+  const open = (s: number) =>
+    setup.open({ market: SIDES[s].market, side: SIDES[s].side, notional_usd: OPEN[s], tenor_days: 7, client_reference: `LC-OPEN-${s}` });
   for (let s = 0; s < SLOW; s++) await open(s);
   await until("the opens to fill", async () => (await serviceState(sb, KEY)).hedges.filter((h) => h.status === "filled").length === SLOW);
   await control(sb, "POST", "/faults", { fill_ms: SLOW_FILL_MS });
@@ -114,7 +128,8 @@ it("adds, reduces and closes on six market sides, faults on, pane reloaded with 
 
   const afterKill = await workbook.readLog();
   expect(afterKill).toHaveLength(PLAN.length); // every row was journalled before any request left
-  const pendingAtReload = (action: string, status?: string) => afterKill.filter((r) => r.action === action && !isFinal(r.status) && (!status || r.status === status)).length;
+  const pendingAtReload = (action: string, status?: string) =>
+    afterKill.filter((r) => r.action === action && !isFinal(r.status) && (!status || r.status === status)).length;
   const unfinishedAtReload = afterKill.filter((r) => !isFinal(r.status)).length;
   // Rows of each kind are unfinished; the slow side's adds and at least one reduce had been accepted, the closes not yet.
   expect(pendingAtReload("add", "submitted")).toBeGreaterThanOrEqual(2);
@@ -155,20 +170,30 @@ it("adds, reduces and closes on six market sides, faults on, pane reloaded with 
     const closed = planned.some((p) => p.action === "close");
     const wantNotional = OPEN[s] + sum("add") - sum("reduce");
     const records = service.history.filter((r) => r.hedge_id === hedge.id);
-    const decreases = records.filter((r) => r.exit_type === "decrease").map((r) => r.size_usd).sort((a, b) => a - b);
-    const wantDecreases = planned.filter((p) => p.action === "reduce").map((p) => p.amount!).sort((a, b) => a - b);
+    const decreases = records
+      .filter((r) => r.exit_type === "decrease")
+      .map((r) => r.size_usd)
+      .sort((a, b) => a - b);
+    const wantDecreases = planned
+      .filter((p) => p.action === "reduce")
+      .map((p) => p.amount!)
+      .sort((a, b) => a - b);
     const closes = records.filter((r) => r.exit_type === "close");
 
     // The service: each add once (the notional), each reduce once (one decrease record of its size), each close once.
     if (hedge.pending_orders.length !== 0) mismatches.push(`${where}: ${hedge.pending_orders.length} orders still pending on the service`);
-    if (JSON.stringify(decreases) !== JSON.stringify(wantDecreases)) mismatches.push(`${where}: decrease records ${JSON.stringify(decreases)}, rows asked for ${JSON.stringify(wantDecreases)}`);
-    if (records.some((r) => r.exit_type !== "decrease" && r.exit_type !== "close")) mismatches.push(`${where}: unexpected history ${JSON.stringify(records)}`);
+    if (JSON.stringify(decreases) !== JSON.stringify(wantDecreases))
+      mismatches.push(`${where}: decrease records ${JSON.stringify(decreases)}, rows asked for ${JSON.stringify(wantDecreases)}`);
+    if (records.some((r) => r.exit_type !== "decrease" && r.exit_type !== "close"))
+      mismatches.push(`${where}: unexpected history ${JSON.stringify(records)}`);
     if (closed) {
       if (hedge.status !== "closed") mismatches.push(`${where}: hedge ${hedge.status}, a row closed it`);
-      if (closes.length !== 1 || Math.abs(closes[0].size_usd - wantNotional) > 0.01) mismatches.push(`${where}: close records ${JSON.stringify(closes.map((r) => r.size_usd))}, want one of ${wantNotional}`);
+      if (closes.length !== 1 || Math.abs(closes[0].size_usd - wantNotional) > 0.01)
+        mismatches.push(`${where}: close records ${JSON.stringify(closes.map((r) => r.size_usd))}, want one of ${wantNotional}`);
     } else {
       if (hedge.status !== "filled") mismatches.push(`${where}: hedge ${hedge.status}, want filled`);
-      if (Math.abs(hedge.notional_usd - wantNotional) > 0.01) mismatches.push(`${where}: notional ${hedge.notional_usd} on the service, rows make ${wantNotional}`);
+      if (Math.abs(hedge.notional_usd - wantNotional) > 0.01)
+        mismatches.push(`${where}: notional ${hedge.notional_usd} on the service, rows make ${wantNotional}`);
       if (closes.length !== 0) mismatches.push(`${where}: ${closes.length} close records, no row closed it`);
     }
 
@@ -180,10 +205,26 @@ it("adds, reduces and closes on six market sides, faults on, pane reloaded with 
         continue;
       }
       const [row] = rows;
-      const want = { action: p.action, market: SIDES[s].market, side: SIDES[s].side, notional: p.amount, status: p.action === "close" ? "closed" : "filled", hedgeId: hedge.id };
-      const got = { action: row.action, market: row.market, side: row.side, notional: row.notional, status: row.status, hedgeId: row.hedgeId };
-      if (JSON.stringify(want) !== JSON.stringify(got)) mismatches.push(`${p.reference}: log ${JSON.stringify(got)} vs want ${JSON.stringify(want)}`);
-      if (!row.orderTxHash || orderHashes.has(row.orderTxHash)) mismatches.push(`${p.reference}: order tx ${row.orderTxHash} missing or shared with another row`);
+      const want = {
+        action: p.action,
+        market: SIDES[s].market,
+        side: SIDES[s].side,
+        notional: p.amount,
+        status: p.action === "close" ? "closed" : "filled",
+        hedgeId: hedge.id,
+      };
+      const got = {
+        action: row.action,
+        market: row.market,
+        side: row.side,
+        notional: row.notional,
+        status: row.status,
+        hedgeId: row.hedgeId,
+      };
+      if (JSON.stringify(want) !== JSON.stringify(got))
+        mismatches.push(`${p.reference}: log ${JSON.stringify(got)} vs want ${JSON.stringify(want)}`);
+      if (!row.orderTxHash || orderHashes.has(row.orderTxHash))
+        mismatches.push(`${p.reference}: order tx ${row.orderTxHash} missing or shared with another row`);
       else orderHashes.add(row.orderTxHash);
     }
   }

@@ -2,7 +2,7 @@
 import { MemoryWorkbook } from "../../src/excel/memory-workbook";
 import { createDesk } from "../../src/trading/desk";
 import { FINAL_STATUSES, type Progress } from "../../src/trading/types";
-import type { CellValue } from "../../src/excel/workbook";
+import type { CellValue } from "../../src/trading/cells";
 import type { RunningSandbox } from "../../src/sandbox/server";
 import { account, clientFor, control, killable, resumeInNewPane, sandbox, serviceState, testMarkets } from "./sandbox-harness";
 
@@ -21,7 +21,13 @@ function exposureSheet(): CellValue[][] {
   const rows: CellValue[][] = [["Pair", "Direction", "Notional USD", "Tenor days", "Deal id"]];
   for (let i = 0; i < ROWS; i++) {
     const market = markets[Math.floor(i / 2)].symbol;
-    rows.push([market, i % 2 === 0 ? "buy" : "sell", `${(10 + i).toLocaleString("en-US")},000`, [1, 3, 7][i % 3], `CHAOS-${String(i + 1).padStart(2, "0")}`]);
+    rows.push([
+      market,
+      i % 2 === 0 ? "buy" : "sell",
+      `${(10 + i).toLocaleString("en-US")},000`,
+      [1, 3, 7][i % 3],
+      `CHAOS-${String(i + 1).padStart(2, "0")}`,
+    ]);
   }
   return rows;
 }
@@ -94,7 +100,9 @@ it("50 rows, faults on, pane reloaded mid-batch: one effect per row, nothing mis
   const service = await serviceState(sb, KEY);
   const log = await workbook.readLog();
   expect(log).toHaveLength(ROWS);
-  const references = exposureSheet().slice(1).map((r) => String(r[4]));
+  const references = exposureSheet()
+    .slice(1)
+    .map((r) => String(r[4]));
   const mismatches: string[] = [];
   for (const reference of references) {
     const hedges = service.hedges.filter((h) => h.client_reference === reference);
@@ -104,9 +112,30 @@ it("50 rows, faults on, pane reloaded mid-batch: one effect per row, nothing mis
     const [hedge] = hedges;
     const [row] = rows;
     if (!hedge || !row) continue;
-    const want = { status: hedge.status, hedgeId: hedge.id, orderTxHash: hedge.order_tx_hash, fillTxHash: hedge.fill_tx_hash ?? null, struckRate: hedge.struck_rate ?? null, notional: hedge.notional_usd, market: hedge.market, side: hedge.side, tenor: hedge.tenor_days };
-    const got = { status: row.status, hedgeId: row.hedgeId, orderTxHash: row.orderTxHash, fillTxHash: row.fillTxHash, struckRate: row.struckRate, notional: row.notional, market: row.market, side: row.side, tenor: row.tenor };
-    if (JSON.stringify(want) !== JSON.stringify(got)) mismatches.push(`${reference}: log ${JSON.stringify(got)} vs service ${JSON.stringify(want)}`);
+    const want = {
+      status: hedge.status,
+      hedgeId: hedge.id,
+      orderTxHash: hedge.order_tx_hash,
+      fillTxHash: hedge.fill_tx_hash ?? null,
+      struckRate: hedge.struck_rate ?? null,
+      notional: hedge.notional_usd,
+      market: hedge.market,
+      side: hedge.side,
+      tenor: hedge.tenor_days,
+    };
+    const got = {
+      status: row.status,
+      hedgeId: row.hedgeId,
+      orderTxHash: row.orderTxHash,
+      fillTxHash: row.fillTxHash,
+      struckRate: row.struckRate,
+      notional: row.notional,
+      market: row.market,
+      side: row.side,
+      tenor: row.tenor,
+    };
+    if (JSON.stringify(want) !== JSON.stringify(got))
+      mismatches.push(`${reference}: log ${JSON.stringify(got)} vs service ${JSON.stringify(want)}`);
   }
   expect(mismatches).toEqual([]);
   expect(service.hedges).toHaveLength(ROWS); // nothing on the service that no row asked for

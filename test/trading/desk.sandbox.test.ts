@@ -5,7 +5,7 @@ import { Journal } from "../../src/trading/journal";
 import { intentFromRow } from "../../src/trading/intent";
 import { newIdempotencyKey } from "../../src/api/client";
 import type { Progress, TradingDesk } from "../../src/trading/types";
-import type { CellValue } from "../../src/excel/workbook";
+import type { CellValue } from "../../src/trading/cells";
 import type { RunningSandbox } from "../../src/sandbox/server";
 import { DEMO_API_KEY, DEMO_API_KEY_2 } from "../../src/sandbox/demo";
 import { clientFor, control, sandbox, serviceState } from "./sandbox-harness";
@@ -27,7 +27,13 @@ function setup(grid: CellValue[][], apiKey = DEMO_API_KEY) {
   return { workbook, desk, client, events };
 }
 
-async function trade(desk: TradingDesk, workbook: MemoryWorkbook, action: "open" | "add" | "reduce" | "close", grid: CellValue[][], sendAgain = false) {
+async function trade(
+  desk: TradingDesk,
+  workbook: MemoryWorkbook,
+  action: "open" | "add" | "reduce" | "close",
+  grid: CellValue[][],
+  sendAgain = false,
+) {
   workbook.setSheet("Exposures", grid).select("Exposures", `A2:E${grid.length}`);
   const read = await desk.readRows(action);
   expect(read.problems).toEqual([]);
@@ -54,8 +60,14 @@ describe("desk over the sandbox", () => {
     expect(preview.totals.collateralUsdc).toBeCloseTo(preview.lines[0].collateralUsdc + preview.lines[1].collateralUsdc, 6);
     const account = (await client.account()).data;
     expect(preview.checks.find((c) => c.label.startsWith("Balance"))).toMatchObject({ available: account.balance_usdc, ok: true });
-    expect(preview.checks.find((c) => c.label.startsWith("Exposure"))).toMatchObject({ needed: 140_000, available: account.available_exposure_usd, ok: true });
-    expect(preview.checks.map((c) => c.label)).toEqual(expect.arrayContaining(["Capacity USDTNGN buy (USD)", "Capacity USDTNGN sell (USD)"]));
+    expect(preview.checks.find((c) => c.label.startsWith("Exposure"))).toMatchObject({
+      needed: 140_000,
+      available: account.available_exposure_usd,
+      ok: true,
+    });
+    expect(preview.checks.map((c) => c.label)).toEqual(
+      expect.arrayContaining(["Capacity USDTNGN buy (USD)", "Capacity USDTNGN sell (USD)"]),
+    );
     expect(preview.blockers).toEqual([]);
     expect(await workbook.readLog()).toEqual([]); // a preview sends and writes nothing
 
@@ -99,7 +111,12 @@ describe("desk over the sandbox", () => {
     expect(service.hedges[0].notional_usd).toBe(100_000);
 
     // Reduce preview shows the position line and the margin expected back, scaled to the amount.
-    workbook.setSheet("Exposures", [["Market", "Side"], ["USDTNGN", "buy"]]).select("Exposures", "A2:B2");
+    workbook
+      .setSheet("Exposures", [
+        ["Market", "Side"],
+        ["USDTNGN", "buy"],
+      ])
+      .select("Exposures", "A2:B2");
     const closeRead = await desk.readRows("close");
     const closePreview = await desk.preview("close", closeRead.rows);
     expect(closePreview.lines[0].position?.size_usd).toBe(100_000);
@@ -124,16 +141,32 @@ describe("desk over the sandbox", () => {
   it("blocks what cannot work in the preview and sends nothing for it", async () => {
     const { workbook, desk } = setup([HEADER]);
     await trade(desk, workbook, "open", [HEADER, ["USDTNGN", "buy", 100_000, 7, "D-1"]]);
-    workbook.setSheet("Exposures", [HEADER, ["USDTNGN", "buy", 5_000, 7, "D-2"], ["USDTNGN", "sell", 5_000, 7, "D-3"], ["USDTNGN", "sell", 5_000, 1, "D-4"]]).select("Exposures", "A2:E4");
+    workbook
+      .setSheet("Exposures", [
+        HEADER,
+        ["USDTNGN", "buy", 5_000, 7, "D-2"],
+        ["USDTNGN", "sell", 5_000, 7, "D-3"],
+        ["USDTNGN", "sell", 5_000, 1, "D-4"],
+      ])
+      .select("Exposures", "A2:E4");
     const open = await desk.preview("open", (await desk.readRows("open")).rows);
     expect(open.lines[0].blockers[0]).toMatch(/^A hedge is already open on USDTNGN buy .*: use Add to grow it\.$/);
     expect(open.lines[1].blockers).toEqual([]);
     expect(open.lines[2].blockers).toEqual(["Row 3 already opens USDTNGN sell: one hedge per market and side — use Add for more."]);
 
-    workbook.setSheet("Exposures", [["Market", "Side", "Amount"], ["USDTNGN", "buy", 60_000], ["USDTNGN", "buy", 60_000], ["USDTNGN", "sell", 1]]).select("Exposures", "A2:C4");
+    workbook
+      .setSheet("Exposures", [
+        ["Market", "Side", "Amount"],
+        ["USDTNGN", "buy", 60_000],
+        ["USDTNGN", "buy", 60_000],
+        ["USDTNGN", "sell", 1],
+      ])
+      .select("Exposures", "A2:C4");
     const reduce = await desk.preview("reduce", (await desk.readRows("reduce")).rows);
     expect(reduce.lines[0].blockers).toEqual([]);
-    expect(reduce.lines[1].blockers[0]).toBe("Reduce 60,000.00 is more than the 40,000.00 left open on USDTNGN buy after the rows above: reduce at most 40,000.00, or use Close.");
+    expect(reduce.lines[1].blockers[0]).toBe(
+      "Reduce 60,000.00 is more than the 40,000.00 left open on USDTNGN buy after the rows above: reduce at most 40,000.00, or use Close.",
+    );
     expect(reduce.lines[2].blockers[0]).toBe("No open sell position on USDTNGN: nothing to reduce.");
 
     const sent = await desk.send(open);
@@ -160,7 +193,11 @@ describe("desk over the sandbox", () => {
     const balance = preview.checks.find((c) => c.label.startsWith("Balance"))!;
     expect(balance).toMatchObject({ available: 50_000, ok: false });
     expect(balance.needed).toBeCloseTo(preview.totals.collateralUsdc, 6);
-    expect(preview.blockers).toEqual([expect.stringMatching(/^Balance \(USDC\): the batch needs 60,[0-9]{3}\.[0-9]{2} but 50,000\.00 is available\. Remove rows or reduce amounts\.$/)]);
+    expect(preview.blockers).toEqual([
+      expect.stringMatching(
+        /^Balance \(USDC\): the batch needs 60,[0-9]{3}\.[0-9]{2} but 50,000\.00 is available\. Remove rows or reduce amounts\.$/,
+      ),
+    ]);
     await expect(desk.send(preview)).rejects.toThrow(/^Nothing was sent: Balance/);
     expect(await workbook.readLog()).toEqual([]);
     expect((await serviceState(sb, poor)).hedges).toEqual([]);
@@ -170,7 +207,10 @@ describe("desk over the sandbox", () => {
     const grid = [HEADER, ["USDTNGN", "buy", 10_000, 1, "DUP-1"]];
     const { workbook, desk } = setup(grid);
     await trade(desk, workbook, "open", grid);
-    const close = [["Market", "Side"], ["USDTNGN", "buy"]];
+    const close = [
+      ["Market", "Side"],
+      ["USDTNGN", "buy"],
+    ];
     await trade(desk, workbook, "close", close);
     workbook.setSheet("Exposures", grid).select("Exposures", "A2:E2");
     const again = await desk.preview("open", (await desk.readRows("open")).rows);
@@ -207,11 +247,24 @@ describe("desk over the sandbox", () => {
     const journal = new Journal(workbook);
     await journal.load();
     const at = new Date().toISOString();
-    const unsent = intentFromRow({ rowNumber: 2, action: "open", market: "USDTNGN", side: "buy", notional: 20_000, tenor: 7, clientReference: "RES-1" }, newIdempotencyKey(), "sandbox", at);
-    const accepted = intentFromRow({ rowNumber: 3, action: "open", market: "USDTNGN", side: "sell", notional: 30_000, tenor: 7, clientReference: "RES-2" }, newIdempotencyKey(), "sandbox", at);
+    const unsent = intentFromRow(
+      { rowNumber: 2, action: "open", market: "USDTNGN", side: "buy", notional: 20_000, tenor: 7, clientReference: "RES-1" },
+      newIdempotencyKey(),
+      "sandbox",
+      at,
+    );
+    const accepted = intentFromRow(
+      { rowNumber: 3, action: "open", market: "USDTNGN", side: "sell", notional: 30_000, tenor: 7, clientReference: "RES-2" },
+      newIdempotencyKey(),
+      "sandbox",
+      at,
+    );
     await journal.append([unsent, accepted]);
     const client = clientFor(sb, DEMO_API_KEY_2);
-    const answer = await client.open({ market: "USDTNGN", side: "sell", notional_usd: 30_000, tenor_days: 7, client_reference: "RES-2" }, { idempotencyKey: accepted.idempotencyKey });
+    const answer = await client.open(
+      { market: "USDTNGN", side: "sell", notional_usd: 30_000, tenor_days: 7, client_reference: "RES-2" },
+      { idempotencyKey: accepted.idempotencyKey },
+    );
     journal.update(accepted, { status: "submitted", hedgeId: answer.data.hedge_id, orderTxHash: answer.data.order_tx_hash });
     await journal.flush();
 
@@ -241,7 +294,13 @@ describe("desk over the sandbox", () => {
     desk.stop();
     const journal = new Journal(workbook);
     await journal.load();
-    const stranded = intentFromRow({ rowNumber: 3, action: "open", market: "USDTNGN", side: "sell", notional: 25_000, tenor: 7, clientReference: "ACC-2" }, newIdempotencyKey(), "sandbox", new Date().toISOString(), addressA);
+    const stranded = intentFromRow(
+      { rowNumber: 3, action: "open", market: "USDTNGN", side: "sell", notional: 25_000, tenor: 7, clientReference: "ACC-2" },
+      newIdempotencyKey(),
+      "sandbox",
+      new Date().toISOString(),
+      addressA,
+    );
     await journal.append([stranded]);
     expect((await workbook.readLog()).map((r) => r.account)).toEqual([addressA, addressA]);
 

@@ -1,11 +1,19 @@
 // The intent state machine, log round trip, duplicate detection and the journal over the in-memory workbook.
 import { MemoryWorkbook } from "../../src/excel/memory-workbook";
-import { canMove, applyPatch, IllegalTransition, intentFromLogRecord, intentFromRow, intentToLogRecord, isFinal } from "../../src/trading/intent";
+import {
+  canMove,
+  applyPatch,
+  IllegalTransition,
+  intentFromLogRecord,
+  intentFromRow,
+  intentToLogRecord,
+  isFinal,
+} from "../../src/trading/intent";
 import { findDuplicate } from "../../src/trading/duplicates";
 import { Journal } from "../../src/trading/journal";
 import { expectedFromMessage, submittedMessage } from "../../src/trading/desk";
 import { INTENT_STATUSES, type TradeRow } from "../../src/trading/types";
-import { LOG_COLUMNS, LOG_SHEET_NAME } from "../../src/excel/workbook";
+import { LOG_COLUMNS, LOG_SHEET_NAME } from "../../src/trading/hedge-log";
 
 const row = (over: Partial<TradeRow> = {}): TradeRow => ({
   rowNumber: 5,
@@ -45,7 +53,14 @@ describe("intent state machine", () => {
   it("round-trips through a log record, and ignores rows it did not write", () => {
     const intent = intentFromRow(row({ action: "add", tenor: null }), "k2", "production", "2025-01-01T00:00:00.000Z");
     const back = intentFromLogRecord(intentToLogRecord(intent));
-    expect(back).toMatchObject({ idempotencyKey: "k2", action: "add", environment: "production", notional: 250_000, tenor: null, status: "submitting" });
+    expect(back).toMatchObject({
+      idempotencyKey: "k2",
+      action: "add",
+      environment: "production",
+      notional: 250_000,
+      tenor: null,
+      status: "submitting",
+    });
     expect(intentFromLogRecord({ ...intentToLogRecord(intent), action: "hedge" })).toBeNull();
     expect(intentFromLogRecord({ ...intentToLogRecord(intent), status: "done" })).toBeNull();
   });
@@ -90,7 +105,9 @@ describe("duplicate detection", () => {
 
   it("treats Close rows (no amount) as the same when market, side and reference match", () => {
     const close = row({ action: "close", notional: null, tenor: null, clientReference: null });
-    expect(findDuplicate(close, "sandbox", [logged("closed", { action: "close", notional: null, tenor: null, clientReference: null })], ACC)).not.toBeNull();
+    expect(
+      findDuplicate(close, "sandbox", [logged("closed", { action: "close", notional: null, tenor: null, clientReference: null })], ACC),
+    ).not.toBeNull();
   });
 });
 
@@ -114,7 +131,14 @@ describe("journal", () => {
     await journal.flush();
     expect(wb.calls).toBe(4);
     log = await wb.readLog();
-    expect(log[0]).toMatchObject({ status: "filled", hedgeId: "h-1", orderTxHash: "0xabc", fillTxHash: "0xdef", struckRate: 1501.25, filledAt: "2025-01-02T03:04:07.000Z" });
+    expect(log[0]).toMatchObject({
+      status: "filled",
+      hedgeId: "h-1",
+      orderTxHash: "0xabc",
+      fillTxHash: "0xdef",
+      struckRate: 1501.25,
+      filledAt: "2025-01-02T03:04:07.000Z",
+    });
     expect(log[1]).toMatchObject({ status: "rejected", errorCode: "hedge_exists", hedgeId: null });
     // Rows are only appended: the first cells of each row are what was journalled.
     expect(wb.cells(LOG_SHEET_NAME).length).toBe(3);

@@ -1,7 +1,7 @@
 // The API key never lands in the workbook: after a full session (all four actions, a refusal, a lost answer, a resume, a bad key), every cell, format, table name, document setting and custom property is scanned.
 import { MemoryWorkbook } from "../../src/excel/memory-workbook";
 import { createDesk } from "../../src/trading/desk";
-import type { CellValue } from "../../src/excel/workbook";
+import type { CellValue } from "../../src/trading/cells";
 import type { RunningSandbox } from "../../src/sandbox/server";
 import { DEMO_API_KEY } from "../../src/sandbox/demo";
 import { clientFor, control, sandbox } from "./sandbox-harness";
@@ -35,7 +35,11 @@ it("after a full session, no cell, format, table, document setting or custom pro
     await desk.send(preview, { sendAgain: true });
     await desk.settled(20_000);
   };
-  await control(sb, "POST", "/faults", { drop_after_commit: 1, rate_limit_next: 2, fail_next: { count: 2, path: "/hedges", method: "POST" } });
+  await control(sb, "POST", "/faults", {
+    drop_after_commit: 1,
+    rate_limit_next: 2,
+    fail_next: { count: 2, path: "/hedges", method: "POST" },
+  });
   await run("open", [["USDTNGN", "buy", 50_000, 7, "K-1"]]);
   await run("add", [["USDTNGN", "buy", 5_000, "", "K-1"]]);
   await run("reduce", [["USDTNGN", "buy", 10_000, "", "K-1"]]);

@@ -4,7 +4,7 @@ import { createDesk } from "../../src/trading/desk";
 import { Journal } from "../../src/trading/journal";
 import { intentFromRow } from "../../src/trading/intent";
 import { findDuplicate } from "../../src/trading/duplicates";
-import { LOG_COLUMNS, LOG_SHEET_NAME } from "../../src/excel/workbook";
+import { LOG_COLUMNS, LOG_SHEET_NAME } from "../../src/trading/hedge-log";
 import { HedgingApiError } from "../../src/api/errors";
 import type { HedgingClient } from "../../src/api/client";
 import type { Hedge } from "../../src/api/schemas";
@@ -12,7 +12,15 @@ import type { TradeRow } from "../../src/trading/types";
 
 const ACCOUNT = "0x00000000000000000000000000000000000000aa";
 
-const openRow: TradeRow = { rowNumber: 2, action: "open", market: "USDTNGN", side: "buy", notional: 100_000, tenor: 7, clientReference: "D-1" };
+const openRow: TradeRow = {
+  rowNumber: 2,
+  action: "open",
+  market: "USDTNGN",
+  side: "buy",
+  notional: 100_000,
+  tenor: 7,
+  clientReference: "D-1",
+};
 
 function hedge(over: Partial<Hedge> = {}): Hedge {
   return {
@@ -49,7 +57,12 @@ function fakeClient(openAnswers: Array<() => Promise<unknown>>) {
   return { client: client as unknown as HedgingClient, keys, open: client.open };
 }
 
-const accepted = () => Promise.resolve({ data: { hedge_id: "h-1", order_tx_hash: "0xorder", status: "submitted", quote: { notional_usd: 100_000 } }, meta: {}, idempotencyKey: "x" });
+const accepted = () =>
+  Promise.resolve({
+    data: { hedge_id: "h-1", order_tx_hash: "0xorder", status: "submitted", quote: { notional_usd: 100_000 } },
+    meta: {},
+    idempotencyKey: "x",
+  });
 const failWith = (init: ConstructorParameters<typeof HedgingApiError>[0]) => () => Promise.reject(new HedgingApiError(init));
 
 async function journalled(workbook: MemoryWorkbook) {
@@ -65,30 +78,36 @@ describe("a send whose outcome the service did not make clear", () => {
   it.each([
     ["invalid_response", 200],
     ["idempotency_key_reuse", 409],
-  ])("%s leaves the row unfinished (counted as done), says the outcome is unknown, and re-asks with the same key at the slow cadence", async (code, status) => {
-    const workbook = new MemoryWorkbook();
-    await journalled(workbook);
-    const { client, keys } = fakeClient([failWith({ code, status, message: "Something odd." }), accepted]);
-    const desk = createDesk({ client, workbook, pollIntervalMs: 1_000 });
-    const resumed = desk.resume();
-    await jest.advanceTimersByTimeAsync(10);
-    await resumed;
-    await jest.advanceTimersByTimeAsync(200);
-    const [row] = await workbook.readLog();
-    expect(row).toMatchObject({ status: "submitting", errorCode: code });
-    expect(row.message).toMatch(/Outcome unknown/);
-    expect(row.message).toMatch(/Check the hedge on the service/);
-    // The duplicate check counts it as done: "send again" is needed to repeat it.
-    expect(findDuplicate(openRow, "sandbox", await workbook.readLog(), null)).toMatchObject({ idempotencyKey: "key-1", status: "submitting" });
-    // Not re-sent at the fast cadence (1 s), but at the slow one (15 s), with the same key.
-    await jest.advanceTimersByTimeAsync(5_000);
-    expect(keys).toEqual(["key-1"]);
-    await jest.advanceTimersByTimeAsync(11_000);
-    expect(keys).toEqual(["key-1", "key-1"]);
-    await jest.advanceTimersByTimeAsync(500);
-    expect((await workbook.readLog())[0]).toMatchObject({ status: "submitted", hedgeId: "h-1", errorCode: null });
-    desk.stop();
-  });
+  ])(
+    "%s leaves the row unfinished (counted as done), says the outcome is unknown, and re-asks with the same key at the slow cadence",
+    async (code, status) => {
+      const workbook = new MemoryWorkbook();
+      await journalled(workbook);
+      const { client, keys } = fakeClient([failWith({ code, status, message: "Something odd." }), accepted]);
+      const desk = createDesk({ client, workbook, pollIntervalMs: 1_000 });
+      const resumed = desk.resume();
+      await jest.advanceTimersByTimeAsync(10);
+      await resumed;
+      await jest.advanceTimersByTimeAsync(200);
+      const [row] = await workbook.readLog();
+      expect(row).toMatchObject({ status: "submitting", errorCode: code });
+      expect(row.message).toMatch(/Outcome unknown/);
+      expect(row.message).toMatch(/Check the hedge on the service/);
+      // The duplicate check counts it as done: "send again" is needed to repeat it.
+      expect(findDuplicate(openRow, "sandbox", await workbook.readLog(), null)).toMatchObject({
+        idempotencyKey: "key-1",
+        status: "submitting",
+      });
+      // Not re-sent at the fast cadence (1 s), but at the slow one (15 s), with the same key.
+      await jest.advanceTimersByTimeAsync(5_000);
+      expect(keys).toEqual(["key-1"]);
+      await jest.advanceTimersByTimeAsync(11_000);
+      expect(keys).toEqual(["key-1", "key-1"]);
+      await jest.advanceTimersByTimeAsync(500);
+      expect((await workbook.readLog())[0]).toMatchObject({ status: "submitted", hedgeId: "h-1", errorCode: null });
+      desk.stop();
+    },
+  );
 
   it("a 4xx refusal the service sent is final `rejected` and not a duplicate", async () => {
     const workbook = new MemoryWorkbook();

@@ -1,7 +1,7 @@
 // Reading trade rows: header mapping with synonyms, per-action required fields, validation messages by sheet row, numbers as text.
 import { MemoryWorkbook } from "../../src/excel/memory-workbook";
 import { mapColumns, normaliseHeader, parseAmount, parseTenor, readTradeRows } from "../../src/trading/rows";
-import type { CellValue } from "../../src/excel/workbook";
+import type { CellValue } from "../../src/trading/cells";
 
 async function read(action: "open" | "add" | "reduce" | "close", grid: CellValue[][], select = "A2:Z200") {
   const wb = new MemoryWorkbook({ sheets: { Exposures: grid } }).select("Exposures", select);
@@ -13,7 +13,13 @@ describe("column mapping", () => {
     const map = mapColumns(["Deal_ID", "PAIR", "direction", "Notional USD", "Tenor days", "Comment"]);
     expect(map.index).toEqual({ clientReference: 0, market: 1, side: 2, notional: 3, tenor: 4 });
     expect(map.header.notional).toBe("Notional USD");
-    expect(mapColumns(["Symbol", "Side", "Amount", "Tenor", "Reference"]).index).toEqual({ market: 0, side: 1, notional: 2, tenor: 3, clientReference: 4 });
+    expect(mapColumns(["Symbol", "Side", "Amount", "Tenor", "Reference"]).index).toEqual({
+      market: 0,
+      side: 1,
+      notional: 2,
+      tenor: 3,
+      clientReference: 4,
+    });
     expect(mapColumns(["client reference", "notional (usd)"]).index).toEqual({ clientReference: 0, notional: 1 });
     expect(normaliseHeader(" Client_Reference ")).toBe("clientreference");
   });
@@ -49,10 +55,17 @@ describe("per-action required fields", () => {
     for (const action of ["add", "reduce"] as const) {
       const r = await read(action, grid);
       expect(r.problems).toEqual([]);
-      expect(r.rows).toEqual([{ rowNumber: 2, action, market: "USDTNGN", side: "sell", notional: 50_000, tenor: null, clientReference: null }]);
+      expect(r.rows).toEqual([
+        { rowNumber: 2, action, market: "USDTNGN", side: "sell", notional: 50_000, tenor: null, clientReference: null },
+      ]);
     }
-    const close = await read("close", [["Pair", "Direction"], ["usdtngn", "BUY"]]);
-    expect(close.rows).toEqual([{ rowNumber: 2, action: "close", market: "USDTNGN", side: "buy", notional: null, tenor: null, clientReference: null }]);
+    const close = await read("close", [
+      ["Pair", "Direction"],
+      ["usdtngn", "BUY"],
+    ]);
+    expect(close.rows).toEqual([
+      { rowNumber: 2, action: "close", market: "USDTNGN", side: "buy", notional: null, tenor: null, clientReference: null },
+    ]);
     const open = await read("open", grid);
     expect(open.rows).toEqual([]);
     expect(open.problems.map((p) => p.message).join(" ")).toMatch(/no Tenor column.*no Client reference column/);

@@ -4,7 +4,7 @@ import { HedgingClient, type ClientOptions } from "../../src/api/client";
 import type { AccountConfig } from "../../src/sandbox/accounts";
 import type { MarketConfig } from "../../src/sandbox/pricing";
 import { DEFAULT_MARKETS } from "../../src/sandbox/pricing";
-import type { Workbook } from "../../src/excel/workbook";
+import type { Workbook } from "../../src/trading/workbook";
 import { createDesk } from "../../src/trading/desk";
 import type { Hedge, ClosedHedge } from "../../src/api/schemas";
 
@@ -44,7 +44,9 @@ export async function serviceState(sb: RunningSandbox, apiKey: string): Promise<
 /** `count` made-up market symbols besides USDTNGN (sandbox only), so that a batch can open many hedges on one key. */
 export function testMarkets(count: number): MarketConfig[] {
   const base = DEFAULT_MARKETS[0];
-  return Array.from({ length: count }, (_, i) => (i === 0 ? { ...base } : { ...base, symbol: `USDTX${String(i).padStart(2, "0")}`, pair: `USDT/X${String(i).padStart(2, "0")}` }));
+  return Array.from({ length: count }, (_, i) =>
+    i === 0 ? { ...base } : { ...base, symbol: `USDTX${String(i).padStart(2, "0")}`, pair: `USDT/X${String(i).padStart(2, "0")}` },
+  );
 }
 
 export function account(apiKey: string, markets: readonly MarketConfig[], over: Partial<AccountConfig> = {}): AccountConfig {
@@ -66,10 +68,12 @@ export function account(apiKey: string, markets: readonly MarketConfig[], over: 
  */
 export function killable(inner: Workbook): Workbook & { kill(): void } {
   let dead = false;
-  const guard = <A extends unknown[], R>(fn: (...a: A) => Promise<R>) => async (...a: A): Promise<R> => {
-    if (dead) throw new Error("runtime stopped");
-    return fn(...a);
-  };
+  const guard =
+    <A extends unknown[], R>(fn: (...a: A) => Promise<R>) =>
+    async (...a: A): Promise<R> => {
+      if (dead) throw new Error("runtime stopped");
+      return fn(...a);
+    };
   return {
     readSelection: guard(() => inner.readSelection()),
     ensureLog: guard(() => inner.ensureLog()),

@@ -1,30 +1,5 @@
-// The Workbook adapter interface (selection in, "Hedge Log" table out) and the log sheet's column layout, shared by the Office.js and in-memory implementations.
-
-/** A cell value as Excel hands it over. Dates in the log are Excel serial numbers (days since 1899-12-30, UTC). */
-export type CellValue = string | number | boolean | null;
-
-/** One data row of the selection, with its 1-based sheet row number (what the user sees in Excel's row header). */
-export interface SheetRow {
-  rowNumber: number;
-  values: CellValue[];
-}
-
-/**
- * The rows the user selected. When the selection sits in an Excel table, the whole table (its header and every body row).
- * Otherwise the selected rows across the used range's columns, with the used range's first row as the header row
- * (a selected header row is not returned as data).
- */
-export interface SelectedRows {
-  sheetName: string;
-  /** Address of what was read, e.g. "Exposures!A2:E9". */
-  address: string;
-  /** The table's name when the selection sat in one, else null. */
-  tableName: string | null;
-  headers: string[];
-  /** Sheet row number of the header row. */
-  headerRowNumber: number;
-  rows: SheetRow[];
-}
+// The "Hedge Log" sheet: its records, column layout (headers, formats, widths), status updates and queries, and the cell values of a record.
+import { fromExcelDate, toExcelDate, type CellValue } from "./cells";
 
 /** One row of the "Hedge Log" table: one action on one selected row. Times are ISO 8601 UTC strings. */
 export interface LogRecord {
@@ -59,34 +34,48 @@ export interface LogRecord {
 }
 
 /** The status columns of a log row, the only ones ever updated after it is appended. */
-export const LOG_STATUS_FIELDS = ["status", "hedgeId", "orderTxHash", "fillTxHash", "struckRate", "filledAt", "errorCode", "message"] as const;
+export const LOG_STATUS_FIELDS = [
+  "status",
+  "hedgeId",
+  "orderTxHash",
+  "fillTxHash",
+  "struckRate",
+  "filledAt",
+  "errorCode",
+  "message",
+] as const;
 export type LogStatusField = (typeof LOG_STATUS_FIELDS)[number];
 
 /** An update of one log row, found by its idempotency key; absent fields keep their value. */
 export type LogUpdate = { idempotencyKey: string } & Partial<Pick<LogRecord, LogStatusField>>;
 
+/**
+ * Which log rows to read. A row is returned when it matches any criterion given (an empty query matches nothing; use
+ * readLog() without a query for every row).
+ */
+export interface LogQuery {
+  /** Rows with one of these idempotency keys. */
+  keys?: readonly string[];
+  /** Rows whose Status is not one of these (e.g. the final statuses: the unfinished rows). */
+  statusNotIn?: readonly string[];
+  /** Rows logged at or after this instant (ISO 8601 UTC). */
+  loggedSince?: string;
+}
+
+/** Whether a record matches a query (the in-memory rule every implementation follows). */
+export function matchesLogQuery(record: LogRecord, query: LogQuery): boolean {
+  if (query.keys?.includes(record.idempotencyKey)) return true;
+  if (query.statusNotIn && !query.statusNotIn.includes(record.status)) return true;
+  if (query.loggedSince !== undefined) {
+    const at = Date.parse(record.loggedAt);
+    if (Number.isFinite(at) && at >= Date.parse(query.loggedSince)) return true;
+  }
+  return false;
+}
+
 export interface LogUpdateResult {
   /** Idempotency keys of updates that found no log row (nothing was written for them). */
   missing: string[];
-}
-
-/** The workbook as the trading engine sees it. Implementations: office-workbook.ts (Excel.run) and memory-workbook.ts. */
-export interface Workbook {
-  /** The selected rows, or the whole table when the selection sits in one. Throws a clear error when nothing usable is selected. */
-  readSelection(): Promise<SelectedRows>;
-  /** Creates the "Hedge Log" sheet and table (headers, number and date formats, column widths) when missing. Safe to call again. */
-  ensureLog(): Promise<void>;
-  /** Every row of the log, oldest first (empty when there is no log yet). */
-  readLog(): Promise<LogRecord[]>;
-  /** Appends rows at the end of the log table (creating it when missing). Rows are never inserted elsewhere nor deleted. */
-  appendLog(records: LogRecord[]): Promise<void>;
-  /**
-   * Updates the status columns of existing rows, found by idempotency key. Keys with no row (a deleted row, an edited
-   * key) are skipped and returned in `missing`; the other updates are still written.
-   */
-  updateLog(updates: LogUpdate[]): Promise<LogUpdateResult>;
-  /** Brings the log sheet to the front (for the pane's "Show log"). */
-  showLog(): Promise<void>;
 }
 
 export const LOG_SHEET_NAME = "Hedge Log";
@@ -126,21 +115,6 @@ export const LOG_COLUMNS: readonly LogColumn[] = [
 ];
 
 export const LOG_HEADERS: readonly string[] = LOG_COLUMNS.map((c) => c.header);
-
-const MS_PER_DAY = 86_400_000;
-const EXCEL_EPOCH_MS = Date.UTC(1899, 11, 30);
-
-/** ISO 8601 UTC → Excel serial date (a number Excel formats as a date). */
-export function toExcelDate(iso: string): number {
-  const ms = Date.parse(iso);
-  if (Number.isNaN(ms)) throw new RangeError(`Not an ISO 8601 time: ${iso}`);
-  return (ms - EXCEL_EPOCH_MS) / MS_PER_DAY;
-}
-
-/** Excel serial date → ISO 8601 UTC, to the millisecond. */
-export function fromExcelDate(serial: number): string {
-  return new Date(Math.round(serial * MS_PER_DAY + EXCEL_EPOCH_MS)).toISOString();
-}
 
 /** A log record as the table row's cell values, in LOG_COLUMNS order. */
 export function logRecordToCells(record: LogRecord): CellValue[] {

@@ -1,0 +1,49 @@
+// The workbook port of the trading engine: the selected rows in, the "Hedge Log" out. Implemented by src/excel (Office.js and in-memory).
+import type { CellValue } from "./cells";
+import type { LogQuery, LogRecord, LogUpdate, LogUpdateResult } from "./hedge-log";
+
+/** One data row of the selection, with its 1-based sheet row number (what the user sees in Excel's row header). */
+export interface SheetRow {
+  rowNumber: number;
+  values: CellValue[];
+}
+
+/**
+ * The rows the user selected. When the selection sits in an Excel table, the whole table (its header and every body row).
+ * Otherwise the selected rows across the used range's columns, with the used range's first row as the header row
+ * (a selected header row is not returned as data).
+ */
+export interface SelectedRows {
+  sheetName: string;
+  /** Address of what was read, e.g. "Exposures!A2:E9". */
+  address: string;
+  /** The table's name when the selection sat in one, else null. */
+  tableName: string | null;
+  headers: string[];
+  /** Sheet row number of the header row. */
+  headerRowNumber: number;
+  rows: SheetRow[];
+}
+
+/** The workbook as the trading engine sees it. Implementations: office-workbook.ts (Excel.run) and memory-workbook.ts. */
+export interface Workbook {
+  /** The selected rows, or the whole table when the selection sits in one. Throws a clear error when nothing usable is selected. */
+  readSelection(): Promise<SelectedRows>;
+  /** Creates the "Hedge Log" sheet and table (headers, number and date formats, column widths) when missing. Safe to call again. */
+  ensureLog(): Promise<void>;
+  /**
+   * Rows of the log in sheet order (oldest first; empty when there is no log yet). Without a query, every row (month end).
+   * With one, only the rows matching any of its criteria: implementations read the query's columns first and then only the
+   * matching rows, so the work follows the answer, not the log's size.
+   */
+  readLog(query?: LogQuery): Promise<LogRecord[]>;
+  /** Appends rows at the end of the log table (creating it when missing). Rows are never inserted elsewhere nor deleted. */
+  appendLog(records: LogRecord[]): Promise<void>;
+  /**
+   * Updates the status columns of existing rows, found by idempotency key. Keys with no row (a deleted row, an edited
+   * key) are skipped and returned in `missing`; the other updates are still written.
+   */
+  updateLog(updates: LogUpdate[]): Promise<LogUpdateResult>;
+  /** Brings the log sheet to the front (for the pane's "Show log"). */
+  showLog(): Promise<void>;
+}
