@@ -195,6 +195,7 @@ export class MemoryWorkbook implements Workbook {
         tableName: table.name,
         headers: this.rowValues(sheet, rect.top, rect.left, rect.right).map(headerText),
         headerRowNumber: rect.top + 1,
+        hiddenRowsSkipped: 0,
         rows: range(rect.top + 1, rect.bottom).map((r) => ({ rowNumber: r + 1, values: this.rowValues(sheet, r, rect.left, rect.right) })),
       };
     }
@@ -209,6 +210,7 @@ export class MemoryWorkbook implements Workbook {
       tableName: null,
       headers: this.rowValues(sheet, used.top, used.left, used.right).map(headerText),
       headerRowNumber: used.top + 1,
+      hiddenRowsSkipped: 0,
       rows:
         bottom >= top ? range(top, bottom).map((r) => ({ rowNumber: r + 1, values: this.rowValues(sheet, r, used.left, used.right) })) : [],
     };

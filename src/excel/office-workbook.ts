@@ -54,6 +54,7 @@ export class OfficeWorkbook implements Workbook {
           tableName: table.name,
           headers: header.map(headerText),
           headerRowNumber: range.rowIndex + 1,
+          hiddenRowsSkipped: 0,
           rows: body.map((values, i) => ({ rowNumber: range.rowIndex + 2 + i, values })),
         };
       }
@@ -76,6 +77,7 @@ export class OfficeWorkbook implements Workbook {
         tableName: null,
         headers: (header.values[0] as CellValue[]).map(headerText),
         headerRowNumber: used.rowIndex + 1,
+        hiddenRowsSkipped: 0,
         rows: body ? (body.values as CellValue[][]).map((values, i) => ({ rowNumber: top + 1 + i, values })) : [],
       };
     });

@@ -23,6 +23,8 @@ export interface SelectedRows {
   /** Sheet row number of the header row. */
   headerRowNumber: number;
   rows: SheetRow[];
+  /** Rows inside the selection left out because Excel hides them (filtered out, or hidden by the user); the pane says how many. */
+  hiddenRowsSkipped: number;
 }
 
 /** The workbook as the trading engine sees it. Implementations: office-workbook.ts (Excel.run) and memory-workbook.ts. */

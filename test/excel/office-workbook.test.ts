@@ -46,6 +46,7 @@ describe("OfficeWorkbook.readSelection", () => {
       tableName: null,
       headers: ["Market", "Side", "Amount"],
       headerRowNumber: 2,
+      hiddenRowsSkipped: 0,
       rows: [
         { rowNumber: 3, values: ["USDTNGN", "buy", 100] },
         { rowNumber: 4, values: ["USDTNGN", "sell", "2,000"] },
