@@ -5,7 +5,7 @@ import { isHedgingApiError } from "../api/errors";
 import { LIST_LIMIT_MAX, type ClosedHedge, type Hedge } from "../api/schemas";
 import type { LogRecord } from "../trading/hedge-log";
 import type { MonthWindow } from "./month";
-import type { MonthData } from "./reconcile";
+import type { MonthData } from "./recon-model";
 
 /** The client calls the month-end uses. */
 export type MonthEndClient = Pick<HedgingClient, "environment" | "account" | "positions" | "list" | "get" | "history">;

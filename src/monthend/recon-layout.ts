@@ -1,8 +1,8 @@
 // The "Hedge Recon YYYY-MM" sheet as plain content: header, realized hedges with totals per side, open positions, and the differences with the Hedge Log.
 import { toExcelDate } from "../trading/cells";
 import { reconSheetName } from "./month";
-import type { Reconciliation } from "./reconcile";
-import { DIFFERENCE_LABELS } from "./reconcile";
+import type { Reconciliation } from "./recon-model";
+import { DIFFERENCE_LABELS } from "./recon-model";
 import { FORMATS, type CellValue, type SheetContent, type SheetSection } from "./sheet-content";
 
 type Kind = "text" | "usd" | "rate" | "date" | "count";

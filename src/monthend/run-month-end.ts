@@ -2,7 +2,8 @@
 import type { LogRecord } from "../trading/hedge-log";
 import { fetchMonthData, type MonthEndClient } from "./month-data";
 import { monthWindow } from "./month";
-import { reconcile, type Reconciliation } from "./reconcile";
+import { reconcile } from "./reconcile";
+import type { Reconciliation } from "./recon-model";
 import { reconContent } from "./recon-layout";
 import type { SheetWriter, WrittenSheet } from "./sheet-content";
 

@@ -2,7 +2,7 @@
 import type { ClosedHedge, Hedge, Position } from "../../src/api/schemas";
 import type { LogRecord } from "../../src/trading/hedge-log";
 import { monthWindow } from "../../src/monthend/month";
-import type { MonthData } from "../../src/monthend/reconcile";
+import type { MonthData } from "../../src/monthend/recon-model";
 
 export const NOV = monthWindow("2026-11");
 

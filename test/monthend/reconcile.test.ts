@@ -1,5 +1,6 @@
 // Reconciliation as plain functions: realized records of the month and their exact totals, open positions, and each kind of difference with the Hedge Log.
-import { reconcile, logState } from "../../src/monthend/reconcile";
+import { reconcile } from "../../src/monthend/reconcile";
+import { logState } from "../../src/monthend/differences";
 import { closed, hedge, logRow, monthData, position } from "./builders";
 
 describe("realized section", () => {

@@ -1,0 +1,162 @@
+// The reconciliation's vocabulary: what it reads (MonthData), what it finds (lines, totals, differences), and the rules every phase shares.
+import type { Environment } from "../api/environment";
+import type { ClosedHedge, Hedge, Position } from "../api/schemas";
+import type { LogRecord } from "../trading/hedge-log";
+import type { MonthWindow } from "./month";
+
+/** Everything the reconciliation looks at, fetched beforehand (see month-data.ts). */
+export interface MonthData {
+  environment: Environment;
+  accountAddress: string | null;
+  window: MonthWindow;
+  /** When the data was read (epoch ms); positions and hedge states are as of this time. */
+  generatedAtMs: number;
+  /** Closed-hedge records closed from the month's start onwards (later ones too: they tell when a hedge closed). */
+  history: ClosedHedge[];
+  /** False when the history read was cut short (see fetchHistory): records near the month's start may be missing. */
+  historyComplete: boolean;
+  /** Why it was cut short, when it was. */
+  historyIncompleteReason?: string | null;
+  /** Open positions when the data was read. */
+  positions: Position[];
+  /** The hedges the service returned (its newest hedges, every open one, and each hedge id the log names that the service knows). */
+  hedges: Hedge[];
+  /** Every Hedge Log row (any environment; rows of the other environment are left out here). */
+  log: LogRecord[];
+}
+
+export const DIFFERENCE_KINDS = [
+  "log_unknown_to_service",
+  "service_not_in_log",
+  "notional_mismatch",
+  "status_mismatch",
+  "pending",
+] as const;
+export type DifferenceKind = (typeof DIFFERENCE_KINDS)[number];
+
+/** How each kind reads on the sheet. */
+export const DIFFERENCE_LABELS: Readonly<Record<DifferenceKind, string>> = {
+  log_unknown_to_service: "Log action unknown to the service",
+  service_not_in_log: "Service hedge with no log row",
+  notional_mismatch: "Notional disagrees",
+  status_mismatch: "Status disagrees",
+  pending: "Action still pending",
+};
+
+export interface Difference {
+  kind: DifferenceKind;
+  hedgeId: string | null;
+  clientReference: string | null;
+  market: string | null;
+  side: string | null;
+  /** The log row concerned (null for a service hedge with no log row). */
+  logIdempotencyKey: string | null;
+  loggedAt: string | null;
+  logAction: string | null;
+  /** What the log says, e.g. "filled" or "net notional 150,000.00". */
+  logSays: string;
+  /** What the service says, e.g. "closed (maturity)" or "not found". */
+  serviceSays: string;
+  /** The numeric gap where there is one (log minus service), else null. */
+  amount: number | null;
+  /** What it means and what to do. */
+  detail: string;
+}
+
+export interface RealizedLine {
+  record: ClosedHedge;
+  /** From the record, or found through its client reference. */
+  hedgeId: string | null;
+  clientReference: string | null;
+}
+
+export interface Totals {
+  /** "buy", "sell" or "all". */
+  label: string;
+  count: number;
+  sizeUsd: number;
+  grossPnlUsd: number;
+  carryUsd: number;
+  feesUsd: number;
+  netPnlUsd: number;
+}
+
+export interface OpenLine {
+  position: Position;
+  /** The service's open hedge on the position's market and side, when found. */
+  hedgeId: string | null;
+  clientReference: string | null;
+  openedAt: string | null;
+}
+
+export interface OpenTotals {
+  count: number;
+  sizeUsd: number;
+  grossPnlUsd: number;
+  accruedCarryUsd: number;
+  netPnlUsd: number;
+}
+
+export interface Reconciliation {
+  environment: Environment;
+  accountAddress: string | null;
+  window: MonthWindow;
+  generatedAtMs: number;
+  /** Null when the whole history was read; otherwise the warning to show first (the sheet's header, the pane). */
+  historyIncomplete: string | null;
+  /** Closed in the month, newest first. */
+  realized: RealizedLine[];
+  /** buy, sell, then all. */
+  realizedTotals: Totals[];
+  open: OpenLine[];
+  openTotals: OpenTotals;
+  differences: Difference[];
+  counts: {
+    realized: number;
+    open: number;
+    /** Log rows of this environment looked at (logged in the month, or still pending). */
+    logRows: number;
+    /** Log rows of another environment or account, left out. */
+    otherEnvironmentLogRows: number;
+    /** Service hedges in the month (open at some time in it). */
+    serviceHedges: number;
+    differences: number;
+    pending: number;
+  };
+  /** Things the reader must know (e.g. positions are as of generation, not month end). */
+  notes: string[];
+}
+
+/** Differences below a cent are rounding, not differences. */
+export const CENT = 0.005;
+export const PENDING = new Set(["submitting", "submitted"]);
+export const EFFECTIVE = new Set(["filled", "closed"]);
+export const NEVER_HAPPENED = new Set(["failed", "rejected"]);
+export const OPEN_SERVICE = new Set(["submitting", "submitted", "filled"]);
+/** Hedges that never held anything, so no closed-hedge record is theirs. */
+export const NEVER_OPEN_SERVICE = new Set(["failed", "submitting", "submitted"]);
+/** A record's opened_at and its hedge's opened_at (or filled_at) at most this far apart are the same opening. */
+export const SAME_OPENING_MS = 1_000;
+
+export interface ServiceHedge {
+  id: string;
+  clientReference: string | null;
+  market: string;
+  side: string;
+  status: string;
+  notional: number | null;
+  openedAtMs: number | null;
+  /** When the hedge closed (its last non-decrease record), when known. */
+  closedAtMs: number | null;
+  exitType: string | null;
+  /** Only known through history records (not in the hedge list). */
+  fromHistoryOnly: boolean;
+}
+
+export const ms = (iso: string | null | undefined): number | null => {
+  if (!iso) return null;
+  const t = Date.parse(iso);
+  return Number.isFinite(t) ? t : null;
+};
+
+export const usd = (n: number): string => n.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });

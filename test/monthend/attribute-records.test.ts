@@ -1,0 +1,47 @@
+// Reconciliation phase 1 on its own: which hedge each history record belongs to, and when each hedge closed.
+import { attributeRecords } from "../../src/monthend/attribute-records";
+import { closed, hedge } from "./builders";
+
+describe("attributeRecords", () => {
+  it("takes a record's hedge_id, and learns the close time and exit type of the latest non-decrease record", () => {
+    const first = closed({ hedge_id: "h1", exit_type: "decrease", closed_at: "2026-11-04T09:00:00.000Z" });
+    const last = closed({ hedge_id: "h1", exit_type: "maturity", closed_at: "2026-11-09T09:00:00.000Z" });
+    const book = attributeRecords([hedge({ id: "h1" })], [first, last]);
+    expect(book.hedgeOfRecord.get(first)).toBe("h1");
+    expect(book.hedges.get("h1")).toMatchObject({ exitType: "maturity", closedAtMs: Date.parse("2026-11-09T09:00:00.000Z") });
+  });
+
+  it("knows a hedge the list did not return from its records alone", () => {
+    const book = attributeRecords([], [closed({ hedge_id: "old", client_reference: "DEAL-OLD" })]);
+    expect(book.hedges.get("old")).toMatchObject({ fromHistoryOnly: true, clientReference: "DEAL-OLD", status: "closed", notional: null });
+  });
+
+  it("ties a record without an id to the same-time opening of its market side, preferring the same instant, then the same size", () => {
+    const record = closed({ hedge_id: undefined, client_reference: undefined, opened_at: "2026-11-02T09:00:00.000Z", size_usd: 100_000 });
+    const sameInstant = hedge({ id: "a", client_reference: null, opened_at: "2026-11-02T09:00:00.000Z", notional_usd: 5 });
+    const secondLater = hedge({ id: "b", client_reference: null, opened_at: "2026-11-02T09:00:00.900Z", filled_at: null as never });
+    expect(attributeRecords([sameInstant, secondLater], [record]).hedgeOfRecord.get(record)).toBe("a");
+
+    const twins = [
+      hedge({ id: "c", client_reference: null, notional_usd: 100_000 }),
+      hedge({ id: "d", client_reference: null, notional_usd: 70_000 }),
+    ];
+    expect(attributeRecords(twins, [record]).hedgeOfRecord.get(record)).toBe("c");
+  });
+
+  it("gives up rather than guess between equal candidates, and never takes a failed hedge", () => {
+    const record = closed({ hedge_id: undefined, client_reference: undefined });
+    const equal = [hedge({ id: "x", client_reference: null }), hedge({ id: "y", client_reference: null })];
+    expect(attributeRecords(equal, [record]).hedgeOfRecord.get(record)).toBeNull();
+    const failed = [hedge({ id: "f", client_reference: null, status: "failed" })];
+    expect(attributeRecords(failed, [record]).hedgeOfRecord.get(record)).toBeNull();
+  });
+
+  it("dates the close of a hedge listed closed whose only ending record is a whole-size decrease", () => {
+    const decrease = closed({ hedge_id: "h1", exit_type: "decrease", closed_at: "2026-11-06T10:00:00.000Z" });
+    const book = attributeRecords([hedge({ id: "h1", status: "closed" })], [decrease]);
+    expect(book.hedges.get("h1")).toMatchObject({ exitType: "decrease", closedAtMs: Date.parse("2026-11-06T10:00:00.000Z") });
+    const stillOpen = attributeRecords([hedge({ id: "h1", status: "filled" })], [decrease]);
+    expect(stillOpen.hedges.get("h1")?.closedAtMs).toBeNull();
+  });
+});
