@@ -7,7 +7,8 @@ import { addMonths, monthLabel, monthOf, monthWindow } from "../../src/monthend/
 import { reconcileMonth } from "../../src/monthend/run-month-end";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/server";
 import { DEMO_API_KEY } from "../../src/sandbox/demo";
-import { createDesk, type Action, type TradingDesk } from "../../src/trading";
+import { createDesk } from "../../src/trading/desk";
+import type { Action, TradingDesk } from "../../src/trading/types";
 import { FeedHub, type ClientSource } from "../../src/feeds/hub";
 import { CellStreams } from "../../src/functions/stream";
 import { HISTORY_FIELDS, history as historyFunction } from "../../src/functions/history";
