@@ -8,7 +8,7 @@ import {
   type ShownBlock,
   type SkippedFormula,
 } from "../monthend/snapshot-plan";
-import { columnLetters } from "./memory-workbook";
+import { columnLetters } from "./selection-plan";
 import type { CellValue } from "../trading/cells";
 import type { SnapshotResult, Snapshotter } from "../monthend/snapshot-plan";
 
