@@ -28,7 +28,7 @@ import {
   withAppended,
   type LogLayout,
 } from "./log-layout";
-import { formatRuns } from "./safe-cells";
+import { formatRuns, safeCellFormats } from "./safe-cells";
 import { columnLetters, mergeSpans, planSelection, quoteSheet, spanRows, spansAddress, type CellRect } from "./selection-plan";
 
 export { columnLetters, type CellRect };
@@ -318,6 +318,14 @@ export class MemoryWorkbook implements Workbook {
       for (let r = 0; r < run.rows; r++)
         for (let c = 0; c < run.columns; c++) s.cellFormats.set(`${top + run.row + r},${left + run.column + c}`, run.format);
     }
+    this.writeAsExcel(s, top, left, values);
+    this.changed();
+  }
+
+  /** writeSafe with formats given per cell (a sheet of several sections, such as the recon sheet). */
+  writeSafeCells(sheet: string, top: number, left: number, values: CellValue[][], formats: readonly (readonly string[])[]): void {
+    const s = this.sheetOf(sheet);
+    safeCellFormats(values, formats).forEach((row, r) => row.forEach((f, c) => s.cellFormats.set(`${top + r},${left + c}`, f)));
     this.writeAsExcel(s, top, left, values);
     this.changed();
   }

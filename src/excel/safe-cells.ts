@@ -79,3 +79,24 @@ export function queueSafeWrite(
   }
   sheet.getRangeByIndexes(top, left, rows, columns).values = plainValues(values);
 }
+
+/** The rule over formats given per cell: each non-empty string's cell is text ("@"); every other cell keeps the format given. */
+export function safeCellFormats(values: readonly (readonly CellValue[])[], formats: readonly (readonly string[])[]): string[][] {
+  return values.map((row, r) => row.map((v, c) => (isText(v) ? TEXT_FORMAT : formats[r][c])));
+}
+
+/** Queues a safe write of a block whose formats are given per cell (a sheet of several sections): formats first, then values. */
+export function queueSafeCells(
+  sheet: Excel.Worksheet,
+  top: number,
+  left: number,
+  values: readonly (readonly CellValue[])[],
+  formats: readonly (readonly string[])[],
+): void {
+  const rows = values.length;
+  const columns = values[0]?.length ?? 0;
+  if (rows === 0 || columns === 0) return;
+  const range = sheet.getRangeByIndexes(top, left, rows, columns);
+  range.numberFormat = safeCellFormats(values, formats);
+  range.values = plainValues(values);
+}

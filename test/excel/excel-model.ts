@@ -46,6 +46,8 @@ export class ExcelModel {
   runs = 0;
   runOptions: unknown[] = [];
   syncs = 0;
+  /** The sync (by count, as `syncs` will read) that Excel fails: its queued writes are lost, as a failed request's are. */
+  failAtSync: number | null = null;
   /** Ranges whose values were loaded, by size (rows × columns): chunking shows here. */
   valueLoads: Array<{ rows: number; columns: number }> = [];
   private mocks: Array<{ mock: Mock; refresh: () => void }> = [];
@@ -90,6 +92,7 @@ export class ExcelModel {
     this.syncs++;
     const queue = this.queue;
     this.queue = [];
+    if (this.failAtSync === this.syncs) throw new Error("GeneralException: Excel could not complete the request.");
     for (const op of queue) op();
     const loads = pendingLoads;
     pendingLoads = [];
