@@ -31,9 +31,9 @@ export function officeSheetWriter(run: Runner = (batch) => Excel.run(batch)): Sh
           queueSafeCells(sheet, top, 0, content.values.slice(top, top + count), content.formats.slice(top, top + count));
           await context.sync();
         }
-        for (const r of content.boldRows) sheet.getRangeByIndexes(r, 0, 1, columns).format.font.bold = true;
+        for (const r of content.boldRows) sheet.getRangeByIndexes(r, 0, 1, columns).untrack().format.font.bold = true;
         content.columnWidths.forEach((width, c) => {
-          sheet.getRangeByIndexes(0, c, 1, 1).format.columnWidth = width;
+          sheet.getRangeByIndexes(0, c, 1, 1).untrack().format.columnWidth = width;
         });
         sheet.activate();
         await context.sync();

@@ -73,11 +73,12 @@ export function queueSafeWrite(
   const rows = values.length;
   const columns = values[0]?.length ?? 0;
   if (rows === 0 || columns === 0) return;
+  // Write-only proxies: untracked at once, so Excel keeps no reference to any of them.
   for (const run of formatRuns(values, formats)) {
-    const range = sheet.getRangeByIndexes(top + run.row, left + run.column, run.rows, run.columns);
+    const range = sheet.getRangeByIndexes(top + run.row, left + run.column, run.rows, run.columns).untrack();
     range.numberFormat = (run.rows === 1 && run.columns === 1 ? [[run.format]] : run.format) as unknown as string[][];
   }
-  sheet.getRangeByIndexes(top, left, rows, columns).values = plainValues(values);
+  sheet.getRangeByIndexes(top, left, rows, columns).untrack().values = plainValues(values);
 }
 
 /** The rule over formats given per cell: each non-empty string's cell is text ("@"); every other cell keeps the format given. */
@@ -96,7 +97,7 @@ export function queueSafeCells(
   const rows = values.length;
   const columns = values[0]?.length ?? 0;
   if (rows === 0 || columns === 0) return;
-  const range = sheet.getRangeByIndexes(top, left, rows, columns);
+  const range = sheet.getRangeByIndexes(top, left, rows, columns).untrack();
   range.numberFormat = safeCellFormats(values, formats);
   range.values = plainValues(values);
 }

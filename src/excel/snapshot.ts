@@ -10,7 +10,7 @@ import {
   type Snapshotter,
 } from "../monthend/snapshot-plan";
 import type { CellValue } from "../trading/cells";
-import { BYTES_PER_RANGE, DEFAULT_LIMITS, ReadSizer, jsonBytes, packByBytes, takeRows, type ChunkLimits } from "./chunks";
+import { BYTES_PER_RANGE, DEFAULT_LIMITS, ReadSizer, jsonBytes, packByBytes, type ChunkLimits } from "./chunks";
 import { queueSafeWrite } from "./safe-cells";
 import { columnLetters, quoteSheet } from "./selection-plan";
 
@@ -40,9 +40,12 @@ export interface OfficeSnapshotOptions {
 const cellAddress = (row: number, column: number) => `${columnLetters(column)}${row + 1}`;
 const GEOMETRY = "rowIndex,columnIndex,rowCount,columnCount";
 /** Formula cells whose spill is asked per sync (each question is two object paths and a query, ~400 bytes). */
-const SPILL_QUESTIONS_PER_SYNC = 1_000;
+const SPILL_QUESTIONS_PER_SYNC = 500;
 /** Areas of formula cells listed per sync (~70 bytes each). */
 const AREAS_PER_SYNC = 5_000;
+/** Ranges read per sync (each costs ~300 bytes of request), and cells per range read. */
+const RANGES_PER_SYNC = 1_000;
+const MAX_CELLS_PER_PIECE = 5_000;
 const n = (count: number) => count.toLocaleString("en-US");
 
 interface Area {
@@ -103,10 +106,13 @@ export function officeSnapshotter(options: OfficeSnapshotOptions = {}): Snapshot
         const areas: Area[] = [];
         for (let skip = 0; skip < special.areaCount; skip += AREAS_PER_SYNC) {
           const page = special.areas.load({
-            select: GEOMETRY,
             $top: AREAS_PER_SYNC,
             $skip: skip,
-          } as Excel.Interfaces.RangeCollectionLoadOptions);
+            rowIndex: true,
+            columnIndex: true,
+            rowCount: true,
+            columnCount: true,
+          });
           await context.sync();
           areas.push(
             ...page.items.map((a) => ({
@@ -119,28 +125,41 @@ export function officeSnapshotter(options: OfficeSnapshotOptions = {}): Snapshot
           page.items.forEach((a) => a.untrack());
         }
 
-        // Their formulas, values and value types, in chunks of rows; only HEDGE.* cells are kept.
+        // Their formulas, values and value types, several areas per sync, long areas in pieces; only HEDGE.* cells are kept.
         const found: Array<FormulaCell & { value: CellValue; valueType: string }> = [];
         const sizer = new ReadSizer(chunkLimits);
+        const pieces: Area[] = [];
         for (const area of areas) {
-          let pending = [{ start: area.rowIndex, count: area.rowCount }];
-          while (pending.length > 0) {
-            const { taken, rest } = takeRows(pending, Math.max(1, Math.floor(sizer.rows(area.columnCount) / 3)));
-            pending = rest;
-            const reads = taken.map((s) => {
-              const r = sheet.getRangeByIndexes(s.start, area.columnIndex, s.count, area.columnCount).load("formulas, values, valueTypes");
-              r.untrack();
-              return { top: s.start, r };
-            });
-            await context.sync();
-            for (const { top, r } of reads) {
-              sizer.observe(r.formulas as CellValue[][]);
-              sizer.observe(r.values as CellValue[][]);
-              for (const cell of findHedgeFormulas(r.formulas, top, area.columnIndex)) {
-                const i = cell.row - top;
-                const j = cell.column - area.columnIndex;
-                found.push({ ...cell, value: (r.values as CellValue[][])[i][j], valueType: (r.valueTypes as string[][])[i][j] });
-              }
+          const rows = Math.max(1, Math.floor(MAX_CELLS_PER_PIECE / area.columnCount));
+          for (let at = 0; at < area.rowCount; at += rows)
+            pieces.push({ ...area, rowIndex: area.rowIndex + at, rowCount: Math.min(rows, area.rowCount - at) });
+        }
+        for (let i = 0; i < pieces.length;) {
+          // Three arrays per cell (formula, value, type): a third of what a plain read may take, and a cap on ranges per sync.
+          const budget = Math.max(1, Math.floor((sizer.rows(1) * 1) / 3));
+          const batch: Area[] = [];
+          let cells = 0;
+          while (
+            i < pieces.length &&
+            (batch.length === 0 || (cells + pieces[i].rowCount * pieces[i].columnCount <= budget && batch.length < RANGES_PER_SYNC))
+          ) {
+            cells += pieces[i].rowCount * pieces[i].columnCount;
+            batch.push(pieces[i++]);
+          }
+          const reads = batch.map((piece) => {
+            const r = sheet
+              .getRangeByIndexes(piece.rowIndex, piece.columnIndex, piece.rowCount, piece.columnCount)
+              .load("formulas, values, valueTypes");
+            r.untrack();
+            return { piece, r };
+          });
+          await context.sync();
+          for (const { piece, r } of reads) {
+            sizer.observe(r.formulas as CellValue[][]);
+            for (const cell of findHedgeFormulas(r.formulas, piece.rowIndex, piece.columnIndex)) {
+              const y = cell.row - piece.rowIndex;
+              const x = cell.column - piece.columnIndex;
+              found.push({ ...cell, value: (r.values as CellValue[][])[y][x], valueType: (r.valueTypes as string[][])[y][x] });
             }
           }
         }
@@ -153,7 +172,9 @@ export function officeSnapshotter(options: OfficeSnapshotOptions = {}): Snapshot
         if (spills) {
           for (let i = 0; i < found.length; i += SPILL_QUESTIONS_PER_SYNC) {
             const asked = found.slice(i, i + SPILL_QUESTIONS_PER_SYNC).map((cell) => {
-              const s = sheet.getCell(cell.row, cell.column).getSpillingToRangeOrNullObject().load(`isNullObject,${GEOMETRY}`);
+              const own = sheet.getCell(cell.row, cell.column);
+              const s = own.getSpillingToRangeOrNullObject().load(`isNullObject,${GEOMETRY}`);
+              own.untrack();
               s.untrack();
               return { cell, s };
             });
@@ -231,14 +252,14 @@ export function officeSnapshotter(options: OfficeSnapshotOptions = {}): Snapshot
               Array.from({ length: columns }, () => null),
             );
             const key = cellAddress(write.row, write.column);
-            const cell = sheet.getCell(write.row, write.column);
+            const cell = sheet.getCell(write.row, write.column).untrack();
             const had = existing.get(key);
             if (marker === "note") {
               if (had?.note) had.note.content = appendNote(had.note.content, write.note);
-              else sheet.notes.add(cell, write.note);
+              else context.trackedObjects.remove(sheet.notes.add(cell, write.note));
             } else if (marker === "comment") {
-              if (had?.comment) had.comment.replies.add(write.note);
-              else sheet.comments.add(cell, write.note);
+              if (had?.comment) context.trackedObjects.remove(had.comment.replies.add(write.note));
+              else context.trackedObjects.remove(sheet.comments.add(cell, write.note));
             }
           }
           try {

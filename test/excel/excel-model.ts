@@ -273,7 +273,7 @@ export class ExcelModel {
     };
     mock.getEntireColumn = () => model.range(sheet, 0, left, 1_048_576, cols);
     // Writes are queued in the order they are made (values and formats alike), as Office.js queues them.
-    return new Proxy(mock, {
+    const proxy = new Proxy(mock, {
       set(target, prop, value) {
         if (prop === "values") model.queue.push(() => model.host.writeValues(sheet, r, value));
         else if (prop === "numberFormat") model.queue.push(() => model.host.setFormats(sheet, r, value));
@@ -281,6 +281,8 @@ export class ExcelModel {
         return true;
       },
     });
+    mock.untrack = () => proxy; // untrack() hands back the same object, writes and all
+    return proxy;
   }
 
   table(t: WireTable): Mock {

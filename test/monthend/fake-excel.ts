@@ -115,6 +115,7 @@ export class FakeExcel {
     // eslint-disable-next-line @typescript-eslint/no-this-alias
     const fake = this;
     const context = {
+      trackedObjects: { add: () => undefined, remove: () => undefined },
       workbook: {
         worksheets: this.worksheetsCollection(),
         getSelectedRange: () => {

@@ -115,7 +115,7 @@ interface ActionInfo {
   Name: string;
   ObjectPathId: number;
   ArgumentInfo?: { Arguments?: unknown[]; ReferencedObjectPathIds?: number[] };
-  QueryInfo?: { Select?: string[] | null; Expand?: string[] | null };
+  QueryInfo?: { Select?: string[] | null; Expand?: string[] | null; Top?: number | null; Skip?: number | null };
 }
 export interface WireRequest {
   AutoKeepReference?: boolean;
@@ -189,6 +189,9 @@ export class WireHost {
   readonly refs = new Map<string, Obj>();
   maxRefs = 0;
   private nextRef = 0;
+  /** In the request being answered: paths Office.js asked to keep, and the reference each got. */
+  private readonly keepAsked = new Set<number>();
+  private readonly keptNow = new Map<number, string>();
   private commentIds = 0;
   /** Objects made by side-effecting paths (…Add), resolved once for the whole session. */
   private readonly made = new Map<number, Obj>();
@@ -220,6 +223,8 @@ export class WireHost {
   // ---- protocol ----
 
   execute(request: WireRequest): Record<string, unknown> {
+    this.keepAsked.clear();
+    this.keptNow.clear();
     const resolved = new Map<number, Obj>();
     const results: Array<{ ActionId: number; Value: unknown }> = [];
     const resolve = (id: number): Obj => {
@@ -260,20 +265,27 @@ export class WireHost {
         const obj = resolve(action.ObjectPathId);
         if (obj.t === "Null") return null;
         const info = request.ObjectPaths[String(action.ObjectPathId)];
-        // As Excel does with AutoKeepReference: every object instantiated is kept (and referred to by id afterwards) unless untracked.
-        if (!request.AutoKeepReference || info?.D || obj.t === "Workbook") return {};
-        const id = `ref${++this.nextRef}`;
-        this.refs.set(id, obj);
+        // Objects with an id (sheets, tables) are found again by it: Office.js re-paths them as collection.getItem(id).
+        const id = obj.t === "Worksheet" ? { Id: obj.sheet.name } : obj.t === "Table" ? { Id: obj.table.name } : {};
+        // Objects Office.js asked to keep (load() and trackedObjects.add() send _KeepReference; untrack() takes it back) get a
+        // reference, used by later requests and released by _RemoveReference (untrack(), or the end of Excel.run).
+        if (!this.keepAsked.has(action.ObjectPathId) || info?.D || obj.t === "Workbook") return id;
+        const ref = this.keptNow.get(action.ObjectPathId) ?? `ref${++this.nextRef}`;
+        this.keptNow.set(action.ObjectPathId, ref);
+        this.refs.set(ref, obj);
         this.maxRefs = Math.max(this.maxRefs, this.refs.size);
-        return { _ReferenceId: id };
+        return { ...id, _ReferenceId: ref };
       }
       case 2: {
         const obj = resolve(action.ObjectPathId);
         if (obj.t === "Null") return null;
-        return this.query(obj, action.QueryInfo?.Select ?? null);
+        return this.query(obj, action.QueryInfo?.Select ?? null, action.QueryInfo);
       }
       case 3: {
-        if (action.Name === "_KeepReference") return undefined; // the Instantiate that follows hands out the reference
+        if (action.Name === "_KeepReference") {
+          this.keepAsked.add(action.ObjectPathId); // the Instantiate that follows hands out the reference
+          return undefined;
+        }
         if (action.Name === "_RemoveReference") {
           this.refs.delete(String(this.args(action, resolve)[0]));
           return undefined;
@@ -540,6 +552,24 @@ export class WireHost {
         const { sheet, rect } = obj as { sheet: WireSheet; rect: Rect };
         return this.range(sheet, { ...rect, top: rect.top + (args[0] as number), bottom: rect.top + (args[0] as number) });
       }
+      case "Range._ValidateArraySize": {
+        // Office.js splits a large write into row blocks (getRow … getBoundingRect) after asking the host to check the size.
+        const { rect } = obj as { rect: Rect };
+        if (args[0] !== rect.bottom - rect.top + 1 || args[1] !== rect.right - rect.left + 1)
+          throw new WireError("InvalidArgument", `${String(args[0])}×${String(args[1])} values for a range of another size`);
+        return undefined;
+      }
+      case "Range.GetBoundingRect": {
+        const { sheet, rect } = obj as { sheet: WireSheet; rect: Rect };
+        const other = args[0] as Obj;
+        if (other.t !== "Range") throw new WireError("NotImplemented", "bounding rectangle with an address");
+        return this.range(sheet, {
+          top: Math.min(rect.top, other.rect.top),
+          left: Math.min(rect.left, other.rect.left),
+          bottom: Math.max(rect.bottom, other.rect.bottom),
+          right: Math.max(rect.right, other.rect.right),
+        });
+      }
       case "Range.GetResizedRange": {
         const { sheet, rect } = obj as { sheet: WireSheet; rect: Rect };
         return this.range(sheet, { ...rect, bottom: rect.bottom + (args[0] as number), right: rect.right + (args[1] as number) });
@@ -645,7 +675,7 @@ export class WireHost {
     return out;
   }
 
-  private query(obj: Obj, select: string[] | null): unknown {
+  private query(obj: Obj, select: string[] | null, query?: { Top?: number | null; Skip?: number | null }): unknown {
     const pick = (all: Record<string, () => unknown>) => {
       const out: Record<string, unknown> = {};
       const names = select && select.length > 0 ? select : Object.keys(all).map((k) => k.charAt(0).toLowerCase() + k.slice(1));
@@ -663,10 +693,14 @@ export class WireHost {
       case "RangeAreas":
         return pick({
           AreaCount: () => obj.areas.length,
+          CellCount: () => obj.areas.reduce((n, a) => n + (a.bottom - a.top + 1) * (a.right - a.left + 1), 0),
           Address: () => obj.areas.map((a) => `${quote(obj.sheet.name)}!${a1(a)}`).join(","),
         });
-      case "Areas":
-        return { _Items: obj.areas.map((a) => pick(this.rangeProps(obj.sheet, a))) };
+      case "Areas": {
+        const from = query?.Skip ?? 0;
+        const page = obj.areas.slice(from, query?.Top === undefined || query.Top === null ? undefined : from + query.Top);
+        return { _Items: page.map((a) => pick(this.rangeProps(obj.sheet, a))) };
+      }
       case "Worksheet":
         return pick({ Name: () => obj.sheet.name, Id: () => obj.sheet.name });
       case "Worksheets":
