@@ -193,8 +193,6 @@ export class WireHost {
   private readonly keepAsked = new Set<number>();
   private readonly keptNow = new Map<number, string>();
   private commentIds = 0;
-  /** Objects made by side-effecting paths (…Add), resolved once for the whole session. */
-  private readonly made = new Map<number, Obj>();
 
   addSheet(name: string): WireSheet {
     const sheet = new WireSheet(name);
@@ -228,13 +226,12 @@ export class WireHost {
     const resolved = new Map<number, Obj>();
     const results: Array<{ ActionId: number; Value: unknown }> = [];
     const resolve = (id: number): Obj => {
-      const done = resolved.get(id) ?? this.made.get(id);
+      const done = resolved.get(id);
       if (done) return done;
       const info = request.ObjectPaths[String(id)];
       if (!info) throw new WireError("InvalidObjectPath", `no object path ${id}`);
       const obj = this.path(info, resolve);
       resolved.set(id, obj);
-      if (info.ObjectPathType === 3 && info.Name === "Add") this.made.set(id, obj);
       return obj;
     };
     for (let i = 0; i < request.Actions.length; i++) {
