@@ -48,7 +48,10 @@ describe("OfficeWorkbook over Office.js's own requests", () => {
     expect(sheet.cell(2, status)).toMatchObject({ v: "USDTNGN" });
     expect(sheet.cell(2, LOG_HEADERS.indexOf("Message"))).toEqual({ v: '=HYPERLINK("http://x")', f: undefined, nf: "@" });
     expect(sheet.cell(3, LOG_HEADERS.indexOf("Client reference"))).toEqual({ v: "+1+1", f: undefined, nf: "@" });
-    expect(await wb.archiveLog({ before: "2025-01-01T00:00:00Z", finalStatuses: FINAL_STATUSES })).toMatchObject({ total: 1, sheets: ["Hedge Log 2024"] });
+    expect(await wb.archiveLog({ before: "2025-01-01T00:00:00Z", finalStatuses: FINAL_STATUSES })).toMatchObject({
+      total: 1,
+      sheets: ["Hedge Log 2024"],
+    });
     expect((await wb.readLog()).map((r) => [r.idempotencyKey, r.status, r.market])).toEqual([
       ["k1", "filled", "USDTNGN"],
       ["k2", "submitted", "USDTNGN"],
