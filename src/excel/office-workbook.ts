@@ -345,10 +345,8 @@ export class OfficeWorkbook implements Workbook {
 
   /** A new log table: headers by name, widths, per-column number formats, the header row frozen. */
   private createTable(sheet: Excel.Worksheet, name: string): void {
-    const header = sheet.getRangeByIndexes(0, 0, 1, LOG_COLUMNS.length);
-    header.numberFormat = "@" as unknown as string[][];
-    header.values = [[...LOG_HEADERS]];
-    const table = sheet.tables.add(header, true);
+    queueSafeWrite(sheet, 0, 0, [[...LOG_HEADERS]], LOG_HEADERS.map(() => "@"));
+    const table = sheet.tables.add(sheet.getRangeByIndexes(0, 0, 1, LOG_COLUMNS.length), true);
     table.name = name;
     LOG_COLUMNS.forEach((column, i) => {
       sheet.getRangeByIndexes(0, i, 1, 1).getEntireColumn().format.columnWidth = column.width;
