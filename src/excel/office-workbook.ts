@@ -345,7 +345,13 @@ export class OfficeWorkbook implements Workbook {
 
   /** A new log table: headers by name, widths, per-column number formats, the header row frozen. */
   private createTable(sheet: Excel.Worksheet, name: string): void {
-    queueSafeWrite(sheet, 0, 0, [[...LOG_HEADERS]], LOG_HEADERS.map(() => "@"));
+    queueSafeWrite(
+      sheet,
+      0,
+      0,
+      [[...LOG_HEADERS]],
+      LOG_HEADERS.map(() => "@"),
+    );
     const table = sheet.tables.add(sheet.getRangeByIndexes(0, 0, 1, LOG_COLUMNS.length), true);
     table.name = name;
     LOG_COLUMNS.forEach((column, i) => {
