@@ -1,7 +1,7 @@
 // Reads what the user selected and sees through Office.js: the areas of the selection, their table (intersected, not taken whole), only the visible rows, in chunks.
 import type { CellValue } from "../trading/cells";
 import type { SelectedRows, SheetRow } from "../trading/workbook";
-import { ReadSizer, takeRows, type RowSpan } from "./chunks";
+import { ReadSizer, cutSpans, takeRows, type RowSpan } from "./chunks";
 import { mergeSpans, planSelection, spanRows, spansAddress, type CellRect, type TableFacts } from "./selection-plan";
 
 const rectOf = (r: { rowIndex: number; columnIndex: number; rowCount: number; columnCount: number }): CellRect => ({
@@ -11,6 +11,9 @@ const rectOf = (r: { rowIndex: number; columnIndex: number; rowCount: number; co
   right: r.columnIndex + r.columnCount - 1,
 });
 const GEOMETRY = ["rowIndex", "columnIndex", "rowCount", "columnCount"];
+/** Rows asked "hidden?" at once, and blocks of mixed rows whose visible areas are listed per sync (at most ~2,500 areas each). */
+const PROBE_ROWS = 5_000;
+const MIXED_BLOCKS_PER_SYNC = 4;
 const headerText = (v: unknown) => (v === null || v === undefined ? "" : String(v).trim());
 
 /**
@@ -37,22 +40,31 @@ export async function readSelectedRows(context: Excel.RequestContext, sizer = ne
   const plan = planSelection(sheet.name, areas.items.map(rectOf), tableFacts, used.isNullObject ? null : rectOf(used));
   const width = plan.right - plan.left + 1;
 
-  // Which rows are hidden: one property per span (all, none or some); only spans with some get their visible cells.
+  // Which rows are hidden: one property per block of rows (all, none or some); only blocks with some get their visible
+  // cells, a few blocks per sync (a filter that hides every other row makes one area per visible row).
   const header = sheet.getRangeByIndexes(plan.headerRow, plan.left, 1, width).load("values");
-  const probes = plan.spans.map((span) => ({
-    span,
-    range: sheet.getRangeByIndexes(span.start, plan.left, span.count, 1).load("rowHidden"),
-  }));
+  const probes = cutSpans(plan.spans, PROBE_ROWS).map((span) => {
+    const range = sheet.getRangeByIndexes(span.start, plan.left, span.count, 1).load("rowHidden");
+    range.untrack();
+    return { span, range };
+  });
   await context.sync();
-  // A span with some rows hidden has some visible, so its visible cells always exist.
-  const mixed = probes
-    .filter((p) => p.range.rowHidden === null)
-    .map((p) => p.range.getSpecialCells("Visible").areas.load("items/rowIndex,items/rowCount"));
-  if (mixed.length > 0) await context.sync();
-
   const visible: RowSpan[] = [];
   for (const p of probes) if (p.range.rowHidden === false) visible.push(p.span);
-  for (const areas of mixed) for (const a of areas.items) visible.push({ start: a.rowIndex, count: a.rowCount });
+  const mixed = probes.filter((p) => p.range.rowHidden === null);
+  for (let i = 0; i < mixed.length; i += MIXED_BLOCKS_PER_SYNC) {
+    // A block with some rows hidden has some visible, so its visible cells always exist.
+    const areas = mixed
+      .slice(i, i + MIXED_BLOCKS_PER_SYNC)
+      .map((p) =>
+        sheet
+          .getRangeByIndexes(p.span.start, plan.left, p.span.count, 1)
+          .getSpecialCells("Visible")
+          .areas.load("items/rowIndex,items/rowCount"),
+      );
+    await context.sync();
+    for (const list of areas) for (const a of list.items) visible.push({ start: a.rowIndex, count: a.rowCount });
+  }
   const shown = mergeSpans(visible);
   const headers = (header.values[0] as CellValue[]).map(headerText);
 

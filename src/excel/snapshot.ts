@@ -227,12 +227,13 @@ export function officeSnapshotter(options: OfficeSnapshotOptions = {}): Snapshot
             for (const { key, note } of asked) if (!note.isNullObject) existing.set(key, { note });
           }
         } else if (marker === "comment" && plan.writes.length > 0) {
-          const comments = sheet.comments.load("items/id");
+          // The sheet's comments, a page at a time, and where each sits (Excel finds a comment by id or by cell, never "or null").
+          const total = sheet.comments.getCount();
           await context.sync();
-          for (let i = 0; i < comments.items.length; i += SPILL_QUESTIONS_PER_SYNC) {
-            const located = comments.items
-              .slice(i, i + SPILL_QUESTIONS_PER_SYNC)
-              .map((comment) => ({ comment, at: comment.getLocation().load("rowIndex, columnIndex") }));
+          for (let skip = 0; skip < total.value; skip += SPILL_QUESTIONS_PER_SYNC) {
+            const page = sheet.comments.load({ $top: SPILL_QUESTIONS_PER_SYNC, $skip: skip, id: true });
+            await context.sync();
+            const located = page.items.map((comment) => ({ comment, at: comment.getLocation().load("rowIndex, columnIndex") }));
             await context.sync();
             for (const { comment, at: loc } of located) existing.set(cellAddress(loc.rowIndex, loc.columnIndex), { comment });
           }

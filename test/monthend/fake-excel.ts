@@ -236,8 +236,10 @@ export class FakeExcel {
       }));
     let loadedItems: ReturnType<typeof commentItems> | null = null;
     mock.comments = {
-      load() {
-        loadedItems = commentItems();
+      getCount: () => ({ value: sheet.comments.size }),
+      load(options?: { $top?: number; $skip?: number }) {
+        const from = options?.$skip ?? 0;
+        loadedItems = commentItems().slice(from, options?.$top === undefined ? undefined : from + options.$top);
         return this;
       },
       get items() {

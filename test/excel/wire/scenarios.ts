@@ -229,6 +229,9 @@ export async function snapshotScenario(scale: Scale): Promise<StepResult[]> {
       for (let j = 0; j < 4; j++) if (i || j) sheet.put(top + i, left + j, { v: j ? i * 1000 : `00${i}`, spilledFrom: `${top},${left}` });
     sheet.spills.set(`${top},${left}`, { rows: 10, columns: 4 });
   }
+  // Comments already on a few formula cells (the snapshot replies under them) and elsewhere.
+  for (let k = 0; k < 30; k++)
+    sheet.comments.set(`${k * every * 3},${k % 3 === 0 ? 3 : 7}`, { id: `c${k}`, content: `desk note ${k}`, replies: [] });
   const meter = new OfficeMeter(host);
   const snapshotter = officeSnapshotter({
     run: meter.runner,
@@ -242,6 +245,8 @@ export async function snapshotScenario(scale: Scale): Promise<StepResult[]> {
       async () => {
         const result = await snapshotter.snapshot("sheet", new Date("2026-11-30T17:00:00Z"));
         if (result.replaced.length !== formulas + 5) throw new Error(`replaced ${result.replaced.length} of ${formulas + 5}`);
+        const replies = [...sheet.comments.values()].filter((c) => c.replies.length === 1).length;
+        if (replies !== 10) throw new Error(`${replies} replies under existing comments, not 10`);
       },
     ),
   ];

@@ -483,6 +483,8 @@ export class WireHost {
         const [r, col] = c.key.split(",").map(Number);
         return this.range(c.sheet, rectOf(r, col, 1, 1));
       }
+      case "Comments.GetCount":
+        return this.commentItems(obj as { sheet: WireSheet | null }).length;
       case "Comments.GetItemAt": {
         const list = this.commentItems(obj as { sheet: WireSheet | null });
         const item = list[args[0] as number];
@@ -706,10 +708,12 @@ export class WireHost {
         return pick({ Name: () => obj.table.name, Id: () => obj.table.name });
       case "Tables":
         return { _Items: this.tableItems(obj).map((t) => ({ ...pick({ Name: () => t.name }), Id: t.name })) };
-      case "Comments":
-        return {
-          _Items: this.commentItems(obj).map((c) => ({ ...pick({ Content: () => c.content, Id: () => c.id }), Id: c.id })),
-        };
+      case "Comments": {
+        const from = query?.Skip ?? 0;
+        const all = this.commentItems(obj);
+        const page = all.slice(from, query?.Top === undefined || query.Top === null ? undefined : from + query.Top);
+        return { _Items: page.map((c) => ({ ...pick({ Content: () => c.content, Id: () => c.id }), Id: c.id })) };
+      }
       case "Comment": {
         const c = obj.sheet.comments.get(obj.key)!;
         return pick({ Content: () => c.content, Id: () => c.id });
