@@ -1,29 +1,39 @@
-// An in-memory Workbook (sheets of cells, tables, a selection, document settings) behind the same interface as the Office.js adapter: for tests, benches and the browser e2e page.
-import { type CellValue } from "../trading/cells";
-import { type SelectedRows, type Workbook } from "../trading/workbook";
+// An in-memory Workbook (sheets of cells with formats, hidden rows and filters, tables, a selection of one or more areas, document settings) behind the same interface as the Office.js adapter: for tests, benches and the browser e2e page.
+import { toExcelDate, type CellValue } from "../trading/cells";
+import type { SelectedRows, Workbook } from "../trading/workbook";
 import {
   LOG_COLUMNS,
   LOG_HEADERS,
   LOG_SHEET_NAME,
-  LOG_STATUS_FIELDS,
   LOG_TABLE_NAME,
-  cellOf,
-  cellsToLogRecord,
-  logRecordToCells,
+  archiveSheetName,
+  archiveTableName,
   matchesLogQuery,
+  type LogArchiveRequest,
+  type LogArchiveResult,
   type LogQuery,
   type LogRecord,
   type LogUpdate,
   type LogUpdateResult,
 } from "../trading/hedge-log";
+import { dedupeByKey, planArchive } from "./log-archive";
+import {
+  columnOf,
+  columnRuns,
+  fieldCells,
+  keyText,
+  layoutOf,
+  recordFromRow,
+  updatedFields,
+  withAppended,
+  type LogLayout,
+} from "./log-layout";
+import { formatRuns, safeCellFormats } from "./safe-cells";
+import { columnLetters, mergeSpans, planSelection, quoteSheet, spanRows, spansAddress, type CellRect } from "./selection-plan";
 
-/** A rectangle of cells, 0-based and inclusive. */
-export interface CellRect {
-  top: number;
-  left: number;
-  bottom: number;
-  right: number;
-}
+export { columnLetters, type CellRect };
+
+type Field = keyof LogRecord;
 
 export interface MemoryTable {
   name: string;
@@ -36,7 +46,15 @@ interface MemorySheet {
   cells: CellValue[][];
   /** Number format per column index (the log sets them per column). */
   columnFormats: Map<number, string>;
+  /** Number formats set on single cells ("r,c"), over the column's. */
+  cellFormats: Map<string, string>;
   columnWidths: Map<number, number>;
+  /** Formulas Excel made of text written into a cell not formatted as text ("r,c" → the text): never the add-in's intent. */
+  formulas: Map<string, string>;
+  /** Rows hidden by the user (0-based). */
+  hiddenRows: Set<number>;
+  /** Rows a table filter hides, by table name. */
+  filtered: Map<string, Set<number>>;
 }
 
 export interface MemoryWorkbookInit {
@@ -49,13 +67,6 @@ export function columnIndex(letters: string): number {
   let n = 0;
   for (const ch of letters.toUpperCase()) n = n * 26 + (ch.charCodeAt(0) - 64);
   return n - 1;
-}
-
-/** 0-based index → column letters. */
-export function columnLetters(index: number): string {
-  let s = "";
-  for (let n = index + 1; n > 0; n = Math.floor((n - 1) / 26)) s = String.fromCharCode(65 + ((n - 1) % 26)) + s;
-  return s;
 }
 
 /** "B2:E9", "B2", "2:9" (whole rows) or "A:E" (whole columns) → a rectangle; whole rows/columns are clipped later. */
@@ -84,13 +95,68 @@ export function formatAddress(rect: CellRect): string {
   return tl === br ? tl : `${tl}:${br}`;
 }
 
+/** What Excel keeps of a value written into a cell (a model of Excel reading typed text, used by this workbook and tests). */
+export interface StoredCell {
+  value: CellValue;
+  /** Set when Excel would have made a formula of it (the value is then the formula's result, here "#NAME?"). */
+  formula?: string;
+}
+
+const NUMBER = /^[+-]?(\d{1,3}(,\d{3})+|\d+)?(\.\d+)?([eE][+-]?\d+)?%?$/;
+const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
+
+/** A date Excel would see in typed text ("2026-11", "2026-11-30", "11/30/2026", "30-Nov", "1-2"), as a serial. */
+function typedDate(text: string): number | null {
+  const serial = (y: number, m: number, d: number) =>
+    m >= 1 && m <= 12 && d >= 1 && d <= 31 ? toExcelDate(new Date(Date.UTC(y, m - 1, d)).toISOString()) : null;
+  const year = new Date().getUTCFullYear();
+  let m = /^(\d{4})-(\d{1,2})(?:-(\d{1,2}))?$/.exec(text);
+  if (m) return serial(Number(m[1]), Number(m[2]), Number(m[3] ?? 1));
+  m = /^(\d{1,2})\/(\d{1,2})(?:\/(\d{2,4}))?$/.exec(text);
+  if (m) return serial(m[3] ? Number(m[3].length === 2 ? `20${m[3]}` : m[3]) : year, Number(m[1]), Number(m[2]));
+  m = /^(\d{1,2})-([a-z]{3})(?:-(\d{2,4}))?$/i.exec(text);
+  if (m && MONTHS.includes(m[2].toLowerCase()))
+    return serial(m[3] ? Number(m[3]) : year, MONTHS.indexOf(m[2].toLowerCase()) + 1, Number(m[1]));
+  m = /^(\d{1,2})-(\d{1,2})$/.exec(text);
+  if (m) return serial(year, Number(m[1]), Number(m[2]));
+  return null;
+}
+
+/**
+ * How Excel stores a value written into a cell with this number format. In a text cell ("@") everything stays as written.
+ * Elsewhere text is read as the user's typing would be: "=…", "+…", "-…", "@…" (also after a leading tab or CR) become
+ * formulas, "00123" or "1,234" a number, "2026-11" a date, "TRUE" a boolean.
+ */
+export function excelStores(value: CellValue, format: string | undefined): StoredCell {
+  if (typeof value !== "string" || value === "" || format === "@") return { value };
+  const lead = value.replace(/^[\t\r\n]+/, "");
+  const trimmed = lead.trim();
+  if (trimmed !== "" && NUMBER.test(trimmed) && /\d/.test(trimmed)) {
+    const n = Number(trimmed.replace(/,/g, "").replace(/%$/, ""));
+    if (Number.isFinite(n)) return { value: trimmed.endsWith("%") ? n / 100 : n };
+  }
+  if (/^[=+\-@]/.test(lead) && lead.length > 1) return { value: "#NAME?", formula: value };
+  const date = typedDate(trimmed);
+  if (date !== null) return { value: date };
+  if (/^(true|false)$/i.test(trimmed)) return { value: trimmed.toLowerCase() === "true" };
+  return { value };
+}
+
 const isEmpty = (v: CellValue | undefined) => v === null || v === undefined || v === "";
-const quoteSheet = (name: string) => (/^[A-Za-z0-9_]+$/.test(name) ? name : `'${name.replace(/'/g, "''")}'`);
+const newSheet = (cells: CellValue[][] = []): MemorySheet => ({
+  cells,
+  columnFormats: new Map(),
+  cellFormats: new Map(),
+  columnWidths: new Map(),
+  formulas: new Map(),
+  hiddenRows: new Set(),
+  filtered: new Map(),
+});
 
 export class MemoryWorkbook implements Workbook {
   private readonly sheets = new Map<string, MemorySheet>();
   private readonly tables = new Map<string, MemoryTable>();
-  private selection: { sheet: string; rect: CellRect } | null = null;
+  private selection: { sheet: string; areas: CellRect[] } | null = null;
   private active: string | null = null;
   private readonly listeners = new Set<() => void>();
   /** Document settings (Office.context.document.settings): saved inside the .xlsx. The engine never writes here; tests scan it. */
@@ -106,9 +172,9 @@ export class MemoryWorkbook implements Workbook {
 
   // ---- building and inspecting (not part of Workbook) ----
 
-  /** Replaces a sheet's cells with a grid starting at A1. */
+  /** Replaces a sheet's cells with a grid starting at A1 (values as given, as a paste of values would leave them). */
   setSheet(name: string, grid: CellValue[][]): this {
-    this.sheets.set(name, { cells: grid.map((r) => [...r]), columnFormats: new Map(), columnWidths: new Map() });
+    this.sheets.set(name, newSheet(grid.map((r) => [...r])));
     this.active ??= name;
     this.changed();
     return this;
@@ -123,11 +189,64 @@ export class MemoryWorkbook implements Workbook {
     return this;
   }
 
-  /** Selects cells, as the user would by dragging ("A3:E7", "3:7" for whole rows). */
+  /** Selects cells as the user would by dragging ("A3:E7", "3:7" for whole rows), or by Ctrl-clicking several areas ("A2:E3,A6:E6"). */
   select(sheet: string, address: string): this {
     this.sheetOf(sheet);
-    this.selection = { sheet, rect: parseAddress(address) };
+    this.selection = { sheet, areas: address.split(",").map((a) => parseAddress(a.trim())) };
     this.active = sheet;
+    return this;
+  }
+
+  /** Hides rows as the user would (Home › Format › Hide rows): "5:7", "5" or 0-based indexes. */
+  hideRows(sheet: string, rows: string | number[], hidden = true): this {
+    const s = this.sheetOf(sheet);
+    const list = typeof rows === "string" ? rowList(rows) : rows;
+    for (const r of list) {
+      if (hidden) s.hiddenRows.add(r);
+      else s.hiddenRows.delete(r);
+    }
+    this.changed();
+    return this;
+  }
+
+  /** Filters a table as its header's filter button does: body rows whose cell under `header` fails `keep` are hidden; null clears the filter. */
+  filterTable(tableName: string, header: string, keep: ((value: CellValue) => boolean) | null): this {
+    const table = this.tables.get(tableName);
+    if (!table) throw new Error(`No table named ${tableName}.`);
+    const sheet = this.sheetOf(table.sheet);
+    const column = this.rowValues(sheet, table.rect.top, table.rect.left, table.rect.right).findIndex((h) => String(h).trim() === header);
+    if (keep === null) sheet.filtered.delete(tableName);
+    else {
+      if (column < 0) throw new Error(`Table ${tableName} has no column ${header}.`);
+      const hidden = new Set<number>();
+      for (let r = table.rect.top + 1; r <= table.rect.bottom; r++)
+        if (!keep(sheet.cells[r]?.[table.rect.left + column] ?? "")) hidden.add(r);
+      sheet.filtered.set(tableName, hidden);
+    }
+    this.changed();
+    return this;
+  }
+
+  /** Inserts empty columns before `column` (0-based), as the user would: cells move right, tables spanning it widen. */
+  insertColumns(sheet: string, column: number, count = 1, headers: string[] = []): this {
+    const s = this.sheetOf(sheet);
+    for (const row of s.cells) if (row.length > column) row.splice(column, 0, ...Array.from({ length: count }, () => ""));
+    const shift = <T>(map: Map<number, T>) => {
+      const moved = [...map].map(([c, v]) => [c >= column ? c + count : c, v] as const);
+      map.clear();
+      for (const [c, v] of moved) map.set(c, v);
+    };
+    shift(s.columnFormats);
+    shift(s.columnWidths);
+    for (const t of this.tables.values()) {
+      if (t.sheet !== sheet) continue;
+      if (t.rect.left >= column) t.rect = { ...t.rect, left: t.rect.left + count, right: t.rect.right + count };
+      else if (t.rect.right >= column) {
+        t.rect = { ...t.rect, right: t.rect.right + count };
+        headers.forEach((h, i) => setCell(s.cells, t.rect.top, column + i, h));
+      }
+    }
+    this.changed();
     return this;
   }
 
@@ -139,6 +258,11 @@ export class MemoryWorkbook implements Workbook {
     return [...this.tables.keys()];
   }
 
+  table(name: string): MemoryTable | undefined {
+    const t = this.tables.get(name);
+    return t ? { ...t, rect: { ...t.rect } } : undefined;
+  }
+
   get activeSheet(): string | null {
     return this.active;
   }
@@ -146,6 +270,17 @@ export class MemoryWorkbook implements Workbook {
   /** A copy of a sheet's cells. */
   cells(sheet: string): CellValue[][] {
     return this.sheetOf(sheet).cells.map((r) => [...r]);
+  }
+
+  /** The formula Excel would have made of a cell's text (the add-in's rule means never: tests check it). */
+  formulaAt(sheet: string, row: number, column: number): string | undefined {
+    return this.sheetOf(sheet).formulas.get(`${row},${column}`);
+  }
+
+  /** A cell's number format ("General" when none). */
+  formatAt(sheet: string, row: number, column: number): string {
+    const s = this.sheetOf(sheet);
+    return s.cellFormats.get(`${row},${column}`) ?? s.columnFormats.get(column) ?? "General";
   }
 
   /** Every non-empty cell of every sheet, plus document settings and custom properties: what a saved .xlsx would hold. */
@@ -173,6 +308,34 @@ export class MemoryWorkbook implements Workbook {
     return this.sheetOf(sheet).columnWidths.get(column);
   }
 
+  /**
+   * Writes values through the add-in's one safe rule (formats first, every string as text), then as Excel would store
+   * them. `formats[c]` is column c's format, or null to leave the cells' own. For the recon sheet and tests.
+   */
+  writeSafe(sheet: string, top: number, left: number, values: CellValue[][], formats: readonly (string | null)[]): void {
+    const s = this.sheetOf(sheet);
+    for (const run of formatRuns(values, formats)) {
+      for (let r = 0; r < run.rows; r++)
+        for (let c = 0; c < run.columns; c++) s.cellFormats.set(`${top + run.row + r},${left + run.column + c}`, run.format);
+    }
+    this.writeAsExcel(s, top, left, values);
+    this.changed();
+  }
+
+  /** writeSafe with formats given per cell (a sheet of several sections, such as the recon sheet). */
+  writeSafeCells(sheet: string, top: number, left: number, values: CellValue[][], formats: readonly (readonly string[])[]): void {
+    const s = this.sheetOf(sheet);
+    safeCellFormats(values, formats).forEach((row, r) => row.forEach((f, c) => s.cellFormats.set(`${top + r},${left + c}`, f)));
+    this.writeAsExcel(s, top, left, values);
+    this.changed();
+  }
+
+  /** Writes values as Excel stores them, with no rule (what a careless writer would do): for tests showing what the rule prevents. */
+  writeRaw(sheet: string, top: number, left: number, values: CellValue[][]): void {
+    this.writeAsExcel(this.sheetOf(sheet), top, left, values);
+    this.changed();
+  }
+
   /** Called after every change (the e2e page re-renders the sheets with it). */
   onChange(listener: () => void): () => void {
     this.listeners.add(listener);
@@ -184,76 +347,76 @@ export class MemoryWorkbook implements Workbook {
   async readSelection(): Promise<SelectedRows> {
     this.calls++;
     if (!this.selection) throw new Error("Nothing is selected: select the rows to trade (or a cell of their table).");
-    const { sheet: sheetName, rect: sel } = this.selection;
+    const { sheet: sheetName, areas } = this.selection;
     const sheet = this.sheetOf(sheetName);
-    const table = [...this.tables.values()].find((t) => t.sheet === sheetName && intersects(t.rect, sel));
-    if (table) {
-      const { rect } = table;
-      return {
-        sheetName,
-        address: `${quoteSheet(sheetName)}!${formatAddress(rect)}`,
-        tableName: table.name,
-        headers: this.rowValues(sheet, rect.top, rect.left, rect.right).map(headerText),
-        headerRowNumber: rect.top + 1,
-        hiddenRowsSkipped: 0,
-        rows: range(rect.top + 1, rect.bottom).map((r) => ({ rowNumber: r + 1, values: this.rowValues(sheet, r, rect.left, rect.right) })),
-      };
+    const tables = [...this.tables.values()].filter((t) => t.sheet === sheetName).map((t) => ({ name: t.name, rect: t.rect }));
+    const plan = planSelection(sheetName, areas, tables, usedRect(sheet.cells));
+    const visible: Array<{ start: number; count: number }> = [];
+    for (const span of plan.spans) {
+      for (let r = span.start; r < span.start + span.count; r++) if (!this.isHidden(sheet, r)) visible.push({ start: r, count: 1 });
     }
-    const used = usedRect(sheet.cells);
-    if (!used) throw new Error(`Sheet ${sheetName} is empty: select the rows to trade under a header row.`);
-    const top = Math.max(sel.top, used.top + 1);
-    const bottom = Math.min(sel.bottom, used.bottom);
-    const read: CellRect = { top, bottom: Math.max(top - 1, bottom), left: used.left, right: used.right };
+    const shown = mergeSpans(visible);
+    const rows = shown.flatMap((s) =>
+      Array.from({ length: s.count }, (_, i) => ({
+        rowNumber: s.start + i + 1,
+        values: this.rowValues(sheet, s.start + i, plan.left, plan.right),
+      })),
+    );
+    const addressSpans = shown.length > 0 ? shown : plan.spans.length > 0 ? plan.spans : [{ start: plan.headerRow + 1, count: 1 }];
     return {
       sheetName,
-      address: `${quoteSheet(sheetName)}!${bottom >= top ? formatAddress(read) : formatAddress({ ...read, bottom: top })}`,
-      tableName: null,
-      headers: this.rowValues(sheet, used.top, used.left, used.right).map(headerText),
-      headerRowNumber: used.top + 1,
-      hiddenRowsSkipped: 0,
-      rows:
-        bottom >= top ? range(top, bottom).map((r) => ({ rowNumber: r + 1, values: this.rowValues(sheet, r, used.left, used.right) })) : [],
+      address: spansAddress(sheetName, addressSpans, plan.left, plan.right),
+      tableName: plan.tableName,
+      headers: this.rowValues(sheet, plan.headerRow, plan.left, plan.right).map(headerText),
+      headerRowNumber: plan.headerRow + 1,
+      rows,
+      hiddenRowsSkipped: spanRows(plan.spans) - spanRows(shown),
     };
   }
 
   async ensureLog(): Promise<void> {
     this.calls++;
-    this.ensureLogNow();
+    this.openLog(LOG_TABLE_NAME, LOG_SHEET_NAME, true);
   }
 
   async readLog(query?: LogQuery): Promise<LogRecord[]> {
     this.calls++;
-    const table = this.tables.get(LOG_TABLE_NAME);
-    if (!table) return [];
-    const sheet = this.sheetOf(table.sheet);
-    const records = range(table.rect.top + 1, table.rect.bottom).map((r) =>
-      cellsToLogRecord(this.rowValues(sheet, r, table.rect.left, table.rect.right)),
+    const live = this.logRecords(LOG_TABLE_NAME);
+    if (query) return live.filter((record) => matchesLogQuery(record, query));
+    const years = this.archiveYearsPresent();
+    return dedupeByKey(
+      years.flatMap((y) => this.logRecords(archiveTableName(y))),
+      live,
     );
-    return query ? records.filter((record) => matchesLogQuery(record, query)) : records;
   }
 
   async appendLog(records: LogRecord[]): Promise<void> {
     this.calls++;
     if (records.length === 0) return;
-    const table = this.ensureLogNow();
-    const sheet = this.sheetOf(table.sheet);
-    for (const record of records) {
-      const r = table.rect.bottom + 1;
-      logRecordToCells(record).forEach((v, i) => setCell(sheet.cells, r, table.rect.left + i, v));
-      table.rect = { ...table.rect, bottom: r };
-    }
+    const log = this.openLog(LOG_TABLE_NAME, LOG_SHEET_NAME, true)!;
+    this.appendRows(
+      log,
+      records.map((r) =>
+        fieldCells(
+          r,
+          LOG_COLUMNS.map((c) => c.field),
+        ),
+      ),
+    );
     this.changed();
   }
 
   async updateLog(updates: LogUpdate[]): Promise<LogUpdateResult> {
     this.calls++;
     if (updates.length === 0) return { missing: [] };
-    const table = this.tables.get(LOG_TABLE_NAME);
-    if (!table) throw new Error(`The ${LOG_SHEET_NAME} table is missing, so its rows cannot be updated.`);
-    const sheet = this.sheetOf(table.sheet);
-    const keyCol = table.rect.left + LOG_COLUMNS.findIndex((c) => c.field === "idempotencyKey");
+    const log = this.openLog(LOG_TABLE_NAME, LOG_SHEET_NAME, false);
+    if (!log) throw new Error(`The ${LOG_SHEET_NAME} table is missing, so its rows cannot be updated.`);
+    const sheet = this.sheetOf(log.table.sheet);
+    const keyCol = log.layout.index.get("idempotencyKey");
     const rowOf = new Map<string, number>();
-    for (let r = table.rect.top + 1; r <= table.rect.bottom; r++) rowOf.set(String(sheet.cells[r]?.[keyCol] ?? ""), r);
+    if (keyCol !== undefined)
+      for (let r = log.table.rect.top + 1; r <= log.table.rect.bottom; r++)
+        rowOf.set(keyText(sheet.cells[r]?.[log.table.rect.left + keyCol]), r);
     const missing: string[] = [];
     for (const update of updates) {
       const r = rowOf.get(update.idempotencyKey);
@@ -261,11 +424,7 @@ export class MemoryWorkbook implements Workbook {
         missing.push(update.idempotencyKey);
         continue;
       }
-      for (const field of LOG_STATUS_FIELDS) {
-        if (!(field in update)) continue;
-        const i = LOG_COLUMNS.findIndex((c) => c.field === field);
-        setCell(sheet.cells, r, table.rect.left + i, cellOf(LOG_COLUMNS[i], update[field] ?? null));
-      }
+      this.writeFields(log, r, [fieldCells(update, updatedFields(update))]);
     }
     this.changed();
     return { missing };
@@ -273,42 +432,168 @@ export class MemoryWorkbook implements Workbook {
 
   async showLog(): Promise<void> {
     this.calls++;
-    this.ensureLogNow();
+    this.openLog(LOG_TABLE_NAME, LOG_SHEET_NAME, true);
     this.active = LOG_SHEET_NAME;
     this.changed();
   }
 
+  async archiveLog(request: LogArchiveRequest): Promise<LogArchiveResult> {
+    this.calls++;
+    const log = this.openLog(LOG_TABLE_NAME, LOG_SHEET_NAME, false);
+    if (!log) return { total: 0, byYear: {}, kept: 0, sheets: [] };
+    const sheet = this.sheetOf(log.table.sheet);
+    const top = log.table.rect.top + 1;
+    const cell = (r: number, f: Field) => {
+      const i = log.layout.index.get(f);
+      return i === undefined ? "" : (sheet.cells[r]?.[log.table.rect.left + i] ?? "");
+    };
+    const candidates = [];
+    for (let r = top; r <= log.table.rect.bottom; r++) {
+      candidates.push({
+        row: r - top,
+        key: keyText(cell(r, "idempotencyKey")),
+        status: String(cell(r, "status") ?? ""),
+        loggedAt: cell(r, "loggedAt"),
+      });
+    }
+    const plan = planArchive(candidates, request);
+    if (request.dryRun || plan.moves.length === 0) return plan.result;
+    let done = 0;
+    for (const year of [...new Set(plan.moves.map((m) => m.year))].sort((a, b) => a - b)) {
+      const target = this.openLog(archiveTableName(year), archiveSheetName(year), true)!;
+      const targetSheet = this.sheetOf(target.table.sheet);
+      const held = new Set<string>();
+      const keyCol = target.layout.index.get("idempotencyKey")!;
+      for (let r = target.table.rect.top + 1; r <= target.table.rect.bottom; r++)
+        held.add(keyText(targetSheet.cells[r]?.[target.table.rect.left + keyCol]));
+      const rows = plan.moves
+        .filter((m) => m.year === year && !held.has(m.key))
+        .map((m) => {
+          const cells = new Map<Field, CellValue>();
+          for (const [f, i] of log.layout.index) cells.set(f, sheet.cells[top + m.row]?.[log.table.rect.left + i] ?? "");
+          return cells;
+        });
+      this.appendRows(target, rows);
+      done += plan.moves.filter((m) => m.year === year).length;
+      request.onProgress?.(done, plan.moves.length);
+    }
+    // Copied first, removed after: the log's rows go, bottom first, cells below moving up within the table's columns.
+    for (const m of [...plan.moves].sort((a, b) => b.row - a.row)) this.deleteTableRow(log.table, top + m.row);
+    this.changed();
+    return plan.result;
+  }
+
   // ---- internals ----
 
-  private ensureLogNow(): MemoryTable {
-    const existing = this.tables.get(LOG_TABLE_NAME);
-    if (existing) {
-      // An older log with fewer columns: add the new ones (always at the end) with header, format and width.
-      const sheet = this.sheetOf(existing.sheet);
-      for (let i = existing.rect.right - existing.rect.left + 1; i < LOG_COLUMNS.length; i++) {
-        const c = existing.rect.left + i;
-        setCell(sheet.cells, existing.rect.top, c, LOG_COLUMNS[i].header);
-        sheet.columnFormats.set(c, LOG_COLUMNS[i].numberFormat);
-        sheet.columnWidths.set(c, LOG_COLUMNS[i].width);
-        existing.rect = { ...existing.rect, right: c };
-      }
-      return existing;
+  private isHidden(sheet: MemorySheet, row: number): boolean {
+    if (sheet.hiddenRows.has(row)) return true;
+    for (const rows of sheet.filtered.values()) if (rows.has(row)) return true;
+    return false;
+  }
+
+  private archiveYearsPresent(): number[] {
+    return [...this.tables.keys()]
+      .map((n) => /^HedgeLog(\d{4})$/.exec(n))
+      .filter((m): m is RegExpExecArray => m !== null)
+      .map((m) => Number(m[1]))
+      .sort((a, b) => a - b);
+  }
+
+  private logRecords(tableName: string): LogRecord[] {
+    const table = this.tables.get(tableName);
+    if (!table) return [];
+    const sheet = this.sheetOf(table.sheet);
+    const layout = layoutOf(this.rowValues(sheet, table.rect.top, table.rect.left, table.rect.right));
+    const out: LogRecord[] = [];
+    for (let r = table.rect.top + 1; r <= table.rect.bottom; r++) {
+      const record = recordFromRow(this.rowValues(sheet, r, table.rect.left, table.rect.right), layout);
+      if (record.idempotencyKey.trim() !== "") out.push(record);
     }
-    if (!this.sheets.has(LOG_SHEET_NAME)) this.sheets.set(LOG_SHEET_NAME, { cells: [], columnFormats: new Map(), columnWidths: new Map() });
-    const sheet = this.sheetOf(LOG_SHEET_NAME);
-    LOG_HEADERS.forEach((h, i) => setCell(sheet.cells, 0, i, h));
-    LOG_COLUMNS.forEach((c, i) => {
-      sheet.columnFormats.set(i, c.numberFormat);
-      sheet.columnWidths.set(i, c.width);
-    });
-    const table: MemoryTable = {
-      name: LOG_TABLE_NAME,
-      sheet: LOG_SHEET_NAME,
-      rect: { top: 0, left: 0, bottom: 0, right: LOG_COLUMNS.length - 1 },
-    };
-    this.tables.set(LOG_TABLE_NAME, table);
-    this.changed();
-    return table;
+    return out;
+  }
+
+  /** A log table (the live one or a year's) with its layout by header name; missing add-in columns appended; created when asked. */
+  private openLog(tableName: string, sheetName: string, create: boolean): { table: MemoryTable; layout: LogLayout } | null {
+    let table = this.tables.get(tableName);
+    if (!table) {
+      if (!create) return null;
+      if (!this.sheets.has(sheetName)) this.sheets.set(sheetName, newSheet());
+      const sheet = this.sheetOf(sheetName);
+      LOG_HEADERS.forEach((h, i) => setCell(sheet.cells, 0, i, h));
+      LOG_COLUMNS.forEach((c, i) => {
+        sheet.columnFormats.set(i, c.numberFormat);
+        sheet.columnWidths.set(i, c.width);
+      });
+      table = { name: tableName, sheet: sheetName, rect: { top: 0, left: 0, bottom: 0, right: LOG_COLUMNS.length - 1 } };
+      this.tables.set(tableName, table);
+      this.changed();
+    }
+    const sheet = this.sheetOf(table.sheet);
+    let layout = layoutOf(this.rowValues(sheet, table.rect.top, table.rect.left, table.rect.right));
+    if (layout.missing.length > 0) {
+      // Added at the table's end by name, with format and width; the user's columns stay where they are.
+      layout.missing.forEach((column, i) => {
+        const c = table.rect.right + 1 + i;
+        setCell(sheet.cells, table.rect.top, c, column.header);
+        sheet.columnFormats.set(c, column.numberFormat);
+        sheet.columnWidths.set(c, column.width);
+      });
+      table.rect = { ...table.rect, right: table.rect.right + layout.missing.length };
+      layout = withAppended(layout);
+    }
+    return { table, layout };
+  }
+
+  private appendRows(log: { table: MemoryTable; layout: LogLayout }, rows: ReadonlyArray<ReadonlyMap<Field, CellValue>>): void {
+    if (rows.length === 0) return;
+    const at = log.table.rect.bottom + 1;
+    log.table.rect = { ...log.table.rect, bottom: log.table.rect.bottom + rows.length };
+    this.writeFields(log, at, rows);
+  }
+
+  /** The safe write of some fields for consecutive rows from sheet row `row`, one block per run of adjacent columns. */
+  private writeFields(
+    log: { table: MemoryTable; layout: LogLayout },
+    row: number,
+    rows: ReadonlyArray<ReadonlyMap<Field, CellValue>>,
+  ): void {
+    const fields = new Set<Field>();
+    for (const r of rows) for (const f of r.keys()) fields.add(f);
+    for (const run of columnRuns(log.layout, [...fields])) {
+      const values = rows.map((r) => run.fields.map((f) => (r.has(f) ? r.get(f)! : "")));
+      this.writeSafe(
+        log.table.sheet,
+        row,
+        log.table.rect.left + run.left,
+        values,
+        run.fields.map((f) => columnOf(f).numberFormat),
+      );
+    }
+  }
+
+  private writeAsExcel(sheet: MemorySheet, top: number, left: number, values: CellValue[][]): void {
+    values.forEach((row, i) =>
+      row.forEach((v, j) => {
+        const r = top + i;
+        const c = left + j;
+        const format = sheet.cellFormats.get(`${r},${c}`) ?? sheet.columnFormats.get(c);
+        const stored = excelStores(v === null ? "" : v, format);
+        setCell(sheet.cells, r, c, stored.value);
+        if (stored.formula !== undefined) sheet.formulas.set(`${r},${c}`, stored.formula);
+        else sheet.formulas.delete(`${r},${c}`);
+      }),
+    );
+  }
+
+  private deleteTableRow(table: MemoryTable, row: number): void {
+    const sheet = this.sheetOf(table.sheet);
+    for (let r = row; r < sheet.cells.length; r++) {
+      for (let c = table.rect.left; c <= table.rect.right; c++) {
+        const below = sheet.cells[r + 1]?.[c];
+        if (sheet.cells[r]) sheet.cells[r][c] = below === undefined ? "" : below;
+      }
+    }
+    table.rect = { ...table.rect, bottom: table.rect.bottom - 1 };
   }
 
   private sheetOf(name: string): MemorySheet {
@@ -318,10 +603,12 @@ export class MemoryWorkbook implements Workbook {
   }
 
   private rowValues(sheet: MemorySheet, row: number, left: number, right: number): CellValue[] {
-    return range(left, right).map((c) => {
+    const out: CellValue[] = [];
+    for (let c = left; c <= right; c++) {
       const v = sheet.cells[row]?.[c];
-      return v === undefined || v === null ? "" : v;
-    });
+      out.push(v === undefined || v === null ? "" : v);
+    }
+    return out;
   }
 
   private changed(): void {
@@ -333,14 +620,12 @@ function headerText(v: CellValue): string {
   return v === null ? "" : String(v).trim();
 }
 
-function range(from: number, to: number): number[] {
+/** "5:7" or "5" (1-based sheet rows) → 0-based indexes. */
+function rowList(rows: string): number[] {
+  const [a, b = a] = rows.split(":").map((x) => Number(x.trim()));
   const out: number[] = [];
-  for (let i = from; i <= to; i++) out.push(i);
+  for (let r = Math.min(a, b); r <= Math.max(a, b); r++) out.push(r - 1);
   return out;
-}
-
-function intersects(a: CellRect, b: CellRect): boolean {
-  return a.left <= b.right && b.left <= a.right && a.top <= b.bottom && b.top <= a.bottom;
 }
 
 function setCell(cells: CellValue[][], r: number, c: number, v: CellValue): void {
@@ -363,3 +648,5 @@ function usedRect(cells: CellValue[][]): CellRect | null {
   );
   return rect;
 }
+
+export { quoteSheet };

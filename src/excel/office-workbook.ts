@@ -1,232 +1,503 @@
-// The Workbook adapter over Office.js (Excel.run): reads the selection or its table, and keeps the "Hedge Log" table (create with formats, append, update status cells).
-import { type CellValue } from "../trading/cells";
-import { type SelectedRows, type Workbook } from "../trading/workbook";
+// The Workbook adapter over Office.js (Excel.run): reads what the user selected and sees, and keeps the "Hedge Log" table by header name, every read and write chunked and bounded by the work, not by the log's size.
+import type { CellValue } from "../trading/cells";
+import type { SelectedRows, Workbook } from "../trading/workbook";
 import {
   LOG_COLUMNS,
   LOG_HEADERS,
   LOG_SHEET_NAME,
-  LOG_STATUS_FIELDS,
   LOG_TABLE_NAME,
-  cellOf,
-  cellsToLogRecord,
-  logRecordToCells,
+  archiveSheetName,
+  archiveTableName,
   matchesLogQuery,
+  type LogArchiveRequest,
+  type LogArchiveResult,
   type LogQuery,
   type LogRecord,
   type LogUpdate,
   type LogUpdateResult,
 } from "../trading/hedge-log";
+import {
+  BYTES_PER_RANGE,
+  DEFAULT_LIMITS,
+  ReadSizer,
+  jsonBytes,
+  packByBytes,
+  spansOf,
+  takeRows,
+  type ChunkLimits,
+  type RowSpan,
+} from "./chunks";
+import {
+  columnOf,
+  columnRuns,
+  fieldCells,
+  fieldSpan,
+  keyText,
+  layoutOf,
+  recordFromRow,
+  updatedFields,
+  withAppended,
+  type LogLayout,
+} from "./log-layout";
+import { archiveYears, dedupeByKey, isArchivable, planArchive, type ArchiveCandidate } from "./log-archive";
+import { readSelectedRows } from "./office-selection";
+import { queueSafeWrite } from "./safe-cells";
 
 type ExcelApi = Pick<typeof Excel, "run">;
+type Field = keyof LogRecord;
 
-const KEY_COLUMN = LOG_COLUMNS.findIndex((c) => c.field === "idempotencyKey");
-/** The status columns are contiguous in the log (Status … Message), so one row's update is one range write. */
-const STATUS_FIRST = LOG_COLUMNS.findIndex((c) => c.field === LOG_STATUS_FIELDS[0]);
-const STATUS_COUNT = LOG_STATUS_FIELDS.length;
+/** Every batch waits for the user to leave cell-edit mode instead of failing (journal updates and fills run in the background). */
+const RUN_OPTIONS: Excel.RunOptions = { delayForCellEdit: true };
+const ALL_FIELDS: readonly Field[] = LOG_COLUMNS.map((c) => c.field);
 
-const isBlank = (v: unknown) => v === null || v === undefined || v === "";
-const headerText = (v: unknown) => (v === null || v === undefined ? "" : String(v).trim());
+/** A log table as found in this batch: where its body starts, how many rows, and where each add-in column is (by header name). */
+interface LogTable {
+  table: Excel.Table;
+  sheet: Excel.Worksheet;
+  name: string;
+  /** 0-based sheet row of the first body row, and sheet column of the table's first column. */
+  top: number;
+  left: number;
+  /** Body rows (a new table's one empty row included). */
+  rows: number;
+  layout: LogLayout;
+}
+
+export interface OfficeWorkbookOptions {
+  /** What one sync may carry; tests shrink it to see chunk boundaries. */
+  limits?: ChunkLimits;
+}
 
 export class OfficeWorkbook implements Workbook {
-  /** `excel` is the global Excel namespace in the add-in; tests pass an office-addin-mock object. */
-  constructor(private readonly excel: ExcelApi = Excel) {}
+  /** Body row of each idempotency key, as last seen; checked against the sheet before each use, rebuilt when it is stale. */
+  private rowOfKey = new Map<string, number>();
+  private readonly limits: ChunkLimits;
+
+  /** `excel` is the global Excel namespace in the add-in; tests pass an office-addin-mock object or Microsoft's serializer. */
+  constructor(
+    private readonly excel: ExcelApi = Excel,
+    options: OfficeWorkbookOptions = {},
+  ) {
+    this.limits = options.limits ?? DEFAULT_LIMITS;
+  }
+
+  private run<T>(batch: (context: Excel.RequestContext) => Promise<T>): Promise<T> {
+    return this.excel.run(RUN_OPTIONS, batch);
+  }
 
   readSelection(): Promise<SelectedRows> {
-    return this.excel.run(async (context) => {
-      const selected = context.workbook.getSelectedRange();
-      selected.load(["address", "rowIndex", "rowCount"]);
-      const sheet = selected.worksheet;
-      sheet.load("name");
-      const tables = selected.getTables(false);
-      const tableCount = tables.getCount();
-      await context.sync();
-
-      if (tableCount.value > 0) {
-        const table = tables.getFirst();
-        table.load("name");
-        const range = table.getRange();
-        range.load(["address", "rowIndex", "values"]);
-        await context.sync();
-        const [header, ...body] = range.values as CellValue[][];
-        return {
-          sheetName: sheet.name,
-          address: range.address,
-          tableName: table.name,
-          headers: header.map(headerText),
-          headerRowNumber: range.rowIndex + 1,
-          hiddenRowsSkipped: 0,
-          rows: body.map((values, i) => ({ rowNumber: range.rowIndex + 2 + i, values })),
-        };
-      }
-
-      const used = sheet.getUsedRangeOrNullObject(true);
-      used.load(["isNullObject", "rowIndex", "columnIndex", "rowCount", "columnCount"]);
-      await context.sync();
-      if (used.isNullObject) throw new Error(`Sheet ${sheet.name} is empty: select the rows to trade under a header row.`);
-      // Outside a table the header row is the used range's first row; a selected header row is not data.
-      const top = Math.max(selected.rowIndex, used.rowIndex + 1);
-      const bottom = Math.min(selected.rowIndex + selected.rowCount - 1, used.rowIndex + used.rowCount - 1);
-      const header = sheet.getRangeByIndexes(used.rowIndex, used.columnIndex, 1, used.columnCount);
-      header.load("values");
-      const body = bottom >= top ? sheet.getRangeByIndexes(top, used.columnIndex, bottom - top + 1, used.columnCount) : null;
-      body?.load(["address", "values"]);
-      await context.sync();
-      return {
-        sheetName: sheet.name,
-        address: body ? body.address : selected.address,
-        tableName: null,
-        headers: (header.values[0] as CellValue[]).map(headerText),
-        headerRowNumber: used.rowIndex + 1,
-        hiddenRowsSkipped: 0,
-        rows: body ? (body.values as CellValue[][]).map((values, i) => ({ rowNumber: top + 1 + i, values })) : [],
-      };
-    });
+    return this.run((context) => readSelectedRows(context, new ReadSizer(this.limits)));
   }
 
   ensureLog(): Promise<void> {
-    return this.excel.run(async (context) => {
-      await this.logTable(context);
+    return this.run(async (context) => {
+      await this.openLog(context, "create");
     });
   }
 
   readLog(query?: LogQuery): Promise<LogRecord[]> {
-    return this.excel.run(async (context) => {
-      const table = context.workbook.tables.getItemOrNullObject(LOG_TABLE_NAME);
-      table.load("isNullObject");
-      await context.sync();
-      if (table.isNullObject) return [];
-      const body = table.getDataBodyRange();
-      body.load("values");
-      await context.sync();
-      const records = (body.values as CellValue[][]).filter((row) => !isBlank(row[KEY_COLUMN])).map(cellsToLogRecord);
-      return query ? records.filter((record) => matchesLogQuery(record, query)) : records;
+    return this.run(async (context) => {
+      const log = await this.openLog(context, "read");
+      if (!query) {
+        // Month end: every row, the archived years first (oldest), chunked.
+        const archived = await this.readArchives(context);
+        const live = log ? await this.readRecords(context, log, allRows(log)) : [];
+        return dedupeByKey(archived, live);
+      }
+      if (!log) return [];
+      const fields: Field[] = ["idempotencyKey"];
+      if (query.statusNotIn) fields.push("status");
+      if (query.loggedSince !== undefined) fields.push("loggedAt");
+      const columns = await this.readFields(context, log, fields);
+      const keys = columns.get("idempotencyKey")!;
+      const matching: number[] = [];
+      keys.forEach((key, row) => {
+        if (key === "") return;
+        const probe = recordFromRow(
+          fields.map((f) => columns.get(f)![row]),
+          { index: new Map(fields.map((f, i) => [f, i])), missing: [], width: fields.length },
+        );
+        if (matchesLogQuery(probe, query)) matching.push(row);
+      });
+      return this.readRecords(context, log, matching);
     });
   }
 
   appendLog(records: LogRecord[]): Promise<void> {
     if (records.length === 0) return Promise.resolve();
-    return this.excel.run(async (context) => {
-      const table = await this.logTable(context);
-      const body = table.getDataBodyRange();
-      body.load(["values", "rowCount"]);
-      await context.sync();
-      const rows = records.map(logRecordToCells) as Array<Array<string | number | boolean>>;
-      const formats = rows.map(() => LOG_COLUMNS.map((c) => c.numberFormat));
-      // A new table has one empty body row; fill it instead of leaving a gap.
-      const bodyValues = body.values as CellValue[][];
-      const ghost = body.rowCount === 1 && bodyValues[0].every(isBlank);
-      if (ghost) {
-        const first = body.getRow(0);
-        // Formats before values (see below).
-        first.numberFormat = [formats[0]];
-        first.values = [rows[0]];
+    return this.run(async (context) => {
+      const log = (await this.openLog(context, "create"))!;
+      let at = log.rows;
+      // A new table has one empty body row: fill it instead of leaving a gap.
+      if (log.rows === 1 && (await this.isBlankRow(context, log, 0))) at = 0;
+      const rows = records.map((r) => fieldCells(r, ALL_FIELDS));
+      let ghost = at === 0 && log.rows === 1;
+      const chunks = packByBytes(rows, (r) => rowBytes(r) + 3 * log.layout.width, this.limits);
+      for (const chunk of chunks) {
+        const add = ghost ? chunk.length - 1 : chunk.length;
+        // Rows are added empty, then formatted, then filled: text typed into a General cell would be re-read by Excel.
+        if (add > 0)
+          log.table.rows.add(
+            undefined,
+            Array.from({ length: add }, () => Array.from({ length: log.layout.width }, () => "")),
+          );
+        this.queueRows(log, at, chunk, ALL_FIELDS);
+        await context.sync();
+        chunk.forEach((cells, i) => this.rowOfKey.set(String(cells.get("idempotencyKey") ?? ""), at + i));
+        at += chunk.length;
+        log.rows = Math.max(log.rows, at);
+        ghost = false;
       }
-      const rest = ghost ? rows.slice(1) : rows;
-      if (rest.length > 0) {
-        // Add the rows empty, format them, then write the values: Excel reads text typed into a General cell
-        // ("00123" → 123), which would change a client reference and so the body resent on resume.
-        table.rows.add(
-          undefined,
-          rest.map((row) => row.map(() => "")),
-        );
-        const start = ghost ? 1 : body.rowCount;
-        const added = table
-          .getDataBodyRange()
-          .getRow(start)
-          .getResizedRange(rest.length - 1, 0);
-        added.numberFormat = formats.slice(0, rest.length);
-        added.values = rest;
-      }
-      await context.sync();
     });
   }
 
   updateLog(updates: LogUpdate[]): Promise<LogUpdateResult> {
     if (updates.length === 0) return Promise.resolve({ missing: [] });
-    return this.excel.run(async (context) => {
-      const table = context.workbook.tables.getItemOrNullObject(LOG_TABLE_NAME);
-      table.load("isNullObject");
-      await context.sync();
-      if (table.isNullObject) throw new Error(`The ${LOG_SHEET_NAME} table is missing, so its rows cannot be updated.`);
-      const body = table.getDataBodyRange();
-      body.load("values");
-      await context.sync();
-      const values = body.values as CellValue[][];
-      const rowOf = new Map<string, number>();
-      values.forEach((row, i) => rowOf.set(String(row[KEY_COLUMN] ?? ""), i));
+    return this.run(async (context) => {
+      const log = await this.openLog(context, "columns");
+      if (!log) throw new Error(`The ${LOG_SHEET_NAME} table is missing, so its rows cannot be updated.`);
+      const rowOf = await this.locate(
+        context,
+        log,
+        updates.map((u) => u.idempotencyKey),
+      );
       const missing: string[] = [];
+      // The later update of a key wins, as when they were written one after the other.
+      const byRow = new Map<number, { row: number; fields: Field[]; cells: Map<Field, CellValue> }>();
       for (const update of updates) {
-        const r = rowOf.get(update.idempotencyKey);
-        if (r === undefined) {
+        const row = rowOf.get(update.idempotencyKey);
+        if (row === undefined) {
           missing.push(update.idempotencyKey); // a deleted row or an edited key: skip it, write the others
           continue;
         }
-        const block = values[r].slice(STATUS_FIRST, STATUS_FIRST + STATUS_COUNT);
-        LOG_STATUS_FIELDS.forEach((field, i) => {
-          if (field in update) block[i] = cellOf(LOG_COLUMNS[STATUS_FIRST + i], update[field] ?? null);
-        });
-        body.getCell(r, STATUS_FIRST).getResizedRange(0, STATUS_COUNT - 1).values = [block];
+        const cells = fieldCells(update, updatedFields(update));
+        const before = byRow.get(row);
+        const merged = new Map([...(before?.cells ?? []), ...cells]);
+        byRow.set(row, { row, fields: [...merged.keys()], cells: merged });
       }
-      await context.sync();
+      // Consecutive rows setting the same fields are written as one block per run of adjacent columns.
+      const sorted = [...byRow.values()].sort((a, b) => a.row - b.row);
+      const blocks: Array<{ row: number; fields: Field[]; rows: Array<Map<Field, CellValue>>; bytes: number }> = [];
+      for (const u of sorted) {
+        const bytes = rowBytes(u.cells);
+        const last = blocks[blocks.length - 1];
+        if (
+          last &&
+          last.row + last.rows.length === u.row &&
+          last.fields.join(",") === u.fields.join(",") &&
+          last.rows.length < this.limits.maxRows &&
+          last.bytes + bytes <= this.limits.budgetBytes
+        ) {
+          last.rows.push(u.cells);
+          last.bytes += bytes;
+        } else blocks.push({ row: u.row, fields: u.fields, rows: [u.cells], bytes });
+      }
+      const syncs = packByBytes(blocks, (b) => b.bytes + BYTES_PER_RANGE * (1 + 2 * b.fields.length), this.limits);
+      for (const group of syncs) {
+        for (const block of group) this.queueRows(log, block.row, block.rows, block.fields);
+        await context.sync();
+      }
       return { missing };
     });
   }
 
   showLog(): Promise<void> {
-    return this.excel.run(async (context) => {
-      const table = await this.logTable(context);
-      table.worksheet.activate();
+    return this.run(async (context) => {
+      const log = (await this.openLog(context, "create"))!;
+      log.sheet.activate();
       await context.sync();
     });
   }
 
-  /**
-   * A log written by an older version has fewer columns: the new ones (always appended at the end of LOG_COLUMNS) are
-   * added at the table's right end with their header, width and number format. Existing columns are never moved.
-   */
-  private async addMissingColumns(context: Excel.RequestContext, table: Excel.Table): Promise<void> {
-    const count = table.columns.getCount();
-    await context.sync();
-    if (count.value >= LOG_COLUMNS.length) return;
-    const header = table.getHeaderRowRange();
-    header.load(["rowIndex", "columnIndex"]);
-    await context.sync();
-    const sheet = table.worksheet;
-    for (let i = count.value; i < LOG_COLUMNS.length; i++) {
-      const column = LOG_COLUMNS[i];
-      table.columns.add(undefined, undefined, column.header);
-      const c = header.columnIndex + i;
-      sheet.getRangeByIndexes(0, c, 1, 1).getEntireColumn().format.columnWidth = column.width;
-      sheet.getRangeByIndexes(header.rowIndex + 1, c, 1, 1).numberFormat = [[column.numberFormat]];
-    }
-    await context.sync();
+  archiveLog(request: LogArchiveRequest): Promise<LogArchiveResult> {
+    return this.run(async (context) => {
+      const empty: LogArchiveResult = { total: 0, byYear: {}, kept: 0, sheets: [] };
+      const log = await this.openLog(context, "columns");
+      if (!log) return empty;
+      const columns = await this.readFields(context, log, ["idempotencyKey", "status", "loggedAt"]);
+      const candidates: ArchiveCandidate[] = [];
+      const keys = columns.get("idempotencyKey")!.map(String);
+      keys.forEach((key, row) =>
+        candidates.push({ row, key, status: String(columns.get("status")![row] ?? ""), loggedAt: columns.get("loggedAt")![row] }),
+      );
+      const plan = planArchive(candidates, request);
+      if (request.dryRun || plan.moves.length === 0) return plan.result;
+      this.rowOfKey.clear();
+
+      // The year sheets, created when missing, and the keys they already hold (an archive cut short is resumed, never doubled).
+      const targets = new Map<number, { log: LogTable; keys: Set<string> }>();
+      for (const year of archiveYears(plan.moves)) {
+        const target = (await this.openLog(context, "create", year))!;
+        const held = await this.readFields(context, target, ["idempotencyKey"]);
+        const targetKeys = new Set(
+          held
+            .get("idempotencyKey")!
+            .map(String)
+            .filter((k) => k !== ""),
+        );
+        if (target.rows === 1 && (await this.isBlankRow(context, target, 0))) target.rows = 0;
+        targets.set(year, { log: target, keys: targetKeys });
+      }
+
+      const span = fieldSpan(log.layout)!;
+      const width = span.right - span.left + 1;
+      const sizer = new ReadSizer(this.limits);
+      let removed = 0;
+      let moved = 0;
+      let pending: RowSpan[] = spansOf(plan.moves.map((m) => m.row));
+      const yearOf = new Map(plan.moves.map((m) => [m.row, m.year]));
+      while (pending.length > 0) {
+        const { taken, rest } = takeRows(pending, sizer.rows(width));
+        pending = rest;
+        // Read the rows (at their place now that earlier chunks are gone) and check they are still the ones planned.
+        const reads = taken.map((s) => ({
+          span: s,
+          range: log.sheet.getRangeByIndexes(log.top + s.start - removed, log.left + span.left, s.count, width).load("values"),
+        }));
+        reads.forEach((r) => r.range.untrack());
+        await context.sync();
+        const byYear = new Map<number, Array<Map<Field, CellValue>>>();
+        for (const { span: s, range } of reads) {
+          const values = range.values as CellValue[][];
+          sizer.observe(values);
+          values.forEach((row, i) => {
+            const record = recordFromRow(row, log.layout, span.left);
+            if (record.idempotencyKey !== keys[s.start + i] || !isArchivable(record, request)) {
+              throw new Error(
+                `The ${LOG_SHEET_NAME} changed while archiving (row ${log.top + s.start - removed + i + 1} is not the row planned): ` +
+                  `${moved} rows were archived, nothing else moved. Run Archive again.`,
+              );
+            }
+            const year = yearOf.get(s.start + i)!;
+            const target = targets.get(year)!;
+            if (target.keys.has(record.idempotencyKey)) return; // copied by an earlier run that stopped before removing it
+            target.keys.add(record.idempotencyKey);
+            const list = byYear.get(year) ?? [];
+            list.push(copyCells(row, log.layout, span.left));
+            byYear.set(year, list);
+          });
+        }
+        // Copy first, then remove: a run stopped in between leaves the row in both places, never in neither.
+        for (const [year, rows] of byYear) {
+          const target = targets.get(year)!.log;
+          const ghost = target.rows === 0;
+          const add = ghost ? rows.length - 1 : rows.length;
+          if (add > 0)
+            target.table.rows.add(
+              undefined,
+              Array.from({ length: add }, () => Array.from({ length: target.layout.width }, () => "")),
+            );
+          this.queueRows(target, target.rows, rows, ALL_FIELDS);
+          target.rows += rows.length;
+        }
+        if (byYear.size > 0) await context.sync();
+        for (const s of [...taken].reverse()) {
+          log.sheet.getRangeByIndexes(log.top + s.start - removed, log.left, s.count, log.layout.width).delete("Up");
+        }
+        await context.sync();
+        const count = taken.reduce((n, s) => n + s.count, 0);
+        removed += count;
+        moved += count;
+        request.onProgress?.(moved, plan.moves.length);
+      }
+      return plan.result;
+    });
   }
 
-  /** The log table, created (sheet, headers, formats, widths, frozen header) when missing. */
-  private async logTable(context: Excel.RequestContext): Promise<Excel.Table> {
-    const existing = context.workbook.tables.getItemOrNullObject(LOG_TABLE_NAME);
-    existing.load("isNullObject");
-    const sheetOrNull = context.workbook.worksheets.getItemOrNullObject(LOG_SHEET_NAME);
-    sheetOrNull.load("isNullObject");
-    await context.sync();
-    if (!existing.isNullObject) {
-      await this.addMissingColumns(context, existing);
-      return existing;
-    }
+  // ---- internals ----
 
-    const sheet = sheetOrNull.isNullObject ? context.workbook.worksheets.add(LOG_SHEET_NAME) : sheetOrNull;
-    const header = sheet.getRangeByIndexes(0, 0, 1, LOG_COLUMNS.length);
-    header.values = [[...LOG_HEADERS]];
-    const table = sheet.tables.add(header, true);
-    table.name = LOG_TABLE_NAME;
+  /**
+   * The log table (or an archive year's), its body's place and size and its layout by header name. "read" never writes;
+   * "columns" appends the add-in columns the table lacks; "create" also creates the table when missing.
+   */
+  private async openLog(context: Excel.RequestContext, mode: "read" | "columns" | "create", year?: number): Promise<LogTable | null> {
+    const tableName = year === undefined ? LOG_TABLE_NAME : archiveTableName(year);
+    const sheetName = year === undefined ? LOG_SHEET_NAME : archiveSheetName(year);
+    let table = context.workbook.tables.getItemOrNullObject(tableName).load("isNullObject");
+    const sheetOrNull = context.workbook.worksheets.getItemOrNullObject(sheetName).load("isNullObject");
+    await context.sync();
+    if (table.isNullObject) {
+      if (mode !== "create") return null;
+      this.createTable(sheetOrNull.isNullObject ? context.workbook.worksheets.add(sheetName) : sheetOrNull, tableName);
+      await context.sync();
+      // Found again by name: an object made by add() is only good within the sync that made it.
+      table = context.workbook.tables.getItem(tableName);
+    }
+    const sheet = table.worksheet;
+    const header = table.getHeaderRowRange().load("values,rowIndex,columnIndex");
+    const body = table.getDataBodyRange().load("rowCount");
+    await context.sync();
+    let layout = layoutOf(header.values[0]);
+    if (layout.missing.length > 0 && mode !== "read") {
+      // Added at the table's end by name, with width and format; the user's columns and order are left as they are.
+      const first = layout.width;
+      layout.missing.forEach((column, i) => {
+        table.columns.add(undefined, undefined, column.header);
+        sheet.getRangeByIndexes(0, header.columnIndex + first + i, 1, 1).getEntireColumn().format.columnWidth = column.width;
+        sheet.getRangeByIndexes(header.rowIndex + 1, header.columnIndex + first + i, body.rowCount, 1).numberFormat =
+          column.numberFormat as unknown as string[][];
+      });
+      await context.sync();
+      layout = withAppended(layout);
+    }
+    return { table, sheet, name: tableName, top: header.rowIndex + 1, left: header.columnIndex, rows: body.rowCount, layout };
+  }
+
+  /** A new log table: headers by name, widths, per-column number formats, the header row frozen. */
+  private createTable(sheet: Excel.Worksheet, name: string): void {
+    queueSafeWrite(
+      sheet,
+      0,
+      0,
+      [[...LOG_HEADERS]],
+      LOG_HEADERS.map(() => "@"),
+    );
+    const table = sheet.tables.add(sheet.getRangeByIndexes(0, 0, 1, LOG_COLUMNS.length), true);
+    table.name = name;
     LOG_COLUMNS.forEach((column, i) => {
-      const whole = sheet.getRangeByIndexes(0, i, 1, 1).getEntireColumn();
-      whole.format.columnWidth = column.width;
-      // Body cells of the column: text columns stay text so keys and hashes are never read as numbers.
+      sheet.getRangeByIndexes(0, i, 1, 1).getEntireColumn().format.columnWidth = column.width;
+      // The new table's one body row: the column's format, which Excel carries to the rows added under it.
       sheet.getRangeByIndexes(1, i, 1, 1).numberFormat = [[column.numberFormat]];
     });
     sheet.freezePanes.freezeRows(1);
-    await context.sync();
-    return table;
   }
+
+  /** Whether a body row holds nothing in the add-in's columns. */
+  private async isBlankRow(context: Excel.RequestContext, log: LogTable, row: number): Promise<boolean> {
+    const span = fieldSpan(log.layout);
+    if (!span) return true;
+    const range = log.sheet.getRangeByIndexes(log.top + row, log.left + span.left, 1, span.right - span.left + 1).load("values");
+    await context.sync();
+    return (range.values[0] as CellValue[]).every((v) => v === "" || v === null);
+  }
+
+  /** Queues the cells of some fields for consecutive body rows from `row`: one safe write per run of adjacent columns. */
+  private queueRows(log: LogTable, row: number, rows: ReadonlyArray<ReadonlyMap<Field, CellValue>>, fields: readonly Field[]): void {
+    const written = new Set<Field>(fields);
+    for (const r of rows) for (const f of r.keys()) written.add(f); // a problem adds the Message cell
+    for (const run of columnRuns(log.layout, [...written])) {
+      const values = rows.map((r) => run.fields.map((f) => (r.has(f) ? r.get(f)! : "")));
+      const formats = run.fields.map((f) => columnOf(f).numberFormat);
+      queueSafeWrite(log.sheet, log.top + row, log.left + run.left, values, formats);
+    }
+  }
+
+  /** Some columns of every body row, read in chunks (keys as text; a column the table lacks reads as empty). */
+  private async readFields(context: Excel.RequestContext, log: LogTable, fields: readonly Field[]): Promise<Map<Field, CellValue[]>> {
+    const out = new Map<Field, CellValue[]>(fields.map((f) => [f, []]));
+    const present = fields.filter((f) => log.layout.index.has(f));
+    const sizer = new ReadSizer(this.limits);
+    for (let start = 0; start < log.rows;) {
+      const count = Math.min(sizer.rows(Math.max(1, present.length)), log.rows - start);
+      const reads = present.map((f) => {
+        const range = log.sheet.getRangeByIndexes(log.top + start, log.left + log.layout.index.get(f)!, count, 1).load("values");
+        range.untrack();
+        return { f, range };
+      });
+      await context.sync();
+      for (const { f, range } of reads) {
+        const values = range.values as CellValue[][];
+        sizer.observe(values);
+        const list = out.get(f)!;
+        for (const [v] of values) list.push(f === "idempotencyKey" ? keyText(v) : v);
+      }
+      for (const f of fields) if (!present.includes(f)) out.get(f)!.push(...Array.from({ length: count }, () => ""));
+      start += count;
+    }
+    if (log.name === LOG_TABLE_NAME && fields.includes("idempotencyKey")) {
+      // The live log's keys just read: remember where each is.
+      this.rowOfKey.clear();
+      out.get("idempotencyKey")!.forEach((k, i) => k !== "" && this.rowOfKey.set(String(k), i));
+    }
+    return out;
+  }
+
+  /** Whole records of the given body rows, consecutive rows read together, in chunks; rows without a key are not journal rows. */
+  private async readRecords(context: Excel.RequestContext, log: LogTable, rows: readonly number[]): Promise<LogRecord[]> {
+    const span = fieldSpan(log.layout);
+    if (!span || rows.length === 0) return [];
+    const width = span.right - span.left + 1;
+    const sizer = new ReadSizer(this.limits);
+    const records: LogRecord[] = [];
+    let pending = spansOf(rows);
+    while (pending.length > 0) {
+      const { taken, rest } = takeRows(pending, sizer.rows(width));
+      pending = rest;
+      const reads = taken.map((s) => {
+        const range = log.sheet.getRangeByIndexes(log.top + s.start, log.left + span.left, s.count, width).load("values");
+        range.untrack();
+        return range;
+      });
+      await context.sync();
+      for (const range of reads) {
+        const values = range.values as CellValue[][];
+        sizer.observe(values);
+        for (const row of values) {
+          const record = recordFromRow(row, log.layout, span.left);
+          if (record.idempotencyKey.trim() !== "") records.push(record);
+        }
+      }
+    }
+    return records;
+  }
+
+  /** Body rows of the given keys: the remembered rows when the sheet still holds those keys there, else one scan of the key column. */
+  private async locate(context: Excel.RequestContext, log: LogTable, keys: readonly string[]): Promise<Map<string, number>> {
+    const known = keys.map((k) => this.rowOfKey.get(k));
+    if (known.every((r): r is number => r !== undefined && r < log.rows) && log.layout.index.has("idempotencyKey")) {
+      const column = log.left + log.layout.index.get("idempotencyKey")!;
+      const spans = spansOf(known, 16);
+      const sizer = new ReadSizer(this.limits);
+      const seen = new Map<number, string>();
+      let pending: RowSpan[] = spans;
+      while (pending.length > 0) {
+        const { taken, rest } = takeRows(pending, sizer.rows(1));
+        pending = rest;
+        const reads = taken.map((s) => ({ s, range: log.sheet.getRangeByIndexes(log.top + s.start, column, s.count, 1).load("values") }));
+        reads.forEach((r) => r.range.untrack());
+        await context.sync();
+        for (const { s, range } of reads) (range.values as CellValue[][]).forEach(([v], i) => seen.set(s.start + i, keyText(v)));
+      }
+      if (keys.every((k, i) => seen.get(known[i]!) === k)) return new Map(keys.map((k, i) => [k, known[i]!]));
+    }
+    // Stale (rows sorted, inserted or deleted) or unknown: read the key column once.
+    await this.readFields(context, log, ["idempotencyKey"]);
+    const found = new Map<string, number>();
+    for (const k of keys) {
+      const r = this.rowOfKey.get(k);
+      if (r !== undefined) found.set(k, r);
+    }
+    return found;
+  }
+
+  /** Every row of the "Hedge Log YYYY" sheets, oldest year first. */
+  private async readArchives(context: Excel.RequestContext): Promise<LogRecord[]> {
+    const sheets = context.workbook.worksheets.load("items/name");
+    await context.sync();
+    const years = sheets.items
+      .map((s) => /^Hedge Log (\d{4})$/.exec(s.name))
+      .filter((m): m is RegExpExecArray => m !== null && archiveSheetName(Number(m[1])) === m[0])
+      .map((m) => Number(m[1]))
+      .sort((a, b) => a - b);
+    const out: LogRecord[] = [];
+    for (const year of years) {
+      const log = await this.openLog(context, "read", year);
+      if (log) out.push(...(await this.readRecords(context, log, allRows(log))));
+    }
+    return out;
+  }
+}
+
+const allRows = (log: LogTable) => Array.from({ length: log.rows }, (_, i) => i);
+
+/** A row's JSON weight as written. */
+function rowBytes(cells: ReadonlyMap<Field, CellValue>): number {
+  return jsonBytes([...cells.values()]);
+}
+
+/** A log row as read (from table column `offset`) into cells by field, for copying to an archive sheet as it stands. */
+function copyCells(row: readonly CellValue[], layout: LogLayout, offset: number): Map<Field, CellValue> {
+  const cells = new Map<Field, CellValue>();
+  for (const [field, i] of layout.index) cells.set(field, row[i - offset] ?? "");
+  return cells;
 }

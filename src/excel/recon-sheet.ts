@@ -1,11 +1,11 @@
 // Writes a reconciliation sheet ("Hedge Recon YYYY-MM") as plain values with number formats, bold headers and column widths: through Excel.run, or into memory.
 import { uniqueSheetName } from "../monthend/month";
-import { asPlainValue } from "../monthend/snapshot-plan";
 import { checkContent, type CellValue, type SheetContent, type SheetWriter, type WrittenSheet } from "../monthend/sheet-content";
 import type { MemoryWorkbook } from "./memory-workbook";
+import { plainValues, queueSafeCells, safeCellFormats } from "./safe-cells";
 
-/** Rows written per range assignment, to keep each request well under Excel's payload limits. */
-const ROWS_PER_WRITE = 2_000;
+/** Rows written per sync: a recon row is at most 15 cells, so 1,000 rows stay far under the 1 MiB a sync may carry. */
+const ROWS_PER_WRITE = 1_000;
 
 type Runner = <T>(batch: (context: Excel.RequestContext) => Promise<T>) => Promise<T>;
 
@@ -27,17 +27,13 @@ export function officeSheetWriter(run: Runner = (batch) => Excel.run(batch)): Sh
         const columns = content.columnWidths.length;
         for (let top = 0; top < rows; top += ROWS_PER_WRITE) {
           const count = Math.min(ROWS_PER_WRITE, rows - top);
-          const range = sheet.getRangeByIndexes(top, 0, count, columns);
-          // Formats first: a text cell ("@") then keeps "00123" or "2026-11" as typed instead of turning it into a number or date.
-          range.numberFormat = content.formats.slice(top, top + count);
-          range.values = content.values
-            .slice(top, top + count)
-            .map((row) => row.map(asPlainValue)) as CellValue[][] as Excel.Range["values"];
+          // The one safe rule: formats first, every string as text, so "00123", "2026-11" or "=…" stays as written.
+          queueSafeCells(sheet, top, 0, content.values.slice(top, top + count), content.formats.slice(top, top + count));
           await context.sync();
         }
-        for (const r of content.boldRows) sheet.getRangeByIndexes(r, 0, 1, columns).format.font.bold = true;
+        for (const r of content.boldRows) sheet.getRangeByIndexes(r, 0, 1, columns).untrack().format.font.bold = true;
         content.columnWidths.forEach((width, c) => {
-          sheet.getRangeByIndexes(0, c, 1, 1).format.columnWidth = width;
+          sheet.getRangeByIndexes(0, c, 1, 1).untrack().format.columnWidth = width;
         });
         sheet.activate();
         await context.sync();
@@ -67,14 +63,13 @@ export class MemorySheetWriter implements SheetWriter {
     checkContent(content);
     const existing = [...this.sheets.keys(), ...(this.workbook?.sheetNames() ?? [])];
     const name = uniqueSheetName(content.name, existing);
-    const values = content.values.map((row) => row.map(asPlainValue));
-    this.sheets.set(name, {
-      values,
-      formats: content.formats.map((r) => [...r]),
-      columnWidths: [...content.columnWidths],
-      boldRows: [...content.boldRows],
-    });
-    this.workbook?.setSheet(name, values);
+    const values = plainValues(content.values) as CellValue[][];
+    const formats = safeCellFormats(content.values, content.formats);
+    this.sheets.set(name, { values, formats, columnWidths: [...content.columnWidths], boldRows: [...content.boldRows] });
+    if (this.workbook) {
+      this.workbook.setSheet(name, []);
+      this.workbook.writeSafeCells(name, 0, 0, content.values, content.formats);
+    }
     return { name, rows: values.length, columns: content.columnWidths.length };
   }
 }

@@ -1,46 +1,83 @@
-// Snapshot to values: every HEDGE.* formula in the selection (or the active sheet) becomes its current value — a spill its whole block — with a note saying when.
+// Snapshot to values: every HEDGE.* formula in the selection (or the active sheet) becomes its current value — a spill its whole block — with a note saying when; only formula cells are read, in chunks, and strings are written as text.
 import {
   appendNote,
-  asPlainValue,
   findHedgeFormulas,
   planSnapshot,
   type FormulaCell,
   type ShownBlock,
   type SkippedFormula,
+  type SnapshotResult,
+  type Snapshotter,
 } from "../monthend/snapshot-plan";
-import { columnLetters } from "./memory-workbook";
 import type { CellValue } from "../trading/cells";
-import type { SnapshotResult, Snapshotter } from "../monthend/snapshot-plan";
+import { BYTES_PER_RANGE, DEFAULT_LIMITS, ReadSizer, jsonBytes, packByBytes, type ChunkLimits } from "./chunks";
+import { queueSafeWrite } from "./safe-cells";
+import { columnLetters, quoteSheet } from "./selection-plan";
 
 type Runner = <T>(batch: (context: Excel.RequestContext) => Promise<T>) => Promise<T>;
+
+/** What one snapshot takes on; beyond, it refuses before changing anything and says how to split the work. */
+export interface SnapshotLimits {
+  /** Formula cells (any formula) in the scope. */
+  formulaCells: number;
+  /** HEDGE.* formulas to replace. */
+  hedgeFormulas: number;
+  /** Cells to write (spills included). */
+  cells: number;
+}
+
+export const SNAPSHOT_LIMITS: SnapshotLimits = { formulaCells: 200_000, hedgeFormulas: 20_000, cells: 500_000 };
 
 export interface OfficeSnapshotOptions {
   run?: Runner;
   /** Office.context.requirements.isSetSupported, injectable for tests. */
   isSetSupported?: (name: string, version: string) => boolean;
+  limits?: Partial<SnapshotLimits>;
+  /** What one sync may carry (tests shrink it to see chunk boundaries). */
+  chunks?: ChunkLimits;
 }
 
 const cellAddress = (row: number, column: number) => `${columnLetters(column)}${row + 1}`;
+const GEOMETRY = "rowIndex,columnIndex,rowCount,columnCount";
+/** Formula cells whose spill is asked per sync (each question is two object paths and a query, ~400 bytes). */
+const SPILL_QUESTIONS_PER_SYNC = 500;
+/** Areas of formula cells listed per sync (~70 bytes each). */
+const AREAS_PER_SYNC = 5_000;
+/** Ranges read per sync (each costs ~300 bytes of request), and cells per range read. */
+const RANGES_PER_SYNC = 1_000;
+const MAX_CELLS_PER_PIECE = 5_000;
+const n = (count: number) => count.toLocaleString("en-US");
 
-/** The Office.js snapshotter. Three syncs: read the formulas, read each one's spill (and existing notes), write. */
+interface Area {
+  rowIndex: number;
+  columnIndex: number;
+  rowCount: number;
+  columnCount: number;
+}
+
+/**
+ * The Office.js snapshotter. Reads only formula cells (special cells, within the values-only used range), in chunks;
+ * asks each HEDGE.* cell for its spill; refuses a scope too large before writing anything; writes in chunks, strings as
+ * text, each replaced cell with a note (ExcelApi 1.18) or a comment (1.10) added on its Range. A write that fails part-way
+ * says how many formulas were replaced and that running it again finishes the rest.
+ */
 export function officeSnapshotter(options: OfficeSnapshotOptions = {}): Snapshotter {
   const run: Runner = options.run ?? ((batch) => Excel.run(batch));
   const supported = options.isSetSupported ?? ((name, version) => Office.context.requirements.isSetSupported(name, version));
+  const limits: SnapshotLimits = { ...SNAPSHOT_LIMITS, ...options.limits };
+  const chunkLimits = options.chunks ?? DEFAULT_LIMITS;
   return {
     async snapshot(scope, at = new Date()) {
       const marker: SnapshotResult["marker"] = supported("ExcelApi", "1.18") ? "note" : supported("ExcelApi", "1.10") ? "comment" : "none";
       const spills = supported("ExcelApi", "1.12");
       return run(async (context) => {
-        const sheet = context.workbook.worksheets.getActiveWorksheet();
-        sheet.load("name");
-        let range: Excel.Range;
-        if (scope === "selection") {
-          // Only the used part: a selection of whole columns would otherwise load a million empty cells.
-          range = context.workbook.getSelectedRange().getIntersectionOrNullObject(sheet.getUsedRange());
-        } else {
-          range = sheet.getUsedRangeOrNullObject();
-        }
-        range.load("address, formulas, rowIndex, columnIndex");
+        const sheet = context.workbook.worksheets.getActiveWorksheet().load("name");
+        // Values only: cells that hold nothing but formatting are not looked at.
+        const range =
+          scope === "selection"
+            ? context.workbook.getSelectedRange().getIntersectionOrNullObject(sheet.getUsedRange(true))
+            : sheet.getUsedRangeOrNullObject(true);
+        range.load("isNullObject, address");
         try {
           await context.sync();
         } catch (e) {
@@ -54,62 +91,194 @@ export function officeSnapshotter(options: OfficeSnapshotOptions = {}): Snapshot
         }
         const empty: SnapshotResult = { sheetName: sheet.name, address: "", replaced: [], skipped: [], cells: 0, marker };
         if (range.isNullObject) return empty;
-        const found: FormulaCell[] = findHedgeFormulas(range.formulas, range.rowIndex, range.columnIndex);
-        if (found.length === 0) return { ...empty, address: range.address };
+        const where = `${sheet.name}${scope === "selection" ? ` (${range.address})` : ""}`;
+        const tooLarge = (what: string) =>
+          new Error(
+            `${where} is too large to snapshot in one go: ${what}. Nothing was changed. Select a part of the sheet and snapshot the selection, then the next part.`,
+          );
 
-        // What each formula shows: its spill when it spills, else its own cell.
-        const reads = found.map((cell) => {
-          const own = sheet.getCell(cell.row, cell.column);
-          own.load("values, valueTypes");
-          const spill = spills ? own.getSpillingToRangeOrNullObject() : null;
-          spill?.load("rowIndex, columnIndex, values, valueTypes");
-          return { cell, own, spill };
-        });
-        const notes =
-          marker === "note"
-            ? found.map((cell) => sheet.notes.getItemOrNullObject(cellAddress(cell.row, cell.column)).load("content"))
-            : null;
-        const comments = marker === "comment" ? sheet.comments.load("items") : null;
+        // The formula cells, as areas (listed in pages).
+        const special = range.getSpecialCellsOrNullObject("Formulas").load("isNullObject, areaCount, cellCount");
         await context.sync();
-        const commentCells = comments ? comments.items.map((c) => c.getLocation().load("rowIndex, columnIndex")) : [];
-        if (commentCells.length > 0) await context.sync();
+        if (special.isNullObject) return { ...empty, address: range.address };
+        if (special.cellCount > limits.formulaCells)
+          throw tooLarge(`it holds ${n(special.cellCount)} formula cells, more than the ${n(limits.formulaCells)} one snapshot reads`);
+        const areas: Area[] = [];
+        for (let skip = 0; skip < special.areaCount; skip += AREAS_PER_SYNC) {
+          const page = special.areas.load({
+            $top: AREAS_PER_SYNC,
+            $skip: skip,
+            rowIndex: true,
+            columnIndex: true,
+            rowCount: true,
+            columnCount: true,
+          });
+          await context.sync();
+          areas.push(
+            ...page.items.map((a) => ({
+              rowIndex: a.rowIndex,
+              columnIndex: a.columnIndex,
+              rowCount: a.rowCount,
+              columnCount: a.columnCount,
+            })),
+          );
+          page.items.forEach((a) => a.untrack());
+        }
+
+        // Their formulas, values and value types, several areas per sync, long areas in pieces; only HEDGE.* cells are kept.
+        const found: Array<FormulaCell & { value: CellValue; valueType: string }> = [];
+        const sizer = new ReadSizer(chunkLimits);
+        const pieces: Area[] = [];
+        for (const area of areas) {
+          const rows = Math.max(1, Math.floor(MAX_CELLS_PER_PIECE / area.columnCount));
+          for (let at = 0; at < area.rowCount; at += rows)
+            pieces.push({ ...area, rowIndex: area.rowIndex + at, rowCount: Math.min(rows, area.rowCount - at) });
+        }
+        for (let i = 0; i < pieces.length;) {
+          // Three arrays per cell (formula, value, type): a third of what a plain read may take, and a cap on ranges per sync.
+          const budget = Math.max(1, Math.floor((sizer.rows(1) * 1) / 3));
+          const batch: Area[] = [];
+          let cells = 0;
+          while (
+            i < pieces.length &&
+            (batch.length === 0 || (cells + pieces[i].rowCount * pieces[i].columnCount <= budget && batch.length < RANGES_PER_SYNC))
+          ) {
+            cells += pieces[i].rowCount * pieces[i].columnCount;
+            batch.push(pieces[i++]);
+          }
+          const reads = batch.map((piece) => {
+            const r = sheet
+              .getRangeByIndexes(piece.rowIndex, piece.columnIndex, piece.rowCount, piece.columnCount)
+              .load("formulas, values, valueTypes");
+            r.untrack();
+            return { piece, r };
+          });
+          await context.sync();
+          for (const { piece, r } of reads) {
+            sizer.observe(r.formulas as CellValue[][]);
+            for (const cell of findHedgeFormulas(r.formulas, piece.rowIndex, piece.columnIndex)) {
+              const y = cell.row - piece.rowIndex;
+              const x = cell.column - piece.columnIndex;
+              found.push({ ...cell, value: (r.values as CellValue[][])[y][x], valueType: (r.valueTypes as string[][])[y][x] });
+            }
+          }
+        }
+        if (found.length === 0) return { ...empty, address: range.address };
+        if (found.length > limits.hedgeFormulas)
+          throw tooLarge(`it holds ${n(found.length)} HEDGE formulas, more than the ${n(limits.hedgeFormulas)} one snapshot replaces`);
+
+        // What each shows: its own value, or its whole spill.
+        const spillOf = new Map<FormulaCell, Area>();
+        if (spills) {
+          for (let i = 0; i < found.length; i += SPILL_QUESTIONS_PER_SYNC) {
+            const asked = found.slice(i, i + SPILL_QUESTIONS_PER_SYNC).map((cell) => {
+              const own = sheet.getCell(cell.row, cell.column);
+              const s = own.getSpillingToRangeOrNullObject().load(`isNullObject,${GEOMETRY}`);
+              own.untrack();
+              s.untrack();
+              return { cell, s };
+            });
+            await context.sync();
+            for (const { cell, s } of asked)
+              if (!s.isNullObject)
+                spillOf.set(cell, { rowIndex: s.rowIndex, columnIndex: s.columnIndex, rowCount: s.rowCount, columnCount: s.columnCount });
+          }
+        }
+        const spillCells = [...spillOf.values()].reduce((total, a) => total + a.rowCount * a.columnCount, 0);
+        if (found.length - spillOf.size + spillCells > limits.cells)
+          throw tooLarge(
+            `its HEDGE formulas show ${n(found.length - spillOf.size + spillCells)} cells, more than the ${n(limits.cells)} one snapshot writes`,
+          );
+        const spillValues = new Map<FormulaCell, ShownBlock>();
+        const spilled = [...spillOf.entries()];
+        for (const group of packByBytes(spilled, ([, a]) => a.rowCount * a.columnCount * 40 + BYTES_PER_RANGE, chunkLimits)) {
+          const reads = group.map(([cell, a]) => {
+            const r = sheet.getRangeByIndexes(a.rowIndex, a.columnIndex, a.rowCount, a.columnCount).load("values, valueTypes");
+            r.untrack();
+            return { cell, a, r };
+          });
+          await context.sync();
+          for (const { cell, a, r } of reads)
+            spillValues.set(cell, {
+              row: a.rowIndex,
+              column: a.columnIndex,
+              values: r.values as CellValue[][],
+              valueTypes: r.valueTypes as string[][],
+            });
+        }
 
         const plan = planSnapshot(
-          reads.map(({ cell, own, spill }) => {
-            const shown: ShownBlock =
-              spill && !spill.isNullObject
-                ? {
-                    row: spill.rowIndex,
-                    column: spill.columnIndex,
-                    values: spill.values as CellValue[][],
-                    valueTypes: spill.valueTypes as string[][],
-                  }
-                : { row: cell.row, column: cell.column, values: own.values as CellValue[][], valueTypes: own.valueTypes as string[][] };
-            return { ...cell, shown };
-          }),
+          found.map((cell) => ({
+            ...cell,
+            shown: spillValues.get(cell) ?? { row: cell.row, column: cell.column, values: [[cell.value]], valueTypes: [[cell.valueType]] },
+          })),
           at,
         );
 
-        const noteAt = new Map<string, Excel.Note>();
-        if (notes) found.forEach((cell, i) => noteAt.set(cellAddress(cell.row, cell.column), notes[i]));
-        for (const write of plan.writes) {
-          const rows = write.values.length;
-          const columns = write.values[0]?.length ?? 1;
-          sheet.getRangeByIndexes(write.row, write.column, rows, columns).values = write.values.map((r) =>
-            r.map(asPlainValue),
-          ) as Excel.Range["values"];
-          const address = cellAddress(write.row, write.column);
-          if (marker === "note") {
-            const existing = noteAt.get(address);
-            if (existing && !existing.isNullObject) existing.content = appendNote(existing.content, write.note);
-            else sheet.notes.add(address, write.note);
-          } else if (marker === "comment" && comments) {
-            const i = commentCells.findIndex((loc) => loc.rowIndex === write.row && loc.columnIndex === write.column);
-            if (i >= 0) comments.items[i].replies.add(write.note);
-            else sheet.comments.add(address, write.note);
+        // Notes or comments already on those cells: the time is added under what they say.
+        const existing = new Map<string, { note?: Excel.Note; comment?: Excel.Comment }>();
+        if (marker === "note" && plan.writes.length > 0) {
+          for (let i = 0; i < plan.writes.length; i += SPILL_QUESTIONS_PER_SYNC) {
+            const asked = plan.writes.slice(i, i + SPILL_QUESTIONS_PER_SYNC).map((w) => {
+              const note = sheet.notes.getItemOrNullObject(cellAddress(w.row, w.column)).load("content");
+              return { key: cellAddress(w.row, w.column), note };
+            });
+            await context.sync();
+            for (const { key, note } of asked) if (!note.isNullObject) existing.set(key, { note });
+          }
+        } else if (marker === "comment" && plan.writes.length > 0) {
+          // The sheet's comments, a page at a time, and where each sits (Excel finds a comment by id or by cell, never "or null").
+          const total = sheet.comments.getCount();
+          await context.sync();
+          for (let skip = 0; skip < total.value; skip += SPILL_QUESTIONS_PER_SYNC) {
+            const page = sheet.comments.load({ $top: SPILL_QUESTIONS_PER_SYNC, $skip: skip, id: true });
+            await context.sync();
+            const located = page.items.map((comment) => ({ comment, at: comment.getLocation().load("rowIndex, columnIndex") }));
+            await context.sync();
+            for (const { comment, at: loc } of located) existing.set(cellAddress(loc.rowIndex, loc.columnIndex), { comment });
           }
         }
-        if (plan.writes.length > 0) await context.sync();
+
+        // Writes, chunked: each replaced block and its note in the same sync.
+        let done = 0;
+        const groups = packByBytes(plan.writes, (w) => jsonBytes(w.values) + jsonBytes(w.note) + 4 * BYTES_PER_RANGE, chunkLimits);
+        for (const group of groups) {
+          for (const write of group) {
+            const columns = write.values[0]?.length ?? 1;
+            queueSafeWrite(
+              sheet,
+              write.row,
+              write.column,
+              write.values,
+              Array.from({ length: columns }, () => null),
+            );
+            const key = cellAddress(write.row, write.column);
+            const cell = sheet.getCell(write.row, write.column).untrack();
+            const had = existing.get(key);
+            if (marker === "note") {
+              if (had?.note) had.note.content = appendNote(had.note.content, write.note);
+              else context.trackedObjects.remove(sheet.notes.add(cell, write.note));
+            } else if (marker === "comment") {
+              if (had?.comment) context.trackedObjects.remove(had.comment.replies.add(write.note));
+              else context.trackedObjects.remove(sheet.comments.add(cell, write.note));
+            }
+          }
+          try {
+            await context.sync();
+          } catch (e) {
+            const said = e instanceof Error ? e.message : String(e);
+            const last =
+              done > 0
+                ? ` (the last one replaced: ${quoteSheet(sheet.name)}!${cellAddress(plan.writes[done - 1].row, plan.writes[done - 1].column)})`
+                : "";
+            throw new Error(
+              `Snapshot stopped part-way: ${n(done)} of ${n(plan.writes.length)} HEDGE formulas were replaced by their values${last}; ` +
+                `the other ${n(plan.writes.length - done)} are still formulas. Run Snapshot to values again to finish them. (Excel said: ${said})`,
+              { cause: e },
+            );
+          }
+          done += group.length;
+        }
 
         const a1 = (s: { row: number; column: number }) => `${sheet.name}!${cellAddress(s.row, s.column)}`;
         return {

@@ -153,8 +153,3 @@ function findError(block: ShownBlock): string | null {
   }
   return null;
 }
-
-/** A text value Excel would read as a formula ("=…") written as text: an apostrophe in front keeps it a value. */
-export function asPlainValue(value: CellValue): CellValue {
-  return typeof value === "string" && value.startsWith("=") ? `'${value}` : value;
-}

@@ -23,7 +23,10 @@ export function wantsHarness(search: string, officeHost: string | null | undefin
 }
 
 export interface HedgeHarness {
+  /** Selects cells; several areas (a Ctrl-click selection) are separated by commas: "A2:E3,A6:E6". */
   select(address: string, sheet?: string): void;
+  /** Hides rows (1-based, "5" or "5:7") as the user would; hidden = false shows them again. */
+  hideRows(rows: string, sheet?: string, hidden?: boolean): void;
   setSheet(name: string, grid: CellValue[][]): void;
   addTable(name: string, sheet: string, address: string): void;
   cells(sheet: string): CellValue[][];
@@ -49,6 +52,7 @@ export function createHarness(): { workbook: MemoryWorkbook; store: ReturnType<t
   const store = memoryStore();
   const api: HedgeHarness = {
     select: (address, sheet = HARNESS_SHEET) => void workbook.select(sheet, address),
+    hideRows: (rows, sheet = HARNESS_SHEET, hidden = true) => void workbook.hideRows(sheet, rows, hidden),
     setSheet: (name, grid) => void workbook.setSheet(name, grid),
     addTable: (name, sheet, address) => void workbook.addTable(name, sheet, address),
     cells: (sheet) => workbook.cells(sheet),

@@ -13,6 +13,7 @@ import { mountConnectionPanel } from "./connection-panel";
 import { mirrorDisabledButtons } from "./aria-mirror";
 import { byId } from "./dom";
 import { mountMonthEndPanel } from "./month-end-panel";
+import { mountArchivePanel } from "./archive-panel";
 import { mountOverviewPanel } from "./overview-panel";
 import { mountTradePanel } from "./trade-panel";
 
@@ -53,6 +54,8 @@ export async function startPane(deps: PaneDependencies): Promise<Pane> {
     snapshotter: deps.snapshotter,
     now: deps.now,
   });
+  const archiveLog = deps.workbook.archiveLog?.bind(deps.workbook);
+  if (archiveLog) mountArchivePanel(monthEndHost, { archiveLog, now: deps.now });
 
   let refreshTimer: ReturnType<typeof setTimeout> | undefined;
   const refreshFeedsSoon = () => {

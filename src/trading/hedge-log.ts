@@ -143,3 +143,30 @@ export function cellsToLogRecord(cells: readonly CellValue[]): LogRecord {
   }
   return record as unknown as LogRecord;
 }
+
+/** The sheet holding one archived year of the log ("Hedge Log 2025"), and its table ("HedgeLog2025"). */
+export const archiveSheetName = (year: number): string => `${LOG_SHEET_NAME} ${year}`;
+export const archiveTableName = (year: number): string => `${LOG_TABLE_NAME}${year}`;
+
+/** What to move from the log to its year sheets. Only finished rows move; every other row stays in the log. */
+export interface LogArchiveRequest {
+  /** Rows logged before this instant (ISO 8601 UTC) may move. */
+  before: string;
+  /** The finished statuses (FINAL_STATUSES): a row with any other status, or an unreadable time, never moves. */
+  finalStatuses: readonly string[];
+  /** Count what would move; move nothing. */
+  dryRun?: boolean;
+  /** Called after each chunk moved: rows moved so far, rows to move. */
+  onProgress?: (moved: number, total: number) => void;
+}
+
+export interface LogArchiveResult {
+  /** Rows moved (in a dry run: that would move). */
+  total: number;
+  /** The same by year logged ("2025" → 1200). */
+  byYear: Record<string, number>;
+  /** Rows logged before the cut-off that stay in the log: unfinished, or with a time that cannot be read. */
+  kept: number;
+  /** The year sheets written to (or that would be). */
+  sheets: string[];
+}

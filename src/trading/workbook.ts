@@ -1,6 +1,6 @@
 // The workbook port of the trading engine: the selected rows in, the "Hedge Log" out. Implemented by src/excel (Office.js and in-memory).
 import type { CellValue } from "./cells";
-import type { LogQuery, LogRecord, LogUpdate, LogUpdateResult } from "./hedge-log";
+import type { LogArchiveRequest, LogArchiveResult, LogQuery, LogRecord, LogUpdate, LogUpdateResult } from "./hedge-log";
 
 /** One data row of the selection, with its 1-based sheet row number (what the user sees in Excel's row header). */
 export interface SheetRow {
@@ -9,13 +9,15 @@ export interface SheetRow {
 }
 
 /**
- * The rows the user selected. When the selection sits in an Excel table, the whole table (its header and every body row).
- * Otherwise the selected rows across the used range's columns, with the used range's first row as the header row
- * (a selected header row is not returned as data).
+ * The rows the user selected and sees. When the selection sits in an Excel table, the table's header and the table rows the
+ * selection covers (the table is intersected with the selection, not taken whole). Otherwise the selected rows across the
+ * used range's columns, with the used range's first row as the header row (a selected header row is not returned as data).
+ * Rows hidden by a filter or by the user are left out and counted. A selection of several areas is read area by area
+ * when all sit under the same header, and refused otherwise.
  */
 export interface SelectedRows {
   sheetName: string;
-  /** Address of what was read, e.g. "Exposures!A2:E9". */
+  /** Address of what was read, e.g. "Exposures!A2:E9" (visible rows only: "Exposures!A2:E4,A7:E9"). */
   address: string;
   /** The table's name when the selection sat in one, else null. */
   tableName: string | null;
@@ -29,7 +31,7 @@ export interface SelectedRows {
 
 /** The workbook as the trading engine sees it. Implementations: office-workbook.ts (Excel.run) and memory-workbook.ts. */
 export interface Workbook {
-  /** The selected rows, or the whole table when the selection sits in one. Throws a clear error when nothing usable is selected. */
+  /** The selected visible rows (see SelectedRows). Throws a clear error when nothing usable is selected. */
   readSelection(): Promise<SelectedRows>;
   /** Creates the "Hedge Log" sheet and table (headers, number and date formats, column widths) when missing. Safe to call again. */
   ensureLog(): Promise<void>;
@@ -48,4 +50,9 @@ export interface Workbook {
   updateLog(updates: LogUpdate[]): Promise<LogUpdateResult>;
   /** Brings the log sheet to the front (for the pane's "Show log"). */
   showLog(): Promise<void>;
+  /**
+   * Moves finished rows logged before a cut-off to "Hedge Log YYYY" sheets (by the year logged), in chunks, copying before
+   * removing. Unfinished rows never move. readLog() without a query reads those sheets too; queries read the live log only.
+   */
+  archiveLog?(request: LogArchiveRequest): Promise<LogArchiveResult>;
 }

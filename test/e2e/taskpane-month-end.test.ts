@@ -6,6 +6,7 @@ import type { CellValue } from "../../src/trading/cells";
 import type { HedgeHarness } from "../../src/taskpane/harness";
 import { addMonths, monthLabel, monthOf, monthWindow } from "../../src/monthend/month";
 import { REALIZED_COLUMNS } from "../../src/monthend/recon-layout";
+import { record } from "../excel/log-fixtures";
 import { describeWithBrowser } from "./browser";
 import {
   axeViolations,
@@ -213,6 +214,46 @@ describeWithBrowser("month end in the task pane", (chromiumPath) => {
     expect(await page.locator("#month-end-host .month-end-snapshot").isHidden()).toBe(true);
     await page.locator("#month-end-host").scrollIntoViewIfNeeded();
     await screenshot(page, "31-month-end-keyboard-dark-320");
+    expect(await axeViolations(page, "#month-end-host")).toEqual([]);
+    await page.context().close();
+  }, 120_000);
+
+  test("archive old log rows: counted, confirmed, moved with progress to Hedge Log YYYY; unfinished rows stay", async () => {
+    const { page } = await session.open();
+    await waitReady(page);
+    await connect(page, DEMO_API_KEY, sandbox.baseUrl);
+    await page.waitForSelector("#month-end-host:not([hidden]) .log-archive-ask");
+    const old = (key: string, loggedAt: string, status: string) =>
+      record(key, { loggedAt, status, action: "close", notional: null, tenor: null, clientReference: null });
+    await page.evaluate(
+      (rows) => (window as unknown as HarnessWindow).hedgeHarness.appendLog(rows),
+      [
+        old("arch-1", "2024-02-01T00:00:00.000Z", "closed"),
+        old("arch-2", "2025-02-01T00:00:00.000Z", "filled"),
+        old("arch-3", "2025-03-01T00:00:00.000Z", "submitted"),
+      ],
+    );
+    await page.locator("#month-end-host .log-archive-ask").click();
+    await page.waitForSelector("#month-end-host .log-archive-confirm-box:not([hidden])");
+    await expect(page.locator("#month-end-host .log-archive-confirm-box p").textContent()).resolves.toMatch(
+      /^Move 2 rows finished before \d{4}-\d{2}-01 \(UTC\) from the Hedge Log to Hedge Log 2024 and Hedge Log 2025\? 1 row logged before then stays in the log/,
+    );
+    await page.locator("#month-end-host .log-archive-confirm-box").scrollIntoViewIfNeeded();
+    expect(await axeViolations(page, "#month-end-host")).toEqual([]);
+    await page.locator("#month-end-host .log-archive-confirm").click();
+    await page.waitForFunction(() =>
+      /^Moved 2 rows/.test(document.querySelector("#month-end-host .log-archive-message")?.textContent ?? ""),
+    );
+    const sheet2024 = (await page.evaluate(
+      (n) => (window as unknown as HarnessWindow).hedgeHarness.cells(n),
+      "Hedge Log 2024",
+    )) as CellValue[][];
+    expect(sheet2024.flat()).toContain("arch-1");
+    const live = (await page.evaluate(() => (window as unknown as HarnessWindow).hedgeHarness.logRows())) as Array<{
+      idempotencyKey: string;
+    }>;
+    expect(live.map((r) => r.idempotencyKey)).toEqual(expect.arrayContaining(["arch-1", "arch-2", "arch-3"])); // month end reads them all
+    await screenshot(page, "32-log-archived-320");
     expect(await axeViolations(page, "#month-end-host")).toEqual([]);
     await page.context().close();
   }, 120_000);

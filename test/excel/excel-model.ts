@@ -1,283 +1,313 @@
-// A small Excel object model for adapter tests, built from office-addin-mock objects over plain cell grids: ranges load and sync like Office.js, writes land in the grids.
+// A small Excel object model for adapter tests, built from office-addin-mock objects over the wire host's sheets and tables: loads resolve and queued writes land at sync, as in Office.js.
 import { OfficeMockObject } from "office-addin-mock";
+import type { CellValue } from "../../src/trading/cells";
+import { WireHost, type Rect, type WireSheet, type WireTable } from "./wire/wire-host";
 
-type Cell = string | number | boolean;
-type Grid = Cell[][];
+type Mock = OfficeMockObject & Record<string, unknown>;
 
-interface SheetModel {
-  name: string;
-  grid: Grid;
-  widths: Map<number, number>;
-  formats: Map<string, string>;
-  frozenRows: number;
-  activated: boolean;
+const rect = (top: number, left: number, rows: number, cols: number): Rect => ({
+  top,
+  left,
+  bottom: top + rows - 1,
+  right: left + cols - 1,
+});
+
+/** Sets what a loaded property will show at this sync (office-addin-mock keeps it as the value "before loaded"). */
+function refresh(mock: OfficeMockObject, name: string, value: unknown): void {
+  const property = (mock as unknown as { _properties: Map<string, { _valueBeforeLoaded: unknown }> })._properties.get(name);
+  if (property) property._valueBeforeLoaded = value;
 }
 
-interface TableModel {
-  name: string;
-  sheet: SheetModel;
-  top: number;
-  left: number;
-  /** Body rows (the header is row `top`). */
-  bodyRows: number;
-  cols: number;
+/** A plain collection with Office.js's load/items shape (office-addin-mock cannot load "items/…" of an array). */
+function collection<T>(items: () => T[]): { load: () => unknown; readonly items: T[] } {
+  let loaded: T[] | null = null;
+  const c = {
+    load() {
+      loaded = null;
+      pendingLoads.push(() => {
+        loaded = items();
+        for (const item of loaded) (item as { load?: () => unknown }).load?.();
+      });
+      return c;
+    },
+    get items() {
+      if (!loaded) throw new Error("PropertyNotLoaded: items (call load, then sync)");
+      return loaded;
+    },
+  };
+  return c;
 }
+let pendingLoads: Array<() => void> = [];
 
-/** A queued write (values or number formats), applied at sync in the order the adapter made it, as Office.js does. */
-interface PendingWrite {
-  kind: "values" | "numberFormat";
-  sheet: SheetModel;
-  top: number;
-  left: number;
-  data: unknown;
-}
-
-/** Excel's own reading of typed text: a numeric-looking string written to a cell not formatted as text ("@") becomes a number ("00123" → 123). */
-function coerce(sheet: SheetModel, r: number, c: number, v: Cell): Cell {
-  if (typeof v !== "string" || sheet.formats.get(`${r},${c}`) === "@") return v;
-  return /^\s*[+-]?\d+(\.\d+)?\s*$/.test(v) ? Number(v) : v;
-}
-
-const letters = (i: number): string => (i < 26 ? String.fromCharCode(65 + i) : letters(Math.floor(i / 26) - 1) + letters(i % 26));
-const addr = (sheet: SheetModel, top: number, left: number, rows: number, cols: number) =>
-  `'${sheet.name}'!${letters(left)}${top + 1}${rows > 1 || cols > 1 ? `:${letters(left + cols - 1)}${top + rows}` : ""}`;
-
-function read(grid: Grid, top: number, left: number, rows: number, cols: number): Cell[][] {
-  return Array.from({ length: rows }, (_, r) => Array.from({ length: cols }, (_, c) => grid[top + r]?.[left + c] ?? ""));
-}
-
-function write(sheet: SheetModel, top: number, left: number, values: Cell[][]): void {
-  const grid = sheet.grid;
-  values.forEach((row, r) =>
-    row.forEach((v, c) => {
-      while (grid.length <= top + r) grid.push([]);
-      grid[top + r][left + c] = coerce(sheet, top + r, left + c, v);
-    }),
-  );
-}
-
-/** The model: sheets, tables, the selection; `excel` is what the adapter gets as its Excel namespace. */
+/** The model: `host` holds the cells and tables; `excel` is what the adapter gets as its Excel namespace. */
 export class ExcelModel {
-  readonly sheets = new Map<string, SheetModel>();
-  readonly tables = new Map<string, TableModel>();
-  selection: { sheet: string; top: number; left: number; rows: number; cols: number } | null = null;
-  /** Every Excel.run call made. */
+  readonly host = new WireHost();
+  /** Every Excel.run call made, and the options each was given. */
   runs = 0;
+  runOptions: unknown[] = [];
   syncs = 0;
-  private created: OfficeMockObject[] = [];
-  private writes: PendingWrite[] = [];
+  /** The sync (by count, as `syncs` will read) that Excel fails: its queued writes are lost, as a failed request's are. */
+  failAtSync: number | null = null;
+  /** Ranges whose values were loaded, by size (rows × columns): chunking shows here. */
+  valueLoads: Array<{ rows: number; columns: number }> = [];
+  private mocks: Array<{ mock: Mock; refresh: () => void }> = [];
+  private queue: Array<() => void> = [];
 
-  addSheet(name: string, grid: Grid = []): SheetModel {
-    const sheet: SheetModel = { name, grid, widths: new Map(), formats: new Map(), frozenRows: 0, activated: false };
-    this.sheets.set(name, sheet);
-    return sheet;
+  addSheet(name: string, grid: CellValue[][] = []): WireSheet {
+    return this.host.addSheet(name).fill(0, 0, grid);
   }
 
-  addTable(name: string, sheet: string, top: number, left: number, bodyRows: number, cols: number): TableModel {
-    const table = { name, sheet: this.sheets.get(sheet)!, top, left, bodyRows, cols };
-    this.tables.set(name, table);
-    return table;
+  /** A table whose header row is at (top, left), with `bodyRows` rows under it. */
+  addTable(name: string, sheet: string, top: number, left: number, bodyRows: number, cols: number): WireTable {
+    return this.host.addTable(name, sheet, rect(top, left, bodyRows + 1, cols));
+  }
+
+  select(sheet: string, ...areas: Array<{ top: number; left: number; rows: number; cols: number }>): void {
+    this.host.select(sheet, ...areas.map((a) => rect(a.top, a.left, a.rows, a.cols)));
+  }
+
+  /** A sheet's values from A1 as a grid (empty cells ""). */
+  grid(sheet: string): CellValue[][] {
+    const s = this.host.sheet(sheet);
+    const width = Math.max(0, ...s.rows.map((r) => r?.length ?? 0));
+    return s.rows.map((_, r) => Array.from({ length: width }, (_, c) => s.value(r, c)));
   }
 
   get excel(): Pick<typeof Excel, "run"> {
     return {
-      run: (async (callback: (context: unknown) => Promise<unknown>) => {
+      run: (async (a: unknown, b?: unknown) => {
+        const callback = (typeof a === "function" ? a : b) as (context: unknown) => Promise<unknown>;
         this.runs++;
-        this.created = [];
-        this.writes = [];
-        const result = await callback(this.context());
-        return result;
+        this.runOptions.push(typeof a === "function" ? undefined : a);
+        this.mocks = [];
+        this.queue = [];
+        pendingLoads = [];
+        return callback(this.context());
       }) as unknown as typeof Excel.run,
     };
   }
 
-  private track<T extends OfficeMockObject>(mock: T): T {
-    this.created.push(mock);
+  /** Office.js semantics: queued writes are applied in order, then loads are fulfilled with what the sheet now holds. */
+  private async sync(): Promise<void> {
+    this.syncs++;
+    const queue = this.queue;
+    this.queue = [];
+    if (this.failAtSync === this.syncs) throw new Error("GeneralException: Excel could not complete the request.");
+    for (const op of queue) op();
+    const loads = pendingLoads;
+    pendingLoads = [];
+    for (const load of loads) load();
+    for (const { mock, refresh } of this.mocks) {
+      refresh();
+      await mock.sync();
+    }
+    await new Promise((r) => setTimeout(r, 0));
+  }
+
+  private track(mock: Mock, update: () => void = () => undefined): Mock {
+    this.mocks.push({ mock, refresh: update });
     return mock;
   }
 
-  /** Office.js semantics: queued writes are applied and loads are fulfilled at sync. */
-  private async sync(): Promise<void> {
-    this.syncs++;
-    const writes = this.writes;
-    this.writes = [];
-    for (const w of writes) {
-      if (!Array.isArray(w.data)) continue;
-      if (w.kind === "values") write(w.sheet, w.top, w.left, w.data as Cell[][]);
-      else (w.data as string[][]).forEach((row, r) => row.forEach((f, c) => w.sheet.formats.set(`${w.top + r},${w.left + c}`, f)));
-    }
-    for (const mock of this.created) await mock.sync();
-    await new Promise((r) => setTimeout(r, 0));
+  private nullObject(): Mock {
+    return this.track(new OfficeMockObject({ isNullObject: true, rowIndex: 0, columnIndex: 0, rowCount: 0, columnCount: 0 }) as Mock);
   }
 
   private context(): unknown {
     // eslint-disable-next-line @typescript-eslint/no-this-alias -- the mock's functions run with their own `this`
     const model = this;
+    const host = this.host;
     const workbook = {
-      getSelectedRange: () => {
-        const s = model.selection!;
-        const sheet = model.sheets.get(s.sheet)!;
-        const range = model.range(sheet, s.top, s.left, s.rows, s.cols);
-        (range as unknown as Record<string, unknown>).getTables = () => {
-          const hits = [...model.tables.values()].filter(
-            (t) =>
-              t.sheet === sheet &&
-              t.top <= s.top + s.rows - 1 &&
-              s.top <= t.top + t.bodyRows &&
-              t.left <= s.left + s.cols - 1 &&
-              s.left <= t.left + t.cols - 1,
-          );
-          return { getCount: () => ({ value: hits.length }), getFirst: () => model.table(hits[0]) };
-        };
-        return range;
+      getSelectedRanges: () => {
+        const s = host.selection!;
+        return model.rangeAreas(host.sheet(s.sheet), () => s.areas);
       },
       tables: {
         getItemOrNullObject: (name: string) => {
-          const t = model.tables.get(name);
-          return t ? model.table(t) : model.track(new OfficeMockObject({ isNullObject: true }));
+          const t = host.tableNamed(name);
+          return t ? model.table(t) : model.nullObject();
+        },
+        getItem: (name: string) => {
+          const t = host.tableNamed(name);
+          if (!t) throw new Error(`ItemNotFound: no table ${name}`);
+          return model.table(t);
         },
       },
-      worksheets: {
-        getItemOrNullObject: (name: string) => {
-          const s = model.sheets.get(name);
-          return s ? model.sheet(s) : model.track(new OfficeMockObject({ isNullObject: true }));
+      worksheets: Object.assign(
+        collection(() => [...host.sheets.values()].map((s) => ({ name: s.name }))),
+        {
+          getItemOrNullObject: (name: string) => {
+            const s = host.sheets.get(name);
+            return s ? model.sheet(s) : model.nullObject();
+          },
+          add: (name: string) => model.sheet(host.addSheet(name)),
         },
-        add: (name: string) => model.sheet(model.addSheet(name)),
-      },
+      ),
     };
     return { workbook, sync: () => model.sync() };
   }
 
-  sheet(sheet: SheetModel): OfficeMockObject & Record<string, unknown> {
-    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the mock's functions run with their own `this`
+  private rangeAreas(sheet: WireSheet, areas: () => Rect[]): Mock {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
     const model = this;
-    const mock = this.track(
-      new OfficeMockObject({
-        name: sheet.name,
-        isNullObject: false,
-        freezePanes: {
-          freezeRows(count: number) {
-            sheet.frozenRows = count;
-          },
-        },
-      }),
-    ) as OfficeMockObject & Record<string, unknown>;
-    mock.getUsedRangeOrNullObject = () => {
-      let top = Infinity,
-        left = Infinity,
-        bottom = -1,
-        right = -1;
-      sheet.grid.forEach((row, r) =>
-        row.forEach((v, c) => {
-          if (v === "" || v === null || v === undefined) return;
-          top = Math.min(top, r);
-          left = Math.min(left, c);
-          bottom = Math.max(bottom, r);
-          right = Math.max(right, c);
-        }),
+    const mock = this.track(new OfficeMockObject({ isNullObject: false }) as Mock);
+    mock.worksheet = model.sheet(sheet);
+    mock.areas = collection(() => areas().map((a) => model.range(sheet, a.top, a.left, a.bottom - a.top + 1, a.right - a.left + 1, true)));
+    mock.getTables = () =>
+      collection(() =>
+        [...model.host.tables.values()]
+          .filter(
+            (t) =>
+              t.sheet === sheet &&
+              areas().some((a) => a.top <= t.rect.bottom && t.rect.top <= a.bottom && a.left <= t.rect.right && t.rect.left <= a.right),
+          )
+          .map((t) => model.table(t)),
       );
-      if (bottom < 0)
-        return model.track(new OfficeMockObject({ isNullObject: true, rowIndex: 0, columnIndex: 0, rowCount: 0, columnCount: 0 }));
-      return model.range(sheet, top, left, bottom - top + 1, right - left + 1);
+    return mock;
+  }
+
+  sheet(sheet: WireSheet): Mock {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
+    const model = this;
+    const mock = this.track(new OfficeMockObject({ name: sheet.name, isNullObject: false }) as Mock);
+    mock.freezePanes = { freezeRows: (n: number) => model.queue.push(() => (sheet.frozenRows = n)) };
+    mock.getUsedRangeOrNullObject = (valuesOnly?: boolean) => {
+      const u = sheet.used(valuesOnly === true);
+      return u ? model.range(sheet, u.top, u.left, u.bottom - u.top + 1, u.right - u.left + 1) : model.nullObject();
     };
     mock.getRangeByIndexes = (r: number, c: number, rows: number, cols: number) => model.range(sheet, r, c, rows, cols);
-    mock.activate = () => {
-      sheet.activated = true;
-    };
+    mock.activate = () => model.queue.push(() => (model.host.active = sheet.name));
     mock.tables = {
-      add: (range: Record<string, unknown>, hasHeaders: boolean) => {
+      add: (range: Mock, hasHeaders: boolean) => {
         if (!hasHeaders) throw new Error("expected a header row");
-        const pos = range.__pos as { top: number; left: number; cols: number };
-        // Excel gives a header-only table one empty body row.
-        const t = model.addTable(`Table${model.tables.size + 1}`, sheet.name, pos.top, pos.left, 1, pos.cols);
-        const tableMock = model.table(t);
-        return new Proxy(tableMock, {
-          set(target, prop, value) {
-            if (prop === "name") {
-              model.tables.delete(t.name);
-              t.name = value as string;
-              model.tables.set(t.name, t);
-            }
-            (target as unknown as Record<string | symbol, unknown>)[prop] = value;
-            return true;
-          },
+        const at = range.__rect as Rect;
+        const made: { table: WireTable | null; name: string | null } = { table: null, name: null };
+        model.queue.push(() => {
+          made.table = model.host.createTable(sheet, at);
+          if (made.name) renameTable(made.table, made.name);
         });
+        const renameTable = (t: WireTable, name: string) => {
+          model.host.tables.delete(t.name);
+          t.name = name;
+          model.host.tables.set(name, t);
+        };
+        // The table object the adapter names (and may use in this batch only, as Office.js objects made by add()).
+        return {
+          set name(value: string) {
+            made.name = value;
+            model.queue.push(() => made.table && renameTable(made.table, value));
+          },
+        };
       },
     };
     return mock;
   }
 
-  range(sheet: SheetModel, top: number, left: number, rows: number, cols: number): OfficeMockObject & Record<string, unknown> {
-    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the mock's functions run with their own `this`
+  range(sheet: WireSheet, top: number, left: number, rows: number, cols: number, loadNow = false): Mock {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
     const model = this;
-    // Whole columns are only formatted, never read: do not build a million-row array for them.
-    const values = rows > 10_000 ? [] : read(sheet.grid, top, left, rows, cols);
-    const mock = this.track(
-      new OfficeMockObject({
-        address: addr(sheet, top, left, rows, cols),
+    const r = rect(top, left, rows, cols);
+    const huge = rows * cols > 100_000;
+    const props = () => this.host.rangeProps(sheet, r);
+    const snapshot = () => {
+      const p = props();
+      return {
+        address: p.Address(),
         rowIndex: top,
         columnIndex: left,
         rowCount: rows,
         columnCount: cols,
-        values,
-        isNullObject: false,
-        format: { columnWidth: 0 },
-      }),
-    ) as OfficeMockObject & Record<string, unknown>;
-    mock.__pos = { top, left, rows, cols };
-    mock.worksheet = model.sheet(sheet);
-    mock.getRow = (i: number) => model.range(sheet, top + i, left, 1, cols);
-    mock.getCell = (r: number, c: number) => model.range(sheet, top + r, left + c, 1, 1);
-    mock.getResizedRange = (dr: number, dc: number) => model.range(sheet, top, left, rows + dr, cols + dc);
-    mock.getEntireColumn = () => {
-      const col = model.range(sheet, 0, left, 1_048_576, 1);
-      const format = col.format as Record<string, unknown>;
-      return new Proxy(col, {
-        get(target, prop) {
-          if (prop === "format")
-            return new Proxy(format, {
-              set(f, p, v) {
-                if (p === "columnWidth") sheet.widths.set(left, v as number);
-                (f as Record<string | symbol, unknown>)[p] = v;
-                return true;
-              },
-            });
-          return (target as unknown as Record<string | symbol, unknown>)[prop];
-        },
-      });
+        values: huge ? [] : p.Values(),
+        formulas: huge ? [] : p.Formulas(),
+        valueTypes: huge ? [] : p.ValueTypes(),
+        numberFormat: huge ? [] : p.NumberFormat(),
+        rowHidden: p.RowHidden(),
+      };
     };
+    // office-addin-mock cannot hold a null at construction: rowHidden's null (some rows hidden) arrives at sync.
+    const mock = new OfficeMockObject({ ...snapshot(), rowHidden: false, isNullObject: false }) as Mock;
+    const loadValues = () => model.valueLoads.push({ rows, columns: cols });
+    const originalLoad = mock.load.bind(mock);
+    mock.load = ((what?: unknown) => {
+      if (typeof what === "string" ? /values/.test(what) : Array.isArray(what) && what.includes("values")) loadValues();
+      return originalLoad(what as string);
+    }) as Mock["load"];
+    this.track(mock, () => {
+      const now = snapshot();
+      for (const [k, v] of Object.entries(now)) refresh(mock, k, v);
+    });
+    if (loadNow) mock.load(Object.keys(snapshot()));
+    mock.__rect = r;
+    mock.worksheet = model.sheet(sheet);
+    mock.untrack = () => mock;
+    mock.getCell = (i: number, j: number) => model.range(sheet, top + i, left + j, 1, 1);
+    mock.getRow = (i: number) => model.range(sheet, top + i, left, 1, cols);
+    mock.getResizedRange = (dr: number, dc: number) => model.range(sheet, top, left, rows + dr, cols + dc);
+    mock.getSpecialCellsOrNullObject = (type: string) => {
+      const areas = model.host.special(sheet, r, type);
+      if (areas.length === 0) return model.nullObject();
+      return model.rangeAreas(sheet, () => areas);
+    };
+    mock.getSpecialCells = (type: string) => {
+      const areas = model.host.special(sheet, r, type);
+      if (areas.length === 0) throw new Error("ItemNotFound: no cells were found");
+      return model.rangeAreas(sheet, () => areas);
+    };
+    mock.delete = (shift: string) => {
+      if (shift !== "Up") throw new Error("delete shifts up only");
+      model.queue.push(() => model.host.deleteUp(sheet, r));
+    };
+    mock.format = {
+      set columnWidth(width: number) {
+        model.queue.push(() => {
+          for (let c = left; c < left + cols; c++) sheet.widths.set(c, width);
+        });
+      },
+      font: {
+        set bold(b: boolean) {
+          model.queue.push(() => {
+            if (b) for (let i = top; i < top + rows; i++) sheet.bold.add(i);
+          });
+        },
+      },
+    };
+    mock.getEntireColumn = () => model.range(sheet, 0, left, 1_048_576, cols);
     // Writes are queued in the order they are made (values and formats alike), as Office.js queues them.
-    return new Proxy(mock, {
+    const proxy = new Proxy(mock, {
       set(target, prop, value) {
-        if (prop === "values" || prop === "numberFormat") model.writes.push({ kind: prop, sheet, top, left, data: value });
+        if (prop === "values") model.queue.push(() => model.host.writeValues(sheet, r, value));
+        else if (prop === "numberFormat") model.queue.push(() => model.host.setFormats(sheet, r, value));
         (target as unknown as Record<string | symbol, unknown>)[prop] = value;
         return true;
       },
     });
+    mock.untrack = () => proxy; // untrack() hands back the same object, writes and all
+    return proxy;
   }
 
-  table(t: TableModel): OfficeMockObject & Record<string, unknown> {
-    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the mock's functions run with their own `this`
+  table(t: WireTable): Mock {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
     const model = this;
-    const mock = this.track(new OfficeMockObject({ name: t.name, isNullObject: false })) as OfficeMockObject & Record<string, unknown>;
-    mock.getRange = () => model.range(t.sheet, t.top, t.left, t.bodyRows + 1, t.cols);
-    mock.getDataBodyRange = () => model.range(t.sheet, t.top + 1, t.left, t.bodyRows, t.cols);
+    const mock = this.track(new OfficeMockObject({ name: t.name, isNullObject: false }) as Mock, () => refresh(mock, "name", t.name));
+    const body = () => ({ ...t.rect, top: t.rect.top + 1 });
+    mock.getRange = () => model.range(t.sheet, t.rect.top, t.rect.left, t.rect.bottom - t.rect.top + 1, t.rect.right - t.rect.left + 1);
+    mock.getHeaderRowRange = () => model.range(t.sheet, t.rect.top, t.rect.left, 1, t.rect.right - t.rect.left + 1);
+    mock.getDataBodyRange = () => {
+      const b = body();
+      return model.range(t.sheet, b.top, b.left, b.bottom - b.top + 1, b.right - b.left + 1);
+    };
     mock.worksheet = model.sheet(t.sheet);
-    mock.getHeaderRowRange = () => model.range(t.sheet, t.top, t.left, 1, t.cols);
     mock.columns = {
-      getCount: () => ({ value: t.cols }),
       add: (index: number | undefined, values: unknown, name: string) => {
         if (index !== undefined && index !== null) throw new Error("the log only appends columns");
-        if (values !== undefined) throw new Error("expected an empty column");
-        write(t.sheet, t.top, t.left + t.cols, [[name]]);
-        t.cols++;
+        if (values !== undefined && values !== null) throw new Error("expected an empty column");
+        model.queue.push(() => model.host.addTableColumn(t, name));
       },
     };
     mock.rows = {
-      add: (index: number | undefined, values: Cell[][]) => {
+      add: (index: number | undefined, values: CellValue[][]) => {
         if (index !== undefined && index !== null) throw new Error("the log only appends");
-        model.writes.push({ kind: "values", sheet: t.sheet, top: t.top + 1 + t.bodyRows, left: t.left, data: values });
-        t.bodyRows += values.length;
+        model.queue.push(() => model.host.addTableRows(t, values));
       },
     };
     return mock;

@@ -1,6 +1,6 @@
 // A small Excel object model for the month-end adapters' tests, built from office-addin-mock objects over a grid of cells (values, formulas, spills, formats, notes, comments).
 import { OfficeMockObject } from "office-addin-mock";
-import { columnIndex, columnLetters } from "../../src/excel/memory-workbook";
+import { columnIndex, columnLetters, excelStores } from "../../src/excel/memory-workbook";
 import type { CellValue } from "../../src/trading/cells";
 
 const EXCEL_ERRORS = ["#N/A", "#VALUE!", "#REF!", "#DIV/0!", "#NUM!", "#NAME?", "#NULL!", "#SPILL!", "#CALC!", "#BUSY!", "#GETTING_DATA"];
@@ -51,11 +51,11 @@ export class FakeSheet {
     return this;
   }
 
-  /** The used rectangle, like getUsedRange(). */
-  used(): { top: number; left: number; bottom: number; right: number } | null {
+  /** The used rectangle, like getUsedRange(valuesOnly). */
+  used(valuesOnly = false): { top: number; left: number; bottom: number; right: number } | null {
     let u: { top: number; left: number; bottom: number; right: number } | null = null;
     for (const [key, cell] of this.cells) {
-      if (cell.value === "" && !cell.formula && !cell.format) continue;
+      if (cell.value === "" && !cell.formula && (valuesOnly || !cell.format)) continue;
       const [r, c] = key.split(",").map(Number);
       u = u
         ? { top: Math.min(u.top, r), left: Math.min(u.left, c), bottom: Math.max(u.bottom, r), right: Math.max(u.right, c) }
@@ -95,7 +95,13 @@ export class FakeExcel {
   selection: string;
   apiSets: string[];
   syncs = 0;
+  /** Calls of getSpecialCellsOrNullObject: the snapshot reads formula cells only. */
+  specialCellReads = 0;
+  /** Ranges whose formulas were loaded, by size: never the whole used range. */
+  formulaLoads: Array<{ rows: number; columns: number }> = [];
   private failNextSync: Error | null = null;
+  /** The sync (by count, as `syncs` will read) that fails as Excel fails a request it cannot take. */
+  failAtSync: number | null = null;
   /** Every mock handed out: synced (loads resolved) and harvested (writes applied) at each context.sync(). */
   private mocks: Array<{ mock: OfficeMockObject & Record<string, unknown>; harvest?: () => void }> = [];
   readonly excel: OfficeMockObject;
@@ -109,6 +115,7 @@ export class FakeExcel {
     // eslint-disable-next-line @typescript-eslint/no-this-alias
     const fake = this;
     const context = {
+      trackedObjects: { add: () => undefined, remove: () => undefined },
       workbook: {
         worksheets: this.worksheetsCollection(),
         getSelectedRange: () => {
@@ -126,6 +133,7 @@ export class FakeExcel {
       },
       sync: async () => {
         fake.syncs++;
+        if (fake.failAtSync === fake.syncs) fake.failNextSync = new Error("RequestPayloadSizeLimitExceeded: the request is too large.");
         const failure = fake.failNextSync;
         if (failure) {
           fake.failNextSync = null;
@@ -178,12 +186,12 @@ export class FakeExcel {
       name: sheet.name,
       getRangeByIndexes: (r: number, c: number, rows: number, columns: number) => fake.range(sheet, r, c, rows, columns),
       getCell: (r: number, c: number) => fake.range(sheet, r, c, 1, 1),
-      getUsedRange: () => {
-        const u = sheet.used() ?? { top: 0, left: 0, bottom: 0, right: 0 };
+      getUsedRange: (valuesOnly?: boolean) => {
+        const u = sheet.used(valuesOnly === true) ?? { top: 0, left: 0, bottom: 0, right: 0 };
         return fake.range(sheet, u.top, u.left, u.bottom - u.top + 1, u.right - u.left + 1);
       },
-      getUsedRangeOrNullObject: () => {
-        const u = sheet.used();
+      getUsedRangeOrNullObject: (valuesOnly?: boolean) => {
+        const u = sheet.used(valuesOnly === true);
         if (!u) return fake.nullRange();
         return fake.range(sheet, u.top, u.left, u.bottom - u.top + 1, u.right - u.left + 1);
       },
@@ -191,8 +199,16 @@ export class FakeExcel {
         fake.active = sheet.name;
       },
     }) as OfficeMockObject & Record<string, unknown>;
+    /** A note's key: the cell's address ("B1"), from a Range or a string (the sheet name optional, as Excel allows). */
+    const noteKey = (where: unknown): string => {
+      if (typeof where === "string") return where.includes("!") ? where.slice(where.lastIndexOf("!") + 1) : where;
+      const rect = (where as { rect?: { top: number; left: number; rows: number; columns: number } }).rect;
+      if (!rect || rect.rows !== 1 || rect.columns !== 1) throw new Error("InvalidCellAddress: a note goes on one cell");
+      return `${columnLetters(rect.left)}${rect.top + 1}`;
+    };
     mock.notes = {
-      add: (address: string, content: string) => {
+      add: (where: unknown, content: string) => {
+        const address = noteKey(where);
         if (!fake.apiSets.includes("1.18")) throw new Error("ApiNotFound: notes need ExcelApi 1.18");
         if (sheet.notes.has(address)) throw new Error(`InvalidArgument: ${address} already has a note`);
         sheet.notes.set(address, content);
@@ -220,15 +236,21 @@ export class FakeExcel {
       }));
     let loadedItems: ReturnType<typeof commentItems> | null = null;
     mock.comments = {
-      load() {
-        loadedItems = commentItems();
+      getCount: () => ({ value: sheet.comments.size }),
+      load(options?: { $top?: number; $skip?: number }) {
+        const from = options?.$skip ?? 0;
+        loadedItems = commentItems().slice(from, options?.$top === undefined ? undefined : from + options.$top);
         return this;
       },
       get items() {
         if (!loadedItems) throw new Error("PropertyNotLoaded: comments.items");
         return loadedItems;
       },
-      add: (address: string, content: string) => {
+      add: (where: unknown, content: string) => {
+        // Microsoft's reference: a string address must include the sheet name; a Range object carries it.
+        if (typeof where === "string" && !where.includes("!"))
+          throw new Error(`InvalidArgument: comment address ${where} has no sheet name`);
+        const address = noteKey(where);
         if (sheet.comments.has(address)) throw new Error(`InvalidArgument: ${address} already has a comment`);
         sheet.comments.set(address, { content, replies: [] });
       },
@@ -239,6 +261,7 @@ export class FakeExcel {
 
   private nullRange() {
     const mock = new OfficeMockObject({
+      isNullObject: true,
       address: "",
       formulas: [],
       values: [],
@@ -249,6 +272,7 @@ export class FakeExcel {
       columnCount: 0,
     }) as OfficeMockObject & Record<string, unknown>;
     mock.isNullObject = true;
+    mock.untrack = () => mock;
     this.track(mock);
     return mock;
   }
@@ -264,6 +288,7 @@ export class FakeExcel {
     const a1 = `${columnLetters(left)}${top + 1}`;
     const address = `${sheet.name}!${rows === 1 && columns === 1 ? a1 : `${a1}:${columnLetters(left + columns - 1)}${top + rows}`}`;
     const mock = new OfficeMockObject({
+      isNullObject: false,
       address,
       rowIndex: top,
       columnIndex: left,
@@ -290,10 +315,41 @@ export class FakeExcel {
     }) as OfficeMockObject & Record<string, unknown>;
     mock.isNullObject = false;
     mock.rect = { top, left, rows, columns }; // the fake's own geometry, for getIntersectionOrNullObject
+    mock.untrack = () => mock;
+    const load = mock.load.bind(mock);
+    mock.load = ((what: string) => {
+      if (typeof what === "string" && what.includes("formulas")) fake.formulaLoads.push({ rows, columns });
+      return load(what);
+    }) as typeof mock.load;
+    mock.getSpecialCellsOrNullObject = (type: string) => {
+      if (type !== "Formulas") throw new Error(`NotImplemented: special cells ${type}`);
+      fake.specialCellReads++;
+      // Each formula cell its own area, in row order (Excel may join them; the adapter must not care).
+      const cells = [...sheet.cells.entries()]
+        .filter(([, c]) => c.formula)
+        .map(([k]) => k.split(",").map(Number))
+        .filter(([r, c]) => r >= top && r < top + rows && c >= left && c < left + columns)
+        .sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+      if (cells.length === 0) return fake.nullRange();
+      const areas = new OfficeMockObject({ isNullObject: false, areaCount: cells.length, cellCount: cells.length }) as OfficeMockObject &
+        Record<string, unknown>;
+      fake.track(areas);
+      areas.areas = {
+        load: (options: { $top?: number; $skip?: number }) => {
+          const page = cells.slice(options.$skip ?? 0, (options.$skip ?? 0) + (options.$top ?? cells.length));
+          return { items: page.map(([r, c]) => ({ rowIndex: r, columnIndex: c, rowCount: 1, columnCount: 1, untrack: () => undefined })) };
+        },
+      };
+      return areas;
+    };
     const format = mock.format as Record<string, unknown> & { font: Record<string, unknown> };
     this.track(mock, () => {
-      if (mock.numberFormat !== numberFormat && Array.isArray(mock.numberFormat)) {
-        (mock.numberFormat as string[][]).forEach((row, i) =>
+      const assigned = typeof mock.numberFormat === "string" && !mock.numberFormat.startsWith("Error,"); // not office-addin-mock's "not loaded"
+      if (mock.numberFormat !== numberFormat && (Array.isArray(mock.numberFormat) || assigned)) {
+        // A single format applies to every cell of the range (Office.js).
+        const given = mock.numberFormat as string | string[][];
+        const formats = Array.isArray(given) ? given : Array.from({ length: rows }, () => Array.from({ length: columns }, () => given));
+        formats.forEach((row, i) =>
           row.forEach((f, j) => {
             const key = `${top + i},${left + j}`;
             sheet.cells.set(key, { ...(sheet.cells.get(key) ?? { value: "" }), format: f });
@@ -310,7 +366,10 @@ export class FakeExcel {
               const anchor = before?.spilledFrom ?? key;
               sheet.spills.delete(anchor);
             }
-            sheet.cells.set(key, { value: v, format: before?.format });
+            // Stored as Excel reads it: text into a cell not formatted "@" may become a number, a date or a formula.
+            const format = sheet.cells.get(key)?.format;
+            const stored = excelStores(v, format);
+            sheet.cells.set(key, { value: stored.value, formula: stored.formula, format });
           }),
         );
       }

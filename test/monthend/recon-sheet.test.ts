@@ -53,8 +53,10 @@ describe("officeSheetWriter (office-addin-mock)", () => {
     const realizedHeader = rowOf(grid, "Closed at (UTC)");
     const refColumn = grid[realizedHeader].indexOf("Client reference");
     const refs = [grid[realizedHeader + 1][refColumn], grid[realizedHeader + 2][refColumn]];
-    expect(refs).toEqual(["00123", '\'=HYPERLINK("x")']);
+    // Written exactly as the service sent them, into text cells: never a formula, never a number.
+    expect(refs).toEqual(["00123", '=HYPERLINK("x")']);
     expect(sheet.cell(realizedHeader + 1, refColumn).format).toBe(FORMATS.text);
+    expect(sheet.cell(realizedHeader + 2, refColumn).format).toBe(FORMATS.text);
 
     // Amounts are numbers with a money format; dates are serials with a date format; totals sum exactly.
     const netColumn = grid[realizedHeader].indexOf("Net P&L (USD)");

@@ -93,7 +93,8 @@ describe("officeSnapshotter on the whole active sheet", () => {
     const result = await officeSnapshotter().snapshot("sheet", AT);
     expect(result).toMatchObject({ replaced: [], skipped: [], cells: 0 });
     expect(sheet.cell(1, 0).formula).toBe("=A1+1");
-    expect(fake.syncs).toBe(1);
+    // Only the formula cell was read, never the whole used range.
+    expect(fake.formulaLoads).toEqual([{ rows: 1, columns: 1 }]);
   });
 });
 
@@ -121,5 +122,85 @@ describe("officeSnapshotter on the selection", () => {
     const fake = new FakeExcel({ sheets: [desk()], selection: "multi" });
     install(fake);
     await expect(officeSnapshotter().snapshot("selection", AT)).rejects.toThrow(/one block of cells/);
+  });
+});
+
+describe("officeSnapshotter at scale and with text", () => {
+  /** A column of HEDGE.PRICE formulas (rows 1…n of column B), values beside them, and nothing else. */
+  function prices(n: number): FakeSheet {
+    const sheet = new FakeSheet("Prices");
+    for (let r = 1; r <= n; r++) sheet.set(`A${r}`, `deal ${r}`).set(`B${r}`, 1500 + r, '=HEDGE.PRICE("USDTNGN")');
+    return sheet;
+  }
+
+  it("keeps text as text: references that look like numbers, dates or formulas stay exactly as the service sent them", async () => {
+    const refs = ["00123", "2026-11", "1-2", '=HYPERLINK("http://x")', "+1+1", "-1+1", "@SUM(1)", "\t=1+1", "TRUE", "12%"];
+    const sheet = new FakeSheet("Hedges").spill("A1", "=HEDGE.HEDGES()", [
+      ["client_reference", "notional_usd"],
+      ...refs.map((r, i) => [r, 1000 * (i + 1)]),
+    ]);
+    sheet.cells.set("1,1", { ...sheet.cells.get("1,1")!, format: "#,##0.00" });
+    const fake = new FakeExcel({ sheets: [sheet] });
+    install(fake);
+    const result = await officeSnapshotter().snapshot("sheet", AT);
+    expect(result.cells).toBe(22);
+    refs.forEach((ref, i) => {
+      expect(sheet.cell(i + 1, 0)).toEqual({ value: ref, formula: undefined, format: "@" });
+    });
+    expect(sheet.cell(1, 1)).toEqual({ value: 1000, formula: undefined, format: "#,##0.00" }); // a number keeps the cell's format
+    expect(sheet.cell(0, 0).value).toBe("client_reference");
+  });
+
+  it("reads only the formula cells, in chunks, and writes in chunks", async () => {
+    const sheet = prices(40);
+    const fake = new FakeExcel({ sheets: [sheet] });
+    install(fake);
+    const result = await officeSnapshotter({ chunks: { budgetBytes: 2_000, maxRows: 10, maxCells: 100 } }).snapshot("sheet", AT);
+    expect(result.replaced).toHaveLength(40);
+    expect(fake.specialCellReads).toBe(1);
+    expect(fake.formulaLoads.every((l) => l.columns === 1)).toBe(true); // never column A's values
+    expect(fake.formulaLoads.reduce((n, l) => n + l.rows, 0)).toBe(40);
+    expect(fake.syncs).toBeGreaterThan(6); // the writes went in several syncs
+    for (let r = 0; r < 40; r++) expect([sheet.cell(r, 1).value, sheet.cell(r, 1).formula]).toEqual([1501 + r, undefined]);
+  });
+
+  it("refuses a scope too large before changing anything, and says how to split it", async () => {
+    const sheet = prices(5);
+    const fake = new FakeExcel({ sheets: [sheet] });
+    install(fake);
+    await expect(officeSnapshotter({ limits: { hedgeFormulas: 4 } }).snapshot("sheet", AT)).rejects.toThrow(
+      "Prices is too large to snapshot in one go: it holds 5 HEDGE formulas, more than the 4 one snapshot replaces. Nothing was changed. " +
+        "Select a part of the sheet and snapshot the selection, then the next part.",
+    );
+    for (let r = 0; r < 5; r++) expect(sheet.cell(r, 1).formula).toBe('=HEDGE.PRICE("USDTNGN")');
+    expect(sheet.notes.size).toBe(0);
+  });
+
+  it("says how far it got when Excel refuses a write part-way, and a second run finishes the rest", async () => {
+    const small = { budgetBytes: 1_500, maxRows: 10, maxCells: 100 };
+    // A first run on a copy counts the syncs; the real one fails at the one before last (a write).
+    const probe = new FakeExcel({ sheets: [prices(30)] });
+    install(probe);
+    await officeSnapshotter({ chunks: small }).snapshot("sheet", AT);
+    const sheet = prices(30);
+    const fake = new FakeExcel({ sheets: [sheet] });
+    install(fake);
+    fake.failAtSync = probe.syncs - 1;
+    const failed = officeSnapshotter({ chunks: small }).snapshot("sheet", AT);
+    await expect(failed).rejects.toThrow(
+      /Snapshot stopped part-way: \d+ of 30 HEDGE formulas were replaced by their values \(the last one replaced: Prices!B\d+\); the other \d+ are still formulas\. Run Snapshot to values again to finish them\./,
+    );
+    const message = await failed.then(
+      () => "",
+      (e: Error) => e.message,
+    );
+    const done = Number(/: (\d+) of 30/.exec(message)![1]);
+    expect(done).toBeGreaterThan(0);
+    const left = [...Array(30).keys()].filter((r) => sheet.cell(r, 1).formula !== undefined);
+    expect(left).toHaveLength(30 - done);
+    fake.failAtSync = null;
+    const second = await officeSnapshotter({ chunks: small }).snapshot("sheet", AT);
+    expect(second.replaced).toHaveLength(30 - done);
+    for (let r = 0; r < 30; r++) expect(sheet.cell(r, 1).formula).toBeUndefined();
   });
 });

@@ -143,7 +143,7 @@ describe("row validation", () => {
     expect(r.address).toBe("Exposures!A3:C4");
   });
 
-  it("reads the whole table when the selection sits in one", async () => {
+  it("reads the table rows the selection covers when it sits in a table", async () => {
     const wb = new MemoryWorkbook({
       sheets: {
         Book: [
@@ -156,7 +156,7 @@ describe("row validation", () => {
       },
     })
       .addTable("Deals", "Book", "A3:E5")
-      .select("Book", "C5");
+      .select("Book", "C4:C5");
     const r = readTradeRows("open", await wb.readSelection());
     expect(r.tableName).toBe("Deals");
     expect(r.rows.map((x) => [x.rowNumber, x.side, x.notional, x.tenor, x.clientReference])).toEqual([

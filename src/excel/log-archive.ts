@@ -1,0 +1,78 @@
+// Archiving the Hedge Log, as plain logic: which rows may move to "Hedge Log YYYY" (finished and older than the cut-off, never an unfinished one), and merging the archive back for month end.
+import type { CellValue } from "../trading/cells";
+import { archiveSheetName, type LogArchiveRequest, type LogArchiveResult, type LogRecord } from "../trading/hedge-log";
+import { dateText } from "./log-layout";
+
+export interface ArchiveCandidate {
+  /** 0-based body row in the log. */
+  row: number;
+  /** Its idempotency key ("" for a row that is not a journal row: it stays). */
+  key: string;
+  status: string;
+  /** The Logged at cell as read (a serial, or text). */
+  loggedAt: CellValue;
+}
+
+export interface ArchiveMove {
+  row: number;
+  key: string;
+  year: number;
+}
+
+/** The instant a Logged at value stands for, or NaN when it cannot be read. */
+function loggedMs(loggedAt: CellValue | string | null): number {
+  const text = typeof loggedAt === "number" ? dateText(loggedAt) : loggedAt;
+  return text === null || text === "" ? NaN : Date.parse(String(text));
+}
+
+/** Whether a row may move: a finished status and a readable time before the cut-off. */
+export function isArchivable(
+  row: Pick<LogRecord, "status" | "loggedAt">,
+  request: Pick<LogArchiveRequest, "before" | "finalStatuses">,
+): boolean {
+  const at = loggedMs(row.loggedAt);
+  return request.finalStatuses.includes(row.status.trim()) && Number.isFinite(at) && at < Date.parse(request.before);
+}
+
+/** The rows to move (in log order, with the year each goes to) and the counts the pane shows before and after. */
+export function planArchive(
+  candidates: readonly ArchiveCandidate[],
+  request: LogArchiveRequest,
+): { moves: ArchiveMove[]; result: LogArchiveResult } {
+  const cutoff = Date.parse(request.before);
+  if (!Number.isFinite(cutoff)) throw new Error(`Archive cut-off "${request.before}" is not an ISO 8601 time.`);
+  const moves: ArchiveMove[] = [];
+  let kept = 0;
+  for (const c of candidates) {
+    if (c.key === "") continue;
+    const at = loggedMs(c.loggedAt);
+    if (isArchivable({ status: c.status, loggedAt: dateText(c.loggedAt) ?? "" }, request)) {
+      moves.push({ row: c.row, key: c.key, year: new Date(at).getUTCFullYear() });
+    } else if (!Number.isFinite(at) || at < cutoff) kept++;
+  }
+  const byYear: Record<string, number> = {};
+  for (const m of moves) byYear[m.year] = (byYear[m.year] ?? 0) + 1;
+  const years = archiveYears(moves);
+  return { moves, result: { total: moves.length, byYear, kept, sheets: years.map(archiveSheetName) } };
+}
+
+/** The years the moves go to, oldest first. */
+export function archiveYears(moves: readonly ArchiveMove[]): number[] {
+  return [...new Set(moves.map((m) => m.year))].sort((a, b) => a - b);
+}
+
+/**
+ * The archive's rows then the log's, each key once: a row found in both (an archive stopped between copying and removing)
+ * counts once, as the log's.
+ */
+export function dedupeByKey(archived: readonly LogRecord[], live: readonly LogRecord[]): LogRecord[] {
+  const liveKeys = new Set(live.map((r) => r.idempotencyKey));
+  const seen = new Set<string>();
+  const out: LogRecord[] = [];
+  for (const r of archived) {
+    if (liveKeys.has(r.idempotencyKey) || seen.has(r.idempotencyKey)) continue;
+    seen.add(r.idempotencyKey);
+    out.push(r);
+  }
+  return [...out, ...live];
+}

@@ -1,0 +1,52 @@
+// The payload meter in npm test: Microsoft's own Excel request serializer (excel-web, in a Node vm) runs the real adapters over each scenario of issue 10 at a reduced scale; every context.sync must stay within 1 MiB each way.
+import { OfficeMeter } from "./wire/office-vm";
+import { MiB, allScenarios, kib, TEST_SCALE, type StepResult } from "./wire/scenarios";
+
+let results: StepResult[] = [];
+
+beforeAll(async () => {
+  results = await allScenarios(TEST_SCALE);
+}, 120_000);
+
+const find = (scenario: RegExp, step: RegExp) => {
+  const r = results.find((x) => scenario.test(x.scenario) && step.test(x.step));
+  if (!r) throw new Error(`no step ${String(scenario)} / ${String(step)}`);
+  return { ...r, ...OfficeMeter.largest(r.syncs) };
+};
+
+describe("every context.sync stays within 1 MiB, measured with Microsoft's serializer", () => {
+  it("for every step of every scenario", () => {
+    const over = results
+      .map((r) => ({ step: `${r.scenario} / ${r.step}`, ...OfficeMeter.largest(r.syncs) }))
+      .filter((m) => m.request > MiB || m.response > MiB)
+      .map((m) => `${m.step}: request ${kib(m.request)}, response ${kib(m.response)}`);
+    expect(over).toEqual([]);
+  });
+
+  it.each([
+    [/log of/, /read \(month end\)/],
+    [/batch of/, /journal/],
+    [/resume of/, /update every row/],
+    [/selection of/, /read selection/],
+    [/snapshot of/, /snapshot/],
+    [/recon sheet/, /write sheet/],
+  ])("%s %s carries more than 1 MiB in all, so only chunking keeps each sync under it", (scenario, step) => {
+    const m = find(scenario, step);
+    expect(m.total).toBeGreaterThan(MiB);
+    expect(m.syncs).toBeGreaterThan(2);
+  });
+
+  it("appending one row and updating four cost the same whatever the log's size (bounded by the work)", () => {
+    for (const step of [/append one/, /^update four$/]) {
+      const m = find(/log of/, step);
+      expect({ step: String(step), small: m.total < 32 * 1024 }).toEqual({ step: String(step), small: true });
+    }
+  });
+
+  it("log batches wait for cell-edit mode to end (delayForCellEdit, request flag 64), and release their range proxies", () => {
+    for (const r of results.filter((x) => /log of|batch of|resume of|selection of/.test(x.scenario))) {
+      expect(r.syncs.every((s) => (s.flags & 64) === 64)).toBe(true);
+      expect(r.maxRefs).toBeLessThan(20);
+    }
+  });
+});

@@ -1,0 +1,291 @@
+// The payload scenarios of issue 10, at any scale: a Hedge Log of N rows (read, append one, update four), journalling a batch, a resume, a wide selection, a snapshot and a recon sheet, each run through Microsoft's serializer and measured per context.sync.
+import { OfficeWorkbook } from "../../../src/excel/office-workbook";
+import { officeSheetWriter } from "../../../src/excel/recon-sheet";
+import { officeSnapshotter } from "../../../src/excel/snapshot";
+import { FORMATS, type SheetContent } from "../../../src/monthend/sheet-content";
+import { toExcelDate, type CellValue } from "../../../src/trading/cells";
+import { LOG_COLUMNS, LOG_HEADERS, LOG_SHEET_NAME, LOG_TABLE_NAME, type LogRecord } from "../../../src/trading/hedge-log";
+import { OfficeMeter, type SyncRecord } from "./office-vm";
+import { WireHost } from "./wire-host";
+
+export interface Scale {
+  /** Rows of the log for read / append one / update four. */
+  logRows: number;
+  /** Rows journalled in one batch. */
+  batchRows: number;
+  /** Rows updated by a resume. */
+  resumeRows: number;
+  /** Rows of the 20-column selection. */
+  selectionRows: number;
+  /** Cells of the snapshot sheet, and HEDGE formulas among them. */
+  snapshotCells: number;
+  snapshotFormulas: number;
+  /** Rows of the recon sheet. */
+  reconRows: number;
+}
+
+export const ISSUE_SCALE: Scale = {
+  logRows: 50_000,
+  batchRows: 10_000,
+  resumeRows: 10_000,
+  selectionRows: 10_000,
+  snapshotCells: 100_000,
+  snapshotFormulas: 5_000,
+  reconRows: 5_000,
+};
+
+/** Small enough for `npm test`, large enough that each heavy step carries more than 1 MiB in all, so only chunking keeps each sync under it. */
+export const TEST_SCALE: Scale = {
+  logRows: 4_000,
+  batchRows: 7_000,
+  resumeRows: 7_000,
+  selectionRows: 4_500,
+  snapshotCells: 25_000,
+  snapshotFormulas: 1_250,
+  reconRows: 3_000,
+};
+
+export interface StepResult {
+  scenario: string;
+  step: string;
+  syncs: SyncRecord[];
+  /** References the host held at most during the step (released proxies keep this low). */
+  maxRefs: number;
+}
+
+/** A small deterministic generator, so every run measures the same bytes. */
+function random(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1_664_525 + 1_013_904_223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+const hex = (next: () => number, n: number) => Array.from({ length: n }, () => Math.floor(next() * 16).toString(16)).join("");
+
+/** A log row as a busy desk writes them: a uuid key, two tx hashes, an account, a message. */
+export function logRecord(i: number, next: () => number, status = "filled"): LogRecord {
+  const t = Date.UTC(2025, 0, 1) + i * 600_000;
+  return {
+    loggedAt: new Date(t).toISOString(),
+    environment: "production",
+    action: ["open", "add", "reduce", "close"][i % 4],
+    market: "USDTNGN",
+    side: i % 2 ? "buy" : "sell",
+    notional: Math.round(next() * 1e8) / 100,
+    tenor: [1, 3, 7][i % 3],
+    clientReference: `DESK-${String(i).padStart(6, "0")}`,
+    idempotencyKey: `${hex(next, 8)}-${hex(next, 4)}-4${hex(next, 3)}-a${hex(next, 3)}-${hex(next, 12)}`,
+    status,
+    hedgeId: status === "submitting" ? null : `hdg_${hex(next, 16)}`,
+    orderTxHash: status === "submitting" ? null : `0x${hex(next, 64)}`,
+    fillTxHash: status === "filled" ? `0x${hex(next, 64)}` : null,
+    struckRate: status === "filled" ? 1500 + Math.round(next() * 1e6) / 1e4 : null,
+    filledAt: status === "filled" ? new Date(t + 4_000).toISOString() : null,
+    errorCode: null,
+    message: status === "filled" ? "Filled at the quoted rate; collateral locked." : null,
+    account: `0x${hex(next, 40)}`,
+  };
+}
+
+/** Puts a log of `rows` records straight into the host (as a saved workbook would open). */
+export function seedLog(host: WireHost, rows: LogRecord[]): void {
+  const sheet = host.sheets.get(LOG_SHEET_NAME) ?? host.addSheet(LOG_SHEET_NAME);
+  sheet.fill(0, 0, [[...LOG_HEADERS]]);
+  rows.forEach((r, i) =>
+    LOG_COLUMNS.forEach((c, j) => {
+      const v = r[c.field];
+      sheet.put(i + 1, j, {
+        v: v === null || v === undefined ? "" : c.kind === "date" ? toExcelDate(String(v)) : (v as CellValue),
+        nf: c.numberFormat,
+      });
+    }),
+  );
+  host.addTable(LOG_TABLE_NAME, LOG_SHEET_NAME, { top: 0, left: 0, bottom: Math.max(1, rows.length), right: LOG_COLUMNS.length - 1 });
+}
+
+/** Runs a step and keeps its syncs. */
+async function step(meter: OfficeMeter, scenario: string, name: string, work: () => Promise<unknown>): Promise<StepResult> {
+  const label = `${scenario} / ${name}`;
+  meter.label(label);
+  meter.host.maxRefs = meter.host.refs.size;
+  await work();
+  return { scenario, step: name, syncs: meter.of(label), maxRefs: meter.host.maxRefs };
+}
+
+const n = (v: number) => v.toLocaleString("en-US");
+
+export async function logScenario(scale: Scale): Promise<StepResult[]> {
+  const next = random(1);
+  const host = new WireHost();
+  const records = Array.from({ length: scale.logRows }, (_, i) => logRecord(i, next, i % 50 === 0 ? "submitted" : "filled"));
+  seedLog(host, records);
+  const meter = new OfficeMeter(host);
+  const scenario = `log of ${n(scale.logRows)} rows`;
+  const wb = new OfficeWorkbook(meter.excel);
+  const cold = new OfficeWorkbook(meter.excel);
+  const results = [
+    await step(meter, scenario, "read (month end)", async () => {
+      const read = await wb.readLog();
+      if (read.length !== scale.logRows) throw new Error(`read ${read.length} rows of ${scale.logRows}`);
+    }),
+    await step(meter, scenario, "read unfinished (query)", async () => {
+      const unfinished = await wb.readLog({ statusNotIn: ["filled", "failed", "closed", "rejected"] });
+      if (unfinished.length !== Math.ceil(scale.logRows / 50)) throw new Error(`found ${unfinished.length} unfinished rows`);
+    }),
+    await step(meter, scenario, "append one", () => wb.appendLog([logRecord(scale.logRows, next, "submitting")])),
+    await step(meter, scenario, "update four", async () => {
+      const result = await wb.updateLog(records.slice(-4).map((r) => ({ idempotencyKey: r.idempotencyKey, status: "closed" })));
+      if (result.missing.length > 0) throw new Error("rows not found");
+    }),
+    await step(meter, scenario, "update four, new pane (key column scan)", async () => {
+      const result = await cold.updateLog(records.slice(0, 4).map((r) => ({ idempotencyKey: r.idempotencyKey, status: "closed" })));
+      if (result.missing.length > 0) throw new Error("rows not found");
+    }),
+  ];
+  return results;
+}
+
+export async function batchScenario(scale: Scale): Promise<StepResult[]> {
+  const next = random(2);
+  const host = new WireHost();
+  seedLog(
+    host,
+    Array.from({ length: 100 }, (_, i) => logRecord(i, next)),
+  );
+  const meter = new OfficeMeter(host);
+  const wb = new OfficeWorkbook(meter.excel);
+  const batch = Array.from({ length: scale.batchRows }, (_, i) => logRecord(100 + i, next, "submitting"));
+  const resume = batch.slice(0, scale.resumeRows);
+  return [
+    await step(meter, `batch of ${n(scale.batchRows)} rows`, "journal (append)", () => wb.appendLog(batch)),
+    await step(meter, `resume of ${n(scale.resumeRows)} rows`, "update every row, new pane", async () => {
+      const fresh = new OfficeWorkbook(meter.excel);
+      const result = await fresh.updateLog(
+        resume.map((r, i) => ({
+          idempotencyKey: r.idempotencyKey,
+          status: "submitted",
+          hedgeId: `hdg_${String(i).padStart(16, "0")}`,
+          orderTxHash: `0x${hex(next, 64)}`,
+        })),
+      );
+      if (result.missing.length > 0) throw new Error(`${result.missing.length} rows not found`);
+    }),
+  ];
+}
+
+export async function selectionScenario(scale: Scale): Promise<StepResult[]> {
+  const next = random(3);
+  const host = new WireHost();
+  const sheet = host.addSheet("Exposures");
+  const headers = ["Market", "Side", "Notional USD", "Tenor", "Client reference", ...Array.from({ length: 15 }, (_, i) => `Note ${i + 1}`)];
+  sheet.fill(0, 0, [headers]);
+  for (let r = 1; r <= scale.selectionRows; r++) {
+    sheet.fill(r, 0, [
+      [
+        "USDTNGN",
+        r % 2 ? "buy" : "sell",
+        Math.round(next() * 1e7) / 100,
+        7,
+        `DEAL-${r}`,
+        ...Array.from({ length: 15 }, (_, i) => (i % 3 ? `memo ${hex(next, 8)}` : Math.round(next() * 1e6) / 100)),
+      ],
+    ]);
+  }
+  host.select("Exposures", { top: 1, left: 0, bottom: scale.selectionRows, right: 19 });
+  const meter = new OfficeMeter(host);
+  const wb = new OfficeWorkbook(meter.excel);
+  return [
+    await step(meter, `selection of ${n(scale.selectionRows)} × 20`, "read selection", async () => {
+      const read = await wb.readSelection();
+      if (read.rows.length !== scale.selectionRows) throw new Error(`read ${read.rows.length} rows`);
+    }),
+  ];
+}
+
+export async function snapshotScenario(scale: Scale): Promise<StepResult[]> {
+  const next = random(4);
+  const host = new WireHost();
+  const sheet = host.addSheet("Desk");
+  const columns = 20;
+  const rows = Math.ceil(scale.snapshotCells / columns);
+  const every = Math.max(1, Math.floor(rows / scale.snapshotFormulas));
+  let formulas = 0;
+  for (let r = 0; r < rows; r++) {
+    for (let c = 0; c < columns; c++) {
+      if (c === 3 && r % every === 0 && formulas < scale.snapshotFormulas) {
+        formulas++;
+        sheet.put(r, c, { v: 1500 + Math.round(next() * 1e6) / 1e4, f: `=HEDGE.PRICE("USDTNGN")`, nf: "#,##0.0000" });
+      } else if (c === 4 && r % 2 === 0) sheet.put(r, c, { v: 0, f: `=D${r + 1}*2` });
+      else sheet.put(r, c, { v: c % 2 ? Math.round(next() * 1e6) / 100 : `cell ${hex(next, 6)}` });
+    }
+  }
+  // A few spills: HEDGE.HEDGES blocks of 10 × 4.
+  for (let k = 0; k < 5; k++) {
+    const top = k * 40 + 1;
+    const left = 25;
+    sheet.put(top, left, { v: "client_reference", f: "=HEDGE.HEDGES()" });
+    for (let i = 0; i < 10; i++)
+      for (let j = 0; j < 4; j++) if (i || j) sheet.put(top + i, left + j, { v: j ? i * 1000 : `00${i}`, spilledFrom: `${top},${left}` });
+    sheet.spills.set(`${top},${left}`, { rows: 10, columns: 4 });
+  }
+  // Comments already on a few formula cells (the snapshot replies under them) and elsewhere.
+  for (let k = 0; k < 30; k++)
+    sheet.comments.set(`${k * every * 3},${k % 3 === 0 ? 3 : 7}`, { id: `c${k}`, content: `desk note ${k}`, replies: [] });
+  const meter = new OfficeMeter(host);
+  const snapshotter = officeSnapshotter({
+    run: meter.runner,
+    isSetSupported: (_name, version) => version === "1.10" || version === "1.12",
+  });
+  return [
+    await step(
+      meter,
+      `snapshot of ${n(scale.snapshotCells)} cells, ${n(scale.snapshotFormulas)} HEDGE formulas`,
+      "snapshot whole sheet",
+      async () => {
+        const result = await snapshotter.snapshot("sheet", new Date("2026-11-30T17:00:00Z"));
+        if (result.replaced.length !== formulas + 5) throw new Error(`replaced ${result.replaced.length} of ${formulas + 5}`);
+        const replies = [...sheet.comments.values()].filter((c) => c.replies.length === 1).length;
+        if (replies !== 10) throw new Error(`${replies} replies under existing comments, not 10`);
+      },
+    ),
+  ];
+}
+
+export async function reconScenario(scale: Scale): Promise<StepResult[]> {
+  const next = random(5);
+  const host = new WireHost();
+  host.addSheet("Sheet1");
+  const width = 15;
+  const content: SheetContent = {
+    name: "Hedge Recon 2026-11",
+    values: Array.from({ length: scale.reconRows }, (_, r) =>
+      Array.from({ length: width }, (_, c) => (c < 2 ? 46_000 + r / 100 : c < 6 ? `hdg_${hex(next, 16)}` : Math.round(next() * 1e8) / 100)),
+    ),
+    formats: Array.from({ length: scale.reconRows }, () =>
+      Array.from({ length: width }, (_, c) => (c < 2 ? FORMATS.date : c < 6 ? FORMATS.text : FORMATS.usd)),
+    ),
+    columnWidths: Array.from({ length: width }, () => 90),
+    boldRows: [0],
+    sections: [],
+  };
+  const meter = new OfficeMeter(host);
+  return [
+    await step(meter, `recon sheet of ${n(scale.reconRows)} rows`, "write sheet", () =>
+      officeSheetWriter(meter.runner).writeSheet(content),
+    ),
+  ];
+}
+
+export async function allScenarios(scale: Scale): Promise<StepResult[]> {
+  return [
+    ...(await logScenario(scale)),
+    ...(await batchScenario(scale)),
+    ...(await selectionScenario(scale)),
+    ...(await snapshotScenario(scale)),
+    ...(await reconScenario(scale)),
+  ];
+}
+
+export const MiB = 1024 * 1024;
+export const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
