@@ -52,8 +52,13 @@ export const MIN_INTERVAL_MS = 1_000;
 export const DEFAULT_STALE_AFTER_MS = 5 * 60_000;
 /** The feeds' budget when the client does not say what rate it has learned (requests per second). */
 export const DEFAULT_BUDGET_PER_SECOND = 5;
-/** Longest wait between polls of a failing topic (or its own interval, if longer): recovery is seen within this. */
+/**
+ * While an endpoint keeps failing, one of its topics (the probe) asks again at least this often (or at its own interval,
+ * if longer): recovery is seen within this, and then every topic of the endpoint (of all, after an outage) asks at once.
+ */
 export const DEFAULT_MAX_BACKOFF_MS = 15_000;
+/** Longest wait between polls of every other failing topic: the request rate keeps falling during an outage. */
+export const DEFAULT_OUTAGE_BACKOFF_MS = 60_000;
 /** A Retry-After longer than this is not waited for in full by a feed (it asks again after this). */
 export const MAX_FEED_RETRY_AFTER_MS = 5 * 60_000;
 /** A 429 is not shown in a cell that has no value yet until the topic has been refused for this long: it waits (#BUSY!). */
@@ -130,8 +135,10 @@ export interface HubOptions {
   staleAfterMs?: number;
   /** A fixed budget for all feeds together (requests per second); by default the client's learned rate. */
   budgetPerSecond?: number;
-  /** Longest wait between polls while a topic keeps failing (a topic whose interval is longer waits its interval). */
+  /** Longest wait before a failing endpoint is asked again (by one of its topics, the probe). */
   maxBackoffMs?: number;
+  /** Longest wait between polls of each failing topic while the probe keeps asking. */
+  outageBackoffMs?: number;
   /** For the backoff's jitter. */
   random?: () => number;
   /** Wait before asking again after a permanent error (401, 404, …). */
@@ -159,6 +166,8 @@ class Topic<T> {
   lastStartedAt: number | null = null;
   /** A trade happened while a poll was in flight: ask again when it ends (its answer may predate the trade). */
   again = false;
+  /** The service's Retry-After: not asked again before this (clock ms). */
+  notBefore = 0;
   timer: TimerHandle | null = null;
   lingerTimer: TimerHandle | null = null;
   controller: AbortController | null = null;
@@ -187,6 +196,7 @@ class Topic<T> {
     this.nextDueAt = now;
     this.lastStartedAt = null;
     this.again = false;
+    this.notBefore = 0;
     this.snapshot = null;
     this.controller?.abort();
     this.controller = null;
@@ -200,6 +210,7 @@ export class FeedHub {
   private readonly staleAfterMs: number;
   private readonly fixedBudget: number | null;
   private readonly maxBackoffMs: number;
+  private readonly outageBackoffMs: number;
   private readonly random: () => number;
   private readonly permanentRetryMs: number;
   private readonly lingerMs: number;
@@ -230,6 +241,7 @@ export class FeedHub {
     this.staleAfterMs = options.staleAfterMs ?? DEFAULT_STALE_AFTER_MS;
     this.fixedBudget = options.budgetPerSecond ?? null;
     this.maxBackoffMs = options.maxBackoffMs ?? DEFAULT_MAX_BACKOFF_MS;
+    this.outageBackoffMs = Math.max(this.maxBackoffMs, options.outageBackoffMs ?? DEFAULT_OUTAGE_BACKOFF_MS);
     this.random = options.random ?? Math.random;
     this.permanentRetryMs = options.permanentRetryMs ?? 60_000;
     this.lingerMs = options.lingerMs ?? 30_000;
@@ -523,6 +535,7 @@ export class FeedHub {
       topic.again = false;
       topic.nextDueAt = Math.min(topic.nextDueAt, this.clock.now()); // whoever comes back gets a fresh answer at once
     }
+    if (topic.failures > 0) this.keepProbing(topic.spec.endpoint, this.clock.now()); // it may have been the probe
     this.emitStatus();
     topic.lingerTimer = this.clock.setTimeout(() => {
       topic.lingerTimer = null;
@@ -567,7 +580,7 @@ export class FeedHub {
       // The connection changed, or nobody waits for this answer any more.
       if (generation !== this.generation || topic.controller !== controller) return;
       topic.controller = null;
-      const wasFailing = this.failing();
+      const wasFailing = topic.failures > 0;
       if (result) this.succeeded(topic, result, startedAt);
       else if (failure) this.failed(topic, failure);
       if (topic.again) {
@@ -575,6 +588,7 @@ export class FeedHub {
         topic.nextDueAt = Math.min(topic.nextDueAt, startedAt + MIN_INTERVAL_MS);
       }
       if (topic.listeners.size > 0 && !this.isPaused && !topic.final) this.schedule(topic, topic.nextDueAt - this.clock.now());
+      if (failure?.retryable) this.keepProbing(topic.spec.endpoint, this.clock.now());
       else if (topic.listeners.size === 0 && topic.lingerTimer === null) this.idle(topic);
       if (result && wasFailing) this.recovered(topic);
       this.emitStatus();
@@ -589,16 +603,42 @@ export class FeedHub {
     return err !== null && (this.lastSuccessAt === null || err.at >= this.lastSuccessAt);
   }
 
-  /** The service answers again: every other topic still backing off asks at once instead of waiting out its backoff. */
+  /**
+   * A topic that was failing answers again: the service is back, so every other topic still backing off asks at once
+   * instead of waiting out its backoff (one still failing for its own reason just fails once more).
+   */
   private recovered<T>(answered: Topic<T>): void {
+    if (this.isPaused) return;
     const now = this.clock.now();
     for (const topic of this.topics.values()) {
-      if (topic === answered || topic.failures === 0 || topic.inFlight || topic.listeners.size === 0 || topic.final) continue;
-      if (topic.error !== null && !topic.error.retryable) continue; // a permanent error is not the outage
-      if (this.isPaused) continue;
-      topic.nextDueAt = now;
-      this.schedule(topic, 0);
+      if (topic === answered || !this.backingOff(topic)) continue;
+      topic.nextDueAt = Math.max(now, topic.notBefore);
+      this.schedule(topic, topic.nextDueAt - now);
     }
+  }
+
+  /** A subscribed topic waiting out transient trouble (not a permanent error, not in flight). */
+  private backingOff<T>(topic: Topic<T>): boolean {
+    if (topic.failures === 0 || topic.inFlight || topic.listeners.size === 0 || topic.final) return false;
+    return topic.lastError === null || topic.lastError.retryable;
+  }
+
+  /**
+   * Keeps one probe per failing endpoint: if none of its backing-off topics is due within the probe interval (the
+   * 15 s cap, with jitter, and never before a Retry-After), the one due soonest is brought forward to it.
+   */
+  private keepProbing(endpoint: Endpoint, now: number): void {
+    let soonest: Topic<unknown> | null = null;
+    for (const topic of this.topics.values()) {
+      if (topic.spec.endpoint !== endpoint || !this.backingOff(topic)) continue;
+      if (soonest === null || topic.nextDueAt < soonest.nextDueAt) soonest = topic;
+    }
+    if (soonest === null || this.isPaused) return;
+    const interval = this.effectiveIntervalMs(endpoint);
+    const probeAt = Math.max(now + Math.max(interval, this.maxBackoffMs * (0.75 + 0.25 * this.random())), soonest.notBefore);
+    if (soonest.nextDueAt <= probeAt) return;
+    soonest.nextDueAt = probeAt;
+    if (soonest.timer !== null) this.schedule(soonest, probeAt - now);
   }
 
   private succeeded<T>(topic: Topic<T>, result: ApiResult<T>, startedAt: number): void {
@@ -621,9 +661,10 @@ export class FeedHub {
 
   /**
    * Transient trouble (429, 5xx, network, timeout): the topic backs off exponentially with jitter, from twice its
-   * interval up to the cap (or its own interval if longer), never sooner than a Retry-After; the last good value stays
-   * until it is older than the staleness limit. A 429 before any value is waited out for a while (the cell shows
-   * nothing yet). A permanent error shows at once and is asked again slowly.
+   * interval up to the outage cap (or its own interval if longer), never sooner than a Retry-After, while one topic of
+   * the endpoint keeps probing at the shorter cap (keepProbing); the last good value stays until it is older than the
+   * staleness limit. A 429 before any value is waited out for a while (the cell shows nothing yet). A permanent error
+   * shows at once and is asked again slowly.
    */
   private failed<T>(topic: Topic<T>, error: FeedError): void {
     const now = this.clock.now();
@@ -639,10 +680,10 @@ export class FeedHub {
         error.code === "rate_limited" && topic.fetchedAt === null && now - topic.failingSince < RATE_LIMITED_GRACE_MS;
       topic.error = tooOld && !waitingOutRateLimit ? error : null;
       show = topic.error !== null || topic.value !== undefined;
-      const cap = Math.max(this.maxBackoffMs, interval);
+      const cap = Math.max(this.outageBackoffMs, interval);
       const backoff = Math.min(cap, interval * 2 ** topic.failures) * (0.75 + 0.25 * this.random());
-      const retryAfter = Math.min(error.retryAfterMs ?? 0, MAX_FEED_RETRY_AFTER_MS);
-      topic.nextDueAt = now + Math.max(interval, backoff, retryAfter);
+      topic.notBefore = now + Math.min(error.retryAfterMs ?? 0, MAX_FEED_RETRY_AFTER_MS);
+      topic.nextDueAt = Math.max(now + Math.max(interval, backoff), topic.notBefore);
     } else {
       topic.error = error;
       topic.nextDueAt = now + Math.max(interval, this.permanentRetryMs);

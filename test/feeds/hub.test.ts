@@ -274,7 +274,7 @@ describe("FeedHub: polls that follow the user (reduced scale, simulated time)", 
     expect(client.calls.every((c) => c.kind === "poll")).toBe(true);
   });
 
-  test("an outage: within one interval polls slow down, back off with jitter to the cap; the outage minute costs under half the healthy one; values stay; recovery within one capped interval", async () => {
+  test("an outage: within one interval polls slow down and back off with jitter; the outage minute costs under half the healthy one and the next less; values stay; recovery within one capped interval", async () => {
     const { hub, client, advance, clock } = setup({ random: () => 0.5 });
     const cells = [pricesTopic("USDTNGN"), ...twentyQuotes()].map((topic) => {
       const cell = recorder<unknown>();
@@ -296,10 +296,13 @@ describe("FeedHub: polls that follow the user (reduced scale, simulated time)", 
     await advance(55_000);
     const outage = client.count() - o0;
     expect(outage).toBeLessThanOrEqual(healthy / 2);
-    const lastMinuteWindow = client.count();
+    const m2 = { all: client.count(), prices: client.count("prices"), quote: client.count("quote") };
     await advance(60_000);
-    expect(client.count() - lastMinuteWindow).toBeLessThan(outage); // and it keeps falling, to one poll per ~15 s per topic
-    expect(client.count() - lastMinuteWindow).toBeGreaterThanOrEqual(21 * 4 - 1);
+    // It keeps falling: each topic once a minute or so, while one topic per endpoint probes at least every 15 s.
+    expect(client.count() - m2.all).toBeLessThan(outage);
+    expect(client.count() - m2.all).toBeLessThanOrEqual(45);
+    expect(client.count("prices") - m2.prices).toBeGreaterThanOrEqual(4);
+    expect(client.count("quote") - m2.quote).toBeGreaterThanOrEqual(4);
     for (const cell of cells) {
       expect(cell.last().error).toBeNull(); // the last good value stays (within the staleness limit)
       expect(cell.last().value).toBeDefined();
@@ -335,6 +338,41 @@ describe("FeedHub: polls that follow the user (reduced scale, simulated time)", 
     await advance(0);
     for (const info of hub.topicInfo()) expect(info.fetchedAt).toBeGreaterThanOrEqual(back);
     expect(clock.now() - back).toBeLessThanOrEqual(15_000);
+  });
+
+  test("one endpoint down (quotes) while others answer: its topics wait up to a minute each, one of them probes every 15 s, and all come back together", async () => {
+    const { hub, client, advance, clock } = setup({ random: () => 1 });
+    hub.subscribe(pricesTopic("USDTNGN"), () => undefined);
+    for (const topic of twentyQuotes()) hub.subscribe(topic, () => undefined);
+    await advance(0);
+    client.failAlways("quote", apiError("quote_failed", 502));
+    await advance(120_000);
+    const q0 = client.count("quote");
+    await advance(60_000);
+    expect(client.count("quote") - q0).toBeLessThanOrEqual(20 + 5); // each topic about once a minute, plus the probe
+    expect(client.count("quote") - q0).toBeGreaterThanOrEqual(4); // the probe: at least every 15 s
+    client.failAlways("quote", null);
+    const back = clock.now();
+    await advance(15_000);
+    for (const info of hub.topicInfo()) expect(info.fetchedAt).toBeGreaterThanOrEqual(back);
+  });
+
+  test("backoff has jitter: topics that failed together do not all ask again at the same moment", async () => {
+    let seed = 7;
+    const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+    const { hub, client, advance, clock } = setup({ random });
+    const at: number[] = [];
+    for (const topic of twentyQuotes())
+      hub.subscribe({ ...topic, fetch: (c, ctx) => (at.push(clock.now()), topic.fetch(c, ctx)) }, () => undefined);
+    await advance(0);
+    client.failAlways("quote", apiError("service_unavailable", 503));
+    await advance(5_000); // all 20 fail at the same moment
+    const failedAt = clock.now();
+    at.length = 0;
+    await advance(30_000);
+    const retries = at.filter((t) => t > failedAt);
+    expect(new Set(retries).size).toBeGreaterThan(10);
+    expect(Math.min(...retries) - failedAt).toBeGreaterThanOrEqual(5_000); // none sooner than the interval
   });
 
   test("a feed does not ask again before the service's Retry-After", async () => {
