@@ -1,22 +1,13 @@
 // The account overview: figures, exposure bar, the rate's last hour and the markets table, fed by the shared feed hub while the pane is connected and visible.
 import type { Account, Market } from "../api/schemas";
-import type { FeedHub, FeedStatus, Snapshot } from "../feeds/hub";
+import type { FeedHub, Snapshot } from "../feeds/hub";
 import { ManualVisibility, type Visibility } from "../feeds/visibility";
 import { exposureBarSvg, sparklineSvg } from "./charts";
 import { byId, h } from "./dom";
-import { formatRate, formatUtc } from "./format";
-import { overviewModel } from "./overview-model";
+import { formatRate } from "./format";
+import { feedStatusText, overviewModel } from "./overview-model";
 import { CHART_MARKET, followOverview } from "./overview-feeds";
 import { PriceHistory } from "./price-history";
-
-/** One line about the live data: connected or not, paused, requests in the last minute and the rate allowed, last error. */
-export function feedStatusText(status: FeedStatus): string {
-  if (status.environment === "none") return "Live data: no API key.";
-  const state = status.paused ? "paused" : status.connected ? "updating" : `not connected${status.reason ? ` (${status.reason})` : ""}`;
-  const last = status.lastSuccessAt ? `, last answer ${formatUtc(status.lastSuccessAt).slice(11)}` : "";
-  const limited = status.rateLimitedInLastMinute > 0 ? `, ${status.rateLimitedInLastMinute} refused (429)` : "";
-  return `Live data ${state}${last}; ${status.requestsInLastMinute} requests in the last minute${limited}, up to ${status.ratePerSecond}/s.`;
-}
 
 export interface OverviewPanel {
   /** Starts or stops following the feeds (on connect / forget); they are followed only while the pane is visible too. */

@@ -3,6 +3,7 @@ import { ManualClock } from "../../src/feeds/clock";
 import { FeedHub } from "../../src/feeds/hub";
 import { ManualVisibility } from "../../src/feeds/visibility";
 import { followOverview } from "../../src/taskpane/overview-feeds";
+import { feedStatusText } from "../../src/taskpane/overview-model";
 import { FakeClient, FakeSource } from "../feeds/fake-client";
 
 function setup(visible = true) {
@@ -80,4 +81,25 @@ test("forgetting the key (disconnected) stops the pane's polls even while visibl
   const before = client.count();
   await advance(30_000);
   expect(client.count()).toBe(before);
+});
+
+test("the pane's status line shows the requests of the last minute, the 429s among them and the rate allowed now", () => {
+  const status = {
+    environment: "sandbox" as const,
+    connected: true,
+    reason: "",
+    lastError: null,
+    lastSuccessAt: Date.UTC(2026, 10, 2, 9, 30, 5),
+    requestsInLastMinute: 84,
+    ratePerSecond: 19.5,
+    rateLimitedInLastMinute: 2,
+    paused: false,
+    activeTopics: 3,
+  };
+  expect(feedStatusText(status)).toBe(
+    "Live data updating, last answer 09:30:05 UTC; 84 requests in the last minute, 2 refused (429), up to 19.5/s.",
+  );
+  expect(feedStatusText({ ...status, rateLimitedInLastMinute: 0 })).toBe(
+    "Live data updating, last answer 09:30:05 UTC; 84 requests in the last minute, up to 19.5/s.",
+  );
 });
