@@ -54,7 +54,7 @@ export const DEFAULT_STALE_AFTER_MS = 5 * 60_000;
 export const DEFAULT_BUDGET_PER_SECOND = 5;
 /**
  * While an endpoint keeps failing, one of its topics (the probe) asks again at least this often (or at its own interval,
- * if longer): recovery is seen within this, and then every topic of the endpoint (of all, after an outage) asks at once.
+ * if longer): recovery is seen within this, and then every topic still backing off asks at once.
  */
 export const DEFAULT_MAX_BACKOFF_MS = 15_000;
 /** Longest wait between polls of every other failing topic: the request rate keeps falling during an outage. */
@@ -588,8 +588,8 @@ export class FeedHub {
         topic.nextDueAt = Math.min(topic.nextDueAt, startedAt + MIN_INTERVAL_MS);
       }
       if (topic.listeners.size > 0 && !this.isPaused && !topic.final) this.schedule(topic, topic.nextDueAt - this.clock.now());
-      if (failure?.retryable) this.keepProbing(topic.spec.endpoint, this.clock.now());
       else if (topic.listeners.size === 0 && topic.lingerTimer === null) this.idle(topic);
+      if (failure?.retryable) this.keepProbing(topic.spec.endpoint, this.clock.now());
       if (result && wasFailing) this.recovered(topic);
       this.emitStatus();
     })();
