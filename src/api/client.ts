@@ -32,7 +32,8 @@ import {
   type OpenRequest,
   type QuoteRequest,
 } from "./schemas";
-import { RequestSender, type ApiResult, type SenderOptions } from "./sender";
+import { RequestSender, type ApiResult, type CallKind, type SenderOptions, type TradeEvent } from "./sender";
+import type { FlowState } from "./throttle";
 
 export interface ClientOptions extends Omit<SenderOptions, "baseUrl" | "apiKey"> {
   apiKey: string;
@@ -76,6 +77,9 @@ export class HedgingClient {
   readonly maskedKey: string;
   readonly baseUrl: string;
   private readonly sender: RequestSender;
+  /** The kind of this object's reads: "poll" only on the view `polling()` returns. */
+  private kind: CallKind = "action";
+  private pollView: HedgingClient | null = null;
 
   constructor(options: ClientOptions) {
     this.environment = environmentOf(options.apiKey);
@@ -84,36 +88,62 @@ export class HedgingClient {
     this.sender = new RequestSender({ ...options, baseUrl: this.baseUrl });
   }
 
+  /**
+   * The same client (same key, sender, rate and counts) for a feed's periodic reads: each read is one attempt (the
+   * feed hub does the backing off) and waits behind every action. State-changing calls made through it stay actions.
+   */
+  polling(): HedgingClient {
+    if (this.kind === "poll") return this;
+    if (!this.pollView) {
+      // An object whose prototype is this client: it shares every field and differs only in its own `kind`.
+      const view = Object.create(this) as HedgingClient;
+      view.kind = "poll";
+      view.pollView = view;
+      this.pollView = view;
+    }
+    return this.pollView;
+  }
+
   /** Requests sent in the last minute, retries included. */
   requestsInLastMinute(): number {
     return this.sender.requestsInLastMinute();
   }
 
+  /** The request rate allowed now (learned from the service's answers), 429s in the last minute, and what is waiting. */
+  flowState(): FlowState {
+    return this.sender.flowState();
+  }
+
+  /** Called after each open, add, reduce or close that may have changed the account (the feeds refresh what it changes). */
+  onTrade(listener: (event: TradeEvent) => void): () => void {
+    return this.sender.onTrade(listener);
+  }
+
   // ---- market data ----
 
   markets(signal?: AbortSignal) {
-    return this.sender.send({ method: "GET", path: "/markets", schema: z.array(marketSchema), signal });
+    return this.sender.send({ kind: this.kind, method: "GET", path: "/markets", schema: z.array(marketSchema), signal });
   }
 
   prices(market: string, signal?: AbortSignal) {
-    return this.sender.send({ method: "GET", path: "/prices", query: { market }, schema: pricesSchema, signal });
+    return this.sender.send({ kind: this.kind, method: "GET", path: "/prices", query: { market }, schema: pricesSchema, signal });
   }
 
   // ---- account ----
 
   account(signal?: AbortSignal) {
-    return this.sender.send({ method: "GET", path: "/account", schema: accountSchema, signal });
+    return this.sender.send({ kind: this.kind, method: "GET", path: "/account", schema: accountSchema, signal });
   }
 
   positions(signal?: AbortSignal) {
-    return this.sender.send({ method: "GET", path: "/positions", schema: z.array(positionSchema), signal });
+    return this.sender.send({ kind: this.kind, method: "GET", path: "/positions", schema: z.array(positionSchema), signal });
   }
 
   // ---- quotes ----
 
   async quote(request: QuoteRequest, signal?: AbortSignal) {
     const body = checked(quoteRequestSchema, request, "Quote request");
-    return this.sender.send({ method: "POST", path: "/quotes", body, schema: quoteSchema, signal });
+    return this.sender.send({ kind: this.kind, method: "POST", path: "/quotes", body, schema: quoteSchema, signal });
   }
 
   // ---- hedges: state-changing, each with an Idempotency-Key reused across retries ----
@@ -143,16 +173,23 @@ export class HedgingClient {
 
   async list(query: ListQuery = {}, signal?: AbortSignal) {
     const q = checked(listQuerySchema, query, "Hedge list query");
-    return this.sender.send({ method: "GET", path: "/hedges", query: q, schema: z.array(hedgeSchema), signal });
+    return this.sender.send({ kind: this.kind, method: "GET", path: "/hedges", query: q, schema: z.array(hedgeSchema), signal });
   }
 
   async get(hedgeId: string, signal?: AbortSignal) {
-    return this.sender.send({ method: "GET", path: `/hedges/${this.idSegment(hedgeId)}`, schema: hedgeSchema, signal });
+    return this.sender.send({ kind: this.kind, method: "GET", path: `/hedges/${this.idSegment(hedgeId)}`, schema: hedgeSchema, signal });
   }
 
   async history(query: HistoryQuery = {}, signal?: AbortSignal) {
     const q = checked(historyQuerySchema, query, "History query");
-    return this.sender.send({ method: "GET", path: "/hedges/history", query: q, schema: z.array(closedHedgeSchema), signal });
+    return this.sender.send({
+      kind: this.kind,
+      method: "GET",
+      path: "/hedges/history",
+      query: q,
+      schema: z.array(closedHedgeSchema),
+      signal,
+    });
   }
 
   private async mutate<S extends z.ZodType>(

@@ -1,10 +1,10 @@
-// The one request sender: auth headers, envelope unwrapping, validation, retries with backoff, timeouts, idempotency, rate and concurrency limits, single-flight GETs.
+// The one request sender: auth headers, envelope unwrapping, validation, a retry policy per kind of call, timeouts, idempotency, adaptive rate and concurrency limits, single-flight GETs.
 import type { z } from "zod";
 import { HedgingApiError, redact } from "./errors";
 import { maskKey } from "./environment";
 import { envelopeSchema, issuePath, type Meta } from "./schemas";
 import { fetchTransport, type HttpTransport, type HttpResponse } from "./transport";
-import { ConcurrencyLimit, TokenBucket, realSleep, type Sleep } from "./throttle";
+import { FlowControl, realSleep, type Answer, type FlowState, type Priority, type RateOptions, type Sleep } from "./throttle";
 
 export interface RetryPolicy {
   /** Attempts in all, the first included. */
@@ -21,9 +21,15 @@ export interface SenderOptions {
   transport?: HttpTransport;
   timeoutMs?: number;
   retry?: Partial<RetryPolicy>;
-  /** Client-side rate limit, kept under the service's so that 429s stay rare. */
+  /**
+   * A fixed client-side rate (requests per second) instead of the learned one: tests and tools that want no adaptation.
+   * Without it the rate is learned from the service's answers (see `rate` and DEFAULT_RATE).
+   */
   ratePerSecond?: number;
+  /** Bucket size of the rate (default: one second of it). */
   burst?: number;
+  /** How the rate is learned (additive increase, multiplicative decrease on 429 and Retry-After). */
+  rate?: Partial<RateOptions>;
   maxConcurrent?: number;
   random?: () => number;
   sleep?: Sleep;
@@ -40,6 +46,22 @@ export interface AttemptEvent {
   durationMs: number;
 }
 
+/**
+ * The kind of call, which picks its retry policy and its place in the queue:
+ *  - action: the user's action or the trading desk (a trade, a preview quote, a fill poll): the retry policy below,
+ *    the same Idempotency-Key on every attempt, ahead of every feed poll;
+ *  - poll: a feed's periodic read: one attempt, retrying is left to the feed hub's backoff; behind every action.
+ */
+export type CallKind = "action" | "poll";
+
+/** A state-changing call (it carries an Idempotency-Key) that ended in a way that may have changed the account. */
+export interface TradeEvent {
+  path: string;
+  idempotencyKey: string;
+  /** False when it failed without a refusal (timeout, 5xx…): the service may or may not have acted. */
+  ok: boolean;
+}
+
 export interface RequestSpec<S extends z.ZodType> {
   method: "GET" | "POST";
   path: string;
@@ -49,6 +71,8 @@ export interface RequestSpec<S extends z.ZodType> {
   /** Sent as Idempotency-Key on every attempt; state-changing calls always have one. */
   idempotencyKey?: string;
   signal?: AbortSignal;
+  /** "action" unless given. */
+  kind?: CallKind;
 }
 
 export interface ApiResult<T> {
@@ -58,6 +82,13 @@ export interface ApiResult<T> {
 
 export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 4, baseDelayMs: 250, maxDelayMs: 8_000, maxRetryAfterMs: 60_000 };
 
+interface SharedGet {
+  promise: Promise<ApiResult<unknown>>;
+  controller: AbortController;
+  /** Callers still waiting for it; when the last one leaves (aborts), the request is aborted. */
+  waiters: number;
+}
+
 export class RequestSender {
   readonly baseUrl: string;
   private readonly apiKey: string;
@@ -65,14 +96,14 @@ export class RequestSender {
   private readonly transport: HttpTransport;
   private readonly timeoutMs: number;
   private readonly retry: RetryPolicy;
-  private readonly bucket: TokenBucket;
-  private readonly limit: ConcurrencyLimit;
+  private readonly flow: FlowControl;
   private readonly random: () => number;
   private readonly sleep: Sleep;
   private readonly now: () => number;
   private readonly onAttempt?: (event: AttemptEvent) => void;
-  private readonly inFlightGets = new Map<string, Promise<ApiResult<unknown>>>();
+  private readonly inFlightGets = new Map<string, SharedGet>();
   private readonly sentAt: number[] = [];
+  private readonly tradeListeners = new Set<(event: TradeEvent) => void>();
 
   constructor(options: SenderOptions) {
     this.baseUrl = options.baseUrl;
@@ -84,8 +115,9 @@ export class RequestSender {
     this.now = options.now ?? Date.now;
     this.sleep = options.sleep ?? realSleep;
     this.random = options.random ?? Math.random;
-    this.bucket = new TokenBucket(options.ratePerSecond ?? 8, options.burst ?? 8, this.now, this.sleep);
-    this.limit = new ConcurrencyLimit(options.maxConcurrent ?? 6);
+    const fixed = options.ratePerSecond !== undefined ? { adaptive: false, initialPerSecond: options.ratePerSecond } : {};
+    const burst = options.burst !== undefined ? { burst: options.burst } : {};
+    this.flow = new FlowControl({ ...options.rate, ...fixed, ...burst }, options.maxConcurrent ?? 6, this.now, this.sleep);
     this.onAttempt = options.onAttempt;
   }
 
@@ -93,6 +125,17 @@ export class RequestSender {
   requestsInLastMinute(): number {
     this.forgetOlderThanAMinute();
     return this.sentAt.length;
+  }
+
+  /** The rate allowed now, whether it is still being learned, 429s in the last minute, and the queues. */
+  flowState(): FlowState {
+    return this.flow.state();
+  }
+
+  /** Called after every state-changing call that may have changed the account (open, add, reduce, close). */
+  onTrade(listener: (event: TradeEvent) => void): () => void {
+    this.tradeListeners.add(listener);
+    return () => this.tradeListeners.delete(listener);
   }
 
   /** Keeps the request log to the last minute, so a long-lived runtime does not grow it without bound. */
@@ -106,14 +149,45 @@ export class RequestSender {
   send<S extends z.ZodType>(spec: RequestSpec<S>): Promise<ApiResult<z.output<S>>> {
     const url = this.url(spec.path, spec.query);
     if (spec.method !== "GET") return this.sendWithRetries(spec, url);
-    // Single-flight: identical concurrent GETs share one request and one answer. The shared request takes no one
-    // caller's abort signal: a caller that aborts stops waiting, and the others still get the answer.
-    let shared = this.inFlightGets.get(url) as Promise<ApiResult<z.output<S>>> | undefined;
+    // Single-flight: identical concurrent GETs of one kind share one request and one answer. A caller that aborts stops
+    // waiting; the request itself is aborted only when no caller is left waiting for it.
+    const key = `${spec.kind ?? "action"} ${url}`;
+    let shared = this.inFlightGets.get(key);
     if (!shared) {
-      shared = this.sendWithRetries({ ...spec, signal: undefined }, url).finally(() => this.inFlightGets.delete(url));
-      this.inFlightGets.set(url, shared);
+      const controller = new AbortController();
+      const entry: SharedGet = { controller, waiters: 0, promise: Promise.resolve() as Promise<never> };
+      entry.promise = this.sendWithRetries({ ...spec, signal: controller.signal }, url).finally(() => {
+        if (this.inFlightGets.get(key) === entry) this.inFlightGets.delete(key);
+      });
+      entry.promise.catch(() => undefined); // a request every caller left is rejected with nobody listening
+      this.inFlightGets.set(key, entry);
+      shared = entry;
     }
-    return spec.signal ? untilAborted(shared, spec.signal) : shared;
+    return this.wait(key, shared, spec.signal) as Promise<ApiResult<z.output<S>>>;
+  }
+
+  private wait(key: string, shared: SharedGet, signal: AbortSignal | undefined): Promise<ApiResult<unknown>> {
+    shared.waiters += 1;
+    if (!signal) return shared.promise;
+    if (signal.aborted) {
+      this.leave(key, shared, signal.reason);
+      return Promise.reject(signal.reason);
+    }
+    return new Promise((resolve, reject) => {
+      const onAbort = () => {
+        this.leave(key, shared, signal.reason);
+        reject(signal.reason);
+      };
+      signal.addEventListener("abort", onAbort, { once: true });
+      shared.promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+    });
+  }
+
+  private leave(key: string, shared: SharedGet, reason: unknown): void {
+    shared.waiters -= 1;
+    if (shared.waiters > 0) return;
+    if (this.inFlightGets.get(key) === shared) this.inFlightGets.delete(key);
+    shared.controller.abort(reason);
   }
 
   private url(path: string, query?: RequestSpec<z.ZodType>["query"]): string {
@@ -128,19 +202,59 @@ export class RequestSender {
     const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
     if (body !== undefined) headers["Content-Type"] = "application/json";
     if (spec.idempotencyKey) headers["Idempotency-Key"] = spec.idempotencyKey;
+    const poll = spec.kind === "poll";
+    const maxAttempts = poll ? 1 : this.retry.maxAttempts;
+    const priority: Priority = poll ? "feed" : "trade";
 
     for (let attempt = 1; ; attempt++) {
       let error: HedgingApiError;
       try {
-        return await this.attempt(spec, url, headers, body, attempt);
+        const result = await this.attempt(spec, url, headers, body, attempt, priority);
+        this.traded(spec, true);
+        return result;
       } catch (e) {
         if (!(e instanceof HedgingApiError)) throw e;
         error = e;
       }
-      if (!error.retryable || attempt >= this.retry.maxAttempts || spec.signal?.aborted) throw error;
+      if (!error.retryable || attempt >= maxAttempts || spec.signal?.aborted) {
+        if (!isRefusal(error)) this.traded(spec, false);
+        throw error;
+      }
       const backoff = this.random() * Math.min(this.retry.maxDelayMs, this.retry.baseDelayMs * 2 ** (attempt - 1));
-      if (error.retryAfterMs !== null && error.retryAfterMs > this.retry.maxRetryAfterMs) throw error;
-      await this.sleep(Math.max(error.retryAfterMs ?? 0, backoff));
+      if (error.retryAfterMs !== null && error.retryAfterMs > this.retry.maxRetryAfterMs) {
+        this.traded(spec, false);
+        throw error;
+      }
+      await this.pause(Math.max(error.retryAfterMs ?? 0, backoff), spec.signal);
+    }
+  }
+
+  /** Tells the trade listeners about a state-changing call (one with an Idempotency-Key). */
+  private traded(spec: RequestSpec<z.ZodType>, ok: boolean): void {
+    if (spec.method === "GET" || !spec.idempotencyKey) return;
+    const event: TradeEvent = { path: spec.path, idempotencyKey: spec.idempotencyKey, ok };
+    for (const listener of this.tradeListeners) {
+      try {
+        listener(event);
+      } catch {
+        // A listener's trouble must not fail the trade.
+      }
+    }
+  }
+
+  /** Waits between attempts; an abort ends the wait at once with the signal's reason. */
+  private async pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+    if (!signal) return this.sleep(ms);
+    if (signal.aborted) throw signal.reason;
+    let onAbort = () => undefined as void;
+    const aborted = new Promise<never>((_, reject) => {
+      onAbort = () => reject(signal.reason);
+      signal.addEventListener("abort", onAbort, { once: true });
+    });
+    try {
+      await Promise.race([this.sleep(ms), aborted]);
+    } finally {
+      signal.removeEventListener("abort", onAbort);
     }
   }
 
@@ -150,25 +264,27 @@ export class RequestSender {
     headers: Record<string, string>,
     body: string | undefined,
     attempt: number,
+    priority: Priority,
   ): Promise<ApiResult<z.output<S>>> {
-    await this.bucket.take();
-    return this.limit.run(async () => {
-      const started = this.now();
-      this.sentAt.push(started);
-      this.forgetOlderThanAMinute();
-      let status: number | null = null;
-      let code: string | null = null;
-      try {
-        const response = await this.exchange(spec, url, headers, body);
-        status = response.status;
-        return this.unwrap(spec, response);
-      } catch (e) {
-        if (e instanceof HedgingApiError) code = e.code;
-        throw e;
-      } finally {
-        this.onAttempt?.({ method: spec.method, path: spec.path, attempt, status, code, durationMs: this.now() - started });
-      }
-    });
+    const ticket = await this.flow.acquire(priority, spec.signal);
+    const started = this.now();
+    this.sentAt.push(started);
+    this.forgetOlderThanAMinute();
+    let status: number | null = null;
+    let code: string | null = null;
+    let answer: Answer | null = null;
+    try {
+      const response = await this.exchange(spec, url, headers, body);
+      status = response.status;
+      answer = { status, retryAfterMs: parseRetryAfter(response.header("Retry-After"), this.now()) };
+      return this.unwrap(spec, response);
+    } catch (e) {
+      if (e instanceof HedgingApiError) code = e.code;
+      throw e;
+    } finally {
+      ticket.done(answer);
+      this.onAttempt?.({ method: spec.method, path: spec.path, attempt, status, code, durationMs: this.now() - started });
+    }
   }
 
   private async exchange(
@@ -256,14 +372,10 @@ export class RequestSender {
   }
 }
 
-/** The promise's outcome, or a rejection with the signal's reason as soon as it aborts. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
-  });
+/** A 4xx that says the service did nothing (429 included); an idempotency conflict is not one: its first request may have acted. */
+function isRefusal(error: HedgingApiError): boolean {
+  if (error.status === null || error.status < 400 || error.status >= 500) return false;
+  return error.code !== "idempotency_in_flight" && error.code !== "idempotency_key_reuse";
 }
 
 /** Retry-After as milliseconds: delta-seconds or an HTTP date. */

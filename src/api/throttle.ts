@@ -1,48 +1,261 @@
-// Flow control for outgoing requests: a token bucket (requests per second) and a concurrency cap.
+// Flow control for outgoing requests: one adaptive rate (learned from the service's answers, AIMD) and a concurrency cap, trading ahead of feeds.
 
 export type Sleep = (ms: number) => Promise<void>;
 export const realSleep: Sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Hands out tokens at `ratePerSecond`, allowing bursts of `burst`; waiters are served first come, first served. */
-export class TokenBucket {
+/** Who is asking: a trade (the user's action, the desk's fills) goes ahead of every waiting feed poll. */
+export type Priority = "trade" | "feed";
+
+export interface RateOptions {
+  /** Learn the service's limit from its answers (additive increase, multiplicative decrease); false: a fixed rate. */
+  adaptive: boolean;
+  /** The rate before anything is learned (a fixed rate when not adaptive), requests per second. */
+  initialPerSecond: number;
+  minPerSecond: number;
+  maxPerSecond: number;
+  /** Congestion avoidance: requests/s added per second while the rate is what holds requests back. */
+  increasePerSecond: number;
+  /** Near the limit learned at the last 429 (from 95 % of it), the increase is this share of the above, for `ceilingMemoryMs`. */
+  nearLimitShare: number;
+  ceilingMemoryMs: number;
+  /** On a 429 (or an answer with Retry-After) the rate becomes this share of what the service actually accepted in the last second. */
+  decrease: number;
+  /** …but never less than this share of the rate in one step (a burst of forced 429s does not collapse it to nothing). */
+  maxDrop: number;
+  /** Bucket size: this many seconds of the current rate (at least one request), unless `burst` is given. */
+  burstSeconds: number;
+  burst: number | null;
+}
+
+/**
+ * Adaptive by default, from a safe 5 requests/s: slow start (the rate doubles every second it holds requests back) until
+ * the first 429; then +1 request/s per second (+0.25 near the limit the last 429 showed, for 30 s after it), and on each
+ * 429 back to 90 % of what the service accepted in the last second (at most halving it).
+ */
+export const DEFAULT_RATE: RateOptions = {
+  adaptive: true,
+  initialPerSecond: 5,
+  minPerSecond: 0.5,
+  maxPerSecond: 1_000,
+  increasePerSecond: 1,
+  nearLimitShare: 0.25,
+  ceilingMemoryMs: 30_000,
+  decrease: 0.9,
+  maxDrop: 0.5,
+  burstSeconds: 1,
+  burst: null,
+};
+
+/** The service's answer to one request, as flow control needs it; null when no answer came (network error, timeout, abort). */
+export interface Answer {
+  status: number;
+  retryAfterMs: number | null;
+}
+
+/** Leave to send one request: report its answer (or null) with `done`, which also frees its concurrency slot. */
+export interface Ticket {
+  /** The request waited for the rate (not only for a free slot): its success is evidence that more is allowed. */
+  readonly limited: boolean;
+  done(answer: Answer | null): void;
+}
+
+export interface FlowState {
+  /** Requests per second allowed now. */
+  ratePerSecond: number;
+  adaptive: boolean;
+  /** No 429 seen yet: the rate still doubles while it holds requests back (slow start). */
+  probing: boolean;
+  /** What the service accepted per second when it last answered 429 (the limit learned), or null. */
+  learnedLimitPerSecond: number | null;
+  /** 429 answers in the last 60 seconds. */
+  rateLimitedInLastMinute: number;
+  waiting: Record<Priority, number>;
+  inFlight: number;
+}
+
+interface Waiter {
+  priority: Priority;
+  limited: boolean;
+  resolve(ticket: Ticket): void;
+  reject(reason: unknown): void;
+  detach(): void;
+}
+
+const WINDOW_MS = 1_000;
+const MINUTE_MS = 60_000;
+
+/**
+ * One gate every request passes: a token bucket whose rate is learned like TCP's congestion window, and a cap on
+ * requests in flight. Waiters are served trades first, then feeds, each first come first served; an aborted waiter
+ * leaves the queue without taking anything.
+ */
+export class FlowControl {
+  private readonly options: RateOptions;
+  private rate: number;
   private tokens: number;
   private last: number;
-  private queue: Promise<void> = Promise.resolve();
+  private active = 0;
+  private readonly queues: Record<Priority, Waiter[]> = { trade: [], feed: [] };
+  private waking = false;
+  private probing: boolean;
+  private lastDecreaseAt = -Infinity;
+  /** Tickets handed out so far, and how many had been when the rate was last cut. */
+  private issued = 0;
+  private issuedAtCut = 0;
+  /** The service's limit as the last 429 showed it: what it accepted in the second before. */
+  private ceiling: number | null = null;
+  /** Times of answers other than 429 (the last two windows): the rate the service actually accepted. */
+  private readonly delivered: number[] = [];
+  /** Times of 429 answers (the last minute). */
+  private readonly refused: number[] = [];
 
   constructor(
-    readonly ratePerSecond: number,
-    readonly burst: number,
+    options: Partial<RateOptions> = {},
+    readonly maxConcurrent = 6,
     private readonly now: () => number = Date.now,
     private readonly sleep: Sleep = realSleep,
   ) {
-    if (!(ratePerSecond > 0) || !(burst >= 1)) throw new RangeError("TokenBucket needs ratePerSecond > 0 and burst >= 1");
-    this.tokens = burst;
+    this.options = { ...DEFAULT_RATE, ...options };
+    const { initialPerSecond, minPerSecond, maxPerSecond } = this.options;
+    if (!(initialPerSecond > 0) || !(minPerSecond > 0) || !(maxPerSecond >= minPerSecond)) {
+      throw new RangeError("FlowControl needs rates > 0 and maxPerSecond >= minPerSecond");
+    }
+    if (!(maxConcurrent >= 1)) throw new RangeError("FlowControl needs maxConcurrent >= 1");
+    this.rate = this.options.adaptive ? clamp(initialPerSecond, minPerSecond, maxPerSecond) : initialPerSecond;
+    this.probing = this.options.adaptive;
+    this.tokens = this.capacity();
     this.last = now();
   }
 
-  /** Resolves when a token is available and has been taken. */
-  take(): Promise<void> {
-    const turn = this.queue.then(() => this.takeNow());
-    this.queue = turn;
-    return turn;
+  /** Resolves with a ticket once a token and a slot are free (trades first); rejects with the signal's reason if aborted first. */
+  acquire(priority: Priority, signal?: AbortSignal): Promise<Ticket> {
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    return new Promise<Ticket>((resolve, reject) => {
+      const waiter: Waiter = { priority, limited: false, resolve, reject, detach: () => undefined };
+      if (signal) {
+        const onAbort = () => {
+          const queue = this.queues[priority];
+          const at = queue.indexOf(waiter);
+          if (at >= 0) queue.splice(at, 1);
+          reject(signal.reason);
+        };
+        signal.addEventListener("abort", onAbort, { once: true });
+        waiter.detach = () => signal.removeEventListener("abort", onAbort);
+      }
+      this.queues[priority].push(waiter);
+      this.pump();
+    });
   }
 
-  private async takeNow(): Promise<void> {
-    for (;;) {
-      this.refill();
-      if (this.tokens >= 1) {
-        this.tokens -= 1;
-        return;
-      }
-      await this.sleep(Math.ceil(((1 - this.tokens) / this.ratePerSecond) * 1000));
-    }
+  state(): FlowState {
+    this.forget(this.now());
+    return {
+      ratePerSecond: this.rate,
+      adaptive: this.options.adaptive,
+      probing: this.probing,
+      learnedLimitPerSecond: this.ceiling,
+      rateLimitedInLastMinute: this.refused.length,
+      waiting: { trade: this.queues.trade.length, feed: this.queues.feed.length },
+      inFlight: this.active,
+    };
+  }
+
+  private capacity(): number {
+    return this.options.burst ?? Math.max(1, this.rate * this.options.burstSeconds);
   }
 
   private refill(): void {
     const t = this.now();
-    this.tokens = Math.min(this.burst, this.tokens + ((t - this.last) / 1000) * this.ratePerSecond);
+    this.tokens = Math.min(this.capacity(), this.tokens + (Math.max(0, t - this.last) / 1000) * this.rate);
     this.last = t;
   }
+
+  private pump(): void {
+    for (;;) {
+      const queue = this.queues.trade.length > 0 ? this.queues.trade : this.queues.feed;
+      if (queue.length === 0 || this.active >= this.maxConcurrent) return; // a finishing request pumps again
+      this.refill();
+      if (this.tokens < 1) {
+        // The rate is what holds these requests back: their answers may raise it.
+        for (const w of this.queues.trade) w.limited = true;
+        for (const w of this.queues.feed) w.limited = true;
+        this.wakeIn(Math.max(1, Math.ceil(((1 - this.tokens) / this.rate) * 1000)));
+        return;
+      }
+      const waiter = queue.shift()!;
+      this.tokens -= 1;
+      this.active += 1;
+      waiter.detach();
+      waiter.resolve(this.ticket(waiter.limited));
+    }
+  }
+
+  private wakeIn(ms: number): void {
+    if (this.waking) return;
+    this.waking = true;
+    void this.sleep(ms).then(() => {
+      this.waking = false;
+      this.pump();
+    });
+  }
+
+  private ticket(limited: boolean): Ticket {
+    const number = this.issued++;
+    let open = true;
+    return {
+      limited,
+      done: (answer) => {
+        if (!open) return;
+        open = false;
+        this.active -= 1;
+        if (answer) this.learn(answer, number, limited);
+        this.pump();
+      },
+    };
+  }
+
+  /** AIMD: a 429 (or Retry-After) cuts the rate once per round trip; an answer to a request the rate held back raises it. */
+  private learn(answer: Answer, ticket: number, limited: boolean): void {
+    const t = this.now();
+    this.forget(t);
+    const congested = answer.status === 429 || answer.retryAfterMs !== null;
+    if (answer.status === 429) this.refused.push(t);
+    else this.delivered.push(t);
+    if (!this.options.adaptive) return;
+    const { minPerSecond, maxPerSecond, increasePerSecond, decrease, maxDrop, nearLimitShare, ceilingMemoryMs } = this.options;
+    if (congested) {
+      // Requests sent before the last cut say nothing new about the rate after it.
+      if (ticket < this.issuedAtCut) return;
+      const accepted = this.delivered.filter((s) => s >= t - WINDOW_MS).length / (WINDOW_MS / 1000);
+      this.rate = clamp(Math.max(this.rate * maxDrop, decrease * Math.min(this.rate, accepted)), minPerSecond, maxPerSecond);
+      this.ceiling = Math.max(accepted, minPerSecond);
+      this.probing = false;
+      this.lastDecreaseAt = t;
+      this.issuedAtCut = this.issued;
+      this.tokens = Math.min(this.tokens, this.capacity());
+    } else if (limited) {
+      if (this.probing) {
+        this.rate = clamp(this.rate + 1, minPerSecond, maxPerSecond);
+      } else {
+        const nearLimit = this.ceiling !== null && t - this.lastDecreaseAt < ceilingMemoryMs && this.rate >= 0.95 * this.ceiling;
+        const perSecond = nearLimit ? increasePerSecond * nearLimitShare : increasePerSecond;
+        this.rate = clamp(this.rate + perSecond / this.rate, minPerSecond, maxPerSecond);
+      }
+    }
+  }
+
+  private forget(t: number): void {
+    let drop = 0;
+    while (drop < this.refused.length && this.refused[drop] < t - MINUTE_MS) drop++;
+    if (drop > 0) this.refused.splice(0, drop);
+    drop = 0;
+    while (drop < this.delivered.length && this.delivered[drop] < t - 2 * WINDOW_MS) drop++;
+    if (drop > 0) this.delivered.splice(0, drop);
+  }
+}
+
+function clamp(value: number, min: number, max: number): number {
+  return Math.min(max, Math.max(min, value));
 }
 
 /** At most `limit` tasks run at once; the rest wait in order. */

@@ -15,6 +15,7 @@ type Listener = (client: HedgingClient | null) => void;
 export class Connection {
   private current: HedgingClient | null = null;
   private settings: ConnectionSettings | null = null;
+  private loaded = false;
   private readonly listeners = new Set<Listener>();
 
   constructor(private readonly clientOptions: Partial<Omit<ClientOptions, "apiKey" | "baseUrl">> = {}) {}
@@ -24,12 +25,28 @@ export class Connection {
     return this.current;
   }
 
+  /**
+   * True once the saved settings have been read (configure or settingsRead was called). Before that the feeds hold
+   * their cells (Excel shows #BUSY!) instead of saying "set your API key" to a user who has set one.
+   */
+  get ready(): boolean {
+    return this.loaded;
+  }
+
+  /** The saved settings have been read (and held no key, or could not be read): cells without a client may now say so. */
+  settingsRead(): void {
+    if (this.loaded) return;
+    this.loaded = true;
+    for (const listener of this.listeners) listener(this.current);
+  }
+
   /** Replaces the client (unless the settings are the ones in use). Throws (and keeps the old client) when the key or base URL is refused. */
   configure(settings: ConnectionSettings): HedgingClient | null {
     if (this.settings && this.settings.apiKey === settings.apiKey && this.settings.baseUrl === settings.baseUrl) return this.current;
     const next = settings.apiKey ? new HedgingClient({ ...this.clientOptions, apiKey: settings.apiKey, baseUrl: settings.baseUrl }) : null;
     this.current = next;
     this.settings = { ...settings };
+    this.loaded = true;
     for (const listener of this.listeners) listener(next);
     return next;
   }

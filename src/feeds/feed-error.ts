@@ -14,6 +14,8 @@ export interface FeedError {
   status: number | null;
   /** What to do about it, when known. */
   advice?: string;
+  /** The service's Retry-After, when it sent one: a feed does not ask again sooner. */
+  retryAfterMs?: number | null;
 }
 
 export const NO_KEY_MESSAGE = "Set your API key in the Hedge pane";
@@ -44,7 +46,15 @@ export function feedErrorOf(e: unknown): FeedError {
   if (e instanceof NoKeyError) return NO_KEY;
   if (e instanceof ArgumentError) return { kind: "argument", code: "argument", message: e.message, retryable: false, status: null };
   if (isHedgingApiError(e)) {
-    return { kind: "service", code: e.code, message: e.message, retryable: e.retryable, status: e.status, advice: e.advice };
+    return {
+      kind: "service",
+      code: e.code,
+      message: e.message,
+      retryable: e.retryable,
+      status: e.status,
+      advice: e.advice,
+      retryAfterMs: e.retryAfterMs,
+    };
   }
   const message = e instanceof Error ? e.message : String(e);
   return { kind: "service", code: "unexpected_error", message, retryable: false, status: null };

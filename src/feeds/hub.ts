@@ -1,4 +1,4 @@
-// The subscription hub: one poller per distinct request (topic), fanned out to every subscriber, with pause, staleness and a request budget.
+// The subscription hub: one poller per distinct request (topic) while something shows it, fanned out to every subscriber, with backoff, pause, staleness, a budget that follows the client's learned rate, and a refresh after every trade.
 import type { HedgingClient } from "../api/client";
 import type { Meta } from "../api/schemas";
 import type { ApiResult } from "../api/sender";
@@ -8,12 +8,28 @@ import { NO_KEY, NoKeyError, feedErrorOf, isConnectionError, type FeedError } fr
 /** The part of HedgingClient the feeds use (a fake in unit tests). */
 export type FeedClient = Pick<
   HedgingClient,
-  "environment" | "markets" | "prices" | "account" | "positions" | "quote" | "list" | "get" | "history" | "requestsInLastMinute"
->;
+  | "environment"
+  | "markets"
+  | "prices"
+  | "account"
+  | "positions"
+  | "quote"
+  | "list"
+  | "get"
+  | "history"
+  | "requestsInLastMinute"
+  | "flowState"
+  | "onTrade"
+> & {
+  /** The view of the client the hub polls through: one attempt per read, behind every action (HedgingClient.polling). */
+  polling(): FeedClient;
+};
 
 /** Where the current client comes from: the shared runtime's Connection satisfies this. */
 export interface ClientSource {
   readonly client: FeedClient | null;
+  /** False until the saved settings have been read: without a client, cells wait (#BUSY!) instead of asking for a key. */
+  readonly ready?: boolean;
   onChange(listener: (client: FeedClient | null) => void): () => void;
 }
 
@@ -34,8 +50,21 @@ export const DEFAULT_INTERVALS_MS: Readonly<Record<Endpoint, number>> = {
 export const MIN_INTERVAL_MS = 1_000;
 /** A value older than this is not shown any more when polls keep failing: the cell turns into #N/A. */
 export const DEFAULT_STALE_AFTER_MS = 5 * 60_000;
-/** All pollers together send at most this many requests per second (the client's token bucket allows 8). */
+/** The feeds' budget when the client does not say what rate it has learned (requests per second). */
 export const DEFAULT_BUDGET_PER_SECOND = 5;
+/**
+ * While an endpoint keeps failing, one of its topics (the probe) asks again at least this often (or at its own interval,
+ * if longer): recovery is seen within this, and then every topic still backing off asks at once.
+ */
+export const DEFAULT_MAX_BACKOFF_MS = 15_000;
+/** Longest wait between polls of every other failing topic: the request rate keeps falling during an outage. */
+export const DEFAULT_OUTAGE_BACKOFF_MS = 60_000;
+/** A Retry-After longer than this is not waited for in full by a feed (it asks again after this). */
+export const MAX_FEED_RETRY_AFTER_MS = 5 * 60_000;
+/** A 429 is not shown in a cell that has no value yet until the topic has been refused for this long: it waits (#BUSY!). */
+export const RATE_LIMITED_GRACE_MS = 30_000;
+/** The endpoints a trade changes: their topics are asked again at once after one (at most once a second each). */
+export const TRADE_ENDPOINTS: readonly Endpoint[] = ["positions", "account", "hedges", "hedge", "history"];
 
 export interface FetchContext {
   signal: AbortSignal;
@@ -80,6 +109,10 @@ export interface FeedStatus {
   lastSuccessAt: number | null;
   /** From the client: every request of the shared runtime, retries included. */
   requestsInLastMinute: number;
+  /** The request rate the client allows itself now (learned from the service's answers), requests per second. */
+  ratePerSecond: number;
+  /** 429 answers in the last minute (polls and actions). */
+  rateLimitedInLastMinute: number;
   paused: boolean;
   /** Topics with at least one subscriber. */
   activeTopics: number;
@@ -100,9 +133,14 @@ export interface HubOptions {
   clock?: Clock;
   intervalsMs?: Partial<Record<Endpoint, number>>;
   staleAfterMs?: number;
+  /** A fixed budget for all feeds together (requests per second); by default the client's learned rate. */
   budgetPerSecond?: number;
-  /** Longest wait between polls while an endpoint keeps failing. */
+  /** Longest wait before a failing endpoint is asked again (by one of its topics, the probe). */
   maxBackoffMs?: number;
+  /** Longest wait between polls of each failing topic while the probe keeps asking. */
+  outageBackoffMs?: number;
+  /** For the backoff's jitter. */
+  random?: () => number;
   /** Wait before asking again after a permanent error (401, 404, …). */
   permanentRetryMs?: number;
   /** How long a topic keeps its value after its last subscriber left (a re-entered formula gets it back at once). */
@@ -120,8 +158,16 @@ class Topic<T> {
   error: FeedError | null = null;
   lastError: FeedError | null = null;
   failures = 0;
+  /** When the current run of failures began (clock ms), or null. */
+  failingSince: number | null = null;
   final = false;
   nextDueAt: number;
+  /** When the last poll was sent, or null. */
+  lastStartedAt: number | null = null;
+  /** A trade happened while a poll was in flight: ask again when it ends (its answer may predate the trade). */
+  again = false;
+  /** The service's Retry-After: not asked again before this (clock ms). */
+  notBefore = 0;
   timer: TimerHandle | null = null;
   lingerTimer: TimerHandle | null = null;
   controller: AbortController | null = null;
@@ -145,8 +191,12 @@ class Topic<T> {
     this.error = null;
     this.lastError = null;
     this.failures = 0;
+    this.failingSince = null;
     this.final = false;
     this.nextDueAt = now;
+    this.lastStartedAt = null;
+    this.again = false;
+    this.notBefore = 0;
     this.snapshot = null;
     this.controller?.abort();
     this.controller = null;
@@ -158,8 +208,10 @@ export class FeedHub {
   private readonly clock: Clock;
   private readonly intervals: Record<Endpoint, number>;
   private readonly staleAfterMs: number;
-  private readonly budgetPerSecond: number;
+  private readonly fixedBudget: number | null;
   private readonly maxBackoffMs: number;
+  private readonly outageBackoffMs: number;
+  private readonly random: () => number;
   private readonly permanentRetryMs: number;
   private readonly lingerMs: number;
   private readonly allowedTtlMs: number;
@@ -169,10 +221,12 @@ export class FeedHub {
   private readonly statusListeners = new Map<number, (status: FeedStatus) => void>();
   private readonly inFlight = new Set<Promise<void>>();
   private readonly detach: () => void;
+  private detachTrades: () => void = () => undefined;
   private nextId = 1;
   private generation = 0;
   private isPaused = false;
-  private stretchCache: number | null = null;
+  /** Requests per second all subscribed topics want at their configured intervals (null: to be recomputed). */
+  private loadCache: number | null = null;
   private lastSuccessAt: number | null = null;
   private lastConnectionError: { error: FeedError; at: number } | null = null;
   private allowed: { markets: readonly string[] | null; at: number } | null = null;
@@ -185,13 +239,16 @@ export class FeedHub {
     this.intervals = { ...DEFAULT_INTERVALS_MS };
     for (const [endpoint, ms] of Object.entries(options.intervalsMs ?? {})) this.setInterval(endpoint as Endpoint, ms);
     this.staleAfterMs = options.staleAfterMs ?? DEFAULT_STALE_AFTER_MS;
-    this.budgetPerSecond = options.budgetPerSecond ?? DEFAULT_BUDGET_PER_SECOND;
-    this.maxBackoffMs = options.maxBackoffMs ?? 60_000;
+    this.fixedBudget = options.budgetPerSecond ?? null;
+    this.maxBackoffMs = options.maxBackoffMs ?? DEFAULT_MAX_BACKOFF_MS;
+    this.outageBackoffMs = Math.max(this.maxBackoffMs, options.outageBackoffMs ?? DEFAULT_OUTAGE_BACKOFF_MS);
+    this.random = options.random ?? Math.random;
     this.permanentRetryMs = options.permanentRetryMs ?? 60_000;
     this.lingerMs = options.lingerMs ?? 30_000;
     this.allowedTtlMs = options.allowedMarketsTtlMs ?? 5 * 60_000;
     this.statusTickMs = options.statusTickMs ?? 5_000;
     this.detach = this.source.onChange(() => this.reconnect());
+    this.followTrades();
   }
 
   // ---- subscribing ----
@@ -215,10 +272,12 @@ export class FeedHub {
     const id = this.nextId++;
     const wasIdle = t.listeners.size === 0;
     t.listeners.set(id, listener);
-    if (wasIdle) this.stretchCache = null;
+    if (wasIdle) this.loadCache = null;
 
-    if (!this.source.client) safely(listener, this.noKeySnapshot(t));
-    else if (t.snapshot) safely(listener, t.snapshot);
+    if (!this.source.client) {
+      // Until the saved settings are read the cell shows nothing yet (#BUSY!), not "set your key".
+      if (this.settingsRead()) safely(listener, this.noKeySnapshot(t));
+    } else if (t.snapshot) safely(listener, t.snapshot);
     if (wasIdle) this.start(t);
     this.emitStatus();
 
@@ -274,6 +333,29 @@ export class FeedHub {
     }
   }
 
+  /**
+   * After a trade: every topic of what a trade changes (positions, account, hedge lists, hedges, history) is asked
+   * again at once (a topic polled less than a second ago: a second after that poll), paused or not; one with a poll in
+   * flight asks again when it ends; one nobody shows any more is forgotten, so a new cell never gets its old answer.
+   */
+  refreshAfterTrade(): void {
+    const now = this.clock.now();
+    for (const topic of [...this.topics.values()]) {
+      if (!TRADE_ENDPOINTS.includes(topic.spec.endpoint) || topic.final) continue;
+      if (topic.listeners.size === 0) {
+        if (topic.inFlight) continue;
+        if (topic.lingerTimer !== null) this.clock.clearTimeout(topic.lingerTimer);
+        this.topics.delete(topic.spec.key);
+      } else if (topic.inFlight) {
+        topic.again = true;
+      } else {
+        const earliest = topic.lastStartedAt === null ? now : topic.lastStartedAt + MIN_INTERVAL_MS;
+        topic.nextDueAt = Math.min(topic.nextDueAt, Math.max(now, earliest));
+        this.schedule(topic, topic.nextDueAt - now);
+      }
+    }
+  }
+
   // ---- intervals ----
 
   /** Sets an endpoint's poll interval (at least MIN_INTERVAL_MS); it applies from each topic's next poll. */
@@ -281,7 +363,7 @@ export class FeedHub {
     if (!ENDPOINTS.includes(endpoint)) throw new RangeError(`Unknown endpoint "${endpoint}"; use one of ${ENDPOINTS.join(", ")}.`);
     if (!Number.isFinite(ms)) throw new RangeError(`Poll interval of ${endpoint} must be a number of milliseconds.`);
     this.intervals[endpoint] = Math.max(MIN_INTERVAL_MS, ms);
-    this.stretchCache = null;
+    this.loadCache = null;
   }
 
   /** Configured intervals per endpoint (before any stretching to stay within the budget). */
@@ -294,19 +376,31 @@ export class FeedHub {
     return Math.round(this.intervals[endpoint] * this.stretch());
   }
 
+  /**
+   * Requests per second all feeds together may send: the client's learned rate (shared with trading, which goes
+   * first in the client's queue), or the fixed budget given to the hub.
+   */
+  budgetPerSecond(): number {
+    if (this.fixedBudget !== null) return this.fixedBudget;
+    const rate = this.source.client?.flowState().ratePerSecond;
+    return rate !== undefined && rate > 0 ? rate : DEFAULT_BUDGET_PER_SECOND;
+  }
+
   // ---- status ----
 
   status(): FeedStatus {
     const client = this.source.client;
     const environment: EnvironmentName = !client ? "none" : client.environment === "production" ? "live" : "sandbox";
     const err = this.lastConnectionError;
-    const failing = err !== null && (this.lastSuccessAt === null || err.at >= this.lastSuccessAt);
+    const failing = this.failing();
     let reason = "";
-    if (!client) reason = `No API key: ${NO_KEY.message}`;
-    else if (failing) reason = `${err.error.code}: ${err.error.message}`;
+    if (!client && !this.settingsRead()) reason = "Reading the saved settings";
+    else if (!client) reason = `No API key: ${NO_KEY.message}`;
+    else if (failing && err) reason = `${err.error.code}: ${err.error.message}`;
     else if (this.lastSuccessAt === null) reason = "No answer yet";
     let active = 0;
     for (const topic of this.topics.values()) if (topic.listeners.size > 0) active++;
+    const flow = client?.flowState();
     return {
       environment,
       connected: client !== null && !failing && this.lastSuccessAt !== null,
@@ -314,6 +408,8 @@ export class FeedHub {
       lastError: err ? { code: err.error.code, message: err.error.message, at: err.at } : null,
       lastSuccessAt: this.lastSuccessAt,
       requestsInLastMinute: client ? client.requestsInLastMinute() : 0,
+      ratePerSecond: flow ? Math.round(flow.ratePerSecond * 10) / 10 : 0,
+      rateLimitedInLastMinute: flow ? flow.rateLimitedInLastMinute : 0,
       paused: this.isPaused,
       activeTopics: active,
     };
@@ -356,24 +452,27 @@ export class FeedHub {
     const client = this.source.client;
     if (!client) return Promise.reject(new NoKeyError());
     const generation = this.generation;
-    const request = client.markets().then(
-      (result) => {
-        if (generation === this.generation) {
-          this.noteAllowed(result.meta, true);
-          this.lastSuccessAt = this.clock.now();
-          this.emitStatus();
-        }
-        return allowedMarketsOf(result.meta);
-      },
-      (e: unknown) => {
-        const error = feedErrorOf(e);
-        if (generation === this.generation && isConnectionError(error)) {
-          this.lastConnectionError = { error, at: this.clock.now() };
-          this.emitStatus();
-        }
-        throw e;
-      },
-    );
+    const request = client
+      .polling()
+      .markets()
+      .then(
+        (result) => {
+          if (generation === this.generation) {
+            this.noteAllowed(result.meta, true);
+            this.lastSuccessAt = this.clock.now();
+            this.emitStatus();
+          }
+          return allowedMarketsOf(result.meta);
+        },
+        (e: unknown) => {
+          const error = feedErrorOf(e);
+          if (generation === this.generation && isConnectionError(error)) {
+            this.lastConnectionError = { error, at: this.clock.now() };
+            this.emitStatus();
+          }
+          throw e;
+        },
+      );
     this.allowedRequest = request;
     const clear = () => {
       if (this.allowedRequest === request) this.allowedRequest = null;
@@ -397,6 +496,7 @@ export class FeedHub {
   /** Stops every timer and forgets every topic. */
   dispose(): void {
     this.detach();
+    this.detachTrades();
     for (const topic of this.topics.values()) {
       this.clearTimer(topic);
       if (topic.lingerTimer !== null) this.clock.clearTimeout(topic.lingerTimer);
@@ -410,6 +510,11 @@ export class FeedHub {
 
   // ---- internals ----
 
+  /** The source has read the saved settings (a source that does not say is taken as ready). */
+  private settingsRead(): boolean {
+    return this.source.ready !== false;
+  }
+
   private start<T>(topic: Topic<T>): void {
     if (!this.source.client || topic.final || topic.inFlight || topic.timer !== null) return;
     if (this.isPaused) {
@@ -420,9 +525,17 @@ export class FeedHub {
     this.schedule(topic, topic.nextDueAt - this.clock.now());
   }
 
+  /** The last subscriber left: no more polls, and a poll only it was waiting for is aborted (its request too, if no one else shares it). */
   private idle<T>(topic: Topic<T>): void {
     this.clearTimer(topic);
-    this.stretchCache = null;
+    this.loadCache = null;
+    if (topic.controller) {
+      topic.controller.abort(new Error("No cell or pane shows this any more."));
+      topic.controller = null;
+      topic.again = false;
+      topic.nextDueAt = Math.min(topic.nextDueAt, this.clock.now()); // whoever comes back gets a fresh answer at once
+    }
+    if (topic.failures > 0) this.keepProbing(topic.spec.endpoint, this.clock.now()); // it may have been the probe
     this.emitStatus();
     topic.lingerTimer = this.clock.setTimeout(() => {
       topic.lingerTimer = null;
@@ -454,25 +567,78 @@ export class FeedHub {
     topic.controller = controller;
     const generation = this.generation;
     const startedAt = this.clock.now();
+    topic.lastStartedAt = startedAt;
     const context: FetchContext = { signal: controller.signal, allowedMarkets: () => this.allowedMarkets() };
     const run = (async () => {
       let result: ApiResult<T> | undefined;
       let failure: FeedError | undefined;
       try {
-        result = await topic.spec.fetch(client, context);
+        result = await topic.spec.fetch(client.polling(), context);
       } catch (e) {
         failure = feedErrorOf(e);
       }
-      if (generation !== this.generation || topic.controller !== controller) return; // the connection changed meanwhile
+      // The connection changed, or nobody waits for this answer any more.
+      if (generation !== this.generation || topic.controller !== controller) return;
       topic.controller = null;
+      const wasFailing = topic.failures > 0;
       if (result) this.succeeded(topic, result, startedAt);
       else if (failure) this.failed(topic, failure);
+      if (topic.again) {
+        topic.again = false;
+        topic.nextDueAt = Math.min(topic.nextDueAt, startedAt + MIN_INTERVAL_MS);
+      }
       if (topic.listeners.size > 0 && !this.isPaused && !topic.final) this.schedule(topic, topic.nextDueAt - this.clock.now());
       else if (topic.listeners.size === 0 && topic.lingerTimer === null) this.idle(topic);
+      if (failure?.retryable) this.keepProbing(topic.spec.endpoint, this.clock.now());
+      if (result && wasFailing) this.recovered(topic);
       this.emitStatus();
     })();
     this.inFlight.add(run);
     void run.finally(() => this.inFlight.delete(run));
+  }
+
+  /** The last connection-level error is newer than the last good answer. */
+  private failing(): boolean {
+    const err = this.lastConnectionError;
+    return err !== null && (this.lastSuccessAt === null || err.at >= this.lastSuccessAt);
+  }
+
+  /**
+   * A topic that was failing answers again: the service is back, so every other topic still backing off asks at once
+   * instead of waiting out its backoff (one still failing for its own reason just fails once more).
+   */
+  private recovered<T>(answered: Topic<T>): void {
+    if (this.isPaused) return;
+    const now = this.clock.now();
+    for (const topic of this.topics.values()) {
+      if (topic === answered || !this.backingOff(topic)) continue;
+      topic.nextDueAt = Math.max(now, topic.notBefore);
+      this.schedule(topic, topic.nextDueAt - now);
+    }
+  }
+
+  /** A subscribed topic waiting out transient trouble (not a permanent error, not in flight). */
+  private backingOff<T>(topic: Topic<T>): boolean {
+    if (topic.failures === 0 || topic.inFlight || topic.listeners.size === 0 || topic.final) return false;
+    return topic.lastError === null || topic.lastError.retryable;
+  }
+
+  /**
+   * Keeps one probe per failing endpoint: if none of its backing-off topics is due within the probe interval (the
+   * 15 s cap, with jitter, and never before a Retry-After), the one due soonest is brought forward to it.
+   */
+  private keepProbing(endpoint: Endpoint, now: number): void {
+    let soonest: Topic<unknown> | null = null;
+    for (const topic of this.topics.values()) {
+      if (topic.spec.endpoint !== endpoint || !this.backingOff(topic)) continue;
+      if (soonest === null || topic.nextDueAt < soonest.nextDueAt) soonest = topic;
+    }
+    if (soonest === null || this.isPaused) return;
+    const interval = this.effectiveIntervalMs(endpoint);
+    const probeAt = Math.max(now + Math.max(interval, this.maxBackoffMs * (0.75 + 0.25 * this.random())), soonest.notBefore);
+    if (soonest.nextDueAt <= probeAt) return;
+    soonest.nextDueAt = probeAt;
+    if (soonest.timer !== null) this.schedule(soonest, probeAt - now);
   }
 
   private succeeded<T>(topic: Topic<T>, result: ApiResult<T>, startedAt: number): void {
@@ -483,30 +649,46 @@ export class FeedHub {
     topic.error = null;
     topic.lastError = null;
     topic.failures = 0;
+    topic.failingSince = null;
     const wasFinal = topic.final;
     topic.final = topic.spec.isFinal?.(result.data) ?? false;
-    if (topic.final !== wasFinal) this.stretchCache = null;
+    if (topic.final !== wasFinal) this.loadCache = null;
     topic.nextDueAt = startedAt + this.effectiveIntervalMs(topic.spec.endpoint);
     this.lastSuccessAt = now;
     this.noteAllowed(result.meta, false);
     this.publish(topic);
   }
 
+  /**
+   * Transient trouble (429, 5xx, network, timeout): the topic backs off exponentially with jitter, from twice its
+   * interval up to the outage cap (or its own interval if longer), never sooner than a Retry-After, while one topic of
+   * the endpoint keeps probing at the shorter cap (keepProbing); the last good value stays until it is older than the
+   * staleness limit. A 429 before any value is waited out for a while (the cell shows nothing yet). A permanent error
+   * shows at once and is asked again slowly.
+   */
   private failed<T>(topic: Topic<T>, error: FeedError): void {
     const now = this.clock.now();
     topic.lastError = error;
     topic.failures += 1;
+    topic.failingSince ??= now;
     if (isConnectionError(error)) this.lastConnectionError = { error, at: now };
     const interval = this.effectiveIntervalMs(topic.spec.endpoint);
+    let show = true;
     if (error.retryable) {
       const tooOld = topic.fetchedAt === null || now - topic.fetchedAt > this.staleAfterMs;
-      topic.error = tooOld ? error : null;
-      topic.nextDueAt = now + Math.min(this.maxBackoffMs, interval * 2 ** (topic.failures - 1));
+      const waitingOutRateLimit =
+        error.code === "rate_limited" && topic.fetchedAt === null && now - topic.failingSince < RATE_LIMITED_GRACE_MS;
+      topic.error = tooOld && !waitingOutRateLimit ? error : null;
+      show = topic.error !== null || topic.value !== undefined;
+      const cap = Math.max(this.outageBackoffMs, interval);
+      const backoff = Math.min(cap, interval * 2 ** topic.failures) * (0.75 + 0.25 * this.random());
+      topic.notBefore = now + Math.min(error.retryAfterMs ?? 0, MAX_FEED_RETRY_AFTER_MS);
+      topic.nextDueAt = Math.max(now + Math.max(interval, backoff), topic.notBefore);
     } else {
       topic.error = error;
       topic.nextDueAt = now + Math.max(interval, this.permanentRetryMs);
     }
-    this.publish(topic);
+    if (show) this.publish(topic);
   }
 
   private publish<T>(topic: Topic<T>): void {
@@ -526,6 +708,12 @@ export class FeedHub {
     return { key: topic.spec.key, value: undefined, meta: {}, fetchedAt: null, error: NO_KEY, lastError: NO_KEY };
   }
 
+  /** Refreshes what trades change after every trade made through the current client. */
+  private followTrades(): void {
+    this.detachTrades();
+    this.detachTrades = this.source.client?.onTrade(() => this.refreshAfterTrade()) ?? (() => undefined);
+  }
+
   /** A new client (new key or base URL) or none: every topic forgets its value and asks again, or shows "set your key". */
   private reconnect(): void {
     this.generation += 1;
@@ -533,6 +721,7 @@ export class FeedHub {
     this.allowedRequest = null;
     this.lastSuccessAt = null;
     this.lastConnectionError = null;
+    this.followTrades();
     const now = this.clock.now();
     const client = this.source.client;
     for (const topic of this.topics.values()) {
@@ -540,6 +729,7 @@ export class FeedHub {
       topic.reset(now);
       if (topic.listeners.size === 0) continue;
       if (!client) {
+        if (!this.settingsRead()) continue;
         const snapshot = this.noKeySnapshot(topic);
         for (const listener of topic.listeners.values()) safely(listener, snapshot);
       } else if (this.isPaused) {
@@ -548,7 +738,7 @@ export class FeedHub {
         this.start(topic);
       }
     }
-    this.stretchCache = null;
+    this.loadCache = null;
     this.emitStatus();
   }
 
@@ -557,14 +747,16 @@ export class FeedHub {
     if (markets || force) this.allowed = { markets, at: this.clock.now() };
   }
 
+  /** How much every interval is stretched so that all subscribed topics together stay within the budget (at least 1). */
   private stretch(): number {
-    if (this.stretchCache !== null) return this.stretchCache;
-    let load = 0;
-    for (const topic of this.topics.values()) {
-      if (topic.listeners.size > 0 && !topic.final) load += 1000 / this.intervals[topic.spec.endpoint];
+    if (this.loadCache === null) {
+      let load = 0;
+      for (const topic of this.topics.values()) {
+        if (topic.listeners.size > 0 && !topic.final) load += 1000 / this.intervals[topic.spec.endpoint];
+      }
+      this.loadCache = load;
     }
-    this.stretchCache = Math.max(1, load / this.budgetPerSecond);
-    return this.stretchCache;
+    return Math.max(1, this.loadCache / this.budgetPerSecond());
   }
 
   private emitStatus(): void {

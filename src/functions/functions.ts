@@ -125,7 +125,7 @@ export function hedge(hedge_id: string, field: string | undefined, invocation: C
 }
 
 /**
- * State of the add-in's connection: environment (sandbox or live), connected or not and why, last successful update, requests in the last minute, paused or not.
+ * State of the add-in's connection: environment (sandbox or live), connected or not and why, last successful update, requests in the last minute, the request rate allowed now and 429s in the last minute, paused or not.
  * @customfunction STATUS
  * @param invocation Streaming invocation.
  */
@@ -145,8 +145,9 @@ export function history(from: any, to: any, invocation: CustomFunctions.Streamin
 }
 
 /**
- * Version of the Hedge add-in, for support requests.
+ * Version of the Hedge add-in, for support requests; recalculated with the workbook, so it shows the running version after an update.
  * @customfunction VERSION
+ * @volatile
  * @returns The add-in version, for example "0.1.0".
  */
 export function version(): string {

@@ -1,4 +1,4 @@
-// HEDGE.STATUS: the hub's status as a two-column spill (never the key).
+// HEDGE.STATUS: the hub's status as a two-column spill (never the key), the client's learned request rate and its 429s included.
 import type { FeedStatus } from "../feeds/hub";
 import { serialFromMs, type Spill } from "./cells";
 
@@ -10,6 +10,8 @@ export const STATUS_FIELDS = [
   "requests_last_minute",
   "paused",
   "active_feeds",
+  "rate_per_second",
+  "rate_limited_last_minute",
 ] as const;
 
 export function statusSpill(status: FeedStatus): Spill {
@@ -21,5 +23,7 @@ export function statusSpill(status: FeedStatus): Spill {
     ["requests_last_minute", status.requestsInLastMinute],
     ["paused", status.paused],
     ["active_feeds", status.activeTopics],
+    ["rate_per_second", status.ratePerSecond],
+    ["rate_limited_last_minute", status.rateLimitedInLastMinute],
   ];
 }

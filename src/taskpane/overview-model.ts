@@ -1,6 +1,7 @@
-// View model of the account overview: account figures, exposure against the cap, and markets per side.
+// View model of the account overview: account figures, exposure against the cap, markets per side, and the live-data status line.
 import type { Account, Market } from "../api/schemas";
-import { formatCompact, formatPct, formatRate, formatSignedUsd, formatUsd, formatUsdc } from "./format";
+import type { FeedStatus } from "../feeds/hub";
+import { formatCompact, formatPct, formatRate, formatSignedUsd, formatUsd, formatUsdc, formatUtc } from "./format";
 
 export interface Figure {
   label: string;
@@ -54,4 +55,13 @@ export function overviewModel(account: Account, markets: readonly Market[]): Ove
       })),
     })),
   };
+}
+
+/** One line about the live data: connected or not, paused, requests in the last minute and the rate allowed, last error. */
+export function feedStatusText(status: FeedStatus): string {
+  if (status.environment === "none") return "Live data: no API key.";
+  const state = status.paused ? "paused" : status.connected ? "updating" : `not connected${status.reason ? ` (${status.reason})` : ""}`;
+  const last = status.lastSuccessAt ? `, last answer ${formatUtc(status.lastSuccessAt).slice(11)}` : "";
+  const limited = status.rateLimitedInLastMinute > 0 ? `, ${status.rateLimitedInLastMinute} refused (429)` : "";
+  return `Live data ${state}${last}; ${status.requestsInLastMinute} requests in the last minute${limited}, up to ${status.ratePerSecond}/s.`;
 }

@@ -1,30 +1,29 @@
-// The account overview: figures, exposure bar, the rate's last hour and the markets table, fed by the shared feed hub.
-import type { Account, Market, Prices } from "../api/schemas";
-import type { FeedHub, FeedStatus, Snapshot } from "../feeds/hub";
-import { accountTopic, marketsTopic, pricesTopic } from "../feeds/topics";
+// The account overview: figures, exposure bar, the rate's last hour and the markets table, fed by the shared feed hub while the pane is connected and visible.
+import type { Account, Market } from "../api/schemas";
+import type { FeedHub, Snapshot } from "../feeds/hub";
+import { ManualVisibility, type Visibility } from "../feeds/visibility";
 import { exposureBarSvg, sparklineSvg } from "./charts";
 import { byId, h } from "./dom";
-import { formatRate, formatUtc } from "./format";
-import { overviewModel } from "./overview-model";
+import { formatRate } from "./format";
+import { feedStatusText, overviewModel } from "./overview-model";
+import { CHART_MARKET, followOverview } from "./overview-feeds";
 import { PriceHistory } from "./price-history";
 
-/** The market drawn in the sparkline (the only one the service names). */
-export const CHART_MARKET = "USDTNGN";
-
-/** One line about the live data: connected or not, paused, requests in the last minute, last error. */
-export function feedStatusText(status: FeedStatus): string {
-  if (status.environment === "none") return "Live data: no API key.";
-  const state = status.paused ? "paused" : status.connected ? "updating" : `not connected${status.reason ? ` (${status.reason})` : ""}`;
-  const last = status.lastSuccessAt ? `, last answer ${formatUtc(status.lastSuccessAt).slice(11)}` : "";
-  return `Live data ${state}${last}; ${status.requestsInLastMinute} requests in the last minute.`;
-}
-
 export interface OverviewPanel {
-  /** Starts or stops following the feeds (on connect / forget). */
+  /** Starts or stops following the feeds (on connect / forget); they are followed only while the pane is visible too. */
   setConnected(connected: boolean): void;
 }
 
-export function mountOverviewPanel(hub: FeedHub, onAccount: (account: Account) => void, now: () => number = Date.now): OverviewPanel {
+/**
+ * Mounts the overview. Its figures are polled only while the pane is connected and `visibility` says it can be seen:
+ * hidden, it unsubscribes (nothing is polled for it); shown again, it shows the last values at once and polls what is due.
+ */
+export function mountOverviewPanel(
+  hub: FeedHub,
+  onAccount: (account: Account) => void,
+  now: () => number = Date.now,
+  visibility: Visibility = new ManualVisibility(true),
+): OverviewPanel {
   const section = byId("overview-section");
   const figures = byId("figures");
   const exposureHost = byId("exposure");
@@ -38,7 +37,6 @@ export function mountOverviewPanel(hub: FeedHub, onAccount: (account: Account) =
   const history = new PriceHistory();
   let account: Account | null = null;
   let markets: Market[] = [];
-  let unsubscribe: Array<() => void> = [];
 
   const renderAccount = () => {
     if (!account) return;
@@ -103,32 +101,31 @@ export function mountOverviewPanel(hub: FeedHub, onAccount: (account: Account) =
     feedLine.textContent = feedStatusText(status);
   });
 
+  const feeds = followOverview(hub, visibility, {
+    account(snap) {
+      showError(snap);
+      if (!snap.value) return;
+      account = snap.value;
+      renderAccount();
+      renderMarkets();
+      onAccount(snap.value);
+    },
+    markets(snap) {
+      if (!snap.value) return;
+      markets = snap.value;
+      renderMarkets();
+    },
+    prices(snap) {
+      const entry = snap.value?.[CHART_MARKET];
+      if (entry && snap.fetchedAt !== null) history.add(snap.fetchedAt, entry.price, now());
+      renderSpark();
+    },
+  });
+
   return {
     setConnected(connected) {
-      for (const u of unsubscribe) u();
-      unsubscribe = [];
       section.hidden = !connected;
-      if (!connected) return;
-      unsubscribe.push(
-        hub.subscribe(accountTopic(), (snap: Snapshot<Account>) => {
-          showError(snap);
-          if (!snap.value) return;
-          account = snap.value;
-          renderAccount();
-          renderMarkets();
-          onAccount(snap.value);
-        }),
-        hub.subscribe(marketsTopic(), (snap: Snapshot<Market[]>) => {
-          if (!snap.value) return;
-          markets = snap.value;
-          renderMarkets();
-        }),
-        hub.subscribe(pricesTopic(CHART_MARKET), (snap: Snapshot<Prices>) => {
-          const entry = snap.value?.[CHART_MARKET];
-          if (entry && snap.fetchedAt !== null) history.add(snap.fetchedAt, entry.price, now());
-          renderSpark();
-        }),
-      );
+      feeds.setConnected(connected);
       renderSpark();
     },
   };

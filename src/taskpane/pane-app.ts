@@ -3,6 +3,7 @@ import type { Workbook } from "../trading/workbook";
 import type { SettingsStore } from "../feeds/settings-store";
 import type { Connection } from "../feeds/connection";
 import type { FeedHub } from "../feeds/hub";
+import type { Visibility } from "../feeds/visibility";
 import type { HedgingClient } from "../api/client";
 import type { Snapshotter } from "../monthend/snapshot-plan";
 import type { SheetWriter } from "../monthend/sheet-content";
@@ -31,6 +32,8 @@ export interface PaneDependencies {
   snapshotter: Snapshotter | null;
   /** Epoch ms now, for the month-end panel; Date.now by default. */
   now?: () => number;
+  /** Whether the pane can be seen: its overview polls only while it can (always visible when absent). */
+  visibility?: Visibility;
 }
 
 export interface Pane {
@@ -44,7 +47,7 @@ export async function startPane(deps: PaneDependencies): Promise<Pane> {
   const controller = new ConnectionController({ store: deps.store, connection: deps.connection, defaultBaseUrl: deps.defaultBaseUrl });
   mountConnectionPanel(controller);
   const trade = mountTradePanel();
-  const overview = mountOverviewPanel(deps.hub, (account) => controller.updateAccount(account));
+  const overview = mountOverviewPanel(deps.hub, (account) => controller.updateAccount(account), Date.now, deps.visibility);
   const tradeSection = byId("trade-section");
   const monthEndHost = byId("month-end-host");
   mountMonthEndPanel(monthEndHost, {
@@ -60,7 +63,7 @@ export async function startPane(deps: PaneDependencies): Promise<Pane> {
   let refreshTimer: ReturnType<typeof setTimeout> | undefined;
   const refreshFeedsSoon = () => {
     clearTimeout(refreshTimer);
-    refreshTimer = setTimeout(() => deps.hub.refresh(), 300);
+    refreshTimer = setTimeout(() => deps.hub.refreshAfterTrade(), 300);
   };
 
   let desk: TradingDesk | null = null;
@@ -108,6 +111,11 @@ export async function startPane(deps: PaneDependencies): Promise<Pane> {
     deps.workbook.showLog().catch((e) => trade.showError(errorView(e)));
   });
 
-  await controller.restore();
+  try {
+    await controller.restore();
+  } finally {
+    // The saved settings have been read: cells still without a client may now say "set your API key".
+    deps.connection.settingsRead();
+  }
   return { controller, desk: () => desk };
 }

@@ -5,6 +5,7 @@ import { officeSnapshotter } from "../excel/snapshot";
 import { officeRuntimeStore } from "../excel/settings";
 import { DEFAULT_BASE_URL, connection } from "../feeds/connection";
 import { sharedHub } from "../feeds/shared";
+import { paneVisibility } from "../feeds/visibility";
 import { createDesk } from "../trading/desk";
 import { errorView } from "./connection-controller";
 import { byId } from "./dom";
@@ -48,6 +49,8 @@ async function main(): Promise<void> {
       createDesk,
       reconWriter: officeSheetWriter(),
       snapshotter: officeSnapshotter(),
+      // The overview polls only while Office shows the pane (the shared runtime lives on when it is closed).
+      visibility: paneVisibility(officeAddin(), document),
     };
     // Follow Office's theme when the user changes it (hosts without the event keep the theme read at start).
     try {
@@ -70,10 +73,12 @@ async function main(): Promise<void> {
       // The recon sheet lands in the memory workbook (window.hedgeHarness.cells reads it); no formulas, so no snapshot.
       reconWriter: new MemorySheetWriter(harness.workbook),
       snapshotter: null,
+      visibility: paneVisibility(null, document),
     };
     document.documentElement.dataset.mode = "harness";
   } else {
     byId("outside-office").hidden = false;
+    connection.settingsRead();
     return;
   }
   byId("app").hidden = false;
@@ -84,8 +89,19 @@ async function main(): Promise<void> {
     const box = byId("connection-error");
     box.hidden = false;
     box.textContent = `${view.code}: ${view.message}`;
+  } finally {
+    connection.settingsRead(); // cells never wait for settings that will not come
   }
   document.documentElement.dataset.ready = "true";
+}
+
+/** Office.addin where the host has it (SharedRuntime 1.1), else null. */
+function officeAddin(): Office.Addin | null {
+  try {
+    return typeof Office.addin?.onVisibilityModeChanged === "function" ? Office.addin : null;
+  } catch {
+    return null;
+  }
 }
 
 void main();

@@ -68,7 +68,7 @@ class Desk implements TradingDesk {
     this.workbook = options.workbook;
     this.environment = options.environment ?? options.client.environment;
     this.concurrency = Math.max(1, options.concurrency ?? 4);
-    this.pollIntervalMs = Math.max(250, options.pollIntervalMs ?? 1_500);
+    this.pollIntervalMs = Math.max(250, options.pollIntervalMs ?? 500);
     this.now = options.now ?? (() => new Date());
     this.onProgress = options.onProgress;
     this.account = options.account;

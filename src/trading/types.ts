@@ -180,7 +180,7 @@ export interface DeskOptions {
   onError?: (error: Error) => void;
   /** Requests in flight at once (under the client's own rate limit). Default 4. */
   concurrency?: number;
-  /** Fill poll cadence; the spec says faster than every 1–2 s is unnecessary. Default 1500 ms. */
+  /** Fill poll cadence while rows are pending. Default 500 ms: a batch is seen filled within half a second of its last fill (issue 11). */
   pollIntervalMs?: number;
   /** Clock, for tests. */
   now?: () => Date;

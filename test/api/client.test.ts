@@ -399,3 +399,119 @@ describe("flow control", () => {
     expect(c.requestsInLastMinute()).toBe(3);
   });
 });
+
+describe("retry policy per kind of call", () => {
+  test("a poll (through polling()) is one attempt: retrying is left to the feed hub's backoff", async () => {
+    server.setScript(() => fail(503, "service_unavailable"));
+    const c = client();
+    await expect(c.polling().account()).rejects.toMatchObject({ code: "service_unavailable" });
+    expect(server.received).toHaveLength(1);
+    await expect(c.polling().quote({ market: "USDTNGN", side: "buy", notional_usd: 1000, tenor_days: 7 })).rejects.toMatchObject({
+      code: "service_unavailable",
+    });
+    expect(server.received).toHaveLength(2);
+    // The same read as an action is retried.
+    await expect(c.account()).rejects.toMatchObject({ code: "service_unavailable" });
+    expect(server.received).toHaveLength(6);
+    expect(c.requestsInLastMinute()).toBe(6); // one client, one count, whichever view sent them
+  });
+
+  test("a trade made through the polling view is still an action: retried with the same Idempotency-Key", async () => {
+    server.setScript((_r, i) => (i === 0 ? fail(503, "executor_unavailable") : ok(ex.openResult)));
+    const result = await client()
+      .polling()
+      .open({ market: "USDTNGN", side: "buy", notional_usd: 10000, tenor_days: 7, client_reference: "DEAL-1" });
+    expect(server.received.map((r) => r.headers["idempotency-key"])).toEqual([result.idempotencyKey, result.idempotencyKey]);
+  });
+});
+
+describe("cancelled callers", () => {
+  /** A transport that never answers by itself: it records each request's signal and settles when told. */
+  function heldTransport() {
+    const requests: Array<{ url: string; signal: AbortSignal; answer: () => void }> = [];
+    const transport: ClientOptions["transport"] = (request) =>
+      new Promise((resolve, reject) => {
+        request.signal.addEventListener("abort", () => reject(new Error("aborted")), { once: true });
+        requests.push({
+          url: request.url,
+          signal: request.signal,
+          answer: () => resolve({ status: 200, header: () => null, body: JSON.stringify({ data: ex.account, error: null, meta: {} }) }),
+        });
+      });
+    return { requests, transport };
+  }
+
+  test("a shared GET keeps going while another caller waits for it, and is aborted when the last one leaves", async () => {
+    const { requests, transport } = heldTransport();
+    const c = client({ transport });
+    const one = new AbortController();
+    const two = new AbortController();
+    const first = c.polling().account(one.signal);
+    const second = c.polling().account(two.signal);
+    await new Promise((r) => setTimeout(r, 10));
+    expect(requests).toHaveLength(1);
+    one.abort(new Error("cell A cancelled"));
+    await expect(first).rejects.toThrow("cell A cancelled");
+    expect(requests[0].signal.aborted).toBe(false); // cell B still waits for it
+    two.abort(new Error("cell B cancelled"));
+    await expect(second).rejects.toThrow("cell B cancelled");
+    expect(requests[0].signal.aborted).toBe(true);
+    // The next caller gets a request of its own, not the aborted one.
+    const third = c.polling().account();
+    await new Promise((r) => setTimeout(r, 10));
+    expect(requests).toHaveLength(2);
+    requests[1].answer();
+    await expect(third).resolves.toMatchObject({ data: { balance_usdc: 250000 } });
+  });
+
+  test("a request cancelled while it waits for the rate is never sent", async () => {
+    server.setScript(() => ok(ex.quote));
+    const c = client({ ratePerSecond: 2, burst: 1 });
+    const q = (n: number, signal?: AbortSignal) =>
+      c.polling().quote({ market: "USDTNGN", side: "buy", notional_usd: n, tenor_days: 7 }, signal);
+    await q(1);
+    const controller = new AbortController();
+    const queued = Array.from({ length: 5 }, (_, i) => q(10 + i, controller.signal));
+    controller.abort(new Error("cells cancelled"));
+    for (const p of queued) await expect(p).rejects.toThrow("cells cancelled");
+    await q(2);
+    expect(server.received.map((r) => JSON.parse(r.body).notional_usd)).toEqual([1, 2]);
+  });
+});
+
+describe("trades and the learned rate", () => {
+  test("onTrade is told after every state-changing call that went through or may have, not after reads or refusals", async () => {
+    const events: Array<{ path: string; ok: boolean }> = [];
+    server.setScript((r) => {
+      if (r.url.includes("/close")) return fail(404, "no_open_hedge");
+      if (r.url.includes("/decrease")) return fail(503, "executor_unavailable");
+      return ok(r.url.includes("/add") ? ex.addResult : r.method === "GET" ? ex.account : ex.openResult);
+    });
+    const c = client({ retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 2 } });
+    c.onTrade((e) => events.push({ path: e.path, ok: e.ok }));
+    await c.account();
+    await c.quote({ market: "USDTNGN", side: "buy", notional_usd: 1000, tenor_days: 7 }).catch(() => undefined);
+    await c.open({ market: "USDTNGN", side: "buy", notional_usd: 10000, tenor_days: 7, client_reference: "DEAL-1" });
+    await c.addById("hdg_01", { additional_notional_usd: 5000 });
+    await expect(c.close({ market: "USDTNGN", side: "buy" })).rejects.toMatchObject({ code: "no_open_hedge" });
+    await expect(c.decrease({ market: "USDTNGN", side: "buy", reduce_notional_usd: 1 })).rejects.toMatchObject({
+      code: "executor_unavailable",
+    });
+    expect(events).toEqual([
+      { path: "/hedges", ok: true },
+      { path: "/hedges/hdg_01/add", ok: true },
+      { path: "/hedges/decrease", ok: false }, // the service may have acted before failing
+    ]);
+  });
+
+  test("by default the rate is learned: it starts at a safe 5/s, a 429 cuts it, and both show in flowState", async () => {
+    server.setScript((_r, i) => (i === 3 ? fail(429, "rate_limited", "slow down", null, { "Retry-After": "0" }) : ok(ex.account)));
+    const c = client({ ratePerSecond: undefined, burst: undefined });
+    expect(c.flowState()).toMatchObject({ ratePerSecond: 5, adaptive: true, probing: true, rateLimitedInLastMinute: 0 });
+    for (let i = 0; i < 5; i++) await c.account();
+    expect(c.flowState().rateLimitedInLastMinute).toBe(1);
+    expect(c.flowState().probing).toBe(false);
+    expect(c.flowState().ratePerSecond).toBeLessThan(5);
+    expect(server.received).toHaveLength(6); // the 429 was retried
+  });
+});

@@ -1,7 +1,8 @@
 // A scripted stand-in for HedgingClient (the FeedClient part) and a switchable client source, for hub and function unit tests.
 import { HedgingApiError } from "../../src/api/errors";
 import type { Account, Hedge, ListQuery, Market, Position, Prices, Quote, QuoteRequest } from "../../src/api/schemas";
-import type { ApiResult } from "../../src/api/sender";
+import type { ApiResult, TradeEvent } from "../../src/api/sender";
+import type { FlowState } from "../../src/api/throttle";
 import type { ClientSource, FeedClient } from "../../src/feeds/hub";
 
 type Method = "markets" | "prices" | "account" | "positions" | "quote" | "list" | "get" | "history";
@@ -100,8 +101,24 @@ export function apiError(code: string, status: number | null, message = `${code}
   return new HedgingApiError({ code, status, message });
 }
 
+export interface FakeCall {
+  method: Method;
+  args: unknown[];
+  /** "poll" when made through polling() (as the hub does), else "action". */
+  kind: "action" | "poll";
+  /** The abort signal the caller passed, if any. */
+  signal?: AbortSignal;
+}
+
 export class FakeClient implements FeedClient {
-  readonly calls: Array<{ method: Method; args: unknown[] }> = [];
+  readonly calls: FakeCall[] = [];
+  /** What flowState() reports as the learned rate (the hub's budget follows it). */
+  ratePerSecond = 5;
+  rateLimitedInLastMinute = 0;
+  private kind: "action" | "poll" = "action";
+  private pollView: FakeClient | null = null;
+  private readonly tradeListeners = new Set<(event: TradeEvent) => void>();
+  private gate: Promise<void> | null = null;
   allowed: string[] | undefined = [...ALLOWED];
   rate = 1502.35;
   markets_: Market[] = [market()];
@@ -132,60 +149,126 @@ export class FakeClient implements FeedClient {
     return this.calls.length;
   }
 
-  markets() {
-    return this.answer("markets", [], () => ({ data: this.markets_, meta: this.meta({ source: "fake" }) }));
+  flowState(): FlowState {
+    return {
+      ratePerSecond: this.ratePerSecond,
+      adaptive: true,
+      probing: false,
+      learnedLimitPerSecond: null,
+      rateLimitedInLastMinute: this.rateLimitedInLastMinute,
+      waiting: { trade: 0, feed: 0 },
+      inFlight: 0,
+    };
   }
 
-  prices(marketSymbol: string) {
-    return this.answer("prices", [marketSymbol], () => {
-      const known = this.markets_.some((m) => m.market === marketSymbol);
-      const data: Prices = known ? { [marketSymbol]: { pair: marketSymbol, price: this.rate, timestamp: "2025-01-06T09:00:00Z" } } : {};
-      return { data, meta: this.meta({ rejected: known ? [] : [marketSymbol] }) };
-    });
+  /** Like HedgingClient.polling(): the same fake (same calls, answers and failures) whose calls are recorded as polls. */
+  polling(): FakeClient {
+    if (this.kind === "poll") return this;
+    if (!this.pollView) {
+      const view = Object.create(this) as FakeClient;
+      view.kind = "poll";
+      view.pollView = view;
+      this.pollView = view;
+    }
+    return this.pollView;
   }
 
-  account() {
-    return this.answer("account", [], () => ({ data: this.account_, meta: { source: "fake" } }));
+  onTrade(listener: (event: TradeEvent) => void): () => void {
+    this.tradeListeners.add(listener);
+    return () => this.tradeListeners.delete(listener);
   }
 
-  positions() {
-    return this.answer("positions", [], () => ({ data: this.positions_, meta: { source: "fake" } }));
+  /** What the real client does after an open, add, reduce or close went through. */
+  trade(path = "/hedges"): void {
+    for (const listener of this.tradeListeners) listener({ path, idempotencyKey: `k-${this.calls.length}`, ok: true });
   }
 
-  quote(request: QuoteRequest) {
-    return this.answer("quote", [request], () => ({ data: quoteFor(request, this.rate), meta: { source: "fake" } }));
+  /** Calls made from now on wait until the returned function is called (to catch a request in flight). */
+  hold(): () => void {
+    let release: () => void = () => undefined;
+    this.gate = new Promise<void>((resolve) => (release = resolve));
+    return () => {
+      this.gate = null;
+      release();
+    };
   }
 
-  list(query: ListQuery = {}) {
-    return this.answer("list", [query], () => ({
-      data: this.hedges_
-        .filter(
-          (h) => (!query.status || h.status === query.status) && (!query.client_reference || h.client_reference === query.client_reference),
-        )
-        .slice(0, query.limit ?? 100),
-      meta: {},
-    }));
+  markets(signal?: AbortSignal) {
+    return this.answer("markets", [], () => ({ data: this.markets_, meta: this.meta({ source: "fake" }) }), signal);
   }
 
-  get(hedgeId: string) {
-    return this.answer("get", [hedgeId], () => {
-      const found = this.hedges_.find((h) => h.id === hedgeId);
-      if (!found) throw apiError("hedge_not_found", 404, "No hedge with that id on the account.");
-      return { data: found, meta: {} };
-    });
+  prices(marketSymbol: string, signal?: AbortSignal) {
+    return this.answer(
+      "prices",
+      [marketSymbol],
+      () => {
+        const known = this.markets_.some((m) => m.market === marketSymbol);
+        const data: Prices = known ? { [marketSymbol]: { pair: marketSymbol, price: this.rate, timestamp: "2025-01-06T09:00:00Z" } } : {};
+        return { data, meta: this.meta({ rejected: known ? [] : [marketSymbol] }) };
+      },
+      signal,
+    );
   }
 
-  history() {
-    return this.answer("history", [], () => ({ data: [], meta: {} }));
+  account(signal?: AbortSignal) {
+    return this.answer("account", [], () => ({ data: this.account_, meta: { source: "fake" } }), signal);
+  }
+
+  positions(signal?: AbortSignal) {
+    return this.answer("positions", [], () => ({ data: this.positions_, meta: { source: "fake" } }), signal);
+  }
+
+  quote(request: QuoteRequest, signal?: AbortSignal) {
+    return this.answer("quote", [request], () => ({ data: quoteFor(request, this.rate), meta: { source: "fake" } }), signal);
+  }
+
+  list(query: ListQuery = {}, signal?: AbortSignal) {
+    return this.answer(
+      "list",
+      [query],
+      () => ({
+        data: this.hedges_
+          .filter(
+            (h) =>
+              (!query.status || h.status === query.status) && (!query.client_reference || h.client_reference === query.client_reference),
+          )
+          .slice(0, query.limit ?? 100),
+        meta: {},
+      }),
+      signal,
+    );
+  }
+
+  get(hedgeId: string, signal?: AbortSignal) {
+    return this.answer(
+      "get",
+      [hedgeId],
+      () => {
+        const found = this.hedges_.find((h) => h.id === hedgeId);
+        if (!found) throw apiError("hedge_not_found", 404, "No hedge with that id on the account.");
+        return { data: found, meta: {} };
+      },
+      signal,
+    );
+  }
+
+  history(_query?: unknown, signal?: AbortSignal) {
+    return this.answer("history", [], () => ({ data: [], meta: {} }), signal);
   }
 
   private meta(extra: Record<string, unknown>): Record<string, unknown> {
     return this.allowed === undefined ? extra : { allowed_markets: this.allowed, ...extra };
   }
 
-  private async answer<T>(method: Method, args: unknown[], make: () => ApiResult<T>): Promise<ApiResult<T>> {
-    this.calls.push({ method, args });
+  private async answer<T>(method: Method, args: unknown[], make: () => ApiResult<T>, signal?: AbortSignal): Promise<ApiResult<T>> {
+    this.calls.push({ method, args, kind: this.kind, signal });
     await Promise.resolve();
+    if (this.gate) {
+      // Held: wait for release, or stop at once when the caller aborts (as fetch does).
+      const aborted = new Promise<void>((resolve) => signal?.addEventListener("abort", () => resolve(), { once: true }));
+      await Promise.race([this.gate, aborted]);
+    }
+    if (signal?.aborted) throw signal.reason;
     const queued = this.failures.get(method);
     if (queued && queued.length > 0) throw queued.shift();
     const always = this.always.get(method);

@@ -1,7 +1,17 @@
 // The subscription hub on simulated time: one poll per topic and interval, cache, cancellation, pause, errors, reconnects, budget.
 import { ManualClock } from "../../src/feeds/clock";
-import { FeedHub, type Snapshot } from "../../src/feeds/hub";
-import { hedgeTopic, marketsTopic, positionsTopic, pricesTopic, quoteTopic } from "../../src/feeds/topics";
+import { FeedHub, type Snapshot, type TopicSpec } from "../../src/feeds/hub";
+import { HedgingApiError } from "../../src/api/errors";
+import {
+  accountTopic,
+  hedgeTopic,
+  hedgesTopic,
+  historyTopic,
+  marketsTopic,
+  positionsTopic,
+  pricesTopic,
+  quoteTopic,
+} from "../../src/feeds/topics";
 import { FakeClient, FakeSource, apiError, hedgeRecord } from "./fake-client";
 
 function setup(options: Partial<ConstructorParameters<typeof FeedHub>[0]> = {}) {
@@ -126,11 +136,11 @@ describe("FeedHub errors", () => {
 
   test("a transient error with no value yet shows at once", async () => {
     const { hub, client, advance } = setup();
-    client.failAlways("account", apiError("rate_limited", 429));
+    client.failAlways("account", apiError("service_unavailable", 503));
     const cell = recorder<unknown>();
     hub.subscribe({ key: "account", endpoint: "account", fetch: (c) => c.account() }, cell.listener);
     await advance(0);
-    expect(cell.last().error).toMatchObject({ code: "rate_limited", retryable: true });
+    expect(cell.last().error).toMatchObject({ code: "service_unavailable", retryable: true });
   });
 
   test("a permanent error (rejected key) shows at once even with a good value, and is asked again only slowly", async () => {
@@ -246,5 +256,258 @@ describe("FeedHub status", () => {
     expect(hub.status()).toMatchObject({ connected: false, reason: "service_unavailable: Backend down" });
     hub.togglePause();
     expect(statuses[statuses.length - 1].paused).toBe(true);
+  });
+});
+
+describe("FeedHub: polls that follow the user (reduced scale, simulated time)", () => {
+  const twentyQuotes = () =>
+    Array.from({ length: 20 }, (_, i) =>
+      quoteTopic({ market: "USDTNGN", side: i % 2 ? "sell" : "buy", notional_usd: 1000 * (i + 1), tenor_days: 7 }),
+    );
+
+  test("polls go through the client's polling view (one attempt each, behind every action)", async () => {
+    const { hub, client, advance } = setup();
+    hub.subscribe(pricesTopic("USDTNGN"), () => undefined);
+    hub.subscribe(positionsTopic(), () => undefined);
+    await advance(4_000);
+    expect(client.calls.length).toBeGreaterThan(3);
+    expect(client.calls.every((c) => c.kind === "poll")).toBe(true);
+  });
+
+  test("an outage: within one interval polls slow down and back off with jitter; the outage minute costs under half the healthy one and the next less; values stay; recovery within one capped interval", async () => {
+    const { hub, client, advance, clock } = setup({ random: () => 0.5 });
+    const cells = [pricesTopic("USDTNGN"), ...twentyQuotes()].map((topic) => {
+      const cell = recorder<unknown>();
+      hub.subscribe(topic, cell.listener);
+      return cell;
+    });
+    await advance(10_000);
+    const h0 = client.count();
+    await advance(60_000);
+    const healthy = client.count() - h0;
+    expect(healthy).toBeGreaterThanOrEqual(260); // 30 prices + 20 × 12 quotes
+
+    const down = apiError("service_unavailable", 503);
+    client.failAlways("prices", down);
+    client.failAlways("quote", down);
+    const o0 = client.count();
+    await advance(5_000); // one quote interval: every topic has failed once, none has been asked twice
+    expect(client.count() - o0).toBeLessThanOrEqual(21 + 2);
+    await advance(55_000);
+    const outage = client.count() - o0;
+    expect(outage).toBeLessThanOrEqual(healthy / 2);
+    const m2 = { all: client.count(), prices: client.count("prices"), quote: client.count("quote") };
+    await advance(60_000);
+    // It keeps falling: each topic once a minute or so, while one topic per endpoint probes at least every 15 s.
+    expect(client.count() - m2.all).toBeLessThan(outage);
+    expect(client.count() - m2.all).toBeLessThanOrEqual(45);
+    expect(client.count("prices") - m2.prices).toBeGreaterThanOrEqual(4);
+    expect(client.count("quote") - m2.quote).toBeGreaterThanOrEqual(4);
+    for (const cell of cells) {
+      expect(cell.last().error).toBeNull(); // the last good value stays (within the staleness limit)
+      expect(cell.last().value).toBeDefined();
+    }
+
+    client.failAlways("prices", null);
+    client.failAlways("quote", null);
+    const back = clock.now();
+    await advance(15_000);
+    for (const info of hub.topicInfo()) expect(info.fetchedAt).toBeGreaterThanOrEqual(back);
+    for (const cell of cells) expect(cell.last().lastError).toBeNull();
+  });
+
+  test("recovery seen by one topic brings every other backing-off topic back at once", async () => {
+    const { hub, client, advance, clock } = setup({ random: () => 1 });
+    hub.subscribe(pricesTopic("USDTNGN"), () => undefined);
+    for (const topic of twentyQuotes()) hub.subscribe(topic, () => undefined);
+    await advance(0);
+    const down = apiError("service_unavailable", 503);
+    client.failAlways("prices", down);
+    client.failAlways("quote", down);
+    await advance(120_000);
+    client.failAlways("prices", null);
+    client.failAlways("quote", null);
+    const back = clock.now();
+    // The first topic to ask again finds the service back; the others follow at once rather than each at its own time.
+    let firstBack: number | null = null;
+    for (let t = 0; t < 15_000 && firstBack === null; t += 100) {
+      await advance(100);
+      if (hub.topicInfo().some((i) => (i.fetchedAt ?? 0) >= back)) firstBack = clock.now();
+    }
+    expect(firstBack).not.toBeNull();
+    await advance(0);
+    for (const info of hub.topicInfo()) expect(info.fetchedAt).toBeGreaterThanOrEqual(back);
+    expect(clock.now() - back).toBeLessThanOrEqual(15_000);
+  });
+
+  test("one endpoint down (quotes) while others answer: its topics wait up to a minute each, one of them probes every 15 s, and all come back together", async () => {
+    const { hub, client, advance, clock } = setup({ random: () => 1 });
+    hub.subscribe(pricesTopic("USDTNGN"), () => undefined);
+    for (const topic of twentyQuotes()) hub.subscribe(topic, () => undefined);
+    await advance(0);
+    client.failAlways("quote", apiError("quote_failed", 502));
+    await advance(120_000);
+    const q0 = client.count("quote");
+    await advance(60_000);
+    expect(client.count("quote") - q0).toBeLessThanOrEqual(20 + 5); // each topic about once a minute, plus the probe
+    expect(client.count("quote") - q0).toBeGreaterThanOrEqual(4); // the probe: at least every 15 s
+    client.failAlways("quote", null);
+    const back = clock.now();
+    await advance(15_000);
+    for (const info of hub.topicInfo()) expect(info.fetchedAt).toBeGreaterThanOrEqual(back);
+  });
+
+  test("backoff has jitter: topics that failed together do not all ask again at the same moment", async () => {
+    let seed = 7;
+    const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+    const { hub, client, advance, clock } = setup({ random });
+    const at: number[] = [];
+    for (const topic of twentyQuotes())
+      hub.subscribe({ ...topic, fetch: (c, ctx) => (at.push(clock.now()), topic.fetch(c, ctx)) }, () => undefined);
+    await advance(0);
+    client.failAlways("quote", apiError("service_unavailable", 503));
+    await advance(5_000); // all 20 fail at the same moment
+    const failedAt = clock.now();
+    at.length = 0;
+    await advance(30_000);
+    const retries = at.filter((t) => t > failedAt);
+    expect(new Set(retries).size).toBeGreaterThan(10);
+    expect(Math.min(...retries) - failedAt).toBeGreaterThanOrEqual(5_000); // none sooner than the interval
+  });
+
+  test("a feed does not ask again before the service's Retry-After", async () => {
+    const { hub, client, advance } = setup();
+    hub.subscribe(positionsTopic(), () => undefined);
+    await advance(0);
+    client.failNext("positions", new HedgingApiError({ code: "rate_limited", status: 429, message: "slow down", retryAfterMs: 40_000 }));
+    await advance(2_000);
+    const after = client.count("positions");
+    await advance(39_000);
+    expect(client.count("positions")).toBe(after);
+    await advance(2_000);
+    expect(client.count("positions")).toBe(after + 1);
+  });
+
+  test("a 429 before any value is waited out (the cell shows nothing yet) for 30 s, then shown", async () => {
+    const { hub, client, advance } = setup();
+    client.failAlways("account", apiError("rate_limited", 429));
+    const cell = recorder<unknown>();
+    hub.subscribe(accountTopic(), cell.listener);
+    await advance(20_000);
+    expect(client.count("account")).toBeGreaterThan(1);
+    expect(cell.seen).toHaveLength(0);
+    await advance(30_000);
+    expect(cell.last().error).toMatchObject({ code: "rate_limited" });
+    client.failAlways("account", null);
+    await advance(20_000);
+    expect(cell.last().value).toEqual(client.account_);
+  });
+
+  test("a cancelled cell aborts the poll it alone was waiting for; with another cell still there, the poll goes on", async () => {
+    const { hub, client, advance } = setup();
+    const release = client.hold();
+    const offA = hub.subscribe(positionsTopic(), () => undefined);
+    const b = recorder<unknown>();
+    const offB = hub.subscribe(positionsTopic(), b.listener);
+    void advance(0);
+    await Promise.resolve();
+    const call = client.calls.find((c) => c.method === "positions");
+    expect(call?.signal?.aborted).toBe(false);
+    offA();
+    expect(call?.signal?.aborted).toBe(false);
+    offB();
+    expect(call?.signal?.aborted).toBe(true);
+    release();
+    await advance(0);
+    expect(b.seen).toHaveLength(0);
+    // Back within the linger time: asked again at once, since the aborted poll brought nothing.
+    const back = recorder<unknown>();
+    hub.subscribe(positionsTopic(), back.listener);
+    await advance(0);
+    expect(client.count("positions")).toBe(2);
+    expect(back.last().value).toEqual(client.positions_);
+  });
+
+  test("the feeds' budget follows the rate the client has learned", async () => {
+    const { hub, client } = setup();
+    for (const topic of twentyQuotes()) hub.subscribe(topic, () => undefined); // 4 requests/s wanted
+    client.ratePerSecond = 2;
+    expect(hub.budgetPerSecond()).toBe(2);
+    expect(hub.effectiveIntervalMs("quote")).toBe(10_000);
+    client.ratePerSecond = 20;
+    expect(hub.effectiveIntervalMs("quote")).toBe(5_000);
+  });
+
+  test("after a trade the positions, account, hedge and history topics are asked at once; prices and quotes are not", async () => {
+    const { hub, client, advance } = setup();
+    const topics: TopicSpec<unknown>[] = [
+      pricesTopic("USDTNGN"),
+      quoteTopic({ market: "USDTNGN", side: "buy", notional_usd: 1000, tenor_days: 7 }),
+      positionsTopic(),
+      accountTopic(),
+      hedgesTopic({}),
+      hedgeTopic("h_1"),
+      historyTopic(),
+    ] as TopicSpec<unknown>[];
+    for (const topic of topics) hub.subscribe(topic, () => undefined);
+    await advance(1_500);
+    const before = {
+      ...Object.fromEntries(
+        ["prices", "quote", "positions", "account", "list", "get", "history"].map((m) => [m, client.count(m as never)]),
+      ),
+    };
+    client.trade();
+    await advance(0);
+    for (const m of ["positions", "account", "list", "get", "history"]) expect(client.count(m as never)).toBe(before[m] + 1);
+    expect(client.count("prices")).toBe(before.prices);
+    expect(client.count("quote")).toBe(before.quote);
+    // A burst of trades (a batch): at most one refresh per topic per second.
+    for (let i = 0; i < 20; i++) {
+      client.trade();
+      await advance(50);
+    }
+    expect(client.count("history")).toBeLessThanOrEqual(before.history + 2);
+  });
+
+  test("after a trade, a topic nobody shows any more is forgotten: a new cell does not get its pre-trade answer", async () => {
+    const { hub, client, advance } = setup();
+    const off = hub.subscribe(historyTopic(), () => undefined);
+    await advance(0);
+    off();
+    client.trade();
+    const late = recorder<unknown>();
+    hub.subscribe(historyTopic(), late.listener);
+    expect(late.seen).toHaveLength(0); // no cached answer from before the trade
+    await advance(0);
+    expect(client.count("history")).toBe(2);
+    expect(late.seen).toHaveLength(1);
+  });
+
+  test("a trade while a poll is in flight asks again when that poll ends (its answer may predate the trade)", async () => {
+    const { hub, client, advance } = setup();
+    hub.subscribe(positionsTopic(), () => undefined);
+    await advance(500);
+    const release = client.hold();
+    hub.refresh(); // a poll goes out and waits for its answer
+    const n = client.count("positions");
+    client.trade();
+    release();
+    await advance(0); // the poll in flight ends
+    expect(client.count("positions")).toBe(n);
+    await advance(1_000); // not the 2 s interval: a second after the poll that may predate the trade
+    expect(client.count("positions")).toBe(n + 1);
+  });
+
+  test("until the saved settings are read, subscribers get nothing (Excel shows #BUSY!); then 'Set your API key'", async () => {
+    const clock = new ManualClock();
+    const source = Object.assign(new FakeSource(null), { ready: false });
+    const hub = new FeedHub({ source, clock });
+    const cell = recorder<unknown>();
+    hub.subscribe(positionsTopic(), cell.listener);
+    expect(cell.seen).toHaveLength(0);
+    expect(hub.status().reason).toBe("Reading the saved settings");
+    source.ready = true;
+    source.set(null);
+    expect(cell.last().error?.kind).toBe("no_key");
   });
 });

@@ -321,6 +321,24 @@ describe("errors, cancellation, pause, key", () => {
     expect(rows(positions.value)).toHaveLength(1);
   });
 
+  test("on opening a workbook, cells wait (#BUSY!) until the saved settings are read, instead of flashing 'Set your API key'", async () => {
+    const { Connection } = await import("../../src/feeds/connection");
+    const { FeedHub } = await import("../../src/feeds/hub");
+    const { ManualClock } = await import("../../src/feeds/clock");
+    const { setSharedHub } = await import("../../src/feeds/shared");
+    const connection = new Connection();
+    setSharedHub(new FeedHub({ source: connection, clock: new ManualClock() }));
+    const price = new FakeInvocation<number>();
+    const status = new FakeInvocation<Spill>();
+    fn.price("USDTNGN", price as never);
+    fn.status(status as never);
+    expect(price.results).toHaveLength(0); // no result yet: Excel shows #BUSY!
+    expect(fields(status.value)).toMatchObject({ environment: "none", reason: "Reading the saved settings" });
+    connection.settingsRead(); // the pane read them: no key was saved
+    expect(price.error).toMatchObject({ code: "#N/A", message: "Set your API key in the Hedge pane" });
+    expect(price.results).toHaveLength(1);
+  });
+
   test("a rejected key shows #N/A naming the code", async () => {
     const { client, advance } = installFeeds();
     client.failAlways("account", apiError("invalid_api_key", 401, "Key not found or revoked."));
@@ -415,9 +433,16 @@ describe("HEDGE.STATUS", () => {
       active_feeds: 1,
     });
 
+    client.ratePerSecond = 19.46;
+    client.rateLimitedInLastMinute = 3;
     client.failAlways("positions", apiError("rate_limited", 429, "Too many requests"));
     await advance(2_000);
-    expect(fields(status.value)).toMatchObject({ connected: false, reason: "rate_limited: Too many requests" });
+    expect(fields(status.value)).toMatchObject({
+      connected: false,
+      reason: "rate_limited: Too many requests",
+      rate_per_second: 19.5, // the rate the client has learned, to a tenth
+      rate_limited_last_minute: 3,
+    });
 
     source.set(null);
     expect(fields(status.value)).toMatchObject({

@@ -13,7 +13,7 @@ interface FunctionMeta {
   name: string;
   description?: string;
   parameters: Param[];
-  options?: { stream?: boolean };
+  options?: { stream?: boolean; volatile?: boolean };
   result: { dimensionality?: string; type?: string };
 }
 
@@ -63,4 +63,11 @@ test("ids are upper case and unique; nothing but the listed functions and VERSIO
   expect(new Set(ids).size).toBe(ids.length);
   for (const id of ids) expect(id).toBe(id.toUpperCase());
   expect(ids.sort()).toEqual([...EXPECTED.map(([id]) => id), "VERSION"].sort());
+});
+
+test("VERSION is volatile (recalculated with the workbook, so it shows the running version after an update) and does not stream", () => {
+  const version = functions.find((f) => f.id === "VERSION");
+  expect(version?.options?.volatile).toBe(true);
+  expect(version?.options?.stream).toBeUndefined();
+  for (const f of functions.filter((x) => x.id !== "VERSION")) expect(f.options?.volatile).toBeUndefined();
 });

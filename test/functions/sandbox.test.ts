@@ -78,8 +78,8 @@ test("a 503 burst keeps the last value on screen and recovers", async () => {
   expect(first).toBeGreaterThan(0);
   const firstFetch = hub.peek("prices:USDTNGN")?.fetchedAt as number;
 
-  // More failures than the client's own retries absorb: two polls in a row fail.
-  await controlPost("/faults", { fail_next: { count: 8, code: "service_unavailable", path: "/prices" } });
+  // A poll is one attempt (the hub backs off instead of the client retrying): three polls in a row fail.
+  await controlPost("/faults", { fail_next: { count: 3, code: "service_unavailable", path: "/prices" } });
   await advance(hub.effectiveIntervalMs("prices"));
   expect(hub.peek("prices:USDTNGN")?.lastError?.code).toBe("service_unavailable");
   expect(hub.status()).toMatchObject({ connected: false });
