@@ -2,6 +2,7 @@
 import { sameAccount } from "../trading/duplicates";
 import type { Environment } from "../api/environment";
 import type { ClosedHedge, Hedge, Position } from "../api/schemas";
+import { utcMs } from "../api/time";
 import type { LogRecord } from "../trading/hedge-log";
 import { exactSum } from "./exact-sum";
 import { inWindow, type MonthWindow } from "./month";
@@ -157,7 +158,7 @@ interface ServiceHedge {
 
 const ms = (iso: string | null | undefined): number | null => {
   if (!iso) return null;
-  const t = Date.parse(iso);
+  const t = utcMs(iso);
   return Number.isFinite(t) ? t : null;
 };
 
