@@ -58,6 +58,8 @@ const ADVICE: Partial<Record<string, string>> = {
   network_error: "The service could not be reached: check the network and the base URL.",
   timeout: "The service did not answer in time.",
   invalid_response: "The service sent an answer this add-in does not understand.",
+  origin_not_allowed: "Check the base URL. To use another service, the add-in must be built with its origin in SERVICE_ORIGINS.",
+  key_origin_mismatch: "Type the API key again to use it with this service, or go back to the base URL it was saved for.",
 };
 
 export interface HedgingApiErrorInit {
