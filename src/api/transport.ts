@@ -92,7 +92,7 @@ export async function diagnoseCors(url: string, timeoutMs = 5_000): Promise<Cors
       mode: "no-cors",
       credentials: "omit",
       cache: "no-store",
-      redirect: "error",
+      // (A no-cors request must follow redirects; this one carries neither the key nor a body.)
       signal: AbortSignal.timeout(timeoutMs),
     });
     return response.type === "opaque" || response.ok ? { pageOrigin, serviceOrigin } : null;
