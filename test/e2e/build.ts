@@ -14,7 +14,7 @@ export const PRODUCTION_ENV = {
 const distOf = (mode: BuildMode) => (mode === "production" ? PROD_DIST : E2E_DIST);
 const stampOf = (mode: BuildMode) => path.join(distOf(mode), ".build-stamp");
 const LOCK = path.join(ROOT, "test/artifacts/.e2e-build.lock");
-const INPUTS = ["src", "assets", "webpack.config.js", "manifest.xml", "package-lock.json", "tsconfig.json"];
+const INPUTS = ["src", "assets", "webpack.config.js", "manifest.xml", "package.json", "package-lock.json", "tsconfig.json"];
 
 /** Newest modification time among the build's inputs. */
 function newestInput(): number {
