@@ -54,7 +54,7 @@ const layerRules = Object.entries(LAYERS).map(([folder, allowed]) => {
 });
 
 module.exports = defineConfig(
-  globalIgnores(["dist/", "node_modules/", "coverage/", "test/artifacts/", "reports/", ".stryker-tmp/"]),
+  globalIgnores(["dist/", "dist-sourcemaps/", "node_modules/", "coverage/", "test/artifacts/", "reports/", ".stryker-tmp/"]),
   js.configs.recommended,
   tseslint.configs.recommended,
   {

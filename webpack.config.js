@@ -1,4 +1,4 @@
-// Webpack build of the add-in: one shared-runtime page (taskpane + functions + commands), functions.json, assets and manifest in dist/.
+// Webpack build of the add-in: one shared-runtime page (taskpane + functions + commands) under a Content-Security-Policy, functions.json and its help page, assets and manifest in dist/.
 const { X509Certificate } = require("crypto");
 const fs = require("fs");
 const os = require("os");
@@ -6,10 +6,15 @@ const path = require("path");
 const CopyWebpackPlugin = require("copy-webpack-plugin");
 const CustomFunctionsMetadataPlugin = require("custom-functions-metadata-plugin");
 const HtmlWebpackPlugin = require("html-webpack-plugin");
-const { Compilation, sources } = require("webpack");
+const { Compilation, DefinePlugin, sources } = require("webpack");
 
 const DEV_URL = "https://localhost:3000/";
 const CERT_DIR = path.join(os.homedir(), ".office-addin-dev-certs");
+/** Office.js comes from Microsoft's CDN; its Windows and Mac host scripts pull MicrosoftAjax from ajax.aspnetcdn.com. */
+const OFFICE_SCRIPT_ORIGINS = ["https://appsforoffice.microsoft.com", "https://ajax.aspnetcdn.com"];
+/** Development and test builds may also reach the local sandbox, on any port (CSP cannot say 127.x.x.x or [::1]). */
+const LOOPBACK_SOURCES = ["http://localhost:*", "https://localhost:*", "http://127.0.0.1:*", "https://127.0.0.1:*"];
+const EXAMPLE_ORIGINS = "SERVICE_ORIGINS=https://api.hedging.example,https://sandbox.hedging.example";
 
 /** An error webpack-cli prints as one clear line, without a stack trace. */
 function configError(message) {
@@ -18,10 +23,22 @@ function configError(message) {
   return err;
 }
 
-/** The public URL that replaces https://localhost:3000/ in a production manifest (ADDIN_PUBLIC_URL), or the dev URL. */
-function publicUrl() {
-  const value = (process.env.ADDIN_PUBLIC_URL || "").trim();
-  if (!value) return DEV_URL;
+/** A build setting from `--env NAME=value` or the environment variable of the same name. */
+function setting(env, name) {
+  return String(env?.[name] ?? process.env[name] ?? "").trim();
+}
+
+/** The public URL that replaces https://localhost:3000/ in a production manifest (ADDIN_PUBLIC_URL, required there). */
+function publicUrl(env, production) {
+  const value = setting(env, "ADDIN_PUBLIC_URL");
+  if (!value) {
+    if (!production) return DEV_URL;
+    throw configError(
+      "ADDIN_PUBLIC_URL is not set: a production build needs the https:// address it will be published at, so that " +
+        "dist/manifest.xml does not point Excel at https://localhost:3000/. Build with e.g. " +
+        "ADDIN_PUBLIC_URL=https://addins.example.com/hedge/ npm run build (README: Pointing at the real service).",
+    );
+  }
   let url;
   try {
     url = new URL(value);
@@ -31,7 +48,54 @@ function publicUrl() {
   if (url.protocol !== "https:") {
     throw configError(`ADDIN_PUBLIC_URL must be an https:// URL (Office loads add-ins over HTTPS only), got "${value}".`);
   }
+  if (url.search || url.hash || url.username || url.password)
+    throw configError(`ADDIN_PUBLIC_URL must be a plain https:// address without query, fragment or user name, got "${value}".`);
   return url.href.endsWith("/") ? url.href : `${url.href}/`;
+}
+
+/**
+ * The service origins the pane may connect to (SERVICE_ORIGINS: origins separated by commas or spaces). Production
+ * builds need at least one, each https; development builds may name none (they reach the local sandbox anyway).
+ */
+function serviceOrigins(env, production) {
+  const value = setting(env, "SERVICE_ORIGINS");
+  const origins = value ? value.split(/[\s,]+/).filter(Boolean) : [];
+  if (production && origins.length === 0)
+    throw configError(
+      "SERVICE_ORIGINS is not set: a production build must name the Hedging Service origins the pane may send the API key " +
+        `to (they also form the page's Content-Security-Policy), e.g. ${EXAMPLE_ORIGINS} npm run build.`,
+    );
+  return origins.map((origin) => {
+    let url;
+    try {
+      url = new URL(origin);
+    } catch {
+      throw configError(`SERVICE_ORIGINS: "${origin}" is not a URL. Give origins only, e.g. ${EXAMPLE_ORIGINS}`);
+    }
+    if (url.origin !== origin.replace(/\/$/, "") || (url.pathname !== "/" && url.pathname !== ""))
+      throw configError(`SERVICE_ORIGINS: "${origin}" must be an origin (scheme://host[:port]) without a path, e.g. ${url.origin}`);
+    if (production && url.protocol !== "https:")
+      throw configError(`SERVICE_ORIGINS: "${origin}" must be https:// in a production build (the API key travels to it).`);
+    return url.origin;
+  });
+}
+
+/**
+ * The page's Content-Security-Policy (README "Security" gives the reason for each entry). Scripts only from this
+ * add-in's origin and Office's CDN, no inline script; inline styles allowed (Office.js and Fluent set them);
+ * connections only to this origin and the allowed service origins; no sandbox and no frame-ancestors, which would
+ * stop Excel on the web from framing the page or Office.js from loading.
+ */
+function contentSecurityPolicy(origins, production) {
+  const connect = ["'self'", ...origins, ...(production ? [] : LOOPBACK_SOURCES)];
+  return [
+    `script-src 'self' ${OFFICE_SCRIPT_ORIGINS.join(" ")}`,
+    "style-src 'self' 'unsafe-inline'",
+    `connect-src ${[...new Set(connect)].join(" ")}`,
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'none'",
+  ].join("; ");
 }
 
 /** Dev-server TLS options from office-addin-dev-certs (creating and trusting the certificates when needed). */
@@ -58,15 +122,88 @@ async function devServerHttpsOptions() {
   }
 }
 
-/** Rewrites the dev URL in generated functions.json (e.g. helpUrl) the way the manifest copy is rewritten. */
-function rewriteFunctionsJson(url) {
+const escapeHtml = (text) =>
+  String(text ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+
+/** The help anchor of a custom function: its id in lower case ("price" for HEDGE.PRICE). */
+const helpAnchor = (id) => String(id).toLowerCase();
+
+/** assets' help page: one section per custom function (anchor = its id in lower case), written from functions.json. */
+function helpPage(metadata, namespace, version) {
+  const fns = metadata.functions ?? [];
+  const signature = (fn) =>
+    `=${namespace}.${fn.name}(${(fn.parameters ?? []).map((p) => (p.optional ? `[${p.name}]` : p.name)).join(", ")})`;
+  const kind = (fn) =>
+    [fn.options?.stream ? "Streams: the cell updates by itself while the workbook is open." : "", fn.options?.volatile ? "Volatile." : ""]
+      .filter(Boolean)
+      .join(" ");
+  const section = (fn) => `
+    <section id="${escapeHtml(helpAnchor(fn.id))}">
+      <h2><code>${escapeHtml(signature(fn))}</code></h2>
+      <p>${escapeHtml(fn.description)}</p>
+      ${kind(fn) ? `<p class="note">${escapeHtml(kind(fn))}</p>` : ""}
+      ${
+        (fn.parameters ?? []).length === 0
+          ? "<p>No arguments.</p>"
+          : `<dl>${fn.parameters
+              .map(
+                (p) =>
+                  `<dt><code>${escapeHtml(p.name)}</code>${p.optional ? " (optional)" : ""}</dt><dd>${escapeHtml(p.description ?? "")}</dd>`,
+              )
+              .join("")}</dl>`
+      }
+    </section>`;
+  return `<!doctype html>
+<!-- Generated by webpack.config.js from functions.json: the help page of the ${namespace}.* custom functions (helpUrl and SupportUrl). -->
+<html lang="en">
+  <head>
+    <meta charset="UTF-8" />
+    <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src 'self'" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <title>Hedge for Excel: help</title>
+    <style>
+      body { font-family: "Segoe UI", -apple-system, Roboto, "Helvetica Neue", sans-serif; max-width: 760px; margin: 24px auto; padding: 0 16px; line-height: 1.45; color: #242424; }
+      code { font-family: Consolas, "Courier New", monospace; }
+      section { border-top: 1px solid #e0e0e0; padding-top: 8px; margin-top: 16px; }
+      h2 { font-size: 1.05em; }
+      dt { font-weight: 600; margin-top: 4px; }
+      dd { margin-left: 16px; }
+      .note { color: #616161; }
+    </style>
+  </head>
+  <body>
+    <h1>Hedge for Excel ${escapeHtml(version)}</h1>
+    <p>
+      Hedge for Excel is a client of the Hedging Service v2: <code>${namespace}.*</code> worksheet functions stream rates,
+      quotes and positions into cells, and the <strong>Hedge</strong> pane (Home tab) opens, grows, reduces and closes
+      hedges from the rows you select. Set your API key in the pane first. Times come back as Excel date serials in UTC.
+    </p>
+    <nav><ul>${fns.map((fn) => `<li><a href="#${escapeHtml(helpAnchor(fn.id))}">${namespace}.${escapeHtml(fn.name)}</a></li>`).join("")}</ul></nav>
+    ${fns.map(section).join("\n")}
+    <section id="support">
+      <h2>Support</h2>
+      <p>Errors in a cell carry a message (hover the cell). <code>=${namespace}.STATUS()</code> shows the connection, and the pane shows what to do for each error code. Contact the team that gave you this add-in.</p>
+    </section>
+  </body>
+</html>
+`;
+}
+
+/**
+ * Points every custom function's helpUrl at its section of help.html, and writes help.html from functions.json
+ * (so the two never disagree).
+ */
+function functionsHelp(url, version) {
   return {
     apply(compiler) {
-      compiler.hooks.thisCompilation.tap("RewriteFunctionsJson", (compilation) => {
-        compilation.hooks.processAssets.tap({ name: "RewriteFunctionsJson", stage: Compilation.PROCESS_ASSETS_STAGE_OPTIMIZE }, () => {
+      compiler.hooks.thisCompilation.tap("FunctionsHelp", (compilation) => {
+        compilation.hooks.processAssets.tap({ name: "FunctionsHelp", stage: Compilation.PROCESS_ASSETS_STAGE_OPTIMIZE }, () => {
           const asset = compilation.getAsset("functions.json");
-          if (asset)
-            compilation.updateAsset("functions.json", new sources.RawSource(asset.source.source().toString().replaceAll(DEV_URL, url)));
+          if (!asset) return;
+          const metadata = JSON.parse(asset.source.source().toString());
+          for (const fn of metadata.functions ?? []) fn.helpUrl = `${url}help.html#${helpAnchor(fn.id)}`;
+          compilation.updateAsset("functions.json", new sources.RawSource(JSON.stringify(metadata, null, 2)));
+          compilation.emitAsset("help.html", new sources.RawSource(helpPage(metadata, "HEDGE", version)));
         });
       });
     },
@@ -75,20 +212,27 @@ function rewriteFunctionsJson(url) {
 
 module.exports = async (env, argv) => {
   const production = argv.mode === "production";
-  const manifestUrl = production ? publicUrl() : DEV_URL;
+  const manifestUrl = publicUrl(env, production);
+  const origins = serviceOrigins(env, production);
+  const { version } = require("./package.json");
 
   return {
     mode: production ? "production" : "development",
-    devtool: "source-map",
+    // Production: source maps are written for support but not referenced by the bundles (nothing asks the server for them).
+    devtool: production ? "hidden-source-map" : "source-map",
     target: ["web", "es2020"],
     entry: {
-      taskpane: "./src/taskpane/taskpane.ts",
+      // Development and test builds put the memory harness (?harness=memory, window.hedgeHarness) in front of the
+      // pane as a separate entry module; production bundles never contain it.
+      taskpane: production ? "./src/taskpane/taskpane.ts" : ["./src/taskpane/harness-entry.ts", "./src/taskpane/taskpane.ts"],
       commands: "./src/commands/commands.ts",
       functions: "./src/functions/functions.ts",
     },
     output: {
       path: path.resolve(__dirname, "dist"),
       filename: "[name].js",
+      // Production source maps go next to dist/, not into it: kept for support, never published with the add-in.
+      ...(production ? { sourceMapFilename: "../dist-sourcemaps/[file].map" } : {}),
       clean: true,
     },
     // One webpack runtime for the three bundles of the shared page, so a module they share (API client, cache) is one
@@ -107,6 +251,8 @@ module.exports = async (env, argv) => {
       ],
     },
     plugins: [
+      // The pane refuses what the CSP would block anyway, with a message that names the allowed origins.
+      new DefinePlugin({ "process.env.SERVICE_ORIGINS": JSON.stringify(origins.join(" ")) }),
       new CustomFunctionsMetadataPlugin({
         output: "functions.json",
         input: path.resolve(__dirname, "src/functions/functions.ts"),
@@ -115,6 +261,7 @@ module.exports = async (env, argv) => {
         filename: "taskpane.html",
         template: "./src/taskpane/taskpane.html",
         chunks: ["taskpane", "functions", "commands"],
+        templateParameters: { csp: contentSecurityPolicy(origins, production), harnessHint: !production },
       }),
       new CopyWebpackPlugin({
         patterns: [
@@ -126,7 +273,7 @@ module.exports = async (env, argv) => {
           },
         ],
       }),
-      rewriteFunctionsJson(manifestUrl),
+      functionsHelp(manifestUrl, version),
     ],
     // An add-in page is loaded once per session; warn only when it gets really big.
     performance: { maxEntrypointSize: 1024 * 1024, maxAssetSize: 1024 * 1024 },
@@ -140,3 +287,7 @@ module.exports = async (env, argv) => {
     },
   };
 };
+
+module.exports.contentSecurityPolicy = contentSecurityPolicy;
+module.exports.serviceOrigins = serviceOrigins;
+module.exports.publicUrl = publicUrl;

@@ -30,24 +30,76 @@ export function isLoopback(url: URL): boolean {
   return LOOPBACK_HOSTS.has(url.hostname) || /^127\.\d+\.\d+\.\d+$/.test(url.hostname);
 }
 
-/** The base URL without a trailing slash; HTTPS is required except on this machine's loopback. */
+/** The base URL without a trailing slash; HTTPS is required except on this machine's loopback. No user-info, query or fragment. */
 export function normaliseBaseUrl(baseUrl: string): string {
   let url: URL;
   try {
     url = new URL(baseUrl);
   } catch {
-    throw new HedgingApiError({
-      code: "validation_error",
-      status: null,
-      message: `Base URL "${baseUrl}" is not a URL: give one such as https://host/v2.`,
-    });
+    throw refused(`Base URL "${baseUrl}" is not a URL: give one such as https://host/v2.`);
   }
   if (url.protocol !== "https:" && !(url.protocol === "http:" && isLoopback(url))) {
+    throw refused(`Base URL must use https (plain http is allowed only for localhost); got ${url.protocol}//${url.host}.`);
+  }
+  // A name and password in the URL would travel with every request; a query or fragment would be glued to every path.
+  if (url.username || url.password)
+    throw refused("Base URL must not contain a user name or password (user@host): the API key is the only credential.");
+  if (url.search || baseUrl.includes("?"))
+    throw refused(`Base URL must not contain a query (?…): give only the service's address, e.g. ${url.origin}${url.pathname}.`);
+  if (url.hash || baseUrl.includes("#"))
+    throw refused(`Base URL must not contain a fragment (#…): give only the service's address, e.g. ${url.origin}${url.pathname}.`);
+  return url.toString().replace(/\/+$/, "");
+}
+
+function refused(message: string): HedgingApiError {
+  return new HedgingApiError({ code: "validation_error", status: null, message });
+}
+
+/** "https://api.example.com" (scheme, host and port) of a URL; the unit a key is bound to. */
+export function originOf(url: string): string {
+  return new URL(url).origin;
+}
+
+/** Where this build of the add-in may send a key (README "Security"). */
+export interface ServicePolicy {
+  /** Service origins allowed at build time (SERVICE_ORIGINS), e.g. ["https://api.hedging.example"]. */
+  origins: readonly string[];
+  /** Development and test builds: any http(s) origin on localhost or 127.0.0.1 too (the local sandbox on any port). */
+  loopback: boolean;
+  /** Production builds: a svc_live_ key goes only over https, never plain http (not even to this machine). */
+  liveNeedsHttps: boolean;
+}
+
+/** No restriction beyond the base URL rules (Node tools and tests that do not build the page). */
+export const OPEN_POLICY: ServicePolicy = { origins: [], loopback: true, liveNeedsHttps: false };
+
+function policyAllows(url: URL, policy: ServicePolicy): boolean {
+  if (policy === OPEN_POLICY) return true;
+  if (policy.origins.includes(url.origin)) return true;
+  return policy.loopback && (url.hostname === "localhost" || url.hostname === "127.0.0.1");
+}
+
+/** The origins a policy allows, for messages: "https://a.example, https://b.example (and this machine)". */
+export function describePolicy(policy: ServicePolicy): string {
+  const named = policy.origins.join(", ");
+  if (!policy.loopback) return named || "none";
+  return named ? `${named}, and localhost / 127.0.0.1` : "localhost and 127.0.0.1 only";
+}
+
+/**
+ * Checks, before anything is sent, that this key may go to this (normalised) base URL under the build's policy:
+ * the origin is one the build allows, and a production key travels over https.
+ */
+export function checkKeyDestination(apiKey: string, baseUrl: string, policy: ServicePolicy): void {
+  const url = new URL(baseUrl);
+  if (!policyAllows(url, policy)) {
     throw new HedgingApiError({
-      code: "validation_error",
+      code: "origin_not_allowed",
       status: null,
-      message: `Base URL must use https (plain http is allowed only for localhost); got ${url.protocol}//${url.host}.`,
+      message: `This build of the add-in connects only to ${describePolicy(policy)}; ${url.origin} is not one of them, so nothing was sent.`,
     });
   }
-  return url.toString().replace(/\/+$/, "");
+  if (policy.liveNeedsHttps && environmentOf(apiKey) === "production" && url.protocol !== "https:") {
+    throw refused(`A ${LIVE_PREFIX} key (production money) is sent only over https; ${url.origin} is plain http, so nothing was sent.`);
+  }
 }

@@ -58,6 +58,8 @@ const ADVICE: Partial<Record<string, string>> = {
   network_error: "The service could not be reached: check the network and the base URL.",
   timeout: "The service did not answer in time.",
   invalid_response: "The service sent an answer this add-in does not understand.",
+  origin_not_allowed: "Check the base URL. To use another service, the add-in must be built with its origin in SERVICE_ORIGINS.",
+  key_origin_mismatch: "Type the API key again to use it with this service, or go back to the base URL it was saved for.",
 };
 
 export interface HedgingApiErrorInit {
@@ -116,8 +118,47 @@ export function errorCode(e: unknown): string {
   return isHedgingApiError(e) ? e.code : "unexpected_error";
 }
 
-/** Text with every occurrence of a secret replaced by its masked form. */
+/** Percent-encoding with lower-case hex digits ("%2b"), which servers also echo. */
+const lowerHex = (encoded: string) => encoded.replace(/%[0-9A-F]{2}/g, (p) => p.toLowerCase());
+
+/** Base64 of ASCII text (btoa exists in browsers and Node 16+). */
+function base64(text: string): string | null {
+  try {
+    return btoa(text);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The ways a secret shows up when a service or a proxy echoes it: as it is, percent-encoded (URI component, URI,
+ * form, upper- or lower-case hex), JSON-escaped, and base64 (standard and URL-safe, without padding). Longest first.
+ */
+export function secretForms(secret: string): string[] {
+  const forms = new Set<string>([secret]);
+  const component = encodeURIComponent(secret);
+  for (const encoded of [
+    component,
+    encodeURI(secret),
+    component.replace(/%20/g, "+"),
+    new URLSearchParams({ k: secret }).toString().slice(2),
+  ]) {
+    forms.add(encoded);
+    forms.add(lowerHex(encoded));
+  }
+  forms.add(JSON.stringify(secret).slice(1, -1));
+  const b64 = base64(secret)?.replace(/=+$/, "");
+  if (b64) {
+    forms.add(b64);
+    forms.add(b64.replace(/\+/g, "-").replace(/\//g, "_"));
+  }
+  return [...forms].filter((f) => f.length >= 4).sort((a, b) => b.length - a.length);
+}
+
+/** Text with every occurrence of a secret, in any of its encoded forms, replaced by its masked form. */
 export function redact(text: string, secret: string | undefined, masked: string): string {
   if (!secret || secret.length < 4) return text;
-  return text.split(secret).join(masked);
+  let out = text;
+  for (const form of secretForms(secret)) out = out.split(form).join(masked);
+  return out;
 }

@@ -1,6 +1,11 @@
 // Zod schemas of Hedging Service v2 resources and request bodies: the single source of the client's and the sandbox's types.
 import { z } from "zod";
 
+// In the add-in's page, whose Content-Security-Policy allows no eval, zod must neither compile parsers with
+// `new Function` nor probe whether it may (the browser reports the probe as a violation). Object schemas decide this
+// when they are defined, so it is set here, before any. Node (the sandbox, tests) keeps the compiled parsers.
+if (typeof document !== "undefined") z.config({ jitless: true });
+
 export const SIDES = ["buy", "sell"] as const;
 export const TENORS = [1, 3, 7] as const;
 export const HEDGE_STATUSES = ["submitting", "submitted", "filled", "failed", "closed"] as const;
@@ -22,10 +27,17 @@ const num = z.union([
   z
     .string()
     .regex(/^-?\d+(\.\d+)?([eE][-+]?\d+)?$/, "expected a number")
-    .transform(Number),
+    .transform(Number)
+    // "1e400" is a decimal string whose number is Infinity: not a number any amount can be.
+    .pipe(z.number().finite("expected a finite number")),
 ]);
 const int = num.pipe(z.number().int());
-const timestamp = z.string().min(1);
+/**
+ * A time as the service sends it: ISO 8601 with a UTC offset (`2026-11-30T17:00:00Z`, `…+01:00`). Anything else
+ * (`22/11/2026 20:00 UTC`, a time without a zone) makes the answer invalid_response naming the field; read the value
+ * with `utcMs` (src/api/time.ts), the one parser of times.
+ */
+const timestamp = z.iso.datetime({ offset: true, error: "must be an ISO 8601 timestamp with a UTC offset, e.g. 2026-11-30T17:00:00Z" });
 const optionalString = z.string().nullish();
 const optionalTimestamp = timestamp.nullish();
 /** Known values are typed; an unknown future value is kept as a string rather than failing the response. */
@@ -198,7 +210,17 @@ export const pricesSchema = z.record(z.string(), priceEntrySchema);
 
 // ---- request bodies (what the client sends and the sandbox checks) ----
 
-const positiveAmount = z.number().finite().positive("must be greater than 0");
+/**
+ * The largest amount a request may carry: far above any hedge the service allows (its per-hedge limits are in the
+ * millions), and small enough that money kept in micro-units stays exact. A quote for 1e308 is a validation_error,
+ * not an answer full of nulls.
+ */
+export const MAX_AMOUNT_USD = 1_000_000_000;
+const positiveAmount = z
+  .number()
+  .finite()
+  .positive("must be greater than 0")
+  .max(MAX_AMOUNT_USD, `must be at most ${MAX_AMOUNT_USD.toLocaleString("en-US")} USD`);
 const tenor = z.union(TENORS.map((t) => z.literal(t)) as [z.ZodLiteral<1>, z.ZodLiteral<3>, z.ZodLiteral<7>], {
   error: "must be one of 1, 3, 7",
 });

@@ -188,10 +188,19 @@ export function checkManifest(
   const hosts = child("Hosts")?.children.map((host) => host.attrs.Name) ?? [];
   if (!hosts.includes("Workbook"))
     problem("structure", `<Hosts> must contain <Host Name="Workbook"/> (Excel), found: ${hosts.join(", ") || "none"}`);
-  const sets = all.filter((element) => element.name === "Set" && element.path.includes("Requirements")).map((set) => set.attrs.Name);
+  const setElements = all.filter((element) => element.name === "Set" && element.path.includes("Requirements"));
+  const sets = setElements.map((set) => set.attrs.Name);
   for (const required of ["SharedRuntime", "CustomFunctionsRuntime"]) {
     if (!sets.includes(required)) problem("structure", `<Requirements> must declare the ${required} requirement set`);
   }
+  // CustomFunctions.Error with a message (how every HEDGE.* error explains itself) needs CustomFunctionsRuntime 1.3.
+  const cfr = setElements.find((set) => set.attrs.Name === "CustomFunctionsRuntime");
+  const [major, minor] = (cfr?.attrs.MinVersion ?? "0").split(".").map(Number);
+  if (cfr && (major < 1 || (major === 1 && (minor || 0) < 3)))
+    problem(
+      "structure",
+      `CustomFunctionsRuntime MinVersion="${cfr.attrs.MinVersion ?? ""}" must be at least 1.3 (error messages in cells need it)`,
+    );
 
   // --- resources
   const resources = new Map<string, { kind: ResourceKind; value: string; element: XmlElement }>();

@@ -1,4 +1,5 @@
 // Archiving the Hedge Log, as plain logic: which rows may move to "Hedge Log YYYY" (finished and older than the cut-off, never an unfinished one), and merging the archive back for month end.
+import { utcMs } from "../api/time";
 import type { CellValue } from "../trading/cells";
 import { archiveSheetName, type LogArchiveRequest, type LogArchiveResult, type LogRecord } from "../trading/hedge-log";
 import { dateText } from "./log-layout";
@@ -22,7 +23,7 @@ export interface ArchiveMove {
 /** The instant a Logged at value stands for, or NaN when it cannot be read. */
 function loggedMs(loggedAt: CellValue | string | null): number {
   const text = typeof loggedAt === "number" ? dateText(loggedAt) : loggedAt;
-  return text === null || text === "" ? NaN : Date.parse(String(text));
+  return text === null || text === "" ? NaN : utcMs(String(text));
 }
 
 /** Whether a row may move: a finished status and a readable time before the cut-off. */
@@ -31,7 +32,7 @@ export function isArchivable(
   request: Pick<LogArchiveRequest, "before" | "finalStatuses">,
 ): boolean {
   const at = loggedMs(row.loggedAt);
-  return request.finalStatuses.includes(row.status.trim()) && Number.isFinite(at) && at < Date.parse(request.before);
+  return request.finalStatuses.includes(row.status.trim()) && Number.isFinite(at) && at < utcMs(request.before);
 }
 
 /** The rows to move (in log order, with the year each goes to) and the counts the pane shows before and after. */
@@ -39,7 +40,7 @@ export function planArchive(
   candidates: readonly ArchiveCandidate[],
   request: LogArchiveRequest,
 ): { moves: ArchiveMove[]; result: LogArchiveResult } {
-  const cutoff = Date.parse(request.before);
+  const cutoff = utcMs(request.before);
   if (!Number.isFinite(cutoff)) throw new Error(`Archive cut-off "${request.before}" is not an ISO 8601 time.`);
   const moves: ArchiveMove[] = [];
   let kept = 0;

@@ -1,4 +1,5 @@
 // The Hedge Log as found on the sheet: each add-in column located by its header name (columns the user inserts or moves are tolerated), and records to and from table rows, one bad field never failing a row.
+import { utcMs } from "../api/time";
 import { fromExcelDate, toExcelDate, type CellValue } from "../trading/cells";
 import { LOG_COLUMNS, cellsToLogRecord, type LogColumn, type LogRecord } from "../trading/hedge-log";
 
@@ -95,7 +96,7 @@ export function logCell(column: LogColumn, value: unknown): LogCell {
   switch (column.kind) {
     case "date": {
       const text = String(value);
-      if (Number.isFinite(Date.parse(text))) return { value: toExcelDate(text), problem: null };
+      if (Number.isFinite(utcMs(text))) return { value: toExcelDate(text), problem: null };
       return { value: text, problem: `${column.header} "${clip(text)}" is not an ISO 8601 time; written as text.` };
     }
     case "usd":

@@ -58,15 +58,40 @@ export class Connection {
   }
 }
 
-/** The saved key and base URL; `defaultBaseUrl` when none was saved. */
-export async function loadSettings(store: SettingsStore, defaultBaseUrl: string = DEFAULT_BASE_URL): Promise<ConnectionSettings> {
-  const [apiKey, baseUrl] = await Promise.all([store.get(SETTING_KEYS.apiKey), store.get(SETTING_KEYS.baseUrl)]);
-  return { apiKey, baseUrl: baseUrl || defaultBaseUrl };
+export interface SavedSettings extends ConnectionSettings {
+  /** The origin the saved key is bound to (its base URL's, for settings saved before keys were bound). */
+  apiKeyOrigin: string | null;
 }
 
+function originOrNull(url: string | null): string | null {
+  try {
+    return url ? new URL(url).origin : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The saved key, the origin it is bound to, and the base URL; `defaultBaseUrl` when none was saved. */
+export async function loadSettings(store: SettingsStore, defaultBaseUrl: string = DEFAULT_BASE_URL): Promise<SavedSettings> {
+  const [apiKey, baseUrl, keyOrigin] = await Promise.all([
+    store.get(SETTING_KEYS.apiKey),
+    store.get(SETTING_KEYS.baseUrl),
+    store.get(SETTING_KEYS.apiKeyOrigin),
+  ]);
+  // Settings saved before keys were bound held the key and the URL it was proven with: that URL's origin is the key's.
+  return { apiKey, baseUrl: baseUrl || defaultBaseUrl, apiKeyOrigin: apiKey ? (keyOrigin ?? originOrNull(baseUrl)) : null };
+}
+
+/** Saves the key bound to the base URL's origin (or removes both), and the base URL. */
 export async function saveSettings(store: SettingsStore, settings: ConnectionSettings): Promise<void> {
-  if (settings.apiKey) await store.set(SETTING_KEYS.apiKey, settings.apiKey);
-  else await store.remove(SETTING_KEYS.apiKey);
+  const origin = originOrNull(settings.baseUrl);
+  if (settings.apiKey && origin) {
+    await store.set(SETTING_KEYS.apiKey, settings.apiKey);
+    await store.set(SETTING_KEYS.apiKeyOrigin, origin);
+  } else {
+    await store.remove(SETTING_KEYS.apiKey);
+    await store.remove(SETTING_KEYS.apiKeyOrigin);
+  }
   await store.set(SETTING_KEYS.baseUrl, settings.baseUrl);
 }
 

@@ -1,4 +1,4 @@
-// The settings port of the shared runtime: a small per-user key-value store (API key, base URL) and its keys. Implemented in src/excel/settings.ts.
+// The settings port of the shared runtime: a small per-user key-value store (API key and the origin it is bound to, base URL) and its keys. Implemented in src/excel/settings.ts.
 
 /** A small key-value store; the pane and the functions read and write settings only through this. */
 export interface SettingsStore {
@@ -10,4 +10,6 @@ export interface SettingsStore {
 export const SETTING_KEYS = {
   apiKey: "hedge.apiKey",
   baseUrl: "hedge.baseUrl",
+  /** The origin (scheme://host:port) the key was saved for: it is sent nowhere else. */
+  apiKeyOrigin: "hedge.apiKeyOrigin",
 } as const;

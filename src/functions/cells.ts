@@ -1,5 +1,6 @@
 // Shapes service data into Excel cells: date serials for timestamps, tables with a header row, two-column field/value spills.
 import type { Account, Hedge, Market, Position, Quote } from "../api/schemas";
+import { utcMs } from "../api/time";
 
 export type Cell = string | number | boolean;
 export type Spill = Cell[][];
@@ -15,9 +16,7 @@ export function serialFromMs(ms: number): number {
 
 /** Excel date serial of an ISO 8601 timestamp, read as UTC when it has no offset; text that is not a date stays text. */
 export function excelSerial(iso: string): number | string {
-  const hasZone = /([zZ]|[+-]\d\d:?\d\d)$/.test(iso);
-  const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(iso);
-  const ms = Date.parse(hasZone || dateOnly ? iso : `${iso}Z`);
+  const ms = utcMs(iso);
   return Number.isNaN(ms) ? iso : serialFromMs(ms);
 }
 

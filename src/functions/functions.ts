@@ -1,4 +1,4 @@
-// The HEDGE.* custom functions (ids and help text for functions.json come from these JSDoc tags); the work is in handlers.ts.
+// The HEDGE.* custom functions (ids and help text for functions.json come from these JSDoc tags; webpack points each helpUrl at help.html); the work is in handlers.ts.
 /* eslint-disable @typescript-eslint/no-explicit-any -- custom-functions-metadata reads the type `any[][]` as a matrix of any values; an alias would hide it. */
 import packageJson from "../../package.json";
 import * as handlers from "./handlers";
@@ -13,7 +13,6 @@ listenForPauseToggle();
  * @customfunction PRICE
  * @param market Market symbol, e.g. "USDTNGN".
  * @param invocation Streaming invocation.
- * @helpurl https://localhost:3000/taskpane.html#functions
  */
 export function price(market: string, invocation: CustomFunctions.StreamingInvocation<number>): void {
   handlers.price(cellStreams(), invocation, market);

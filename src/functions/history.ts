@@ -1,5 +1,6 @@
 // HEDGE.HISTORY([from], [to]): its arguments (Excel dates or ISO text), its topic (every page of GET /hedges/history in the window, refreshed slowly), and its spill.
 import { ArgumentError } from "../feeds/feed-error";
+import { utcMs } from "../api/time";
 import type { TopicSpec } from "../feeds/hub";
 import { fetchHistory, type HistoryRead } from "../monthend/month-data";
 import { isOmitted } from "./args";
@@ -54,11 +55,10 @@ function instantOf(value: unknown, name: string): Instant {
   if (typeof value === "string") {
     const text = value.trim();
     if (DATE_ONLY.test(text)) {
-      const ms = Date.parse(`${text}T00:00:00Z`);
+      const ms = utcMs(text);
       if (Number.isFinite(ms)) return { ms, wholeDay: true };
     } else if (DATE_TIME.test(text)) {
-      const iso = text.replace(" ", "T");
-      const ms = Date.parse(/([zZ]|[+-]\d{2}:?\d{2})$/.test(iso) ? iso : `${iso}Z`);
+      const ms = utcMs(text);
       if (Number.isFinite(ms)) return { ms, wholeDay: false };
     }
     throw new ArgumentError(name, `${help}; got "${value}".`);
@@ -107,7 +107,7 @@ export const HISTORY_CUT_MARK = "LIST CUT";
  * When the read was cut short, a last row says so: "LIST CUT at N records" in its first cell, what is missing and why in the next.
  */
 export function historySpill(read: HistoryRead): Spill {
-  const newestFirst = [...read.records].sort((a, b) => Date.parse(b.closed_at) - Date.parse(a.closed_at));
+  const newestFirst = [...read.records].sort((a, b) => utcMs(b.closed_at) - utcMs(a.closed_at));
   const spill = table(newestFirst, HISTORY_FIELDS);
   if (!read.complete) {
     const why = read.incompleteReason ?? "it was cut short";

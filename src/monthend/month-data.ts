@@ -3,6 +3,7 @@ import { sameAccount } from "../trading/duplicates";
 import type { HedgingClient } from "../api/client";
 import { isHedgingApiError } from "../api/errors";
 import { LIST_LIMIT_MAX, type ClosedHedge, type Hedge } from "../api/schemas";
+import { utcMs } from "../api/time";
 import type { LogRecord } from "../trading/hedge-log";
 import type { MonthWindow } from "./month";
 import type { MonthData } from "./recon-model";
@@ -56,12 +57,11 @@ export async function fetchHistory(
     const seenAtBoundary = new Map<string, number>();
     if (page > 0 && boundary !== null) {
       for (const r of out)
-        if (Date.parse(r.closed_at) === boundary - 1)
-          seenAtBoundary.set(JSON.stringify(r), (seenAtBoundary.get(JSON.stringify(r)) ?? 0) + 1);
+        if (utcMs(r.closed_at) === boundary - 1) seenAtBoundary.set(JSON.stringify(r), (seenAtBoundary.get(JSON.stringify(r)) ?? 0) + 1);
     }
     let fresh = 0;
     for (const r of data) {
-      const t = Date.parse(r.closed_at);
+      const t = utcMs(r.closed_at);
       // Outside the window, or at or after this page's own `to` (a service that ignores `to` sends the newest again).
       if (!(t >= fromMs) || (toMs !== null && t >= toMs) || (boundary !== null && t >= boundary)) continue;
       const key = JSON.stringify(r);
@@ -77,7 +77,7 @@ export async function fetchHistory(
       incompleteReason = null;
       break;
     }
-    const oldest = Math.min(...data.map((r) => Date.parse(r.closed_at)).filter(Number.isFinite));
+    const oldest = Math.min(...data.map((r) => utcMs(r.closed_at)).filter(Number.isFinite));
     if (Number.isFinite(oldest) && oldest < fromMs) {
       incompleteReason = null; // this page reached back past the window's start
       break;
@@ -89,7 +89,7 @@ export async function fetchHistory(
     to = oldest + 1;
   }
   return {
-    records: out.sort((a, b) => Date.parse(b.closed_at) - Date.parse(a.closed_at)),
+    records: out.sort((a, b) => utcMs(b.closed_at) - utcMs(a.closed_at)),
     complete: incompleteReason === null,
     incompleteReason,
   };

@@ -1,4 +1,5 @@
 // Calendar months in UTC: "YYYY-MM" parsing, the month's [start, end) window, the recon sheet's name, and the months a picker offers.
+import { utcMs } from "../api/time";
 
 export interface Month {
   year: number;
@@ -56,7 +57,7 @@ export function addMonths(m: Month, delta: number): Month {
 /** True when an ISO 8601 instant falls inside the window; an unreadable time is outside. */
 export function inWindow(iso: string | null | undefined, window: Pick<MonthWindow, "startMs" | "endMs">): boolean {
   if (!iso) return false;
-  const ms = Date.parse(iso);
+  const ms = utcMs(iso);
   return Number.isFinite(ms) && ms >= window.startMs && ms < window.endMs;
 }
 

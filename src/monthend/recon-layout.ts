@@ -1,5 +1,6 @@
 // The "Hedge Recon YYYY-MM" sheet as plain content: header, realized hedges with totals per side, open positions, and the differences with the Hedge Log.
 import { toExcelDate } from "../trading/cells";
+import { utcMs } from "../api/time";
 import { reconSheetName } from "./month";
 import type { Reconciliation } from "./recon-model";
 import { DIFFERENCE_LABELS } from "./recon-model";
@@ -26,8 +27,7 @@ const FORMAT_OF: Record<Kind, string> = {
 /** ISO → Excel serial (UTC); a missing or unreadable time is an empty cell. */
 function date(iso: string | null | undefined): CellValue {
   if (!iso) return "";
-  const t = Date.parse(iso);
-  return Number.isFinite(t) ? toExcelDate(iso) : String(iso);
+  return Number.isFinite(utcMs(iso)) ? toExcelDate(iso) : String(iso);
 }
 
 type RealizedItem = Reconciliation["realized"][number];

@@ -1,6 +1,7 @@
 // The reconciliation's vocabulary: what it reads (MonthData), what it finds (lines, totals, differences), and the rules every phase shares.
 import type { Environment } from "../api/environment";
 import type { ClosedHedge, Hedge, Position } from "../api/schemas";
+import { utcMs } from "../api/time";
 import type { LogRecord } from "../trading/hedge-log";
 import type { MonthWindow } from "./month";
 
@@ -155,7 +156,7 @@ export interface ServiceHedge {
 
 export const ms = (iso: string | null | undefined): number | null => {
   if (!iso) return null;
-  const t = Date.parse(iso);
+  const t = utcMs(iso);
   return Number.isFinite(t) ? t : null;
 };
 

@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { LIVE_PREFIX, TEST_PREFIX, type Environment } from "../api/environment";
-import { issuePath } from "../api/schemas";
+import { issuePath, MAX_AMOUNT_USD } from "../api/schemas";
 import defaultAccountsFile from "./default-accounts.json";
 
 export const SCOPES = ["read", "trade"] as const;
@@ -12,14 +12,15 @@ export const accountConfigSchema = z.object({
     message: `must start with ${TEST_PREFIX} (sandbox) or ${LIVE_PREFIX} (production)`,
   }),
   account_address: z.string().min(1).nullable(),
-  balance_usdc: z.number().finite().nonnegative(),
-  max_exposure_usd: z.number().finite().nonnegative(),
+  // Money is kept in exact micro-units: amounts stay within what a request may carry.
+  balance_usdc: z.number().finite().nonnegative().max(MAX_AMOUNT_USD),
+  max_exposure_usd: z.number().finite().nonnegative().max(MAX_AMOUNT_USD),
   allowed_markets: z.array(z.string()),
   scopes: z.array(z.string()),
   revoked: z.boolean().optional(),
-  rate_limit_per_second: z.number().positive().optional(),
+  rate_limit_per_second: z.number().finite().positive().optional(),
   /** Largest notional of one hedge for this account; the sandbox default otherwise. */
-  per_hedge_limit_usd: z.number().positive().optional(),
+  per_hedge_limit_usd: z.number().finite().positive().max(MAX_AMOUNT_USD).optional(),
   /** Printed in full at start (documented demo keys); other keys are masked. */
   demo: z.boolean().optional(),
   label: z.string().optional(),

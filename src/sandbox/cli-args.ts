@@ -8,7 +8,8 @@ export const USAGE = `Usage: npm run sandbox -- [options]
   --host H               interface to bind (default 127.0.0.1)
   --http                 plain HTTP instead of HTTPS (loopback tests and tools)
   --accounts FILE        accounts JSON ({"accounts":[...]}); default src/sandbox/default-accounts.json
-  --state FILE           keep the whole state in FILE across restarts (written atomically)
+  --state FILE           keep the whole state in FILE across restarts (written atomically before a change
+                         is answered; FILE.lock keeps a second sandbox off the same file)
   --seed N               seed of the price walk and fill failures (default 1)
   --fill-ms N            submission to fill, in sandbox-clock ms (default 1500)
   --fail-rate P          probability that an open fails at fill, 0..1 (default 0)

@@ -1,15 +1,22 @@
-// The control API under /_sandbox/ (loopback callers only, no auth): faults, clock, reset, state, accounts, health.
+// The control API under /_sandbox/ (no auth; loopback callers, loopback Host names and Origins, JSON bodies only): faults, clock, reset, state, accounts, health.
 import type { IncomingMessage } from "node:http";
 import { z } from "zod";
 import { fieldErrors } from "../api/schemas";
+import { maskKey } from "../api/environment";
 import { accountConfigSchema, environmentOfKey } from "./accounts";
 import { DAY_MS, iso, type SandboxClock } from "./clock";
 import type { Engine } from "./engine";
 import { faultPatchSchema, type Faults } from "./faults";
-import { failure, isLoopbackAddress, readBody, success, validationFailure, type Reply } from "./http-io";
+import { failure, isLoopbackAddress, isLoopbackHost, isLoopbackOrigin, readBody, success, validationFailure, type Reply } from "./http-io";
 import type { IdempotencyStore } from "./idempotency";
 
 export const CONTROL_PREFIX = "/_sandbox";
+
+/** The furthest one POST /_sandbox/clock may move the clock: ten years (a hedge lives at most 7 days). */
+export const MAX_CLOCK_ADVANCE_DAYS = 3650;
+
+const advanceMs = (b: { advance_ms?: number; advance_seconds?: number; advance_hours?: number; advance_days?: number }) =>
+  (b.advance_ms ?? 0) + (b.advance_seconds ?? 0) * 1000 + (b.advance_hours ?? 0) * 3_600_000 + (b.advance_days ?? 0) * DAY_MS;
 
 export const clockAdvanceSchema = z
   .object({
@@ -19,7 +26,10 @@ export const clockAdvanceSchema = z
     advance_days: z.number().finite().min(0).optional(),
   })
   .strict()
-  .refine((b) => Object.keys(b).length > 0, { message: "give advance_ms, advance_seconds, advance_hours or advance_days" });
+  .refine((b) => Object.keys(b).length > 0, { message: "give advance_ms, advance_seconds, advance_hours or advance_days" })
+  .refine((b) => advanceMs(b) <= MAX_CLOCK_ADVANCE_DAYS * DAY_MS, {
+    message: `may move the clock at most ${MAX_CLOCK_ADVANCE_DAYS} days at once`,
+  });
 
 export interface ControlDeps {
   engine: Engine;
@@ -37,25 +47,59 @@ function clockView(clock: SandboxClock): Record<string, unknown> {
   return { now: iso(now), now_ms: now, offset_ms: clock.offsetMs };
 }
 
-async function jsonBody(req: IncomingMessage, limit: number): Promise<{ ok: true; json: unknown } | { ok: false; reply: Reply }> {
+async function jsonBody(
+  req: IncomingMessage,
+  limit: number,
+): Promise<{ ok: true; json: unknown; text: string } | { ok: false; reply: Reply }> {
   const body = await readBody(req, limit);
   if (!body.ok)
     return {
       ok: false,
       reply: validationFailure({ "(root)": `body is larger than ${limit} bytes` }, undefined, 413, { Connection: "close" }),
     };
-  if (body.text.trim() === "") return { ok: true, json: {} };
+  if (body.text.trim() === "") return { ok: true, json: {}, text: "" };
   try {
-    return { ok: true, json: JSON.parse(body.text) };
+    return { ok: true, json: JSON.parse(body.text), text: body.text };
   } catch (e) {
     return { ok: false, reply: validationFailure({ "(root)": `body is not valid JSON (${(e as Error).message})` }) };
   }
 }
 
-export async function handleControl(req: IncomingMessage, path: string, deps: ControlDeps): Promise<Reply> {
-  if (!isLoopbackAddress(req.socket.remoteAddress)) {
-    req.resume();
+/** A key as the control API shows it: in full for the documented demo keys, masked otherwise. */
+const shownKey = (apiKey: string, demo: boolean | undefined) => (demo ? apiKey : maskKey(apiKey));
+
+/**
+ * Why this request may not use the control API, or null. Loopback callers only; a Host that is a loopback name (so a
+ * page on a rebound DNS name cannot read it); an Origin, when a browser sends one, of this machine (so no web page can
+ * inject faults or reset the state); bodies in JSON only (a page's "simple" text/plain or form POST is refused).
+ */
+function refusal(req: IncomingMessage): Reply | null {
+  if (!isLoopbackAddress(req.socket.remoteAddress))
     return failure("insufficient_scope", "The sandbox control API answers loopback callers only.");
+  if (!isLoopbackHost(req.headers.host))
+    return failure(
+      "insufficient_scope",
+      `The sandbox control API answers only requests addressed to localhost, 127.0.0.1 or [::1]; Host "${req.headers.host ?? ""}" is not one of them.`,
+    );
+  const origin = req.headers.origin;
+  if (origin !== undefined && !isLoopbackOrigin(origin))
+    return failure("insufficient_scope", `The sandbox control API answers pages of this machine only; Origin ${origin} is not one.`);
+  const type = req.headers["content-type"];
+  const method = req.method ?? "GET";
+  if (method !== "GET" && type !== undefined && !/^application\/json\s*(;|$)/i.test(type))
+    return validationFailure(
+      { "Content-Type": "must be application/json" },
+      `The sandbox control API takes JSON bodies only (Content-Type: application/json); got ${type}.`,
+      415,
+    );
+  return null;
+}
+
+export async function handleControl(req: IncomingMessage, path: string, deps: ControlDeps): Promise<Reply> {
+  const refused = refusal(req);
+  if (refused) {
+    req.resume();
+    return refused;
   }
   const method = req.method ?? "GET";
   const route = `${method} ${path.replace(/\/+$/, "") || "/"}`;
@@ -63,6 +107,8 @@ export async function handleControl(req: IncomingMessage, path: string, deps: Co
 
   const withBody = async <S extends z.ZodType>(schema: S, run: (body: z.output<S>) => Reply): Promise<Reply> => {
     const body = await jsonBody(req, deps.maxBodyBytes);
+    if (body.ok && req.headers["content-type"] === undefined && body.text.trim() !== "")
+      return validationFailure({ "Content-Type": "must be application/json" }, "A body needs Content-Type: application/json.", 415);
     if (!body.ok) return body.reply;
     const parsed = schema.safeParse(body.json);
     return parsed.success ? run(parsed.data) : validationFailure(fieldErrors(parsed.error, body.json));
@@ -90,8 +136,7 @@ export async function handleControl(req: IncomingMessage, path: string, deps: Co
       return success(clockView(clock));
     case "POST /clock":
       return withBody(clockAdvanceSchema, (b) => {
-        const ms =
-          (b.advance_ms ?? 0) + (b.advance_seconds ?? 0) * 1000 + (b.advance_hours ?? 0) * 3_600_000 + (b.advance_days ?? 0) * DAY_MS;
+        const ms = advanceMs(b);
         clock.advance(Math.round(ms));
         deps.changed();
         return success({ ...clockView(clock), advanced_ms: Math.round(ms) });
@@ -101,11 +146,13 @@ export async function handleControl(req: IncomingMessage, path: string, deps: Co
       deps.reset();
       return success({ status: "reset", ...clockView(clock) });
     case "GET /state":
+      // The tests' dump of the internals keeps keys whole (tests find their accounts by key), like the --state file;
+      // the Host and Origin checks above keep it from pages. The account list a person reads masks them.
       return success({ ...engine.inspect(), clock: clockView(clock), faults: faults.view(), idempotency_keys: deps.idempotency.size });
     case "GET /accounts":
       return success(
         engine.allAccounts().map((a) => ({
-          api_key: a.config.api_key,
+          api_key: shownKey(a.config.api_key, a.config.demo),
           environment: a.env,
           label: a.config.label ?? null,
           account_address: a.config.account_address,

@@ -1,6 +1,7 @@
 // The sandbox's state machine: accounts, hedges and their queued orders, fills, maturity, positions, history and money.
 import { randomBytes } from "node:crypto";
 import type { Environment } from "../api/environment";
+import { utcMs } from "../api/time";
 import type {
   Account,
   AddByIdRequest,
@@ -942,8 +943,8 @@ export class Engine {
   }
 
   history(acct: AccountState, query: HistoryQuery): ClosedHedge[] {
-    const from = query.from ? Date.parse(query.from) : -Infinity;
-    const to = query.to ? Date.parse(query.to) : Infinity;
+    const from = query.from ? utcMs(query.from) : -Infinity;
+    const to = query.to ? utcMs(query.to) : Infinity;
     const limit = query.limit ?? LIST_LIMIT_DEFAULT;
     return acct.history
       .filter((r) => r.closedAt >= from && r.closedAt < to)

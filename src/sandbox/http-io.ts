@@ -27,6 +27,14 @@ export function failure(
   return { status: status ?? SERVICE_ERROR_STATUS[code], body: JSON.stringify({ data: null, error, meta: {} }), headers };
 }
 
+/** The answer to a change whose state file could not be written: a transient 503 (the change is kept; retry with the same key). */
+export function unsaved(): Reply {
+  return failure(
+    "service_unavailable",
+    "The sandbox could not write its state file; the change is kept in memory and saved with the next write. Retry with the same Idempotency-Key.",
+  );
+}
+
 export function failureOf(error: ServiceError): Reply {
   return failure(error.code, error.message, error.details);
 }
@@ -72,6 +80,17 @@ export function readBody(req: IncomingMessage, limit: number): Promise<BodyResul
 }
 
 const LOOPBACK_ORIGIN = /^https?:\/\/(localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|\[::1\])(:\d{1,5})?$/i;
+const LOOPBACK_HOST = /^(localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|\[::1\])(:\d{1,5})?$/i;
+
+/** An http(s) origin on this machine: localhost, 127.x.x.x or [::1], any port. */
+export function isLoopbackOrigin(origin: string): boolean {
+  return LOOPBACK_ORIGIN.test(origin);
+}
+
+/** A Host header naming this machine (not a DNS name that merely resolves here, as in DNS rebinding). */
+export function isLoopbackHost(host: string | undefined): boolean {
+  return host !== undefined && LOOPBACK_HOST.test(host.trim());
+}
 
 /** CORS: the add-in's origin (https://localhost:3000), any loopback origin, and the origins given at start. */
 export function corsHeaders(origin: string | undefined, extraOrigins: readonly string[]): Record<string, string> {

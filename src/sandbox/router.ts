@@ -16,7 +16,7 @@ import {
 import { DEFAULT_RATE_LIMIT_PER_SECOND } from "./accounts";
 import type { Engine } from "./engine";
 import type { Faults } from "./faults";
-import { failure, failureOf, readBody, send, sleep, success, validationFailure, type Reply } from "./http-io";
+import { failure, failureOf, readBody, send, sleep, success, unsaved, validationFailure, type Reply } from "./http-io";
 import { fingerprintOf, MAX_IDEMPOTENCY_KEY_LENGTH, type IdempotencyStore } from "./idempotency";
 import type { RateLimiter } from "./rate-limit";
 import { ok, type AccountState, type Outcome } from "./state";
@@ -54,6 +54,8 @@ export interface RouterDeps {
   log: (line: string) => void;
   /** Called when an idempotency record is stored (so that `--state` keeps it). */
   changed: () => void;
+  /** Writes the state file now if anything changed (with `--state`); false when it could not be written. Default: nothing to write. */
+  persist?: () => boolean;
 }
 
 function replyOf<T>(outcome: Outcome<T>, meta: Record<string, unknown> = {}): Reply {
@@ -250,7 +252,12 @@ export class ApiRouter {
     common: Record<string, string>,
   ): Promise<void> {
     const reply = await this.process(req, res, path, query, common);
-    if (reply) send(res, reply, common);
+    // A change is answered only once the state file holds it (kill -9 right after the answer loses nothing).
+    if (reply) send(res, req.method === "GET" || this.persist() ? reply : unsaved(), common);
+  }
+
+  private persist(): boolean {
+    return this.deps.persist ? this.deps.persist() : true;
   }
 
   private async process(
@@ -429,7 +436,8 @@ export class ApiRouter {
       } else idempotency.release(scope, key);
     }
     if (reply.status < 300 && faults.takeDrop()) {
-      // The action is committed (and its answer stored for a replay), but the caller never hears about it.
+      // The action is committed (written, and its answer stored for a replay), but the caller never hears about it.
+      this.persist();
       this.deps.log(`fault: dropped the answer of POST ${API_PREFIX}${path} after commit`);
       res.socket?.destroy();
       return null;

@@ -1,6 +1,12 @@
 // startSandbox(): wires clock, engine, faults, idempotency, rate limit and persistence into a node:http(s) server.
 import { randomBytes } from "node:crypto";
-import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import {
+  createServer as createHttpServer,
+  maxHeaderSize as httpMaxHeaderSize,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import type { Environment } from "../api/environment";
@@ -11,9 +17,9 @@ import { CONTROL_PREFIX, handleControl } from "./control";
 import type { Economics } from "./economics";
 import { Engine } from "./engine";
 import { faultPatchSchema, Faults, type FaultPatch } from "./faults";
-import { corsHeaders, DEFAULT_MAX_BODY_BYTES, failure, preflightHeaders, send, validationFailure } from "./http-io";
+import { corsHeaders, DEFAULT_MAX_BODY_BYTES, failure, preflightHeaders, send, unsaved, validationFailure } from "./http-io";
 import { DEFAULT_RETENTION_MS, IdempotencyStore } from "./idempotency";
-import { loadState, StateWriter, STATE_VERSION, type SavedState } from "./persistence";
+import { loadState, lockStateFile, StateWriter, STATE_VERSION, type SavedState } from "./persistence";
 import { DEFAULT_MARKETS, type MarketConfig } from "./pricing";
 import { RateLimiter } from "./rate-limit";
 import { API_PREFIX, ApiRouter } from "./router";
@@ -30,7 +36,7 @@ export interface SandboxOptions {
   /** Accounts to serve; default: accountsFile, else src/sandbox/default-accounts.json. */
   accounts?: AccountConfig[];
   accountsFile?: string;
-  /** Keep the whole state in this JSON file across restarts (written atomically). */
+  /** Keep the whole state in this JSON file across restarts: written atomically before a change is answered, locked against a second sandbox. */
   stateFile?: string;
   seed?: number;
   /** Submission to fill, in sandbox-clock ms. Default 1500. */
@@ -104,6 +110,9 @@ function splitTarget(target: string): { path: string; query: URLSearchParams } |
     : { path: target.slice(0, q), query: new URLSearchParams(target.slice(q + 1)) };
 }
 
+/** Node's limit on a request's headers, in bytes (a request over it gets 431 in the envelope). */
+const maxHeaderSize = httpMaxHeaderSize;
+
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const protocol = options.http ? "http" : "https";
   const host = options.host ?? "127.0.0.1";
@@ -113,6 +122,48 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const markets =
     options.markets ??
     DEFAULT_MARKETS.map((m) => (options.spot !== undefined && m.symbol === "USDTNGN" ? { ...m, spot: options.spot } : m));
+  // One sandbox per state file: a second one would silently overwrite the first one's changes.
+  const lock = options.stateFile ? lockStateFile(options.stateFile) : null;
+  try {
+    return await run(options, { protocol, host, maxBodyBytes, log, accounts, markets, lock });
+  } catch (e) {
+    lock?.release();
+    throw e;
+  }
+}
+
+interface Prepared {
+  protocol: "http" | "https";
+  host: string;
+  maxBodyBytes: number;
+  log: (line: string) => void;
+  accounts: AccountConfig[];
+  markets: MarketConfig[];
+  lock: { release(): void } | null;
+}
+
+/** The envelope for a request Node could not parse: 431 for headers over its limit, 400 otherwise. */
+function clientErrorAnswer(err: NodeJS.ErrnoException): string {
+  const tooLarge = err.code === "HPE_HEADER_OVERFLOW";
+  const status = tooLarge ? "431 Request Header Fields Too Large" : "400 Bad Request";
+  const fields = tooLarge ? { headers: `are larger than ${maxHeaderSize} bytes in all` } : { "(root)": "is not a valid HTTP request" };
+  const message = tooLarge
+    ? `The request's headers are larger than ${maxHeaderSize} bytes in all (an Idempotency-Key may have at most 255 characters).`
+    : "The request is not a valid HTTP request.";
+  const body = JSON.stringify({ data: null, error: { code: "validation_error", message, details: { fields } }, meta: {} });
+  return [
+    `HTTP/1.1 ${status}`,
+    "Content-Type: application/json; charset=utf-8",
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    "Cache-Control: no-store",
+    "Connection: close",
+    "",
+    body,
+  ].join("\r\n");
+}
+
+async function run(options: SandboxOptions, prepared: Prepared): Promise<RunningSandbox> {
+  const { protocol, host, maxBodyBytes, log, accounts, markets, lock } = prepared;
   const saved = options.stateFile ? loadState(options.stateFile) : null;
   const tls = protocol === "https" ? (options.tls ?? (await localhostTls())) : null;
 
@@ -144,6 +195,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     : null;
   const changed = () => writer?.markDirty();
   engine.onChange(changed);
+  /** Before a change is answered: the state file holds it (fsync'd temp file, renamed). False when it could not be written. */
+  const persist = () => (writer ? writer.flush() : true);
 
   const reset = () => {
     faults.clear();
@@ -154,7 +207,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     changed();
   };
 
-  const router = new ApiRouter({ engine, faults, idempotency, limiter, maxBodyBytes, log, changed });
+  const router = new ApiRouter({ engine, faults, idempotency, limiter, maxBodyBytes, log, changed, persist });
   const extraOrigins = options.allowedOrigins ?? [];
   let baseUrl = "";
 
@@ -191,7 +244,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
           changed,
           maxBodyBytes,
         });
-        send(res, reply, common);
+        send(res, req.method === "GET" || persist() ? reply : unsaved(), common);
       } else {
         req.resume();
         send(
@@ -214,8 +267,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const handler = (req: IncomingMessage, res: ServerResponse) => void onRequest(req, res);
   const server: Server = tls ? createHttpsServer({ key: tls.key, cert: tls.cert, ca: tls.ca }, handler) : createHttpServer(handler);
   server.keepAliveTimeout = 5_000;
-  server.on("clientError", (_err, socket) => {
-    if (socket.writable) socket.end("HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
+  server.on("clientError", (err: NodeJS.ErrnoException, socket) => {
+    if (socket.writable) socket.end(clientErrorAnswer(err));
     else socket.destroy();
   });
 
@@ -258,6 +311,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       closed = true;
       engine.dispose();
       writer?.close();
+      lock?.release();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();

@@ -1,7 +1,17 @@
-// Connect / forget: checks the key and base URL, proves them with GET /account, then configures the shared connection and saves the settings.
+// Connect / forget: checks the key and base URL (the key goes only to the origin it was saved for, and only where the build allows), proves them with GET /account, then configures the shared connection and saves the settings.
 import { HedgingClient } from "../api/client";
-import { environmentOf, maskKey, normaliseBaseUrl, type Environment } from "../api/environment";
-import { HedgingApiError, redact } from "../api/errors";
+import {
+  checkKeyDestination,
+  environmentOf,
+  maskKey,
+  normaliseBaseUrl,
+  OPEN_POLICY,
+  originOf,
+  type Environment,
+  type ServicePolicy,
+} from "../api/environment";
+import { HedgingApiError, isHedgingApiError, redact } from "../api/errors";
+import { diagnoseCors, type CorsDiagnosis } from "../api/transport";
 import type { Account } from "../api/schemas";
 import type { SettingsStore } from "../feeds/settings-store";
 import { SETTING_KEYS } from "../feeds/settings-store";
@@ -27,6 +37,19 @@ export function errorView(e: unknown, secret?: string | null): ErrorView {
   return { code: "unexpected_error", message: clean(message), advice: null };
 }
 
+/** What the pane says when the browser withheld the service's answer for CORS: the origin to allow, and whom to ask. */
+export function corsView({ pageOrigin, serviceOrigin }: CorsDiagnosis): ErrorView {
+  return {
+    code: "cors_blocked",
+    message:
+      `The service at ${serviceOrigin} answered, but the browser withheld its answer: the service does not allow ` +
+      `requests from this add-in's origin, ${pageOrigin} (CORS).`,
+    advice:
+      `Ask the service's operators to allow the origin ${pageOrigin} (Access-Control-Allow-Origin: ${pageOrigin}, with the ` +
+      "request headers Authorization, Content-Type and Idempotency-Key). The key was not accepted or saved.",
+  };
+}
+
 type Listener = (state: ConnectionState) => void;
 
 export interface ConnectionControllerOptions {
@@ -34,18 +57,26 @@ export interface ConnectionControllerOptions {
   connection: Connection;
   /** Base URL shown when none was saved (the local sandbox in development builds). */
   defaultBaseUrl: string;
+  /** Where this build may send a key (SERVICE_ORIGINS, loopback in development, https for LIVE keys in production). */
+  policy?: ServicePolicy;
   /** Builds the client used to prove the key before it is adopted (tests may inject options). */
   makeClient?: (apiKey: string, baseUrl: string) => HedgingClient;
+  /** After a network error: did the browser block the answer for CORS? (diagnoseCors by default; null outside a page). */
+  diagnoseCors?: (url: string) => Promise<CorsDiagnosis | null>;
 }
 
 export class ConnectionController {
   private state: ConnectionState;
   private readonly listeners = new Set<Listener>();
   private readonly makeClient: (apiKey: string, baseUrl: string) => HedgingClient;
+  private readonly policy: ServicePolicy;
+  private readonly diagnoseCors: (url: string) => Promise<CorsDiagnosis | null>;
 
   constructor(private readonly options: ConnectionControllerOptions) {
     this.state = { status: "disconnected", baseUrl: options.defaultBaseUrl, error: null };
     this.makeClient = options.makeClient ?? ((apiKey, baseUrl) => new HedgingClient({ apiKey, baseUrl }));
+    this.policy = options.policy ?? OPEN_POLICY;
+    this.diagnoseCors = options.diagnoseCors ?? ((url) => diagnoseCors(url));
   }
 
   get current(): ConnectionState {
@@ -57,27 +88,40 @@ export class ConnectionController {
     return () => this.listeners.delete(listener);
   }
 
-  /** On open: reconnects with the saved key, if any. */
+  /** On open: reconnects with the saved key, if any, at the origin it was saved for. */
   async restore(): Promise<ConnectionState> {
-    const { apiKey, baseUrl } = await loadSettings(this.options.store, this.options.defaultBaseUrl);
+    const { apiKey, baseUrl, apiKeyOrigin } = await loadSettings(this.options.store, this.options.defaultBaseUrl);
     if (!apiKey) {
       this.set({ status: "disconnected", baseUrl, error: null });
       return this.state;
     }
     // The cells use the saved key at once: if the service cannot be reached now, they show why and recover on their own
-    // instead of asking for a key that is already set. A key or URL refused outright is reported by connect() below.
+    // instead of asking for a key that is already set. A key or URL refused outright is reported by the attempt below.
     try {
-      this.options.connection.configure({ apiKey, baseUrl });
+      const url = normaliseBaseUrl(baseUrl);
+      if (originOf(url) === apiKeyOrigin) {
+        checkKeyDestination(apiKey, url, this.policy);
+        this.options.connection.configure({ apiKey, baseUrl: url });
+      }
     } catch {
-      // connect() reports it.
+      // attempt() reports it.
     }
-    return this.connect(apiKey, baseUrl);
+    return this.attempt(apiKey, baseUrl, apiKeyOrigin);
   }
 
-  /** Checks the key and URL, calls GET /account, and only then adopts and saves them. Nothing is saved on failure. */
+  /**
+   * Checks the key and URL, calls GET /account, and only then adopts and saves them. Nothing is saved on failure.
+   * An empty key field means "the saved key", which goes only to the origin it was saved for: another origin needs the key typed again.
+   */
   async connect(apiKeyInput: string, baseUrlInput: string): Promise<ConnectionState> {
-    // An empty key field means "the saved key" (e.g. to move to another base URL without typing the key again).
-    const apiKey = apiKeyInput.trim() || ((await this.options.store.get(SETTING_KEYS.apiKey)) ?? "");
+    const typed = apiKeyInput.trim();
+    if (typed) return this.attempt(typed, baseUrlInput, null);
+    const saved = await loadSettings(this.options.store, this.options.defaultBaseUrl);
+    return this.attempt(saved.apiKey ?? "", baseUrlInput, saved.apiKeyOrigin);
+  }
+
+  /** `boundTo`: the origin a saved key is bound to (null for a key typed now). */
+  private async attempt(apiKey: string, baseUrlInput: string, boundTo: string | null): Promise<ConnectionState> {
     let baseUrl = baseUrlInput.trim() || this.options.defaultBaseUrl;
     try {
       if (!apiKey)
@@ -94,6 +138,16 @@ export class ConnectionController {
           message: "Enter the base URL of the Hedging Service, e.g. https://host/v2.",
         });
       baseUrl = normaliseBaseUrl(baseUrl);
+      if (boundTo !== null && originOf(baseUrl) !== boundTo) {
+        throw new HedgingApiError({
+          code: "key_origin_mismatch",
+          status: null,
+          message:
+            `The saved key ${maskKey(apiKey)} was given for ${boundTo} and is sent nowhere else; ${originOf(baseUrl)} is another ` +
+            "service, so nothing was sent. Type the key again to use it there.",
+        });
+      }
+      checkKeyDestination(apiKey, baseUrl, this.policy);
       this.set({ status: "connecting", baseUrl, maskedKey: maskKey(apiKey), environment });
       const client = this.makeClient(apiKey, baseUrl);
       const { data: account } = await client.account();
@@ -101,7 +155,12 @@ export class ConnectionController {
       await saveSettings(this.options.store, { apiKey, baseUrl });
       this.set({ status: "connected", baseUrl, maskedKey: maskKey(apiKey), environment, account, client: shared });
     } catch (e) {
-      this.set({ status: "disconnected", baseUrl, error: errorView(e, apiKey) });
+      let error = errorView(e, apiKey);
+      if (isHedgingApiError(e) && e.code === "network_error") {
+        const cors = await this.diagnoseCors(`${baseUrl}/account`).catch(() => null);
+        if (cors) error = corsView(cors);
+      }
+      this.set({ status: "disconnected", baseUrl, error });
     }
     return this.state;
   }
@@ -111,10 +170,11 @@ export class ConnectionController {
     if (this.state.status === "connected") this.set({ ...this.state, account });
   }
 
-  /** Removes the saved key and drops the client; the base URL stays. */
+  /** Removes the saved key (and the origin it was bound to) and drops the client; the base URL stays. */
   async forget(): Promise<ConnectionState> {
     const baseUrl = this.state.baseUrl;
     await this.options.store.remove(SETTING_KEYS.apiKey);
+    await this.options.store.remove(SETTING_KEYS.apiKeyOrigin);
     this.options.connection.configure({ apiKey: null, baseUrl });
     this.set({ status: "disconnected", baseUrl, error: null });
     return this.state;

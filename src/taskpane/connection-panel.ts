@@ -73,7 +73,9 @@ export function mountConnectionPanel(controller: ConnectionController): void {
     badgeRow.hidden = badge.hidden;
     keyField.setAttribute(
       "placeholder",
-      state.status === "connected" ? `Saved: ${state.maskedKey} — type a new key to replace it` : "svc_test_… or svc_live_…",
+      state.status === "connected"
+        ? `Saved for ${new URL(state.baseUrl).origin}: ${state.maskedKey} — type a new key to replace it`
+        : "svc_test_… or svc_live_…",
     );
     details.replaceChildren();
     if (state.status === "connected") {

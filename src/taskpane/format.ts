@@ -1,4 +1,5 @@
 // Display formatting for the pane: money, rates, percentages and UTC times; rounding happens only here.
+import { utcMs } from "../api/time";
 
 const usdFormat = new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 const wholeFormat = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
@@ -50,17 +51,23 @@ export function formatPct(value: number | null | undefined, decimals = 4): strin
   return `${sign}${Math.abs(value).toFixed(decimals)} %`;
 }
 
+/** A Date of an epoch-ms number or an ISO 8601 string (read by the one time parser: UTC when it has no zone). */
+function toDate(value: string | number | Date): Date {
+  if (value instanceof Date) return value;
+  return new Date(typeof value === "string" ? utcMs(value) : value);
+}
+
 /** "2025-01-31 14:05:09 UTC" from an ISO string or epoch milliseconds. */
 export function formatUtc(value: string | number | Date | null | undefined): string {
   if (value === null || value === undefined || value === "") return "—";
-  const date = value instanceof Date ? value : new Date(value);
+  const date = toDate(value);
   if (Number.isNaN(date.getTime())) return "—";
   return `${date.toISOString().slice(0, 19).replace("T", " ")} UTC`;
 }
 
 /** "14:05 UTC": the time of day only. */
 export function formatUtcTime(value: string | number | Date): string {
-  const date = value instanceof Date ? value : new Date(value);
+  const date = toDate(value);
   return Number.isNaN(date.getTime()) ? "—" : `${date.toISOString().slice(11, 16)} UTC`;
 }
 

@@ -5,6 +5,7 @@ import type { Connection } from "../feeds/connection";
 import type { FeedHub } from "../feeds/hub";
 import type { Visibility } from "../feeds/visibility";
 import type { HedgingClient } from "../api/client";
+import type { ServicePolicy } from "../api/environment";
 import type { Snapshotter } from "../monthend/snapshot-plan";
 import type { SheetWriter } from "../monthend/sheet-content";
 import type { DeskOptions, TradingDesk } from "../trading/types";
@@ -25,6 +26,8 @@ export interface PaneDependencies {
   hub: FeedHub;
   /** Shown in the base URL field when none was saved. */
   defaultBaseUrl: string;
+  /** Where this build may send a key (from SERVICE_ORIGINS and the build mode); no restriction when absent. */
+  policy?: ServicePolicy;
   createDesk: (options: DeskOptions) => TradingDesk;
   /** Where Reconcile month writes its sheet: officeSheetWriter() in Excel, a MemorySheetWriter in the harness. */
   reconWriter: SheetWriter;
@@ -44,7 +47,12 @@ export interface Pane {
 
 export async function startPane(deps: PaneDependencies): Promise<Pane> {
   mirrorDisabledButtons(byId("app"));
-  const controller = new ConnectionController({ store: deps.store, connection: deps.connection, defaultBaseUrl: deps.defaultBaseUrl });
+  const controller = new ConnectionController({
+    store: deps.store,
+    connection: deps.connection,
+    defaultBaseUrl: deps.defaultBaseUrl,
+    policy: deps.policy,
+  });
   mountConnectionPanel(controller);
   const trade = mountTradePanel();
   const overview = mountOverviewPanel(deps.hub, (account) => controller.updateAccount(account), Date.now, deps.visibility);

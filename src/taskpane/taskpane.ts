@@ -1,6 +1,7 @@
-// Task pane entry: waits for Office, then starts the pane in Excel, or in harness mode (?harness=memory) outside it, or says to open it from Excel.
+// Task pane entry: waits for Office, then starts the pane in Excel, or outside it on a stand-in the build provides (development and test builds: ?harness=memory), or says to open it from Excel.
+import type { ServicePolicy } from "../api/environment";
 import { OfficeWorkbook } from "../excel/office-workbook";
-import { MemorySheetWriter, officeSheetWriter } from "../excel/recon-sheet";
+import { officeSheetWriter } from "../excel/recon-sheet";
 import { officeSnapshotter } from "../excel/snapshot";
 import { officeRuntimeStore } from "../excel/settings";
 import { DEFAULT_BASE_URL, connection } from "../feeds/connection";
@@ -10,12 +11,22 @@ import { createDesk } from "../trading/desk";
 import { errorView } from "./connection-controller";
 import { byId } from "./dom";
 import { applyTheme, registerFluent } from "./fluent";
-import { createHarness, wantsHarness } from "./harness";
+import { standInFor } from "./outside-office";
 import { startPane, type PaneDependencies } from "./pane-app";
 import { chooseTheme } from "./theme-choice";
 
+const PRODUCTION = process.env.NODE_ENV === "production";
 /** The local sandbox in development builds; production builds start empty so the user names the real service. */
-const DEV_BASE_URL = process.env.NODE_ENV === "production" ? "" : DEFAULT_BASE_URL;
+const DEV_BASE_URL = PRODUCTION ? "" : DEFAULT_BASE_URL;
+
+/**
+ * Where this build sends a key: the SERVICE_ORIGINS it was built with (the CSP's connect-src lists the same), plus
+ * the local sandbox in development and test builds; production builds send a LIVE key over https only.
+ */
+function buildPolicy(): ServicePolicy {
+  const origins = (process.env.SERVICE_ORIGINS ?? "").split(" ").filter(Boolean);
+  return { origins, loopback: !PRODUCTION, liveNeedsHttps: PRODUCTION };
+}
 const OFFICE_READY_TIMEOUT_MS = 10_000;
 
 /** Office.onReady's host, null outside Office, or null when Office.js did not load (or never got ready). */
@@ -38,15 +49,13 @@ async function main(): Promise<void> {
   const prefersDark = typeof matchMedia === "function" && matchMedia("(prefers-color-scheme: dark)").matches;
   applyTheme(chooseTheme(theme, prefersDark, params.get("theme")));
 
+  const shared = { connection, hub: sharedHub(), defaultBaseUrl: DEV_BASE_URL, policy: buildPolicy(), createDesk };
   let deps: PaneDependencies;
   if (host === "Excel") {
     deps = {
+      ...shared,
       store: officeRuntimeStore(),
       workbook: new OfficeWorkbook(),
-      connection,
-      hub: sharedHub(),
-      defaultBaseUrl: DEV_BASE_URL,
-      createDesk,
       reconWriter: officeSheetWriter(),
       snapshotter: officeSnapshotter(),
       // The overview polls only while Office shows the pane (the shared runtime lives on when it is closed).
@@ -60,26 +69,15 @@ async function main(): Promise<void> {
     } catch {
       // No theme event on this host.
     }
-  } else if (wantsHarness(location.search, host)) {
-    const harness = createHarness();
-    window.hedgeHarness = harness.api;
-    deps = {
-      store: harness.store,
-      workbook: harness.workbook,
-      connection,
-      hub: sharedHub(),
-      defaultBaseUrl: DEV_BASE_URL,
-      createDesk,
-      // The recon sheet lands in the memory workbook (window.hedgeHarness.cells reads it); no formulas, so no snapshot.
-      reconWriter: new MemorySheetWriter(harness.workbook),
-      snapshotter: null,
-      visibility: paneVisibility(null, document),
-    };
-    document.documentElement.dataset.mode = "harness";
   } else {
-    byId("outside-office").hidden = false;
-    connection.settingsRead();
-    return;
+    const standIn = host ? null : standInFor(location.search);
+    if (!standIn) {
+      byId("outside-office").hidden = false;
+      connection.settingsRead();
+      return;
+    }
+    // Outside Office only the page's own visibility tells whether anyone looks.
+    deps = { ...shared, ...standIn, visibility: paneVisibility(null, document) };
   }
   byId("app").hidden = false;
   try {

@@ -1,6 +1,7 @@
 // The fill poller's judgement and one poll round: one GET /hedges list for many pending hedges, GET /hedges/{id} for those the list missed, and the final state each one reached.
 import type { HedgingClient } from "../api/client";
 import type { Hedge } from "../api/schemas";
+import { utcMs } from "../api/time";
 import type { Intent, IntentPatch } from "./intent";
 
 /** The list call covers this many newest hedges; anything older is fetched by id. */
@@ -23,8 +24,8 @@ export function judge(intent: Intent, hedge: Hedge): IntentPatch | null {
   };
   // A hedge's fill details belong to its open. An add/reduce/close records them only when the hedge shows a fill made
   // after this row was journalled (filled_at later than its Logged at); otherwise they stay empty.
-  const filledAtMs = hedge.filled_at ? Date.parse(hedge.filled_at) : NaN;
-  const refilled = Number.isFinite(filledAtMs) && filledAtMs > Date.parse(intent.loggedAt);
+  const filledAtMs = utcMs(hedge.filled_at);
+  const refilled = Number.isFinite(filledAtMs) && filledAtMs > utcMs(intent.loggedAt);
   const ownFill = refilled ? fillFields : {};
   const expected = intent.expectedNotional ?? null;
   switch (intent.action) {

@@ -1,5 +1,6 @@
 // The "Hedge Log" sheet: its records, column layout (headers, formats, widths), status updates and queries, and the cell values of a record.
 import { fromExcelDate, toExcelDate, type CellValue } from "./cells";
+import { utcMs } from "../api/time";
 
 /** One row of the "Hedge Log" table: one action on one selected row. Times are ISO 8601 UTC strings. */
 export interface LogRecord {
@@ -67,8 +68,8 @@ export function matchesLogQuery(record: LogRecord, query: LogQuery): boolean {
   if (query.keys?.includes(record.idempotencyKey)) return true;
   if (query.statusNotIn && !query.statusNotIn.includes(record.status)) return true;
   if (query.loggedSince !== undefined) {
-    const at = Date.parse(record.loggedAt);
-    if (Number.isFinite(at) && at >= Date.parse(query.loggedSince)) return true;
+    const at = utcMs(record.loggedAt);
+    if (Number.isFinite(at) && at >= utcMs(query.loggedSince)) return true;
   }
   return false;
 }

@@ -94,3 +94,19 @@ describe("request schemas", () => {
     expect(s.fieldErrors(s.listQuerySchema.safeParse({ limit: 501 }).error!)).toEqual({ limit: "must be at most 500" });
   });
 });
+
+describe("numbers that are not finite", () => {
+  test('"1e400" (a decimal string whose number is Infinity) is refused with its path', () => {
+    const result = s.accountSchema.safeParse({ ...ex.account, balance_usdc: "1e400" });
+    expect(result.success).toBe(false);
+    expect(result.error && s.issuePath(result.error.issues[0].path)).toBe("balance_usdc");
+  });
+
+  test("an amount beyond 1,000,000,000 USD is a validation error, not a quote of nulls", () => {
+    const input = { market: "USDTNGN", side: "buy", notional_usd: 1e308, tenor_days: 7 };
+    const result = s.quoteRequestSchema.safeParse(input);
+    expect(result.success).toBe(false);
+    expect(s.fieldErrors(result.error!, input)).toEqual({ notional_usd: "must be at most 1,000,000,000 USD" });
+    expect(s.quoteRequestSchema.safeParse({ ...input, notional_usd: 1_000_000_000 }).success).toBe(true);
+  });
+});

@@ -10,6 +10,7 @@ const FUNCTIONS_DIR = join(ROOT, "src", "functions");
 // What the build emits (the manifest's URLs must all be among these).
 const DIST_FILES = [
   "taskpane.html",
+  "help.html",
   "taskpane.js",
   "runtime.js",
   "functions.js",
@@ -176,6 +177,14 @@ describe("a broken manifest", () => {
   test("a missing SharedRuntime requirement set", () => {
     const xml = breakManifest('<Set Name="SharedRuntime" MinVersion="1.1" />', "");
     expect(codes(check({ xml }))).toEqual(["structure"]);
+  });
+
+  test("CustomFunctionsRuntime below 1.3 (error messages in cells need it)", () => {
+    const xml = breakManifest(
+      '<Set Name="CustomFunctionsRuntime" MinVersion="1.3" />',
+      '<Set Name="CustomFunctionsRuntime" MinVersion="1.1" />',
+    );
+    expect(check({ xml })).toEqual([{ code: "structure", message: expect.stringMatching(/at least 1\.3/) }]);
   });
 });
 

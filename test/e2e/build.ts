@@ -1,12 +1,20 @@
-// Builds the add-in (development mode) for the browser tests, once, into test/artifacts/e2e-dist; reused while no source changed.
+// Builds the add-in for the browser tests, once per mode, into test/artifacts/e2e-dist (development: the test build with the harness) or prod-dist (production); reused while no source changed.
 import fs from "fs";
 import path from "path";
 
 const ROOT = path.resolve(__dirname, "../..");
 export const E2E_DIST = path.join(ROOT, "test/artifacts/e2e-dist");
-const STAMP = path.join(E2E_DIST, ".build-stamp");
+export const PROD_DIST = path.join(ROOT, "test/artifacts/prod-dist");
+export type BuildMode = "development" | "production";
+/** What the production build is built for here: a public host (not localhost) and two service origins. */
+export const PRODUCTION_ENV = {
+  ADDIN_PUBLIC_URL: "https://hedge.example.com/addin/",
+  SERVICE_ORIGINS: "https://api.hedging.example,https://sandbox.hedging.example",
+};
+const distOf = (mode: BuildMode) => (mode === "production" ? PROD_DIST : E2E_DIST);
+const stampOf = (mode: BuildMode) => path.join(distOf(mode), ".build-stamp");
 const LOCK = path.join(ROOT, "test/artifacts/.e2e-build.lock");
-const INPUTS = ["src", "assets", "webpack.config.js", "manifest.xml", "package-lock.json", "tsconfig.json"];
+const INPUTS = ["src", "assets", "webpack.config.js", "manifest.xml", "package.json", "package-lock.json", "tsconfig.json"];
 
 /** Newest modification time among the build's inputs. */
 function newestInput(): number {
@@ -21,15 +29,15 @@ function newestInput(): number {
   return newest;
 }
 
-function upToDate(): boolean {
+function upToDate(mode: BuildMode): boolean {
   try {
-    return Number(fs.readFileSync(STAMP, "utf8")) >= newestInput() && fs.existsSync(path.join(E2E_DIST, "taskpane.html"));
+    return Number(fs.readFileSync(stampOf(mode), "utf8")) >= newestInput() && fs.existsSync(path.join(distOf(mode), "taskpane.html"));
   } catch {
     return false;
   }
 }
 
-async function runWebpack(): Promise<void> {
+async function runWebpack(mode: BuildMode): Promise<void> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const webpack = require("webpack") as typeof import("webpack");
   // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -38,9 +46,9 @@ async function runWebpack(): Promise<void> {
     argv: object,
   ) => Promise<import("webpack").Configuration>;
   const stampTime = newestInput();
-  const config = await makeConfig({}, { mode: "development" });
+  const config = await makeConfig(mode === "production" ? PRODUCTION_ENV : {}, { mode });
   config.context = ROOT;
-  config.output = { ...config.output, path: E2E_DIST, clean: true };
+  config.output = { ...config.output, path: distOf(mode), clean: true };
   delete (config as Record<string, unknown>).devServer;
   await new Promise<void>((resolve, reject) => {
     webpack(config, (err, stats) => {
@@ -49,11 +57,11 @@ async function runWebpack(): Promise<void> {
       resolve();
     });
   });
-  fs.writeFileSync(STAMP, String(stampTime));
+  fs.writeFileSync(stampOf(mode), String(stampTime));
 }
 
 /** Builds unless an up-to-date build is there; parallel test files wait for one build (a lock directory). */
-export async function ensureBuilt(): Promise<string> {
+export async function ensureBuilt(mode: BuildMode = "development"): Promise<string> {
   fs.mkdirSync(path.dirname(LOCK), { recursive: true });
   const started = Date.now();
   for (;;) {
@@ -69,9 +77,9 @@ export async function ensureBuilt(): Promise<string> {
     }
   }
   try {
-    if (!upToDate()) await runWebpack();
+    if (!upToDate(mode)) await runWebpack(mode);
   } finally {
     fs.rmSync(LOCK, { recursive: true, force: true });
   }
-  return E2E_DIST;
+  return distOf(mode);
 }

@@ -1,9 +1,9 @@
-// Drives the task pane page in Chromium for the e2e tests: serves the build, routes Office.js to the local copy, records the console.
+// Drives the task pane page in Chromium for the e2e tests: serves the build, routes Office.js to the local copy, records the console and every Content-Security-Policy violation.
 import fs from "fs";
 import path from "path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { launchChromium } from "./browser";
-import { ensureBuilt } from "./build";
+import { ensureBuilt, type BuildMode } from "./build";
 import { serveDirectory, type StaticServer } from "./static-server";
 import type { HedgeHarness } from "../../src/taskpane/harness";
 
@@ -26,9 +26,31 @@ export interface PanePage {
   console: string[];
 }
 
-/** Builds (or reuses) the add-in, serves it, and launches Chromium. */
-export async function startPaneSession(executablePath: string): Promise<PaneSession> {
-  const dist = await ensureBuilt();
+/** Reported by the page for every Content-Security-Policy violation (a `securitypolicyviolation` event). */
+export interface CspViolation {
+  directive: string;
+  blocked: string;
+  source: string;
+  sample: string;
+}
+
+/** Runs in every page before its own scripts (outside the page's CSP): records CSP violations in window.__cspViolations. */
+const RECORD_CSP_VIOLATIONS = `
+  window.__cspViolations = [];
+  document.addEventListener("securitypolicyviolation", (e) => {
+    window.__cspViolations.push({ directive: e.effectiveDirective, blocked: e.blockedURI, source: e.sourceFile + ":" + e.lineNumber, sample: e.sample });
+  }, true);
+`;
+
+/** The CSP violations the page reported so far, plus console lines in which Chromium reports one. */
+export async function cspViolations(pane: PanePage): Promise<Array<CspViolation | string>> {
+  const reported = await pane.page.evaluate(() => (window as unknown as { __cspViolations?: CspViolation[] }).__cspViolations ?? []);
+  return [...reported, ...pane.console.filter((line) => /Content Security Policy/i.test(line))];
+}
+
+/** Builds (or reuses) the add-in (the development/test build unless told otherwise), serves it, and launches Chromium. */
+export async function startPaneSession(executablePath: string, { mode = "development" }: { mode?: BuildMode } = {}): Promise<PaneSession> {
+  const dist = await ensureBuilt(mode);
   const server = await serveDirectory(dist);
   const browser = await launchChromium(executablePath);
   return {
@@ -45,6 +67,7 @@ export async function startPaneSession(executablePath: string): Promise<PaneSess
       const messages: string[] = [];
       page.on("console", (m) => messages.push(`${m.type()}: ${m.text()}`));
       page.on("pageerror", (e) => messages.push(`pageerror: ${e.message}\n${e.stack ?? ""}`));
+      await context.addInitScript({ content: RECORD_CSP_VIOLATIONS });
       // Office.js comes from Microsoft's CDN in the page; the tests serve the copy from @microsoft/office-js instead.
       await context.route("https://appsforoffice.microsoft.com/**", async (route) => {
         const rel = new URL(route.request().url()).pathname.replace(/^\/lib\/1\/hosted\//, "");
@@ -129,7 +152,9 @@ export async function axeViolations(
   page: Page,
   within?: string,
 ): Promise<Array<{ id: string; impact: string; help: string; targets: string[] }>> {
-  await page.addScriptTag({ path: path.join(ROOT, "node_modules/axe-core/axe.min.js") });
+  // Evaluated, not added as a <script>: the page's CSP refuses inline scripts (as it should).
+  if (!(await page.evaluate(() => "axe" in window)))
+    await page.evaluate(fs.readFileSync(path.join(ROOT, "node_modules/axe-core/axe.min.js"), "utf8"));
   return page.evaluate(async (selector) => {
     type AxeNode = { target: unknown };
     type AxeViolation = { id: string; impact: string | null; help: string; nodes: AxeNode[] };

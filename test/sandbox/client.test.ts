@@ -103,10 +103,12 @@ test("service errors reach the caller as HedgingApiError with the spec's code, s
 
 test("retries keep one Idempotency-Key: an injected 503 before the action and a dropped answer after it still make one hedge", async () => {
   const c = client(sb);
-  await fetch(`${sb.controlUrl}/faults`, {
+  const faults = await fetch(`${sb.controlUrl}/faults`, {
     method: "POST",
+    headers: { "Content-Type": "application/json" },
     body: JSON.stringify({ fail_next: { count: 2, code: "execution_failed", path: "/hedges", method: "POST" }, drop_after_commit: 1 }),
   });
+  expect(faults.status).toBe(200);
   const opened = await c.open({ market: "USDTNGN", side: "buy", notional_usd: 5_000, tenor_days: 3, client_reference: "RETRY" });
   expect(opened.data.hedge_id).toMatch(/^hdg_/);
   const all = (await c.list()).data;

@@ -7,6 +7,9 @@ import { Connection } from "../../src/feeds/connection";
 import { HedgingApiError } from "../../src/api/errors";
 import { ConnectionController, errorView, type ConnectionState } from "../../src/taskpane/connection-controller";
 import { connectionSummary } from "../../src/taskpane/connection-panel";
+import type { ServicePolicy } from "../../src/api/environment";
+import { ok, startScriptedServer, type ScriptedServer } from "../support/scripted-server";
+import * as ex from "../support/examples";
 
 describe("connection controller against the sandbox", () => {
   let sandbox: RunningSandbox;
@@ -35,7 +38,11 @@ describe("connection controller against the sandbox", () => {
     expect(state.maskedKey).toBe("svc_test_…0001");
     expect(state.environment).toBe("sandbox");
     expect(connection.client).toBe(state.client);
-    expect(store.dump()).toEqual({ [SETTING_KEYS.apiKey]: DEMO_API_KEY, [SETTING_KEYS.baseUrl]: sandbox.baseUrl });
+    expect(store.dump()).toEqual({
+      [SETTING_KEYS.apiKey]: DEMO_API_KEY,
+      [SETTING_KEYS.apiKeyOrigin]: new URL(sandbox.baseUrl).origin,
+      [SETTING_KEYS.baseUrl]: sandbox.baseUrl,
+    });
     expect(states.map((s) => s.status)).toEqual(["connecting", "connected"]);
     expect(everyText(states).filter((t) => t.includes(DEMO_API_KEY))).toEqual([]);
   });
@@ -73,7 +80,11 @@ describe("connection controller against the sandbox", () => {
   });
 
   test("restore reconnects with the saved key; an empty key field reuses it; Forget removes it and drops the client", async () => {
-    const { store, connection, controller } = setup({ [SETTING_KEYS.apiKey]: DEMO_API_KEY, [SETTING_KEYS.baseUrl]: sandbox.baseUrl });
+    const { store, connection, controller } = setup({
+      [SETTING_KEYS.apiKey]: DEMO_API_KEY,
+      [SETTING_KEYS.apiKeyOrigin]: new URL(sandbox.baseUrl).origin,
+      [SETTING_KEYS.baseUrl]: sandbox.baseUrl,
+    });
     expect((await controller.restore()).status).toBe("connected");
     expect((await controller.connect("", sandbox.baseUrl)).status).toBe("connected");
     await controller.forget();
@@ -117,5 +128,129 @@ describe("error view", () => {
       advice: expect.stringMatching(/slows down/),
     });
     expect(errorView(new Error(`boom ${key}`), key)).toEqual({ code: "unexpected_error", message: "boom svc_test_…9876", advice: null });
+  });
+});
+
+describe("a key is bound to the origin it was saved for", () => {
+  let sandbox: RunningSandbox;
+  /** A second service on another origin (another port): it answers GET /account and counts requests carrying the key. */
+  let other: ScriptedServer;
+  beforeAll(async () => {
+    sandbox = await startSandbox({ port: 0, http: true, seed: 8 });
+  });
+  afterAll(() => sandbox.close());
+  beforeEach(async () => {
+    other = await startScriptedServer(() => ok(ex.account));
+  });
+  afterEach(() => other.close());
+
+  const withKey = (key: string) => other.received.filter((r) => JSON.stringify(r.headers).includes(key) || r.url.includes(key)).length;
+
+  function setup(initial: Record<string, string> = {}, policy?: ServicePolicy) {
+    const store = memoryStore(initial);
+    const connection = new Connection({ retry: { maxAttempts: 1 } });
+    const controller = new ConnectionController({ store, connection, defaultBaseUrl: sandbox.baseUrl, policy });
+    return { store, connection, controller };
+  }
+
+  test("with the key field empty, Connect to another origin sends nothing there, says why, and keeps the saved key", async () => {
+    const { store, controller } = setup();
+    expect((await controller.connect(DEMO_API_KEY, sandbox.baseUrl)).status).toBe("connected");
+    const state = await controller.connect("", other.baseUrl);
+    expect(state.status).toBe("disconnected");
+    expect(state.status === "disconnected" && state.error).toMatchObject({
+      code: "key_origin_mismatch",
+      message: expect.stringContaining(`was given for ${new URL(sandbox.baseUrl).origin}`),
+      advice: expect.stringMatching(/Type the API key again/),
+    });
+    expect(JSON.stringify(state)).not.toContain(DEMO_API_KEY);
+    expect(other.received).toHaveLength(0);
+    expect(store.dump()[SETTING_KEYS.apiKeyOrigin]).toBe(new URL(sandbox.baseUrl).origin);
+    // Typed again, the key goes there, and is then bound to the new origin.
+    expect((await controller.connect(DEMO_API_KEY, other.baseUrl)).status).toBe("connected");
+    expect(withKey(DEMO_API_KEY)).toBe(1);
+    expect(store.dump()[SETTING_KEYS.apiKeyOrigin]).toBe(new URL(other.baseUrl).origin);
+    // And now the first origin is the other one: an empty key field does not take it back there.
+    expect((await controller.connect("", sandbox.baseUrl)).status).toBe("disconnected");
+  });
+
+  test("the same origin with another path keeps the key (the binding is the origin)", async () => {
+    const { controller } = setup();
+    await controller.connect(DEMO_API_KEY, other.baseUrl);
+    expect((await controller.connect("", `${new URL(other.baseUrl).origin}/v2/`)).status).toBe("connected");
+    expect(withKey(DEMO_API_KEY)).toBe(2);
+  });
+
+  test("on open, saved settings whose URL is not the key's origin neither configure the cells nor reach that URL", async () => {
+    const { connection, controller } = setup({
+      [SETTING_KEYS.apiKey]: DEMO_API_KEY,
+      [SETTING_KEYS.apiKeyOrigin]: new URL(sandbox.baseUrl).origin,
+      [SETTING_KEYS.baseUrl]: other.baseUrl,
+    });
+    const state = await controller.restore();
+    expect(state.status === "disconnected" && state.error?.code).toBe("key_origin_mismatch");
+    expect(connection.client).toBeNull();
+    expect(other.received).toHaveLength(0);
+  });
+
+  test("settings saved before keys were bound: the key belongs to the URL it was saved with", async () => {
+    const { store, controller } = setup({ [SETTING_KEYS.apiKey]: DEMO_API_KEY, [SETTING_KEYS.baseUrl]: sandbox.baseUrl });
+    expect((await controller.restore()).status).toBe("connected");
+    expect(store.dump()[SETTING_KEYS.apiKeyOrigin]).toBe(new URL(sandbox.baseUrl).origin);
+    expect((await controller.connect("", other.baseUrl)).status).toBe("disconnected");
+    expect(other.received).toHaveLength(0);
+  });
+
+  test("Forget removes the key and its origin", async () => {
+    const { store, controller } = setup();
+    await controller.connect(DEMO_API_KEY, sandbox.baseUrl);
+    await controller.forget();
+    expect(store.dump()).toEqual({ [SETTING_KEYS.baseUrl]: sandbox.baseUrl });
+  });
+
+  test.each([
+    ["user-info", (u: string) => u.replace("http://", "http://user:pass@"), /user name or password/],
+    ["a query", (u: string) => `${u}?api_key=x`, /query/],
+    ["a fragment", (u: string) => `${u}#x`, /fragment/],
+  ])("a base URL with %s is refused before any request", async (_what, change, message) => {
+    const { store, controller } = setup();
+    const state = await controller.connect(DEMO_API_KEY, change(other.baseUrl));
+    expect(state.status === "disconnected" && state.error).toMatchObject({
+      code: "validation_error",
+      message: expect.stringMatching(message),
+    });
+    expect(other.received).toHaveLength(0);
+    expect(store.dump()).toEqual({});
+  });
+
+  describe("a production build's policy", () => {
+    const production = (): ServicePolicy => ({ origins: [new URL(other.baseUrl).origin], loopback: false, liveNeedsHttps: true });
+
+    test("an origin the build does not list is refused before any request, naming the allowed ones", async () => {
+      const { controller } = setup({}, production());
+      const state = await controller.connect(DEMO_API_KEY, sandbox.baseUrl);
+      expect(state.status === "disconnected" && state.error).toMatchObject({
+        code: "origin_not_allowed",
+        message: expect.stringContaining(`connects only to ${new URL(other.baseUrl).origin}`),
+      });
+      expect((await controller.connect(DEMO_API_KEY, other.baseUrl)).status).toBe("connected");
+    });
+
+    test("a LIVE key never goes over plain http, not even to this machine; a sandbox key may", async () => {
+      const { store, controller } = setup({}, production());
+      const state = await controller.connect(DEMO_LIVE_API_KEY, other.baseUrl);
+      expect(state.status === "disconnected" && state.error).toMatchObject({
+        code: "validation_error",
+        message: expect.stringMatching(/svc_live_ key \(production money\) is sent only over https/),
+      });
+      expect(withKey(DEMO_LIVE_API_KEY)).toBe(0);
+      expect(store.dump()).toEqual({});
+      expect((await controller.connect(DEMO_API_KEY, other.baseUrl)).status).toBe("connected");
+    });
+
+    test("development builds (loopback allowed, LIVE over http allowed) connect a LIVE key to the local sandbox", async () => {
+      const { controller } = setup({}, { origins: [], loopback: true, liveNeedsHttps: false });
+      expect((await controller.connect(DEMO_LIVE_API_KEY, sandbox.baseUrl)).status).toBe("connected");
+    });
   });
 });

@@ -1,0 +1,18 @@
+// Entry module of development and test builds only (webpack puts it before taskpane.ts): outside Office, ?harness=memory runs the pane on the memory harness and exposes window.hedgeHarness.
+import { MemorySheetWriter } from "../excel/recon-sheet";
+import { createHarness, wantsHarness } from "./harness";
+import { registerStandIn } from "./outside-office";
+
+registerStandIn((search) => {
+  if (!wantsHarness(search, null)) return null;
+  const harness = createHarness();
+  window.hedgeHarness = harness.api;
+  document.documentElement.dataset.mode = "harness";
+  return {
+    store: harness.store,
+    workbook: harness.workbook,
+    // The recon sheet lands in the memory workbook (window.hedgeHarness.cells reads it); no formulas, so no snapshot.
+    reconWriter: new MemorySheetWriter(harness.workbook),
+    snapshotter: null,
+  };
+});

@@ -1,0 +1,114 @@
+// One time rule: service schemas take only ISO 8601 with an offset, and every reader of times (log cells, recon sheet, HEDGE.* cells, month windows) reads them as UTC, whatever the machine's time zone.
+import { execFileSync } from "node:child_process";
+import path from "node:path";
+import { hedgeSchema, closedHedgeSchema, issuePath } from "../../src/api/schemas";
+import * as ex from "../support/examples";
+import type { Reading } from "./time-readings";
+
+const serialOf = (ms: number) => ms / 86_400_000 + 25_569;
+
+/** [text, the UTC instant it means (or NaN: not a time)]. */
+const TABLE: Array<[string, number]> = [
+  ["2026-11-30T23:30:00Z", Date.UTC(2026, 10, 30, 23, 30)],
+  ["2026-11-30T23:30:00.250Z", Date.UTC(2026, 10, 30, 23, 30, 0, 250)],
+  ["2026-11-30T18:30:00-05:00", Date.UTC(2026, 10, 30, 23, 30)],
+  ["2026-12-01T08:30:00+09:00", Date.UTC(2026, 10, 30, 23, 30)],
+  ["2026-12-01T08:30:00+0900", Date.UTC(2026, 10, 30, 23, 30)],
+  // No zone: the add-in's own cells and typed dates; always UTC, never the machine's zone.
+  ["2026-11-30T23:30:00", Date.UTC(2026, 10, 30, 23, 30)],
+  ["2026-11-30 23:30", Date.UTC(2026, 10, 30, 23, 30)],
+  ["2026-11-30", Date.UTC(2026, 10, 30)],
+  // Not ISO 8601, or impossible: never guessed.
+  ["22/11/2026 20:00 UTC", NaN],
+  ["11/30/2026 23:30", NaN],
+  ["Mon, 30 Nov 2026 23:30:00 GMT", NaN],
+  ["2026-02-30T10:00:00Z", NaN],
+  ["2026-11-30T24:00:00Z", NaN],
+  ["", NaN],
+];
+
+const ROOT = path.resolve(__dirname, "../..");
+
+/** The table read in a separate Node process whose TZ is `zone` (jest's workers cannot change their own zone). */
+function readIn(zone: string): Reading[] {
+  const out = execFileSync(process.execPath, ["--import", "tsx", "test/api/time-readings.ts", JSON.stringify(TABLE.map(([t]) => t))], {
+    cwd: ROOT,
+    env: { ...process.env, TZ: zone },
+    encoding: "utf8",
+  });
+  return JSON.parse(out) as Reading[];
+}
+
+const ZONES: Array<[string, number]> = [
+  ["America/New_York", 300],
+  ["Asia/Tokyo", -540],
+];
+
+describe.each(ZONES)("TZ=%s", (zone, offset) => {
+  let read: Reading[];
+  beforeAll(() => {
+    read = readIn(zone);
+  }, 30_000);
+
+  test("the readings were made in that zone", () => {
+    expect(new Set(read.map((r) => r.zoneOffset))).toEqual(new Set([offset]));
+  });
+
+  test("utcMs: the same instant in every zone; text that is not ISO 8601 is never guessed", () => {
+    expect(read.map((r) => [r.text, r.utcMs])).toEqual(TABLE.map(([text, ms]) => [text, Number.isFinite(ms) ? ms : null]));
+  });
+
+  test("the Hedge Log cell, the recon sheet cell and a HEDGE.* cell hold the same UTC serial", () => {
+    for (const [i, [text, ms]] of TABLE.entries()) {
+      const r = read[i];
+      if (!Number.isFinite(ms)) continue;
+      for (const cell of [r.logCell, r.reconCell, r.hedgeCell]) {
+        expect([text, cell]).toEqual([text, expect.closeTo(serialOf(ms), 9)]);
+      }
+    }
+  });
+
+  test("text that is not a time: an error for the log writer, kept as text in the recon and HEDGE.* cells", () => {
+    const bad = read.find((r) => r.text === "22/11/2026 20:00 UTC")!;
+    expect(bad.logCell).toMatch(/Not an ISO 8601 time/);
+    expect(bad.reconCell).toBe("22/11/2026 20:00 UTC");
+    expect(bad.hedgeCell).toBe("22/11/2026 20:00 UTC");
+  });
+
+  test("a record of 23:30 on 30 November (with or without a zone) belongs to November, not December", () => {
+    for (const text of ["2026-11-30T23:30:00Z", "2026-11-30T23:30:00", "2026-11-30 23:30", "2026-11-30T18:30:00-05:00"]) {
+      const r = read.find((x) => x.text === text)!;
+      expect([text, r.inNovember, r.inDecember]).toEqual([text, true, false]);
+    }
+  });
+
+  test("the log's 'logged since' query compares instants, not local readings", () => {
+    expect(read.find((r) => r.text === "2026-11-30T23:30:00")!.loggedSince2300Z).toBe(true);
+    expect(read.find((r) => r.text === "2026-11-30")!.loggedSince2300Z).toBe(false);
+  });
+});
+
+describe("service schemas take only ISO 8601 with an offset", () => {
+  test.each([
+    ["2026-11-22T20:00:00Z", true],
+    ["2026-11-22T20:00:00.123Z", true],
+    ["2026-11-22T21:00:00+01:00", true],
+    ["22/11/2026 20:00 UTC", false],
+    ["2026-11-22T20:00:00", false],
+    ["2026-11-22", false],
+    ["Sun, 22 Nov 2026 20:00:00 GMT", false],
+  ])("filled_at %j accepted: %s", (filledAt, accepted) => {
+    const result = hedgeSchema.safeParse({ ...ex.hedge, filled_at: filledAt });
+    expect(result.success).toBe(accepted);
+    if (!result.success) {
+      expect(issuePath(result.error.issues[0].path)).toBe("filled_at");
+      expect(result.error.issues[0].message).toMatch(/ISO 8601 timestamp with a UTC offset/);
+    }
+  });
+
+  test("a closed-hedge record's closed_at without a zone is refused, naming the field", () => {
+    const result = closedHedgeSchema.safeParse({ ...ex.closedHedge, closed_at: "2026-11-30T23:30:00" });
+    expect(result.success).toBe(false);
+    expect(result.error && issuePath(result.error.issues[0].path)).toBe("closed_at");
+  });
+});

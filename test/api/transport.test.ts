@@ -1,0 +1,117 @@
+// The fetch transport over real HTTP: redirects refused (the key and body go nowhere else), the key masked in every echo (encoded forms, details, headers), and answers that are not finite numbers or proper times refused.
+import { HedgingClient } from "../../src/api/client";
+import { HedgingApiError, redact, secretForms } from "../../src/api/errors";
+import { fail, ok, startScriptedServer, type ScriptedServer } from "../support/scripted-server";
+import * as ex from "../support/examples";
+
+/** A key with characters that encodings change (+ / =), so that every encoded echo differs from the key itself. */
+const KEY = "svc_test_k+y/with=chars_0123456789WXYZ";
+const MASKED = "svc_test_…WXYZ";
+
+let server: ScriptedServer;
+let elsewhere: ScriptedServer;
+beforeEach(async () => {
+  server = await startScriptedServer();
+  elsewhere = await startScriptedServer(() => ok(ex.openResult));
+});
+afterEach(async () => {
+  await server.close();
+  await elsewhere.close();
+});
+
+const client = () =>
+  new HedgingClient({
+    apiKey: KEY,
+    baseUrl: server.baseUrl,
+    retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 2 },
+    ratePerSecond: 1000,
+    burst: 1000,
+  });
+
+/** The error a call ends with (the test fails if it succeeds). */
+const caught = (promise: Promise<unknown>): Promise<HedgingApiError> =>
+  promise.then(
+    () => {
+      throw new Error("expected the call to fail");
+    },
+    (e: unknown) => {
+      if (e instanceof HedgingApiError) return e;
+      throw e;
+    },
+  );
+
+const carriesKey = (r: { headers: Record<string, unknown>; body: string }) =>
+  JSON.stringify(r.headers).includes(KEY) || r.body.includes(KEY);
+
+describe("redirects are never followed", () => {
+  test.each([
+    ["to the same origin", () => `${server.baseUrl}/hedges-moved`],
+    ["to another origin", () => `${elsewhere.baseUrl}/hedges`],
+  ])("a 307 %s: the open fails, and no second request (with the body and the key) is made", async (_name, target) => {
+    server.setScript(() => ({ status: 307, headers: { Location: target() }, body: "" }));
+    const e = await caught(client().open({ market: "USDTNGN", side: "buy", notional_usd: 1000, tenor_days: 7 }));
+    expect(e.code).toBe("network_error");
+    expect(e.message).toMatch(/redirect/);
+    expect(server.received.map((r) => `${r.method} ${r.url}`)).toEqual(["POST /v2/hedges", "POST /v2/hedges"]);
+    expect(elsewhere.received).toEqual([]);
+  });
+
+  test("a 302 on a GET is refused the same way", async () => {
+    server.setScript(() => ({ status: 302, headers: { Location: `${elsewhere.baseUrl}/account` }, body: "" }));
+    await expect(client().account()).rejects.toMatchObject({ code: "network_error" });
+    expect(elsewhere.received.filter(carriesKey)).toEqual([]);
+  });
+});
+
+describe("the key never comes back out of an answer", () => {
+  test("secretForms covers the key as it is, percent-encoded (both cases, form encoding), JSON-escaped and base64", () => {
+    const forms = secretForms(KEY);
+    expect(forms).toEqual(
+      expect.arrayContaining([
+        KEY,
+        encodeURIComponent(KEY),
+        encodeURIComponent(KEY).replace(/%[0-9A-F]{2}/g, (p) => p.toLowerCase()),
+        btoa(KEY).replace(/=+$/, ""),
+      ]),
+    );
+    expect(redact(`a ${encodeURIComponent(KEY).replace(/%[0-9A-F]{2}/g, (p) => p.toLowerCase())} b`, KEY, MASKED)).toBe(`a ${MASKED} b`);
+  });
+
+  test("an error echoing the key raw, URL-encoded, form-encoded, JSON-escaped and in base64, in its message, details and headers", async () => {
+    const echoes = {
+      raw: KEY,
+      url: `https://svc.example/v2/account?api_key=${encodeURIComponent(KEY)}`,
+      form: new URLSearchParams({ api_key: KEY }).toString(),
+      basic: `Basic ${btoa(KEY)}`,
+      nested: [{ [KEY]: `key=${encodeURIComponent(KEY).toLowerCase()}` }],
+    };
+    server.setScript(() =>
+      fail(401, "invalid_api_key", `Unknown key ${KEY} (${encodeURIComponent(KEY)})`, echoes, {
+        "WWW-Authenticate": `Bearer error="${KEY}"`,
+      }),
+    );
+    const e = await caught(client().account());
+    expect(e.code).toBe("invalid_api_key");
+    const everything = JSON.stringify({ message: e.message, details: e.details, json: e.toJSON() });
+    for (const form of secretForms(KEY)) expect(everything).not.toContain(form);
+    expect(e.message).toBe(`Unknown key ${MASKED} (${MASKED})`);
+    expect(JSON.stringify(e.details)).toContain(MASKED);
+  });
+});
+
+describe("answers that are not numbers or times", () => {
+  test('"1e400" is invalid_response naming the field, not Infinity', async () => {
+    server.setScript(() => ok({ ...ex.account, balance_usdc: "1e400" }));
+    const e = await caught(client().account());
+    expect(e.code).toBe("invalid_response");
+    expect(e.details).toMatchObject({ path: "data.balance_usdc" });
+  });
+
+  test("a filled_at such as 22/11/2026 20:00 UTC is invalid_response naming the field", async () => {
+    server.setScript(() => ok({ ...ex.hedge, filled_at: "22/11/2026 20:00 UTC" }));
+    const e = await caught(client().get("hdg_01"));
+    expect(e.code).toBe("invalid_response");
+    expect(e.details).toMatchObject({ path: "data.filled_at" });
+    expect(e.message).toMatch(/data\.filled_at: must be an ISO 8601 timestamp with a UTC offset/);
+  });
+});

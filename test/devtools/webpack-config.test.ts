@@ -1,0 +1,74 @@
+// The build's settings: a production build stops with a clear message without ADDIN_PUBLIC_URL or SERVICE_ORIGINS (never a localhost manifest, never a page that may connect anywhere), and the CSP it writes.
+import path from "path";
+
+type MakeConfig = ((
+  env: Record<string, string>,
+  argv: { mode: string },
+) => Promise<{ devtool?: unknown; entry: Record<string, unknown> }>) & {
+  contentSecurityPolicy(origins: string[], production: boolean): string;
+  serviceOrigins(env: Record<string, string>, production: boolean): string[];
+};
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const makeConfig = require(path.resolve(__dirname, "../../webpack.config.js")) as MakeConfig;
+
+const GOOD = { ADDIN_PUBLIC_URL: "https://hedge.example.com/addin/", SERVICE_ORIGINS: "https://api.hedging.example" };
+const saved = { ...process.env };
+beforeEach(() => {
+  delete process.env.ADDIN_PUBLIC_URL;
+  delete process.env.SERVICE_ORIGINS;
+});
+afterAll(() => {
+  process.env = saved;
+});
+
+test("a production build without ADDIN_PUBLIC_URL stops, saying what to set", async () => {
+  await expect(makeConfig({ SERVICE_ORIGINS: GOOD.SERVICE_ORIGINS }, { mode: "production" })).rejects.toThrow(
+    /ADDIN_PUBLIC_URL is not set: a production build needs the https:\/\/ address .* ADDIN_PUBLIC_URL=https:\/\/addins\.example\.com\/hedge\//,
+  );
+});
+
+test("a production build without SERVICE_ORIGINS stops, saying what to set", async () => {
+  await expect(makeConfig({ ADDIN_PUBLIC_URL: GOOD.ADDIN_PUBLIC_URL }, { mode: "production" })).rejects.toThrow(
+    /SERVICE_ORIGINS is not set: .* e\.g\. SERVICE_ORIGINS=https:\/\/api\.hedging\.example,https:\/\/sandbox\.hedging\.example/,
+  );
+});
+
+test("the environment variables work as well as --env", async () => {
+  Object.assign(process.env, GOOD);
+  await expect(makeConfig({}, { mode: "production" })).resolves.toMatchObject({ devtool: "hidden-source-map" });
+});
+
+test.each([
+  ["http://api.hedging.example", /must be https:\/\//],
+  ["https://api.hedging.example/v2", /without a path/],
+  ["api.hedging.example", /is not a URL/],
+])("SERVICE_ORIGINS=%s is refused in production", (origins, message) => {
+  expect(() => makeConfig.serviceOrigins({ SERVICE_ORIGINS: origins }, true)).toThrow(message);
+});
+
+test("several origins, by commas or spaces; development builds need none", () => {
+  expect(makeConfig.serviceOrigins({ SERVICE_ORIGINS: "https://a.example, https://b.example:8443 https://c.example/" }, true)).toEqual([
+    "https://a.example",
+    "https://b.example:8443",
+    "https://c.example",
+  ]);
+  expect(makeConfig.serviceOrigins({}, false)).toEqual([]);
+});
+
+test("development builds need neither setting and put the harness entry before the pane", async () => {
+  const config = await makeConfig({}, { mode: "development" });
+  expect(config.entry.taskpane).toEqual(["./src/taskpane/harness-entry.ts", "./src/taskpane/taskpane.ts"]);
+  expect((await makeConfig(GOOD, { mode: "production" })).entry.taskpane).toBe("./src/taskpane/taskpane.ts");
+});
+
+test("the CSP: Office's script hosts, inline styles, connections only to self and the service origins (plus loopback in development)", () => {
+  expect(makeConfig.contentSecurityPolicy(["https://api.hedging.example"], true)).toBe(
+    "script-src 'self' https://appsforoffice.microsoft.com https://ajax.aspnetcdn.com; style-src 'self' 'unsafe-inline'; " +
+      "connect-src 'self' https://api.hedging.example; object-src 'none'; base-uri 'self'; form-action 'none'",
+  );
+  const dev = makeConfig.contentSecurityPolicy([], false);
+  expect(dev).toContain("connect-src 'self' http://localhost:* https://localhost:* http://127.0.0.1:* https://127.0.0.1:*;");
+  for (const csp of [dev, makeConfig.contentSecurityPolicy(["https://a.example"], true)]) {
+    expect(csp).not.toMatch(/sandbox|frame-ancestors|unsafe-eval|script-src[^;]*unsafe-inline/);
+  }
+});
