@@ -2,8 +2,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { request } from "node:http";
 import { connect } from "node:net";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { hostname, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { hedgeSchema, openHedgeResultSchema } from "../../src/api/schemas";
 import { DEMO_API_KEY, DEMO_LIVE_API_KEY } from "../../src/sandbox/demo";
@@ -282,6 +282,40 @@ describe("--state", () => {
     const third = await start({ stateFile: file });
     await third.close();
   }, 60_000);
+
+  test("a lock whose pid is alive says how to clear it; an unreadable one is taken for a sandbox starting, unless it is old", async () => {
+    const file = join(dir, "locked.json");
+    // The pid of this very test process is alive: as if a crashed sandbox's pid had been reused.
+    writeFileSync(`${file}.lock`, JSON.stringify({ pid: process.ppid, host: hostname(), started_at: "" }));
+    expect(await refusal(file)).toMatch(new RegExp(`if no sandbox runs as pid ${process.ppid} now, delete the lock file`));
+    writeFileSync(`${file}.lock`, "");
+    expect(await refusal(file)).toMatch(/in use by another sandbox that is starting/);
+    const old = new Date(Date.now() - 10_000);
+    utimesSync(`${file}.lock`, old, old);
+    expect(await refusal(file)).toBeNull();
+  });
+
+  test("a state file that cannot be written: the change is answered 503, kept, saved with the next write and replayed", async () => {
+    const file = join(dir, "unwritable", "state.json");
+    const sb = await start({ stateFile: file, fillMs: 60_000 });
+    try {
+      await sb.flush();
+      rmSync(file);
+      mkdirSync(file); // renaming the new state onto a directory fails
+      const failed = await raw(sb, "POST", "/hedges", { body: OPEN, headers: { "Idempotency-Key": "unwritable-open" } });
+      expect([failed.status, failed.json.error?.code]).toEqual([503, "service_unavailable"]);
+      expect(failed.json.error?.message).toMatch(/could not write its state file.*Retry with the same Idempotency-Key/);
+      expect(readdirSync(join(dir, "unwritable")).sort()).toEqual(["state.json", "state.json.lock"]); // no temp file left
+      rmSync(file, { recursive: true });
+      const retry = await raw(sb, "POST", "/hedges", { body: OPEN, headers: { "Idempotency-Key": "unwritable-open" } });
+      expect([retry.status, retry.headers.get("idempotent-replayed")]).toEqual([200, "true"]);
+      const saved = loadState(file)!;
+      expect(saved.idempotency.map((r) => r.key)).toEqual(["unwritable-open"]);
+      expect(saved.engine.accounts.flatMap((a) => a.hedges)).toHaveLength(1);
+    } finally {
+      await sb.close();
+    }
+  });
 
   test("a structurally wrong state file is refused with the field and what to do", async () => {
     const file = join(dir, "wrong.json");
