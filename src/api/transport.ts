@@ -89,29 +89,20 @@ export async function diagnoseCors(url: string, timeoutMs = 5_000): Promise<Cors
     return null;
   }
   if (serviceOrigin === pageOrigin) return null;
+  // Never the key, never a body, never a cookie.
+  const ask = (init: RequestInit) =>
+    fetch(url, { method: "GET", credentials: "omit", cache: "no-store", signal: AbortSignal.timeout(timeoutMs), ...init });
   // A browser reports a refused redirect (redirect: "error") as it reports a CORS refusal: a readable redirect is told apart
   // by asking once in cors mode without following it. Anything else readable means the service is not the problem.
   try {
-    const probe = await fetch(url, {
-      method: "GET",
-      redirect: "manual",
-      credentials: "omit",
-      cache: "no-store",
-      signal: AbortSignal.timeout(timeoutMs),
-    });
+    const probe = await ask({ redirect: "manual" });
     return probe.type === "opaqueredirect" ? { pageOrigin, serviceOrigin, redirected: true } : null;
   } catch {
     // Not readable (CORS) or no answer: the no-cors question below tells which.
   }
   try {
-    const response = await fetch(url, {
-      method: "GET",
-      mode: "no-cors",
-      credentials: "omit",
-      cache: "no-store",
-      // (A no-cors request must follow redirects; this one carries neither the key nor a body.)
-      signal: AbortSignal.timeout(timeoutMs),
-    });
+    // (A no-cors request must follow redirects.)
+    const response = await ask({ mode: "no-cors" });
     return response.type === "opaque" || response.ok ? { pageOrigin, serviceOrigin } : null;
   } catch {
     return null;
