@@ -14,6 +14,11 @@ const CERT_DIR = path.join(os.homedir(), ".office-addin-dev-certs");
 const OFFICE_SCRIPT_ORIGINS = ["https://appsforoffice.microsoft.com", "https://ajax.aspnetcdn.com"];
 /** Development and test builds may also reach the local sandbox, on any port (CSP cannot say 127.x.x.x or [::1]). */
 const LOOPBACK_SOURCES = ["http://localhost:*", "https://localhost:*", "http://127.0.0.1:*", "https://127.0.0.1:*"];
+/**
+ * What a SERVICE_ORIGINS entry may name: a host name (an IDN arrives in punycode) or an IPv4 address, i.e. what a CSP
+ * host-source can say (letters, digits, hyphens and dots; no IPv6 literal, no wildcard).
+ */
+const PLAIN_HOST = /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.?$/;
 const EXAMPLE_ORIGINS = "SERVICE_ORIGINS=https://api.hedging.example,https://sandbox.hedging.example";
 
 /** An error webpack-cli prints as one clear line, without a stack trace. */
@@ -72,10 +77,18 @@ function serviceOrigins(env, production) {
     } catch {
       throw configError(`SERVICE_ORIGINS: "${origin}" is not a URL. Give origins only, e.g. ${EXAMPLE_ORIGINS}`);
     }
-    if (url.origin !== origin.replace(/\/$/, "") || (url.pathname !== "/" && url.pathname !== ""))
+    if (url.protocol !== "https:" && url.protocol !== "http:")
+      throw configError(`SERVICE_ORIGINS: "${origin}" must be an https:// origin, e.g. ${EXAMPLE_ORIGINS}`);
+    if (url.pathname !== "/" || url.username || url.password || /[?#]/.test(origin))
       throw configError(`SERVICE_ORIGINS: "${origin}" must be an origin (scheme://host[:port]) without a path, e.g. ${url.origin}`);
+    // One host, as the pane compares it: no wildcard (the CSP would allow more than the pane), nothing that is not a host.
+    if (!PLAIN_HOST.test(url.hostname))
+      throw configError(
+        `SERVICE_ORIGINS: "${origin}" must name one host (letters, digits, dots and hyphens; no wildcard, no IPv6 address), e.g. https://api.hedging.example`,
+      );
     if (production && url.protocol !== "https:")
       throw configError(`SERVICE_ORIGINS: "${origin}" must be https:// in a production build (the API key travels to it).`);
+    // As browsers write it (lower case, no default port): the form the pane compares with and the CSP lists.
     return url.origin;
   });
 }

@@ -5,6 +5,7 @@ import { maskKey } from "./environment";
 import { envelopeSchema, issuePath, type Meta } from "./schemas";
 import { fetchTransport, type HttpTransport, type HttpResponse } from "./transport";
 import { FlowControl, realSleep, type Answer, type FlowState, type Priority, type RateOptions, type Sleep } from "./throttle";
+import { httpDateMs, utcMs } from "./time";
 
 export interface RetryPolicy {
   /** Attempts in all, the first included. */
@@ -378,11 +379,12 @@ function isRefusal(error: HedgingApiError): boolean {
   return error.code !== "idempotency_in_flight" && error.code !== "idempotency_key_reuse";
 }
 
-/** Retry-After as milliseconds: delta-seconds or an HTTP date. */
+/** Retry-After as milliseconds: delta-seconds or an HTTP date (or, tolerated, an ISO 8601 time), read as UTC in any zone. */
 export function parseRetryAfter(value: string | null, now: number): number | null {
   if (value === null || value.trim() === "") return null;
   const seconds = Number(value);
   if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
-  const date = Date.parse(value);
+  const http = httpDateMs(value);
+  const date = Number.isNaN(http) ? utcMs(value) : http;
   return Number.isNaN(date) ? null : Math.max(0, date - now);
 }

@@ -1,4 +1,4 @@
-// The one reader of timestamps (service answers, Hedge Log cells, typed dates): ISO 8601 only, always UTC, never the machine's zone.
+// The one reader of times: ISO 8601 timestamps (service answers, log cells, typed dates) and HTTP dates (Retry-After), always UTC.
 
 const MS_PER_MINUTE = 60_000;
 
@@ -42,4 +42,31 @@ export function utcMs(text: string | null | undefined): number {
   date.setUTCFullYear(year, month - 1, day); // years 0–99 stay themselves (Date.UTC would move them to 19xx)
   date.setUTCHours(hour, minute, second, ms);
   return date.getTime() - offsetMinutes * MS_PER_MINUTE;
+}
+
+const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
+const MON = "(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)";
+const TIME = "(\\d{2}):(\\d{2}):(\\d{2})";
+/** The three forms of an HTTP date (RFC 9110 §5.6.7), all in GMT: IMF-fixdate, RFC 850 and asctime. */
+const IMF_FIXDATE = new RegExp(`^[a-z]{3}, (\\d{2}) ${MON} (\\d{4}) ${TIME} GMT$`, "i");
+const RFC_850 = new RegExp(`^[a-z]{6,9}, (\\d{2})-${MON}-(\\d{2}) ${TIME} GMT$`, "i");
+const ASCTIME = new RegExp(`^[a-z]{3} ${MON} ([ \\d]\\d) ${TIME} (\\d{4})$`, "i");
+
+/**
+ * Epoch milliseconds of an HTTP date (a `Retry-After` header), or NaN. Every form is GMT, asctime's too, which has no
+ * zone and which Date.parse would read in the machine's zone; anything else is no date (never guessed).
+ */
+export function httpDateMs(text: string | null | undefined): number {
+  if (typeof text !== "string") return NaN;
+  const value = text.trim();
+  let parts: [string, string, string, string, string, string] | null = null;
+  let m: RegExpExecArray | null;
+  if ((m = IMF_FIXDATE.exec(value))) parts = [m[3], m[2], m[1], m[4], m[5], m[6]];
+  else if ((m = RFC_850.exec(value)))
+    parts = [String(Number(m[3]) < 70 ? 2000 + Number(m[3]) : 1900 + Number(m[3])), m[2], m[1], m[4], m[5], m[6]];
+  else if ((m = ASCTIME.exec(value))) parts = [m[6], m[1], m[2].trim().padStart(2, "0"), m[3], m[4], m[5]];
+  if (!parts) return NaN;
+  const [year, month, day, hour, minute, second] = parts;
+  const mm = String(MONTHS.indexOf(month.toLowerCase()) + 1).padStart(2, "0");
+  return utcMs(`${year}-${mm}-${day}T${hour}:${minute}:${second}Z`);
 }

@@ -69,12 +69,15 @@ export interface CorsDiagnosis {
   pageOrigin: string;
   /** The service's origin, which answered but was not readable. */
   serviceOrigin: string;
+  /** The answer was a redirect (which the add-in never follows), not a CORS refusal. */
+  redirected?: boolean;
 }
 
 /**
  * After a fetch from a page failed without an answer: whether the service is there but the browser withheld its answer
- * for CORS. Asks once more in `no-cors` mode, without the key (an opaque answer proves the server answered); null when
- * not in a page, when the service is on this page's origin, or when nothing answers (a real network error).
+ * for CORS, or the service answered with a redirect. Asks without the key, first in cors mode without following a
+ * redirect (a readable redirect), then in `no-cors` mode (an opaque answer proves the server answered); null when not
+ * in a page, when the service is on this page's origin, or when nothing answers (a real network error).
  */
 export async function diagnoseCors(url: string, timeoutMs = 5_000): Promise<CorsDiagnosis | null> {
   const pageOrigin = typeof location === "undefined" ? null : location.origin;
@@ -86,15 +89,20 @@ export async function diagnoseCors(url: string, timeoutMs = 5_000): Promise<Cors
     return null;
   }
   if (serviceOrigin === pageOrigin) return null;
+  // Never the key, never a body, never a cookie.
+  const ask = (init: RequestInit) =>
+    fetch(url, { method: "GET", credentials: "omit", cache: "no-store", signal: AbortSignal.timeout(timeoutMs), ...init });
+  // A browser reports a refused redirect (redirect: "error") as it reports a CORS refusal: a readable redirect is told apart
+  // by asking once in cors mode without following it. Anything else readable means the service is not the problem.
   try {
-    const response = await fetch(url, {
-      method: "GET",
-      mode: "no-cors",
-      credentials: "omit",
-      cache: "no-store",
-      // (A no-cors request must follow redirects; this one carries neither the key nor a body.)
-      signal: AbortSignal.timeout(timeoutMs),
-    });
+    const probe = await ask({ redirect: "manual" });
+    return probe.type === "opaqueredirect" ? { pageOrigin, serviceOrigin, redirected: true } : null;
+  } catch {
+    // Not readable (CORS) or no answer: the no-cors question below tells which.
+  }
+  try {
+    // (A no-cors request must follow redirects.)
+    const response = await ask({ mode: "no-cors" });
     return response.type === "opaque" || response.ok ? { pageOrigin, serviceOrigin } : null;
   } catch {
     return null;

@@ -1,5 +1,5 @@
 // `--state FILE`: the whole sandbox state as JSON, checked by a schema when loaded, written atomically (temp file, fsync, rename) before a change is answered, and held by one sandbox at a time (a lock file).
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import { dirname, resolve } from "node:path";
 import { z } from "zod";
@@ -143,14 +143,19 @@ export const savedStateSchema = z.looseObject({
 export function saveState(file: string, state: SavedState): void {
   mkdirSync(dirname(file), { recursive: true });
   const temp = `${file}.${process.pid}.tmp`;
-  const fd = openSync(temp, "w");
   try {
-    writeSync(fd, JSON.stringify(state));
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
+    const fd = openSync(temp, "w");
+    try {
+      writeSync(fd, JSON.stringify(state));
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temp, file);
+  } catch (e) {
+    rmSync(temp, { force: true }); // a failed write leaves the state file as it was, and nothing beside it
+    throw e;
   }
-  renameSync(temp, file);
 }
 
 /** Coalesces bursts of changes into one write `delayMs` later; `flush` writes at once if anything is pending. */
@@ -197,6 +202,9 @@ export class StateWriter {
     }
   }
 }
+
+/** How long an unreadable lock file is taken for one being written by a sandbox that is starting, not a dead one's. */
+const LOCK_WRITE_GRACE_MS = 2_000;
 
 /** Lock files held by sandboxes of this process (a second one in the same process is refused too). */
 const heldHere = new Set<string>();
@@ -270,7 +278,11 @@ export function lockStateFile(file: string): StateLock {
       const owner = readOwner(lock);
       if (owner && owner.host !== hostname())
         throw inUse(`a sandbox on ${owner.host} (pid ${owner.pid}); if it is not running, delete the lock file`);
-      if (owner && owner.pid !== process.pid && alive(owner.pid)) throw inUse(`another sandbox (pid ${owner.pid})`);
+      if (owner && owner.pid !== process.pid && alive(owner.pid))
+        throw inUse(`another sandbox (pid ${owner.pid}); if no sandbox runs as pid ${owner.pid} now, delete the lock file`);
+      // Unreadable and fresh: another sandbox has just created it and is writing its pid.
+      if (!owner && Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? 0) < LOCK_WRITE_GRACE_MS)
+        throw inUse("another sandbox that is starting");
       // Left by a process that is gone (or unreadable, i.e. half-written by one killed while writing it): take it over.
       unlinkSync(lock);
     }

@@ -37,8 +37,16 @@ export function errorView(e: unknown, secret?: string | null): ErrorView {
   return { code: "unexpected_error", message: clean(message), advice: null };
 }
 
-/** What the pane says when the browser withheld the service's answer for CORS: the origin to allow, and whom to ask. */
-export function corsView({ pageOrigin, serviceOrigin }: CorsDiagnosis): ErrorView {
+/** What the pane says when the browser withheld the service's answer for CORS (the origin to allow, and whom to ask), or refused its redirect. */
+export function corsView({ pageOrigin, serviceOrigin, redirected }: CorsDiagnosis): ErrorView {
+  if (redirected)
+    return {
+      code: "redirected",
+      message:
+        `The service at ${serviceOrigin} answered with a redirect, which the add-in never follows (it would send the key ` +
+        "on to wherever the redirect points).",
+      advice: "Check the base URL: give the service's own address (with /v2), where it answers without a redirect. The key was not saved.",
+    };
   return {
     code: "cors_blocked",
     message:

@@ -1,4 +1,5 @@
-// Reads a table of times through every reader the add-in has (log cells, recon cells, HEDGE.* cells, month windows, the log query); run by time.test.ts in a child process per TZ.
+// Reads a table of times through every reader the add-in has (log cells, recon cells, HEDGE.* cells, month windows, the log query, Retry-After); run by time.test.ts in a child process per TZ.
+import { parseRetryAfter } from "../../src/api/sender";
 import { utcMs } from "../../src/api/time";
 import { excelSerial } from "../../src/functions/cells";
 import { REALIZED_COLUMNS } from "../../src/monthend/recon-layout";
@@ -18,6 +19,8 @@ export interface Reading {
   inNovember: boolean;
   inDecember: boolean;
   loggedSince2300Z: boolean;
+  /** The text as a Retry-After header: milliseconds from the epoch's start (null: not a date). */
+  retryAfterMs: number | null;
 }
 
 const attempt = <T>(read: () => T): T | string => {
@@ -45,6 +48,7 @@ export function readings(texts: readonly string[]): Reading[] {
       loggedSince2300Z: matchesLogQuery({ loggedAt: text, idempotencyKey: "k", status: "filled" } as LogRecord, {
         loggedSince: "2026-11-30T23:00:00Z",
       }),
+      retryAfterMs: parseRetryAfter(text, 0),
     };
   });
 }

@@ -22,6 +22,10 @@ const TABLE: Array<[string, number]> = [
   ["22/11/2026 20:00 UTC", NaN],
   ["11/30/2026 23:30", NaN],
   ["Mon, 30 Nov 2026 23:30:00 GMT", NaN],
+  // HTTP dates (a Retry-After header) in their other two forms, and a date string only Date.parse would guess at.
+  ["Monday, 30-Nov-26 23:30:00 GMT", NaN],
+  ["Mon Nov 30 23:30:00 2026", NaN],
+  ["Mon Nov 30 2026 23:30:00", NaN],
   ["2026-02-30T10:00:00Z", NaN],
   ["2026-11-30T24:00:00Z", NaN],
   ["", NaN],
@@ -80,6 +84,21 @@ describe.each(ZONES)("TZ=%s", (zone, offset) => {
       const r = read.find((x) => x.text === text)!;
       expect([text, r.inNovember, r.inDecember]).toEqual([text, true, false]);
     }
+  });
+
+  test("a Retry-After date is the same instant in every zone (asctime has no zone and is GMT); other text is no date", () => {
+    const at = Object.fromEntries(read.map((r) => [r.text, r.retryAfterMs]));
+    const instant = Date.UTC(2026, 10, 30, 23, 30);
+    for (const text of [
+      "Mon, 30 Nov 2026 23:30:00 GMT",
+      "Monday, 30-Nov-26 23:30:00 GMT",
+      "Mon Nov 30 23:30:00 2026",
+      "2026-11-30T23:30:00Z",
+    ]) {
+      expect([text, at[text]]).toEqual([text, instant]);
+    }
+    for (const text of ["Mon Nov 30 2026 23:30:00", "22/11/2026 20:00 UTC", "11/30/2026 23:30"])
+      expect([text, at[text]]).toEqual([text, null]);
   });
 
   test("the log's 'logged since' query compares instants, not local readings", () => {

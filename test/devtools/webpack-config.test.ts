@@ -42,6 +42,12 @@ test.each([
   ["http://api.hedging.example", /must be https:\/\//],
   ["https://api.hedging.example/v2", /without a path/],
   ["api.hedging.example", /is not a URL/],
+  ["ftp://api.hedging.example", /must be an https:\/\/ origin/],
+  ["https://api.hedging.example?x=1", /without a path/],
+  // The CSP would allow every subdomain while the pane compares origins exactly; or a directive would be cut in two.
+  ["https://*.hedging.example", /must name one host .*no wildcard/],
+  ["https://api.hedging.example;script-src", /must name one host/],
+  ["https://[::1]:4010", /no IPv6 address/],
 ])("SERVICE_ORIGINS=%s is refused in production", (origins, message) => {
   expect(() => makeConfig.serviceOrigins({ SERVICE_ORIGINS: origins }, true)).toThrow(message);
 });
@@ -53,6 +59,13 @@ test("several origins, by commas or spaces; development builds need none", () =>
     "https://c.example",
   ]);
   expect(makeConfig.serviceOrigins({}, false)).toEqual([]);
+});
+
+test("an origin is written as browsers write it (lower case, no default port), the form the pane compares with", () => {
+  expect(makeConfig.serviceOrigins({ SERVICE_ORIGINS: "https://API.Hedging.Example:443,https://bücher.example" }, true)).toEqual([
+    "https://api.hedging.example",
+    "https://xn--bcher-kva.example",
+  ]);
 });
 
 test("development builds need neither setting and put the harness entry before the pane", async () => {

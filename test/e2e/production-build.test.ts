@@ -33,6 +33,27 @@ test("the test build has the harness and the memory workbook; the production bun
   }
 });
 
+/** The project's own modules in a build, as its source maps list them (immune to minification's renaming). */
+const modulesOf = (mapsDir: string) =>
+  new Set(
+    files(mapsDir, ".map").flatMap((f) =>
+      (JSON.parse(fs.readFileSync(f, "utf8")) as { sources: string[] }).sources
+        .map((s) => /(src\/[\w/.-]+\.ts)$/.exec(s)?.[1])
+        .filter((s): s is string => s !== undefined),
+    ),
+  );
+
+test("by their source maps, the production bundles hold no module of the harness or the memory workbook", () => {
+  const seams = ["src/taskpane/harness-entry.ts", "src/taskpane/harness.ts", "src/excel/memory-workbook.ts"];
+  const devModules = modulesOf(dev);
+  const prodModules = modulesOf(path.join(path.dirname(prod), "dist-sourcemaps"));
+  expect(prodModules).toContain("src/taskpane/taskpane.ts");
+  for (const seam of seams) {
+    expect([seam, devModules.has(seam)]).toEqual([seam, true]);
+    expect([seam, prodModules.has(seam)]).toEqual([seam, false]);
+  }
+});
+
 test("the production page says only to open it from Excel, under a CSP of its SERVICE_ORIGINS", () => {
   const html = fs.readFileSync(path.join(prod, "taskpane.html"), "utf8");
   // (The production page is minified: attribute quotes and closing tags may be left out.)

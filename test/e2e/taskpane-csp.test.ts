@@ -1,5 +1,7 @@
 // The pane under its Content-Security-Policy in Chromium, with the package's Office.js: the whole flow (connect, overview, read, preview, confirm, fills, month end, dark theme) without one violation; the policy really refuses inline script and foreign connections; a CORS block is named with the origin to allow.
 import fs from "fs";
+import http from "http";
+import type { AddressInfo } from "net";
 import os from "os";
 import path from "path";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/server";
@@ -133,6 +135,46 @@ describeWithBrowser("the task pane under its Content-Security-Policy", (chromium
       expect(text).toContain(`does not allow requests from this add-in's origin, ${session.server.origin}`);
       expect(text).toContain(`Ask the service's operators to allow the origin ${session.server.origin}`);
       expect(text).not.toContain(DEMO_API_KEY);
+      expect(await cspViolations(pane)).toEqual([]);
+    });
+  });
+
+  describe("a service that answers with a redirect (and allows the origin)", () => {
+    let redirecting: http.Server;
+    let origin: string;
+    const seen: Array<{ path: string; withKey: boolean }> = [];
+    beforeAll(async () => {
+      redirecting = http.createServer((req, res) => {
+        seen.push({ path: req.url ?? "", withKey: JSON.stringify(req.headers).includes(DEMO_API_KEY) });
+        res.writeHead(req.method === "OPTIONS" ? 204 : 302, {
+          "Access-Control-Allow-Origin": "*",
+          "Access-Control-Allow-Headers": "Authorization, Content-Type",
+          Location: "/elsewhere/v2/account",
+        });
+        res.end();
+      });
+      await new Promise<void>((resolve) => redirecting.listen(0, "127.0.0.1", resolve));
+      origin = `http://127.0.0.1:${(redirecting.address() as AddressInfo).port}`;
+    });
+    afterAll(async () => {
+      redirecting.closeAllConnections();
+      await new Promise((resolve) => redirecting.close(resolve));
+    });
+
+    test("Connect says the service redirected (never followed), not that the browser blocked it for CORS", async () => {
+      const { page } = pane;
+      await page.locator("#api-key").fill(DEMO_API_KEY);
+      await page.locator("#base-url input").fill(`${origin}/v2`);
+      await page.locator("#connect").click();
+      await page.waitForFunction(() => /^redirected/.test(document.getElementById("connection-error")?.textContent ?? ""), undefined, {
+        timeout: 30_000,
+      });
+      const text = (await page.locator("#connection-error").textContent()) ?? "";
+      expect(text).toContain(`The service at ${origin} answered with a redirect, which the add-in never follows`);
+      expect(text).not.toMatch(/CORS|cors_blocked/);
+      // Nothing followed the redirect, and the key went nowhere but the base URL.
+      expect(seen.filter((r) => r.path.startsWith("/elsewhere"))).toEqual([]);
+      expect([...new Set(seen.filter((r) => r.withKey).map((r) => r.path))]).toEqual(["/v2/account"]);
       expect(await cspViolations(pane)).toEqual([]);
     });
   });
