@@ -224,6 +224,16 @@ async function run(options: SandboxOptions, prepared: Prepared): Promise<Running
         res.end();
         return;
       }
+      // HTTP/1.1 requires a Host; Node's own refusal of a request without one is a bare 400, so it is answered here.
+      if (req.headers.host === undefined && req.httpVersion !== "1.0") {
+        req.resume();
+        send(
+          res,
+          validationFailure({ Host: "is required (HTTP/1.1)" }, "The request has no Host header, which HTTP/1.1 requires."),
+          common,
+        );
+        return;
+      }
       const target = splitTarget(req.url ?? "/");
       if (!target) {
         req.resume();
@@ -265,7 +275,11 @@ async function run(options: SandboxOptions, prepared: Prepared): Promise<Running
   };
 
   const handler = (req: IncomingMessage, res: ServerResponse) => void onRequest(req, res);
-  const server: Server = tls ? createHttpsServer({ key: tls.key, cert: tls.cert, ca: tls.ca }, handler) : createHttpServer(handler);
+  // A request without Host is answered by onRequest, in the envelope (Node would send a bare 400).
+  const serverOptions = { requireHostHeader: false };
+  const server: Server = tls
+    ? createHttpsServer({ ...serverOptions, key: tls.key, cert: tls.cert, ca: tls.ca }, handler)
+    : createHttpServer(serverOptions, handler);
   server.keepAliveTimeout = 5_000;
   server.on("clientError", (err: NodeJS.ErrnoException, socket) => {
     if (socket.writable) socket.end(clientErrorAnswer(err));

@@ -1,6 +1,7 @@
 // The sandbox hardened: the control API refuses foreign Origins and Hosts and non-JSON bodies and masks keys; --state answers a change only once it is on disk (kill -9 loses nothing), one sandbox per state file, a checked state file; oversized headers and absurd numbers get the envelope.
 import { spawn, type ChildProcess } from "node:child_process";
 import { request } from "node:http";
+import { connect } from "node:net";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -120,6 +121,17 @@ describe("the control API", () => {
   });
 });
 
+/** One HTTP/1.1 request written by hand (no client adds a Host to it); the status line and the body of the answer. */
+function handWritten(sb: RunningSandbox, head: string): Promise<{ statusLine: string; body: string }> {
+  return new Promise((done, fail) => {
+    const socket = connect(sb.port, "127.0.0.1", () => socket.write(`${head}\r\nConnection: close\r\n\r\n`));
+    let text = "";
+    socket.on("data", (c: Buffer) => (text += c.toString()));
+    socket.on("error", fail);
+    socket.on("close", () => done({ statusLine: text.split("\r\n")[0], body: text.slice(text.indexOf("\r\n\r\n") + 4) }));
+  });
+}
+
 describe("edges of the API", () => {
   let sb: RunningSandbox;
   beforeAll(async () => {
@@ -142,6 +154,26 @@ describe("edges of the API", () => {
     expect(long.status).toBe(400);
     expect(long.json.error?.details).toEqual({ fields: { "Idempotency-Key": "must be 1 to 255 characters" } });
     expect((await raw(sb, "GET", "/hedges")).json.data).toEqual([]);
+  });
+
+  test("an HTTP/1.1 request without a Host header gets 400 in the envelope, under /v2 and /_sandbox alike", async () => {
+    for (const path of ["/v2/markets", "/_sandbox/health"]) {
+      const answer = await handWritten(sb, `GET ${path} HTTP/1.1`);
+      expect([path, answer.statusLine]).toEqual([path, "HTTP/1.1 400 Bad Request"]);
+      expect(JSON.parse(answer.body)).toEqual({
+        data: null,
+        error: {
+          code: "validation_error",
+          message: expect.stringMatching(/no Host header/),
+          details: { fields: { Host: "is required (HTTP/1.1)" } },
+        },
+        meta: {},
+      });
+    }
+    // HTTP/1.0 has no Host: the API answers it; the control API, which checks the Host, refuses it in the envelope.
+    expect((await handWritten(sb, "GET /v2/markets HTTP/1.0")).statusLine).toMatch(/^HTTP\/1\.1 401 /);
+    const control10 = await handWritten(sb, "GET /_sandbox/health HTTP/1.0");
+    expect([control10.statusLine, JSON.parse(control10.body).error.code]).toEqual(["HTTP/1.1 403 Forbidden", "insufficient_scope"]);
   });
 
   test("a quote or an open for 1e308 is a validation_error naming the field, not an answer of nulls", async () => {
