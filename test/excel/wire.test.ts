@@ -1,11 +1,12 @@
 // The adapters through Microsoft's own serializer (excel-web in a Node vm): the calls they make are ones Office.js can send, and the wire host's answers read back right (visible rows, areas, header names, hostile text, archive).
 import { OfficeWorkbook } from "../../src/excel/office-workbook";
+import { officeSnapshotter } from "../../src/excel/snapshot";
 import { LOG_HEADERS, LOG_SHEET_NAME } from "../../src/trading/hedge-log";
 import { FINAL_STATUSES } from "../../src/trading/types";
 import { record } from "./log-fixtures";
 import { OfficeMeter } from "./wire/office-vm";
 import { WireHost } from "./wire/wire-host";
-import { seedLog } from "./wire/scenarios";
+import { MiB, seedLog } from "./wire/scenarios";
 
 const rect = (top: number, left: number, bottom: number, right: number) => ({ top, left, bottom, right });
 
@@ -58,5 +59,31 @@ describe("OfficeWorkbook over Office.js's own requests", () => {
       ["k3", "submitting", "USDTNGN"],
     ]);
     expect((await wb.readLog({ keys: ["k1", "k3"] })).map((r) => r.idempotencyKey)).toEqual(["k3"]);
+  });
+});
+
+describe("Snapshot to values over Office.js's own requests", () => {
+  it("reads a HEDGE.HISTORY spill of 5,000 rows in pieces (every answer within 1 MiB) and writes every one of its values", async () => {
+    const host = new WireHost();
+    const sheet = host.addSheet("Month");
+    const rows = 5_001; // the header row and HISTORY's most: 10 pages of 500
+    const columns = 15;
+    const shown = (r: number, c: number) =>
+      r === 0 ? `col_${c}` : c % 3 === 0 ? `hdg_${String(r).padStart(20, "0")}` : 46_000 + r / 1000 + c;
+    sheet.put(0, 0, { v: shown(0, 0), f: "=HEDGE.HISTORY()" });
+    for (let r = 0; r < rows; r++) for (let c = 0; c < columns; c++) if (r || c) sheet.put(r, c, { v: shown(r, c), spilledFrom: "0,0" });
+    sheet.spills.set("0,0", { rows, columns });
+    const meter = new OfficeMeter(host);
+    const snapshotter = officeSnapshotter({
+      run: meter.runner,
+      isSetSupported: (_name, version) => version === "1.10" || version === "1.12",
+    });
+    const result = await snapshotter.snapshot("sheet", new Date("2026-11-30T17:00:00Z"));
+    expect(result.replaced).toEqual([{ address: "Month!A1", formula: "=HEDGE.HISTORY()", rows, columns }]);
+    expect(OfficeMeter.largest(meter.syncs).response).toBeLessThanOrEqual(MiB);
+    expect(sheet.cell(0, 0)).toMatchObject({ v: "col_0", f: undefined });
+    const wrong: string[] = [];
+    for (let r = 0; r < rows; r++) for (let c = 0; c < columns; c++) if (sheet.value(r, c) !== shown(r, c)) wrong.push(`${r},${c}`);
+    expect(wrong).toEqual([]);
   });
 });
