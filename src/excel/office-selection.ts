@@ -1,7 +1,7 @@
 // Reads what the user selected and sees through Office.js: the areas of the selection, their table (intersected, not taken whole), only the visible rows, in chunks.
 import type { CellValue } from "../trading/cells";
 import type { SelectedRows, SheetRow } from "../trading/workbook";
-import { ReadSizer, cutSpans, takeRows, type RowSpan } from "./chunks";
+import { ReadSizer, cutSpans, readSpans, type RowSpan } from "./chunks";
 import { mergeSpans, planSelection, spanRows, spansAddress, type CellRect, type TableFacts } from "./selection-plan";
 
 const rectOf = (r: { rowIndex: number; columnIndex: number; rowCount: number; columnCount: number }): CellRect => ({
@@ -70,21 +70,8 @@ export async function readSelectedRows(context: Excel.RequestContext, sizer = ne
 
   // The visible rows' values, chunked; each chunk's range proxies released at once.
   const rows: SheetRow[] = [];
-  let pending: RowSpan[] = shown;
-  while (pending.length > 0) {
-    const { taken, rest } = takeRows(pending, sizer.rows(width));
-    pending = rest;
-    const reads = taken.map((span) => {
-      const range = sheet.getRangeByIndexes(span.start, plan.left, span.count, width).load("values");
-      range.untrack();
-      return { span, range };
-    });
-    await context.sync();
-    for (const { span, range } of reads) {
-      const values = range.values as CellValue[][];
-      sizer.observe(values);
-      values.forEach((v, i) => rows.push({ rowNumber: span.start + i + 1, values: v }));
-    }
+  for await (const chunk of readSpans(context, sheet, shown, plan.left, width, sizer)) {
+    for (const { span, values } of chunk) values.forEach((v, i) => rows.push({ rowNumber: span.start + i + 1, values: v }));
   }
 
   return {

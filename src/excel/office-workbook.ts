@@ -16,17 +16,7 @@ import {
   type LogUpdate,
   type LogUpdateResult,
 } from "../trading/hedge-log";
-import {
-  BYTES_PER_RANGE,
-  DEFAULT_LIMITS,
-  ReadSizer,
-  jsonBytes,
-  packByBytes,
-  spansOf,
-  takeRows,
-  type ChunkLimits,
-  type RowSpan,
-} from "./chunks";
+import { BYTES_PER_RANGE, DEFAULT_LIMITS, ReadSizer, jsonBytes, packByBytes, readSpans, spansOf, type ChunkLimits } from "./chunks";
 import {
   columnOf,
   columnRuns,
@@ -241,25 +231,22 @@ export class OfficeWorkbook implements Workbook {
 
       const span = fieldSpan(log.layout)!;
       const width = span.right - span.left + 1;
-      const sizer = new ReadSizer(this.limits);
       let removed = 0;
       let moved = 0;
-      let pending: RowSpan[] = spansOf(plan.moves.map((m) => m.row));
       const yearOf = new Map(plan.moves.map((m) => [m.row, m.year]));
-      while (pending.length > 0) {
-        const { taken, rest } = takeRows(pending, sizer.rows(width));
-        pending = rest;
-        // Read the rows (at their place now that earlier chunks are gone) and check they are still the ones planned.
-        const reads = taken.map((s) => ({
-          span: s,
-          range: log.sheet.getRangeByIndexes(log.top + s.start - removed, log.left + span.left, s.count, width).load("values"),
-        }));
-        reads.forEach((r) => r.range.untrack());
-        await context.sync();
+      // Each chunk read at its rows' place now that earlier chunks are gone, and checked to be still the rows planned.
+      const chunks = readSpans(
+        context,
+        log.sheet,
+        spansOf(plan.moves.map((m) => m.row)),
+        log.left + span.left,
+        width,
+        new ReadSizer(this.limits),
+        (start) => log.top + start - removed,
+      );
+      for await (const chunk of chunks) {
         const byYear = new Map<number, Array<Map<Field, CellValue>>>();
-        for (const { span: s, range } of reads) {
-          const values = range.values as CellValue[][];
-          sizer.observe(values);
+        for (const { span: s, values } of chunk) {
           values.forEach((row, i) => {
             const record = recordFromRow(row, log.layout, span.left);
             if (record.idempotencyKey !== keys[s.start + i] || !isArchivable(record, request)) {
@@ -291,11 +278,11 @@ export class OfficeWorkbook implements Workbook {
           target.rows += rows.length;
         }
         if (byYear.size > 0) await context.sync();
-        for (const s of [...taken].reverse()) {
+        for (const { span: s } of [...chunk].reverse()) {
           log.sheet.getRangeByIndexes(log.top + s.start - removed, log.left, s.count, log.layout.width).delete("Up");
         }
         await context.sync();
-        const count = taken.reduce((n, s) => n + s.count, 0);
+        const count = chunk.reduce((n, c) => n + c.span.count, 0);
         removed += count;
         moved += count;
         request.onProgress?.(moved, plan.moves.length);
@@ -417,21 +404,18 @@ export class OfficeWorkbook implements Workbook {
     const span = fieldSpan(log.layout);
     if (!span || rows.length === 0) return [];
     const width = span.right - span.left + 1;
-    const sizer = new ReadSizer(this.limits);
     const records: LogRecord[] = [];
-    let pending = spansOf(rows);
-    while (pending.length > 0) {
-      const { taken, rest } = takeRows(pending, sizer.rows(width));
-      pending = rest;
-      const reads = taken.map((s) => {
-        const range = log.sheet.getRangeByIndexes(log.top + s.start, log.left + span.left, s.count, width).load("values");
-        range.untrack();
-        return range;
-      });
-      await context.sync();
-      for (const range of reads) {
-        const values = range.values as CellValue[][];
-        sizer.observe(values);
+    const chunks = readSpans(
+      context,
+      log.sheet,
+      spansOf(rows),
+      log.left + span.left,
+      width,
+      new ReadSizer(this.limits),
+      (start) => log.top + start,
+    );
+    for await (const chunk of chunks) {
+      for (const { values } of chunk) {
         for (const row of values) {
           const record = recordFromRow(row, log.layout, span.left);
           if (record.idempotencyKey.trim() !== "") records.push(record);
@@ -446,17 +430,10 @@ export class OfficeWorkbook implements Workbook {
     const known = keys.map((k) => this.rowOfKey.get(k));
     if (known.every((r): r is number => r !== undefined && r < log.rows) && log.layout.index.has("idempotencyKey")) {
       const column = log.left + log.layout.index.get("idempotencyKey")!;
-      const spans = spansOf(known, 16);
-      const sizer = new ReadSizer(this.limits);
       const seen = new Map<number, string>();
-      let pending: RowSpan[] = spans;
-      while (pending.length > 0) {
-        const { taken, rest } = takeRows(pending, sizer.rows(1));
-        pending = rest;
-        const reads = taken.map((s) => ({ s, range: log.sheet.getRangeByIndexes(log.top + s.start, column, s.count, 1).load("values") }));
-        reads.forEach((r) => r.range.untrack());
-        await context.sync();
-        for (const { s, range } of reads) (range.values as CellValue[][]).forEach(([v], i) => seen.set(s.start + i, keyText(v)));
+      const chunks = readSpans(context, log.sheet, spansOf(known, 16), column, 1, new ReadSizer(this.limits), (start) => log.top + start);
+      for await (const chunk of chunks) {
+        for (const { span: s, values } of chunk) values.forEach(([v], i) => seen.set(s.start + i, keyText(v)));
       }
       if (keys.every((k, i) => seen.get(known[i]!) === k)) return new Map(keys.map((k, i) => [k, known[i]!]));
     }
