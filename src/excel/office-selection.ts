@@ -25,7 +25,7 @@ export async function readSelectedRows(context: Excel.RequestContext, sizer = ne
   const selected = context.workbook.getSelectedRanges();
   const areas = selected.areas.load(GEOMETRY.map((p) => `items/${p}`).join(","));
   const sheet = selected.worksheet.load("name");
-  const tables = selected.getTables(false).load("items/name");
+  const tables = selected.getTables(false).load("items/name,items/showTotals");
   const used = sheet.getUsedRangeOrNullObject(true).load(["isNullObject", ...GEOMETRY]);
   try {
     await context.sync();
@@ -34,9 +34,9 @@ export async function readSelectedRows(context: Excel.RequestContext, sizer = ne
     throw new Error(`Select the rows to trade: cells of your exposure sheet, not a chart, a shape or a picture${said}.`, { cause: e });
   }
 
-  const tableRanges = tables.items.map((t) => ({ name: t.name, range: t.getRange().load(GEOMETRY) }));
+  const tableRanges = tables.items.map((t) => ({ name: t.name, totals: t.showTotals, range: t.getRange().load(GEOMETRY) }));
   if (tableRanges.length > 0) await context.sync();
-  const tableFacts: TableFacts[] = tableRanges.map((t) => ({ name: t.name, rect: rectOf(t.range) }));
+  const tableFacts: TableFacts[] = tableRanges.map((t) => ({ name: t.name, rect: rectOf(t.range), totalsRow: t.totals }));
   const plan = planSelection(sheet.name, areas.items.map(rectOf), tableFacts, used.isNullObject ? null : rectOf(used));
   const width = plan.right - plan.left + 1;
 
