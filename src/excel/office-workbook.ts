@@ -62,6 +62,8 @@ export class OfficeWorkbook implements Workbook {
   /** Body row of each idempotency key, as last seen; checked against the sheet before each use, rebuilt when it is stale. */
   private rowOfKey = new Map<string, number>();
   private readonly limits: ChunkLimits;
+  /** The log calls in order: one runs at a time (see `inTurn`). */
+  private turn: Promise<unknown> = Promise.resolve();
 
   /** `excel` is the global Excel namespace in the add-in; tests pass an office-addin-mock object or Microsoft's serializer. */
   constructor(
@@ -75,18 +77,29 @@ export class OfficeWorkbook implements Workbook {
     return this.excel.run(RUN_OPTIONS, batch);
   }
 
+  /**
+   * A log call, run after every log call made before it has ended. Batches of Excel.run interleave at each sync, and a
+   * log call finds rows in one sync and writes or reads them in later ones: an archive removing rows, or an append
+   * growing the table, in between would send a fill to another row, lose an appended row or skip rows of a read.
+   */
+  private inTurn<T>(batch: (context: Excel.RequestContext) => Promise<T>): Promise<T> {
+    const result = this.turn.then(() => this.run(batch));
+    this.turn = result.catch(() => undefined);
+    return result;
+  }
+
   readSelection(): Promise<SelectedRows> {
     return this.run((context) => readSelectedRows(context, new ReadSizer(this.limits)));
   }
 
   ensureLog(): Promise<void> {
-    return this.run(async (context) => {
+    return this.inTurn(async (context) => {
       await this.openLog(context, "create");
     });
   }
 
   readLog(query?: LogQuery): Promise<LogRecord[]> {
-    return this.run(async (context) => {
+    return this.inTurn(async (context) => {
       const log = await this.openLog(context, "read");
       if (!query) {
         // Month end: every row, the archived years first (oldest), chunked.
@@ -115,7 +128,7 @@ export class OfficeWorkbook implements Workbook {
 
   appendLog(records: LogRecord[]): Promise<void> {
     if (records.length === 0) return Promise.resolve();
-    return this.run(async (context) => {
+    return this.inTurn(async (context) => {
       const log = (await this.openLog(context, "create"))!;
       let at = log.rows;
       // A new table has one empty body row: fill it instead of leaving a gap.
@@ -143,7 +156,7 @@ export class OfficeWorkbook implements Workbook {
 
   updateLog(updates: LogUpdate[]): Promise<LogUpdateResult> {
     if (updates.length === 0) return Promise.resolve({ missing: [] });
-    return this.run(async (context) => {
+    return this.inTurn(async (context) => {
       const log = await this.openLog(context, "columns");
       if (!log) throw new Error(`The ${LOG_SHEET_NAME} table is missing, so its rows cannot be updated.`);
       const rowOf = await this.locate(
@@ -192,7 +205,7 @@ export class OfficeWorkbook implements Workbook {
   }
 
   showLog(): Promise<void> {
-    return this.run(async (context) => {
+    return this.inTurn(async (context) => {
       const log = (await this.openLog(context, "create"))!;
       log.sheet.activate();
       await context.sync();
@@ -200,7 +213,7 @@ export class OfficeWorkbook implements Workbook {
   }
 
   archiveLog(request: LogArchiveRequest): Promise<LogArchiveResult> {
-    return this.run(async (context) => {
+    return this.inTurn(async (context) => {
       const empty: LogArchiveResult = { total: 0, byYear: {}, kept: 0, sheets: [] };
       const log = await this.openLog(context, "columns");
       if (!log) return empty;

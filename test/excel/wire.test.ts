@@ -1,7 +1,7 @@
 // The adapters through Microsoft's own serializer (excel-web in a Node vm): the calls they make are ones Office.js can send, and the wire host's answers read back right (visible rows, areas, header names, hostile text, archive).
 import { OfficeWorkbook } from "../../src/excel/office-workbook";
 import { officeSnapshotter } from "../../src/excel/snapshot";
-import { LOG_HEADERS, LOG_SHEET_NAME } from "../../src/trading/hedge-log";
+import { LOG_HEADERS, LOG_SHEET_NAME, type LogRecord } from "../../src/trading/hedge-log";
 import { FINAL_STATUSES } from "../../src/trading/types";
 import { record } from "./log-fixtures";
 import { OfficeMeter } from "./wire/office-vm";
@@ -86,5 +86,51 @@ describe("Snapshot to values over Office.js's own requests", () => {
     const wrong: string[] = [];
     for (let r = 0; r < rows; r++) for (let c = 0; c < columns; c++) if (sheet.value(r, c) !== shown(r, c)) wrong.push(`${r},${c}`);
     expect(wrong).toEqual([]);
+  });
+});
+
+describe("OfficeWorkbook log calls made while another is under way", () => {
+  /** 30 finished rows of 2024 (they archive), then one row still waiting for its fill. */
+  const seeded = () => {
+    const host = new WireHost();
+    const old = Array.from({ length: 30 }, (_, i) =>
+      record(`old-${i}`, { loggedAt: "2024-05-01T00:00:00.000Z", status: "filled", clientReference: `R-${i}` }),
+    );
+    seedLog(host, [...old, record("pending", { status: "submitted", hedgeId: "h-p", loggedAt: "2024-05-02T00:00:00.000Z" })]);
+    const wb = new OfficeWorkbook(new OfficeMeter(host).excel, { limits: { budgetBytes: 2_000, maxRows: 3, maxCells: 60 } });
+    return { wb, old };
+  };
+
+  it("a fill written while an archive moves rows lands in its own row, and a month-end read meanwhile sees every row once", async () => {
+    const { wb, old } = seeded();
+    let during: Promise<unknown>[] = [];
+    const archived = wb.archiveLog({
+      before: "2025-01-01T00:00:00Z",
+      finalStatuses: FINAL_STATUSES,
+      onProgress: (moved) => {
+        // The fill poller and month end do not wait for the pane's archive.
+        if (moved === 3)
+          during = [
+            wb.updateLog([{ idempotencyKey: "pending", status: "filled", struckRate: 1500.5 }]),
+            wb.readLog(),
+            wb.appendLog([record("new", { loggedAt: "2024-06-01T00:00:00.000Z" })]),
+          ];
+      },
+    });
+    await archived;
+    const [, monthEnd] = await Promise.all(during);
+    // Every row once, in the archive or the log, whatever moment the read was answered at.
+    expect((monthEnd as LogRecord[]).map((r) => r.idempotencyKey).sort()).toEqual([...old.map((r) => r.idempotencyKey), "pending"].sort());
+    const all = await wb.readLog();
+    expect(all.map((r) => [r.idempotencyKey, r.status])).toEqual([
+      ...old.map((r) => [r.idempotencyKey, "filled"]),
+      ["pending", "filled"],
+      ["new", "submitting"],
+    ]);
+    expect(all.find((r) => r.idempotencyKey === "pending")).toMatchObject({ struckRate: 1500.5, hedgeId: "h-p" });
+    expect(all.filter((r) => r.idempotencyKey.startsWith("old-")).map((r) => r.clientReference)).toEqual(old.map((r) => r.clientReference));
+    // The live log holds just the unfinished row and the one appended meanwhile.
+    const live = await wb.readLog({ keys: all.map((r) => r.idempotencyKey) });
+    expect(live.map((r) => r.idempotencyKey)).toEqual(["pending", "new"]);
   });
 });
