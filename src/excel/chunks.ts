@@ -1,4 +1,4 @@
-// How much one context.sync may carry: rows per read and per write, sized so every request and answer stays far below Excel on the web's 5 MB limit (the goal is 1 MiB).
+// How much one context.sync may carry: rows per read and per write, sized so every request and answer stays far below Excel on the web's 5 MB limit (the goal is 1 MiB), and the chunked read of row spans every adapter uses.
 import type { CellValue } from "../trading/cells";
 
 /** What a read or a write aims to carry per sync: half the 1 MiB goal, so a chunk twice as heavy as its neighbours still fits. */
@@ -112,4 +112,43 @@ export function takeRows(spans: readonly RowSpan[], budget: number): { taken: Ro
     }
   }
   return { taken, rest: spans.slice(i) };
+}
+
+/** One span of a chunked read, with its rows' values. */
+export interface SpanValues {
+  span: RowSpan;
+  values: CellValue[][];
+}
+
+/**
+ * Reads the values of some spans of rows across `width` columns from sheet column `left`, one chunk per sync (as many rows
+ * as the sizer allows, the sizer learning from each), handing each chunk over before the next is read. `sheetRow` places a
+ * span's first row on the sheet; it is asked when the chunk is read, so a caller that moves rows between chunks (the
+ * archive removing them) places the next chunk where its rows are by then.
+ */
+export async function* readSpans(
+  context: Excel.RequestContext,
+  sheet: Excel.Worksheet,
+  spans: readonly RowSpan[],
+  left: number,
+  width: number,
+  sizer: ReadSizer,
+  sheetRow: (start: number) => number = (start) => start,
+): AsyncGenerator<SpanValues[]> {
+  let pending: readonly RowSpan[] = spans;
+  while (pending.length > 0) {
+    const { taken, rest } = takeRows(pending, sizer.rows(width));
+    pending = rest;
+    const reads = taken.map((span) => {
+      const range = sheet.getRangeByIndexes(sheetRow(span.start), left, span.count, width).load("values");
+      range.untrack();
+      return { span, range };
+    });
+    await context.sync();
+    yield reads.map(({ span, range }) => {
+      const values = range.values as CellValue[][];
+      sizer.observe(values);
+      return { span, values };
+    });
+  }
 }

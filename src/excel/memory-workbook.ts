@@ -38,8 +38,10 @@ type Field = keyof LogRecord;
 export interface MemoryTable {
   name: string;
   sheet: string;
-  /** Header row included. */
+  /** Header row included (and the totals row, when shown). */
   rect: CellRect;
+  /** The table shows a totals row: its last row. */
+  totalsRow?: boolean;
 }
 
 interface MemorySheet {
@@ -180,12 +182,12 @@ export class MemoryWorkbook implements Workbook {
     return this;
   }
 
-  /** Makes an Excel table over `address` (header row included) of a sheet. */
-  addTable(name: string, sheet: string, address: string): this {
+  /** Makes an Excel table over `address` (header row included, and the totals row as its last row when `totalsRow`) of a sheet. */
+  addTable(name: string, sheet: string, address: string, options: { totalsRow?: boolean } = {}): this {
     this.sheetOf(sheet);
     if ([...this.tables.keys()].some((n) => n.toLowerCase() === name.toLowerCase()))
       throw new Error(`A table named ${name} already exists.`);
-    this.tables.set(name, { name, sheet, rect: parseAddress(address) });
+    this.tables.set(name, { name, sheet, rect: parseAddress(address), totalsRow: options.totalsRow === true });
     return this;
   }
 
@@ -349,7 +351,9 @@ export class MemoryWorkbook implements Workbook {
     if (!this.selection) throw new Error("Nothing is selected: select the rows to trade (or a cell of their table).");
     const { sheet: sheetName, areas } = this.selection;
     const sheet = this.sheetOf(sheetName);
-    const tables = [...this.tables.values()].filter((t) => t.sheet === sheetName).map((t) => ({ name: t.name, rect: t.rect }));
+    const tables = [...this.tables.values()]
+      .filter((t) => t.sheet === sheetName)
+      .map((t) => ({ name: t.name, rect: t.rect, totalsRow: t.totalsRow }));
     const plan = planSelection(sheetName, areas, tables, usedRect(sheet.cells));
     const visible: Array<{ start: number; count: number }> = [];
     for (const span of plan.spans) {

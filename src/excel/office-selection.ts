@@ -1,7 +1,7 @@
 // Reads what the user selected and sees through Office.js: the areas of the selection, their table (intersected, not taken whole), only the visible rows, in chunks.
 import type { CellValue } from "../trading/cells";
 import type { SelectedRows, SheetRow } from "../trading/workbook";
-import { ReadSizer, cutSpans, takeRows, type RowSpan } from "./chunks";
+import { ReadSizer, cutSpans, readSpans, type RowSpan } from "./chunks";
 import { mergeSpans, planSelection, spanRows, spansAddress, type CellRect, type TableFacts } from "./selection-plan";
 
 const rectOf = (r: { rowIndex: number; columnIndex: number; rowCount: number; columnCount: number }): CellRect => ({
@@ -25,7 +25,7 @@ export async function readSelectedRows(context: Excel.RequestContext, sizer = ne
   const selected = context.workbook.getSelectedRanges();
   const areas = selected.areas.load(GEOMETRY.map((p) => `items/${p}`).join(","));
   const sheet = selected.worksheet.load("name");
-  const tables = selected.getTables(false).load("items/name");
+  const tables = selected.getTables(false).load("items/name,items/showTotals");
   const used = sheet.getUsedRangeOrNullObject(true).load(["isNullObject", ...GEOMETRY]);
   try {
     await context.sync();
@@ -34,9 +34,9 @@ export async function readSelectedRows(context: Excel.RequestContext, sizer = ne
     throw new Error(`Select the rows to trade: cells of your exposure sheet, not a chart, a shape or a picture${said}.`, { cause: e });
   }
 
-  const tableRanges = tables.items.map((t) => ({ name: t.name, range: t.getRange().load(GEOMETRY) }));
+  const tableRanges = tables.items.map((t) => ({ name: t.name, totals: t.showTotals, range: t.getRange().load(GEOMETRY) }));
   if (tableRanges.length > 0) await context.sync();
-  const tableFacts: TableFacts[] = tableRanges.map((t) => ({ name: t.name, rect: rectOf(t.range) }));
+  const tableFacts: TableFacts[] = tableRanges.map((t) => ({ name: t.name, rect: rectOf(t.range), totalsRow: t.totals }));
   const plan = planSelection(sheet.name, areas.items.map(rectOf), tableFacts, used.isNullObject ? null : rectOf(used));
   const width = plan.right - plan.left + 1;
 
@@ -70,21 +70,8 @@ export async function readSelectedRows(context: Excel.RequestContext, sizer = ne
 
   // The visible rows' values, chunked; each chunk's range proxies released at once.
   const rows: SheetRow[] = [];
-  let pending: RowSpan[] = shown;
-  while (pending.length > 0) {
-    const { taken, rest } = takeRows(pending, sizer.rows(width));
-    pending = rest;
-    const reads = taken.map((span) => {
-      const range = sheet.getRangeByIndexes(span.start, plan.left, span.count, width).load("values");
-      range.untrack();
-      return { span, range };
-    });
-    await context.sync();
-    for (const { span, range } of reads) {
-      const values = range.values as CellValue[][];
-      sizer.observe(values);
-      values.forEach((v, i) => rows.push({ rowNumber: span.start + i + 1, values: v }));
-    }
+  for await (const chunk of readSpans(context, sheet, shown, plan.left, width, sizer)) {
+    for (const { span, values } of chunk) values.forEach((v, i) => rows.push({ rowNumber: span.start + i + 1, values: v }));
   }
 
   return {

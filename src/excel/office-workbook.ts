@@ -16,17 +16,7 @@ import {
   type LogUpdate,
   type LogUpdateResult,
 } from "../trading/hedge-log";
-import {
-  BYTES_PER_RANGE,
-  DEFAULT_LIMITS,
-  ReadSizer,
-  jsonBytes,
-  packByBytes,
-  spansOf,
-  takeRows,
-  type ChunkLimits,
-  type RowSpan,
-} from "./chunks";
+import { BYTES_PER_RANGE, DEFAULT_LIMITS, ReadSizer, jsonBytes, packByBytes, readSpans, spansOf, type ChunkLimits } from "./chunks";
 import {
   columnOf,
   columnRuns,
@@ -72,6 +62,8 @@ export class OfficeWorkbook implements Workbook {
   /** Body row of each idempotency key, as last seen; checked against the sheet before each use, rebuilt when it is stale. */
   private rowOfKey = new Map<string, number>();
   private readonly limits: ChunkLimits;
+  /** The log calls in order: one runs at a time (see `inTurn`). */
+  private turn: Promise<unknown> = Promise.resolve();
 
   /** `excel` is the global Excel namespace in the add-in; tests pass an office-addin-mock object or Microsoft's serializer. */
   constructor(
@@ -85,18 +77,29 @@ export class OfficeWorkbook implements Workbook {
     return this.excel.run(RUN_OPTIONS, batch);
   }
 
+  /**
+   * A log call, run after every log call made before it has ended. Batches of Excel.run interleave at each sync, and a
+   * log call finds rows in one sync and writes or reads them in later ones: an archive removing rows, or an append
+   * growing the table, in between would send a fill to another row, lose an appended row or skip rows of a read.
+   */
+  private inTurn<T>(batch: (context: Excel.RequestContext) => Promise<T>): Promise<T> {
+    const result = this.turn.then(() => this.run(batch));
+    this.turn = result.catch(() => undefined);
+    return result;
+  }
+
   readSelection(): Promise<SelectedRows> {
     return this.run((context) => readSelectedRows(context, new ReadSizer(this.limits)));
   }
 
   ensureLog(): Promise<void> {
-    return this.run(async (context) => {
+    return this.inTurn(async (context) => {
       await this.openLog(context, "create");
     });
   }
 
   readLog(query?: LogQuery): Promise<LogRecord[]> {
-    return this.run(async (context) => {
+    return this.inTurn(async (context) => {
       const log = await this.openLog(context, "read");
       if (!query) {
         // Month end: every row, the archived years first (oldest), chunked.
@@ -125,7 +128,7 @@ export class OfficeWorkbook implements Workbook {
 
   appendLog(records: LogRecord[]): Promise<void> {
     if (records.length === 0) return Promise.resolve();
-    return this.run(async (context) => {
+    return this.inTurn(async (context) => {
       const log = (await this.openLog(context, "create"))!;
       let at = log.rows;
       // A new table has one empty body row: fill it instead of leaving a gap.
@@ -153,7 +156,7 @@ export class OfficeWorkbook implements Workbook {
 
   updateLog(updates: LogUpdate[]): Promise<LogUpdateResult> {
     if (updates.length === 0) return Promise.resolve({ missing: [] });
-    return this.run(async (context) => {
+    return this.inTurn(async (context) => {
       const log = await this.openLog(context, "columns");
       if (!log) throw new Error(`The ${LOG_SHEET_NAME} table is missing, so its rows cannot be updated.`);
       const rowOf = await this.locate(
@@ -202,7 +205,7 @@ export class OfficeWorkbook implements Workbook {
   }
 
   showLog(): Promise<void> {
-    return this.run(async (context) => {
+    return this.inTurn(async (context) => {
       const log = (await this.openLog(context, "create"))!;
       log.sheet.activate();
       await context.sync();
@@ -210,7 +213,7 @@ export class OfficeWorkbook implements Workbook {
   }
 
   archiveLog(request: LogArchiveRequest): Promise<LogArchiveResult> {
-    return this.run(async (context) => {
+    return this.inTurn(async (context) => {
       const empty: LogArchiveResult = { total: 0, byYear: {}, kept: 0, sheets: [] };
       const log = await this.openLog(context, "columns");
       if (!log) return empty;
@@ -241,25 +244,22 @@ export class OfficeWorkbook implements Workbook {
 
       const span = fieldSpan(log.layout)!;
       const width = span.right - span.left + 1;
-      const sizer = new ReadSizer(this.limits);
       let removed = 0;
       let moved = 0;
-      let pending: RowSpan[] = spansOf(plan.moves.map((m) => m.row));
       const yearOf = new Map(plan.moves.map((m) => [m.row, m.year]));
-      while (pending.length > 0) {
-        const { taken, rest } = takeRows(pending, sizer.rows(width));
-        pending = rest;
-        // Read the rows (at their place now that earlier chunks are gone) and check they are still the ones planned.
-        const reads = taken.map((s) => ({
-          span: s,
-          range: log.sheet.getRangeByIndexes(log.top + s.start - removed, log.left + span.left, s.count, width).load("values"),
-        }));
-        reads.forEach((r) => r.range.untrack());
-        await context.sync();
+      // Each chunk read at its rows' place now that earlier chunks are gone, and checked to be still the rows planned.
+      const chunks = readSpans(
+        context,
+        log.sheet,
+        spansOf(plan.moves.map((m) => m.row)),
+        log.left + span.left,
+        width,
+        new ReadSizer(this.limits),
+        (start) => log.top + start - removed,
+      );
+      for await (const chunk of chunks) {
         const byYear = new Map<number, Array<Map<Field, CellValue>>>();
-        for (const { span: s, range } of reads) {
-          const values = range.values as CellValue[][];
-          sizer.observe(values);
+        for (const { span: s, values } of chunk) {
           values.forEach((row, i) => {
             const record = recordFromRow(row, log.layout, span.left);
             if (record.idempotencyKey !== keys[s.start + i] || !isArchivable(record, request)) {
@@ -291,11 +291,11 @@ export class OfficeWorkbook implements Workbook {
           target.rows += rows.length;
         }
         if (byYear.size > 0) await context.sync();
-        for (const s of [...taken].reverse()) {
+        for (const { span: s } of [...chunk].reverse()) {
           log.sheet.getRangeByIndexes(log.top + s.start - removed, log.left, s.count, log.layout.width).delete("Up");
         }
         await context.sync();
-        const count = taken.reduce((n, s) => n + s.count, 0);
+        const count = chunk.reduce((n, c) => n + c.span.count, 0);
         removed += count;
         moved += count;
         request.onProgress?.(moved, plan.moves.length);
@@ -417,21 +417,18 @@ export class OfficeWorkbook implements Workbook {
     const span = fieldSpan(log.layout);
     if (!span || rows.length === 0) return [];
     const width = span.right - span.left + 1;
-    const sizer = new ReadSizer(this.limits);
     const records: LogRecord[] = [];
-    let pending = spansOf(rows);
-    while (pending.length > 0) {
-      const { taken, rest } = takeRows(pending, sizer.rows(width));
-      pending = rest;
-      const reads = taken.map((s) => {
-        const range = log.sheet.getRangeByIndexes(log.top + s.start, log.left + span.left, s.count, width).load("values");
-        range.untrack();
-        return range;
-      });
-      await context.sync();
-      for (const range of reads) {
-        const values = range.values as CellValue[][];
-        sizer.observe(values);
+    const chunks = readSpans(
+      context,
+      log.sheet,
+      spansOf(rows),
+      log.left + span.left,
+      width,
+      new ReadSizer(this.limits),
+      (start) => log.top + start,
+    );
+    for await (const chunk of chunks) {
+      for (const { values } of chunk) {
         for (const row of values) {
           const record = recordFromRow(row, log.layout, span.left);
           if (record.idempotencyKey.trim() !== "") records.push(record);
@@ -446,17 +443,10 @@ export class OfficeWorkbook implements Workbook {
     const known = keys.map((k) => this.rowOfKey.get(k));
     if (known.every((r): r is number => r !== undefined && r < log.rows) && log.layout.index.has("idempotencyKey")) {
       const column = log.left + log.layout.index.get("idempotencyKey")!;
-      const spans = spansOf(known, 16);
-      const sizer = new ReadSizer(this.limits);
       const seen = new Map<number, string>();
-      let pending: RowSpan[] = spans;
-      while (pending.length > 0) {
-        const { taken, rest } = takeRows(pending, sizer.rows(1));
-        pending = rest;
-        const reads = taken.map((s) => ({ s, range: log.sheet.getRangeByIndexes(log.top + s.start, column, s.count, 1).load("values") }));
-        reads.forEach((r) => r.range.untrack());
-        await context.sync();
-        for (const { s, range } of reads) (range.values as CellValue[][]).forEach(([v], i) => seen.set(s.start + i, keyText(v)));
+      const chunks = readSpans(context, log.sheet, spansOf(known, 16), column, 1, new ReadSizer(this.limits), (start) => log.top + start);
+      for await (const chunk of chunks) {
+        for (const { span: s, values } of chunk) values.forEach(([v], i) => seen.set(s.start + i, keyText(v)));
       }
       if (keys.every((k, i) => seen.get(known[i]!) === k)) return new Map(keys.map((k, i) => [k, known[i]!]));
     }

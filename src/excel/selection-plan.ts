@@ -11,8 +11,10 @@ export interface CellRect {
 
 export interface TableFacts {
   name: string;
-  /** The whole table, header row included. */
+  /** The whole table, header row included (and its totals row, when shown). */
   rect: CellRect;
+  /** The table shows a totals row (its last row): sums, not a row to trade, so never read as one. */
+  totalsRow?: boolean;
 }
 
 export interface SelectionPlan {
@@ -55,7 +57,7 @@ export function spansAddress(sheetName: string, spans: readonly RowSpan[], left:
 
 /**
  * The plan. Inside a table, the table's header and only the table rows the selection covers (the table is intersected,
- * never taken whole). Outside tables, the used range's first row is the header and the selected rows under it across the
+ * never taken whole; its totals row is not a row). Outside tables, the used range's first row is the header and the selected rows under it across the
  * used range's columns. A selection of several areas (Ctrl-click) is read area by area when every area sits under the same
  * header (the same table, or all outside tables); areas under different headers are refused, since their columns need not
  * mean the same.
@@ -88,7 +90,7 @@ export function planSelection(
   if (table) {
     ({ left, right } = table.rect);
     headerRow = table.rect.top;
-    bodyBottom = table.rect.bottom;
+    bodyBottom = table.rect.bottom - (table.totalsRow ? 1 : 0);
   } else {
     if (!used) throw new Error(`Sheet ${sheetName} is empty: select the rows to trade under a header row.`);
     ({ left, right } = used);

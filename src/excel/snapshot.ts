@@ -46,6 +46,8 @@ const AREAS_PER_SYNC = 5_000;
 /** Ranges read per sync (each costs ~300 bytes of request), and cells per range read. */
 const RANGES_PER_SYNC = 1_000;
 const MAX_CELLS_PER_PIECE = 5_000;
+/** What a spilled cell's value and value type weigh in an answer, at most (a number and "Double" ~30 bytes, an id and "String" ~50). */
+const SPILL_BYTES_PER_CELL = 40;
 const n = (count: number) => count.toLocaleString("en-US");
 
 interface Area {
@@ -189,22 +191,31 @@ export function officeSnapshotter(options: OfficeSnapshotOptions = {}): Snapshot
           throw tooLarge(
             `its HEDGE formulas show ${n(found.length - spillOf.size + spillCells)} cells, more than the ${n(limits.cells)} one snapshot writes`,
           );
+        // The spills' values, several per sync; a long one (a HEDGE.HISTORY of 5,000 rows) in pieces of rows, in order.
         const spillValues = new Map<FormulaCell, ShownBlock>();
-        const spilled = [...spillOf.entries()];
-        for (const group of packByBytes(spilled, ([, a]) => a.rowCount * a.columnCount * 40 + BYTES_PER_RANGE, chunkLimits)) {
-          const reads = group.map(([cell, a]) => {
-            const r = sheet.getRangeByIndexes(a.rowIndex, a.columnIndex, a.rowCount, a.columnCount).load("values, valueTypes");
+        const spillPieces: Array<{ cell: FormulaCell; a: Area; top: number; rows: number }> = [];
+        for (const [cell, a] of spillOf) {
+          spillValues.set(cell, { row: a.rowIndex, column: a.columnIndex, values: [], valueTypes: [] });
+          const rows = Math.max(1, Math.floor(chunkLimits.budgetBytes / (a.columnCount * SPILL_BYTES_PER_CELL)));
+          for (let at = 0; at < a.rowCount; at += rows)
+            spillPieces.push({ cell, a, top: a.rowIndex + at, rows: Math.min(rows, a.rowCount - at) });
+        }
+        for (const group of packByBytes(
+          spillPieces,
+          (p) => p.rows * p.a.columnCount * SPILL_BYTES_PER_CELL + BYTES_PER_RANGE,
+          chunkLimits,
+        )) {
+          const reads = group.map((p) => {
+            const r = sheet.getRangeByIndexes(p.top, p.a.columnIndex, p.rows, p.a.columnCount).load("values, valueTypes");
             r.untrack();
-            return { cell, a, r };
+            return { cell: p.cell, r };
           });
           await context.sync();
-          for (const { cell, a, r } of reads)
-            spillValues.set(cell, {
-              row: a.rowIndex,
-              column: a.columnIndex,
-              values: r.values as CellValue[][],
-              valueTypes: r.valueTypes as string[][],
-            });
+          for (const { cell, r } of reads) {
+            const block = spillValues.get(cell)!;
+            block.values.push(...(r.values as CellValue[][]));
+            block.valueTypes.push(...(r.valueTypes as string[][]));
+          }
         }
 
         const plan = planSnapshot(

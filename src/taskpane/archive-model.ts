@@ -46,11 +46,17 @@ export function archiveQuestion(plan: LogArchiveResult, cutoffDay: string): stri
 export class ArchiveController {
   private state: ArchiveView;
   private readonly listeners = new Set<(view: ArchiveView) => void>();
-  private readonly cutoff: string;
+  /** The cut-off of the last count (a confirmed move uses the one its count showed); taken afresh at each count. */
+  private cutoff: string;
 
   constructor(private readonly deps: ArchiveDeps) {
-    this.cutoff = archiveCutoff((deps.now ?? Date.now)());
+    this.cutoff = this.today();
     this.state = { busy: null, cutoffDay: this.cutoff.slice(0, 10), confirming: null, progress: null, message: null };
+  }
+
+  /** The cut-off now: the shared runtime keeps the pane for days, so a month may have turned since it opened. */
+  private today(): string {
+    return archiveCutoff((this.deps.now ?? Date.now)());
   }
 
   get view(): ArchiveView {
@@ -70,7 +76,8 @@ export class ArchiveController {
   /** First click: counts what would move (nothing moves) and asks. */
   async ask(): Promise<void> {
     if (this.state.busy) return;
-    this.set({ busy: "counting", confirming: null, message: null });
+    this.cutoff = this.today();
+    this.set({ busy: "counting", cutoffDay: this.cutoff.slice(0, 10), confirming: null, message: null });
     try {
       const plan = await this.deps.archiveLog(this.request({ dryRun: true }));
       if (plan.total === 0) {

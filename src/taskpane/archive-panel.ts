@@ -1,6 +1,6 @@
 // The log archive control (Fluent v3 elements), under the month-end section: count, confirm, move with a progress bar, result.
 import { ArchiveController, archiveQuestion, type ArchiveDeps, type ArchiveView } from "./archive-model";
-import { h } from "./dom";
+import { h, showMessage } from "./dom";
 
 let panels = 0;
 
@@ -57,13 +57,7 @@ export function mountArchivePanel(container: HTMLElement, deps: ArchiveDeps): Ar
       bar.max = Math.max(1, view.progress.total);
       bar.value = view.progress.moved;
     }
-    message.replaceChildren();
-    message.hidden = view.message === null;
-    if (view.message) {
-      message.className = `log-archive-message ${view.message.kind}`;
-      message.setAttribute("role", view.message.kind === "error" ? "alert" : "status");
-      message.append(h("p", {}, view.message.text), ...view.message.details.map((d) => h("p", { class: "detail" }, d)));
-    }
+    showMessage(message, view.message, "log-archive-message");
   };
   controller.subscribe(render);
   return controller;

@@ -46,3 +46,17 @@ export function focusWhenReady(el: HTMLElement, frames = 10): void {
   if (document.activeElement === el || frames <= 0) return;
   requestAnimationFrame(() => focusWhenReady(el, frames - 1));
 }
+
+/** A panel's message in its element (hidden when there is none): an error as an alert, anything else as a status, its details under it. */
+export function showMessage(
+  el: HTMLElement,
+  message: { kind: string; text: string; details: readonly string[] } | null,
+  className: string,
+): void {
+  el.replaceChildren();
+  el.hidden = message === null;
+  if (!message) return;
+  el.className = `${className} ${message.kind}`;
+  el.setAttribute("role", message.kind === "error" ? "alert" : "status");
+  el.append(h("p", {}, message.text), ...message.details.map((d) => h("p", { class: "detail" }, d)));
+}

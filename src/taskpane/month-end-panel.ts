@@ -1,7 +1,7 @@
 // The month-end panel (Fluent v3 elements): month picker, Reconcile month, Snapshot to values (selection or sheet, confirmed first), progress and results.
 import { MonthEndController, type MonthEndPanelDeps, type MonthEndView } from "../monthend/month-end-controller";
 import { labelDropdownControl, mirrorCheckedState } from "./aria-mirror";
-import { h } from "./dom";
+import { h, showMessage } from "./dom";
 
 export type { MonthEndPanelDeps };
 
@@ -123,13 +123,7 @@ export function mountMonthEndPanel(container: HTMLElement, deps: MonthEndPanelDe
     }
     progress.hidden = view.progress === null;
     progress.textContent = view.progress ?? "";
-    message.replaceChildren();
-    message.hidden = view.message === null;
-    if (view.message) {
-      message.className = `month-end-message ${view.message.kind}`;
-      message.setAttribute("role", view.message.kind === "error" ? "alert" : "status");
-      message.append(h("p", {}, view.message.text), ...view.message.details.map((d) => h("p", { class: "detail" }, d)));
-    }
+    showMessage(message, view.message, "month-end-message");
   };
   controller.subscribe(render);
   return controller;

@@ -12,6 +12,7 @@ import * as fn from "../../src/functions/functions";
 import { CellStreams } from "../../src/functions/stream";
 import * as handlers from "../../src/functions/handlers";
 import { startSandbox } from "../../src/sandbox/server";
+import { benchAccount } from "../sandbox/helpers";
 import { DEFAULT_MARKETS, type MarketConfig } from "../../src/sandbox/pricing";
 import { followOverview } from "../../src/taskpane/overview-feeds";
 import { createDesk } from "../../src/trading/desk";
@@ -22,18 +23,6 @@ type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 const FILL_MS = 1_500;
 const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 const ok = (pass: boolean) => (pass ? "PASS" : "FAIL");
-
-function account(apiKey: string, allowed: string[], ratePerSecond: number) {
-  return {
-    api_key: apiKey,
-    account_address: "0x00000000000000000000000000000000000000cc",
-    balance_usdc: 10_000_000,
-    max_exposure_usd: 100_000_000,
-    allowed_markets: allowed,
-    scopes: ["read", "trade"],
-    rate_limit_per_second: ratePerSecond,
-  };
-}
 
 /** Every attempt of a client, with the time it was sent and its status. */
 class Meter {
@@ -161,7 +150,7 @@ async function opensScenario(limit: number): Promise<void> {
     fillMs: FILL_MS,
     markets,
     accounts: [
-      account(
+      benchAccount(
         key,
         markets.map((m) => m.symbol),
         limit,
@@ -238,7 +227,7 @@ async function opensScenario(limit: number): Promise<void> {
 async function twoWorkbooksScenario(): Promise<void> {
   const key = "svc_test_bench_feeds_two_workbooks";
   const limit = 20;
-  const sb = await startSandbox({ port: 0, http: true, fillMs: FILL_MS, accounts: [account(key, ["USDTNGN"], limit)] });
+  const sb = await startSandbox({ port: 0, http: true, fillMs: FILL_MS, accounts: [benchAccount(key, ["USDTNGN"], limit)] });
   const seconds = 40;
   try {
     const meter = new Meter();
@@ -302,7 +291,7 @@ export async function run(): Promise<void> {
   const key = "svc_test_bench_feeds_roomy_key";
   if (only.includes("A") || only.includes("B")) {
     // A and B count requests, not rates: a roomy limit keeps the sandbox's real-time bucket out of their simulated minutes.
-    const sb = await startSandbox({ port: 0, http: true, fillMs: FILL_MS, accounts: [account(key, ["USDTNGN"], 10_000)] });
+    const sb = await startSandbox({ port: 0, http: true, fillMs: FILL_MS, accounts: [benchAccount(key, ["USDTNGN"], 10_000)] });
     try {
       if (only.includes("A")) await paneScenario(sb, key);
       if (only.includes("B")) await outageScenario(sb, key);

@@ -3,6 +3,7 @@ import { MemoryWorkbook } from "../../src/excel/memory-workbook";
 import { HedgingClient } from "../../src/api/client";
 import { createDesk } from "../../src/trading/desk";
 import { startSandbox } from "../../src/sandbox/server";
+import { benchAccount } from "../sandbox/helpers";
 import { DEFAULT_MARKETS, type MarketConfig } from "../../src/sandbox/pricing";
 import type { CellValue } from "../../src/trading/cells";
 import type { Action } from "../../src/trading/types";
@@ -49,7 +50,7 @@ async function scenarioOneMarket(): Promise<void> {
     port: 0,
     http: true,
     fillMs: FILL_MS,
-    accounts: [bankAccount("svc_test_bench_one_market_01", ["USDTNGN"])],
+    accounts: [benchAccount("svc_test_bench_one_market_01", ["USDTNGN"])],
   });
   try {
     const client = new HedgingClient({ apiKey: "svc_test_bench_one_market_01", baseUrl: sb.baseUrl });
@@ -95,7 +96,7 @@ async function scenarioManyMarkets(): Promise<void> {
     fillMs: FILL_MS,
     markets,
     accounts: [
-      bankAccount(
+      benchAccount(
         key,
         markets.map((m) => m.symbol),
       ),
@@ -118,18 +119,6 @@ async function scenarioManyMarkets(): Promise<void> {
   } finally {
     await sb.close();
   }
-}
-
-function bankAccount(apiKey: string, allowed: string[]) {
-  return {
-    api_key: apiKey,
-    account_address: "0x00000000000000000000000000000000000000cc",
-    balance_usdc: 10_000_000,
-    max_exposure_usd: 100_000_000,
-    allowed_markets: allowed,
-    scopes: ["read", "trade"],
-    rate_limit_per_second: 20,
-  };
 }
 
 export async function run(): Promise<void> {

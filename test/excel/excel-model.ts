@@ -57,9 +57,9 @@ export class ExcelModel {
     return this.host.addSheet(name).fill(0, 0, grid);
   }
 
-  /** A table whose header row is at (top, left), with `bodyRows` rows under it. */
-  addTable(name: string, sheet: string, top: number, left: number, bodyRows: number, cols: number): WireTable {
-    return this.host.addTable(name, sheet, rect(top, left, bodyRows + 1, cols));
+  /** A table whose header row is at (top, left), with `bodyRows` rows under it (and a totals row after them, when `totals`). */
+  addTable(name: string, sheet: string, top: number, left: number, bodyRows: number, cols: number, totals = false): WireTable {
+    return this.host.addTable(name, sheet, rect(top, left, bodyRows + 1 + (totals ? 1 : 0), cols), totals);
   }
 
   select(sheet: string, ...areas: Array<{ top: number; left: number; rows: number; cols: number }>): void {
@@ -288,7 +288,9 @@ export class ExcelModel {
   table(t: WireTable): Mock {
     // eslint-disable-next-line @typescript-eslint/no-this-alias
     const model = this;
-    const mock = this.track(new OfficeMockObject({ name: t.name, isNullObject: false }) as Mock, () => refresh(mock, "name", t.name));
+    const mock = this.track(new OfficeMockObject({ name: t.name, showTotals: t.totals, isNullObject: false }) as Mock, () =>
+      refresh(mock, "name", t.name),
+    );
     const body = () => ({ ...t.rect, top: t.rect.top + 1 });
     mock.getRange = () => model.range(t.sheet, t.rect.top, t.rect.left, t.rect.bottom - t.rect.top + 1, t.rect.right - t.rect.left + 1);
     mock.getHeaderRowRange = () => model.range(t.sheet, t.rect.top, t.rect.left, 1, t.rect.right - t.rect.left + 1);

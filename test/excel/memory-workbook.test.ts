@@ -27,6 +27,21 @@ describe("MemoryWorkbook.readSelection", () => {
     expect(header.rows).toEqual([]);
   });
 
+  it("never reads a table's totals row as a row to trade", async () => {
+    const wb = new MemoryWorkbook({
+      sheets: {
+        Deals: [
+          ["Market", "Side", "Amount"],
+          ["USDTNGN", "buy", 1],
+          ["Total", "", 1],
+        ],
+      },
+    })
+      .addTable("DealTable", "Deals", "A1:C3", { totalsRow: true })
+      .select("Deals", "1:3");
+    expect(amounts(await wb.readSelection())).toEqual([[2, 1]]);
+  });
+
   it("skips rows a table filter hides and rows the user hid, and counts them", async () => {
     const wb = book()
       .filterTable("DealTable", "Desk", (v) => v === "A")

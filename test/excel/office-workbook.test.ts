@@ -69,6 +69,26 @@ describe("OfficeWorkbook.readSelection", () => {
     expect(some.address).toBe("Deals!A2:C4");
   });
 
+  it("never reads a table's totals row as a row to trade", async () => {
+    const model = new ExcelModel();
+    model.addSheet("Deals", [
+      ["Pair", "Direction", "Notional USD"],
+      ["USDTNGN", "buy", 1],
+      ["USDTNGN", "sell", 2],
+      ["Total", "", 3],
+    ]);
+    model.addTable("DealTable", "Deals", 0, 0, 2, 3, true);
+    model.select("Deals", { top: 0, left: 0, rows: 6, cols: 3 }); // the whole table and rows under it, by row headers
+    const rows = await new OfficeWorkbook(model.excel).readSelection();
+    expect(amounts(rows)).toEqual([
+      [2, 1],
+      [3, 2],
+    ]);
+    expect(rows.address).toBe("Deals!A2:C3");
+    model.select("Deals", { top: 3, left: 1, rows: 1, cols: 1 }); // a cell of the totals row alone
+    expect((await new OfficeWorkbook(model.excel).readSelection()).rows).toEqual([]);
+  });
+
   it("skips rows hidden by a filter or by the user, and counts them", async () => {
     const model = deals();
     const sheet = model.host.sheet("Deals");

@@ -22,6 +22,16 @@ export function account(apiKey: string, overrides: Partial<AccountConfig> = {}):
   };
 }
 
+/** A well-funded account for benchmark batches (10 M USDC, 100 M USD of exposure) with the given markets and rate limit. */
+export function benchAccount(apiKey: string, allowed: string[], ratePerSecond = 20): AccountConfig {
+  return account(apiKey, {
+    balance_usdc: 10_000_000,
+    max_exposure_usd: 100_000_000,
+    allowed_markets: allowed,
+    rate_limit_per_second: ratePerSecond,
+  });
+}
+
 export function start(options: SandboxOptions = {}): Promise<RunningSandbox> {
   return startSandbox({ port: 0, http: true, fillMs: 20, accounts: fastAccounts(), ...options });
 }

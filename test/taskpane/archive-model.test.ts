@@ -57,4 +57,17 @@ describe("ArchiveController", () => {
       "No finished rows logged before 2026-10-01 (UTC) (1 row before then is unfinished and stays): nothing to archive.",
     );
   });
+
+  it("takes the cut-off when it counts: a pane left open into the next month archives up to that month's previous one", async () => {
+    const workbook = new MemoryWorkbook();
+    await workbook.appendLog([record("oct", { loggedAt: "2026-10-20T00:00:00.000Z", status: "filled" })]);
+    let now = NOW; // opened in November: October stays
+    const controller = new ArchiveController({ archiveLog: (r) => workbook.archiveLog(r), now: () => now });
+    now = Date.parse("2026-12-03T09:00:00Z"); // still open in December: October may move
+    await controller.ask();
+    expect(controller.view.cutoffDay).toBe("2026-11-01");
+    expect(controller.view.confirming).toMatchObject({ total: 1, sheets: ["Hedge Log 2026"] });
+    await controller.confirm();
+    expect(await workbook.readLog({ statusNotIn: [] })).toEqual([]);
+  });
 });

@@ -75,8 +75,10 @@ export class WireSheet {
 export interface WireTable {
   name: string;
   sheet: WireSheet;
-  /** Header row included. */
+  /** Header row included (and the totals row, when shown). */
   rect: Rect;
+  /** The table shows a totals row: its last row. */
+  totals: boolean;
 }
 
 type Obj =
@@ -207,8 +209,8 @@ export class WireHost {
     return s;
   }
 
-  addTable(name: string, sheet: string, rect: Rect): WireTable {
-    const table = { name, sheet: this.sheet(sheet), rect };
+  addTable(name: string, sheet: string, rect: Rect, totals = false): WireTable {
+    const table = { name, sheet: this.sheet(sheet), rect, totals };
     this.tables.set(name, table);
     return table;
   }
@@ -705,9 +707,9 @@ export class WireHost {
       case "Worksheets":
         return { _Items: [...this.sheets.values()].map((s) => ({ ...pick({ Name: () => s.name }), Id: s.name })) };
       case "Table":
-        return pick({ Name: () => obj.table.name, Id: () => obj.table.name });
+        return pick({ Name: () => obj.table.name, Id: () => obj.table.name, ShowTotals: () => obj.table.totals });
       case "Tables":
-        return { _Items: this.tableItems(obj).map((t) => ({ ...pick({ Name: () => t.name }), Id: t.name })) };
+        return { _Items: this.tableItems(obj).map((t) => ({ ...pick({ Name: () => t.name, ShowTotals: () => t.totals }), Id: t.name })) };
       case "Comments": {
         const from = query?.Skip ?? 0;
         const all = this.commentItems(obj);
