@@ -131,9 +131,11 @@ export interface Reconciliation {
 
 /** Differences below a cent are rounding, not differences. */
 const CENT = 0.005;
-const PENDING = new Set(["submitting", "submitted"]);
+/** Log rows not final yet; `needs_decision` waits for the user's word in the Hedge pane. */
+const PENDING = new Set(["submitting", "submitted", "needs_decision"]);
 const EFFECTIVE = new Set(["filled", "closed"]);
-const NEVER_HAPPENED = new Set(["failed", "rejected"]);
+/** `not_sent`: the user said the row was not done. */
+const NEVER_HAPPENED = new Set(["failed", "rejected", "not_sent"]);
 const OPEN_SERVICE = new Set(["submitting", "submitted", "filled"]);
 /** Hedges that never held anything, so no closed-hedge record is theirs. */
 const NEVER_OPEN_SERVICE = new Set(["failed", "submitting", "submitted"]);
@@ -361,9 +363,12 @@ export function reconcile(data: MonthData): Reconciliation {
         logSays: row.status,
         serviceSays: h ? serviceState(h) : row.hedgeId ? "not found" : "no hedge id yet",
         amount: null,
-        detail: h
-          ? `The log has not caught up with the service: open the Hedge pane so it resumes this row and records the outcome.`
-          : `Not confirmed yet: open the Hedge pane so it resumes this row (re-sent with the same idempotency key, never twice).`,
+        detail:
+          row.status === "needs_decision"
+            ? `Waits for your decision: open the Hedge pane, Unfinished rows, and say whether it was done.`
+            : h
+              ? `The log has not caught up with the service: open the Hedge pane and press Resume so it records the outcome.`
+              : `Not confirmed yet: open the Hedge pane and press Resume (the service is asked before anything is sent again).`,
       });
       continue;
     }

@@ -88,12 +88,13 @@ export async function startPane(deps: PaneDependencies): Promise<Pane> {
     });
     desk = current;
     trade.setDesk(current);
-    // On open (and on every new connection): finish what the log shows unfinished, then keep polling fills.
+    // On open (and on every new connection): list what the log shows unfinished and what the service says; nothing is
+    // sent until the user presses Resume.
     trade.showResuming();
     current
-      .resume()
-      .then((result) => {
-        if (desk === current) trade.showResumed(result.resumed);
+      .inspect()
+      .then((plan) => {
+        if (desk === current) trade.showResumed(plan.items.map((i) => i.row));
       })
       .catch((e) => {
         trade.showResumed([]);

@@ -140,6 +140,8 @@ export function confirmation(
 export const STATUS_LABELS: Record<IntentStatus | "skipped", string> = {
   submitting: "Sending",
   submitted: "Submitted, waiting for fill",
+  needs_decision: "Needs your decision",
+  not_sent: "Not sent",
   filled: "Filled",
   failed: "Failed",
   closed: "Closed",
@@ -170,7 +172,7 @@ export interface ProgressModel {
 
 export function progressModel(progress: Pick<Progress, "done" | "total" | "counts">): ProgressModel {
   const percent = progress.total > 0 ? Math.round((progress.done / progress.total) * 100) : 0;
-  const parts = (["filled", "closed", "submitted", "submitting", "failed", "rejected"] as const)
+  const parts = (["filled", "closed", "submitted", "submitting", "needs_decision", "failed", "rejected", "not_sent"] as const)
     .filter((s) => progress.counts[s] > 0)
     .map((s) => `${progress.counts[s]} ${STATUS_LABELS[s].toLowerCase()}`);
   return {

@@ -23,6 +23,10 @@ const record = (key: string, over: Partial<LogRecord> = {}): LogRecord => ({
   errorCode: null,
   message: null,
   account: null,
+  notionalBefore: null,
+  sentAt: null,
+  decision: null,
+  decidedAt: null,
   ...over,
 });
 
@@ -137,6 +141,24 @@ describe("OfficeWorkbook log", () => {
     expect(log[2].hedgeId).toBe("0012");
   });
 
+  it("writes the columns added after Message (Account, Notional before, Sent at, Decision) in their own cells", async () => {
+    const model = new ExcelModel();
+    const wb = new OfficeWorkbook(model.excel);
+    await wb.appendLog([record("k1", { action: "add", tenor: null }), record("k2")]);
+    await wb.updateLog([
+      { idempotencyKey: "k1", sentAt: "2025-03-04T05:06:08.000Z", notionalBefore: 400_000, hedgeId: "h-1" },
+      { idempotencyKey: "k2", status: "needs_decision", account: "0xabc" },
+    ]);
+    await wb.updateLog([{ idempotencyKey: "k2", status: "not_sent", decision: "not done", decidedAt: "2025-03-05T00:00:00.000Z" }]);
+    const log = await wb.readLog();
+    expect(log[0]).toEqual(
+      record("k1", { action: "add", tenor: null, sentAt: "2025-03-04T05:06:08.000Z", notionalBefore: 400_000, hedgeId: "h-1" }),
+    );
+    expect(log[1]).toEqual(
+      record("k2", { status: "not_sent", account: "0xabc", decision: "not done", decidedAt: "2025-03-05T00:00:00.000Z" }),
+    );
+  });
+
   it("updates only the status cells of the rows named by key, keeping the rest", async () => {
     const model = new ExcelModel();
     const wb = new OfficeWorkbook(model.excel);
@@ -174,7 +196,8 @@ describe("OfficeWorkbook log", () => {
 
   it("adds the columns an older log lacks at its end (header, format, width), keeping its rows", async () => {
     const model = new ExcelModel();
-    const old = LOG_COLUMNS.filter((c) => c.field !== "account");
+    // A log written before the Account column (and those after it) existed.
+    const old = LOG_COLUMNS.slice(0, col("account"));
     const oldRow = old.map((c) => {
       const v = record("k0")[c.field];
       return v === null || v === undefined ? "" : c.kind === "date" ? toExcelDate(String(v)) : (v as string | number);

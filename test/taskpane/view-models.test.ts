@@ -56,6 +56,7 @@ describe("read summary", () => {
       address: "Exposures!A1:E9",
       tableName: null,
       columns: {},
+      hiddenRowsSkipped: 0,
       rows: [row(2), row(3)],
       problems: [
         { rowNumber: 8, field: "tenor", value: "5", message: "Row 8: Tenor 5 — use 1, 3 or 7." },
@@ -101,7 +102,7 @@ describe("preview", () => {
     });
     const p = preview([line], {
       action: "close",
-      totals: { rows: 1, notionalUsd: 0, collateralUsdc: 0, carryUsdc: 0, marginBackUsdc: 10_150 },
+      totals: { rows: 1, priced: 1, notionalUsd: 0, collateralUsdc: 0, carryUsdc: 0, marginBackUsdc: 10_150 },
     });
     expect(previewRows(p)[0].title).toBe("Close buy USDTNGN whole position");
     expect(previewRows(p)[0].cells.map((c) => c.value)).toEqual(["100,000.00 USD at 1500.0000", "+144.67 USD", "10,150.00 USDC"]);
@@ -113,7 +114,7 @@ describe("preview", () => {
 
   test("a duplicate is left out unless its 'send again' box is ticked; blocked rows never go", () => {
     const dup = openLine(3, {
-      duplicateOf: { idempotencyKey: "k", loggedAt: "2025-01-30T09:00:00.000Z", status: "filled", hedgeId: "h1" },
+      duplicateOf: { idempotencyKey: "k", loggedAt: "2025-01-30T09:00:00.000Z", status: "filled", hedgeId: "h1", reason: "same_day" },
     });
     const blocked = openLine(4, { blockers: ["Capacity exceeded."] });
     const p = preview([openLine(2), dup, blocked]);
@@ -141,7 +142,7 @@ describe("confirmation", () => {
 
 describe("progress", () => {
   test("percent of rows final, and counts by status", () => {
-    const counts = { submitting: 1, submitted: 2, filled: 3, failed: 0, closed: 0, rejected: 1 };
+    const counts = { submitting: 1, submitted: 2, needs_decision: 0, filled: 3, failed: 0, closed: 0, rejected: 1, not_sent: 0 };
     expect(progressModel({ done: 4, total: 7, counts })).toEqual({
       done: 4,
       total: 7,
@@ -163,6 +164,8 @@ describe("progress", () => {
         hedgeId: null,
         errorCode: "hedge_exists",
         message: "Use Add to grow it.",
+        loggedAt: "2025-01-31T10:00:00.000Z",
+        account: null,
       }),
     ).toBe("Row 7 · Open buy USDTNGN · Rejected (hedge_exists) · Use Add to grow it.");
     const filled = {
@@ -175,6 +178,8 @@ describe("progress", () => {
       status: "filled" as const,
       hedgeId: "h",
       errorCode: null,
+      loggedAt: "2025-01-31T10:00:00.000Z",
+      account: null,
     };
     expect(rowStatusText({ ...filled, message: "Filled." })).toBe("Resumed · Open sell USDTNGN · Filled");
     expect(rowStatusText({ ...filled, message: "Filled at 1502.3500" })).toBe("Resumed · Open sell USDTNGN · Filled · Filled at 1502.3500");
