@@ -30,11 +30,12 @@ export interface ProblemItem {
 export function readSummary(read: ReadResult): { headline: string; problems: ProblemItem[] } {
   const where = read.tableName ? `table ${read.tableName}` : read.address;
   const blanks = read.blankRows.length ? `, ${plural(read.blankRows.length, "blank row")} skipped` : "";
+  const hidden = read.hiddenRowsSkipped ? `, ${plural(read.hiddenRowsSkipped, "hidden row")} skipped (not sent)` : "";
   const bad = read.problems.length
     ? `, ${plural(new Set(read.problems.map((p) => p.rowNumber)).size, "row")} with problems (not sent)`
     : "";
   const problems = [...read.problems].sort((a, b) => a.rowNumber - b.rowNumber).map((p) => ({ rowNumber: p.rowNumber, text: p.message }));
-  return { headline: `${plural(read.rows.length, "row")} ready from ${where}${blanks}${bad}.`, problems };
+  return { headline: `${plural(read.rows.length, "row")} ready from ${where}${blanks}${hidden}${bad}.`, problems };
 }
 
 export interface PreviewCell {
@@ -125,16 +126,23 @@ export function confirmation(
   action: Action,
   count: number,
   notional: number,
+  hiddenRowsSkipped = 0,
 ): { steps: 1 | 2; button: string; dialog: string | null } {
   const what = `${ACTION_LABELS[action]} ${plural(count, "row")}, total notional ${formatUsd(notional)}`;
   if (environment === "production") {
     return {
       steps: 2,
       button: `Confirm ${plural(count, "row")} (LIVE)`,
-      dialog: `LIVE environment — production money. ${what}. Send these orders?`,
+      dialog: `LIVE environment — production money. ${what}.${hiddenNote(hiddenRowsSkipped)} Send these orders?`,
     };
   }
   return { steps: 1, button: `Confirm and send ${plural(count, "row")}`, dialog: null };
+}
+
+/** " 3 hidden rows were skipped (…)": the rows Excel hides inside the selection are never sent. */
+export function hiddenNote(hidden: number): string {
+  if (!hidden) return "";
+  return ` ${hidden === 1 ? "1 hidden row was" : `${hidden} hidden rows were`} skipped (filtered out or hidden in Excel) and will not be sent.`;
 }
 
 export const STATUS_LABELS: Record<IntentStatus | "skipped", string> = {

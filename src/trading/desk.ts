@@ -169,22 +169,31 @@ class Desk implements TradingDesk {
     );
   }
 
-  /** Market sides with an unfinished row this desk will not send behind: rows needing a decision, or not taken up yet. */
-  private busySides(): Map<string, string> {
-    const out = new Map<string, string>();
-    for (const intent of this.j.all()) {
+  /**
+   * Market sides with an unfinished row: blocking (a row needing a decision, or one not taken up: nothing is sent behind
+   * it) or not (a row this session is working on: a new row waits its turn), each with the sentence to show.
+   */
+  private busySides(): Map<string, { reason: string; blocking: boolean }> {
+    const out = new Map<string, { reason: string; blocking: boolean }>();
+    const rows = [...this.j.all(), ...[...this.tracked.values()].map((t) => t.intent)];
+    for (const intent of rows) {
       if (isFinal(intent.status) || intent.environment !== this.environment) continue;
       if (!sameAccount(intent.account, this.account ?? null)) continue;
-      const t = this.tracked.get(intent.idempotencyKey);
-      if (t && intent.status !== "needs_decision") continue;
       const lane = laneOf(intent);
-      if (out.has(lane)) continue;
-      out.set(
-        lane,
-        intent.status === "needs_decision"
-          ? `${intent.market} ${intent.side} waits for your decision on the ${intent.action} logged ${when(intent.loggedAt)}: decide it under Unfinished rows first.`
-          : `${intent.market} ${intent.side} has an unfinished ${intent.action} logged ${when(intent.loggedAt)}: resume it under Unfinished rows first.`,
-      );
+      const tracked = this.tracked.has(intent.idempotencyKey);
+      const blocking = intent.status === "needs_decision" || !tracked;
+      if (out.get(lane)?.blocking) continue;
+      if (out.has(lane) && !blocking) continue;
+      const what = `the ${intent.action} logged ${when(intent.loggedAt)}`;
+      out.set(lane, {
+        blocking,
+        reason:
+          intent.status === "needs_decision"
+            ? `${intent.market} ${intent.side} waits for your decision on ${what}: decide it under Unfinished rows first.`
+            : !tracked
+              ? `${intent.market} ${intent.side} has an unfinished row, ${what}: resume it under Unfinished rows first.`
+              : `${intent.market} ${intent.side} is busy with ${what}: this row goes once that one is final.`,
+      });
     }
     return out;
   }
@@ -204,8 +213,9 @@ class Desk implements TradingDesk {
     const rows: TradeRow[] = [];
     const busy = this.busySides();
     for (const line of preview.lines) {
+      const waiting = busy.get(laneOf(line.row));
       if (line.blockers.length > 0) skipped.push({ rowNumber: line.row.rowNumber, reason: line.blockers.join(" ") });
-      else if (busy.has(laneOf(line.row))) skipped.push({ rowNumber: line.row.rowNumber, reason: busy.get(laneOf(line.row))! });
+      else if (waiting?.blocking) skipped.push({ rowNumber: line.row.rowNumber, reason: waiting.reason });
       else if (line.duplicateOf && !options.sendAgain) {
         skipped.push({
           rowNumber: line.row.rowNumber,

@@ -17,8 +17,8 @@ export interface PreviewContext {
   readLog: (query: LogQuery) => Promise<LogRecord[]>;
   /** Rows the desk knows (this session's, with updates not yet written): newer than what the log holds. */
   known: () => readonly LogRecord[];
-  /** Market sides that wait on an unfinished row (with the reason): rows there are not sent. */
-  busySides: () => ReadonlyMap<string, string>;
+  /** Market sides with an unfinished row: blocking (rows there are not sent) or not (they wait their turn), with the reason. */
+  busySides: () => ReadonlyMap<string, { reason: string; blocking: boolean }>;
   concurrency: number;
   now: () => Date;
 }
@@ -103,7 +103,8 @@ export async function buildPreview(
       line.warnings.push(`Market ${line.row.market} reports status "${market.status}".`);
     }
     const waiting = busy.get(laneOf(line.row));
-    if (waiting) line.blockers.push(waiting);
+    if (waiting?.blocking) line.blockers.push(waiting.reason);
+    else if (waiting) line.warnings.push(waiting.reason);
   }
 
   const preview: Preview = {
