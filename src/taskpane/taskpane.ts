@@ -3,6 +3,7 @@ import { OfficeWorkbook } from "../excel/office-workbook";
 import { MemorySheetWriter, officeSheetWriter } from "../excel/recon-sheet";
 import { officeSnapshotter } from "../excel/snapshot";
 import { officeRuntimeStore } from "../excel/settings";
+import { officeIntentStore } from "../excel/intent-store";
 import { DEFAULT_BASE_URL, connection } from "../feeds/connection";
 import { sharedHub } from "../feeds/shared";
 import { createDesk } from "../trading/desk";
@@ -46,6 +47,7 @@ async function main(): Promise<void> {
       hub: sharedHub(),
       defaultBaseUrl: DEV_BASE_URL,
       createDesk,
+      intentStore: officeIntentStore(),
       reconWriter: officeSheetWriter(),
       snapshotter: officeSnapshotter(),
     };
@@ -67,6 +69,7 @@ async function main(): Promise<void> {
       hub: sharedHub(),
       defaultBaseUrl: DEV_BASE_URL,
       createDesk,
+      intentStore: harness.intentStore,
       // The recon sheet lands in the memory workbook (window.hedgeHarness.cells reads it); no formulas, so no snapshot.
       reconWriter: new MemorySheetWriter(harness.workbook),
       snapshotter: null,

@@ -83,20 +83,25 @@ export function previewRows(preview: Preview): PreviewRowModel[] {
     rowNumber: line.row.rowNumber,
     title: lineTitle(line),
     cells: lineCells(line),
-    duplicate: line.duplicateOf
-      ? `Already in the log (${line.duplicateOf.status}, logged ${line.duplicateOf.loggedAt.slice(0, 19).replace("T", " ")} UTC).`
-      : null,
+    duplicate: line.duplicateOf ? duplicateText(line.duplicateOf) : null,
     blockers: line.blockers,
     warnings: line.warnings,
     sendable: line.blockers.length === 0,
   }));
 }
 
+/** Which earlier log row a duplicate matched, and why it counts (the same UTC day, or the same hedge). */
+export function duplicateText(d: NonNullable<PreviewLine["duplicateOf"]>): string {
+  const why = d.reason === "same_hedge" ? "on the same hedge" : "the same day";
+  const key = d.idempotencyKey.length > 13 ? `${d.idempotencyKey.slice(0, 8)}…` : d.idempotencyKey;
+  return `Already in the log ${why}: the row logged ${d.loggedAt.slice(0, 19).replace("T", " ")} UTC (${d.status}, key ${key}${d.hedgeId ? `, hedge ${d.hedgeId}` : ""}).`;
+}
+
 export function previewTotals(preview: Preview): PreviewCell[] {
   const t = preview.totals;
   const opening = preview.action === "open" || preview.action === "add";
   return [
-    { label: "Rows", value: String(t.rows) },
+    { label: "Rows", value: t.priced === t.rows ? String(t.rows) : `${t.priced} of ${t.rows} priced (totals cover these)` },
     ...(preview.action === "close" ? [] : [{ label: "Total notional", value: formatUsd(t.notionalUsd) }]),
     ...(opening
       ? [
@@ -166,8 +171,17 @@ export function isFinal(status: string): boolean {
 /** Tone of a status for its colour: good, bad or in progress. */
 export function statusTone(status: string): "good" | "bad" | "busy" {
   if (status === "filled" || status === "closed") return "good";
-  if (status === "failed" || status === "rejected") return "bad";
+  if (status === "failed" || status === "rejected" || status === "needs_decision" || status === "not_sent") return "bad";
   return "busy";
+}
+
+/** The pricing progress line: "Priced 120 of 1,000 rows (3 of 20 distinct quotes)…". */
+export function pricingText(preview: Preview, finished: boolean): string {
+  const t = preview.totals;
+  if (preview.action !== "open" && preview.action !== "add") return "Looking up the positions…";
+  const rows = `${t.priced.toLocaleString("en-US")} of ${plural(t.rows, "row").replace(/^\d+/, t.rows.toLocaleString("en-US"))}`;
+  if (finished) return preview.cancelled ? `Cancelled: priced ${rows}.` : `Priced ${rows}.`;
+  return `Pricing: ${rows} priced (${preview.quoteRequests} quote${preview.quoteRequests === 1 ? "" : "s"} asked)…`;
 }
 
 export interface ProgressModel {

@@ -620,8 +620,8 @@ class Desk implements TradingDesk {
       step: "decide",
       detail:
         intent.keyId !== this.client.keyId
-          ? "Sent with another API key or from another computer: a re-send could act twice, so it is your decision."
-          : `Sent ${ago(age)} ago: the service may have forgotten its key, so a re-send could act twice: your decision.`,
+          ? "Not on the service, and sent with another API key or from another computer: a re-send could act twice."
+          : `Not on the service, and sent ${ago(age)} ago: the service may have forgotten its key, so a re-send could act twice.`,
     };
   }
 
