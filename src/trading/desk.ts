@@ -77,6 +77,8 @@ interface Tracking {
   answered: boolean;
   /** The send's abort signal (the pane closing): the row's requests stop with it. */
   signal?: AbortSignal;
+  /** The desk's and the send's signal in one (made once per row and desk life). */
+  both?: { life: AbortSignal; signal: AbortSignal };
 }
 
 type ReadResultT = ReadResult;
@@ -273,12 +275,8 @@ class Desk implements TradingDesk {
   /** The signal a row's requests carry: the desk's, and its send's when it has one. */
   private signalOf(t?: Tracking): AbortSignal {
     if (!t?.signal) return this.life.signal;
-    const both = new AbortController();
-    for (const s of [this.life.signal, t.signal]) {
-      if (s.aborted) both.abort(s.reason);
-      else s.addEventListener("abort", () => both.abort(s.reason), { once: true });
-    }
-    return both.signal;
+    if (t.both?.life !== this.life.signal) t.both = { life: this.life.signal, signal: anySignal([this.life.signal, t.signal]) };
+    return t.both.signal;
   }
 
   /** Runs every market side's head that can act now; arms a timer for the next one that waits. */
@@ -971,6 +969,18 @@ function ago(ms: number): string {
   if (ms < 90 * 60_000) return `${Math.round(ms / 60_000)} min`;
   if (ms < 48 * 3_600_000) return `${Math.round(ms / 3_600_000)} h`;
   return `${Math.round(ms / 86_400_000)} days`;
+}
+
+/** Aborted when any of `signals` is (AbortSignal.any where the host has it). */
+function anySignal(signals: AbortSignal[]): AbortSignal {
+  const any = (AbortSignal as unknown as { any?: (s: AbortSignal[]) => AbortSignal }).any;
+  if (typeof any === "function") return any.call(AbortSignal, signals);
+  const both = new AbortController();
+  for (const s of signals) {
+    if (s.aborted) both.abort(s.reason);
+    else s.addEventListener("abort", () => both.abort(s.reason), { once: true });
+  }
+  return both.signal;
 }
 
 async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
