@@ -119,25 +119,27 @@ export function verdict(intent: Intent, evidence: Evidence): Verdict {
       return { kind: "effect", patch: { status: "closed", ...own, message: how }, says };
     }
     if (!ending) return { kind: "unclear", says };
+    // What ended the hedge tells: its size is the notional before plus (Add) or minus (Reduce) this row when the row took
+    // effect first, and the notional before when it did not. Records just before the row (an earlier row's, inside the
+    // clock-skew margin) do not change the ending.
+    const amount = intent.notional!;
     if (intent.action === "add") {
-      if (records.length === 1 && same(ending.size_usd, cents(before + intent.notional!)))
+      if (same(ending.size_usd, cents(before + amount)))
         return { kind: "effect", patch: { status: "filled", ...own, message: "Filled; the hedge has since been closed." }, says };
-      if (records.length === 1 && same(ending.size_usd, before))
+      if (same(ending.size_usd, before))
         return { kind: "absent", settled: true, says: `${says} It closed at the size it had before this add.` };
       return { kind: "unclear", says };
     }
-    // Reduce: its own decrease (part), then the end; or one decrease of the whole size (the reduce closed it).
-    const amount = intent.notional!;
-    if (records.length === 1 && ending.exit_type === "decrease" && same(ending.size_usd, before))
+    // Reduce: one decrease of the whole size when it closed the hedge (a reduction of roughly all of it); its own decrease
+    // and then the end at before − amount; or an end at the size before it (it never took effect).
+    if (ending.exit_type === "decrease" && same(ending.size_usd, before) && amount >= before * 0.99)
       return { kind: "effect", patch: { status: "closed", ...own, message: "The reduction closed the whole hedge." }, says };
     if (
-      records.length === 2 &&
-      records[0].exit_type === "decrease" &&
-      same(records[0].size_usd, amount) &&
-      same(ending.size_usd, cents(before - amount))
+      same(ending.size_usd, cents(before - amount)) &&
+      records.some((r) => r !== ending && r.exit_type === "decrease" && same(r.size_usd, amount))
     )
       return { kind: "effect", patch: { status: "filled", ...own, message: "Filled; the hedge has since been closed." }, says };
-    if (records.length === 1 && ending.exit_type !== "decrease" && same(ending.size_usd, before))
+    if (ending.exit_type !== "decrease" && same(ending.size_usd, before))
       return { kind: "absent", settled: true, says: `${says} It closed without this reduction.` };
     return { kind: "unclear", says };
   }

@@ -95,6 +95,15 @@ describe("an Add or a Reduce is judged by its own order: the notional before it 
     });
     const reduced = [record("decrease", 10_000, "2025-03-04T10:00:05.000Z"), record("maturity", 90_000, "2025-03-05T09:00:00.000Z")];
     expect(verdict(intent("reduce"), evidence([closed], reduced))).toMatchObject({ kind: "effect", patch: { status: "filled" } });
+    // An earlier row's decrease just before this row (inside the clock-skew margin) does not count: the hedge matured at the
+    // size it had before this reduce, so the reduce never took effect (it was dropped).
+    const earlier = record("decrease", 36_300.15, "2025-03-04T09:59:30.000Z");
+    expect(verdict(intent("reduce"), evidence([closed], [earlier, record("maturity", 100_000, "2025-03-05T09:00:00.000Z")]))).toMatchObject(
+      {
+        kind: "absent",
+        settled: true,
+      },
+    );
     // Records before the row was logged are not this row's.
     expect(verdict(intent("add"), evidence([closed], [record("close", 110_000, "2025-03-01T00:00:00.000Z")]))).toMatchObject({
       kind: "unclear",

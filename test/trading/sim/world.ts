@@ -277,7 +277,12 @@ async function simulate(
       clearTimeout(sentinel);
     }
   };
-  const think = (life: Life, min: number, max: number) => (life.dead ? never<void>() : setTimeoutPromise(rng.int(min, max)));
+  /** The user waits a while; a pane that died meanwhile takes its user's flow with it (nothing after runs). */
+  const think = async (life: Life, min: number, max: number): Promise<void> => {
+    if (life.dead) return never();
+    await setTimeoutPromise(rng.int(min, max));
+    if (life.dead) return never();
+  };
 
   const openHedgeNotional = (market: string, side: string): number | null => {
     const acct = engine.accountState(API_KEY)!;
@@ -288,8 +293,12 @@ async function simulate(
   const userDecides = async (desk: TradingDesk, life: Life) => {
     for (const row of desk.needsDecision()) {
       if (life.dead) return;
+      // The user looks at the service: "done" when the row's order took effect (or, for an Open, went through to its end);
+      // an order accepted but not filled yet is waited for (nobody can tell yet).
       const t = truth.get(row.idempotencyKey);
-      const decision = t && t.executions > 0 ? "done" : "not_done";
+      const outcome = t?.orderTx ? outcomes.get(t.orderTx) : undefined;
+      if (t && t.executions > 0 && outcome === undefined) continue;
+      const decision = outcome === "filled" || (row.action === "open" && outcome === "failed") ? "done" : "not_done";
       log(`user decides ${row.idempotencyKey} ${row.action} ${row.market} ${row.side}: ${decision}`);
       stats.decisions++;
       await desk.decide(row.idempotencyKey, decision).catch((e: unknown) => log(`decide refused: ${(e as Error).message}`));
@@ -645,12 +654,12 @@ function checkInvariants(
       "open:filled": ["filled"],
       "open:failed": ["failed"],
       "add:filled": ["filled"],
-      "add:dropped": ["failed"],
-      "add:failed": ["failed"],
+      "add:dropped": ["failed", "not_sent"],
+      "add:failed": ["failed", "not_sent"],
       "reduce:filled": ["filled", "closed"],
-      "reduce:dropped": ["failed"],
+      "reduce:dropped": ["failed", "not_sent"],
       "close:filled": ["closed"],
-      "close:dropped": ["closed"],
+      "close:dropped": ["closed", "not_sent"],
     };
     const allowed = expected[`${r.action}:${outcome ?? "none"}`];
     if (!allowed) violations.push(`${what} executed but its order's outcome is ${outcome ?? "unknown"}`);
