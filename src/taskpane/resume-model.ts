@@ -11,6 +11,7 @@ export const STEP_LABELS: Record<ResumeStep, string> = {
   send: "Resume sends it (it was never sent)",
   resend: "Resume sends it again with the same idempotency key",
   decide: "Needs your decision",
+  ask: "Resume asks the service first, then records, follows, sends or asks you",
 };
 
 export interface UnfinishedRowView {

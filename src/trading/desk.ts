@@ -27,6 +27,7 @@ import {
   type ResumeOptions,
   type ResumePlan,
   type ResumeResult,
+  type ResumeStep,
   type RowStatus,
   type SendOptions,
   type SendResult,
@@ -53,6 +54,8 @@ export const DOUBT_LIMIT_MS = 10 * 60_000;
 export const MISMATCH_MAX_ROUNDS = 5;
 export const MISMATCH_MIN_MS = 30_000;
 export const MISMATCH_LIMIT_MS = 2 * 60_000;
+/** On opening, the service is asked about this many unfinished rows (the newest); the others are asked on Resume. */
+export const INSPECT_ASK_MAX = 100;
 
 /** Builds the desk over a client and a workbook. See TradingDesk in ./types for the calls and their order. */
 export function createDesk(options: DeskOptions): TradingDesk {
@@ -546,10 +549,28 @@ class Desk implements TradingDesk {
       }
       rows.push({ intent, owner: intent.account ? "mine" : "unclaimed" });
     }
+    // The service is asked about the newest INSPECT_ASK_MAX rows (a list to read, not a batch to price); Resume asks about
+    // every row before it acts anyway.
+    const newestFirst = rows
+      .map((r, i) => ({ ...r, i }))
+      .sort((a, b) => (a.intent.loggedAt > b.intent.loggedAt ? -1 : a.intent.loggedAt < b.intent.loggedAt ? 1 : b.i - a.i));
+    const asked = new Set(newestFirst.slice(0, INSPECT_ASK_MAX).map((r) => r.intent));
     plan.items = await mapLimited(rows, this.concurrency, async ({ intent, owner }) => ({
       row: rowStatusOf(intent),
       owner,
-      ...(await this.plan(intent)),
+      ...(asked.has(intent)
+        ? await this.plan(intent)
+        : {
+            serviceSays: `Not asked yet (the newest ${INSPECT_ASK_MAX} rows are).`,
+            step: (intent.status === "submitted"
+              ? "follow"
+              : intent.status === "needs_decision"
+                ? "decide"
+                : neverSent(intent)
+                  ? "send"
+                  : "ask") as ResumeStep,
+            detail: "Resume asks the service about it before doing anything.",
+          }),
     }));
     for (const { record, reason } of this.j.unusable()) {
       if (isFinal(record.status) || (record.environment && record.environment !== this.environment)) continue;
@@ -644,7 +665,11 @@ class Desk implements TradingDesk {
       if (!intent.account) this.move(intent, { account });
       resumed.push(intent);
     }
-    resumed.sort((a, b) => (a.loggedAt < b.loggedAt ? -1 : a.loggedAt > b.loggedAt ? 1 : 0));
+    // A market side's rows are taken up in the order they went: by when they were logged, then rows already sent (in the
+    // order they were sent) before rows never sent — a row sent before must be settled before a later one leaves, or the
+    // later one's effect could be taken for it.
+    const order = (i: Intent) => `${i.loggedAt}|${i.sentAt ?? "\uffff"}`;
+    resumed.sort((a, b) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0));
     for (const intent of resumed) {
       this.track(intent, false);
       this.emit(intent);

@@ -194,7 +194,9 @@ export type ResumeStep =
   /** Sent moments ago and not on the service yet: sent again with the same key (the service replays or acts once). */
   | "resend"
   /** The service cannot tell: the user decides (It was done / It was not done). */
-  | "decide";
+  | "decide"
+  /** Not asked yet (a long list): Resume asks the service first, then does one of the above. */
+  | "ask";
 
 /** One unfinished row as the pane lists it on opening: what the log says, what the service shows, what Resume would do. */
 export interface ResumeItem {

@@ -380,6 +380,39 @@ it("a workbook closed without saving: the rows it lost come back from this compu
   expect((await serviceState(sb, DEMO_API_KEY)).hedges).toHaveLength(2);
 });
 
+it("two identical Reduces of one batch, the first sent (no answer) and written back at the log's end: taken up in the order they went, each its own effect", async () => {
+  const { client, posts } = counting(DEMO_API_KEY);
+  const account = (await client.account()).data.account_address!;
+  const hedge = await filledHedge(client, 25_000);
+  const workbook = new MemoryWorkbook();
+  const store = new MemoryIntentStore();
+  const at = new Date().toISOString();
+  const first = intentFromRow(addRow(2_500, { action: "reduce" }), newIdempotencyKey(), "sandbox", at, account);
+  const second = intentFromRow(addRow(2_500, { action: "reduce" }), newIdempotencyKey(), "sandbox", at, account);
+  first.keyId = second.keyId = client.keyId;
+  // The log lists the second before the first (the first's row was deleted and written back from the journal); the
+  // first had been sent (Sent at, notional before) when the pane died, before its request left.
+  const journal = new Journal(workbook, { store, scope: intentScope("sandbox", account) });
+  await journal.load();
+  await journal.append([second]);
+  await journal.append([first]);
+  journal.update(first, { sentAt: at, hedgeId: hedge.id, notionalBefore: 25_000 });
+  await journal.flush();
+  posts.length = 0;
+  const desk = createDesk({ client, workbook, intentStore: store, pollIntervalMs: 250 });
+  await desk.resume();
+  await desk.settled(15_000);
+  desk.stop();
+  expect((await client.get(hedge.id)).data.notional_usd).toBe(20_000);
+  const log = await workbook.readLog();
+  expect(log.map((r) => [r.idempotencyKey, r.status])).toEqual([
+    [second.idempotencyKey, "filled"],
+    [first.idempotencyKey, "filled"],
+  ]);
+  expect(new Set(log.map((r) => r.orderTxHash)).size).toBe(2);
+  expect(posts.map((p) => p.path)).toEqual(["/hedges/decrease", "/hedges/decrease"]);
+});
+
 describe("what the user selected", () => {
   const stub = (over: Partial<Workbook>): Workbook =>
     ({

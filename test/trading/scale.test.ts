@@ -1,6 +1,9 @@
 // At reduced scale, what issue 10 asks of trading: a preview quotes each distinct question once, shows its first figures before the rest, can be cancelled and says how many rows are priced; fill polling costs about ⌈N/500⌉ status-filtered list pages per round, not one call per hedge.
 import { MemoryWorkbook } from "../../src/excel/memory-workbook";
-import { createDesk } from "../../src/trading/desk";
+import { createDesk, INSPECT_ASK_MAX } from "../../src/trading/desk";
+import { Journal } from "../../src/trading/journal";
+import { intentScope } from "../../src/trading/intent-store";
+import { MemoryIntentStore } from "../../src/excel/intent-store";
 import { pollOnce, PAGE_SIZE } from "../../src/trading/fills";
 import { intentFromRow, type Intent } from "../../src/trading/intent";
 import type { HedgingClient } from "../../src/api/client";
@@ -156,5 +159,45 @@ describe("fill polling by pages", () => {
     );
     expect(calls.filter((c) => c === "list").length).toBeLessThanOrEqual(4);
     expect(round.judged.length).toBeGreaterThanOrEqual(500);
+  });
+});
+
+describe("opening with a long unfinished list", () => {
+  it("asks the service about the newest rows only; the others say Resume asks first", async () => {
+    const ACCOUNT = "0x00000000000000000000000000000000000000aa";
+    const workbook = new MemoryWorkbook();
+    const store = new MemoryIntentStore();
+    const journal = new Journal(workbook, { store, scope: intentScope("sandbox", ACCOUNT) });
+    await journal.load();
+    const rows = Array.from({ length: INSPECT_ASK_MAX + 5 }, (_, i) => {
+      const at = new Date(Date.parse("2026-11-23T08:00:00.000Z") + i * 1_000).toISOString();
+      const intent = intentFromRow(
+        { rowNumber: i + 2, action: "open", market: `M${i}`, side: "buy", notional: 1_000, tenor: 7, clientReference: `R${i}` },
+        `k${i}`,
+        "sandbox",
+        at,
+        ACCOUNT,
+      );
+      return Object.assign(intent, { keyId: "k-this-key", sentAt: at });
+    });
+    await journal.append(rows);
+    const asked: string[] = [];
+    const client = {
+      environment: "sandbox",
+      keyId: "k-this-key",
+      account: async () => ({ data: { account_address: ACCOUNT } }),
+      list: async (q: ListQuery) => {
+        asked.push(q.client_reference ?? "");
+        return { data: [] };
+      },
+    } as unknown as HedgingClient;
+    const plan = await createDesk({ client, workbook, intentStore: store }).inspect();
+    expect(plan.items).toHaveLength(INSPECT_ASK_MAX + 5);
+    expect(asked).toHaveLength(INSPECT_ASK_MAX);
+    expect(asked).not.toContain("R0");
+    expect(plan.items.slice(0, 5).map((i) => [i.row.idempotencyKey, i.step])).toEqual(
+      ["k0", "k1", "k2", "k3", "k4"].map((k) => [k, "ask"]),
+    );
+    expect(plan.items[5].step).toBe("decide"); // asked: sent long ago, not on the service
   });
 });
