@@ -1,7 +1,7 @@
 // HedgingClient: one thin method per Hedging Service v2 endpoint, over the request sender.
 import { z } from "zod";
 import { HedgingApiError } from "./errors";
-import { environmentOf, maskKey, normaliseBaseUrl, type Environment } from "./environment";
+import { environmentOf, keyFingerprint, maskKey, normaliseBaseUrl, type Environment } from "./environment";
 import {
   accountSchema,
   addByIdRequestSchema,
@@ -75,6 +75,8 @@ function checked<S extends z.ZodType>(schema: S, value: unknown, what: string): 
 export class HedgingClient {
   readonly environment: Environment;
   readonly maskedKey: string;
+  /** Tells this API key from another (see keyFingerprint); never the key. */
+  readonly keyId: string;
   readonly baseUrl: string;
   private readonly sender: RequestSender;
   /** The kind of this object's reads: "poll" only on the view `polling()` returns. */
@@ -84,6 +86,7 @@ export class HedgingClient {
   constructor(options: ClientOptions) {
     this.environment = environmentOf(options.apiKey);
     this.maskedKey = maskKey(options.apiKey);
+    this.keyId = keyFingerprint(options.apiKey);
     this.baseUrl = normaliseBaseUrl(options.baseUrl);
     this.sender = new RequestSender({ ...options, baseUrl: this.baseUrl });
   }
@@ -199,6 +202,15 @@ export class HedgingClient {
     options: MutationOptions,
   ): Promise<MutationResult<z.output<S>>> {
     const idempotencyKey = options.idempotencyKey ?? newIdempotencyKey();
+    // Every state-changing request carries its own key: an empty or blank one would go out without it and could act twice.
+    if (typeof idempotencyKey !== "string" || idempotencyKey.trim() === "" || idempotencyKey.trim() !== idempotencyKey) {
+      throw new HedgingApiError({
+        code: "validation_error",
+        status: null,
+        details: { fields: { "Idempotency-Key": "must be a non-blank key without surrounding spaces" } },
+        message: `POST ${path} needs an Idempotency-Key and was given a blank one. Nothing was sent.`,
+      });
+    }
     const result = await this.sender.send({ method: "POST", path, body, schema, idempotencyKey, signal: options.signal });
     return { ...result, idempotencyKey };
   }

@@ -24,6 +24,23 @@ export function maskKey(apiKey: string): string {
   return `${prefix}…${tail}`;
 }
 
+/**
+ * A fingerprint of an API key to tell keys apart (idempotency keys are scoped per API key): 64 bits of a non-cryptographic
+ * hash, kept only in per-user storage beside the key itself, never shown or written to the workbook.
+ */
+export function keyFingerprint(apiKey: string): string {
+  let h1 = 0xdeadbeef ^ apiKey.length;
+  let h2 = 0x41c6ce57 ^ apiKey.length;
+  for (let i = 0; i < apiKey.length; i++) {
+    const c = apiKey.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return `k${(h2 >>> 0).toString(16).padStart(8, "0")}${(h1 >>> 0).toString(16).padStart(8, "0")}`;
+}
+
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
 
 export function isLoopback(url: URL): boolean {

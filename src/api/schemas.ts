@@ -270,6 +270,8 @@ export const listQuerySchema = z.object({
   status: z.enum(HEDGE_STATUSES, { error: `must be one of ${HEDGE_STATUSES.join(", ")}` }).optional(),
   client_reference: z.string().min(1).optional(),
   limit: listLimit.optional(),
+  /** Paging (not in the spec; see README "Service assumptions"): hedges listed after this hedge id, newest first. */
+  starting_after: z.string().min(1).optional(),
 });
 
 export const historyQuerySchema = z.object({

@@ -22,6 +22,12 @@ export interface RateOptions {
   decrease: number;
   /** …but never less than this share of the rate in one step (a burst of forced 429s does not collapse it to nothing). */
   maxDrop: number;
+  /**
+   * Below this share of the limit learned (the ceiling), the rate grows as in slow start again (doubling every second
+   * it holds requests back), like TCP's slow start up to its threshold: after a run of 429s the rate comes back to the
+   * neighbourhood of the limit in seconds, then creeps up additively.
+   */
+  slowStartBelow: number;
   /** Bucket size: this many seconds of the current rate (at least one request), unless `burst` is given. */
   burstSeconds: number;
   burst: number | null;
@@ -30,7 +36,8 @@ export interface RateOptions {
 /**
  * Adaptive by default, from a safe 5 requests/s: slow start (the rate doubles every second it holds requests back) until
  * the first 429; then +1 request/s per second (+0.25 near the limit the last 429 showed, for 30 s after it), and on each
- * 429 back to 90 % of what the service accepted in the last second (at most halving it).
+ * 429 back to 90 % of what the service accepted in the last second (at most halving it). Below half the limit learned
+ * (after a run of 429s) the rate doubles again every second until it is back there.
  */
 export const DEFAULT_RATE: RateOptions = {
   adaptive: true,
@@ -42,6 +49,7 @@ export const DEFAULT_RATE: RateOptions = {
   ceilingMemoryMs: 30_000,
   decrease: 0.9,
   maxDrop: 0.5,
+  slowStartBelow: 0.5,
   burstSeconds: 1,
   burst: null,
 };
@@ -214,7 +222,7 @@ export class FlowControl {
     };
   }
 
-  /** AIMD: a 429 (or Retry-After) cuts the rate once per round trip; an answer to a request the rate held back raises it. */
+  /** AIMD: a 429 (or Retry-After) cuts the rate once per round trip (and at most once a second); an answer to a request the rate held back raises it. */
   private learn(answer: Answer, ticket: number, limited: boolean): void {
     const t = this.now();
     this.forget(t);
@@ -224,17 +232,21 @@ export class FlowControl {
     if (!this.options.adaptive) return;
     const { minPerSecond, maxPerSecond, increasePerSecond, decrease, maxDrop, nearLimitShare, ceilingMemoryMs } = this.options;
     if (congested) {
-      // Requests sent before the last cut say nothing new about the rate after it.
-      if (ticket < this.issuedAtCut) return;
+      // Requests sent before the last cut say nothing new about the rate after it, and the service refills by the second:
+      // a run of 429s answered within one second is one signal, not one each (else a burst collapses the rate to the floor).
+      if (ticket < this.issuedAtCut || t - this.lastDecreaseAt < WINDOW_MS) return;
       const accepted = this.delivered.filter((s) => s >= t - WINDOW_MS).length / (WINDOW_MS / 1000);
       this.rate = clamp(Math.max(this.rate * maxDrop, decrease * Math.min(this.rate, accepted)), minPerSecond, maxPerSecond);
-      this.ceiling = Math.max(accepted, minPerSecond);
+      // The limit as the service shows it: what it accepted in the second before. A second in which it accepted nothing
+      // (the client was waiting out an earlier Retry-After) shows no limit at all, so the one seen before stands.
+      if (accepted > 0 || this.ceiling === null) this.ceiling = Math.max(accepted, minPerSecond);
       this.probing = false;
       this.lastDecreaseAt = t;
       this.issuedAtCut = this.issued;
       this.tokens = Math.min(this.tokens, this.capacity());
     } else if (limited) {
-      if (this.probing) {
+      const recovering = this.ceiling !== null && this.rate < this.options.slowStartBelow * this.ceiling;
+      if (this.probing || recovering) {
         this.rate = clamp(this.rate + 1, minPerSecond, maxPerSecond);
       } else {
         const nearLimit = this.ceiling !== null && t - this.lastDecreaseAt < ceilingMemoryMs && this.rate >= 0.95 * this.ceiling;

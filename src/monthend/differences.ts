@@ -94,9 +94,12 @@ function rowDifferences(row: LogRecord, h: ServiceHedge | null): Difference[] {
         logSays: row.status,
         serviceSays: h ? serviceState(h) : row.hedgeId ? "not found" : "no hedge id yet",
         amount: null,
-        detail: h
-          ? `The log has not caught up with the service: open the Hedge pane so it resumes this row and records the outcome.`
-          : `Not confirmed yet: open the Hedge pane so it resumes this row (re-sent with the same idempotency key, never twice).`,
+        detail:
+          row.status === "needs_decision"
+            ? `Waits for your decision: open the Hedge pane, Unfinished rows, and say whether it was done.`
+            : h
+              ? `The log has not caught up with the service: open the Hedge pane and press Resume so it records the outcome.`
+              : `Not confirmed yet: open the Hedge pane and press Resume (the service is asked before anything is sent again).`,
       },
     ];
   }

@@ -130,9 +130,11 @@ export interface Reconciliation {
 
 /** Differences below a cent are rounding, not differences. */
 export const CENT = 0.005;
-export const PENDING = new Set(["submitting", "submitted"]);
+/** Log rows not final yet; `needs_decision` waits for the user's word in the Hedge pane. */
+export const PENDING = new Set(["submitting", "submitted", "needs_decision"]);
 export const EFFECTIVE = new Set(["filled", "closed"]);
-export const NEVER_HAPPENED = new Set(["failed", "rejected"]);
+/** `not_sent`: the user said the row was not done. */
+export const NEVER_HAPPENED = new Set(["failed", "rejected", "not_sent"]);
 export const OPEN_SERVICE = new Set(["submitting", "submitted", "filled"]);
 /** Hedges that never held anything, so no closed-hedge record is theirs. */
 export const NEVER_OPEN_SERVICE = new Set(["failed", "submitting", "submitted"]);

@@ -61,6 +61,8 @@ export interface EngineOptions {
   priceOriginMs?: number;
   /** Restores a saved state instead of starting from the accounts. */
   snapshot?: EngineSnapshot;
+  /** Source of hedge ids and transaction hashes (hex of n random bytes); the trading simulation passes a seeded one. */
+  randomHex?: (bytes: number) => string;
 }
 
 /** What an accepted open is waiting for: the hedge in `submitting` and the terms agreed at acceptance. */
@@ -79,9 +81,7 @@ export const DEFAULT_FILL_MS = 1500;
 const MIN_NOTIONAL: Micro = MICRO_PER_CENT;
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
-function txHash(): string {
-  return `0x${randomBytes(32).toString("hex")}`;
-}
+const randomHex = (bytes: number): string => randomBytes(bytes).toString("hex");
 
 /** A reduction leaving less than this is "roughly the whole position": it closes the hedge. */
 function closeTolerance(notional: Micro): Micro {
@@ -113,8 +113,10 @@ export class Engine {
   private pumping = false;
   private readonly changeListeners = new Set<() => void>();
   private readonly stopClock: () => void;
+  private readonly hex: (bytes: number) => string;
 
   constructor(options: EngineOptions) {
+    this.hex = options.randomHex ?? randomHex;
     this.clock = options.clock;
     this.economics = { ...DEFAULT_ECONOMICS, ...options.economics };
     this.markets = new Map((options.markets ?? DEFAULT_MARKETS).map((m) => [m.symbol, m]));
@@ -130,6 +132,10 @@ export class Engine {
     if (snap) this.restore(snap, options.accounts);
     else for (const config of options.accounts) this.addAccountState(config);
     this.stopClock = this.clock.onAdvance(() => this.pump());
+  }
+
+  private txHash(): string {
+    return `0x${this.hex(32)}`;
   }
 
   // ---------------------------------------------------------------- lifecycle, conditions, scheduler
@@ -562,7 +568,7 @@ export class Engine {
     const { margin, openFee, closeFee } = funding.data;
     acct.balance -= margin + openFee + closeFee;
     const hedge: HedgeState = {
-      id: `hdg_${randomBytes(12).toString("hex")}`,
+      id: `hdg_${this.hex(12)}`,
       seq: ++this.seq,
       owner: acct.config.api_key,
       clientReference: req.client_reference ?? null,
@@ -577,7 +583,7 @@ export class Engine {
       entry: null,
       orderTx: null,
       fillTx: null,
-      orderKey: txHash(),
+      orderKey: this.txHash(),
       openedAt: now,
       filledAt: null,
       maturityAt: now + req.tenor_days * DAY_MS,
@@ -601,7 +607,7 @@ export class Engine {
     const h = ticket.hedge;
     if (h.status === "submitting") {
       const now = this.clock.now();
-      h.orderTx = txHash();
+      h.orderTx = this.txHash();
       h.status = "submitted";
       h.orders.unshift({
         kind: "open",
@@ -744,7 +750,7 @@ export class Engine {
       openFee: 0,
       closeFee: 0,
       ...order,
-      orderTx: txHash(),
+      orderTx: this.txHash(),
       submittedAt: now,
       dueAt: now + this.fillMs,
     };
@@ -781,7 +787,7 @@ export class Engine {
         }
         h.entry = executionPrice(this.economics, market, h.side, h.notional, mid);
         h.status = "filled";
-        h.fillTx = txHash();
+        h.fillTx = this.txHash();
         h.filledAt = time;
         return;
       }
@@ -927,7 +933,10 @@ export class Engine {
   listHedges(acct: AccountState, query: ListQuery): Hedge[] {
     const limit = query.limit ?? LIST_LIMIT_DEFAULT;
     const out: Hedge[] = [];
-    for (let i = acct.hedges.length - 1; i >= 0 && out.length < limit; i--) {
+    // starting_after: the page after that hedge (newest first); an id this account does not have lists nothing.
+    let from = acct.hedges.length - 1;
+    if (query.starting_after !== undefined) from = acct.hedges.findIndex((h) => h.id === query.starting_after) - 1;
+    for (let i = from; i >= 0 && out.length < limit; i--) {
       const h = acct.hedges[i];
       if (query.status && h.status !== query.status) continue;
       if (query.client_reference !== undefined && h.clientReference !== query.client_reference) continue;

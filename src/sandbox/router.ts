@@ -174,7 +174,7 @@ export function buildRoutes(engine: Engine): Route[] {
       path: "/hedges",
       scope: "read",
       run: ({ acct, query }) => {
-        const q = parseQuery(listQuerySchema, query, ["status", "client_reference", "limit"]);
+        const q = parseQuery(listQuerySchema, query, ["status", "client_reference", "limit", "starting_after"]);
         return q.ok ? success(engine.listHedges(acct, q.data)) : failureOf(q.error);
       },
     },

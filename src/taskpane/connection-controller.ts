@@ -34,6 +34,9 @@ export function errorView(e: unknown, secret?: string | null): ErrorView {
   const clean = (text: string) => (secret ? redact(text, secret, maskKey(secret)) : text);
   if (e instanceof HedgingApiError) return { code: e.code, message: clean(e.message), advice: e.advice ? clean(e.advice) : null };
   const message = e instanceof Error ? e.message : String(e);
+  // Errors that name their kind (e.g. a selection the add-in cannot read) keep it: they are not unexpected.
+  const code = e instanceof Error ? (e as Error & { code?: unknown }).code : undefined;
+  if (typeof code === "string" && code !== "") return { code, message: clean(message), advice: null };
   return { code: "unexpected_error", message: clean(message), advice: null };
 }
 

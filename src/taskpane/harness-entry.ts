@@ -11,6 +11,7 @@ registerStandIn((search) => {
   return {
     store: harness.store,
     workbook: harness.workbook,
+    intentStore: harness.intentStore,
     // The recon sheet lands in the memory workbook (window.hedgeHarness.cells reads it); no formulas, so no snapshot.
     reconWriter: new MemorySheetWriter(harness.workbook),
     snapshotter: null,

@@ -3,6 +3,8 @@ import type { CellValue } from "../trading/cells";
 import type { LogRecord } from "../trading/hedge-log";
 import { MemoryWorkbook } from "../excel/memory-workbook";
 import { memoryStore } from "../excel/settings";
+import { MemoryIntentStore } from "../excel/intent-store";
+import { decodeStoredIntent, type StoredIntent } from "../trading/intent-store";
 
 export const HARNESS_SHEET = "Exposures";
 
@@ -38,6 +40,10 @@ export interface HedgeHarness {
   logRows(): Promise<LogRecord[]>;
   /** Appends rows to the Hedge Log, as an earlier session that stopped mid-batch would have left them. */
   appendLog(records: LogRecord[]): Promise<void>;
+  /** This computer's journal of intents (what OfficeRuntime.storage would hold). */
+  journal(): StoredIntent[];
+  /** Puts entries in this computer's journal, as an earlier session would have left them (`scope`: "sandbox:0x…"). */
+  putJournal(scope: string, entries: StoredIntent[]): Promise<void>;
 }
 
 declare global {
@@ -46,10 +52,16 @@ declare global {
   }
 }
 
-export function createHarness(): { workbook: MemoryWorkbook; store: ReturnType<typeof memoryStore>; api: HedgeHarness } {
+export function createHarness(): {
+  workbook: MemoryWorkbook;
+  store: ReturnType<typeof memoryStore>;
+  intentStore: MemoryIntentStore;
+  api: HedgeHarness;
+} {
   const workbook = new MemoryWorkbook({ sheets: { [HARNESS_SHEET]: HARNESS_ROWS } });
   workbook.select(HARNESS_SHEET, "A2:E3");
   const store = memoryStore();
+  const intentStore = new MemoryIntentStore();
   const api: HedgeHarness = {
     select: (address, sheet = HARNESS_SHEET) => void workbook.select(sheet, address),
     hideRows: (rows, sheet = HARNESS_SHEET, hidden = true) => void workbook.hideRows(sheet, rows, hidden),
@@ -61,6 +73,8 @@ export function createHarness(): { workbook: MemoryWorkbook; store: ReturnType<t
     documentSettings: () => Object.fromEntries(workbook.documentSettings),
     logRows: () => workbook.readLog(),
     appendLog: (records) => workbook.appendLog(records),
+    journal: () => [...intentStore.items.values()].map(decodeStoredIntent).filter((e): e is StoredIntent => e !== null),
+    putJournal: (scope, entries) => intentStore.put(scope, entries),
   };
-  return { workbook, store, api };
+  return { workbook, store, intentStore, api };
 }

@@ -9,6 +9,7 @@ import type { ServicePolicy } from "../api/environment";
 import type { Snapshotter } from "../monthend/snapshot-plan";
 import type { SheetWriter } from "../monthend/sheet-content";
 import type { DeskOptions, TradingDesk } from "../trading/types";
+import type { IntentStore } from "../trading/intent-store";
 import { isFinal } from "../trading/intent";
 import { ConnectionController, errorView } from "./connection-controller";
 import { mountConnectionPanel } from "./connection-panel";
@@ -18,6 +19,7 @@ import { mountMonthEndPanel } from "./month-end-panel";
 import { mountArchivePanel } from "./archive-panel";
 import { mountOverviewPanel } from "./overview-panel";
 import { mountTradePanel } from "./trade-panel";
+import { mountResumePanel } from "./resume-panel";
 
 export interface PaneDependencies {
   store: SettingsStore;
@@ -29,6 +31,8 @@ export interface PaneDependencies {
   /** Where this build may send a key (from SERVICE_ORIGINS and the build mode); no restriction when absent. */
   policy?: ServicePolicy;
   createDesk: (options: DeskOptions) => TradingDesk;
+  /** This computer's journal of intents (OfficeRuntime.storage in Excel, in memory in the harness). */
+  intentStore: IntentStore;
   /** Where Reconcile month writes its sheet: officeSheetWriter() in Excel, a MemorySheetWriter in the harness. */
   reconWriter: SheetWriter;
   /** Snapshot to values: officeSnapshotter() in Excel; null hides the button (the harness has no formulas). */
@@ -55,6 +59,7 @@ export async function startPane(deps: PaneDependencies): Promise<Pane> {
   });
   mountConnectionPanel(controller);
   const trade = mountTradePanel();
+  const resume = mountResumePanel((e) => e && trade.showError(e));
   const overview = mountOverviewPanel(deps.hub, (account) => controller.updateAccount(account), Date.now, deps.visibility);
   const tradeSection = byId("trade-section");
   const monthEndHost = byId("month-end-host");
@@ -88,31 +93,26 @@ export async function startPane(deps: PaneDependencies): Promise<Pane> {
     overview.setConnected(client !== null);
     if (!client) {
       trade.setDesk(null);
+      resume.setDesk(null, null);
       return;
     }
     const current = deps.createDesk({
       client,
       workbook: deps.workbook,
+      intentStore: deps.intentStore,
       onError: (e) => trade.showError(errorView(e)),
       onProgress: (p) => {
         trade.onProgress(p);
+        resume.refresh();
         // A fill changes the account and positions: ask the feeds again (once per burst of fills) rather than wait for their next poll.
         if (isFinal(p.row.status)) refreshFeedsSoon();
       },
     });
     desk = current;
     trade.setDesk(current);
-    // On open (and on every new connection): finish what the log shows unfinished, then keep polling fills.
-    trade.showResuming();
-    current
-      .resume()
-      .then((result) => {
-        if (desk === current) trade.showResumed(result.resumed);
-      })
-      .catch((e) => {
-        trade.showResumed([]);
-        trade.showError(errorView(e));
-      });
+    // On opening (and on every new connection): list what the log and this computer's journal show unfinished, with what
+    // the service shows; nothing is sent until the user presses Resume in that visible list.
+    resume.setDesk(current, client.environment);
   });
 
   byId("show-log").addEventListener("click", () => {

@@ -4,6 +4,7 @@ import { OfficeWorkbook } from "../excel/office-workbook";
 import { officeSheetWriter } from "../excel/recon-sheet";
 import { officeSnapshotter } from "../excel/snapshot";
 import { officeRuntimeStore } from "../excel/settings";
+import { officeIntentStore } from "../excel/intent-store";
 import { DEFAULT_BASE_URL, connection } from "../feeds/connection";
 import { sharedHub } from "../feeds/shared";
 import { paneVisibility } from "../feeds/visibility";
@@ -56,6 +57,7 @@ async function main(): Promise<void> {
       ...shared,
       store: officeRuntimeStore(),
       workbook: new OfficeWorkbook(),
+      intentStore: officeIntentStore(),
       reconWriter: officeSheetWriter(),
       snapshotter: officeSnapshotter(),
       // The overview polls only while Office shows the pane (the shared runtime lives on when it is closed).

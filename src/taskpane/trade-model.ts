@@ -30,11 +30,12 @@ export interface ProblemItem {
 export function readSummary(read: ReadResult): { headline: string; problems: ProblemItem[] } {
   const where = read.tableName ? `table ${read.tableName}` : read.address;
   const blanks = read.blankRows.length ? `, ${plural(read.blankRows.length, "blank row")} skipped` : "";
+  const hidden = read.hiddenRowsSkipped ? `, ${plural(read.hiddenRowsSkipped, "hidden row")} skipped (not sent)` : "";
   const bad = read.problems.length
     ? `, ${plural(new Set(read.problems.map((p) => p.rowNumber)).size, "row")} with problems (not sent)`
     : "";
   const problems = [...read.problems].sort((a, b) => a.rowNumber - b.rowNumber).map((p) => ({ rowNumber: p.rowNumber, text: p.message }));
-  return { headline: `${plural(read.rows.length, "row")} ready from ${where}${blanks}${bad}.`, problems };
+  return { headline: `${plural(read.rows.length, "row")} ready from ${where}${blanks}${hidden}${bad}.`, problems };
 }
 
 export interface PreviewCell {
@@ -82,20 +83,25 @@ export function previewRows(preview: Preview): PreviewRowModel[] {
     rowNumber: line.row.rowNumber,
     title: lineTitle(line),
     cells: lineCells(line),
-    duplicate: line.duplicateOf
-      ? `Already in the log (${line.duplicateOf.status}, logged ${line.duplicateOf.loggedAt.slice(0, 19).replace("T", " ")} UTC).`
-      : null,
+    duplicate: line.duplicateOf ? duplicateText(line.duplicateOf) : null,
     blockers: line.blockers,
     warnings: line.warnings,
     sendable: line.blockers.length === 0,
   }));
 }
 
+/** Which earlier log row a duplicate matched, and why it counts (the same UTC day, or the same hedge). */
+export function duplicateText(d: NonNullable<PreviewLine["duplicateOf"]>): string {
+  const why = d.reason === "same_hedge" ? "on the same hedge" : "the same day";
+  const key = d.idempotencyKey.length > 13 ? `${d.idempotencyKey.slice(0, 8)}…` : d.idempotencyKey;
+  return `Already in the log ${why}: the row logged ${d.loggedAt.slice(0, 19).replace("T", " ")} UTC (${d.status}, key ${key}${d.hedgeId ? `, hedge ${d.hedgeId}` : ""}).`;
+}
+
 export function previewTotals(preview: Preview): PreviewCell[] {
   const t = preview.totals;
   const opening = preview.action === "open" || preview.action === "add";
   return [
-    { label: "Rows", value: String(t.rows) },
+    { label: "Rows", value: t.priced === t.rows ? String(t.rows) : `${t.priced} of ${t.rows} priced (totals cover these)` },
     ...(preview.action === "close" ? [] : [{ label: "Total notional", value: formatUsd(t.notionalUsd) }]),
     ...(opening
       ? [
@@ -125,21 +131,30 @@ export function confirmation(
   action: Action,
   count: number,
   notional: number,
+  hiddenRowsSkipped = 0,
 ): { steps: 1 | 2; button: string; dialog: string | null } {
   const what = `${ACTION_LABELS[action]} ${plural(count, "row")}, total notional ${formatUsd(notional)}`;
   if (environment === "production") {
     return {
       steps: 2,
       button: `Confirm ${plural(count, "row")} (LIVE)`,
-      dialog: `LIVE environment — production money. ${what}. Send these orders?`,
+      dialog: `LIVE environment — production money. ${what}.${hiddenNote(hiddenRowsSkipped)} Send these orders?`,
     };
   }
   return { steps: 1, button: `Confirm and send ${plural(count, "row")}`, dialog: null };
 }
 
+/** " 3 hidden rows were skipped (…)": the rows Excel hides inside the selection are never sent. */
+export function hiddenNote(hidden: number): string {
+  if (!hidden) return "";
+  return ` ${hidden === 1 ? "1 hidden row was" : `${hidden} hidden rows were`} skipped (filtered out or hidden in Excel) and will not be sent.`;
+}
+
 export const STATUS_LABELS: Record<IntentStatus | "skipped", string> = {
   submitting: "Sending",
   submitted: "Submitted, waiting for fill",
+  needs_decision: "Needs your decision",
+  not_sent: "Not sent",
   filled: "Filled",
   failed: "Failed",
   closed: "Closed",
@@ -156,8 +171,17 @@ export function isFinal(status: string): boolean {
 /** Tone of a status for its colour: good, bad or in progress. */
 export function statusTone(status: string): "good" | "bad" | "busy" {
   if (status === "filled" || status === "closed") return "good";
-  if (status === "failed" || status === "rejected") return "bad";
+  if (status === "failed" || status === "rejected" || status === "needs_decision" || status === "not_sent") return "bad";
   return "busy";
+}
+
+/** The pricing progress line: "Priced 120 of 1,000 rows (3 of 20 distinct quotes)…". */
+export function pricingText(preview: Preview, finished: boolean): string {
+  const t = preview.totals;
+  if (preview.action !== "open" && preview.action !== "add") return "Looking up the positions…";
+  const rows = `${t.priced.toLocaleString("en-US")} of ${plural(t.rows, "row").replace(/^\d+/, t.rows.toLocaleString("en-US"))}`;
+  if (finished) return preview.cancelled ? `Cancelled: priced ${rows}.` : `Priced ${rows}.`;
+  return `Pricing: ${rows} priced (${preview.quoteRequests} quote${preview.quoteRequests === 1 ? "" : "s"} asked)…`;
 }
 
 export interface ProgressModel {
@@ -170,7 +194,7 @@ export interface ProgressModel {
 
 export function progressModel(progress: Pick<Progress, "done" | "total" | "counts">): ProgressModel {
   const percent = progress.total > 0 ? Math.round((progress.done / progress.total) * 100) : 0;
-  const parts = (["filled", "closed", "submitted", "submitting", "failed", "rejected"] as const)
+  const parts = (["filled", "closed", "submitted", "submitting", "needs_decision", "failed", "rejected", "not_sent"] as const)
     .filter((s) => progress.counts[s] > 0)
     .map((s) => `${progress.counts[s]} ${STATUS_LABELS[s].toLowerCase()}`);
   return {

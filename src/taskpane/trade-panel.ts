@@ -1,4 +1,4 @@
-// The trade panel: action choice, Read selection, problems by row, the preview table, confirm (twice for LIVE), and send progress with per-row status.
+// The trade panel: action choice, Read selection, problems by row, the preview table (streamed as quotes arrive, cancellable), confirm (twice for LIVE), and send progress with per-row status.
 import type { Action, Preview, Progress, ReadResult, RowStatus, TradingDesk } from "../trading/types";
 import { ACTIONS } from "../trading/types";
 import { errorView, type ErrorView } from "./connection-controller";
@@ -10,7 +10,9 @@ import {
   ACTION_HELP,
   ACTION_LABELS,
   confirmation,
+  hiddenNote,
   previewRows,
+  pricingText,
   previewTotals,
   progressModel,
   readSummary,
@@ -30,10 +32,6 @@ export interface TradePanel {
   setDesk(desk: TradingDesk | null): void;
   /** Feeds the engine's progress callbacks into the progress bar and the per-row list. */
   onProgress(progress: Progress): void;
-  /** Says the log is being checked for unfinished rows (on open / connect). */
-  showResuming(): void;
-  /** Shows rows taken up again from the log when the pane opened. */
-  showResumed(rows: RowStatus[]): void;
   showError(error: ErrorView): void;
 }
 
@@ -46,7 +44,7 @@ export function dialogIsOpen(dialog: HTMLElement): boolean {
  * Asks the second, deliberate confirmation of a LIVE batch in a modal Fluent dialog. Resolves true only on the explicit
  * "Send" button; Cancel, Escape and a click outside (each closes the dialog, which emits "toggle") resolve false.
  */
-function askLiveConfirmation(text: string): Promise<boolean> {
+export function askLiveConfirmation(text: string): Promise<boolean> {
   const dialog = byId<DialogElement>("live-dialog");
   const body = byId("live-dialog-text");
   const yes = byId("live-send");
@@ -96,6 +94,9 @@ export function mountTradePanel(): TradePanel {
   const errorHost = byId("trade-error");
   const busy = byId("trade-busy");
   const busyText = byId("trade-busy-text");
+  const cancelPricing = byId("cancel-pricing");
+  /** The preview being priced (Cancel aborts it). */
+  let pricing: AbortController | null = null;
 
   let desk: TradingDesk | null = null;
   let read: ReadResult | null = null;
@@ -114,7 +115,13 @@ export function mountTradePanel(): TradePanel {
     busy.hidden = text === null;
     busyText.textContent = text ?? "";
     readButton.toggleAttribute("disabled", text !== null || !desk);
+    if (text === null) cancelPricing.hidden = true;
   };
+
+  cancelPricing.addEventListener("click", () => {
+    pricing?.abort(new Error("Cancelled by the user."));
+    busyText.textContent = "Cancelling…";
+  });
 
   const clearPreview = () => {
     preview = null;
@@ -178,11 +185,30 @@ export function mountTradePanel(): TradePanel {
     if (!desk || !read) return;
     clearPreview();
     showError(null);
-    setBusy(read.action === "open" || read.action === "add" ? "Pricing each row…" : "Looking up the positions…");
+    const pricingNow = new AbortController();
+    pricing = pricingNow;
+    const quoting = read.action === "open" || read.action === "add";
+    setBusy(quoting ? "Pricing…" : "Looking up the positions…");
+    cancelPricing.hidden = !quoting;
     previewButton.toggleAttribute("disabled", true);
+    // The first figures show at once; the rest stream in, redrawn at most once a frame.
+    let latest: Preview | null = null;
+    let drawing = false;
+    const onProgress = (partial: Preview) => {
+      latest = partial;
+      if (drawing) return;
+      drawing = true;
+      requestAnimationFrame(() => {
+        drawing = false;
+        if (pricing !== pricingNow || !latest || preview) return;
+        renderPreview(latest, false);
+        busyText.textContent = pricingText(latest, false);
+      });
+    };
     try {
-      preview = await desk.preview(read.action, read.rows);
-      renderPreview(preview);
+      preview = await desk.preview(read.action, read.rows, { signal: pricingNow.signal, onProgress });
+      renderPreview(preview, true);
+      confirmNote.textContent = `${pricingText(preview, true)} ${confirmNote.textContent ?? ""}`.trim();
       focusWhenReady(
         confirmButton.hasAttribute("disabled")
           ? (previewHost.querySelector<HTMLElement>("fluent-checkbox.send-again") ?? cancelButton)
@@ -191,6 +217,7 @@ export function mountTradePanel(): TradePanel {
     } catch (e) {
       showError(errorView(e));
     } finally {
+      if (pricing === pricingNow) pricing = null;
       setBusy(null);
       previewButton.toggleAttribute("disabled", false);
     }
@@ -199,7 +226,7 @@ export function mountTradePanel(): TradePanel {
   const updateConfirm = () => {
     if (!preview) return;
     const plan = sendPlan(preview, sendAgain);
-    const c = confirmation(preview.environment, preview.action, plan.count, plan.notional);
+    const c = confirmation(preview.environment, preview.action, plan.count, plan.notional, read?.hiddenRowsSkipped ?? 0);
     confirmButton.textContent = c.button;
     confirmButton.toggleAttribute("disabled", plan.blockedReason !== null);
     confirmButton.classList.toggle("live", c.steps === 2);
@@ -210,7 +237,7 @@ export function mountTradePanel(): TradePanel {
         : `Sandbox: ${plural(plan.count, "row")} will be sent on one click.`);
   };
 
-  const renderPreview = (p: Preview) => {
+  const renderPreview = (p: Preview, final: boolean) => {
     const rows = previewRows(p);
     const table = h(
       "table",
@@ -271,15 +298,20 @@ export function mountTradePanel(): TradePanel {
           ),
         )
       : null;
-    const blockers = p.blockers.length ? h("div", { class: "blocker", role: "alert" }, ...p.blockers.map((b) => h("div", {}, b))) : null;
-    previewHost.replaceChildren(table, totals, ...(checks ? [checks] : []), ...(blockers ? [blockers] : []));
+    const blockers =
+      final && p.blockers.length ? h("div", { class: "blocker", role: "alert" }, ...p.blockers.map((b) => h("div", {}, b))) : null;
+    const hidden = read?.hiddenRowsSkipped
+      ? h("p", { class: "warning", id: "hidden-rows" }, hiddenNote(read.hiddenRowsSkipped).trim())
+      : null;
+    previewHost.replaceChildren(table, ...(hidden ? [hidden] : []), totals, ...(checks ? [checks] : []), ...(blockers ? [blockers] : []));
     previewHost.hidden = false;
-    confirmButton.hidden = false;
+    confirmButton.hidden = !final;
     cancelButton.hidden = false;
-    updateConfirm();
+    if (final) updateConfirm();
   };
 
   cancelButton.addEventListener("click", () => {
+    pricing?.abort(new Error("Cancelled by the user."));
     clearPreview();
     focusWhenReady(readButton);
   });
@@ -291,7 +323,7 @@ export function mountTradePanel(): TradePanel {
     if (plan.blockedReason) return;
     // Disabled at once: a second click must never send the batch twice.
     confirmButton.toggleAttribute("disabled", true);
-    const c = confirmation(current.environment, current.action, plan.count, plan.notional);
+    const c = confirmation(current.environment, current.action, plan.count, plan.notional, read?.hiddenRowsSkipped ?? 0);
     if (c.steps === 2 && !(await askLiveConfirmation(c.dialog ?? ""))) {
       confirmButton.toggleAttribute("disabled", false);
       confirmNote.textContent = "Not sent.";
@@ -344,15 +376,6 @@ export function mountTradePanel(): TradePanel {
       progressBar.value = m.percent;
       progressBar.setAttribute("aria-valuetext", m.text);
       progressText.textContent = m.text;
-    },
-    showResuming() {
-      setBusy("Checking the log for unfinished rows…");
-    },
-    showResumed(rows) {
-      setBusy(null);
-      for (const row of rows) upsertRow(row);
-      if (rows.length && !progressText.textContent)
-        progressText.textContent = `Resumed ${plural(rows.length, "unfinished row")} from the log.`;
     },
     showError(error) {
       showError(error);

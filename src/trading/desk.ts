@@ -1,22 +1,34 @@
-// createDesk: the TradingDesk facade the pane calls — read rows, preview, journal-then-send with bounded concurrency, fill polling, resume.
+// createDesk: the TradingDesk facade the pane calls — read rows, preview, journal-then-send one row at a time per market side, ask the service before any re-send, follow fills by pages, resume and decisions on the user's word.
+import { utcMs } from "../api/time";
 import { newIdempotencyKey } from "../api/client";
 import { errorCode, isHedgingApiError } from "../api/errors";
+import { ConcurrencyLimit } from "../api/throttle";
+import { LIST_LIMIT_MAX, type Hedge } from "../api/schemas";
 import { buildPreview } from "./preview";
 import { readTradeRows } from "./rows";
 import { Journal } from "./journal";
-import { intentFromRow, isFinal, rowStatusOf, submit, type Intent, type IntentPatch } from "./intent";
-import { pollOnce } from "./fills";
+import { intentFromRow, isFinal, rowStatusOf, submit, usableKey, type Intent, type IntentPatch } from "./intent";
+import { check, nextPollDelayMs, pollOnce } from "./fills";
 import { sameAccount } from "./duplicates";
-import { ConcurrencyLimit } from "../api/throttle";
+import { intentScope } from "./intent-store";
 import { LOG_SHEET_NAME } from "./hedge-log";
+import { usdText, type Verdict } from "./verdict";
 import {
   INTENT_STATUSES,
   type Action,
+  type Decision,
   type DeskOptions,
   type IntentStatus,
+  type LaneWait,
   type Preview,
+  type PreviewOptions,
   type Progress,
+  type ReadResult,
+  type ResumeItem,
+  type ResumeOptions,
+  type ResumePlan,
   type ResumeResult,
+  type ResumeStep,
   type RowStatus,
   type SendOptions,
   type SendResult,
@@ -24,8 +36,27 @@ import {
   type TradingDesk,
 } from "./types";
 
-/** Resends of an intent still `submitting` after transient errors: waits between attempts, capped. */
-const RESEND_BACKOFF_MS = [1_000, 2_000, 4_000, 8_000, 15_000];
+/** Waits between attempts of a row in doubt (network trouble, 5xx, 429, an answer that could not be read). */
+export const BACKOFF_MS = [1_000, 2_000, 4_000, 8_000, 15_000];
+/**
+ * A row is sent again with the same idempotency key only while this young (from its first send) and under the same API
+ * key: well inside any plausible key retention (the sandbox keeps keys 24 h; the spec does not say). Older, the service
+ * may have forgotten the key, and a re-send could act twice: such a row needs the user's decision.
+ */
+export const RESEND_WINDOW_MS = 15 * 60_000;
+/** Unknown outcomes (an answer that could not be read, a key reused with another body) are re-asked this many times… */
+export const DOUBT_MAX_ROUNDS = 6;
+/** …within this long, then the row needs a decision. */
+export const DOUBT_LIMIT_MS = 10 * 60_000;
+/**
+ * hedge_not_found, or a hedge that does not match its row: asked again at least MISMATCH_MAX_ROUNDS times over at least
+ * MISMATCH_MIN_MS (a service may take a moment to show a new hedge), at most MISMATCH_LIMIT_MS, then a decision.
+ */
+export const MISMATCH_MAX_ROUNDS = 5;
+export const MISMATCH_MIN_MS = 30_000;
+export const MISMATCH_LIMIT_MS = 2 * 60_000;
+/** On opening, the service is asked about this many unfinished rows (the newest); the others are asked on Resume. */
+export const INSPECT_ASK_MAX = 100;
 
 /** Builds the desk over a client and a workbook. See TradingDesk in ./types for the calls and their order. */
 export function createDesk(options: DeskOptions): TradingDesk {
@@ -34,11 +65,27 @@ export function createDesk(options: DeskOptions): TradingDesk {
 
 interface Tracking {
   intent: Intent;
-  /** Resend attempts made after the first send (for `submitting` intents). */
-  resends: number;
-  nextResendAt: number;
-  sending: boolean;
+  /** Order of the row on its market side (journal order). */
+  seq: number;
+  /** A step (send or check) is running. */
+  busy: boolean;
+  /** Not before this time (ms). */
+  wakeAt: number;
+  /** Journalled by this desk and never sent: its first send needs no question to the service. */
+  fresh: boolean;
+  /** Attempts in doubt so far (backoff index). */
+  attempts: number;
+  /** Unknown outcomes / mismatches being counted: since when and how many. */
+  doubt: { since: number; rounds: number } | null;
+  /** send() waits for this: the first request was answered, or the row stopped (final, waiting, decision). */
+  answered: boolean;
+  /** The send's abort signal (the pane closing): the row's requests stop with it. */
+  signal?: AbortSignal;
+  /** The desk's and the send's signal in one (made once per row and desk life). */
+  both?: { life: AbortSignal; signal: AbortSignal };
 }
+
+type ReadResultT = ReadResult;
 
 class Desk implements TradingDesk {
   readonly environment;
@@ -47,59 +94,116 @@ class Desk implements TradingDesk {
   private readonly journal: Journal;
   private readonly concurrency: number;
   private readonly pollIntervalMs: number;
+  /** Requests the last poll round made (a round of many pages waits longer before the next). */
+  private lastRoundRequests = 0;
   private readonly now: () => Date;
+  private readonly newKey: () => string;
   private readonly onProgress?: (p: Progress) => void;
-  /** Intents of this session (sent or resumed) that are not final yet, plus finished ones for progress counts. */
+  private readonly options: DeskOptions;
+  /** Rows of this session (sent, resumed or decided), by idempotency key. */
   private readonly tracked = new Map<string, Tracking>();
+  private seq = 0;
   private loaded: Promise<void> | null = null;
   /** account_address of the key in use; undefined until known (options.account or GET /account). */
   private account: string | null | undefined;
-  private timer: ReturnType<typeof setTimeout> | null = null;
+  private journalReady: Journal | null = null;
+  private pollTimer: ReturnType<typeof setTimeout> | null = null;
+  private wakeTimer: ReturnType<typeof setTimeout> | null = null;
+  private wakeAtMs = Infinity;
   private polling = false;
+  private pollRunning = false;
   private stopped = false;
-  private tickRunning: Promise<void> | null = null;
   private readonly waiters = new Set<() => void>();
-  /** Called on every state change (lane barriers wait on it). */
   private readonly changeWaiters = new Set<() => void>();
   private readonly limit: ConcurrencyLimit;
+  /** Aborted by stop(): every request the desk has out stops with it (a stopped pane sends nothing more). */
+  private life = new AbortController();
 
   constructor(options: DeskOptions) {
+    this.options = options;
     this.client = options.client;
     this.workbook = options.workbook;
     this.environment = options.environment ?? options.client.environment;
     this.concurrency = Math.max(1, options.concurrency ?? 4);
     this.pollIntervalMs = Math.max(250, options.pollIntervalMs ?? 500);
     this.now = options.now ?? (() => new Date());
+    this.newKey = options.newKey ?? newIdempotencyKey;
     this.onProgress = options.onProgress;
     this.account = options.account;
-    this.journal = new Journal(this.workbook, { onError: options.onError });
+    // The journal needs the account (the store's scope); it is made once the account is known.
+    this.journal = new Journal(this.workbook, { onError: options.onError, now: this.now });
     this.limit = new ConcurrencyLimit(this.concurrency);
+  }
+
+  private get j(): Journal {
+    return this.journalReady ?? this.journal;
+  }
+
+  private nowMs(): number {
+    return this.now().getTime();
   }
 
   // ---- reading and previewing ----
 
-  async readRows(action: Action): Promise<ReadResult> {
-    const selection = await this.workbook.readSelection();
+  async readRows(action: Action): Promise<ReadResultT> {
+    let selection;
+    try {
+      selection = await this.workbook.readSelection();
+    } catch (e) {
+      throw selectionError(e);
+    }
     if (selection.sheetName === LOG_SHEET_NAME) {
-      throw new Error(`The selection is on the ${LOG_SHEET_NAME} sheet: select the rows of your exposure sheet instead.`);
+      throw selectionError(new Error(`The selection is on the ${LOG_SHEET_NAME} sheet: select the rows of your exposure sheet instead.`));
     }
     return readTradeRows(action, selection);
   }
 
-  async preview(action: Action, rows: TradeRow[]): Promise<Preview> {
+  async preview(action: Action, rows: TradeRow[], options: PreviewOptions = {}): Promise<Preview> {
     await this.ensureLoaded();
     return buildPreview(
       {
         client: this.client,
         environment: this.environment,
         account: this.accountNow(),
-        log: this.journal.records(),
+        readLog: (query) => this.workbook.readLog(query),
+        known: () => this.j.records(),
+        busySides: () => this.busySides(),
         concurrency: this.concurrency,
         now: this.now,
       },
       action,
       rows,
+      options,
     );
+  }
+
+  /**
+   * Market sides with an unfinished row: blocking (a row needing a decision, or one not taken up: nothing is sent behind
+   * it) or not (a row this session is working on: a new row waits its turn), each with the sentence to show.
+   */
+  private busySides(): Map<string, { reason: string; blocking: boolean }> {
+    const out = new Map<string, { reason: string; blocking: boolean }>();
+    const rows = [...this.j.all(), ...[...this.tracked.values()].map((t) => t.intent)];
+    for (const intent of rows) {
+      if (isFinal(intent.status) || intent.environment !== this.environment) continue;
+      if (!sameAccount(intent.account, this.account ?? null)) continue;
+      const lane = laneOf(intent);
+      const tracked = this.tracked.has(intent.idempotencyKey);
+      const blocking = intent.status === "needs_decision" || !tracked;
+      if (out.get(lane)?.blocking) continue;
+      if (out.has(lane) && !blocking) continue;
+      const what = `the ${intent.action} logged ${when(intent.loggedAt)}`;
+      out.set(lane, {
+        blocking,
+        reason:
+          intent.status === "needs_decision"
+            ? `${intent.market} ${intent.side} waits for your decision on ${what}: decide it under Unfinished rows first.`
+            : !tracked
+              ? `${intent.market} ${intent.side} has an unfinished row, ${what}: resume it under Unfinished rows first.`
+              : `${intent.market} ${intent.side} is busy with ${what}: this row goes once that one is final.`,
+      });
+    }
+    return out;
   }
 
   // ---- sending ----
@@ -112,82 +216,221 @@ class Desk implements TradingDesk {
     }
     if (preview.blockers.length > 0) throw new Error(`Nothing was sent: ${preview.blockers.join(" ")}`);
     await this.ensureLoaded();
-    this.stopped = false;
+    this.restart();
     const skipped: SendResult["skipped"] = [];
     const rows: TradeRow[] = [];
+    const busy = this.busySides();
     for (const line of preview.lines) {
+      const waiting = busy.get(laneOf(line.row));
       if (line.blockers.length > 0) skipped.push({ rowNumber: line.row.rowNumber, reason: line.blockers.join(" ") });
+      else if (waiting?.blocking) skipped.push({ rowNumber: line.row.rowNumber, reason: waiting.reason });
       else if (line.duplicateOf && !options.sendAgain) {
         skipped.push({
           rowNumber: line.row.rowNumber,
-          reason: `Already in the log (${line.duplicateOf.status}, key ${line.duplicateOf.idempotencyKey}): tick "send again" to send it anyway.`,
+          reason: `Already in the log (${line.duplicateOf.status}, logged ${when(line.duplicateOf.loggedAt)}, key ${line.duplicateOf.idempotencyKey}): tick "send again" to send it anyway.`,
         });
       } else rows.push(line.row);
     }
     if (rows.length === 0) return { rows: [], skipped };
 
-    // Journal first: every row is in the log as `submitting` before any request leaves.
-    for (const [key, t] of this.tracked) if (isFinal(t.intent.status)) this.tracked.delete(key);
+    // Journal first: every row is in the per-user journal and the log as `submitting` before any request leaves.
     const loggedAt = this.now().toISOString();
-    const intents = rows.map((row) => intentFromRow(row, newIdempotencyKey(), this.environment, loggedAt, this.accountNow()));
-    await this.journal.append(intents);
+    const intents = rows.map((row) => intentFromRow(row, this.newKey(), this.environment, loggedAt, this.accountNow()));
+    for (const i of intents) i.keyId = this.client.keyId;
+    await this.j.append(intents);
+    const signal = options.signal;
     for (const intent of intents) {
-      this.track(intent);
+      this.track(intent, true).signal = signal;
       this.emit(intent);
     }
-
     this.startFillPolling();
-    await this.sendAll(intents, options.signal);
-    await this.journal.flush().catch(() => undefined);
+    this.kick();
+    await this.until(() => signal?.aborted === true || this.stopped || intents.every((i) => this.tracked.get(i.idempotencyKey)?.answered));
+    await this.j.flush().catch(() => undefined);
     return { rows: intents.map(rowStatusOf), skipped };
   }
 
-  /**
-   * Sends intents through the shared concurrency limit. On one market side, an intent first waits until every earlier
-   * intent of a different action there is final (adds pipeline with adds, but a reduce never overtakes a pending add),
-   * so that each fill can be judged from the hedge's notional alone.
-   */
-  private async sendAll(intents: Intent[], signal?: AbortSignal): Promise<void> {
-    await Promise.all(
-      intents.map(async (intent) => {
-        await this.laneBarrier(intent);
-        const t = this.tracked.get(intent.idempotencyKey);
-        if (t && !this.stopped) await this.limit.run(() => this.attempt(t, signal));
-      }),
-    );
+  private track(intent: Intent, fresh: boolean): Tracking {
+    let t = this.tracked.get(intent.idempotencyKey);
+    if (!t) {
+      t = { intent, seq: ++this.seq, busy: false, wakeAt: 0, fresh, attempts: 0, doubt: null, answered: isFinal(intent.status) };
+      this.tracked.set(intent.idempotencyKey, t);
+    }
+    return t;
   }
 
-  private laneBarrier(intent: Intent): Promise<void> {
-    const blocked = () => {
-      for (const t of this.tracked.values()) {
-        if (t.intent === intent) return false;
-        const other = t.intent;
-        if (other.market === intent.market && other.side === intent.side && other.action !== intent.action && !isFinal(other.status))
-          return true;
+  /** The first unfinished row of each market side (journal order); only it may act. */
+  private heads(): Tracking[] {
+    const heads = new Map<string, Tracking>();
+    for (const t of this.tracked.values()) {
+      if (isFinal(t.intent.status)) continue;
+      const lane = laneOf(t.intent);
+      const h = heads.get(lane);
+      if (!h || t.seq < h.seq) heads.set(lane, t);
+    }
+    return [...heads.values()];
+  }
+
+  /** A stopped desk starts again (send, resume, a decision): new requests get a fresh abort signal. */
+  private restart(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    if (this.life.signal.aborted) this.life = new AbortController();
+  }
+
+  /** The signal a row's requests carry: the desk's, and its send's when it has one. */
+  private signalOf(t?: Tracking): AbortSignal {
+    if (!t?.signal) return this.life.signal;
+    if (t.both?.life !== this.life.signal) t.both = { life: this.life.signal, signal: anySignal([this.life.signal, t.signal]) };
+    return t.both.signal;
+  }
+
+  /** Runs every market side's head that can act now; arms a timer for the next one that waits. */
+  private kick(): void {
+    if (this.stopped) return;
+    const now = this.nowMs();
+    let next = Infinity;
+    for (const t of this.heads()) {
+      const status = t.intent.status;
+      if (t.signal?.aborted) continue;
+      if (status === "needs_decision" || status === "submitted") {
+        this.markWaiting(t);
+        continue;
       }
-      return false;
-    };
-    if (!blocked()) return Promise.resolve();
-    this.move(intent, { message: `Waiting for the earlier ${intent.market} ${intent.side} rows to fill before sending.` });
-    return new Promise<void>((resolve) => {
-      const check = () => {
-        if (this.stopped || !blocked()) {
-          this.changeWaiters.delete(check);
-          resolve();
-        }
-      };
-      this.changeWaiters.add(check);
-    });
+      if (t.busy) continue;
+      if (t.wakeAt > now) {
+        next = Math.min(next, t.wakeAt);
+        continue;
+      }
+      t.busy = true;
+      void this.limit
+        .run(() => (this.stopped ? Promise.resolve() : this.step(t)))
+        .catch((e: unknown) => this.report(e))
+        .finally(() => {
+          t.busy = false;
+          this.changed();
+          this.kick();
+        });
+    }
+    // Rows behind a row that waits for a decision are parked: send() does not wait for them.
+    for (const t of this.tracked.values()) if (!t.answered && this.blockedByDecision(t)) t.answered = true;
+    if (next < Infinity && next < this.wakeAtMs) {
+      if (this.wakeTimer) clearTimeout(this.wakeTimer);
+      this.wakeAtMs = next;
+      this.wakeTimer = setTimeout(
+        () => {
+          this.wakeTimer = null;
+          this.wakeAtMs = Infinity;
+          this.kick();
+        },
+        Math.max(0, next - now),
+      );
+    }
   }
 
-  /** One send of an intent with its own key. Transient trouble leaves it `submitting` for a resend with the same key. */
-  private async attempt(t: Tracking, signal?: AbortSignal): Promise<void> {
-    const { intent } = t;
-    if (intent.status !== "submitting" || t.sending || this.stopped) return;
-    t.sending = true;
+  private markWaiting(t: Tracking): void {
+    if (t.intent.status === "needs_decision" && !t.answered) {
+      t.answered = true;
+      this.changed();
+    }
+  }
+
+  private blockedByDecision(t: Tracking): boolean {
+    const lane = laneOf(t.intent);
+    for (const o of this.tracked.values())
+      if (o !== t && o.seq < t.seq && laneOf(o.intent) === lane && o.intent.status === "needs_decision") return true;
+    return false;
+  }
+
+  /** One step of a `submitting` head: its first send, or (after any doubt) a question to the service and what follows. */
+  private async step(t: Tracking): Promise<void> {
+    const intent = t.intent;
+    if (intent.status !== "submitting") return;
+    // The previous row of this side is final in the journal (log and per-user store) before this one leaves.
     try {
-      const submission = await submit(this.client, intent, signal);
-      intent.expectedNotional = submission.newNotional;
+      await this.j.flush();
+    } catch {
+      this.backoff(t);
+      return;
+    }
+    if (neverSent(intent)) await this.firstSend(t);
+    else await this.recheck(t);
+  }
+
+  /** A row never sent: (resumed ones: asks the service first for an Open) records the side's hedge and notional, then sends. */
+  private async firstSend(t: Tracking): Promise<void> {
+    const intent = t.intent;
+    try {
+      if (!t.fresh && intent.action === "open") {
+        // Never sent by the log's account; another computer may still have sent it: the service says.
+        const { verdict } = await check(this.client, intent, this.signalOf(t));
+        if (verdict.kind === "effect") return this.adopt(t, verdict);
+        if (verdict.kind === "unclear") return this.park(t, verdict.says);
+      }
+      const patch: IntentPatch = { sentAt: this.now().toISOString() };
+      if (intent.action !== "open") {
+        const hedge = await this.sideHedge(intent, this.signalOf(t));
+        if (!hedge) {
+          this.move(intent, {
+            status: "rejected",
+            errorCode: "no_open_hedge",
+            message: `No open hedge on ${intent.market} ${intent.side} (checked just before sending): nothing was sent. Use Open first.`,
+          });
+          t.answered = true;
+          return;
+        }
+        patch.hedgeId = hedge.id;
+        patch.notionalBefore = hedge.notional_usd;
+      }
+      intent.keyId = this.client.keyId;
+      this.move(intent, patch);
+      // Durable in both journals before the request leaves; if not, it does not leave now.
+      await this.j.flush();
+    } catch (e) {
+      this.trouble(t, e, false);
+      return;
+    }
+    await this.attempt(t);
+  }
+
+  /**
+   * The open hedge on the row's market side: the one the side's earlier rows acted on, read by id, when it is still open;
+   * else from status-filtered list pages (filled, then accepted; one request shared by concurrent callers).
+   */
+  private async sideHedge(intent: Intent, signal: AbortSignal): Promise<Hedge | null> {
+    const { market, side } = intent;
+    const known = [...this.tracked.values()]
+      .filter((t) => t.intent !== intent && laneOf(t.intent) === laneOf(intent) && t.intent.hedgeId && isFinal(t.intent.status))
+      .sort((a, b) => b.seq - a.seq)[0]?.intent.hedgeId;
+    if (known) {
+      try {
+        const { data } = await this.client.get(known, signal);
+        if (data.market === market && data.side === side && (data.status === "filled" || data.status === "submitted")) return data;
+      } catch (e) {
+        if (!isHedgingApiError(e) || e.code !== "hedge_not_found") throw e;
+      }
+    }
+    for (const status of ["filled", "submitted"] as const) {
+      let after: string | undefined;
+      for (let page = 0; page < 20; page++) {
+        const { data } = await this.client.list({ status, limit: LIST_LIMIT_MAX, ...(after ? { starting_after: after } : {}) }, signal);
+        const hit = data.find((h) => h.market === market && h.side === side);
+        if (hit) return hit;
+        if (data.length < LIST_LIMIT_MAX || data[data.length - 1].id === after) break;
+        after = data[data.length - 1].id;
+      }
+    }
+    return null;
+  }
+
+  /** Sends the row's request with its own key. */
+  private async attempt(t: Tracking): Promise<void> {
+    const intent = t.intent;
+    if (!usableKey(intent.idempotencyKey)) return this.park(t, "The row has no usable idempotency key: it is never sent.");
+    try {
+      const submission = await submit(this.client, intent, this.signalOf(t));
+      t.doubt = null;
+      t.attempts = 0;
       this.move(intent, {
         status: "submitted",
         hedgeId: submission.hedgeId ?? intent.hedgeId,
@@ -195,118 +438,441 @@ class Desk implements TradingDesk {
         errorCode: null,
         message: submittedMessage(intent.action, submission.newNotional),
       });
+      t.answered = true;
+      this.startFillPolling();
     } catch (e) {
       const outcome = classifyFailure(e);
       if (outcome === "refused" && isHedgingApiError(e)) {
         this.move(intent, { status: "rejected", errorCode: e.code, message: `${e.message}${e.advice ? ` ${e.advice}` : ""}` });
-      } else if (outcome === "transient") {
-        const code = errorCode(e);
-        const wait = RESEND_BACKOFF_MS[Math.min(t.resends, RESEND_BACKOFF_MS.length - 1)];
-        t.resends++;
-        t.nextResendAt = Date.now() + wait;
-        this.move(intent, { errorCode: code, message: `Not confirmed yet (${code}); resending with the same idempotency key.` });
-      } else {
-        // The service may have acted (e.g. a 200 this add-in could not read): never call it rejected. Keep asking with the
-        // same key at the slow cadence; the service replays the original answer once it is readable.
-        const code = errorCode(e);
-        t.resends = Math.max(t.resends + 1, RESEND_BACKOFF_MS.length);
-        t.nextResendAt = Date.now() + RESEND_BACKOFF_MS[RESEND_BACKOFF_MS.length - 1];
-        this.move(intent, { errorCode: code, message: unknownOutcomeMessage(code, e) });
-      }
-    } finally {
-      t.sending = false;
+        t.answered = true;
+      } else this.trouble(t, e, outcome === "unknown");
     }
   }
 
-  // ---- resume ----
+  /** A row sent before whose outcome is not known: the service is asked; the answer decides. */
+  private async recheck(t: Tracking): Promise<void> {
+    const intent = t.intent;
+    let v: Verdict;
+    try {
+      v = (await check(this.client, intent, this.signalOf(t))).verdict;
+    } catch (e) {
+      const age = intent.sentAt ? this.nowMs() - utcMs(intent.sentAt) : Infinity;
+      if (age >= RESEND_WINDOW_MS + DOUBT_LIMIT_MS)
+        return this.park(t, `The service could not be asked (${errorCode(e)}) since the row was sent ${ago(age)} ago.`);
+      this.trouble(t, e, false);
+      return;
+    }
+    if (v.kind === "effect") return this.adopt(t, v);
+    if (v.kind === "unclear" || v.kind === "needs_records") {
+      const says = v.kind === "unclear" ? v.says : "The hedge is closed and its history could not be read.";
+      if (this.countMismatch(t)) return this.park(t, says);
+      this.move(intent, { message: `Asking the service again: ${says}` });
+      this.backoff(t);
+      return;
+    }
+    // Not on the service.
+    const age = intent.sentAt ? this.nowMs() - utcMs(intent.sentAt) : NaN;
+    if (intent.keyId !== this.client.keyId)
+      return this.park(
+        t,
+        `${v.says} It was sent ${intent.keyId ? "with another API key" : "from another computer (or before this version)"}: a re-send with this key could act a second time.`,
+      );
+    if (!(age < RESEND_WINDOW_MS))
+      return this.park(
+        t,
+        `${v.says} ${intent.sentAt ? `It was sent ${ago(age)} ago` : "When it was sent is not known"}: the service may have forgotten its idempotency key, so a re-send could act a second time.`,
+      );
+    if (t.doubt && t.doubt.rounds >= DOUBT_MAX_ROUNDS)
+      return this.park(t, `${v.says} Asked ${t.doubt.rounds} times without a clear answer (last: ${intent.errorCode ?? "no answer"}).`);
+    if (t.doubt && this.nowMs() - t.doubt.since > DOUBT_LIMIT_MS)
+      return this.park(t, `${v.says} No clear answer for ${ago(this.nowMs() - t.doubt.since)} (last: ${intent.errorCode ?? "no answer"}).`);
+    await this.attempt(t);
+  }
 
-  async resume(): Promise<ResumeResult> {
-    this.loaded = null;
-    await this.ensureLoaded();
-    this.stopped = false;
-    // Only this environment's and this account's rows: idempotency keys are per API key, so another account's unfinished
-    // rows sent under this key would be executed again. Rows without an account (older logs) are taken up by any account.
+  /** Counts a mismatching round (hedge_not_found, a hedge that does not match); true when the caps are reached. */
+  private countMismatch(t: Tracking): boolean {
+    const now = this.nowMs();
+    t.doubt ??= { since: now, rounds: 0 };
+    t.doubt.rounds++;
+    const elapsed = now - t.doubt.since;
+    return (t.doubt.rounds >= MISMATCH_MAX_ROUNDS && elapsed >= MISMATCH_MIN_MS) || elapsed >= MISMATCH_LIMIT_MS;
+  }
+
+  /** Trouble while sending or asking: the row stays `submitting`, in doubt, and is asked again after a wait. */
+  private trouble(t: Tracking, e: unknown, unknownOutcome: boolean): void {
+    const code = errorCode(e);
+    t.answered = true;
+    if (unknownOutcome) {
+      t.doubt ??= { since: this.nowMs(), rounds: 0 };
+      t.doubt.rounds++;
+      this.move(t.intent, { errorCode: code, message: unknownOutcomeMessage(code, e) });
+    } else {
+      this.move(t.intent, {
+        errorCode: code,
+        message: `Not confirmed yet (${code}): the add-in asks the service before sending again with the same idempotency key.`,
+      });
+    }
+    // A send that may have left is asked about (recheck) before anything is sent again.
+    this.backoff(t);
+  }
+
+  private backoff(t: Tracking): void {
+    t.wakeAt = this.nowMs() + BACKOFF_MS[Math.min(t.attempts, BACKOFF_MS.length - 1)];
+    t.attempts++;
+  }
+
+  private adopt(t: Tracking, v: Extract<Verdict, { kind: "effect" }>): void {
+    t.doubt = null;
+    t.attempts = 0;
+    t.answered = true;
+    this.move(t.intent, { errorCode: null, ...v.patch });
+    if (t.intent.status === "submitted") this.startFillPolling();
+  }
+
+  private park(t: Tracking, says: string): void {
+    t.answered = true;
+    this.move(t.intent, {
+      status: "needs_decision",
+      message: `Needs your decision: ${says} Choose "It was done" or "It was not done" under Unfinished rows.`,
+    });
+  }
+
+  // ---- resume and decisions ----
+
+  async inspect(): Promise<ResumePlan> {
+    await this.reload();
+    const plan: ResumePlan = { items: [], unusable: [], otherAccounts: 0, missing: this.j.orphaned().map(rowStatusOf) };
     const account = this.accountNow();
-    const unfinished = this.journal
-      .all()
-      .filter((i) => !isFinal(i.status) && i.environment === this.environment && sameAccount(i.account, account));
-    for (const intent of unfinished) {
-      this.track(intent);
+    const rows: Array<{ intent: Intent; owner: ResumeItem["owner"] }> = [];
+    for (const intent of this.j.all()) {
+      if (isFinal(intent.status)) continue;
+      if (intent.environment !== this.environment || (intent.account && !sameAccount(intent.account, account))) {
+        plan.otherAccounts++;
+        continue;
+      }
+      rows.push({ intent, owner: intent.account ? "mine" : "unclaimed" });
+    }
+    // The service is asked about the newest INSPECT_ASK_MAX rows (a list to read, not a batch to price); Resume asks about
+    // every row before it acts anyway.
+    const newestFirst = rows
+      .map((r, i) => ({ ...r, i }))
+      .sort((a, b) => (a.intent.loggedAt > b.intent.loggedAt ? -1 : a.intent.loggedAt < b.intent.loggedAt ? 1 : b.i - a.i));
+    const asked = new Set(newestFirst.slice(0, INSPECT_ASK_MAX).map((r) => r.intent));
+    plan.items = await mapLimited(rows, this.concurrency, async ({ intent, owner }) => ({
+      row: rowStatusOf(intent),
+      owner,
+      ...(asked.has(intent)
+        ? await this.plan(intent)
+        : {
+            serviceSays: `Not asked yet (the newest ${INSPECT_ASK_MAX} rows are).`,
+            step: (intent.status === "submitted"
+              ? "follow"
+              : intent.status === "needs_decision"
+                ? "decide"
+                : neverSent(intent)
+                  ? "send"
+                  : "ask") as ResumeStep,
+            detail: "Resume asks the service about it before doing anything.",
+          }),
+    }));
+    for (const { record, reason } of this.j.unusable()) {
+      if (isFinal(record.status) || (record.environment && record.environment !== this.environment)) continue;
+      if (record.account && !sameAccount(record.account, account)) continue;
+      plan.unusable.push({
+        loggedAt: record.loggedAt,
+        action: record.action,
+        market: record.market,
+        side: record.side,
+        idempotencyKey: record.idempotencyKey,
+        status: record.status,
+        reason: `Never sent by the add-in: ${reason}. Check it on the service, then correct or delete the row.`,
+      });
+    }
+    return plan;
+  }
+
+  /** What Resume would do with one row, and what the service shows now. Reads only. */
+  private async plan(intent: Intent): Promise<Pick<ResumeItem, "serviceSays" | "step" | "detail">> {
+    if (intent.status === "needs_decision")
+      return {
+        ...(await this.says(intent)),
+        step: "decide",
+        detail: "The service could not tell whether this row took effect: your decision.",
+      };
+    if (intent.status === "submitting" && neverSent(intent) && intent.action !== "open")
+      return {
+        serviceSays: "Not asked: this computer's journal shows it was never sent.",
+        step: "send",
+        detail: "Never sent: Resume sends it.",
+      };
+    let v: Verdict;
+    try {
+      v = (await check(this.client, intent)).verdict;
+    } catch (e) {
+      return {
+        serviceSays: `Could not ask the service (${errorCode(e)}).`,
+        step: intent.status === "submitted" ? "follow" : "decide",
+        detail: "Resume asks again first.",
+      };
+    }
+    const says = v.kind === "needs_records" ? "The hedge is closed." : v.says;
+    if (intent.status === "submitted") {
+      if (v.kind === "effect" && v.patch.status !== "submitted")
+        return { serviceSays: says, step: "record", detail: `Resume records it as ${v.patch.status}.` };
+      return { serviceSays: says, step: "follow", detail: "Accepted by the service: Resume follows it to its fill." };
+    }
+    if (v.kind === "effect")
+      return {
+        serviceSays: says,
+        step: "record",
+        detail: `It took effect: Resume records it as ${v.patch.status}, without sending anything.`,
+      };
+    if (v.kind !== "absent")
+      return { serviceSays: says, step: "decide", detail: "The service shows something this row does not match: your decision." };
+    if (neverSent(intent)) return { serviceSays: says, step: "send", detail: "Never sent: Resume sends it." };
+    const age = intent.sentAt ? this.nowMs() - utcMs(intent.sentAt) : NaN;
+    if (intent.keyId === this.client.keyId && age < RESEND_WINDOW_MS)
+      return {
+        serviceSays: says,
+        step: "resend",
+        detail: `Sent ${ago(age)} ago: Resume sends it again with the same idempotency key (the service acts once).`,
+      };
+    return {
+      serviceSays: says,
+      step: "decide",
+      detail:
+        intent.keyId !== this.client.keyId
+          ? "Not on the service, and sent with another API key or from another computer: a re-send could act twice."
+          : `Not on the service, and sent ${ago(age)} ago: the service may have forgotten its key, so a re-send could act twice.`,
+    };
+  }
+
+  private async says(intent: Intent): Promise<{ serviceSays: string }> {
+    try {
+      const { verdict: v } = await check(this.client, intent);
+      return { serviceSays: v.kind === "needs_records" ? "The hedge is closed." : v.says };
+    } catch (e) {
+      return { serviceSays: `Could not ask the service (${errorCode(e)}).` };
+    }
+  }
+
+  async resume(options: ResumeOptions = {}): Promise<ResumeResult> {
+    await this.reload();
+    this.restart();
+    const account = this.accountNow();
+    const claimed = new Set(options.claim ?? []);
+    const resumed: Intent[] = [];
+    for (const intent of this.j.all()) {
+      if (isFinal(intent.status) || intent.environment !== this.environment) continue;
+      if (intent.account ? !sameAccount(intent.account, account) : !claimed.has(intent.idempotencyKey)) continue;
+      if (!intent.account) this.move(intent, { account });
+      resumed.push(intent);
+    }
+    // A market side's rows are taken up in the order they went: by when they were logged, then rows already sent (in the
+    // order they were sent) before rows never sent — a row sent before must be settled before a later one leaves, or the
+    // later one's effect could be taken for it.
+    const order = (i: Intent) => `${i.loggedAt}|${i.sentAt ?? "\uffff"}`;
+    resumed.sort((a, b) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0));
+    for (const intent of resumed) {
+      this.track(intent, false);
       this.emit(intent);
     }
-    // Rows still `submitting` may or may not have reached the service: resend with the same key (the service replays).
-    for (const intent of unfinished) if (intent.status === "submitted") intent.expectedNotional ??= expectedFromMessage(intent.message);
-    if (unfinished.length > 0) this.startFillPolling();
-    await this.sendAll(unfinished.filter((i) => i.status === "submitting"));
-    await this.journal.flush().catch(() => undefined);
-    return { resumed: unfinished.map(rowStatusOf) };
+    if (resumed.length > 0) {
+      this.startFillPolling();
+      this.kick();
+    }
+    await this.j.flush().catch(() => undefined);
+    return { resumed: resumed.map(rowStatusOf) };
+  }
+
+  async restore(idempotencyKeys: readonly string[]): Promise<RowStatus[]> {
+    await this.ensureLoaded();
+    return (await this.j.restore(idempotencyKeys)).map(rowStatusOf);
+  }
+
+  async decide(idempotencyKey: string, decision: Decision): Promise<RowStatus> {
+    await this.ensureLoaded();
+    const intent = this.tracked.get(idempotencyKey)?.intent ?? this.j.get(idempotencyKey);
+    if (!intent) throw new Error(`No unfinished row with idempotency key ${idempotencyKey} in the ${LOG_SHEET_NAME}.`);
+    if (isFinal(intent.status)) throw new Error(`That row is already final (${intent.status}): nothing to decide.`);
+    if (intent.environment !== this.environment || (intent.account && !sameAccount(intent.account, this.accountNow())))
+      throw new Error("That row belongs to another account or environment: decide it with that account's key.");
+    const current = this.tracked.get(idempotencyKey);
+    if (current && intent.status !== "needs_decision")
+      throw new Error("The add-in is still working on that row (it needs no decision): wait for its outcome.");
+    const at = this.now().toISOString();
+    this.restart();
+    const t = this.track(intent, false);
+    if (!intent.account) this.move(intent, { account: this.accountNow() });
+    if (intent.status !== "needs_decision") this.move(intent, { status: "needs_decision" });
+    if (decision === "not_done") {
+      this.move(intent, {
+        status: "not_sent",
+        decision: "not done",
+        decidedAt: at,
+        errorCode: null,
+        message: `Marked not sent by the user (${when(at)}): nothing is sent for this row.`,
+      });
+    } else {
+      const v: Verdict | null = await check(this.client, intent, this.life.signal).then(
+        (c) => c.verdict,
+        () => null,
+      );
+      const shown = v && v.kind !== "needs_records" ? v.says : "The service could not be asked.";
+      // Adopt what the service shows: its effect; "no effect, and none can come any more" when its hedge ended without it;
+      // otherwise the user's word stands (the service shows something the add-in cannot match).
+      const patch: IntentPatch =
+        v?.kind === "effect"
+          ? { ...v.patch }
+          : v?.kind === "absent" && v.settled
+            ? { status: "failed", message: `The service shows it had no effect: ${shown}` }
+            : { status: intent.action === "close" ? "closed" : "filled", message: `Marked done by the user; the service showed: ${shown}` };
+      this.move(intent, {
+        errorCode: null,
+        ...patch,
+        decision: `done: ${shown}`.slice(0, 250),
+        decidedAt: at,
+      });
+    }
+    t.answered = true;
+    await this.j.flush();
+    if (intent.status === "submitted") this.startFillPolling();
+    this.kick();
+    return rowStatusOf(intent);
   }
 
   // ---- polling ----
 
   startFillPolling(): void {
-    this.stopped = false;
+    this.restart();
     if (this.polling) return;
     this.polling = true;
-    this.schedule(0);
+    this.schedulePoll(0);
   }
 
   stop(): void {
     this.stopped = true;
+    this.life.abort(new Error("The desk was stopped: nothing more is sent."));
     for (const w of [...this.changeWaiters]) w();
     this.polling = false;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    void this.journal.flush().catch(() => undefined);
+    if (this.pollTimer) clearTimeout(this.pollTimer);
+    if (this.wakeTimer) clearTimeout(this.wakeTimer);
+    this.pollTimer = null;
+    this.wakeTimer = null;
+    this.wakeAtMs = Infinity;
+    void this.j.flush().catch(() => undefined);
   }
 
-  private schedule(delay: number): void {
+  private schedulePoll(delay: number): void {
     if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.tickRunning = this.tick().finally(() => {
-        this.tickRunning = null;
-        if (this.pending().length > 0) this.schedule(this.pollIntervalMs);
-        else this.polling = false;
-      });
+    if (this.pollTimer) clearTimeout(this.pollTimer);
+    this.pollTimer = setTimeout(() => {
+      this.pollTimer = null;
+      if (this.pollRunning) return this.schedulePoll(this.pollIntervalMs);
+      this.pollRunning = true;
+      void this.pollRound()
+        .catch((e: unknown) => this.report(e))
+        .finally(() => {
+          this.pollRunning = false;
+          if (this.stopped) return;
+          if ([...this.tracked.values()].some((t) => t.intent.status === "submitted"))
+            this.schedulePoll(nextPollDelayMs(this.pollIntervalMs, this.lastRoundRequests));
+          else this.polling = false;
+          this.kick();
+        });
     }, delay);
   }
 
-  private async tick(): Promise<void> {
-    const open = [...this.tracked.values()].filter((t) => !isFinal(t.intent.status));
-    // Resend `submitting` intents whose wait is over (same key).
-    const due = open.filter((t) => t.intent.status === "submitting" && !t.sending && t.resends > 0 && t.nextResendAt <= Date.now());
-    await Promise.all(due.map((t) => this.limit.run(() => this.attempt(t))));
-    if (this.stopped) return;
+  private async pollRound(): Promise<void> {
+    const rows = [...this.tracked.values()].filter((t) => t.intent.status === "submitted");
+    if (rows.length === 0) return;
     const round = await pollOnce(
       this.client,
-      open.map((t) => t.intent),
+      rows.map((t) => t.intent),
+      this.life.signal,
     );
-    for (const { intent, patch } of round.outcomes) if (!this.stopped) this.move(intent, patch);
-    await this.journal.flush().catch(() => undefined);
+    this.lastRoundRequests = round.requests;
+    if (this.stopped) return;
+    const byIntent = new Map(rows.map((t) => [t.intent, t]));
+    for (const intent of round.notFound) {
+      const t = byIntent.get(intent)!;
+      if (this.countMismatch(t))
+        this.park(t, `The service does not know hedge ${intent.hedgeId} (hedge_not_found), asked ${t.doubt!.rounds} times.`);
+      else
+        this.move(intent, {
+          errorCode: "hedge_not_found",
+          message: `The service does not know hedge ${intent.hedgeId} yet: asking again.`,
+        });
+    }
+    for (const { intent, verdict: v } of round.judged) {
+      const t = byIntent.get(intent)!;
+      if (intent.status !== "submitted") continue;
+      if (v.kind === "effect") {
+        if (v.patch.status !== "submitted" || !intent.hedgeId) {
+          t.doubt = null;
+          this.move(intent, { errorCode: null, ...v.patch });
+        }
+      } else if (v.kind === "absent") {
+        t.doubt = null;
+        if (v.settled)
+          this.move(intent, {
+            status: "failed",
+            message: `The hedge ended before this ${intent.action} took effect: it was dropped (nothing happened). ${v.says}`,
+          });
+      } else if (v.kind === "unclear") {
+        if (this.countMismatch(t)) this.park(t, v.says);
+      }
+    }
+    await this.j.flush().catch(() => undefined);
   }
 
   // ---- state ----
 
   pending(): RowStatus[] {
-    return [...this.tracked.values()].filter((t) => !isFinal(t.intent.status)).map((t) => rowStatusOf(t.intent));
+    return [...this.tracked.values()]
+      .filter((t) => !isFinal(t.intent.status) && t.intent.status !== "needs_decision" && !this.blockedByDecision(t))
+      .map((t) => rowStatusOf(t.intent));
+  }
+
+  needsDecision(): RowStatus[] {
+    const rows = new Map<string, Intent>();
+    for (const i of this.j.all()) if (i.status === "needs_decision") rows.set(i.idempotencyKey, i);
+    for (const t of this.tracked.values()) if (t.intent.status === "needs_decision") rows.set(t.intent.idempotencyKey, t.intent);
+    return [...rows.values()].map(rowStatusOf);
+  }
+
+  waits(): LaneWait[] {
+    const out: LaneWait[] = [];
+    for (const head of this.heads()) {
+      const lane = laneOf(head.intent);
+      const queued = [...this.tracked.values()].filter((t) => t !== head && !isFinal(t.intent.status) && laneOf(t.intent) === lane).length;
+      if (head.intent.status === "needs_decision" || queued > 0)
+        out.push({
+          market: head.intent.market,
+          side: head.intent.side,
+          row: rowStatusOf(head.intent),
+          queued,
+          reason: head.intent.status === "needs_decision" ? "needs_decision" : "in_progress",
+        });
+    }
+    return out;
   }
 
   settled(timeoutMs = 120_000): Promise<void> {
-    if (this.pending().length === 0) return this.journal.flush();
+    if (this.pending().length === 0) return this.j.flush();
     return new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiters.delete(done);
         reject(
           new Error(
-            `${this.pending().length} row(s) still not final after ${timeoutMs} ms; they stay in the log and are resumed next time.`,
+            `${this.pending().length} row(s) still not final after ${timeoutMs} ms; they stay in the log and are listed next time.`,
           ),
         );
       }, timeoutMs);
       const done = () => {
         clearTimeout(timer);
         this.waiters.delete(done);
-        this.journal.flush().then(resolve, reject);
+        this.j.flush().then(resolve, reject);
       };
       this.waiters.add(done);
     });
@@ -314,17 +880,38 @@ class Desk implements TradingDesk {
 
   async log() {
     await this.ensureLoaded();
-    return this.journal.records();
+    return this.j.records();
+  }
+
+  /** Reads the log and the per-user journal again (on opening, before Resume), keeping this session's rows as they are. */
+  private async reload(): Promise<void> {
+    if (!this.loaded) return this.ensureLoaded();
+    await this.loaded;
+    await this.loadJournal();
   }
 
   private ensureLoaded(): Promise<void> {
-    this.loaded ??= Promise.all([this.journal.load(), this.resolveAccount()])
-      .then(() => undefined)
-      .catch((e: unknown) => {
-        this.loaded = null; // try again next time
-        throw e;
+    this.loaded ??= (async () => {
+      await this.resolveAccount();
+      this.journalReady ??= new Journal(this.workbook, {
+        onError: this.options.onError,
+        now: this.now,
+        store: this.options.intentStore,
+        scope: intentScope(this.environment, this.account ?? null),
       });
+      await this.loadJournal();
+    })().catch((e: unknown) => {
+      this.loaded = null; // try again next time
+      throw e;
+    });
     return this.loaded;
+  }
+
+  private async loadJournal(): Promise<void> {
+    await this.j.flush().catch(() => undefined);
+    await this.j.load();
+    // This session's own rows: their in-memory state is the newest.
+    for (const t of this.tracked.values()) this.j.adopt(t.intent);
   }
 
   /** GET /account once (transient errors, e.g. a burst of 429s, are waited out a few times before giving up). */
@@ -335,7 +922,7 @@ class Desk implements TradingDesk {
         this.account = data.account_address ?? null;
       } catch (e) {
         if (classifyFailure(e) !== "transient" || attempt >= 4) throw e;
-        await new Promise((r) => setTimeout(r, RESEND_BACKOFF_MS[attempt]));
+        await new Promise((r) => setTimeout(r, BACKOFF_MS[attempt]));
       }
     }
   }
@@ -345,44 +932,123 @@ class Desk implements TradingDesk {
     return this.account;
   }
 
-  private track(intent: Intent): void {
-    if (!this.tracked.has(intent.idempotencyKey))
-      this.tracked.set(intent.idempotencyKey, { intent, resends: 0, nextResendAt: 0, sending: false });
-  }
-
   private move(intent: Intent, patch: IntentPatch): void {
-    const changed = this.journal.update(intent, patch);
+    const changed = this.j.update(intent, patch);
     if (Object.keys(changed).length === 0) return;
     this.emit(intent);
+    this.changed();
+  }
+
+  private changed(): void {
     for (const w of [...this.changeWaiters]) w();
     if (this.pending().length === 0) for (const w of [...this.waiters]) w();
+  }
+
+  /** Resolves when `condition` holds (checked on every change). */
+  private until(condition: () => boolean): Promise<void> {
+    if (condition()) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const check = () => {
+        if (condition()) {
+          this.changeWaiters.delete(check);
+          resolve();
+        }
+      };
+      this.changeWaiters.add(check);
+    });
+  }
+
+  private report(e: unknown): void {
+    try {
+      this.options.onError?.(e instanceof Error ? e : new Error(String(e)));
+    } catch {
+      // a failing listener must not stop trading
+    }
   }
 
   private emit(intent: Intent): void {
     if (!this.onProgress) return;
     const counts = Object.fromEntries(INTENT_STATUSES.map((s) => [s, 0])) as Record<IntentStatus, number>;
-    for (const t of this.tracked.values()) counts[t.intent.status]++;
-    const total = this.tracked.size;
-    const done = [...this.tracked.values()].filter((t) => isFinal(t.intent.status)).length;
+    let done = 0;
+    for (const t of this.tracked.values()) {
+      counts[t.intent.status]++;
+      if (isFinal(t.intent.status)) done++;
+    }
     try {
-      this.onProgress({ row: rowStatusOf(intent), total, done, counts });
+      this.onProgress({ row: rowStatusOf(intent), total: this.tracked.size, done, counts });
     } catch {
       // A failing progress listener must not stop trading.
     }
   }
 }
 
-type ReadResult = import("./types").ReadResult;
+const laneOf = (r: { market: string; side: string }) => `${r.market}|${r.side}`;
+
+/**
+ * Known never sent: this computer's journal holds the row (it is written there before anything else) and no first send
+ * is recorded (it is recorded there before the request leaves). A row only the log knows (another computer, an older
+ * version) may have been sent whatever its Sent at says: the service is asked, and a re-send is never made blindly.
+ */
+function neverSent(intent: Intent): boolean {
+  return intent.sentAt === null && intent.keyId !== null;
+}
+const when = (iso: string) => `${iso.slice(0, 19).replace("T", " ")} UTC`;
+
+function ago(ms: number): string {
+  if (ms < 90_000) return `${Math.max(0, Math.round(ms / 1000))} s`;
+  if (ms < 90 * 60_000) return `${Math.round(ms / 60_000)} min`;
+  if (ms < 48 * 3_600_000) return `${Math.round(ms / 3_600_000)} h`;
+  return `${Math.round(ms / 86_400_000)} days`;
+}
+
+/** Aborted when any of `signals` is (AbortSignal.any where the host has it). */
+function anySignal(signals: AbortSignal[]): AbortSignal {
+  const any = (AbortSignal as unknown as { any?: (s: AbortSignal[]) => AbortSignal }).any;
+  if (typeof any === "function") return any.call(AbortSignal, signals);
+  const both = new AbortController();
+  for (const s of signals) {
+    if (s.aborted) both.abort(s.reason);
+    else s.addEventListener("abort", () => both.abort(s.reason), { once: true });
+  }
+  return both.signal;
+}
+
+async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await fn(items[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
+  return results;
+}
+
+/** An error about the selection (multi-area, nothing selected, the log sheet): shown with its own code, not as unexpected. */
+export class SelectionError extends Error {
+  readonly code = "selection";
+  constructor(message: string) {
+    super(message);
+    this.name = "SelectionError";
+  }
+}
+
+function selectionError(e: unknown): Error {
+  if (e instanceof SelectionError) return e;
+  return new SelectionError(e instanceof Error ? e.message : String(e));
+}
 
 /** Codes that are 4xx but do not mean "the service did nothing": the key is busy, or the key was used for another body. */
 const NOT_A_REFUSAL = new Set(["idempotency_key_reuse", "idempotency_in_flight"]);
 
 /**
  * What a failed send means for the row:
- *  - transient: nothing known yet (network, timeout, 5xx, 429, in flight): resend soon with the same key;
+ *  - transient: nothing known yet (network, timeout, 5xx, 429, in flight): ask the service, then maybe re-send;
  *  - refused: a 4xx the service sent that says it did nothing (e.g. hedge_exists, validation_error): final `rejected`;
  *  - unknown: anything else (invalid_response — a 200 we could not read —, idempotency_key_reuse, unexpected errors):
- *    the service may have acted, so the row stays unfinished and counts as done for the duplicate check.
+ *    the service may have acted; asked again a capped number of times, then the user decides.
  */
 export function classifyFailure(e: unknown): "transient" | "refused" | "unknown" {
   if (!isHedgingApiError(e)) return "unknown";
@@ -394,23 +1060,14 @@ export function classifyFailure(e: unknown): "transient" | "refused" | "unknown"
 function unknownOutcomeMessage(code: string, e: unknown): string {
   const detail = e instanceof Error && e.message ? ` ${e.message.replace(/\s+$/, "")}` : "";
   return (
-    `Outcome unknown (${code}):${detail} The service may have acted on this row. Check the hedge on the service (positions or hedge list) ` +
-    `before doing anything else; do not send this row again yourself. The add-in keeps asking with the same idempotency key every 15 s.`
+    `Outcome unknown (${code}):${detail} The service may have acted on this row; do not send it again yourself. ` +
+    `The add-in asks the service what it did (a few times, then it asks for your decision).`
   );
 }
 
-const EXPECTED_PREFIX = "once filled the hedge will be ";
-
-/** The "submitted" message; for Add and Reduce it records the notional the service said the hedge will reach (read back on resume). */
+/** The "submitted" message (informational: the outcome is judged from the hedge, never read back from this text). */
 export function submittedMessage(action: Action, newNotional: number | null): string {
   if ((action === "add" || action === "reduce") && newNotional !== null)
-    return `Submitted: ${EXPECTED_PREFIX}${newNotional.toLocaleString("en-US", { maximumFractionDigits: 6 })} USD.`;
+    return `Submitted: the service expects the hedge at ${usdText(newNotional)}.`;
   return "Submitted: waiting for the fill.";
-}
-
-export function expectedFromMessage(message: string | null): number | null {
-  const at = message?.indexOf(EXPECTED_PREFIX) ?? -1;
-  if (!message || at < 0) return null;
-  const n = Number.parseFloat(message.slice(at + EXPECTED_PREFIX.length).replace(/,/g, ""));
-  return Number.isFinite(n) ? n : null;
 }

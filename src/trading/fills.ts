@@ -1,117 +1,161 @@
-// The fill poller's judgement and one poll round: one GET /hedges list for many pending hedges, GET /hedges/{id} for those the list missed, and the final state each one reached.
-import type { HedgingClient } from "../api/client";
-import type { Hedge } from "../api/schemas";
+// Reading the service about rows: one row at a time (its hedge by id or client reference, and history when closed), and poll rounds over many rows by status-filtered, paged list calls.
 import { utcMs } from "../api/time";
-import type { Intent, IntentPatch } from "./intent";
+import type { HedgingClient } from "../api/client";
+import { isHedgingApiError } from "../api/errors";
+import { LIST_LIMIT_MAX, type ClosedHedge, type Hedge, type HedgeStatus } from "../api/schemas";
+import type { Intent } from "./intent";
+import { attributeOpen, CLOCK_SKEW_MS, verdict, type Evidence, type Verdict } from "./verdict";
 
-/** The list call covers this many newest hedges; anything older is fetched by id. */
-export const POLL_LIST_LIMIT = 500;
+/** Fill polls spend at most one request per this many ms on average: a round of many pages waits longer before the next. */
+export const POLL_MS_PER_REQUEST = 100;
 
 /**
- * What a hedge's current state means for an intent that is `submitted` (null: not final yet).
- *  - open:   the hedge fills (filled, with fill tx, struck rate, filled at) or fails (failed).
- *  - add:    final when the hedge is filled again at a notional at least the one the add answered (new_notional_usd);
- *            `closed` (not filled) when the hedge closed before that was seen.
- *  - reduce: final when the hedge is filled at a notional at most the answered new notional; `closed` when the reduce closed it.
- *  - close:  final when the hedge is closed.
- * A hedge that went `failed` after an add/reduce/close means that action failed.
+ * The wait before the next poll round: the desk's interval, or longer when the last round took many requests, so that
+ * polling 10,000 rows (20 pages a round) stays near 10 requests a second and leaves the rest of the rate to trading.
  */
-export function judge(intent: Intent, hedge: Hedge): IntentPatch | null {
-  const fillFields = {
-    fillTxHash: hedge.fill_tx_hash ?? null,
-    struckRate: hedge.struck_rate ?? null,
-    filledAt: hedge.filled_at ?? null,
-  };
-  // A hedge's fill details belong to its open. An add/reduce/close records them only when the hedge shows a fill made
-  // after this row was journalled (filled_at later than its Logged at); otherwise they stay empty.
-  const filledAtMs = utcMs(hedge.filled_at);
-  const refilled = Number.isFinite(filledAtMs) && filledAtMs > utcMs(intent.loggedAt);
-  const ownFill = refilled ? fillFields : {};
-  const expected = intent.expectedNotional ?? null;
-  switch (intent.action) {
-    case "open":
-      if (hedge.status === "filled" || (hedge.status === "closed" && hedge.fill_tx_hash)) {
-        return {
-          status: "filled",
-          ...fillFields,
-          message: hedge.status === "closed" ? "Filled (the hedge has since been closed)." : "Filled.",
-        };
-      }
-      if (hedge.status === "failed")
-        return { status: "failed", message: "The order did not go through: nothing was opened and the collateral was released." };
-      return null;
-    case "add":
-      if (hedge.status === "failed") return { status: "failed", message: "The add did not go through." };
-      // Closed before the add was seen filled: whether the add filled first cannot be told, so it is not called filled.
-      if (hedge.status === "closed")
-        return { status: "closed", message: "The hedge closed before the add was confirmed: check the hedge's history on the service." };
-      if (hedge.status === "filled" && (expected === null || hedge.notional_usd >= expected - 0.005)) {
-        return { status: "filled", ...ownFill, message: `Filled: hedge notional now ${hedge.notional_usd}.` };
-      }
-      return null;
-    case "reduce":
-      if (hedge.status === "closed") return { status: "closed", ...ownFill, message: "The reduction closed the whole hedge." };
-      if (hedge.status === "failed") return { status: "failed", message: "The reduction did not go through." };
-      if (hedge.status === "filled" && (expected === null || hedge.notional_usd <= expected + 0.005)) {
-        return { status: "filled", ...ownFill, message: `Filled: hedge notional now ${hedge.notional_usd}.` };
-      }
-      return null;
-    case "close":
-      if (hedge.status === "closed") return { status: "closed", ...ownFill, message: "Closed." };
-      if (hedge.status === "failed") return { status: "failed", message: "The close did not go through." };
-      return null;
+export function nextPollDelayMs(intervalMs: number, requestsLastRound: number): number {
+  return Math.max(intervalMs, requestsLastRound * POLL_MS_PER_REQUEST);
+}
+
+/** Hedges per list page (the spec's maximum). */
+export const PAGE_SIZE = LIST_LIMIT_MAX;
+/** GET /hedges/{id} calls at most per poll round, for rows the pages did not show (their hedge closed, failed or is unknown). */
+export const MAX_GETS_PER_ROUND = 10;
+
+const isNotFound = (e: unknown) => isHedgingApiError(e) && e.code === "hedge_not_found";
+
+/** History records from `sinceMs` on (one page of up to 500; enough for the few records a row's hedge has since it was logged). */
+async function historySince(client: HedgingClient, sinceMs: number, signal?: AbortSignal): Promise<ClosedHedge[]> {
+  return (await client.history({ from: new Date(sinceMs).toISOString(), limit: LIST_LIMIT_MAX }, signal)).data;
+}
+
+/**
+ * What the service shows about one row: its hedge by id (hedge_not_found noted), else for an Open the hedges carrying its
+ * client reference; and the hedge's closed-hedge records when it is closed. Errors other than hedge_not_found propagate.
+ */
+export async function observe(client: HedgingClient, intent: Intent, signal?: AbortSignal): Promise<Evidence> {
+  const evidence: Evidence = { hedges: [], notFound: false, records: null };
+  if (intent.hedgeId) {
+    try {
+      evidence.hedges = [(await client.get(intent.hedgeId, signal)).data];
+    } catch (e) {
+      if (!isNotFound(e)) throw e;
+      evidence.notFound = true;
+    }
+  } else if (intent.action === "open" && intent.clientReference) {
+    evidence.hedges = (await client.list({ client_reference: intent.clientReference, limit: LIST_LIMIT_MAX }, signal)).data;
   }
+  if (intent.action !== "open" && evidence.hedges.some((h) => h.status === "closed"))
+    evidence.records = await historySince(client, utcMs(intent.loggedAt) - CLOCK_SKEW_MS, signal);
+  return evidence;
+}
+
+/** Reads one row and judges it. */
+export async function check(
+  client: HedgingClient,
+  intent: Intent,
+  signal?: AbortSignal,
+): Promise<{ evidence: Evidence; verdict: Verdict }> {
+  const evidence = await observe(client, intent, signal);
+  return { evidence, verdict: verdict(intent, evidence) };
 }
 
 export interface PollRound {
-  /** Intents that reached a final state in this round, with their patch. */
-  outcomes: Array<{ intent: Intent; patch: IntentPatch }>;
-  /** Requests made (1 list + stragglers). */
+  /** Every row that could be judged this round, with what the service shows. */
+  judged: Array<{ intent: Intent; verdict: Verdict }>;
+  /** Rows whose hedge id the service does not know (hedge_not_found). */
+  notFound: Intent[];
+  /** Requests made. */
   requests: number;
 }
 
 /**
- * One poll round over `submitted` intents that have a hedge id: one list call, then GET by id for hedges not in it.
- * Errors of single GETs are left for the next round; a failed list call falls back to GETs.
+ * Pages of one status, newest first, until every wanted hedge id was seen or the list ends. The cursor is
+ * `starting_after` (an assumption; a service that ignores it repeats its first page, which stops the paging).
  */
-export async function pollOnce(client: HedgingClient, pending: readonly Intent[], signal?: AbortSignal): Promise<PollRound> {
-  const round: PollRound = { outcomes: [], requests: 0 };
-  const submitted = pending.filter((i) => i.status === "submitted");
-  if (submitted.length === 0) return round;
-  const byId = new Map<string, Hedge>();
-  const newest = new Map<string, Hedge>();
-  const withoutId = submitted.filter((i) => !i.hedgeId);
-  if (submitted.length > 1 || withoutId.length > 0) {
+async function pages(
+  client: HedgingClient,
+  status: HedgeStatus,
+  wanted: (seen: Map<string, Hedge>) => boolean,
+  maxPages: number,
+  round: PollRound,
+  into: Map<string, Hedge>,
+  signal?: AbortSignal,
+): Promise<void> {
+  let after: string | undefined;
+  for (let page = 0; page < maxPages && wanted(into); page++) {
+    round.requests++;
+    const { data } = await client.list({ status, limit: PAGE_SIZE, ...(after ? { starting_after: after } : {}) }, signal);
+    let fresh = 0;
+    for (const h of data) {
+      if (!into.has(h.id)) fresh++;
+      into.set(h.id, h);
+    }
+    if (data.length < PAGE_SIZE || fresh === 0) return;
+    after = data[data.length - 1].id;
+  }
+}
+
+/**
+ * One poll round over rows the service accepted (`submitted`): Opens are found in `status=submitted` pages (or
+ * `status=filled` once filled), Adds / Reduces / Closes in `status=filled` pages (their hedge stays filled until the
+ * action shows), about ⌈N/500⌉ list calls for N rows. Rows the pages do not show (hedge closed or failed, or unknown) are
+ * read by id, at most MAX_GETS_PER_ROUND a round. A closed hedge's records come from one history call.
+ */
+export async function pollOnce(client: HedgingClient, rows: readonly Intent[], signal?: AbortSignal): Promise<PollRound> {
+  const round: PollRound = { judged: [], notFound: [], requests: 0 };
+  if (rows.length === 0) return round;
+  const seen = new Map<string, Hedge>();
+  const found = (r: Intent, hedges: Map<string, Hedge>) =>
+    r.hedgeId ? hedges.has(r.hedgeId) : attributeOpen(r, [...hedges.values()]).length === 1;
+  const missingAny = (hedges: Map<string, Hedge>) => rows.some((r) => !found(r, hedges));
+  const maxPages = Math.ceil(rows.length / PAGE_SIZE) + 1;
+  try {
+    if (rows.some((r) => r.action === "open")) await pages(client, "submitted", missingAny, maxPages, round, seen, signal);
+    await pages(client, "filled", missingAny, maxPages, round, seen, signal);
+  } catch {
+    // The pages failed this round: fall back to reads by id below (capped), the rest next round.
+  }
+  const evidence = new Map<Intent, Evidence>();
+  let gets = 0;
+  for (const r of rows) {
+    if (found(r, seen)) {
+      const hedges = r.hedgeId ? [seen.get(r.hedgeId)!] : attributeOpen(r, [...seen.values()]);
+      evidence.set(r, { hedges, notFound: false, records: null });
+      continue;
+    }
+    if (gets >= MAX_GETS_PER_ROUND) continue;
+    gets++;
     round.requests++;
     try {
-      const { data } = await client.list({ limit: POLL_LIST_LIMIT }, signal);
-      for (const h of data) {
-        byId.set(h.id, h);
-        if (!newest.has(`${h.market}|${h.side}`)) newest.set(`${h.market}|${h.side}`, h);
-      }
-    } catch {
-      // fall through to single GETs
+      if (r.hedgeId) evidence.set(r, { hedges: [(await client.get(r.hedgeId, signal)).data], notFound: false, records: null });
+      else if (r.clientReference)
+        evidence.set(r, {
+          hedges: (await client.list({ client_reference: r.clientReference, limit: PAGE_SIZE }, signal)).data,
+          notFound: false,
+          records: null,
+        });
+    } catch (e) {
+      if (isNotFound(e)) round.notFound.push(r);
     }
   }
-  // An answer without hedge_id (the spec's close result has none): the newest hedge of that market side is the one acted on.
-  for (const intent of withoutId) {
-    const hedge = newest.get(`${intent.market}|${intent.side}`);
-    const patch = hedge ? judge(intent, hedge) : null;
-    if (patch && hedge) round.outcomes.push({ intent, patch: { hedgeId: hedge.id, ...patch } });
-  }
-  for (const intent of submitted.filter((i) => i.hedgeId)) {
-    let hedge = byId.get(intent.hedgeId!);
-    if (!hedge) {
-      round.requests++;
-      try {
-        hedge = (await client.get(intent.hedgeId!, signal)).data;
-        byId.set(hedge.id, hedge);
-      } catch {
-        continue;
+  // Closed hedges of Adds / Reduces / Closes are judged by their records: one history call from the oldest such row.
+  let records: ClosedHedge[] | null = null;
+  for (const [r, ev] of evidence) {
+    let v = verdict(r, ev);
+    if (v.kind === "needs_records") {
+      if (records === null) {
+        const since = Math.min(...[...evidence.keys()].filter((x) => x.action !== "open").map((x) => utcMs(x.loggedAt))) - CLOCK_SKEW_MS;
+        round.requests++;
+        try {
+          records = await historySince(client, since, signal);
+        } catch {
+          continue;
+        }
       }
+      v = verdict(r, { ...ev, records });
     }
-    const patch = judge(intent, hedge);
-    if (patch) round.outcomes.push({ intent, patch });
+    round.judged.push({ intent: r, verdict: v });
   }
   return round;
 }

@@ -17,7 +17,7 @@ export interface LogRecord {
   clientReference: string | null;
   /** Unique per row: the row's identity in the log and the request's Idempotency-Key. */
   idempotencyKey: string;
-  /** submitting | submitted | filled | failed | closed | rejected */
+  /** submitting | submitted | needs_decision | filled | failed | closed | rejected | not_sent */
   status: string;
   hedgeId: string | null;
   orderTxHash: string | null;
@@ -32,9 +32,24 @@ export interface LogRecord {
    * this column existed (such rows count for any account of their environment).
    */
   account?: string | null;
+  /**
+   * Add / Reduce / Close: the hedge's notional (USD) just before this action was sent, read from the service and written
+   * here before the request left. With the decrease/close records of history it tells whether the action took effect.
+   */
+  notionalBefore?: number | null;
+  /** When the first request of this row left (written before it left); empty: the row was never sent. */
+  sentAt?: string | null;
+  /** The user's decision on a row that needed one: "done" (adopted what the service shows) or "not done". */
+  decision?: string | null;
+  /** When the user decided (ISO 8601 UTC). */
+  decidedAt?: string | null;
 }
 
-/** The status columns of a log row, the only ones ever updated after it is appended. */
+/**
+ * The columns of a log row ever updated after it is appended, in column order from Status to the end: the status columns
+ * (Status … Message), then the columns added later (the Account, when the user claims a row of an older log; Notional
+ * before and Sent at, written before the request leaves; the user's Decision and its time).
+ */
 export const LOG_STATUS_FIELDS = [
   "status",
   "hedgeId",
@@ -44,6 +59,11 @@ export const LOG_STATUS_FIELDS = [
   "filledAt",
   "errorCode",
   "message",
+  "account",
+  "notionalBefore",
+  "sentAt",
+  "decision",
+  "decidedAt",
 ] as const;
 export type LogStatusField = (typeof LOG_STATUS_FIELDS)[number];
 
@@ -61,6 +81,8 @@ export interface LogQuery {
   statusNotIn?: readonly string[];
   /** Rows logged at or after this instant (ISO 8601 UTC). */
   loggedSince?: string;
+  /** Rows acting on one of these hedges (Hedge id column). */
+  hedgeIds?: readonly string[];
 }
 
 /** Whether a record matches a query (the in-memory rule every implementation follows). */
@@ -71,6 +93,7 @@ export function matchesLogQuery(record: LogRecord, query: LogQuery): boolean {
     const at = utcMs(record.loggedAt);
     if (Number.isFinite(at) && at >= utcMs(query.loggedSince)) return true;
   }
+  if (query.hedgeIds && record.hedgeId && query.hedgeIds.includes(record.hedgeId)) return true;
   return false;
 }
 
@@ -113,6 +136,10 @@ export const LOG_COLUMNS: readonly LogColumn[] = [
   { field: "message", header: "Message", kind: "text", numberFormat: "@", width: 300 },
   // Appended after the first release: older logs lack them and get them added at the end (never reordered).
   { field: "account", header: "Account", kind: "text", numberFormat: "@", width: 150 },
+  { field: "notionalBefore", header: "Notional before (USD)", kind: "usd", numberFormat: "#,##0.00", width: 100 },
+  { field: "sentAt", header: "Sent at (UTC)", kind: "date", numberFormat: "yyyy-mm-dd hh:mm:ss", width: 120 },
+  { field: "decision", header: "Decision", kind: "text", numberFormat: "@", width: 200 },
+  { field: "decidedAt", header: "Decided at (UTC)", kind: "date", numberFormat: "yyyy-mm-dd hh:mm:ss", width: 120 },
 ];
 
 export const LOG_HEADERS: readonly string[] = LOG_COLUMNS.map((c) => c.header);

@@ -1,4 +1,4 @@
-// An intent: one row's action with its own Idempotency-Key, its exact request body, and the explicit state machine submitting → submitted → filled | failed | closed | rejected.
+// An intent: one row's action with its own Idempotency-Key, its exact request body, and the explicit state machine submitting → submitted → filled | failed | closed | rejected, with needs_decision → not_sent on the user's word.
 import type { Environment } from "../api/environment";
 import type { HedgingClient } from "../api/client";
 import type { AddRequest, CloseRequest, DecreaseRequest, OpenRequest, Side, Tenor } from "../api/schemas";
@@ -6,20 +6,24 @@ import type { LogRecord } from "./hedge-log";
 import { ACTIONS, FINAL_STATUSES, INTENT_STATUSES, type Action, type IntentStatus, type RowStatus, type TradeRow } from "./types";
 
 /**
- * Allowed moves. `submitting` is journalled before the request goes out and stays so through retries of the same key;
+ * Allowed moves. `submitting` is journalled before the request goes out and stays so through re-asks of the same key;
  * `submitted` when the service accepted it; then one final state. A final state never changes again.
- *   submitting → submitted     the service answered 200 (status submitted, hedge id, order tx hash)
- *   submitting → rejected      the service refused it with a non-retryable error code (nothing happened on the service)
- *   submitting → failed/filled/closed   a replay or a poll shows it already went further
+ *   submitting → submitted        the service answered 200 (status submitted, hedge id, order tx hash)
+ *   submitting → rejected         the service refused it with a 4xx that says it did nothing
+ *   submitting → failed/filled/closed   the service shows it already went further
  *   submitted  → filled | failed | closed   the poller saw the outcome
+ *   submitting | submitted → needs_decision   the service cannot tell (old row absent, capped unknowns, hedge_not_found)
+ *   needs_decision → the user's word: what the service shows (submitted, filled, failed, closed), or not_sent
  */
 const MOVES: Record<IntentStatus, readonly IntentStatus[]> = {
-  submitting: ["submitting", "submitted", "rejected", "failed", "filled", "closed"],
-  submitted: ["submitted", "filled", "failed", "closed"],
+  submitting: ["submitting", "submitted", "needs_decision", "rejected", "failed", "filled", "closed"],
+  submitted: ["submitted", "needs_decision", "filled", "failed", "closed"],
+  needs_decision: ["needs_decision", "submitted", "filled", "failed", "closed", "not_sent"],
   filled: [],
   failed: [],
   closed: [],
   rejected: [],
+  not_sent: [],
 };
 
 export function isFinal(status: string): boolean {
@@ -67,14 +71,36 @@ export interface Intent {
   message: string | null;
   /** account_address of the account the row is sent for; null in rows of logs older than the Account column. */
   account: string | null;
-  /** The hedge's notional the service said this action leads to (Add/Reduce answers carry new_notional_usd). In memory only. */
-  expectedNotional?: number | null;
-  /** The hedge's notional when this action was accepted, when known. In memory only. */
-  notionalBefore?: number | null;
+  /** Add / Reduce / Close: the hedge's notional just before the request left (journalled before it left). */
+  notionalBefore: number | null;
+  /** When the first request left (journalled before it left); null: never sent. */
+  sentAt: string | null;
+  /** The user's decision ("done: …" / "not done") and when it was made. */
+  decision: string | null;
+  decidedAt: string | null;
+  /** Fingerprint of the API key that sent it, when this computer's journal knows it (never in the workbook). */
+  keyId: string | null;
+  /** A row already in the log when this one was appended (see StoredIntent.anchor). */
+  anchor: string | null;
 }
 
 export type IntentPatch = Partial<
-  Pick<Intent, "status" | "hedgeId" | "orderTxHash" | "fillTxHash" | "struckRate" | "filledAt" | "errorCode" | "message">
+  Pick<
+    Intent,
+    | "status"
+    | "hedgeId"
+    | "orderTxHash"
+    | "fillTxHash"
+    | "struckRate"
+    | "filledAt"
+    | "errorCode"
+    | "message"
+    | "account"
+    | "notionalBefore"
+    | "sentAt"
+    | "decision"
+    | "decidedAt"
+  >
 >;
 
 /** Applies a patch, enforcing the state machine. Returns the changed fields (empty when nothing changed). */
@@ -117,6 +143,12 @@ export function intentFromRow(
     errorCode: null,
     message: null,
     account,
+    notionalBefore: null,
+    sentAt: null,
+    decision: null,
+    decidedAt: null,
+    keyId: null,
+    anchor: null,
   };
 }
 
@@ -140,27 +172,36 @@ export function intentToLogRecord(intent: Intent): LogRecord {
     errorCode: intent.errorCode,
     message: intent.message,
     account: intent.account,
+    notionalBefore: intent.notionalBefore,
+    sentAt: intent.sentAt,
+    decision: intent.decision,
+    decidedAt: intent.decidedAt,
   };
 }
 
-/** A log row back into an intent; null when the row is not one this add-in wrote (unknown action, status or side). */
+/** Whether an idempotency key can be sent: a non-empty string without surrounding blanks. */
+export function usableKey(key: unknown): key is string {
+  return typeof key === "string" && key.trim() !== "" && key.trim() === key;
+}
+
+/**
+ * A log row back into an intent; null when the row cannot be one (unknown action, status or side, or no usable
+ * idempotency key or market): such a row is never sent; unusableReason() says why for the pane.
+ */
 export function intentFromLogRecord(record: LogRecord): Intent | null {
-  if (!(ACTIONS as readonly string[]).includes(record.action)) return null;
-  if (!isIntentStatus(record.status)) return null;
-  if (record.side !== "buy" && record.side !== "sell") return null;
-  if (!record.idempotencyKey || !record.market) return null;
+  if (unusableReason(record) !== null) return null;
   return {
     idempotencyKey: record.idempotencyKey,
     environment: record.environment === "production" ? "production" : "sandbox",
     action: record.action as Action,
     market: record.market,
-    side: record.side,
+    side: record.side as Side,
     notional: record.notional,
     tenor: record.tenor as Tenor | null,
     clientReference: record.clientReference,
     rowNumber: null,
     loggedAt: record.loggedAt,
-    status: record.status,
+    status: record.status as IntentStatus,
     hedgeId: record.hedgeId,
     orderTxHash: record.orderTxHash,
     fillTxHash: record.fillTxHash,
@@ -169,7 +210,24 @@ export function intentFromLogRecord(record: LogRecord): Intent | null {
     errorCode: record.errorCode,
     message: record.message,
     account: record.account || null,
+    notionalBefore: record.notionalBefore ?? null,
+    sentAt: record.sentAt || null,
+    decision: record.decision || null,
+    decidedAt: record.decidedAt || null,
+    keyId: null,
+    anchor: null,
   };
+}
+
+/** Why a log row can never be sent or resumed (null when it can): the pane lists such rows for the user to sort out. */
+export function unusableReason(record: LogRecord): string | null {
+  if (!(ACTIONS as readonly string[]).includes(record.action)) return `its Action "${record.action}" is not open, add, reduce or close`;
+  if (!isIntentStatus(record.status)) return `its Status "${record.status}" is not one the add-in writes`;
+  if (!usableKey(record.idempotencyKey))
+    return "its Idempotency key is empty (or has spaces around it), so the service could not tell whether it already acted on it";
+  if (!record.market || record.market.trim() === "") return "its Market is empty";
+  if (record.side !== "buy" && record.side !== "sell") return `its Side "${record.side}" is not buy or sell`;
+  return null;
 }
 
 export function rowStatusOf(intent: Intent): RowStatus {
@@ -184,6 +242,8 @@ export function rowStatusOf(intent: Intent): RowStatus {
     hedgeId: intent.hedgeId,
     errorCode: intent.errorCode,
     message: intent.message,
+    loggedAt: intent.loggedAt,
+    account: intent.account,
   };
 }
 
@@ -199,6 +259,9 @@ export interface Submission {
  * resend after a reload is byte-for-byte the same request and the service replays the original result.
  */
 export async function submit(client: HedgingClient, intent: Intent, signal?: AbortSignal): Promise<Submission> {
+  // A row without its own key is never sent: a request without one could act twice.
+  if (!usableKey(intent.idempotencyKey))
+    throw new Error(`Row ${intent.action} ${intent.market} ${intent.side} has no usable idempotency key: nothing was sent.`);
   const options = { idempotencyKey: intent.idempotencyKey, signal };
   switch (intent.action) {
     case "open": {

@@ -1,46 +1,264 @@
-// The journal: the "Hedge Log" table as the durable record of every intent. Appends before sending; status updates are coalesced into few workbook calls and never skip the state machine.
+// The journal: the "Hedge Log" table plus the per-user intent store as the durable record of every intent. Appends before sending; reads only unfinished, today's and known rows; merges the two on opening; coalesces status updates.
 import { type Workbook } from "./workbook";
-import { LOG_SHEET_NAME, type LogRecord, type LogUpdate } from "./hedge-log";
-import { applyPatch, intentFromLogRecord, intentToLogRecord, type Intent, type IntentPatch } from "./intent";
+import { LOG_SHEET_NAME, LOG_STATUS_FIELDS, type LogRecord, type LogUpdate } from "./hedge-log";
+import { applyPatch, intentFromLogRecord, intentToLogRecord, isFinal, unusableReason, type Intent, type IntentPatch } from "./intent";
+import { prunable, type IntentStore, type StoredIntent } from "./intent-store";
+import { FINAL_STATUSES, type IntentStatus } from "./types";
 
 export interface JournalOptions {
   /** Status updates arriving within this window go to the workbook in one call. Default 100 ms. */
   flushDelayMs?: number;
   /**
-   * Called when a workbook write failed (the update is kept and retried on the next flush), and once per log row that
-   * could not be found (deleted, or its key edited): that row's updates are dropped, the others are written.
+   * Called when a write failed (the update is kept and retried on the next flush), and once per log row that could not be
+   * found (deleted, or its key edited): that row is written again at the end of the log.
    */
   onError?: (error: Error) => void;
+  /** Per-user store of intents (beside the key); none: the log alone. */
+  store?: IntentStore;
+  /** The store's scope (environment and account); required with `store`. */
+  scope?: string;
+  now?: () => Date;
+}
+
+/** What load() found beyond the log: rows brought back from the per-user journal, and log rows edited since they were written. */
+export interface LoadReport {
+  /** Intents the log had lost (deleted, or the workbook closed without saving) and that were written back to it. */
+  restored: Intent[];
+  /**
+   * Final rows this computer's journal holds that this log does not, and that cannot be tied to it: another workbook's,
+   * or this one's when its whole log was lost (closed without saving). Only the user can tell: restore() adds them.
+   */
+  orphans: Intent[];
+  /** Rows whose body in the log differs from what was journalled (and sent): the journalled one is kept. */
+  edited: Array<{ intent: Intent; fields: string[] }>;
+}
+
+const RANK: Record<IntentStatus, number> = {
+  submitting: 0,
+  submitted: 1,
+  needs_decision: 2,
+  filled: 3,
+  failed: 3,
+  closed: 3,
+  rejected: 3,
+  not_sent: 3,
+};
+/** Fields of a row that make its request: what was journalled wins over a later edit of the log. */
+const BODY_FIELDS = ["action", "market", "side", "notional", "tenor", "clientReference", "environment", "loggedAt", "account"] as const;
+const RESULT_FIELDS = ["status", "hedgeId", "orderTxHash", "fillTxHash", "struckRate", "filledAt", "errorCode", "message"] as const;
+
+/** A log record's updatable fields with empty cells as null. */
+function intentFromLogRecordLoose(record: LogRecord): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const f of LOG_STATUS_FIELDS) out[f] = record[f] === "" || record[f] === undefined ? null : record[f];
+  return out;
+}
+
+/** Midnight UTC of the day of `now`. */
+export function utcDayStart(now: Date): string {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())).toISOString();
 }
 
 export class Journal {
   private readonly intents = new Map<string, Intent>();
+  /** Log rows that are not intents the add-in can act on (kept for the duplicate check and the pane's list). */
   private foreign: LogRecord[] = [];
-  private readonly pending = new Map<string, LogUpdate>();
+  /** Final intents the per-user journal knows that are not in this log (another workbook's): for the duplicate check only. */
+  private elsewhere: LogRecord[] = [];
+  private readonly orphans = new Map<string, Intent>();
+  private readonly pendingLog = new Map<string, LogUpdate>();
+  private readonly pendingStore = new Set<string>();
+  private readonly finalAt = new Map<string, string>();
   private timer: ReturnType<typeof setTimeout> | null = null;
   private flushing: Promise<void> = Promise.resolve();
   private readonly flushDelayMs: number;
-  /** Keys whose log row is gone (reported once; their updates are dropped). */
+  private readonly now: () => Date;
+  /** Keys whose log row was found missing (reported once). */
   private readonly lost = new Set<string>();
+  private logEnsured = false;
+  /** The newest idempotency key known to be in this log: the anchor of the next append. */
+  private lastKey: string | null = null;
 
   constructor(
     private readonly workbook: Workbook,
     private readonly options: JournalOptions = {},
   ) {
     this.flushDelayMs = options.flushDelayMs ?? 100;
+    this.now = options.now ?? (() => new Date());
+    if (options.store && options.scope === undefined) throw new Error("A journal with a store needs its scope.");
   }
 
-  /** Reads the log sheet into memory. Rows this add-in cannot read back as intents are kept (for duplicate checks) but never touched. */
-  async load(): Promise<Intent[]> {
-    const records = await this.workbook.readLog();
+  /**
+   * Reads what the desk needs, never the whole log: the unfinished rows, today's rows (UTC, for the duplicate check), and
+   * the rows the per-user journal knows. Merges the two: a row's request is what was journalled (a later edit of the log is
+   * reported, not sent); its state is the more advanced of the two; a row the log lost is written back (unfinished ones
+   * always; final ones when the row they were appended after is in this log, i.e. the workbook was closed without saving).
+   */
+  async load(): Promise<LoadReport> {
+    const report: LoadReport = { restored: [], orphans: [], edited: [] };
+    const stored = this.options.store ? await this.options.store.load(this.options.scope!) : [];
+    const keys = new Set<string>();
+    for (const e of stored) {
+      keys.add(e.record.idempotencyKey);
+      if (e.anchor) keys.add(e.anchor);
+    }
+    const records = await this.workbook.readLog({
+      statusNotIn: FINAL_STATUSES,
+      loggedSince: utcDayStart(this.now()),
+      keys: [...keys],
+    });
     this.intents.clear();
     this.foreign = [];
+    this.elsewhere = [];
+    this.orphans.clear();
+    const present = new Set<string>();
+    const byKey = new Map(stored.map((e) => [e.record.idempotencyKey, e]));
     for (const record of records) {
-      const intent = intentFromLogRecord(record);
-      if (intent) this.intents.set(intent.idempotencyKey, intent);
-      else this.foreign.push(record);
+      present.add(record.idempotencyKey);
+      this.lastKey = record.idempotencyKey || this.lastKey;
+      const entry = byKey.get(record.idempotencyKey);
+      if (this.intents.has(record.idempotencyKey)) {
+        // A second row with the same key (copied by hand): only the first is the journal's.
+        this.foreign.push(record);
+        continue;
+      }
+      const fromLog = intentFromLogRecord(record);
+      if (!fromLog && !entry) {
+        this.foreign.push(record);
+        continue;
+      }
+      const intent = entry ? this.merge(fromLog, record, entry, report) : fromLog!;
+      this.intents.set(intent.idempotencyKey, intent);
     }
-    return [...this.intents.values()];
+    // Entries the log does not have: written back when unfinished, or when appended after a row this log holds.
+    const missing = stored
+      .filter((e) => !present.has(e.record.idempotencyKey))
+      .sort((a, b) => (a.record.loggedAt < b.record.loggedAt ? -1 : 1));
+    // Back: unfinished rows; rows appended after a row this log holds (or gets back); and the rows those were appended after.
+    const back = new Set<string>();
+    const inLog = (k: string | null) => k !== null && (present.has(k) || back.has(k));
+    for (let changed = true; changed;) {
+      changed = false;
+      for (const e of missing) {
+        const key = e.record.idempotencyKey;
+        if (back.has(key)) continue;
+        const after = missing.some((o) => o.anchor === key && (back.has(o.record.idempotencyKey) || present.has(o.record.idempotencyKey)));
+        if (!isFinal(e.record.status) || inLog(e.anchor) || after) {
+          back.add(key);
+          changed = true;
+        }
+      }
+    }
+    const restored: Intent[] = [];
+    for (const e of missing) {
+      const intent = this.fromStore(e);
+      if (!intent) continue;
+      if (back.has(e.record.idempotencyKey)) restored.push(intent);
+      else {
+        this.elsewhere.push(intentToLogRecord(intent));
+        this.orphans.set(intent.idempotencyKey, intent);
+      }
+    }
+    report.orphans = [...this.orphans.values()];
+    if (restored.length > 0) await this.writeBack(restored);
+    report.restored = restored;
+    if (this.options.store) {
+      const drop = prunable(stored, this.now().getTime()).filter((k) => !this.intents.has(k) || isFinal(this.intents.get(k)!.status));
+      if (drop.length > 0) {
+        await this.options.store.remove(this.options.scope!, drop);
+        const dropped = new Set(drop);
+        this.elsewhere = this.elsewhere.filter((r) => !dropped.has(r.idempotencyKey));
+        for (const k of drop) this.orphans.delete(k);
+      }
+    }
+    if (this.pendingLog.size > 0 || this.pendingStore.size > 0) await this.flush();
+    return report;
+  }
+
+  /** Appends intents the log lost, marked as restored from this computer's journal. */
+  private async writeBack(intents: Intent[]): Promise<void> {
+    for (const intent of intents) {
+      const note = `Restored from this computer's journal: the row was missing from the ${LOG_SHEET_NAME} (deleted, or the workbook was closed without saving).`;
+      if (!intent.message?.startsWith(note)) intent.message = `${note} ${intent.message ?? ""}`.trim();
+    }
+    await this.workbook.appendLog(intents.map(intentToLogRecord));
+    for (const intent of intents) {
+      this.intents.set(intent.idempotencyKey, intent);
+      this.orphans.delete(intent.idempotencyKey);
+      this.lastKey = intent.idempotencyKey;
+      this.pendingStore.add(intent.idempotencyKey);
+    }
+    const back = new Set(intents.map((i) => i.idempotencyKey));
+    this.elsewhere = this.elsewhere.filter((r) => !back.has(r.idempotencyKey));
+  }
+
+  /** Final rows of this computer's journal that this log does not hold (see LoadReport.orphans). */
+  orphaned(): Intent[] {
+    return [...this.orphans.values()];
+  }
+
+  /** Adds orphaned rows to this log, on the user's word that they are this workbook's. */
+  async restore(keys: readonly string[]): Promise<Intent[]> {
+    const wanted = keys.map((k) => this.orphans.get(k)).filter((i): i is Intent => i !== undefined);
+    wanted.sort((a, b) => (a.loggedAt < b.loggedAt ? -1 : a.loggedAt > b.loggedAt ? 1 : 0));
+    if (wanted.length > 0) await this.writeBack(wanted);
+    await this.flush();
+    return wanted;
+  }
+
+  private fromStore(e: StoredIntent): Intent | null {
+    const intent = intentFromLogRecord(e.record);
+    if (!intent) return null;
+    intent.keyId = e.keyId;
+    intent.anchor = e.anchor;
+    if (e.finalAt) this.finalAt.set(intent.idempotencyKey, e.finalAt);
+    return intent;
+  }
+
+  /** One row known to both: the journalled request, the more advanced state. */
+  private merge(fromLog: Intent | null, record: LogRecord, entry: StoredIntent, report: LoadReport): Intent {
+    const stored = this.fromStore(entry);
+    if (!stored) return fromLog!;
+    if (!fromLog) {
+      // The log row became unusable (a blank market, an edited status): the journal still knows the row.
+      report.edited.push({ intent: stored, fields: ["row"] });
+      this.queueLog(stored, { status: stored.status, message: stored.message });
+      return stored;
+    }
+    const edited = BODY_FIELDS.filter((f) => f !== "account" && (fromLog[f] ?? null) !== (stored[f] ?? null));
+    if (!stored.account && fromLog.account) stored.account = fromLog.account;
+    const result: Intent = { ...stored };
+    if (RANK[fromLog.status] > RANK[stored.status] || (RANK[fromLog.status] === RANK[stored.status] && isFinal(fromLog.status))) {
+      for (const f of RESULT_FIELDS) (result as unknown as Record<string, unknown>)[f] = fromLog[f];
+      this.pendingStore.add(result.idempotencyKey);
+    }
+    result.notionalBefore = stored.notionalBefore ?? fromLog.notionalBefore;
+    result.sentAt = stored.sentAt ?? fromLog.sentAt;
+    result.hedgeId = result.hedgeId ?? fromLog.hedgeId ?? stored.hedgeId;
+    result.decision = fromLog.decision ?? stored.decision;
+    result.decidedAt = fromLog.decidedAt ?? stored.decidedAt;
+    // The log gets whatever the merge knows better than its row.
+    const fix: Omit<LogUpdate, "idempotencyKey"> = {};
+    const logged = intentFromLogRecordLoose(record);
+    for (const f of LOG_STATUS_FIELDS) {
+      const mine = (result as unknown as Record<string, unknown>)[f] ?? null;
+      if (mine !== (logged[f] ?? null)) (fix as Record<string, unknown>)[f] = mine;
+    }
+    if (Object.keys(fix).length > 0) this.queueLog(result, fix);
+    if (edited.length > 0) {
+      report.edited.push({ intent: result, fields: edited });
+      if (!isFinal(result.status)) {
+        const note = `The ${LOG_SHEET_NAME} row was edited (${edited.join(", ")}): the add-in keeps what it journalled and sent.`;
+        result.message = result.message?.includes(note) ? result.message : `${note} ${result.message ?? ""}`.trim();
+        this.queueLog(result, { message: result.message });
+      }
+    }
+    return result;
+  }
+
+  private queueLog(intent: Intent, fields: Omit<LogUpdate, "idempotencyKey">): void {
+    const queued = this.pendingLog.get(intent.idempotencyKey) ?? { idempotencyKey: intent.idempotencyKey };
+    this.pendingLog.set(intent.idempotencyKey, { ...queued, ...fields });
   }
 
   get(idempotencyKey: string): Intent | undefined {
@@ -51,31 +269,60 @@ export class Journal {
     return [...this.intents.values()];
   }
 
-  /** Every log row as last written or queued. */
-  records(): LogRecord[] {
-    return [...this.foreign, ...[...this.intents.values()].map(intentToLogRecord)];
+  /** Rows loaded that are not intents the add-in can act on. */
+  unusable(): Array<{ record: LogRecord; reason: string }> {
+    return this.foreign.map((record) => ({ record, reason: unusableReason(record) ?? "it cannot be read" }));
   }
 
-  /** Writes new intents (status submitting) to the log. Resolves only once the workbook holds them: send after this, never before. */
+  /** Every row known (log rows read, this session's rows, and this computer's recent rows of other logs), as last written or queued. */
+  records(): LogRecord[] {
+    return [...this.elsewhere, ...this.foreign, ...[...this.intents.values()].map(intentToLogRecord)];
+  }
+
+  /**
+   * Writes new intents (status submitting): first to the per-user store, then to the log. Resolves only once both hold
+   * them: send after this, never before.
+   */
   async append(intents: Intent[]): Promise<void> {
     for (const intent of intents) {
       if (intent.status !== "submitting")
         throw new Error(`Intent ${intent.idempotencyKey} must be journalled as submitting, not ${intent.status}.`);
       if (this.intents.has(intent.idempotencyKey)) throw new Error(`Intent ${intent.idempotencyKey} is already in the log.`);
+      intent.anchor ??= this.lastKey;
     }
+    if (this.options.store)
+      await this.options.store.put(
+        this.options.scope!,
+        intents.map((i) => this.entry(i)),
+      );
     await this.workbook.appendLog(intents.map(intentToLogRecord));
     for (const intent of intents) this.intents.set(intent.idempotencyKey, intent);
+    if (intents.length > 0) this.lastKey = intents[intents.length - 1].idempotencyKey;
+  }
+
+  /** Takes an intent the log does not hold (e.g. restored by the desk) into memory. */
+  adopt(intent: Intent): void {
+    this.intents.set(intent.idempotencyKey, intent);
+  }
+
+  private entry(intent: Intent): StoredIntent {
+    let finalAt = this.finalAt.get(intent.idempotencyKey) ?? null;
+    if (isFinal(intent.status) && finalAt === null) {
+      finalAt = this.now().toISOString();
+      this.finalAt.set(intent.idempotencyKey, finalAt);
+    }
+    return { record: intentToLogRecord(intent), keyId: intent.keyId, anchor: intent.anchor, finalAt };
   }
 
   /**
-   * Moves an intent (state machine enforced at once, in memory) and queues the log update.
-   * Returns the changed fields; the write happens within flushDelayMs (await flush() to be sure).
+   * Moves an intent (state machine enforced at once, in memory) and queues the writes. Returns the changed fields; the
+   * writes happen within flushDelayMs (await flush() to be sure).
    */
   update(intent: Intent, patch: IntentPatch): IntentPatch {
     const changed = applyPatch(intent, patch);
     if (Object.keys(changed).length === 0) return changed;
-    const queued = this.pending.get(intent.idempotencyKey) ?? { idempotencyKey: intent.idempotencyKey };
-    this.pending.set(intent.idempotencyKey, { ...queued, ...changed });
+    this.queueLog(intent, changed);
+    this.pendingStore.add(intent.idempotencyKey);
     this.timer ??= setTimeout(() => {
       this.timer = null;
       void this.flush().catch(() => undefined);
@@ -83,7 +330,7 @@ export class Journal {
     return changed;
   }
 
-  /** Writes every queued update now (one workbook call). */
+  /** Writes every queued update now: the store first, then the log (one call each). */
   flush(): Promise<void> {
     if (this.timer) {
       clearTimeout(this.timer);
@@ -92,15 +339,37 @@ export class Journal {
     this.flushing = this.flushing
       .catch(() => undefined)
       .then(async () => {
-        if (this.pending.size === 0) return;
-        const batch = [...this.pending.values()];
-        this.pending.clear();
+        if (this.pendingLog.size === 0 && this.pendingStore.size === 0) return;
+        const storeKeys = [...this.pendingStore];
+        this.pendingStore.clear();
+        if (this.options.store && storeKeys.length > 0) {
+          const entries = storeKeys.map((k) => this.intents.get(k)).filter((i): i is Intent => i !== undefined);
+          try {
+            await this.options.store.put(
+              this.options.scope!,
+              entries.map((i) => this.entry(i)),
+            );
+          } catch (e) {
+            for (const k of storeKeys) this.pendingStore.add(k);
+            this.report(e instanceof Error ? e : new Error(String(e)));
+            throw e;
+          }
+        }
+        if (this.pendingLog.size === 0) return;
+        const batch = [...this.pendingLog.values()];
+        this.pendingLog.clear();
         let missing: string[];
         try {
+          if (!this.logEnsured) {
+            await this.workbook.ensureLog(); // an older log gets the columns added since, before they are written
+            this.logEnsured = true;
+          }
           ({ missing } = await this.workbook.updateLog(batch));
+          const back = missing.map((k) => this.intents.get(k)).filter((i): i is Intent => i !== undefined);
+          if (back.length > 0) await this.workbook.appendLog(back.map(intentToLogRecord));
         } catch (e) {
           // Put them back under anything newer, to be written next time.
-          for (const u of batch) this.pending.set(u.idempotencyKey, { ...u, ...this.pending.get(u.idempotencyKey) });
+          for (const u of batch) this.pendingLog.set(u.idempotencyKey, { ...u, ...this.pendingLog.get(u.idempotencyKey) });
           this.report(e instanceof Error ? e : new Error(String(e)));
           throw e;
         }
@@ -111,8 +380,8 @@ export class Journal {
           const what = intent ? `${intent.action} ${intent.market} ${intent.side}` : "a row";
           this.report(
             new Error(
-              `The ${LOG_SHEET_NAME} has no row with idempotency key ${key} (${what}): it was deleted or its key edited, so its status can no longer be written there. ` +
-                `The trade itself is still tracked until the pane closes; check it on the service.`,
+              `The ${LOG_SHEET_NAME} has no row with idempotency key ${key} (${what}): it was deleted or its key edited. ` +
+                `The row was written again at the end of the log with its current state.`,
             ),
           );
         }
@@ -130,6 +399,6 @@ export class Journal {
 
   /** Updates queued but not yet written. */
   unflushed(): number {
-    return this.pending.size;
+    return Math.max(this.pendingLog.size, this.pendingStore.size);
   }
 }

@@ -1,19 +1,24 @@
-// The preview: per row a quote (Open/Add) or the affected position (Reduce/Close), totals, limit checks (balance, exposure headroom, capacity) and duplicates flagged from the log. Sends nothing.
+// The preview: per row a quote (Open/Add; rows asking the same question share one) or the affected position (Reduce/Close), streamed as they arrive and cancellable, totals of what is priced, limit checks and duplicates of the same day or hedge. Sends nothing.
 import type { HedgingClient } from "../api/client";
 import type { Environment } from "../api/environment";
 import { isHedgingApiError } from "../api/errors";
-import type { Account, Hedge, Market, Position, Quote, Tenor } from "../api/schemas";
-import type { LogRecord } from "./hedge-log";
+import { LIST_LIMIT_MAX, type Account, type Hedge, type Market, type Position, type Quote, type Tenor } from "../api/schemas";
+import type { LogQuery, LogRecord } from "./hedge-log";
 import { findDuplicate } from "./duplicates";
-import { mapLimited } from "./pool";
-import type { Action, LimitCheck, Preview, PreviewLine, TradeRow } from "./types";
+import { utcDayStart } from "./journal";
+import type { Action, LimitCheck, Preview, PreviewLine, PreviewOptions, TradeRow } from "./types";
 
 export interface PreviewContext {
   client: HedgingClient;
   environment: Environment;
   /** account_address of the key in use: duplicates are looked for among this account's rows (and rows without one). */
   account: string | null;
-  log: readonly LogRecord[];
+  /** Reads log rows (today's and those of given hedges, for the duplicate check). */
+  readLog: (query: LogQuery) => Promise<LogRecord[]>;
+  /** Rows the desk knows (this session's, with updates not yet written): newer than what the log holds. */
+  known: () => readonly LogRecord[];
+  /** Market sides with an unfinished row: blocking (rows there are not sent) or not (they wait their turn), with the reason. */
+  busySides: () => ReadonlyMap<string, { reason: string; blocking: boolean }>;
   concurrency: number;
   now: () => Date;
 }
@@ -21,11 +26,18 @@ export interface PreviewContext {
 const usd = (n: number) => n.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 const laneOf = (r: { market: string; side: string }) => `${r.market}|${r.side}`;
 
-/** Hedges that hold the market side now (submitted or filled), newest first, from one list call. */
-async function openHedges(client: HedgingClient): Promise<Map<string, Hedge>> {
-  const { data } = await client.list({ limit: 500 });
+/** Hedges that hold a market side now (filled, else accepted), from status-filtered list pages. */
+async function openHedges(client: HedgingClient, signal?: AbortSignal): Promise<Map<string, Hedge>> {
   const open = new Map<string, Hedge>();
-  for (const h of data) if ((h.status === "filled" || h.status === "submitted") && !open.has(laneOf(h))) open.set(laneOf(h), h);
+  for (const status of ["filled", "submitted"] as const) {
+    let after: string | undefined;
+    for (let page = 0; page < 20; page++) {
+      const { data } = await client.list({ status, limit: LIST_LIMIT_MAX, ...(after ? { starting_after: after } : {}) }, signal);
+      for (const h of data) if (!open.has(laneOf(h))) open.set(laneOf(h), h);
+      if (data.length < LIST_LIMIT_MAX || data[data.length - 1].id === after) break;
+      after = data[data.length - 1].id;
+    }
+  }
   return open;
 }
 
@@ -34,18 +46,37 @@ function describe(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
-export async function buildPreview(ctx: PreviewContext, action: Action, rows: readonly TradeRow[]): Promise<Preview> {
+/** The question a row asks the quote endpoint: rows asking the same one share its answer. */
+const questionOf = (r: TradeRow, tenor: Tenor) => `${r.market}|${r.side}|${(r.notional ?? 0).toFixed(2)}|${tenor}`;
+
+export async function buildPreview(
+  ctx: PreviewContext,
+  action: Action,
+  rows: readonly TradeRow[],
+  options: PreviewOptions = {},
+): Promise<Preview> {
   const wrongAction = rows.find((r) => r.action !== action);
   if (wrongAction)
     throw new Error(`Row ${wrongAction.rowNumber} was read for ${wrongAction.action}, not ${action}: read the rows again for ${action}.`);
+  const { signal } = options;
   const trading = action === "open" || action === "add";
   const [account, markets, positions, hedges] = await Promise.all([
-    ctx.client.account().then((r) => r.data),
-    ctx.client.markets().then((r) => r.data),
-    trading ? Promise.resolve<Position[]>([]) : ctx.client.positions().then((r) => r.data),
-    trading ? openHedges(ctx.client) : Promise.resolve(new Map<string, Hedge>()),
+    ctx.client.account(signal).then((r) => r.data),
+    ctx.client.markets(signal).then((r) => r.data),
+    trading ? Promise.resolve<Position[]>([]) : ctx.client.positions(signal).then((r) => r.data),
+    openHedges(ctx.client, signal),
   ]);
   const marketOf = new Map(markets.map((m) => [m.market, m]));
+
+  // Duplicates: rows of the same UTC day, or acting on the hedge this row would act on; never the whole log.
+  const now = ctx.now();
+  const dayStart = utcDayStart(now);
+  const sideHedgeIds = action === "open" ? [] : [...new Set(rows.map((r) => hedges.get(laneOf(r))?.id).filter((id): id is string => !!id))];
+  const fromLog = await ctx.readLog({ loggedSince: dayStart, ...(sideHedgeIds.length ? { hedgeIds: sideHedgeIds } : {}) });
+  const known = new Map(fromLog.map((r) => [r.idempotencyKey, r]));
+  for (const r of ctx.known()) known.set(r.idempotencyKey, r);
+  const log = [...known.values()].sort((a, b) => (a.loggedAt < b.loggedAt ? -1 : a.loggedAt > b.loggedAt ? 1 : 0));
+  const busy = ctx.busySides();
 
   const lines: PreviewLine[] = rows.map((row) => ({
     row,
@@ -54,52 +85,79 @@ export async function buildPreview(ctx: PreviewContext, action: Action, rows: re
     collateralUsdc: 0,
     carryUsdc: 0,
     marginBackUsdc: 0,
-    duplicateOf: findDuplicate(row, ctx.environment, ctx.log, ctx.account),
+    duplicateOf: findDuplicate(row, ctx.environment, log, ctx.account, {
+      dayStart,
+      hedgeId: action === "open" ? null : (hedges.get(laneOf(row))?.id ?? null),
+    }),
     blockers: [],
     warnings: [],
   }));
 
   for (const line of lines) {
-    if (!marketOf.has(line.row.market)) {
+    const market = marketOf.get(line.row.market);
+    if (!market) {
       line.blockers.push(
         `Market ${line.row.market} is not available to this account: use ${markets.map((m) => m.market).join(", ") || "a listed market"}.`,
       );
-    } else if (marketOf.get(line.row.market)!.status !== "open" && marketOf.get(line.row.market)!.status !== "active") {
-      line.warnings.push(`Market ${line.row.market} reports status "${marketOf.get(line.row.market)!.status}".`);
+    } else if (market.status !== "open" && market.status !== "active") {
+      line.warnings.push(`Market ${line.row.market} reports status "${market.status}".`);
     }
+    const waiting = busy.get(laneOf(line.row));
+    if (waiting?.blocking) line.blockers.push(waiting.reason);
+    else if (waiting) line.warnings.push(waiting.reason);
   }
 
-  if (trading) await quoteLines(ctx, action, lines, hedges);
-  else positionLines(action, lines, positions);
-
-  const sendable = lines.filter((l) => l.blockers.length === 0);
-  const totals = {
-    rows: lines.length,
-    notionalUsd: sum(sendable.map((l) => l.row.notional ?? l.position?.size_usd ?? 0)),
-    collateralUsdc: sum(sendable.map((l) => l.collateralUsdc)),
-    carryUsdc: sum(sendable.map((l) => l.carryUsdc)),
-    marginBackUsdc: sum(sendable.map((l) => l.marginBackUsdc)),
-  };
-  const checks = trading ? limitChecks(account, markets, sendable) : [];
-  const blockers = checks
-    .filter((c) => !c.ok)
-    .map((c) => `${c.label}: the batch needs ${usd(c.needed)} but ${usd(c.available)} is available. Remove rows or reduce amounts.`);
-
-  return {
+  const preview: Preview = {
     action,
     environment: ctx.environment,
-    createdAt: ctx.now().toISOString(),
+    createdAt: now.toISOString(),
     lines,
-    totals,
-    checks,
-    blockers,
+    totals: { rows: lines.length, priced: 0, notionalUsd: 0, collateralUsdc: 0, carryUsdc: 0, marginBackUsdc: 0 },
+    checks: [],
+    blockers: [],
     duplicates: lines.filter((l) => l.duplicateOf).length,
     account,
     markets,
+    cancelled: false,
+    quoteRequests: 0,
   };
+  const publish = () => {
+    summarise(preview, account, markets, trading);
+    options.onProgress?.({ ...preview, lines: [...preview.lines] });
+  };
+
+  if (trading) {
+    sideBlockers(action, lines, hedges);
+    publish(); // the rows that cannot go, at once
+    await quoteLines(ctx, action, lines, hedges, preview, signal, publish);
+  } else positionLines(action, lines, positions);
+  if (signal?.aborted) {
+    preview.cancelled = true;
+    for (const line of lines)
+      if (line.blockers.length === 0 && trading && !line.quote) line.blockers.push("Not priced: the preview was cancelled.");
+  }
+  summarise(preview, account, markets, trading);
+  return preview;
 }
 
-async function quoteLines(ctx: PreviewContext, action: Action, lines: PreviewLine[], hedges: Map<string, Hedge>): Promise<void> {
+function summarise(preview: Preview, account: Account, markets: Market[], trading: boolean): void {
+  const priced = preview.lines.filter((l) => l.blockers.length === 0 && (trading ? l.quote !== null : l.position !== null));
+  preview.totals = {
+    rows: preview.lines.length,
+    priced: priced.length,
+    notionalUsd: sum(priced.map((l) => l.row.notional ?? l.position?.size_usd ?? 0)),
+    collateralUsdc: sum(priced.map((l) => l.collateralUsdc)),
+    carryUsdc: sum(priced.map((l) => l.carryUsdc)),
+    marginBackUsdc: sum(priced.map((l) => l.marginBackUsdc)),
+  };
+  preview.checks = trading ? limitChecks(account, markets, priced) : [];
+  preview.blockers = preview.checks
+    .filter((c) => !c.ok)
+    .map((c) => `${c.label}: the batch needs ${usd(c.needed)} but ${usd(c.available)} is available. Remove rows or reduce amounts.`);
+  preview.duplicates = preview.lines.filter((l) => l.duplicateOf).length;
+}
+
+function sideBlockers(action: Action, lines: PreviewLine[], hedges: Map<string, Hedge>): void {
   const openedInBatch = new Map<string, number>();
   for (const line of lines) {
     const r = line.row;
@@ -114,17 +172,51 @@ async function quoteLines(ctx: PreviewContext, action: Action, lines: PreviewLin
       line.blockers.push(`No open hedge on ${r.market} ${r.side}: use Open first.`);
     }
   }
-  await mapLimited(lines, ctx.concurrency, async (line) => {
-    if (line.blockers.length > 0) return;
+}
+
+/**
+ * Quotes each distinct question once (same market, side, notional and tenor), at most `concurrency` at a time, updating
+ * every line that asked it as its answer arrives. Stops asking when the signal aborts.
+ */
+async function quoteLines(
+  ctx: PreviewContext,
+  action: Action,
+  lines: PreviewLine[],
+  hedges: Map<string, Hedge>,
+  preview: Preview,
+  signal: AbortSignal | undefined,
+  publish: () => void,
+): Promise<void> {
+  const questions = new Map<string, { tenor: Tenor; row: TradeRow; lines: PreviewLine[] }>();
+  for (const line of lines) {
+    if (line.blockers.length > 0) continue;
     const r = line.row;
     const tenor = (action === "open" ? r.tenor : hedges.get(laneOf(r))?.tenor_days) as Tenor;
-    try {
-      const { data } = await ctx.client.quote({ market: r.market, side: r.side, notional_usd: r.notional ?? 0, tenor_days: tenor });
-      applyQuote(line, data);
-    } catch (e) {
-      line.blockers.push(`No quote: ${describe(e)}`);
+    const key = questionOf(r, tenor);
+    const q = questions.get(key) ?? { tenor, row: r, lines: [] };
+    q.lines.push(line);
+    questions.set(key, q);
+  }
+  const queue = [...questions.values()];
+  let next = 0;
+  const worker = async () => {
+    while (next < queue.length && !signal?.aborted) {
+      const q = queue[next++];
+      preview.quoteRequests++;
+      try {
+        const { data } = await ctx.client.quote(
+          { market: q.row.market, side: q.row.side, notional_usd: q.row.notional ?? 0, tenor_days: q.tenor },
+          signal,
+        );
+        for (const line of q.lines) applyQuote(line, data);
+      } catch (e) {
+        if (signal?.aborted) return;
+        for (const line of q.lines) line.blockers.push(`No quote: ${describe(e)}`);
+      }
+      publish();
     }
-  });
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(ctx.concurrency, queue.length)) }, worker));
 }
 
 function applyQuote(line: PreviewLine, quote: Quote): void {
@@ -144,6 +236,7 @@ function positionLines(action: Action, lines: PreviewLine[], positions: Position
       line.blockers.push(`No open ${r.side} position on ${r.market}: nothing to ${action}.`);
       continue;
     }
+    if (line.blockers.length > 0) continue;
     const left = remaining.get(laneOf(r)) ?? 0;
     const earlier = closedInBatch.get(laneOf(r));
     if (earlier !== undefined) {

@@ -38,6 +38,13 @@ export const FIELD_LABELS: Record<RowField, string> = {
 };
 
 const AMOUNT_LABEL: Record<Action, string> = { open: "Notional", add: "Amount", reduce: "Amount", close: "Amount" };
+/** The largest amount one row may carry (USD): anything beyond is surely a typing slip (1e300, a pasted account number). */
+export const MAX_AMOUNT_USD = 1_000_000_000;
+
+/** An amount rounded to the cent, as it is shown and sent (83,333.333… → 83,333.33; 1.005 → 1.01). */
+export function roundToCent(value: number): number {
+  return Math.round(Number((value * 100).toPrecision(15))) / 100;
+}
 const CLIENT_REFERENCE_MAX = 128;
 
 /** Case-, space-, underscore- and punctuation-insensitive: "Notional (USD)" → "notionalusd", "Deal_ID" → "dealid". */
@@ -78,10 +85,21 @@ const isBlank = (v: CellValue | undefined) => v === null || v === undefined || (
 const shown = (v: CellValue | undefined) => (v === null || v === undefined ? "" : String(v).trim());
 
 /**
- * A positive USD amount from a number or text: "1,250,000", "1 250 000", "1250000.50", "$1,250,000", "1,250,000 USD".
- * Returns a reason when it is not one.
+ * A positive USD amount from a number or text: "1,250,000", "1 250 000", "1250000.50", "$1,250,000", "1,250,000 USD",
+ * rounded to the cent, between 0.01 and MAX_AMOUNT_USD. Returns a reason when it is not one.
  */
 export function parseAmount(v: CellValue): { value: number } | { reason: string } {
+  const parsed = parseRawAmount(v);
+  if ("reason" in parsed) return parsed;
+  if (parsed.value > MAX_AMOUNT_USD)
+    return {
+      reason: `is more than the ${MAX_AMOUNT_USD.toLocaleString("en-US")} USD one row may carry: check the amount, or split the trade`,
+    };
+  const value = roundToCent(parsed.value);
+  return value >= 0.01 ? { value } : { reason: "rounds to 0.00: the smallest amount is 0.01" };
+}
+
+function parseRawAmount(v: CellValue): { value: number } | { reason: string } {
   if (typeof v === "number") {
     if (!Number.isFinite(v)) return { reason: "is not a number" };
     return v > 0 ? { value: v } : { reason: "must be greater than 0" };
@@ -140,6 +158,7 @@ export function readTradeRows(action: Action, selection: SelectedRows): ReadResu
     rows: [],
     problems: [],
     blankRows: [],
+    hiddenRowsSkipped: selection.hiddenRowsSkipped ?? 0,
   };
   const headerProblem = (message: string) =>
     result.problems.push({

@@ -4,6 +4,7 @@ import type { HedgingClient } from "../api/client";
 import type { Account, Hedge, Market, Position, Quote, Side, Tenor } from "../api/schemas";
 import type { Workbook } from "./workbook";
 import type { LogRecord } from "./hedge-log";
+import type { IntentStore } from "./intent-store";
 
 export const ACTIONS = ["open", "add", "reduce", "close"] as const;
 /** What the user asks for on the selected rows. */
@@ -50,14 +51,21 @@ export interface ReadResult {
   problems: RowProblem[];
   /** Blank rows skipped (not an error). */
   blankRows: number[];
+  /** Rows inside the selection that Excel hides (filtered out or hidden), left out; the pane says how many. */
+  hiddenRowsSkipped: number;
 }
 
-/** A previous log row that did the same thing (same action, market, side, amount and client reference, not failed/rejected). */
+/**
+ * An earlier log row that did the same thing (same action, market, side, amount and client reference, not failed, rejected
+ * or not sent), logged the same UTC day or acting on the same hedge.
+ */
 export interface DuplicateOf {
   idempotencyKey: string;
   loggedAt: string;
   status: string;
   hedgeId: string | null;
+  /** Why it counts: logged the same UTC day, or on the hedge this row would act on. */
+  reason: "same_day" | "same_hedge";
 }
 
 /** One row of a preview. */
@@ -91,6 +99,8 @@ export interface LimitCheck {
 
 export interface PreviewTotals {
   rows: number;
+  /** Rows whose figures are in (quoted for Open/Add, position found for Reduce/Close); the totals add these up. */
+  priced: number;
   notionalUsd: number;
   collateralUsdc: number;
   carryUsdc: number;
@@ -112,12 +122,26 @@ export interface Preview {
   duplicates: number;
   account: Account | null;
   markets: Market[];
+  /** True when the user cancelled the pricing: lines not priced carry a blocker and are not sent. */
+  cancelled: boolean;
+  /** Distinct quote requests made (rows with the same market, side, notional and tenor share one). */
+  quoteRequests: number;
 }
 
-/** Log status of an intent. `submitting` is written before the request goes out; the last four are final. */
-export const INTENT_STATUSES = ["submitting", "submitted", "filled", "failed", "closed", "rejected"] as const;
+export interface PreviewOptions {
+  /** Cancel: the quotes not yet asked are not asked; what is priced so far is returned. */
+  signal?: AbortSignal;
+  /** Called as figures arrive (first at once, then as each distinct question is answered), with the preview so far. */
+  onProgress?: (partial: Preview) => void;
+}
+
+/**
+ * Log status of an intent. `submitting` is written before the request goes out; `needs_decision` waits for the user
+ * (the service could not tell whether the row took effect); the last five are final.
+ */
+export const INTENT_STATUSES = ["submitting", "submitted", "needs_decision", "filled", "failed", "closed", "rejected", "not_sent"] as const;
 export type IntentStatus = (typeof INTENT_STATUSES)[number];
-export const FINAL_STATUSES: readonly IntentStatus[] = ["filled", "failed", "closed", "rejected"];
+export const FINAL_STATUSES: readonly IntentStatus[] = ["filled", "failed", "closed", "rejected", "not_sent"];
 
 /** Where one row stands; sent to onProgress on every change and returned by send()/resume(). */
 export interface RowStatus {
@@ -133,6 +157,8 @@ export interface RowStatus {
   errorCode: string | null;
   /** Last message for the user (error text with advice, or "Filled at 1,502.35"). Never contains the API key. */
   message: string | null;
+  loggedAt: string;
+  account: string | null;
 }
 
 /** Progress of the current work: counts by status and the row that just changed. */
@@ -151,20 +177,91 @@ export interface SendOptions {
 }
 
 export interface SendResult {
-  /** One per line sent, in preview order, as it stood when its request was answered (submitted, rejected, or still submitting after transient errors). */
+  /** One per line sent, in preview order, as it stood once its first request was answered (or it stopped to wait). */
   rows: RowStatus[];
   /** Lines not sent: duplicates without sendAgain, or lines with blockers. */
   skipped: Array<{ rowNumber: number; reason: string }>;
 }
 
+/** What the desk will do with an unfinished row when the user presses Resume. */
+export type ResumeStep =
+  /** The service shows the outcome: it is recorded. */
+  | "record"
+  /** Accepted by the service and not final yet: followed until it is. */
+  | "follow"
+  /** Never sent (the log says so): sent now, with its own key. */
+  | "send"
+  /** Sent moments ago and not on the service yet: sent again with the same key (the service replays or acts once). */
+  | "resend"
+  /** The service cannot tell: the user decides (It was done / It was not done). */
+  | "decide"
+  /** Not asked yet (a long list): Resume asks the service first, then does one of the above. */
+  | "ask";
+
+/** One unfinished row as the pane lists it on opening: what the log says, what the service shows, what Resume would do. */
+export interface ResumeItem {
+  row: RowStatus;
+  /** "mine": this account's row; "unclaimed": a row of an older log without an account (only after the user claims it). */
+  owner: "mine" | "unclaimed";
+  /** What the service shows for it, in a sentence ("Hedge hdg_… is filled at 125,000.00 USD."). */
+  serviceSays: string;
+  step: ResumeStep;
+  /** Why, in a sentence. */
+  detail: string;
+}
+
+/** A log row the desk will never send (no idempotency key, or no market): only the user can sort it out. */
+export interface UnusableRow {
+  loggedAt: string;
+  action: string;
+  market: string;
+  side: string;
+  idempotencyKey: string;
+  status: string;
+  reason: string;
+}
+
+export interface ResumePlan {
+  items: ResumeItem[];
+  unusable: UnusableRow[];
+  /** Unfinished rows of another account or environment in this log (never taken up here). */
+  otherAccounts: number;
+  /**
+   * Recent rows of this computer's journal (this environment and account) that this Hedge Log does not hold: another
+   * workbook's, or this one's if it was closed without saving before its log was ever saved. restore() adds them.
+   */
+  missing: RowStatus[];
+}
+
+export interface ResumeOptions {
+  /** Rows of an older log without an account that the user confirmed as this account's (by idempotency key). */
+  claim?: readonly string[];
+}
+
 export interface ResumeResult {
-  /** Log rows found unfinished and taken up again. */
+  /** Log rows taken up again (this account's unfinished rows, and the claimed ones). */
   resumed: RowStatus[];
+}
+
+/** The user's word on a row that needs a decision. */
+export type Decision = "done" | "not_done";
+
+/** A market side whose next row waits, and on which row. */
+export interface LaneWait {
+  market: string;
+  side: Side;
+  /** The row the side waits on. */
+  row: RowStatus;
+  /** Rows queued behind it. */
+  queued: number;
+  reason: "needs_decision" | "in_progress";
 }
 
 export interface DeskOptions {
   client: HedgingClient;
   workbook: Workbook;
+  /** Per-user journal of intents (beside the key); survives a workbook closed without saving. Default: kept in memory only. */
+  intentStore?: IntentStore;
   /** Defaults to client.environment. */
   environment?: Environment;
   /**
@@ -175,7 +272,7 @@ export interface DeskOptions {
   onProgress?: (progress: Progress) => void;
   /**
    * Log writes that failed (Excel busy or unreachable: retried on the next flush) or rows the log no longer has (deleted
-   * or key edited: their updates are dropped). The trades themselves go on; show these to the user.
+   * or key edited: written again at its end). The trades themselves go on; show these to the user.
    */
   onError?: (error: Error) => void;
   /** Requests in flight at once (under the client's own rate limit). Default 4. */
@@ -184,36 +281,49 @@ export interface DeskOptions {
   pollIntervalMs?: number;
   /** Clock, for tests. */
   now?: () => Date;
+  /** New idempotency keys (for the simulation's exact replays); default random UUIDs. */
+  newKey?: () => string;
 }
 
 /**
  * The one object the pane talks to. Typical use:
- *   const desk = createDesk({ client, workbook, onProgress });
- *   await desk.resume();                    // when the pane opens: finish what the log shows unfinished
- *   const read = await desk.readRows("open"); // show read.problems; nothing is sent for them
- *   const preview = await desk.preview("open", read.rows);
- *   await desk.send(preview, { sendAgain });  // journals, sends, and starts fill polling
- *   await desk.settled();                     // optional: resolves when every row is final
+ *   const desk = createDesk({ client, workbook, intentStore, onProgress });
+ *   const plan = await desk.inspect();          // on opening: unfinished rows and what the service shows; sends nothing
+ *   await desk.resume();                        // only when the user presses Resume
+ *   const read = await desk.readRows("open");   // show read.problems; nothing is sent for them
+ *   const preview = await desk.preview("open", read.rows, { onProgress, signal });
+ *   await desk.send(preview, { sendAgain });    // journals, sends, and follows every row to a final state
+ *   await desk.decide(key, "not_done");         // the user's word on a row that needs a decision
  */
 export interface TradingDesk {
   readonly environment: Environment;
-  /** Reads the selection (or its table) and validates every row for the action. Sends nothing. */
+  /** Reads the selection and validates every row for the action. Sends nothing. */
   readRows(action: Action): Promise<ReadResult>;
   /** Quotes (Open/Add) or looks up positions (Reduce/Close), checks limits and flags duplicates against the log. Sends nothing. */
-  preview(action: Action, rows: TradeRow[]): Promise<Preview>;
-  /** Journals each sendable line as `submitting`, then sends with bounded concurrency; starts fill polling. */
+  preview(action: Action, rows: TradeRow[], options?: PreviewOptions): Promise<Preview>;
+  /** Journals each sendable line as `submitting`, then sends, one row at a time per market side. */
   send(preview: Preview, options?: SendOptions): Promise<SendResult>;
-  /** Takes up log rows still `submitting` (re-sent with the same key) or `submitted` (polled); starts fill polling. */
-  resume(): Promise<ResumeResult>;
+  /** Reads the log and the per-user journal and asks the service about every unfinished row. Sends and writes nothing. */
+  inspect(): Promise<ResumePlan>;
+  /** On the user's word: takes up this account's unfinished rows (and the claimed ones): records, follows, re-sends or asks for a decision. */
+  resume(options?: ResumeOptions): Promise<ResumeResult>;
+  /** Adds rows of ResumePlan.missing to this Hedge Log, on the user's word that they are this workbook's. */
+  restore(idempotencyKeys: readonly string[]): Promise<RowStatus[]>;
+  /** The user's decision on a row that needs one: "done" adopts what the service shows, "not_done" marks it not sent. Logged with the time. */
+  decide(idempotencyKey: string, decision: Decision): Promise<RowStatus>;
   /** Starts the fill poller (idempotent). send() and resume() call it. */
   startFillPolling(): void;
   /** Stops the poller and any retry timers. Unfinished rows stay in the log for the next resume(). */
   stop(): void;
-  /** Rows not yet final, as the desk knows them. */
+  /** Rows not final and not waiting for the user, as the desk knows them. */
   pending(): RowStatus[];
-  /** Resolves when no row is pending (or rejects after timeoutMs). */
+  /** Rows that need the user's decision. */
+  needsDecision(): RowStatus[];
+  /** Market sides whose next row waits on an earlier one. */
+  waits(): LaneWait[];
+  /** Resolves when no row is pending (rows waiting for a decision do not count), or rejects after timeoutMs. */
   settled(timeoutMs?: number): Promise<void>;
-  /** The log rows (for the pane's recent activity view). */
+  /** This session's rows and the log rows it read (unfinished and today's), for the pane's activity view. */
   log(): Promise<LogRecord[]>;
 }
 

@@ -113,6 +113,23 @@ describe("requests", () => {
     expect(closed.idempotencyKey).toBe("close-DEAL-1");
   });
 
+  test("a state-changing call with a blank Idempotency-Key is refused before anything is sent", async () => {
+    server.setScript(() => ok(ex.addResult));
+    const c = client();
+    for (const key of ["", "   ", " k-1", "k-1\t"]) {
+      const error = await caught(c.add({ market: "USDTNGN", side: "buy", additional_notional_usd: 5_000 }, { idempotencyKey: key }));
+      expect(error.code).toBe("validation_error");
+      expect(error.message).toMatch(/needs an Idempotency-Key and was given a blank one\. Nothing was sent\.$/);
+    }
+    expect(server.received).toHaveLength(0);
+  });
+
+  test("the hedge list pages with starting_after (an assumption the sandbox follows)", async () => {
+    server.setScript(() => ok([ex.hedge]));
+    await client().list({ status: "filled", limit: 500, starting_after: "hdg_01" });
+    expect(server.received[0].url).toBe("/v2/hedges?status=filled&limit=500&starting_after=hdg_01");
+  });
+
   test("the envelope is unwrapped into data and meta", async () => {
     server.setScript(() => ok([ex.market], { allowed_markets: ["USDTNGN"], source: "live" }));
     const result = await client().markets();

@@ -109,6 +109,23 @@ describe("the learned rate (AIMD)", () => {
     expect(Math.min(ok(logA), ok(logB))).toBeGreaterThan(5);
   });
 
+  test("after a run of forced 429s the rate is back near the limit within seconds, not crawling from the floor", async () => {
+    const time = new SimTime();
+    const f = flow(time);
+    const normal = limitedService(time, 20);
+    // Six seconds in which the service refuses everything (a burst of 429s with Retry-After 1 s, as a fault or a
+    // neighbour's burst gives), between two stretches at its 20/s limit.
+    const service = () => (time.now >= 20_000 && time.now < 26_000 ? { status: 429, retryAfterMs: 1000 } : normal());
+    const log = flood(f, time, service, 8, 40_000);
+    await time.run(40_000);
+    const okPerSecond = (from: number, to: number) =>
+      log.filter((e) => e.at >= from && e.at < to && e.status === 200).length / ((to - from) / 1000);
+    expect(okPerSecond(15_000, 20_000)).toBeGreaterThanOrEqual(16);
+    // Within five seconds of the refusals ending, half the limit again (crawling up from the floor at +1/s a second
+    // would give about 5/s then).
+    expect(okPerSecond(31_000, 33_000)).toBeGreaterThanOrEqual(10);
+  });
+
   test("a 429 cuts the rate once per round trip: the 429s of requests sent before the cut do not cut it again", async () => {
     const time = new SimTime();
     const f = flow(time, { initialPerSecond: 40 });

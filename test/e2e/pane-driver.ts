@@ -140,7 +140,7 @@ export async function waitRowsFinal(page: Page, count: number, timeoutMs = 30_00
   await page.waitForFunction(
     (n) => {
       const lis = [...document.querySelectorAll("#row-status li")] as HTMLElement[];
-      return lis.length >= n && lis.every((li) => ["filled", "failed", "closed", "rejected"].includes(li.dataset.status ?? ""));
+      return lis.length >= n && lis.every((li) => ["filled", "failed", "closed", "rejected", "not_sent"].includes(li.dataset.status ?? ""));
     },
     count,
     { timeout: timeoutMs },

@@ -114,7 +114,9 @@ describeWithBrowser("task pane in Chromium against the sandbox", (chromiumPath) 
     await page.waitForSelector("#preview:not([hidden])");
     await page.locator("#preview").click();
     await page.waitForSelector("#preview-table .duplicate");
-    await expect(page.locator("#preview-table .duplicate").textContent()).resolves.toMatch(/Already in the log \(filled/);
+    await expect(page.locator("#preview-table .duplicate").textContent()).resolves.toMatch(
+      /Already in the log the same day: .*\(filled, key /,
+    );
     await expect(page.locator("#preview-table .blocker").textContent()).resolves.toMatch(/already open .*use Add/);
     await page.locator("fluent-checkbox.send-again").click();
     await expect(page.locator("#confirm").getAttribute("disabled")).resolves.not.toBeNull();
@@ -146,7 +148,9 @@ describeWithBrowser("task pane in Chromium against the sandbox", (chromiumPath) 
   test("the same add again needs its 'Send again' box, then goes once more", async () => {
     const { page } = pane;
     await addRow4();
-    await expect(page.locator("#preview-table .duplicate").textContent()).resolves.toMatch(/Already in the log \(filled/);
+    await expect(page.locator("#preview-table .duplicate").textContent()).resolves.toMatch(
+      /Already in the log the same day: .*\(filled, key /,
+    );
     await expect(page.locator("#confirm").getAttribute("disabled")).resolves.not.toBeNull();
     await page.locator("fluent-checkbox.send-again").click();
     await expect(page.locator("#confirm").getAttribute("disabled")).resolves.toBeNull();

@@ -101,43 +101,6 @@ describeWithBrowser("task pane safety in Chromium", (chromiumPath) => {
     await page.context().close();
   });
 
-  test("on connect, a row the log shows still 'submitting' is re-sent with its own key and followed to its fill", async () => {
-    const { page } = await session.open();
-    await waitReady(page);
-    const stranded: LogRecord = {
-      loggedAt: new Date(Date.now() - 60_000).toISOString(),
-      environment: "sandbox",
-      action: "open",
-      market: "USDTNGN",
-      side: "buy",
-      notional: 40_000,
-      tenor: 3,
-      clientReference: "DEAL-RESUME-1",
-      idempotencyKey: "e2e-resume-0000-0000-000000000001",
-      status: "submitting",
-      hedgeId: null,
-      orderTxHash: null,
-      fillTxHash: null,
-      struckRate: null,
-      filledAt: null,
-      errorCode: null,
-      message: null,
-    };
-    await page.evaluate((r) => (window as unknown as HarnessWindow).hedgeHarness.appendLog([r]), stranded);
-    await connect(page, DEMO_API_KEY, sandbox.baseUrl);
-    await waitRowsFinal(page, 1);
-    await expect(page.locator("#row-status li").first().textContent()).resolves.toMatch(/^Resumed · Open buy USDTNGN · Filled/);
-    const log = await logRows(page);
-    expect(log).toHaveLength(1);
-    expect(log[0]).toMatchObject({ idempotencyKey: stranded.idempotencyKey, status: "filled", clientReference: "DEAL-RESUME-1" });
-    // Exactly one hedge on the service carries that client reference.
-    const hedges = await fetch(`${sandbox.baseUrl}/hedges?client_reference=DEAL-RESUME-1`, {
-      headers: { Authorization: `Bearer ${DEMO_API_KEY}` },
-    }).then((r) => r.json());
-    expect(hedges.data).toHaveLength(1);
-    await page.context().close();
-  });
-
   test("a revoked key is refused with its code and what to do; nothing is saved and the key is not shown", async () => {
     const { page, console: messages } = await session.open();
     await waitReady(page);

@@ -21,6 +21,10 @@ export const record = (key: string, over: Partial<LogRecord> = {}): LogRecord =>
   errorCode: null,
   message: null,
   account: null,
+  notionalBefore: null,
+  sentAt: null,
+  decision: null,
+  decidedAt: null,
   ...over,
 });
 

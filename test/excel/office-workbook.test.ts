@@ -197,6 +197,24 @@ describe("OfficeWorkbook log", () => {
     expect(log[2]).toMatchObject({ action: "close", notional: null, tenor: null, clientReference: null });
   });
 
+  it("writes the columns added after Message (Account, Notional before, Sent at, Decision) in their own cells", async () => {
+    const model = new ExcelModel();
+    const wb = new OfficeWorkbook(model.excel);
+    await wb.appendLog([record("k1", { action: "add", tenor: null }), record("k2")]);
+    await wb.updateLog([
+      { idempotencyKey: "k1", sentAt: "2025-03-04T05:06:08.000Z", notionalBefore: 400_000, hedgeId: "h-1" },
+      { idempotencyKey: "k2", status: "needs_decision", account: "0xabc" },
+    ]);
+    await wb.updateLog([{ idempotencyKey: "k2", status: "not_sent", decision: "not done", decidedAt: "2025-03-05T00:00:00.000Z" }]);
+    const log = await wb.readLog();
+    expect(log[0]).toEqual(
+      record("k1", { action: "add", tenor: null, sentAt: "2025-03-04T05:06:08.000Z", notionalBefore: 400_000, hedgeId: "h-1" }),
+    );
+    expect(log[1]).toEqual(
+      record("k2", { status: "not_sent", account: "0xabc", decision: "not done", decidedAt: "2025-03-05T00:00:00.000Z" }),
+    );
+  });
+
   it("updates only the cells named, of the rows named by key, keeping the rest; a missing key is reported and the others written", async () => {
     const model = new ExcelModel();
     const wb = new OfficeWorkbook(model.excel);

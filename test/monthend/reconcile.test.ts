@@ -208,6 +208,16 @@ describe("differences", () => {
     expect(recon.differences.filter((d) => d.kind !== "pending")).toEqual([]);
   });
 
+  it("a row waiting for the user's decision is pending and says so; a row the user marked not sent is like a refused one", () => {
+    const log = [
+      logRow({ status: "needs_decision", hedgeId: "h1", loggedAt: "2026-11-10T10:00:00Z" }),
+      logRow({ status: "not_sent", hedgeId: null, clientReference: "DEAL-9", side: "sell", loggedAt: "2026-11-11T10:00:00Z" }),
+    ];
+    const recon = reconcile(monthData({ hedges: [hedge({ status: "filled" })], log }));
+    expect(recon.differences.map((d) => [d.kind, d.logSays])).toEqual([["pending", "needs_decision"]]);
+    expect(recon.differences[0].detail).toMatch(/Waits for your decision: open the Hedge pane, Unfinished rows/);
+  });
+
   it("leaves out log rows of the other environment and says so", () => {
     const recon = reconcile(monthData({ log: [logRow({ environment: "production", hedgeId: "live-1" })] }));
     expect(recon.differences).toEqual([]);

@@ -87,6 +87,7 @@ export function preview(lines: PreviewLine[], over: Partial<Preview> = {}): Prev
     lines,
     totals: {
       rows: lines.length,
+      priced: lines.filter((l) => l.blockers.length === 0).length,
       notionalUsd: lines.reduce((s, l) => s + (l.row.notional ?? 0), 0),
       collateralUsdc: lines.reduce((s, l) => s + l.collateralUsdc, 0),
       carryUsdc: lines.reduce((s, l) => s + l.carryUsdc, 0),
@@ -97,6 +98,8 @@ export function preview(lines: PreviewLine[], over: Partial<Preview> = {}): Prev
     duplicates: lines.filter((l) => l.duplicateOf).length,
     account,
     markets: [market],
+    cancelled: false,
+    quoteRequests: lines.length,
     ...over,
   };
 }

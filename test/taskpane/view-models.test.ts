@@ -3,14 +3,17 @@ import { badgeModel } from "../../src/taskpane/environment-badge";
 import { overviewModel } from "../../src/taskpane/overview-model";
 import {
   confirmation,
+  duplicateText,
   previewRows,
   previewTotals,
+  pricingText,
   progressModel,
   readSummary,
   rowStatusText,
   sendPlan,
 } from "../../src/taskpane/trade-model";
-import type { ReadResult } from "../../src/trading/types";
+import { decisionConfirmation, resumeConfirmation, unfinishedView } from "../../src/taskpane/resume-model";
+import type { ReadResult, ResumeItem, ResumePlan, RowStatus } from "../../src/trading/types";
 import { account, market, openLine, position, preview, row } from "./fixtures";
 
 describe("environment badge", () => {
@@ -56,6 +59,7 @@ describe("read summary", () => {
       address: "Exposures!A1:E9",
       tableName: null,
       columns: {},
+      hiddenRowsSkipped: 0,
       rows: [row(2), row(3)],
       problems: [
         { rowNumber: 8, field: "tenor", value: "5", message: "Row 8: Tenor 5 — use 1, 3 or 7." },
@@ -101,7 +105,7 @@ describe("preview", () => {
     });
     const p = preview([line], {
       action: "close",
-      totals: { rows: 1, notionalUsd: 0, collateralUsdc: 0, carryUsdc: 0, marginBackUsdc: 10_150 },
+      totals: { rows: 1, priced: 1, notionalUsd: 0, collateralUsdc: 0, carryUsdc: 0, marginBackUsdc: 10_150 },
     });
     expect(previewRows(p)[0].title).toBe("Close buy USDTNGN whole position");
     expect(previewRows(p)[0].cells.map((c) => c.value)).toEqual(["100,000.00 USD at 1500.0000", "+144.67 USD", "10,150.00 USDC"]);
@@ -113,11 +117,13 @@ describe("preview", () => {
 
   test("a duplicate is left out unless its 'send again' box is ticked; blocked rows never go", () => {
     const dup = openLine(3, {
-      duplicateOf: { idempotencyKey: "k", loggedAt: "2025-01-30T09:00:00.000Z", status: "filled", hedgeId: "h1" },
+      duplicateOf: { idempotencyKey: "k", loggedAt: "2025-01-30T09:00:00.000Z", status: "filled", hedgeId: "h1", reason: "same_day" },
     });
     const blocked = openLine(4, { blockers: ["Capacity exceeded."] });
     const p = preview([openLine(2), dup, blocked]);
-    expect(previewRows(p)[1].duplicate).toBe("Already in the log (filled, logged 2025-01-30 09:00:00 UTC).");
+    expect(previewRows(p)[1].duplicate).toBe(
+      "Already in the log the same day: the row logged 2025-01-30 09:00:00 UTC (filled, key k, hedge h1).",
+    );
     expect(sendPlan(p, new Set()).lines.map((l) => l.row.rowNumber)).toEqual([2]);
     const again = sendPlan(p, new Set([3]));
     expect(again.lines.map((l) => l.row.rowNumber)).toEqual([2, 3]);
@@ -141,7 +147,7 @@ describe("confirmation", () => {
 
 describe("progress", () => {
   test("percent of rows final, and counts by status", () => {
-    const counts = { submitting: 1, submitted: 2, filled: 3, failed: 0, closed: 0, rejected: 1 };
+    const counts = { submitting: 1, submitted: 2, needs_decision: 0, filled: 3, failed: 0, closed: 0, rejected: 1, not_sent: 0 };
     expect(progressModel({ done: 4, total: 7, counts })).toEqual({
       done: 4,
       total: 7,
@@ -163,6 +169,8 @@ describe("progress", () => {
         hedgeId: null,
         errorCode: "hedge_exists",
         message: "Use Add to grow it.",
+        loggedAt: "2025-01-31T10:00:00.000Z",
+        account: null,
       }),
     ).toBe("Row 7 · Open buy USDTNGN · Rejected (hedge_exists) · Use Add to grow it.");
     const filled = {
@@ -175,8 +183,176 @@ describe("progress", () => {
       status: "filled" as const,
       hedgeId: "h",
       errorCode: null,
+      loggedAt: "2025-01-31T10:00:00.000Z",
+      account: null,
     };
     expect(rowStatusText({ ...filled, message: "Filled." })).toBe("Resumed · Open sell USDTNGN · Filled");
     expect(rowStatusText({ ...filled, message: "Filled at 1502.3500" })).toBe("Resumed · Open sell USDTNGN · Filled · Filled at 1502.3500");
+  });
+});
+
+describe("preview that scales", () => {
+  test("totals say how many rows are priced; the progress line counts rows and quote requests; a cancel says so", () => {
+    const priced = openLine(2);
+    const waiting = openLine(3, { quote: null, collateralUsdc: 0, carryUsdc: 0 });
+    const p = preview([priced, waiting], {
+      totals: { rows: 2, priced: 1, notionalUsd: 100_000, collateralUsdc: 10_010, carryUsdc: 8.4, marginBackUsdc: 0 },
+      quoteRequests: 1,
+    });
+    expect(previewTotals(p)[0]).toEqual({ label: "Rows", value: "1 of 2 priced (totals cover these)" });
+    expect(pricingText(p, false)).toBe("Pricing: 1 of 2 rows priced (1 quote asked)…");
+    expect(pricingText({ ...p, cancelled: true }, true)).toBe("Cancelled: priced 1 of 2 rows.");
+  });
+
+  test("a duplicate says which earlier row it matched and why it counts", () => {
+    expect(
+      duplicateText({
+        idempotencyKey: "2b1f0c3e-aaaa-bbbb",
+        loggedAt: "2024-10-15T09:00:00.000Z",
+        status: "closed",
+        hedgeId: "hdg_1",
+        reason: "same_hedge",
+      }),
+    ).toBe("Already in the log on the same hedge: the row logged 2024-10-15 09:00:00 UTC (closed, key 2b1f0c3e…, hedge hdg_1).");
+  });
+
+  test("the read summary and the LIVE dialog say how many hidden rows were skipped", () => {
+    const read: ReadResult = {
+      action: "open",
+      sheetName: "Exposures",
+      address: "Exposures!A1:E9",
+      tableName: "Deals",
+      columns: {},
+      hiddenRowsSkipped: 1,
+      rows: [row(2)],
+      problems: [],
+      blankRows: [],
+    };
+    expect(readSummary(read).headline).toBe("1 row ready from table Deals, 1 hidden row skipped (not sent).");
+    expect(confirmation("production", "open", 1, 100_000, 1).dialog).toBe(
+      "LIVE environment — production money. Open 1 row, total notional 100,000.00 USD. 1 hidden row was skipped (filtered out or hidden in Excel) and will not be sent. Send these orders?",
+    );
+    expect(confirmation("production", "open", 1, 100_000).dialog).not.toMatch(/hidden/);
+  });
+});
+
+describe("unfinished rows", () => {
+  const status = (key: string, over: Partial<RowStatus> = {}): RowStatus => ({
+    idempotencyKey: key,
+    rowNumber: null,
+    action: "add",
+    market: "USDTNGN",
+    side: "buy",
+    notional: 50_000,
+    status: "submitting",
+    hedgeId: "hdg_1",
+    errorCode: null,
+    message: null,
+    loggedAt: "2026-11-20T10:15:03.000Z",
+    account: "0xabc",
+    ...over,
+  });
+  const item = (key: string, step: ResumeItem["step"], over: Partial<ResumeItem> = {}): ResumeItem => ({
+    row: status(key),
+    owner: "mine",
+    serviceSays: "Hedge hdg_1 is filled at 100,000.00 USD.",
+    step,
+    detail: "why",
+    ...over,
+  });
+  const plan = (items: ResumeItem[], over: Partial<ResumePlan> = {}): ResumePlan => ({
+    items,
+    unusable: [],
+    otherAccounts: 0,
+    missing: [],
+    ...over,
+  });
+  const none = { resumed: false, claimed: new Set<string>(), decisions: [], waits: [] };
+
+  test("before Resume: every row with what the service shows and what Resume will do; nothing is sent until Resume", () => {
+    const view = unfinishedView(plan([item("a", "record"), item("b", "send"), item("c", "decide")], { otherAccounts: 2 }), none);
+    expect(view.headline).toBe(
+      "3 unfinished rows from an earlier session, with what the service shows. Nothing is sent until you press Resume. 2 unfinished rows of another account or environment are left alone.",
+    );
+    expect(view.rows.map((r) => [r.title, r.meta, r.next, r.decide])).toEqual([
+      ["Add buy USDTNGN 50,000.00 USD", "Logged 2026-11-20 10:15:03 UTC · Not confirmed", "Resume records what the service shows.", false],
+      ["Add buy USDTNGN 50,000.00 USD", "Logged 2026-11-20 10:15:03 UTC · Not confirmed", "Resume sends it (it was never sent).", false],
+      ["Add buy USDTNGN 50,000.00 USD", "Logged 2026-11-20 10:15:03 UTC · Not confirmed", "Needs your decision: why", true],
+    ]);
+    // Rows needing a decision are not in the Resume count.
+    expect([view.resumeCount, view.resumeLabel]).toEqual([2, "Resume 2 rows"]);
+  });
+
+  test("a row without an account is resumed only once claimed", () => {
+    const p = plan([item("a", "send", { owner: "unclaimed" })]);
+    expect(unfinishedView(p, none).rows[0]).toMatchObject({
+      claimable: true,
+      claimed: false,
+      next: "Not resumed unless you tick that it is this account's.",
+    });
+    expect(unfinishedView(p, none).resumeCount).toBe(0);
+    const claimed = unfinishedView(p, { ...none, claimed: new Set(["a"]) });
+    expect([claimed.resumeCount, claimed.rows[0].next]).toEqual([1, "Resume sends it (it was never sent)."]);
+  });
+
+  test("after Resume: the rows needing a decision, with what the service shows, and the side that waits on them", () => {
+    const waiting = status("a", {
+      status: "needs_decision",
+      message:
+        'Needs your decision: Hedge hdg_1 is filled at 90,000.00 USD. Choose "It was done" or "It was not done" under Unfinished rows.',
+    });
+    const view = unfinishedView(plan([item("a", "decide")]), {
+      resumed: true,
+      claimed: new Set(),
+      decisions: [waiting],
+      waits: [{ market: "USDTNGN", side: "buy", row: waiting, queued: 1, reason: "needs_decision" }],
+    });
+    expect(view.headline).toBe("1 row needs your decision: the service cannot tell whether it took effect.");
+    expect(view.rows).toEqual([
+      expect.objectContaining({ key: "a", decide: true, serviceSays: "Hedge hdg_1 is filled at 90,000.00 USD." }),
+    ]);
+    expect(view.waits).toEqual([
+      "USDTNGN buy waits on: Add buy USDTNGN 50,000.00 USD logged 2026-11-20 10:15:03 UTC (needs your decision; 1 more row queued).",
+    ]);
+    expect(unfinishedView(null, { ...none, resumed: true }).empty).toBe(true);
+  });
+
+  test("each decision is confirmed in words that say nothing is sent; Resume with a LIVE key asks twice", () => {
+    const [r] = unfinishedView(plan([item("a", "decide")]), none).rows;
+    expect(decisionConfirmation(r, "done")).toEqual({
+      text: "Record “Add buy USDTNGN 50,000.00 USD” as done? The Hedge Log takes what the service shows for it, with your decision and the time. Nothing is sent.",
+      button: "Confirm: it was done",
+    });
+    expect(decisionConfirmation(r, "not_done").button).toBe("Confirm: it was not done");
+    expect(resumeConfirmation("sandbox", 2)).toEqual({ steps: 1, dialog: null });
+    expect(resumeConfirmation("production", 2)).toMatchObject({
+      steps: 2,
+      dialog: expect.stringMatching(/^LIVE environment — production money\. Resume 2 unfinished rows/),
+    });
+  });
+
+  test("rows of this computer's journal missing from the log are offered back; rows the add-in never sends say why", () => {
+    const view = unfinishedView(
+      plan([], {
+        missing: [status("m", { status: "filled", action: "open", notional: 10_000 })],
+        unusable: [
+          {
+            loggedAt: "2026-11-20T10:15:03.000Z",
+            action: "open",
+            market: "USDTNGN",
+            side: "buy",
+            idempotencyKey: "",
+            status: "submitting",
+            reason: "Never sent by the add-in: its Idempotency key is empty.",
+          },
+        ],
+      }),
+      none,
+    );
+    expect(view.missing?.text).toMatch(/^This computer's journal has 1 recent row of this account that this workbook's Hedge Log does not/);
+    expect(view.missing?.keys).toEqual(["m"]);
+    expect(view.unusable).toEqual([
+      "open buy USDTNGN, logged 2026-11-20 10:15:03 UTC: Never sent by the add-in: its Idempotency key is empty.",
+    ]);
   });
 });

@@ -1,5 +1,6 @@
 // Chaos: 50 opens against the sandbox with faults on (answers dropped after commit, 503 bursts, 429s, slow and failing fills) and a pane reload mid-batch; afterwards every row has exactly one effect and the log matches the service.
 import { MemoryWorkbook } from "../../src/excel/memory-workbook";
+import { MemoryIntentStore } from "../../src/excel/intent-store";
 import { createDesk } from "../../src/trading/desk";
 import { FINAL_STATUSES, type Progress } from "../../src/trading/types";
 import type { CellValue } from "../../src/trading/cells";
@@ -47,6 +48,8 @@ it("50 rows, faults on, pane reloaded mid-batch: one effect per row, nothing mis
 
   // ---- the first pane: preview, confirm, and it dies after 20 rows were accepted ----
   const runtime1 = killable(workbook);
+  // This computer's journal (OfficeRuntime.storage in Excel), shared by both panes.
+  const intentStore = new MemoryIntentStore();
   const abort = new AbortController();
   let accepted = 0;
   let killed!: () => void;
@@ -54,6 +57,7 @@ it("50 rows, faults on, pane reloaded mid-batch: one effect per row, nothing mis
   const desk1 = createDesk({
     client: clientFor(sb, KEY),
     workbook: runtime1,
+    intentStore,
     account: address,
     pollIntervalMs: 1_000,
     concurrency: 4,
@@ -93,7 +97,7 @@ it("50 rows, faults on, pane reloaded mid-batch: one effect per row, nothing mis
   });
 
   // ---- the second pane: a fresh desk over the same workbook resumes from the log ----
-  const resumed = await resumeInNewPane(clientFor(sb, KEY), workbook, 120_000);
+  const resumed = await resumeInNewPane(clientFor(sb, KEY), workbook, 120_000, intentStore);
   expect(resumed).toBe(unfinishedAtReload);
 
   // ---- what the service has, against the rows and the log ----

@@ -2,6 +2,8 @@
 import { MemoryWorkbook } from "../../src/excel/memory-workbook";
 import { createDesk } from "../../src/trading/desk";
 import { Journal } from "../../src/trading/journal";
+import { intentScope } from "../../src/trading/intent-store";
+import { MemoryIntentStore } from "../../src/excel/intent-store";
 import { intentFromRow } from "../../src/trading/intent";
 import { newIdempotencyKey } from "../../src/api/client";
 import type { Progress, TradingDesk } from "../../src/trading/types";
@@ -218,7 +220,9 @@ describe("desk over the sandbox", () => {
     expect(again.lines[0].duplicateOf).toMatchObject({ status: "filled" });
     const skipped = await desk.send(again);
     expect(skipped.rows).toEqual([]);
-    expect(skipped.skipped[0].reason).toMatch(/^Already in the log \(filled, key .*\): tick "send again" to send it anyway\.$/);
+    expect(skipped.skipped[0].reason).toMatch(
+      /^Already in the log \(filled, logged \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC, key .*\): tick "send again" to send it anyway\.$/,
+    );
     expect((await serviceState(sb, DEMO_API_KEY)).hedges).toHaveLength(1);
     await desk.send(again, { sendAgain: true });
     await desk.settled(20_000);
@@ -241,42 +245,65 @@ describe("desk over the sandbox", () => {
     expect(service.hedges.map((h) => h.client_reference)).toEqual(["OTHER"]);
   });
 
-  it("resumes rows journalled but never sent (runtime stopped before the request) and rows submitted but not yet filled", async () => {
+  it("resumes, on the user's word, rows journalled but never sent and rows submitted but not yet filled; rows without an account only once claimed", async () => {
     const workbook = new MemoryWorkbook();
-    // A previous pane journalled two rows and died: one never left, the other was accepted and then the pane closed.
-    const journal = new Journal(workbook);
+    const client = clientFor(sb, DEMO_API_KEY_2);
+    const address = (await client.account()).data.account_address;
+    // A previous pane journalled three rows and died: one never left, one was accepted and then the pane closed; the
+    // third is in a log older than the Account column (and this computer's journal never saw it).
+    const intentStore = new MemoryIntentStore();
+    const journal = new Journal(workbook, { store: intentStore, scope: intentScope("sandbox", address) });
     await journal.load();
     const at = new Date().toISOString();
-    const unsent = intentFromRow(
-      { rowNumber: 2, action: "open", market: "USDTNGN", side: "buy", notional: 20_000, tenor: 7, clientReference: "RES-1" },
-      newIdempotencyKey(),
-      "sandbox",
-      at,
-    );
-    const accepted = intentFromRow(
-      { rowNumber: 3, action: "open", market: "USDTNGN", side: "sell", notional: 30_000, tenor: 7, clientReference: "RES-2" },
-      newIdempotencyKey(),
-      "sandbox",
-      at,
-    );
+    const row = (n: number, side: "buy" | "sell", market: string, ref: string) =>
+      ({ rowNumber: n, action: "open", market, side, notional: 20_000 + n, tenor: 7, clientReference: ref }) as const;
+    const unsent = intentFromRow(row(2, "buy", "USDTNGN", "RES-1"), newIdempotencyKey(), "sandbox", at, address);
+    const accepted = intentFromRow(row(3, "sell", "USDTNGN", "RES-2"), newIdempotencyKey(), "sandbox", at, address);
+    unsent.keyId = accepted.keyId = client.keyId;
     await journal.append([unsent, accepted]);
-    const client = clientFor(sb, DEMO_API_KEY_2);
     const answer = await client.open(
-      { market: "USDTNGN", side: "sell", notional_usd: 30_000, tenor_days: 7, client_reference: "RES-2" },
+      { market: "USDTNGN", side: "sell", notional_usd: accepted.notional!, tenor_days: 7, client_reference: "RES-2" },
       { idempotencyKey: accepted.idempotencyKey },
     );
     journal.update(accepted, { status: "submitted", hedgeId: answer.data.hedge_id, orderTxHash: answer.data.order_tx_hash });
     await journal.flush();
+    const older = intentFromRow(row(4, "buy", "USDTNGN", "RES-3"), newIdempotencyKey(), "sandbox", at, null);
 
-    const desk = createDesk({ client, workbook, pollIntervalMs: 250 });
+    const desk = createDesk({ client, workbook, intentStore, pollIntervalMs: 250 });
+    // Opening the pane lists them and what the service shows; nothing is sent.
+    const plan = await desk.inspect();
+    expect(plan.items.map((i) => [i.row.idempotencyKey, i.owner, i.step])).toEqual([
+      [unsent.idempotencyKey, "mine", "send"],
+      [accepted.idempotencyKey, "mine", "follow"],
+    ]);
+    expect((await serviceState(sb, DEMO_API_KEY_2)).hedges).toHaveLength(1);
     const resumed = await desk.resume();
     expect(resumed.resumed.map((r) => r.idempotencyKey).sort()).toEqual([unsent.idempotencyKey, accepted.idempotencyKey].sort());
     await desk.settled(20_000);
-    const log = await workbook.readLog();
+    let log = await workbook.readLog();
     expect(log.map((r) => r.status)).toEqual(["filled", "filled"]);
     const service = await serviceState(sb, DEMO_API_KEY_2);
     expect(service.hedges.map((h) => h.client_reference).sort()).toEqual(["RES-1", "RES-2"]);
     expect(log[1].hedgeId).toBe(answer.data.hedge_id);
+    desk.stop();
+
+    // A row without an account is listed as unclaimed and left alone until the user says it is this account's. Only the
+    // log knows it (no Sent at, not in this computer's journal): it may have been sent, the service shows nothing, so it is
+    // never sent blindly: the user decides.
+    await new Journal(workbook).append([older]);
+    const next = createDesk({ client, workbook, intentStore, pollIntervalMs: 250 });
+    const listed = await next.inspect();
+    expect(listed.items.map((i) => [i.row.idempotencyKey, i.owner, i.step])).toEqual([[older.idempotencyKey, "unclaimed", "decide"]]);
+    expect((await next.resume()).resumed).toEqual([]);
+    expect((await next.resume({ claim: [older.idempotencyKey] })).resumed.map((r) => r.idempotencyKey)).toEqual([older.idempotencyKey]);
+    await next.settled(20_000);
+    expect(next.needsDecision().map((r) => r.idempotencyKey)).toEqual([older.idempotencyKey]);
+    expect((await serviceState(sb, DEMO_API_KEY_2)).hedges).toHaveLength(2);
+    await next.decide(older.idempotencyKey, "not_done");
+    log = await workbook.readLog();
+    expect(log[2]).toMatchObject({ status: "not_sent", account: address, decision: "not done" });
+    expect(log[2].decidedAt).toEqual(expect.any(String));
+    next.stop();
     // A second resume finds nothing to do.
     expect((await createDesk({ client, workbook }).resume()).resumed).toEqual([]);
   });
@@ -292,7 +319,8 @@ describe("desk over the sandbox", () => {
     const { workbook, desk } = setup(grid, DEMO_API_KEY);
     await trade(desk, workbook, "open", grid);
     desk.stop();
-    const journal = new Journal(workbook);
+    const storeA = new MemoryIntentStore();
+    const journal = new Journal(workbook, { store: storeA, scope: intentScope("sandbox", addressA) });
     await journal.load();
     const stranded = intentFromRow(
       { rowNumber: 3, action: "open", market: "USDTNGN", side: "sell", notional: 25_000, tenor: 7, clientReference: "ACC-2" },
@@ -301,11 +329,12 @@ describe("desk over the sandbox", () => {
       new Date().toISOString(),
       addressA,
     );
+    stranded.keyId = clientA.keyId;
     await journal.append([stranded]);
     expect((await workbook.readLog()).map((r) => r.account)).toEqual([addressA, addressA]);
 
     // The same workbook connected with account B's key: A's unfinished row is not sent under B, and A's done row is no duplicate for B.
-    const deskB = createDesk({ client: clientB, workbook, pollIntervalMs: 250 });
+    const deskB = createDesk({ client: clientB, workbook, intentStore: storeA, pollIntervalMs: 250 });
     expect((await deskB.resume()).resumed).toEqual([]);
     expect((await serviceState(sb, DEMO_API_KEY_2)).hedges).toEqual([]);
     workbook.setSheet("Exposures", grid).select("Exposures", "A2:E2");
@@ -314,7 +343,7 @@ describe("desk over the sandbox", () => {
     deskB.stop();
 
     // Back on account A: the stranded row is taken up and sent once, under A; the first row is A's duplicate.
-    const deskA = createDesk({ client: clientA, workbook, pollIntervalMs: 250, account: addressA });
+    const deskA = createDesk({ client: clientA, workbook, intentStore: storeA, pollIntervalMs: 250, account: addressA });
     expect((await deskA.resume()).resumed.map((r) => r.idempotencyKey)).toEqual([stranded.idempotencyKey]);
     await deskA.settled(20_000);
     expect((await serviceState(sb, DEMO_API_KEY)).hedges.map((h) => h.client_reference).sort()).toEqual(["ACC-1", "ACC-2"]);

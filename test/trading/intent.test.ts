@@ -5,13 +5,13 @@ import {
   applyPatch,
   IllegalTransition,
   intentFromLogRecord,
+  unusableReason,
   intentFromRow,
   intentToLogRecord,
   isFinal,
 } from "../../src/trading/intent";
 import { findDuplicate } from "../../src/trading/duplicates";
 import { Journal } from "../../src/trading/journal";
-import { expectedFromMessage, submittedMessage } from "../../src/trading/desk";
 import { INTENT_STATUSES, type TradeRow } from "../../src/trading/types";
 import { LOG_COLUMNS, LOG_SHEET_NAME } from "../../src/trading/hedge-log";
 
@@ -35,7 +35,7 @@ describe("intent state machine", () => {
     expect(canMove("submitted", "closed")).toBe(true);
     expect(canMove("submitted", "submitting")).toBe(false);
     expect(canMove("submitted", "rejected")).toBe(false);
-    for (const final of ["filled", "failed", "closed", "rejected"] as const) {
+    for (const final of ["filled", "failed", "closed", "rejected", "not_sent"] as const) {
       expect(isFinal(final)).toBe(true);
       for (const to of INTENT_STATUSES) expect(canMove(final, to)).toBe(false);
     }
@@ -65,15 +65,45 @@ describe("intent state machine", () => {
     expect(intentFromLogRecord({ ...intentToLogRecord(intent), status: "done" })).toBeNull();
   });
 
-  it("keeps the notional an Add or Reduce leads to in its message, for a resume", () => {
-    expect(expectedFromMessage(submittedMessage("add", 1_250_000.5))).toBe(1_250_000.5);
-    expect(expectedFromMessage(submittedMessage("reduce", 0))).toBe(0);
-    expect(expectedFromMessage(submittedMessage("open", 5))).toBeNull();
-    expect(expectedFromMessage("edited by hand")).toBeNull();
+  it("round-trips the columns written before a request leaves (notional before, sent at) and the user's decision", () => {
+    const intent = intentFromRow(row({ action: "reduce", tenor: null }), "k3", "sandbox", "2025-01-01T00:00:00.000Z", "0xaa");
+    applyPatch(intent, { sentAt: "2025-01-01T00:00:01.000Z", notionalBefore: 400_000, hedgeId: "h-3" });
+    applyPatch(intent, { status: "needs_decision" });
+    applyPatch(intent, { status: "not_sent", decision: "not done", decidedAt: "2025-01-02T00:00:00.000Z" });
+    expect(intentFromLogRecord(intentToLogRecord(intent))).toMatchObject({
+      sentAt: "2025-01-01T00:00:01.000Z",
+      notionalBefore: 400_000,
+      hedgeId: "h-3",
+      status: "not_sent",
+      decision: "not done",
+      decidedAt: "2025-01-02T00:00:00.000Z",
+    });
+  });
+
+  it("never takes up a log row whose idempotency key or market is blank (or padded): it is the user's to sort out", () => {
+    const good = intentToLogRecord(intentFromRow(row(), "k4", "sandbox", "2025-01-01T00:00:00.000Z"));
+    for (const bad of [{ idempotencyKey: "" }, { idempotencyKey: "   " }, { idempotencyKey: " k4" }, { market: "" }, { market: "  " }]) {
+      const record = { ...good, ...bad };
+      expect(intentFromLogRecord(record)).toBeNull();
+      expect(unusableReason(record)).toMatch(/Idempotency key is empty|Market is empty/);
+    }
+    expect(unusableReason(good)).toBeNull();
+  });
+
+  it("moves to needs_decision from submitting or submitted, and from there only on the user's word; not_sent is final", () => {
+    expect(canMove("submitting", "needs_decision")).toBe(true);
+    expect(canMove("submitted", "needs_decision")).toBe(true);
+    expect(canMove("needs_decision", "not_sent")).toBe(true);
+    expect(canMove("needs_decision", "submitted")).toBe(true);
+    expect(canMove("submitting", "not_sent")).toBe(false);
+    expect(canMove("needs_decision", "submitting")).toBe(false);
+    expect(isFinal("not_sent")).toBe(true);
+    expect(isFinal("needs_decision")).toBe(false);
   });
 });
 
 describe("duplicate detection", () => {
+  const TODAY = { dayStart: "2025-01-02T00:00:00.000Z", hedgeId: null };
   const ACC = "0x00000000000000000000000000000000000000aa";
   const OTHER = "0x00000000000000000000000000000000000000bb";
   const logged = (status: string, over: Partial<TradeRow> = {}, environment = "sandbox", account: string | null = ACC) => ({
@@ -82,31 +112,67 @@ describe("duplicate detection", () => {
   });
 
   it("counts only rows of the same account; rows without an account (older logs) count for any account of their environment", () => {
-    expect(findDuplicate(row(), "sandbox", [logged("filled", {}, "sandbox", OTHER)], ACC)).toBeNull();
-    expect(findDuplicate(row(), "sandbox", [logged("filled", {}, "sandbox", ACC.toUpperCase().replace("0X", "0x"))], ACC)).not.toBeNull();
-    expect(findDuplicate(row(), "sandbox", [logged("filled", {}, "sandbox", null)], OTHER)).toMatchObject({ idempotencyKey: "key-filled" });
-    expect(findDuplicate(row(), "production", [logged("filled", {}, "sandbox", null)], OTHER)).toBeNull();
+    expect(findDuplicate(row(), "sandbox", [logged("filled", {}, "sandbox", OTHER)], ACC, TODAY)).toBeNull();
+    expect(
+      findDuplicate(row(), "sandbox", [logged("filled", {}, "sandbox", ACC.toUpperCase().replace("0X", "0x"))], ACC, TODAY),
+    ).not.toBeNull();
+    expect(findDuplicate(row(), "sandbox", [logged("filled", {}, "sandbox", null)], OTHER, TODAY)).toMatchObject({
+      idempotencyKey: "key-filled",
+    });
+    expect(findDuplicate(row(), "production", [logged("filled", {}, "sandbox", null)], OTHER, TODAY)).toBeNull();
   });
 
   it("flags a row the log shows as done with the same action, market, side, amount and reference", () => {
     for (const status of ["submitting", "submitted", "filled", "closed"]) {
-      expect(findDuplicate(row(), "sandbox", [logged(status)], ACC)).toMatchObject({ idempotencyKey: `key-${status}`, status });
+      expect(findDuplicate(row(), "sandbox", [logged(status)], ACC, TODAY)).toMatchObject({ idempotencyKey: `key-${status}`, status });
     }
   });
 
   it("does not flag failed or rejected rows, other environments, or any differing field", () => {
-    expect(findDuplicate(row(), "sandbox", [logged("failed"), logged("rejected")], ACC)).toBeNull();
-    expect(findDuplicate(row(), "production", [logged("filled")], ACC)).toBeNull();
-    expect(findDuplicate(row({ notional: 250_001 }), "sandbox", [logged("filled")], ACC)).toBeNull();
-    expect(findDuplicate(row({ side: "sell" }), "sandbox", [logged("filled")], ACC)).toBeNull();
-    expect(findDuplicate(row({ clientReference: "D-2" }), "sandbox", [logged("filled")], ACC)).toBeNull();
-    expect(findDuplicate(row({ action: "add", tenor: null }), "sandbox", [logged("filled")], ACC)).toBeNull();
+    expect(findDuplicate(row(), "sandbox", [logged("failed"), logged("rejected")], ACC, TODAY)).toBeNull();
+    expect(findDuplicate(row(), "production", [logged("filled")], ACC, TODAY)).toBeNull();
+    expect(findDuplicate(row({ notional: 250_001 }), "sandbox", [logged("filled")], ACC, TODAY)).toBeNull();
+    expect(findDuplicate(row({ side: "sell" }), "sandbox", [logged("filled")], ACC, TODAY)).toBeNull();
+    expect(findDuplicate(row({ clientReference: "D-2" }), "sandbox", [logged("filled")], ACC, TODAY)).toBeNull();
+    expect(findDuplicate(row({ action: "add", tenor: null }), "sandbox", [logged("filled")], ACC, TODAY)).toBeNull();
+  });
+
+  it("looks only at rows of the same UTC day or of the same hedge, and says which row it matched", () => {
+    const close = row({ action: "close", notional: null, tenor: null, clientReference: null });
+    const october = {
+      ...logged("closed", { action: "close", notional: null, tenor: null, clientReference: null }),
+      loggedAt: "2024-10-15T09:00:00.000Z",
+      hedgeId: "h-october",
+    };
+    // A Close today is not a duplicate of another hedge's Close in October…
+    expect(findDuplicate(close, "sandbox", [october], ACC, { dayStart: "2025-01-02T00:00:00.000Z", hedgeId: "h-today" })).toBeNull();
+    // …but it is of a Close of the same hedge, whenever, and of one logged today.
+    expect(findDuplicate(close, "sandbox", [october], ACC, { dayStart: "2025-01-02T00:00:00.000Z", hedgeId: "h-october" })).toEqual({
+      idempotencyKey: "key-closed",
+      loggedAt: "2024-10-15T09:00:00.000Z",
+      status: "closed",
+      hedgeId: "h-october",
+      reason: "same_hedge",
+    });
+    const today = { ...october, loggedAt: "2025-01-02T08:00:00.000Z" };
+    expect(findDuplicate(close, "sandbox", [today], ACC, { dayStart: "2025-01-02T00:00:00.000Z", hedgeId: "h-today" })).toMatchObject({
+      reason: "same_day",
+    });
+    // A row waiting for the user's decision may have acted: it counts; one the user marked not sent does not.
+    expect(findDuplicate(row(), "sandbox", [logged("needs_decision")], ACC, TODAY)).not.toBeNull();
+    expect(findDuplicate(row(), "sandbox", [logged("not_sent")], ACC, TODAY)).toBeNull();
   });
 
   it("treats Close rows (no amount) as the same when market, side and reference match", () => {
     const close = row({ action: "close", notional: null, tenor: null, clientReference: null });
     expect(
-      findDuplicate(close, "sandbox", [logged("closed", { action: "close", notional: null, tenor: null, clientReference: null })], ACC),
+      findDuplicate(
+        close,
+        "sandbox",
+        [logged("closed", { action: "close", notional: null, tenor: null, clientReference: null })],
+        ACC,
+        TODAY,
+      ),
     ).not.toBeNull();
   });
 });
@@ -127,9 +193,9 @@ describe("journal", () => {
     journal.update(a, { status: "submitted", hedgeId: "h-1", orderTxHash: "0xabc" });
     journal.update(a, { status: "filled", struckRate: 1501.25, filledAt: "2025-01-02T03:04:07.000Z", fillTxHash: "0xdef" });
     journal.update(b, { status: "rejected", errorCode: "hedge_exists", message: "exists" });
-    expect(wb.calls).toBe(3); // load, append, and nothing written yet: updates are coalesced
+    expect(wb.calls).toBe(3); // load, append, read back, and nothing written yet: updates are coalesced
     await journal.flush();
-    expect(wb.calls).toBe(4);
+    expect(wb.calls).toBe(5); // the first flush checks the log has every column, then one update call
     log = await wb.readLog();
     expect(log[0]).toMatchObject({
       status: "filled",

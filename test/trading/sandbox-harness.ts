@@ -5,6 +5,7 @@ import type { AccountConfig } from "../../src/sandbox/accounts";
 import type { MarketConfig } from "../../src/sandbox/pricing";
 import { DEFAULT_MARKETS } from "../../src/sandbox/pricing";
 import type { Workbook } from "../../src/trading/workbook";
+import type { IntentStore } from "../../src/trading/intent-store";
 import { createDesk } from "../../src/trading/desk";
 import type { Hedge, ClosedHedge } from "../../src/api/schemas";
 
@@ -77,7 +78,7 @@ export function killable(inner: Workbook): Workbook & { kill(): void } {
   return {
     readSelection: guard(() => inner.readSelection()),
     ensureLog: guard(() => inner.ensureLog()),
-    readLog: guard(() => inner.readLog()),
+    readLog: guard((query) => inner.readLog(query)),
     appendLog: guard((r) => inner.appendLog(r)),
     updateLog: guard((u) => inner.updateLog(u)),
     showLog: guard(() => inner.showLog()),
@@ -87,11 +88,20 @@ export function killable(inner: Workbook): Workbook & { kill(): void } {
   };
 }
 
-/** A "reloaded pane": a fresh desk over the same workbook resumes from the log and runs until every row is final. Returns the rows it took up. */
-export async function resumeInNewPane(client: HedgingClient, workbook: Workbook, settleMs: number): Promise<number> {
-  const desk = createDesk({ client, workbook, pollIntervalMs: 1_000, concurrency: 4 });
+/**
+ * A "reloaded pane": a fresh desk over the same workbook and this computer's journal lists the unfinished rows, the user
+ * presses Resume (claiming rows without an account), and it runs until every row is final. Returns the rows it took up.
+ */
+export async function resumeInNewPane(
+  client: HedgingClient,
+  workbook: Workbook,
+  settleMs: number,
+  intentStore?: IntentStore,
+): Promise<number> {
+  const desk = createDesk({ client, workbook, intentStore, pollIntervalMs: 1_000, concurrency: 4 });
   try {
-    const { resumed } = await desk.resume();
+    const plan = await desk.inspect();
+    const { resumed } = await desk.resume({ claim: plan.items.filter((i) => i.owner === "unclaimed").map((i) => i.row.idempotencyKey) });
     await desk.settled(settleMs);
     return resumed.length;
   } finally {

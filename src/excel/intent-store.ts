@@ -1,0 +1,61 @@
+// The per-user intent journal over OfficeRuntime.storage (beside the API key, never in the workbook), one item per intent, and an in-memory one for tests and the harness.
+import { decodeStoredIntent, encodeStoredIntent, type IntentStore, type StoredIntent } from "../trading/intent-store";
+
+/** Item names: `hedge.intent.<environment>:<account>.<idempotency key>`. */
+const PREFIX = "hedge.intent.";
+const itemName = (scope: string, key: string) => `${PREFIX}${scope}.${key}`;
+
+/**
+ * OfficeRuntime.storage: per user and device, shared by the pane and the functions, limited to about 10 MB in all. One item
+ * per intent (~300 bytes) so a status change writes one small item; final entries are pruned by the desk (a week, 2,000).
+ */
+export function officeIntentStore(storage: OfficeRuntime.Storage = OfficeRuntime.storage): IntentStore {
+  return {
+    async load(scope) {
+      const names = (await storage.getKeys()).filter((k) => k.startsWith(`${PREFIX}${scope}.`));
+      if (names.length === 0) return [];
+      const items = await storage.getItems(names);
+      return names.map((n) => decodeStoredIntent(items[n] ?? "")).filter((e): e is StoredIntent => e !== null);
+    },
+    async put(scope, intents) {
+      if (intents.length === 0) return;
+      await storage.setItems(Object.fromEntries(intents.map((e) => [itemName(scope, e.record.idempotencyKey), encodeStoredIntent(e)])));
+    },
+    async remove(scope, keys) {
+      if (keys.length > 0) await storage.removeItems(keys.map((k) => itemName(scope, k)));
+    },
+  };
+}
+
+/** The same in memory (tests, benches, the browser harness). `bytes()` is what OfficeRuntime.storage would hold. */
+export class MemoryIntentStore implements IntentStore {
+  readonly items = new Map<string, string>();
+  /** Writes made (for tests that count them). */
+  writes = 0;
+
+  async load(scope: string): Promise<StoredIntent[]> {
+    const out: StoredIntent[] = [];
+    for (const [name, text] of this.items) {
+      if (!name.startsWith(`${PREFIX}${scope}.`)) continue;
+      const entry = decodeStoredIntent(text);
+      if (entry) out.push(entry);
+    }
+    return out;
+  }
+
+  async put(scope: string, intents: readonly StoredIntent[]): Promise<void> {
+    this.writes++;
+    for (const e of intents) this.items.set(itemName(scope, e.record.idempotencyKey), encodeStoredIntent(e));
+  }
+
+  async remove(scope: string, keys: readonly string[]): Promise<void> {
+    this.writes++;
+    for (const k of keys) this.items.delete(itemName(scope, k));
+  }
+
+  bytes(): number {
+    let n = 0;
+    for (const [k, v] of this.items) n += k.length + v.length;
+    return n;
+  }
+}

@@ -1,0 +1,175 @@
+// View models of the Unfinished rows list: what each row is, what the service shows, what Resume will do, the two decisions and their confirmations, and which market side waits on which row.
+import type { Environment } from "../api/environment";
+import type { Decision, LaneWait, ResumeItem, ResumePlan, ResumeStep, RowStatus } from "../trading/types";
+import { ACTION_LABELS, STATUS_LABELS } from "./trade-model";
+import { formatUsd, formatUtc, plural } from "./format";
+
+/** What Resume does with a row, in the list's words. */
+export const STEP_LABELS: Record<ResumeStep, string> = {
+  record: "Resume records what the service shows",
+  follow: "Resume follows it to its fill",
+  send: "Resume sends it (it was never sent)",
+  resend: "Resume sends it again with the same idempotency key",
+  decide: "Needs your decision",
+  ask: "Resume asks the service first, then records, follows, sends or asks you",
+};
+
+export interface UnfinishedRowView {
+  key: string;
+  /** "Add buy USDTNGN 50,000.00 USD" */
+  title: string;
+  /** "Logged 2026-11-22 10:15:03 UTC · Submitting" */
+  meta: string;
+  serviceSays: string;
+  /** What Resume will do, or why it needs a decision. */
+  next: string;
+  /** Rows of an older log without an account: only resumed once the user ticks that they are this account's. */
+  claimable: boolean;
+  claimed: boolean;
+  /** The two decisions are offered. */
+  decide: boolean;
+}
+
+export interface UnfinishedView {
+  /** Nothing to show (no unfinished rows, nothing missing, nothing unusable). */
+  empty: boolean;
+  headline: string;
+  rows: UnfinishedRowView[];
+  /** Rows Resume will take up now (this account's, and the claimed ones), not counting those waiting for a decision. */
+  resumeCount: number;
+  resumeLabel: string;
+  /** Rows of this computer's journal the Hedge Log lacks. */
+  missing: { text: string; keys: string[] } | null;
+  /** Rows the add-in will never send, with why. */
+  unusable: string[];
+  /** "USDTNGN buy waits on: Add 50,000.00 USD logged … (needs your decision; 1 more row queued)". */
+  waits: string[];
+}
+
+export function rowTitle(row: Pick<RowStatus, "action" | "side" | "market" | "notional">): string {
+  const amount = row.notional === null ? "whole position" : formatUsd(row.notional);
+  return `${ACTION_LABELS[row.action]} ${row.side} ${row.market} ${amount}`;
+}
+
+/**
+ * The list as it stands: before Resume, every unfinished row of the plan (with what Resume would do); after it, the rows
+ * still waiting for the user (`decisions`: rows the desk has in needs_decision), plus the market sides that wait.
+ */
+export function unfinishedView(
+  plan: ResumePlan | null,
+  options: { resumed: boolean; claimed: ReadonlySet<string>; decisions: readonly RowStatus[]; waits: readonly LaneWait[] },
+): UnfinishedView {
+  const rows: UnfinishedRowView[] = [];
+  const seen = new Set<string>();
+  const decided = new Map(options.decisions.map((r) => [r.idempotencyKey, r]));
+  if (plan && !options.resumed) {
+    for (const item of plan.items) {
+      seen.add(item.row.idempotencyKey);
+      rows.push(itemView(item, options.claimed, decided.get(item.row.idempotencyKey)));
+    }
+  }
+  for (const row of options.decisions) {
+    if (seen.has(row.idempotencyKey)) continue;
+    rows.push({
+      key: row.idempotencyKey,
+      title: rowTitle(row),
+      meta: `Logged ${formatUtc(row.loggedAt)} · ${statusLabel(row.status)}`,
+      serviceSays: (row.message ?? "").replace(/^Needs your decision: /, "").replace(/ Choose "It was done".*$/, ""),
+      next: STEP_LABELS.decide,
+      claimable: false,
+      claimed: true,
+      decide: true,
+    });
+  }
+  const resumeCount =
+    plan && !options.resumed
+      ? plan.items.filter(
+          (i) =>
+            i.step !== "decide" && i.row.status !== "needs_decision" && (i.owner === "mine" || options.claimed.has(i.row.idempotencyKey)),
+        ).length
+      : 0;
+  const deciding = rows.filter((r) => r.decide).length;
+  const missing =
+    plan && plan.missing.length > 0 && !options.resumed
+      ? {
+          text: `This computer's journal has ${plural(plan.missing.length, "recent row")} of this account that this workbook's Hedge Log does not (a workbook closed without saving, or another workbook): ${plan.missing
+            .map((r) => `${rowTitle(r)} (${STATUS_LABELS[r.status].toLowerCase()}, logged ${formatUtc(r.loggedAt)})`)
+            .join("; ")}.`,
+          keys: plan.missing.map((r) => r.idempotencyKey),
+        }
+      : null;
+  const unusable = plan
+    ? plan.unusable.map((u) => `${u.action || "?"} ${u.side} ${u.market || "(no market)"}, logged ${formatUtc(u.loggedAt)}: ${u.reason}`)
+    : [];
+  const waits = options.waits.map(
+    (w) =>
+      `${w.market} ${w.side} waits on: ${rowTitle(w.row)} logged ${formatUtc(w.row.loggedAt)} (${w.reason === "needs_decision" ? "needs your decision" : STATUS_LABELS[w.row.status].toLowerCase()}${w.queued ? `; ${plural(w.queued, "more row")} queued` : ""}).`,
+  );
+  const others =
+    plan && plan.otherAccounts > 0 && !options.resumed
+      ? ` ${plural(plan.otherAccounts, "unfinished row")} of another account or environment are left alone.`
+      : "";
+  let headline: string;
+  if (!options.resumed && rows.length > 0)
+    headline = `${plural(rows.length, "unfinished row")} from an earlier session, with what the service shows. Nothing is sent until you press Resume.${others}`;
+  else if (deciding > 0)
+    headline = `${plural(deciding, "row needs", "rows need")} your decision: the service cannot tell whether ${deciding === 1 ? "it" : "they"} took effect.`;
+  else headline = others.trim();
+  return {
+    empty: rows.length === 0 && !missing && unusable.length === 0 && waits.length === 0 && headline === "",
+    headline,
+    rows,
+    resumeCount,
+    resumeLabel: `Resume ${plural(resumeCount, "row")}`,
+    missing,
+    unusable,
+    waits,
+  };
+}
+
+/** An unfinished row's state in the list: `submitting` left by an earlier session is not being sent, it is unconfirmed. */
+function statusLabel(status: RowStatus["status"]): string {
+  return status === "submitting" ? "Not confirmed" : STATUS_LABELS[status];
+}
+
+function itemView(item: ResumeItem, claimed: ReadonlySet<string>, live: RowStatus | undefined): UnfinishedRowView {
+  const row = live ?? item.row;
+  const deciding = row.status === "needs_decision" || item.step === "decide";
+  const mine = item.owner === "mine" || claimed.has(row.idempotencyKey);
+  return {
+    key: row.idempotencyKey,
+    title: rowTitle(row),
+    meta: `Logged ${formatUtc(row.loggedAt)} · ${statusLabel(row.status)}${item.owner === "unclaimed" ? " · no account in the log" : ""}`,
+    serviceSays: item.serviceSays,
+    next: deciding
+      ? `${STEP_LABELS.decide}: ${item.detail}`
+      : mine
+        ? `${STEP_LABELS[item.step]}.`
+        : "Not resumed unless you tick that it is this account's.",
+    claimable: item.owner === "unclaimed",
+    claimed: mine,
+    decide: deciding && mine,
+  };
+}
+
+/** The sentence a decision is confirmed with, and the button. */
+export function decisionConfirmation(row: UnfinishedRowView, decision: Decision): { text: string; button: string } {
+  return decision === "done"
+    ? {
+        text: `Record “${row.title}” as done? The Hedge Log takes what the service shows for it, with your decision and the time. Nothing is sent.`,
+        button: "Confirm: it was done",
+      }
+    : {
+        text: `Record “${row.title}” as not sent? The Hedge Log marks it not sent, with your decision and the time. Nothing is sent; trade it again as a new row if you still want it.`,
+        button: "Confirm: it was not done",
+      };
+}
+
+/** Resume with a LIVE key asks the same second confirmation as a new batch. */
+export function resumeConfirmation(environment: Environment, count: number): { steps: 1 | 2; dialog: string | null } {
+  if (environment !== "production") return { steps: 1, dialog: null };
+  return {
+    steps: 2,
+    dialog: `LIVE environment — production money. Resume ${plural(count, "unfinished row")}: rows the service shows are recorded, rows never sent (or sent moments ago) are sent with their own idempotency key. Send what needs sending?`,
+  };
+}

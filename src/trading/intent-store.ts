@@ -1,0 +1,65 @@
+// The per-user intent journal port: every row's intent kept beside the API key (per environment and account) until it is final and a while after, so a workbook closed without saving loses nothing. Implemented in src/excel/intent-store.ts.
+import { utcMs } from "../api/time";
+import { LOG_COLUMNS, type LogRecord } from "./hedge-log";
+
+/** One intent as the per-user journal keeps it: its log record plus what only this computer knows. */
+export interface StoredIntent {
+  record: LogRecord;
+  /** Fingerprint of the API key that sent it (idempotency keys are per API key): a re-send is only ever made under the same key. */
+  keyId: string | null;
+  /** Idempotency key of a row that was already in the same Hedge Log when this one was appended (null: the log was empty). */
+  anchor: string | null;
+  /** When it became final (ISO 8601 UTC); null while unfinished. Final entries are pruned after a while. */
+  finalAt: string | null;
+}
+
+/**
+ * Per-user storage of intents, one entry per idempotency key within a scope (environment and account). Writes are
+ * durable when the promise resolves: the desk writes here before a request leaves.
+ */
+export interface IntentStore {
+  load(scope: string): Promise<StoredIntent[]>;
+  /** Adds or replaces these entries (by idempotency key). */
+  put(scope: string, intents: readonly StoredIntent[]): Promise<void>;
+  remove(scope: string, idempotencyKeys: readonly string[]): Promise<void>;
+}
+
+/** Final entries are kept this long (for the duplicate check and to restore rows a workbook closed without saving lost)… */
+export const FINAL_KEEP_MS = 7 * 86_400_000;
+/** …and at most this many of them (the newest); unfinished entries are never pruned. */
+export const FINAL_KEEP_COUNT = 2_000;
+
+/** The scope of a desk: its environment and account ("-" for a key whose account has no address). */
+export function intentScope(environment: string, account: string | null): string {
+  return `${environment}:${(account ?? "-").toLowerCase()}`;
+}
+
+/** Entries to drop: final ones older than FINAL_KEEP_MS, and beyond the newest FINAL_KEEP_COUNT. */
+export function prunable(entries: readonly StoredIntent[], nowMs: number): string[] {
+  const finals = entries
+    .filter((e) => e.finalAt !== null)
+    .sort((a, b) => utcMs(b.finalAt!) - utcMs(a.finalAt!) || (a.record.idempotencyKey < b.record.idempotencyKey ? -1 : 1));
+  return finals.filter((e, i) => i >= FINAL_KEEP_COUNT || nowMs - utcMs(e.finalAt!) > FINAL_KEEP_MS).map((e) => e.record.idempotencyKey);
+}
+
+/** A compact text form (an array in LOG_COLUMNS order, then the extras): ~40 % of the JSON of the object. */
+export function encodeStoredIntent(entry: StoredIntent): string {
+  const record = entry.record as unknown as Record<string, unknown>;
+  return JSON.stringify([1, ...LOG_COLUMNS.map((c) => record[c.field] ?? null), entry.keyId, entry.anchor, entry.finalAt]);
+}
+
+/** Back from encodeStoredIntent; null for text this version cannot read (it is then left alone). */
+export function decodeStoredIntent(text: string): StoredIntent | null {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(parsed) || parsed[0] !== 1 || parsed.length < LOG_COLUMNS.length + 4) return null;
+  const record: Record<string, unknown> = {};
+  LOG_COLUMNS.forEach((c, i) => (record[c.field] = parsed[i + 1]));
+  if (typeof record.idempotencyKey !== "string" || record.idempotencyKey === "") return null;
+  const [keyId, anchor, finalAt] = parsed.slice(LOG_COLUMNS.length + 1) as Array<string | null>;
+  return { record: record as unknown as LogRecord, keyId: keyId ?? null, anchor: anchor ?? null, finalAt: finalAt ?? null };
+}

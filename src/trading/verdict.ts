@@ -1,0 +1,209 @@
+// What the service shows about one row: the hedge it acted on (by id, else by client reference, opening time and notional) and its closed-hedge records, judged against the notional before the action. Pure; the desk and the poller gather the evidence.
+import { utcMs } from "../api/time";
+import type { ClosedHedge, Hedge } from "../api/schemas";
+import type { Intent, IntentPatch } from "./intent";
+
+/** Amounts are the same to the cent. */
+export const CENT = 0.005;
+/** The service's clock and this computer's may differ: a hedge opened up to this long before the row was logged still counts. */
+export const CLOCK_SKEW_MS = 120_000;
+
+/** What was read from the service about one row. */
+export interface Evidence {
+  /**
+   * The hedge the row acts on, when found: by hedge id (Add/Reduce/Close always have one once sent; an Open once answered),
+   * else, for an Open, every hedge carrying its client reference on its market side opened after it was logged.
+   */
+  hedges: Hedge[];
+  /** GET /hedges/{id} answered hedge_not_found for the row's hedge id. */
+  notFound: boolean;
+  /** Closed-hedge records of that hedge since the row was logged; null when not read. */
+  records: ClosedHedge[] | null;
+}
+
+export type Verdict =
+  /** The action took effect (patch: its final state, or `submitted` when the service holds it but has not filled it yet). */
+  | { kind: "effect"; patch: IntentPatch; says: string }
+  /** No trace of it on the service. `settled`: it can never take effect any more (its hedge is closed or failed). */
+  | { kind: "absent"; settled: boolean; says: string }
+  /** The service shows something this row cannot be matched to: only the user can tell. */
+  | { kind: "unclear"; says: string }
+  /** The hedge is closed and its records are needed to tell: read history, then judge again. */
+  | { kind: "needs_records"; hedge: Hedge };
+
+const same = (a: number, b: number) => Math.abs(a - b) <= CENT;
+const cents = (n: number) => Math.round(n * 100) / 100;
+/** "125,000.00 USD" (grouped by hand: toLocaleString is slow where it runs once per row per poll). */
+export function usdText(n: number): string {
+  const cents = Math.round(Math.abs(n) * 100);
+  const whole = String(Math.floor(cents / 100)).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  return `${n < 0 && cents > 0 ? "-" : ""}${whole}.${String(cents % 100).padStart(2, "0")} USD`;
+}
+const shortId = (id: string) => (id.length > 16 ? `${id.slice(0, 12)}…` : id);
+
+/** "Hedge hdg_0a1b2c3d… is filled at 125,000.00 USD." */
+export function describeHedge(h: Hedge): string {
+  const size = usdText(h.notional_usd);
+  switch (h.status) {
+    case "filled":
+      return `Hedge ${shortId(h.id)} is filled at ${size}.`;
+    case "submitted":
+    case "submitting":
+      return `Hedge ${shortId(h.id)} is accepted (${h.status}) for ${size}, not filled yet.`;
+    case "failed":
+      return `Hedge ${shortId(h.id)} failed: nothing was opened.`;
+    case "closed":
+      return `Hedge ${shortId(h.id)} is closed.`;
+    default:
+      return `Hedge ${shortId(h.id)} is ${h.status} at ${size}.`;
+  }
+}
+
+/** Records of hedge `h` (by hedge id when the records carry one, else by market, side and opening time within a second). */
+export function recordsOf(h: Hedge, records: readonly ClosedHedge[], sinceMs: number): ClosedHedge[] {
+  const opened = h.opened_at ? utcMs(h.opened_at) : NaN;
+  return records.filter((r) => {
+    if (utcMs(r.closed_at) < sinceMs) return false;
+    if (r.hedge_id) return r.hedge_id === h.id;
+    return r.market === h.market && r.side === h.side && Math.abs(utcMs(r.opened_at) - opened) <= 1_000;
+  });
+}
+
+/** The hedges of an Open's evidence that can be its own: same market and side, opened after it was logged, then by notional. */
+export function attributeOpen(intent: Intent, hedges: readonly Hedge[]): Hedge[] {
+  if (intent.hedgeId) return hedges.filter((h) => h.id === intent.hedgeId);
+  const since = utcMs(intent.loggedAt) - CLOCK_SKEW_MS;
+  const candidates = hedges.filter(
+    (h) =>
+      h.client_reference === intent.clientReference &&
+      h.market === intent.market &&
+      h.side === intent.side &&
+      (!h.opened_at || utcMs(h.opened_at) >= since),
+  );
+  if (candidates.length <= 1 || intent.notional === null) return candidates;
+  return candidates.filter((h) => same(h.notional_usd, intent.notional!));
+}
+
+/**
+ * Judges a row against what the service shows. Add / Reduce / Close compare the hedge's notional with the notional
+ * before the action (written in the log before the request left): before + amount (Add), before − amount (Reduce), or
+ * unchanged (not there). A closed hedge is judged by its closed-hedge records since the row was logged.
+ */
+export function verdict(intent: Intent, evidence: Evidence): Verdict {
+  if (intent.action === "open") return openVerdict(intent, evidence);
+  const h = intent.hedgeId ? evidence.hedges.find((x) => x.id === intent.hedgeId) : undefined;
+  if (!h) {
+    if (evidence.notFound) return { kind: "unclear", says: `The service has no hedge ${intent.hedgeId ?? ""} (hedge_not_found).` };
+    return { kind: "unclear", says: "The log does not say which hedge this row acts on." };
+  }
+  if (h.status === "failed")
+    return {
+      kind: "effect",
+      patch: { status: "failed", message: `The hedge failed: this ${intent.action} had no effect.` },
+      says: describeHedge(h),
+    };
+  const before = intent.notionalBefore;
+  if (before === null)
+    return { kind: "unclear", says: `${describeHedge(h)} The log has no notional before this row, so it cannot be told.` };
+  const own = ownFill(intent, h);
+  const since = utcMs(intent.loggedAt) - CLOCK_SKEW_MS;
+
+  if (h.status === "closed") {
+    if (evidence.records === null) return { kind: "needs_records", hedge: h };
+    // In time order: this row's own record (a reduce's decrease, a close), then whatever ended the hedge.
+    const records = recordsOf(h, evidence.records, since).sort((a, b) => utcMs(a.closed_at) - utcMs(b.closed_at));
+    const ending = records.at(-1);
+    const says = `${describeHedge(h)} ${records.length ? `Since the row: ${records.map((r) => `${r.exit_type} of ${usdText(r.size_usd)}`).join(", ")}.` : "No closed-hedge record since the row."}`;
+    if (intent.action === "close") {
+      // The position is closed, as the row asked; a re-send could do nothing more.
+      const how = ending?.exit_type === "maturity" ? "Closed: the hedge settled at maturity." : "Closed.";
+      return { kind: "effect", patch: { status: "closed", ...own, message: how }, says };
+    }
+    if (!ending) return { kind: "unclear", says };
+    // What ended the hedge tells: its size is the notional before plus (Add) or minus (Reduce) this row when the row took
+    // effect first, and the notional before when it did not. Records just before the row (an earlier row's, inside the
+    // clock-skew margin) do not change the ending.
+    const amount = intent.notional!;
+    if (intent.action === "add") {
+      if (same(ending.size_usd, cents(before + amount)))
+        return { kind: "effect", patch: { status: "filled", ...own, message: "Filled; the hedge has since been closed." }, says };
+      if (same(ending.size_usd, before))
+        return { kind: "absent", settled: true, says: `${says} It closed at the size it had before this add.` };
+      return { kind: "unclear", says };
+    }
+    // Reduce: one decrease of the whole size when it closed the hedge (a reduction of roughly all of it); its own decrease
+    // and then the end at before − amount; or an end at the size before it (it never took effect).
+    if (ending.exit_type === "decrease" && same(ending.size_usd, before) && amount >= before * 0.99)
+      return { kind: "effect", patch: { status: "closed", ...own, message: "The reduction closed the whole hedge." }, says };
+    if (
+      same(ending.size_usd, cents(before - amount)) &&
+      records.some((r) => r !== ending && r.exit_type === "decrease" && same(r.size_usd, amount))
+    )
+      return { kind: "effect", patch: { status: "filled", ...own, message: "Filled; the hedge has since been closed." }, says };
+    if (ending.exit_type !== "decrease" && same(ending.size_usd, before))
+      return { kind: "absent", settled: true, says: `${says} It closed without this reduction.` };
+    return { kind: "unclear", says };
+  }
+
+  const now = h.notional_usd;
+  const says = describeHedge(h);
+  switch (intent.action) {
+    case "add":
+      if (same(now, cents(before + intent.notional!)))
+        return { kind: "effect", patch: { status: "filled", ...own, message: `Filled: hedge notional now ${usdText(now)}.` }, says };
+      break;
+    case "reduce":
+      if (same(now, cents(before - intent.notional!)))
+        return { kind: "effect", patch: { status: "filled", ...own, message: `Filled: hedge notional now ${usdText(now)}.` }, says };
+      break;
+    case "close":
+      break;
+  }
+  if (same(now, before)) return { kind: "absent", settled: false, says: `${says} Its notional is the one before this row.` };
+  return { kind: "unclear", says: `${says} Before this row it was ${usdText(before)}: the change does not match the row.` };
+}
+
+function openVerdict(intent: Intent, evidence: Evidence): Verdict {
+  const mine = attributeOpen(intent, evidence.hedges);
+  if (mine.length === 0) {
+    if (evidence.notFound) return { kind: "unclear", says: `The service has no hedge ${intent.hedgeId ?? ""} (hedge_not_found).` };
+    return {
+      kind: "absent",
+      settled: false,
+      says: `No hedge with client reference ${intent.clientReference ?? "(none)"} on ${intent.market} ${intent.side} since the row was logged.`,
+    };
+  }
+  if (mine.length > 1)
+    return {
+      kind: "unclear",
+      says: `${mine.length} hedges carry client reference ${intent.clientReference} on ${intent.market} ${intent.side}.`,
+    };
+  const h = mine[0];
+  const says = describeHedge(h);
+  const fill = { fillTxHash: h.fill_tx_hash ?? null, struckRate: h.struck_rate ?? null, filledAt: h.filled_at ?? null };
+  const ids = { hedgeId: h.id, ...(h.order_tx_hash ? { orderTxHash: h.order_tx_hash } : {}) };
+  switch (h.status) {
+    case "filled":
+      return { kind: "effect", patch: { status: "filled", ...ids, ...fill, message: "Filled." }, says };
+    case "closed":
+      return { kind: "effect", patch: { status: "filled", ...ids, ...fill, message: "Filled (the hedge has since been closed)." }, says };
+    case "failed":
+      return {
+        kind: "effect",
+        patch: { status: "failed", ...ids, message: "The order did not go through: nothing was opened and the collateral was released." },
+        says,
+      };
+    default:
+      return { kind: "effect", patch: { status: "submitted", ...ids, message: "Submitted: waiting for the fill." }, says };
+  }
+}
+
+/**
+ * A hedge's fill details belong to its open. An add/reduce/close records them only when the hedge shows a fill made
+ * after this row was journalled (filled_at later than its Logged at); otherwise they stay empty.
+ */
+function ownFill(intent: Intent, hedge: Hedge): IntentPatch {
+  const filledAtMs = hedge.filled_at ? utcMs(hedge.filled_at) : NaN;
+  if (!(Number.isFinite(filledAtMs) && filledAtMs > utcMs(intent.loggedAt))) return {};
+  return { fillTxHash: hedge.fill_tx_hash ?? null, struckRate: hedge.struck_rate ?? null, filledAt: hedge.filled_at ?? null };
+}

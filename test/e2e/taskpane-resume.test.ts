@@ -1,0 +1,247 @@
+// The Unfinished rows list in real Chromium against the sandbox over HTTP: on opening it lists what an earlier session left and what the service shows, sends nothing until Resume, offers "It was done" / "It was not done" (each confirmed, logged with the time), Resume with a LIVE key asks twice; axe-clean at 320 px.
+import { startSandbox, type RunningSandbox } from "../../src/sandbox/server";
+import { DEMO_API_KEY, DEMO_LIVE_API_KEY } from "../../src/sandbox/demo";
+import { HedgingClient } from "../../src/api/client";
+import { keyFingerprint } from "../../src/api/environment";
+import { intentScope, type StoredIntent } from "../../src/trading/intent-store";
+import type { HedgeHarness } from "../../src/taskpane/harness";
+import type { LogRecord } from "../../src/trading/hedge-log";
+import { describeWithBrowser } from "./browser";
+import {
+  axeViolations,
+  connect,
+  liveDialogOpen,
+  screenshot,
+  startPaneSession,
+  waitLiveDialogOpen,
+  waitReady,
+  waitRowsFinal,
+  type PaneSession,
+} from "./pane-driver";
+import type { Page } from "playwright-core";
+
+jest.setTimeout(120_000);
+type HarnessWindow = { hedgeHarness: HedgeHarness };
+
+const DAY = 86_400_000;
+const blank: Omit<LogRecord, "loggedAt" | "action" | "side" | "notional" | "idempotencyKey" | "status"> = {
+  environment: "sandbox",
+  market: "USDTNGN",
+  tenor: null,
+  clientReference: null,
+  hedgeId: null,
+  orderTxHash: null,
+  fillTxHash: null,
+  struckRate: null,
+  filledAt: null,
+  errorCode: null,
+  message: null,
+  account: null,
+  notionalBefore: null,
+  sentAt: null,
+  decision: null,
+  decidedAt: null,
+};
+
+describeWithBrowser("unfinished rows in Chromium", (chromiumPath) => {
+  let sandbox: RunningSandbox;
+  let session: PaneSession;
+
+  beforeAll(async () => {
+    sandbox = await startSandbox({ port: 0, http: true, seed: 5, fillMs: 200 });
+    session = await startPaneSession(chromiumPath());
+  }, 240_000);
+
+  afterAll(async () => {
+    await session?.close();
+    await sandbox?.close();
+  });
+
+  const logRows = (page: Page) => page.evaluate(() => (window as unknown as HarnessWindow).hedgeHarness.logRows()) as Promise<LogRecord[]>;
+  const item = (page: Page, key: string) => page.locator(`#resume-list li[data-key="${key}"]`);
+  const hedgesWith = async (apiKey: string, reference: string) =>
+    (
+      (await fetch(`${sandbox.baseUrl}/hedges?client_reference=${reference}`, { headers: { Authorization: `Bearer ${apiKey}` } }).then(
+        (r) => r.json(),
+      )) as { data: unknown[] }
+    ).data;
+
+  test("on opening: the rows and what the service shows, nothing sent; decisions confirmed and logged; Resume sends the row never sent", async () => {
+    const client = new HedgingClient({ apiKey: DEMO_API_KEY, baseUrl: sandbox.baseUrl });
+    const address = (await client.account()).data.account_address!;
+    const opened = await client.open({
+      market: "USDTNGN",
+      side: "buy",
+      notional_usd: 100_000,
+      tenor_days: 7,
+      client_reference: "E2E-BASE",
+    });
+    const hedgeId = opened.data.hedge_id!;
+    for (let i = 0; i < 100 && (await client.get(hedgeId)).data.status !== "filled"; i++) await new Promise((r) => setTimeout(r, 50));
+    const twoDaysAgo = new Date(Date.now() - 2 * DAY).toISOString();
+    const rows: Record<string, LogRecord> = {
+      // An Add sent two days ago; the service does not show it: too old to send again, the user decides.
+      add: {
+        ...blank,
+        loggedAt: twoDaysAgo,
+        sentAt: twoDaysAgo,
+        action: "add",
+        side: "buy",
+        notional: 25_000,
+        idempotencyKey: "e2e-add-0001",
+        status: "submitting",
+        hedgeId,
+        notionalBefore: 100_000,
+        account: address,
+      },
+      // A Reduce of an older version's log (no Sent at, no notional before) that the service did execute.
+      reduce: {
+        ...blank,
+        loggedAt: new Date(Date.parse(twoDaysAgo) + 1_000).toISOString(),
+        action: "reduce",
+        side: "buy",
+        notional: 10_000,
+        idempotencyKey: "e2e-reduce-0001",
+        status: "submitting",
+        hedgeId,
+        account: address,
+      },
+      // An Open journalled by this computer and never sent (the pane died before the request).
+      open: {
+        ...blank,
+        loggedAt: new Date(Date.now() - 60_000).toISOString(),
+        action: "open",
+        side: "sell",
+        notional: 40_000,
+        tenor: 3,
+        clientReference: "DEAL-RESUME-1",
+        idempotencyKey: "e2e-open-0001",
+        status: "submitting",
+        account: address,
+      },
+      // A row whose idempotency key was blanked: never sent, whatever happens.
+      broken: {
+        ...blank,
+        loggedAt: new Date(Date.now() - 30_000).toISOString(),
+        action: "open",
+        side: "buy",
+        notional: 5_000,
+        tenor: 1,
+        clientReference: "BROKEN",
+        idempotencyKey: "",
+        status: "submitting",
+        account: address,
+      },
+    };
+    await client.decrease({ market: "USDTNGN", side: "buy", reduce_notional_usd: 10_000 }, { idempotencyKey: rows.reduce.idempotencyKey });
+    const keyId = keyFingerprint(DEMO_API_KEY);
+    const journal: StoredIntent[] = [rows.add, rows.open].map((record) => ({ record, keyId, anchor: null, finalAt: null }));
+
+    const { page } = await session.open();
+    await waitReady(page);
+    await page.evaluate(
+      async ({ log, scope, entries }) => {
+        const h = (window as unknown as HarnessWindow).hedgeHarness;
+        await h.appendLog(log);
+        await h.putJournal(scope, entries);
+      },
+      { log: [rows.add, rows.reduce, rows.open, rows.broken], scope: intentScope("sandbox", address), entries: journal },
+    );
+    await connect(page, DEMO_API_KEY, sandbox.baseUrl);
+    await page.waitForSelector("#resume-list li");
+    await page.waitForFunction(() => document.querySelectorAll("#resume-list li").length === 3);
+    await expect(page.locator("#resume-headline").textContent()).resolves.toBe(
+      "3 unfinished rows from an earlier session, with what the service shows. Nothing is sent until you press Resume.",
+    );
+    await expect(item(page, "e2e-add-0001").textContent()).resolves.toMatch(
+      /Add buy USDTNGN 25,000\.00 USD.*90,000\.00 USD.*Needs your decision/,
+    );
+    await expect(item(page, "e2e-open-0001").textContent()).resolves.toMatch(
+      /Open sell USDTNGN 40,000\.00 USD.*Resume sends it \(it was never sent\)/,
+    );
+    await expect(page.locator("#resume-unusable").textContent()).resolves.toMatch(/Idempotency key is empty/);
+    await expect(page.locator("#resume").textContent()).resolves.toBe("Resume 1 row");
+    // The pane is usable meanwhile, and nothing was sent.
+    await expect(page.locator("#read-selection").getAttribute("disabled")).resolves.toBeNull();
+    expect(await hedgesWith(DEMO_API_KEY, "DEAL-RESUME-1")).toHaveLength(0);
+    await screenshot(page, "40-unfinished-rows-320");
+    expect(await axeViolations(page)).toEqual([]);
+
+    // The Reduce did happen (the service shows the hedge reduced): "It was done", confirmed.
+    await item(page, "e2e-reduce-0001").locator("fluent-button.decide-done").click();
+    await page.waitForSelector('#resume-list li[data-key="e2e-reduce-0001"] .decision-confirm');
+    await expect(item(page, "e2e-reduce-0001").locator(".decision-confirm").textContent()).resolves.toMatch(
+      /as done\? .*Nothing is sent\./,
+    );
+    await page.waitForFunction(() => document.activeElement?.classList.contains("confirm-decision") ?? false);
+    await screenshot(page, "41-decision-confirm-320");
+    expect(await axeViolations(page)).toEqual([]);
+    await item(page, "e2e-reduce-0001").locator("fluent-button.confirm-decision").click();
+    await page.waitForFunction(() => !document.querySelector('#resume-list li[data-key="e2e-reduce-0001"]'));
+    // The Add did not: "It was not done", confirmed.
+    await item(page, "e2e-add-0001").locator("fluent-button.decide-not-done").click();
+    await item(page, "e2e-add-0001").locator("fluent-button.confirm-decision").click();
+    await page.waitForFunction(() => !document.querySelector('#resume-list li[data-key="e2e-add-0001"]'));
+    let log = await logRows(page);
+    const byKey = (key: string) => log.find((r) => r.idempotencyKey === key)!;
+    expect(byKey("e2e-reduce-0001")).toMatchObject({ status: "filled", decision: expect.stringMatching(/^done: /) });
+    expect(byKey("e2e-add-0001")).toMatchObject({ status: "not_sent", decision: "not done" });
+    expect(Date.parse(byKey("e2e-add-0001").decidedAt!)).toBeGreaterThan(Date.now() - 60_000);
+
+    // Resume: the row never sent goes, once, and fills.
+    await page.locator("#resume").click();
+    await waitRowsFinal(page, 3); // the two decided rows and the resumed one
+    log = await logRows(page);
+    expect(byKey("e2e-open-0001")).toMatchObject({ status: "filled", clientReference: "DEAL-RESUME-1" });
+    expect(await hedgesWith(DEMO_API_KEY, "DEAL-RESUME-1")).toHaveLength(1);
+    expect((await client.get(hedgeId)).data.notional_usd).toBe(90_000); // nothing else happened to the hedge
+    await screenshot(page, "42-resumed-320");
+    expect(await axeViolations(page)).toEqual([]);
+    await page.context().close();
+  });
+
+  test("Resume with a LIVE key asks the same second confirmation as a new batch; Cancel sends nothing", async () => {
+    const client = new HedgingClient({ apiKey: DEMO_LIVE_API_KEY, baseUrl: sandbox.baseUrl });
+    const address = (await client.account()).data.account_address!;
+    const record: LogRecord = {
+      ...blank,
+      environment: "production",
+      loggedAt: new Date(Date.now() - 60_000).toISOString(),
+      action: "open",
+      side: "sell",
+      notional: 15_000,
+      tenor: 7,
+      clientReference: "LIVE-RESUME-1",
+      idempotencyKey: "e2e-live-0001",
+      status: "submitting",
+      account: address,
+    };
+    const { page } = await session.open();
+    await waitReady(page);
+    await page.evaluate(
+      async ({ log, scope, entries }) => {
+        const h = (window as unknown as HarnessWindow).hedgeHarness;
+        await h.appendLog(log);
+        await h.putJournal(scope, entries);
+      },
+      {
+        log: [record],
+        scope: intentScope("production", address),
+        entries: [{ record, keyId: keyFingerprint(DEMO_LIVE_API_KEY), anchor: null, finalAt: null }],
+      },
+    );
+    await connect(page, DEMO_LIVE_API_KEY, sandbox.baseUrl);
+    await page.waitForSelector("#resume-list li");
+    await page.locator("#resume").click();
+    await waitLiveDialogOpen(page);
+    await expect(page.locator("#live-dialog-text").textContent()).resolves.toMatch(
+      /^LIVE environment — production money\. Resume 1 unfinished row/,
+    );
+    await page.locator("#live-cancel").click();
+    expect(await liveDialogOpen(page)).toBe(false);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await hedgesWith(DEMO_LIVE_API_KEY, "LIVE-RESUME-1")).toHaveLength(0);
+    expect((await logRows(page))[0].status).toBe("submitting");
+    await page.context().close();
+  });
+});

@@ -1,0 +1,99 @@
+// The per-user intent journal over OfficeRuntime.storage (one small item per intent, per environment and account) and its bounds: final entries pruned after a week or beyond 2,000, unfinished ones never.
+import { MemoryIntentStore, officeIntentStore } from "../../src/excel/intent-store";
+import {
+  FINAL_KEEP_COUNT,
+  FINAL_KEEP_MS,
+  decodeStoredIntent,
+  encodeStoredIntent,
+  intentScope,
+  prunable,
+  type StoredIntent,
+} from "../../src/trading/intent-store";
+import { intentFromRow, intentToLogRecord } from "../../src/trading/intent";
+import { Journal } from "../../src/trading/journal";
+import { MemoryWorkbook } from "../../src/excel/memory-workbook";
+
+/** OfficeRuntime.storage as the add-in sees it: string items by key. */
+function fakeStorage(): OfficeRuntime.Storage & { items: Map<string, string> } {
+  const items = new Map<string, string>();
+  return {
+    items,
+    getItem: async (k: string) => items.get(k) ?? null,
+    setItem: async (k: string, v: string) => void items.set(k, v),
+    removeItem: async (k: string) => void items.delete(k),
+    getItems: async (keys: string[]) => Object.fromEntries(keys.map((k) => [k, items.get(k) ?? null])),
+    setItems: async (kv: Record<string, string>) => void Object.entries(kv).forEach(([k, v]) => items.set(k, v)),
+    removeItems: async (keys: string[]) => void keys.forEach((k) => items.delete(k)),
+    getKeys: async () => [...items.keys()],
+  } as unknown as OfficeRuntime.Storage & { items: Map<string, string> };
+}
+
+const entry = (key: string, finalAt: string | null = null, over: Partial<StoredIntent> = {}): StoredIntent => {
+  const intent = intentFromRow(
+    { rowNumber: 2, action: "add", market: "USDTNGN", side: "buy", notional: 83_333.33, tenor: null, clientReference: "DEAL-1001" },
+    key,
+    "sandbox",
+    "2026-11-23T08:00:00.000Z",
+    "0x5a4d0e1b2c3f40516273849a0b1c2d3e4f506172",
+  );
+  return {
+    record: { ...intentToLogRecord(intent), status: finalAt ? "filled" : "submitting" },
+    keyId: "k0123456789abcdef",
+    anchor: null,
+    finalAt,
+    ...over,
+  };
+};
+
+describe("OfficeRuntime.storage journal", () => {
+  it("keeps one item per intent under its environment and account, beside the settings, and reads back what it wrote", async () => {
+    const storage = fakeStorage();
+    await storage.setItem("hedge.apiKey", "svc_test_secret");
+    const store = officeIntentStore(storage);
+    const a = intentScope("sandbox", "0xAA");
+    const b = intentScope("production", "0xAA");
+    await store.put(a, [entry("k1"), entry("k2", "2026-11-23T09:00:00.000Z")]);
+    await store.put(b, [entry("k3")]);
+    expect([...storage.items.keys()].sort()).toEqual([
+      "hedge.apiKey",
+      "hedge.intent.production:0xaa.k3",
+      "hedge.intent.sandbox:0xaa.k1",
+      "hedge.intent.sandbox:0xaa.k2",
+    ]);
+    expect((await store.load(a)).map((e) => e.record.idempotencyKey).sort()).toEqual(["k1", "k2"]);
+    expect(await store.load(a)).toContainEqual(entry("k2", "2026-11-23T09:00:00.000Z"));
+    await store.remove(a, ["k1"]);
+    expect((await store.load(a)).map((e) => e.record.idempotencyKey)).toEqual(["k2"]);
+    expect((await store.load(b)).map((e) => e.record.idempotencyKey)).toEqual(["k3"]);
+    // An item another version wrote (or garbage) is left alone, not fatal.
+    storage.items.set("hedge.intent.sandbox:0xaa.bad", "{not json");
+    expect(await store.load(a)).toHaveLength(1);
+  });
+
+  it("an entry is small (a 10,000-row batch in flight stays well inside the ~10 MB OfficeRuntime.storage allows)", () => {
+    const text = encodeStoredIntent(entry("5f0c2a8e-7b1d-4c3e-9a2f-1d2e3f4a5b6c"));
+    expect(decodeStoredIntent(text)).toEqual(entry("5f0c2a8e-7b1d-4c3e-9a2f-1d2e3f4a5b6c"));
+    expect(text.length).toBeLessThan(400);
+  });
+});
+
+describe("bounds", () => {
+  const now = Date.parse("2026-11-30T00:00:00.000Z");
+  it("final entries go after a week, and beyond the newest 2,000; unfinished ones never", () => {
+    const old = entry("old", new Date(now - FINAL_KEEP_MS - 1).toISOString());
+    const recent = entry("recent", new Date(now - 1_000).toISOString());
+    const unfinished = { ...entry("open"), record: { ...entry("open").record, loggedAt: "2020-01-01T00:00:00.000Z" } };
+    expect(prunable([old, recent, unfinished], now)).toEqual(["old"]);
+    const many = Array.from({ length: FINAL_KEEP_COUNT + 3 }, (_, i) => entry(`f${i}`, new Date(now - 1_000 - i).toISOString()));
+    expect(prunable(many, now)).toEqual(["f2000", "f2001", "f2002"]);
+  });
+
+  it("the journal prunes on opening", async () => {
+    const store = new MemoryIntentStore();
+    const scope = intentScope("sandbox", "0x5a4d0e1b2c3f40516273849a0b1c2d3e4f506172");
+    await store.put(scope, [entry("stale", "2026-11-01T00:00:00.000Z"), entry("fresh", "2026-11-29T00:00:00.000Z")]);
+    const journal = new Journal(new MemoryWorkbook(), { store, scope, now: () => new Date(now) });
+    await journal.load();
+    expect((await store.load(scope)).map((e) => e.record.idempotencyKey)).toEqual(["fresh"]);
+  });
+});
