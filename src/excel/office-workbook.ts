@@ -114,15 +114,18 @@ export class OfficeWorkbook implements Workbook {
       const columns = await this.readFields(context, log, fields);
       const keys = columns.get("idempotencyKey")!;
       const matching: number[] = [];
+      const statuses = columns.get("status");
       keys.forEach((key, row) => {
-        if (key === "") return;
+        // A row without its key is no journal row the add-in can update or send; an unfinished one is still returned to a
+        // query for unfinished rows, so that the pane shows it to the user (never sends it). A blank row never is.
+        if (key === "" && !(query.statusNotIn && statuses && String(statuses[row] ?? "").trim() !== "")) return;
         const probe = recordFromRow(
           fields.map((f) => columns.get(f)![row]),
           { index: new Map(fields.map((f, i) => [f, i])), missing: [], width: fields.length },
         );
         if (matchesLogQuery(probe, query)) matching.push(row);
       });
-      return this.readRecords(context, log, matching);
+      return this.readRecords(context, log, matching, { keyless: true });
     });
   }
 
@@ -413,7 +416,13 @@ export class OfficeWorkbook implements Workbook {
   }
 
   /** Whole records of the given body rows, consecutive rows read together, in chunks; rows without a key are not journal rows. */
-  private async readRecords(context: Excel.RequestContext, log: LogTable, rows: readonly number[]): Promise<LogRecord[]> {
+  /** The records of the given body rows; rows without a key are left out unless `keyless` (then only those with a status). */
+  private async readRecords(
+    context: Excel.RequestContext,
+    log: LogTable,
+    rows: readonly number[],
+    options: { keyless?: boolean } = {},
+  ): Promise<LogRecord[]> {
     const span = fieldSpan(log.layout);
     if (!span || rows.length === 0) return [];
     const width = span.right - span.left + 1;
@@ -431,7 +440,7 @@ export class OfficeWorkbook implements Workbook {
       for (const { values } of chunk) {
         for (const row of values) {
           const record = recordFromRow(row, log.layout, span.left);
-          if (record.idempotencyKey.trim() !== "") records.push(record);
+          if (record.idempotencyKey.trim() !== "" || (options.keyless && record.status.trim() !== "")) records.push(record);
         }
       }
     }

@@ -241,7 +241,8 @@ export function mountTradePanel(): TradePanel {
     const rows = previewRows(p);
     const table = h(
       "table",
-      { class: "preview-table", id: "preview-table" },
+      // data-state says whether the figures are all in ("final") or still streaming in ("pricing").
+      { class: "preview-table", id: "preview-table", "data-state": final ? "final" : "pricing" },
       h("caption", {}, `Preview: ${ACTION_LABELS[p.action]} ${plural(rows.length, "row")}`),
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Row"), h("th", { scope: "col" }, "What is sent"))),
       h(

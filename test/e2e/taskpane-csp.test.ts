@@ -19,6 +19,7 @@ import {
   waitRowsFinal,
   type PanePage,
   type PaneSession,
+  PREVIEW_DONE,
 } from "./pane-driver";
 
 jest.setTimeout(120_000);
@@ -86,7 +87,7 @@ describeWithBrowser("the task pane under its Content-Security-Policy", (chromium
     await page.locator("#read-selection").click();
     await page.waitForSelector("#preview:not([hidden])");
     await page.locator("#preview").click();
-    await page.waitForSelector("#preview-table tbody tr");
+    await page.waitForSelector(PREVIEW_DONE);
     await page.locator("#confirm").click();
     await waitRowsFinal(page, 2);
     expect(await axeViolations(page)).toEqual([]);

@@ -17,6 +17,7 @@ import {
   waitRowsFinal,
   type PanePage,
   type PaneSession,
+  PREVIEW_DONE,
 } from "./pane-driver";
 
 // A real browser, a build and fills that take a moment: slower than unit tests, more so on CI.
@@ -83,7 +84,7 @@ describeWithBrowser("task pane in Chromium against the sandbox", (chromiumPath) 
     await page.locator("#read-selection").click();
     await page.waitForSelector("#preview:not([hidden])");
     await page.locator("#preview").click();
-    await page.waitForSelector("#preview-table tbody tr");
+    await page.waitForSelector(PREVIEW_DONE);
     await expect(page.locator("#preview-table tbody tr").count()).resolves.toBe(2);
     await expect(page.locator("#preview-totals").textContent()).resolves.toMatch(/Total notional\s*350,000\.00 USD/);
     await expect(page.locator("#confirm").textContent()).resolves.toBe("Confirm and send 2 rows");
@@ -132,7 +133,7 @@ describeWithBrowser("task pane in Chromium against the sandbox", (chromiumPath) 
     await page.locator("#read-selection").click();
     await page.waitForSelector("#preview:not([hidden])");
     await page.locator("#preview").click();
-    await page.waitForSelector("#preview-table tbody tr");
+    await page.waitForSelector(PREVIEW_DONE);
   };
 
   test("add to the open buy hedge from row 4", async () => {
@@ -163,7 +164,7 @@ describeWithBrowser("task pane in Chromium against the sandbox", (chromiumPath) 
     expect(new Set(adds.map((r) => r.idempotencyKey)).size).toBe(2);
   });
 
-  test("a cell inside an Excel table reads the whole table, headers matched by synonyms; Reduce previews the position and margin back", async () => {
+  test("a cell inside an Excel table reads its table row, headers matched by synonyms; Reduce previews the position and margin back", async () => {
     const { page } = pane;
     await page.evaluate(() => {
       const h = (window as unknown as HarnessWindow).hedgeHarness;
@@ -179,7 +180,7 @@ describeWithBrowser("task pane in Chromium against the sandbox", (chromiumPath) 
     await page.waitForSelector("#preview:not([hidden])");
     await expect(page.locator("#read-summary").textContent()).resolves.toBe("1 row ready from table Reductions.");
     await page.locator("#preview").click();
-    await page.waitForSelector("#preview-table tbody tr");
+    await page.waitForSelector(PREVIEW_DONE);
     const cells = await page.locator("#preview-table tbody tr").first().textContent();
     expect(cells).toMatch(/Reduce buy USDTNGN 100,000\.00 USD/);
     expect(cells).toMatch(/Position\s*350,000\.00 USD at/);
@@ -201,7 +202,7 @@ describeWithBrowser("task pane in Chromium against the sandbox", (chromiumPath) 
     await page.locator("#read-selection").click();
     await page.waitForSelector("#preview:not([hidden])");
     await page.locator("#preview").click();
-    await page.waitForSelector("#preview-table tbody tr");
+    await page.waitForSelector(PREVIEW_DONE);
     await expect(page.locator("#preview-table tbody tr").first().textContent()).resolves.toMatch(/Close sell USDTNGN whole position/);
     await page.locator("#confirm").click();
     await waitRowsFinal(page, 6);

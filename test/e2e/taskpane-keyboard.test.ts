@@ -14,6 +14,7 @@ import {
   waitRowsFinal,
   type PanePage,
   type PaneSession,
+  PREVIEW_DONE,
 } from "./pane-driver";
 
 // A real browser, a build and fills that take a moment: slower than unit tests, more so on CI.
@@ -60,7 +61,7 @@ describeWithBrowser("task pane with the keyboard only", (chromiumPath) => {
     // After reading, focus moves to Preview.
     expect(await page.evaluate(() => document.activeElement?.id)).toBe("preview");
     await kb.press("Enter");
-    await page.waitForSelector("#preview-table tbody tr");
+    await page.waitForSelector(PREVIEW_DONE);
     expect(await page.evaluate(() => document.activeElement?.id)).toBe("confirm");
     await kb.press("Space");
     await waitRowsFinal(page, 2);
@@ -77,7 +78,7 @@ describeWithBrowser("task pane with the keyboard only", (chromiumPath) => {
     await kb.press("Enter");
     await page.waitForSelector("#preview:not([hidden])");
     await kb.press("Enter");
-    await page.waitForSelector("#preview-table tbody tr");
+    await page.waitForSelector(PREVIEW_DONE);
     expect(await page.evaluate(() => document.activeElement?.id)).toBe("confirm");
     await kb.press("Enter");
     await waitRowsFinal(page, 3);

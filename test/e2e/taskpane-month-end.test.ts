@@ -20,6 +20,7 @@ import {
   waitRowsFinal,
   type PanePage,
   type PaneSession,
+  PREVIEW_DONE,
 } from "./pane-driver";
 import type { Page } from "playwright-core";
 
@@ -59,7 +60,7 @@ describeWithBrowser("month end in the task pane", (chromiumPath) => {
     await page.locator("#read-selection").click();
     await page.waitForSelector("#preview:not([hidden])");
     await page.locator("#preview").click();
-    await page.waitForSelector("#preview-table tbody tr");
+    await page.waitForSelector(PREVIEW_DONE);
     await page.locator("#confirm").click();
     await waitRowsFinal(page, total);
   };

@@ -16,6 +16,7 @@ import {
   waitReady,
   waitRowsFinal,
   type PaneSession,
+  PREVIEW_DONE,
 } from "./pane-driver";
 import type { Page } from "playwright-core";
 
@@ -53,7 +54,7 @@ describeWithBrowser("task pane safety in Chromium", (chromiumPath) => {
     await select(page, "A2:E3");
     await page.locator("#read-selection").click();
     await page.locator("#preview").click();
-    await page.waitForSelector("#preview-table tbody tr");
+    await page.waitForSelector(PREVIEW_DONE);
     await expect(page.locator("#confirm").textContent()).resolves.toBe("Confirm 2 rows (LIVE)");
     await expect(page.locator("#confirm-note").textContent()).resolves.toMatch(/production money/);
 

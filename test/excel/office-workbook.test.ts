@@ -1,4 +1,5 @@
 // The Office.js workbook adapter under office-addin-mock: what a selection reads (visible rows, tables intersected, several areas), and the Hedge Log kept by header name, in chunks, with one bad field never failing a flush.
+import { MemoryWorkbook } from "../../src/excel/memory-workbook";
 import { OfficeWorkbook } from "../../src/excel/office-workbook";
 import { toExcelDate, type CellValue } from "../../src/trading/cells";
 import { LOG_COLUMNS, LOG_HEADERS, LOG_SHEET_NAME, LOG_TABLE_NAME, type LogRecord } from "../../src/trading/hedge-log";
@@ -265,6 +266,23 @@ describe("OfficeWorkbook log", () => {
     const sheet = model.host.sheet(LOG_SHEET_NAME);
     expect(sheet.cell(1, col("filledAt"))?.nf).toBe("@");
     expect(sheet.cell(2, col("filledAt"))?.nf).toBe("yyyy-mm-dd hh:mm:ss");
+  });
+
+  it("a query for unfinished rows also returns a row whose key was cleared (to show it, never to send it), but no blank row", async () => {
+    const model = new ExcelModel();
+    const wb = new OfficeWorkbook(model.excel);
+    await wb.appendLog([record("k1", { status: "filled" }), record("", { status: "submitting" }), record("k3", { status: "submitted" })]);
+    await wb.appendLog([record("", { status: "" })]);
+    const unfinished = await wb.readLog({ statusNotIn: ["filled", "failed", "closed", "rejected", "not_sent"] });
+    expect(unfinished.map((r) => [r.idempotencyKey, r.status])).toEqual([
+      ["", "submitting"],
+      ["k3", "submitted"],
+    ]);
+    // Month end and key lookups read journal rows only.
+    expect((await wb.readLog()).map((r) => r.idempotencyKey)).toEqual(["k1", "k3"]);
+    const memory = new MemoryWorkbook();
+    await memory.appendLog([record("k1", { status: "filled" }), record("", { status: "submitting" }), record("", { status: "" })]);
+    expect((await memory.readLog({ statusNotIn: ["filled"] })).map((r) => [r.idempotencyKey, r.status])).toEqual([["", "submitting"]]);
   });
 
   describe("by header name", () => {
