@@ -4,7 +4,7 @@ import { z } from "zod";
 // In the add-in's page, whose Content-Security-Policy allows no eval, zod must neither compile parsers with
 // `new Function` nor probe whether it may (the browser reports the probe as a violation). Object schemas decide this
 // when they are defined, so it is set here, before any. Node (the sandbox, tests) keeps the compiled parsers.
-if (typeof document !== "undefined") z.config({ jitless: true });
+if ("document" in globalThis) z.config({ jitless: true });
 
 export const SIDES = ["buy", "sell"] as const;
 export const TENORS = [1, 3, 7] as const;
