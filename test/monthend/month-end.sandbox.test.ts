@@ -69,8 +69,8 @@ test("a month of opens, adds, reductions and closes reconciles, and the realized
   const now = await sandboxNow();
   const current = monthWindow(monthLabel(monthOf(now)));
   const month = now + 3 * DAY < current.endMs ? current.label : monthLabel(addMonths(monthOf(now), 1));
-  const window = monthWindow(month);
-  const start = Math.max(now + 60_000, window.startMs + 60_000);
+  const period = monthWindow(month);
+  const start = Math.max(now + 60_000, period.startMs + 60_000);
   const at = (hours: number) => start + hours * HOUR;
 
   const workbook = new MemoryWorkbook();
@@ -114,7 +114,7 @@ test("a month of opens, adds, reductions and closes reconciles, and the realized
   }
   tradedMonth = month;
   const generatedAt = await sandboxNow();
-  expect(generatedAt).toBeLessThan(window.endMs);
+  expect(generatedAt).toBeLessThan(period.endMs);
 
   const writer = new MemorySheetWriter(workbook);
   const { reconciliation: recon, sheet } = await reconcileMonth(
@@ -124,7 +124,7 @@ test("a month of opens, adds, reductions and closes reconciles, and the realized
 
   // The sandbox's own history of the month, read raw over HTTP, summed in whole cents.
   const res = await fetch(
-    `${sandbox.baseUrl}/hedges/history?from=${new Date(window.startMs).toISOString()}&to=${new Date(window.endMs).toISOString()}&limit=500`,
+    `${sandbox.baseUrl}/hedges/history?from=${new Date(period.startMs).toISOString()}&to=${new Date(period.endMs).toISOString()}&limit=500`,
     {
       headers: { authorization: `Bearer ${DEMO_API_KEY}` },
     },
@@ -185,7 +185,7 @@ test("a month of opens, adds, reductions and closes reconciles, and the realized
 
 test("HEDGE.HISTORY over the sandbox spills the same records as its history, newest first", async () => {
   expect(tradedMonth).not.toBeNull();
-  const window = monthWindow(tradedMonth!);
+  const period = monthWindow(tradedMonth!);
   const source: ClientSource = { client, onChange: () => () => undefined };
   const hub = new FeedHub({ source });
   const results: unknown[] = [];
@@ -193,7 +193,7 @@ test("HEDGE.HISTORY over the sandbox spills the same records as its history, new
     historyFunction(
       new CellStreams(hub, (e) => e),
       { setResult: (v) => results.push(v) },
-      new Date(window.startMs).toISOString().slice(0, 10),
+      new Date(period.startMs).toISOString().slice(0, 10),
       null,
     );
     await waitFor(async () => results.length > 0);
@@ -201,7 +201,7 @@ test("HEDGE.HISTORY over the sandbox spills the same records as its history, new
     hub.dispose();
   }
   const spill = results[results.length - 1] as unknown[][];
-  const res = await fetch(`${sandbox.baseUrl}/hedges/history?from=${new Date(window.startMs).toISOString()}&limit=500`, {
+  const res = await fetch(`${sandbox.baseUrl}/hedges/history?from=${new Date(period.startMs).toISOString()}&limit=500`, {
     headers: { authorization: `Bearer ${DEMO_API_KEY}` },
   });
   const own = ((await res.json()) as { data: ClosedHedge[] }).data;
