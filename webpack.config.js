@@ -8,7 +8,11 @@ const CustomFunctionsMetadataPlugin = require("custom-functions-metadata-plugin"
 const HtmlWebpackPlugin = require("html-webpack-plugin");
 const { Compilation, DefinePlugin, sources } = require("webpack");
 
-const DEV_URL = "https://localhost:3000/";
+/** The dev server's port: package.json's config.dev_server_port, the one place it is set (npm start and README read it too). */
+const DEV_PORT = Number(require("./package.json").config?.dev_server_port);
+if (!Number.isInteger(DEV_PORT) || DEV_PORT < 1 || DEV_PORT > 65535)
+  throw configError('package.json: config.dev_server_port must be a port number, e.g. "config": { "dev_server_port": 3000 }.');
+const DEV_URL = `https://localhost:${DEV_PORT}/`;
 const CERT_DIR = path.join(os.homedir(), ".office-addin-dev-certs");
 /** Office.js comes from Microsoft's CDN; its Windows and Mac host scripts pull MicrosoftAjax from ajax.aspnetcdn.com. */
 const OFFICE_SCRIPT_ORIGINS = ["https://appsforoffice.microsoft.com", "https://ajax.aspnetcdn.com"];
@@ -28,14 +32,14 @@ function setting(env, name) {
   return String(env?.[name] ?? process.env[name] ?? "").trim();
 }
 
-/** The public URL that replaces https://localhost:3000/ in a production manifest (ADDIN_PUBLIC_URL, required there). */
+/** Where the built add-in is served: the dev server in development, ADDIN_PUBLIC_URL (required) in production. */
 function publicUrl(env, production) {
   const value = setting(env, "ADDIN_PUBLIC_URL");
   if (!value) {
     if (!production) return DEV_URL;
     throw configError(
       "ADDIN_PUBLIC_URL is not set: a production build needs the https:// address it will be published at, so that " +
-        "dist/manifest.xml does not point Excel at https://localhost:3000/. Build with e.g. " +
+        `dist/manifest.xml does not point Excel at ${DEV_URL}. Build with e.g. ` +
         "ADDIN_PUBLIC_URL=https://addins.example.com/hedge/ npm run build (README: Pointing at the real service).",
     );
   }
@@ -120,6 +124,17 @@ async function devServerHttpsOptions() {
     console.warn(`Dev certificates in ${CERT_DIR} are not trusted by the system; trust ca.crt manually.`);
     return read();
   }
+}
+
+/**
+ * The address manifest.xml is written for: the folder of its task pane page (Microsoft's templates use
+ * https://localhost:3000/). The build rewrites it to where the add-in is served, so dist/manifest.xml is the one to
+ * sideload or publish.
+ */
+function manifestTemplateUrl(manifestXml) {
+  const page = /<SourceLocation DefaultValue="([^"]+)"/.exec(manifestXml)?.[1];
+  if (!page) throw configError("manifest.xml has no <SourceLocation DefaultValue=...>: the build cannot tell which address to rewrite.");
+  return new URL(".", page).href;
 }
 
 const escapeHtml = (text) =>
@@ -269,7 +284,10 @@ module.exports = async (env, argv) => {
           {
             from: "manifest.xml",
             to: "manifest.xml",
-            transform: (content) => content.toString().replaceAll(DEV_URL, manifestUrl),
+            transform: (content) => {
+              const xml = content.toString();
+              return xml.replaceAll(manifestTemplateUrl(xml), manifestUrl);
+            },
           },
         ],
       }),
@@ -278,7 +296,7 @@ module.exports = async (env, argv) => {
     // An add-in page is loaded once per session; warn only when it gets really big.
     performance: { maxEntrypointSize: 1024 * 1024, maxAssetSize: 1024 * 1024 },
     devServer: {
-      port: 3000, // the port in DEV_URL and manifest.xml
+      port: DEV_PORT,
       headers: { "Access-Control-Allow-Origin": "*" },
       server: { type: "https", options: env.WEBPACK_SERVE ? await devServerHttpsOptions() : undefined },
       static: false,
@@ -291,3 +309,5 @@ module.exports = async (env, argv) => {
 module.exports.contentSecurityPolicy = contentSecurityPolicy;
 module.exports.serviceOrigins = serviceOrigins;
 module.exports.publicUrl = publicUrl;
+module.exports.manifestTemplateUrl = manifestTemplateUrl;
+module.exports.DEV_URL = DEV_URL;

@@ -1,4 +1,5 @@
-// The build's settings: a production build stops with a clear message without ADDIN_PUBLIC_URL or SERVICE_ORIGINS (never a localhost manifest, never a page that may connect anywhere), and the CSP it writes.
+// The build's settings: the dev server's port from package.json alone, a production build stops with a clear message without ADDIN_PUBLIC_URL or SERVICE_ORIGINS (never a localhost manifest, never a page that may connect anywhere), and the CSP it writes.
+import fs from "fs";
 import path from "path";
 
 type MakeConfig = ((
@@ -8,8 +9,10 @@ type MakeConfig = ((
   contentSecurityPolicy(origins: string[], production: boolean): string;
   serviceOrigins(env: Record<string, string>, production: boolean): string[];
 };
+const CONFIG_FILE = path.resolve(__dirname, "../../webpack.config.js");
+const PACKAGE_FILE = path.resolve(__dirname, "../../package.json");
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const makeConfig = require(path.resolve(__dirname, "../../webpack.config.js")) as MakeConfig;
+const makeConfig = require(CONFIG_FILE) as MakeConfig;
 
 const GOOD = { ADDIN_PUBLIC_URL: "https://hedge.example.com/addin/", SERVICE_ORIGINS: "https://api.hedging.example" };
 const saved = { ...process.env };
@@ -71,4 +74,35 @@ test("the CSP: Office's script hosts, inline styles, connections only to self an
   for (const csp of [dev, makeConfig.contentSecurityPolicy(["https://a.example"], true)]) {
     expect(csp).not.toMatch(/sandbox|frame-ancestors|unsafe-eval|script-src[^;]*unsafe-inline/);
   }
+});
+
+describe("the dev server's port is package.json's config.dev_server_port, and only there", () => {
+  type Built = { devServer: { port: number }; plugins: Array<{ patterns?: Array<{ to?: string; transform?: (b: Buffer) => string }> }> };
+  /** webpack.config.js loaded as if package.json said `port`. */
+  function configWithPort(port: unknown): MakeConfig {
+    const real = JSON.parse(fs.readFileSync(PACKAGE_FILE, "utf8")) as { config: Record<string, unknown> };
+    let loaded: MakeConfig | undefined;
+    jest.resetModules();
+    jest.isolateModules(() => {
+      jest.doMock(PACKAGE_FILE, () => ({ ...real, config: { ...real.config, dev_server_port: port } }));
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      loaded = require(CONFIG_FILE) as MakeConfig;
+    });
+    jest.dontMock(PACKAGE_FILE);
+    return loaded!;
+  }
+
+  test("another port moves the dev server and every URL of the development manifest", async () => {
+    const built = (await configWithPort(3456)({}, { mode: "development" })) as unknown as Built;
+    expect(built.devServer.port).toBe(3456);
+    const manifest = built.plugins.flatMap((p) => p.patterns ?? []).find((p) => p.to === "manifest.xml")!;
+    const xml = manifest.transform!(fs.readFileSync(path.resolve(__dirname, "../../manifest.xml")));
+    const urls = [...xml.matchAll(/DefaultValue="(\w+:\/\/[^"]+)"/g)].map((m) => m[1]);
+    expect(urls.length).toBeGreaterThan(10);
+    for (const url of urls) expect(url).toMatch(/^https:\/\/localhost:3456\//);
+  });
+
+  test("a port that is not a number stops the build, saying where to set it", () => {
+    expect(() => configWithPort("three thousand")).toThrow(/package\.json: config\.dev_server_port must be a port number/);
+  });
 });
