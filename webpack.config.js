@@ -6,7 +6,8 @@ const path = require("path");
 const CopyWebpackPlugin = require("copy-webpack-plugin");
 const CustomFunctionsMetadataPlugin = require("custom-functions-metadata-plugin");
 const HtmlWebpackPlugin = require("html-webpack-plugin");
-const { Compilation, DefinePlugin, sources } = require("webpack");
+const zlib = require("zlib");
+const { Compilation, DefinePlugin, WebpackError, sources } = require("webpack");
 
 /** The dev server's port: package.json's config.dev_server_port, the one place it is set (npm start and README read it too). */
 const DEV_PORT = Number(require("./package.json").config?.dev_server_port);
@@ -18,6 +19,10 @@ const CERT_DIR = path.join(os.homedir(), ".office-addin-dev-certs");
 const OFFICE_SCRIPT_ORIGINS = ["https://appsforoffice.microsoft.com", "https://ajax.aspnetcdn.com"];
 /** Development and test builds may also reach the local sandbox, on any port (CSP cannot say 127.x.x.x or [::1]). */
 const LOOPBACK_SOURCES = ["http://localhost:*", "https://localhost:*", "http://127.0.0.1:*", "https://127.0.0.1:*"];
+/** The entries taskpane.html loads (one shared runtime: pane, functions, commands). */
+const PAGE_ENTRIES = ["taskpane", "functions", "commands"];
+/** What the JS of taskpane.html may weigh, gzipped, in a production build: above it the build fails (README "Benchmarks"). */
+const PAGE_BUDGET_GZIP_BYTES = 150_000;
 const EXAMPLE_ORIGINS = "SERVICE_ORIGINS=https://api.hedging.example,https://sandbox.hedging.example";
 
 /** An error webpack-cli prints as one clear line, without a stack trace. */
@@ -225,6 +230,41 @@ function functionsHelp(url, version) {
   };
 }
 
+const kB = (bytes) => `${(bytes / 1000).toFixed(1)} kB`;
+
+/**
+ * A performance budget for one page: the JS files its entries load (their chunks, shared ones once), gzipped as a
+ * server sends them. The figure is logged; above `maxGzipBytes` it is a build error. (webpack's own `performance`
+ * hints weigh raw files per entry point, while the page loads three entries' chunks, compressed.)
+ */
+function pageBudget({ page, entries, maxGzipBytes }) {
+  return {
+    name: "PageBudget",
+    page,
+    entries,
+    maxGzipBytes,
+    apply(compiler) {
+      compiler.hooks.thisCompilation.tap("PageBudget", (compilation) => {
+        // After minification and source maps: the files as they are written.
+        compilation.hooks.processAssets.tap({ name: "PageBudget", stage: Compilation.PROCESS_ASSETS_STAGE_ANALYSE }, () => {
+          const files = [...new Set(entries.flatMap((name) => [...(compilation.entrypoints.get(name)?.getFiles() ?? [])]))];
+          const scripts = files.filter((file) => file.endsWith(".js"));
+          const sizes = scripts.map((file) => ({ file, gzip: zlib.gzipSync(compilation.getAsset(file).source.buffer()).length }));
+          const total = sizes.reduce((sum, s) => sum + s.gzip, 0);
+          const detail = sizes.map((s) => `${s.file} ${kB(s.gzip)}`).join(", ");
+          const figure = `${page} loads ${kB(total)} of JS gzipped (budget ${kB(maxGzipBytes)}): ${detail}`;
+          compilation.getLogger("PageBudget").info(figure);
+          if (total > maxGzipBytes) {
+            const error = new WebpackError(`${figure}. Over the budget: find what grew and cut it (README "Benchmarks").`);
+            error.stack = error.message;
+            compilation.errors.push(error);
+          }
+        });
+      });
+    },
+  };
+}
+
 module.exports = async (env, argv) => {
   const production = argv.mode === "production";
   const manifestUrl = publicUrl(env, production);
@@ -275,7 +315,7 @@ module.exports = async (env, argv) => {
       new HtmlWebpackPlugin({
         filename: "taskpane.html",
         template: "./src/taskpane/taskpane.html",
-        chunks: ["taskpane", "functions", "commands"],
+        chunks: PAGE_ENTRIES,
         templateParameters: { csp: contentSecurityPolicy(origins, production), harnessHint: !production },
       }),
       new CopyWebpackPlugin({
@@ -292,9 +332,10 @@ module.exports = async (env, argv) => {
         ],
       }),
       functionsHelp(manifestUrl, version),
+      ...(production ? [pageBudget({ page: "taskpane.html", entries: PAGE_ENTRIES, maxGzipBytes: PAGE_BUDGET_GZIP_BYTES })] : []),
     ],
-    // An add-in page is loaded once per session; warn only when it gets really big.
-    performance: { maxEntrypointSize: 1024 * 1024, maxAssetSize: 1024 * 1024 },
+    // The page's budget is pageBudget above (gzipped, all its entries together); webpack's raw per-entry hints are off.
+    performance: false,
     devServer: {
       port: DEV_PORT,
       headers: { "Access-Control-Allow-Origin": "*" },
@@ -310,4 +351,5 @@ module.exports.contentSecurityPolicy = contentSecurityPolicy;
 module.exports.serviceOrigins = serviceOrigins;
 module.exports.publicUrl = publicUrl;
 module.exports.manifestTemplateUrl = manifestTemplateUrl;
+module.exports.pageBudget = pageBudget;
 module.exports.DEV_URL = DEV_URL;
