@@ -6,7 +6,7 @@ import type { CellValue } from "../../src/trading/cells";
 import type { HedgeHarness } from "../../src/taskpane/harness";
 import { addMonths, monthLabel, monthOf, monthWindow } from "../../src/monthend/month";
 import { REALIZED_COLUMNS } from "../../src/monthend/recon-layout";
-import { record } from "../excel/log-fixtures";
+import { journalled } from "../support/builders";
 import { describeWithBrowser } from "./browser";
 import {
   axeViolations,
@@ -224,7 +224,7 @@ describeWithBrowser("month end in the task pane", (chromiumPath) => {
     await connect(page, DEMO_API_KEY, sandbox.baseUrl);
     await page.waitForSelector("#month-end-host:not([hidden]) .log-archive-ask");
     const old = (key: string, loggedAt: string, status: string) =>
-      record(key, { loggedAt, status, action: "close", notional: null, tenor: null, clientReference: null });
+      journalled(key, { loggedAt, status, action: "close", notional: null, tenor: null, clientReference: null });
     await page.evaluate(
       (rows) => (window as unknown as HarnessWindow).hedgeHarness.appendLog(rows),
       [

@@ -2,7 +2,7 @@
 import { OfficeWorkbook } from "../../src/excel/office-workbook";
 import { LOG_HEADERS, LOG_SHEET_NAME } from "../../src/trading/hedge-log";
 import { FINAL_STATUSES } from "../../src/trading/types";
-import { record } from "./log-fixtures";
+import { journalled } from "../support/builders";
 import { OfficeMeter } from "./wire/office-vm";
 import { WireHost } from "./wire/wire-host";
 import { seedLog } from "./wire/scenarios";
@@ -35,7 +35,7 @@ describe("OfficeWorkbook over Office.js's own requests", () => {
 
   it("keeps a log whose columns the user moved, writes hostile text as text, and archives it", async () => {
     const host = new WireHost();
-    seedLog(host, [record("k1", { loggedAt: "2024-05-01T00:00:00.000Z", status: "filled" }), record("k2")]);
+    seedLog(host, [journalled("k1", { loggedAt: "2024-05-01T00:00:00.000Z", status: "filled" }), journalled("k2")]);
     const sheet = host.sheet(LOG_SHEET_NAME);
     // The user swaps the Status and Market columns (header and cells).
     const status = LOG_HEADERS.indexOf("Status");
@@ -43,7 +43,7 @@ describe("OfficeWorkbook over Office.js's own requests", () => {
     for (const row of sheet.rows) if (row) [row[status], row[market]] = [row[market], row[status]];
     const wb = new OfficeWorkbook(new OfficeMeter(host).excel);
     await wb.updateLog([{ idempotencyKey: "k2", status: "submitted", message: '=HYPERLINK("http://x")' }]);
-    await wb.appendLog([record("k3", { clientReference: "+1+1" })]);
+    await wb.appendLog([journalled("k3", { clientReference: "+1+1" })]);
     expect(sheet.cell(2, market)).toMatchObject({ v: "submitted" });
     expect(sheet.cell(2, status)).toMatchObject({ v: "USDTNGN" });
     expect(sheet.cell(2, LOG_HEADERS.indexOf("Message"))).toEqual({ v: '=HYPERLINK("http://x")', f: undefined, nf: "@" });

@@ -7,7 +7,7 @@ import { history as historyHandler, historyWindow, HISTORY_FIELDS, HISTORY_MAX_P
 import { cellStreams } from "../../src/functions/runtime";
 import { excelSerial } from "../../src/functions/cells";
 import { toExcelDate } from "../../src/trading/cells";
-import { closed } from "./builders";
+import { closed } from "../support/builders";
 
 /** A client whose history honours from/to (to exclusive) and limit, newest first, like the sandbox's. */
 class HistoryClient extends FakeClient {

@@ -5,7 +5,7 @@ import { fromExcelDate } from "../../src/trading/cells";
 import { reconcile } from "../../src/monthend/reconcile";
 import { reconContent } from "../../src/monthend/recon-layout";
 import { FORMATS } from "../../src/monthend/sheet-content";
-import { closed, hedge, logRow, monthData, position } from "./builders";
+import { closed, hedge, logRow, monthData, position } from "../support/builders";
 import { FakeExcel, FakeSheet } from "./fake-excel";
 
 const g = globalThis as unknown as { Excel: unknown };
