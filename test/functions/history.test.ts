@@ -1,5 +1,5 @@
 // HEDGE.HISTORY([from], [to]) through fake invocations on a manual clock: argument forms, the closed_at window, every page, newest first, date serials, the slow refresh.
-import { FakeExcelError, FakeInvocation, installFeeds } from "../functions/fake-invocation";
+import { FakeExcelError, FakeInvocation, installFeeds } from "./fake-invocation";
 import { FakeClient } from "../feeds/fake-client";
 import type { ClosedHedge, HistoryQuery } from "../../src/api/schemas";
 import type { ApiResult } from "../../src/api/sender";
