@@ -53,6 +53,19 @@ const layerRules = Object.entries(LAYERS).map(([folder, allowed]) => {
   };
 });
 
+/** Declarations named `window` (variables, parameters, destructured names): they shadow the page's global. */
+const WINDOW_SHADOWS = [
+  "VariableDeclarator > Identifier.id[name='window']",
+  ":function > Identifier.params[name='window']",
+  ":function > AssignmentPattern.params > Identifier.left[name='window']",
+  "ObjectPattern > Property > Identifier.value[name='window']",
+  "ObjectPattern > Property > AssignmentPattern.value > Identifier.left[name='window']",
+  "CatchClause > Identifier.param[name='window']",
+].map((selector) => ({
+  selector,
+  message: "A name `window` shadows the browser's global window: name it for what it holds (e.g. `month` for a MonthWindow).",
+}));
+
 module.exports = defineConfig(
   globalIgnores(["dist/", "dist-sourcemaps/", "node_modules/", "coverage/", "test/artifacts/", "reports/", ".stryker-tmp/"]),
   js.configs.recommended,
@@ -69,6 +82,10 @@ module.exports = defineConfig(
     },
   },
   ...layerRules,
+  {
+    files: ["src/**/*.ts"],
+    rules: { "no-restricted-syntax": ["error", ...WINDOW_SHADOWS] },
+  },
   {
     files: ["src/**/*.ts"],
     ignores: ["src/excel/**", ...OFFICE_ENTRY_FILES],

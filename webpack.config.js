@@ -6,9 +6,14 @@ const path = require("path");
 const CopyWebpackPlugin = require("copy-webpack-plugin");
 const CustomFunctionsMetadataPlugin = require("custom-functions-metadata-plugin");
 const HtmlWebpackPlugin = require("html-webpack-plugin");
-const { Compilation, DefinePlugin, sources } = require("webpack");
+const zlib = require("zlib");
+const { Compilation, DefinePlugin, WebpackError, sources } = require("webpack");
 
-const DEV_URL = "https://localhost:3000/";
+/** The dev server's port: package.json's config.dev_server_port, the one place it is set (npm start and README read it too). */
+const DEV_PORT = Number(require("./package.json").config?.dev_server_port);
+if (!Number.isInteger(DEV_PORT) || DEV_PORT < 1 || DEV_PORT > 65535)
+  throw configError('package.json: config.dev_server_port must be a port number, e.g. "config": { "dev_server_port": 3000 }.');
+const DEV_URL = `https://localhost:${DEV_PORT}/`;
 const CERT_DIR = path.join(os.homedir(), ".office-addin-dev-certs");
 /** Office.js comes from Microsoft's CDN; its Windows and Mac host scripts pull MicrosoftAjax from ajax.aspnetcdn.com. */
 const OFFICE_SCRIPT_ORIGINS = ["https://appsforoffice.microsoft.com", "https://ajax.aspnetcdn.com"];
@@ -19,6 +24,10 @@ const LOOPBACK_SOURCES = ["http://localhost:*", "https://localhost:*", "http://1
  * host-source can say (letters, digits, hyphens and dots; no IPv6 literal, no wildcard).
  */
 const PLAIN_HOST = /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.?$/;
+/** The entries taskpane.html loads (one shared runtime: pane, functions, commands). */
+const PAGE_ENTRIES = ["taskpane", "functions", "commands"];
+/** What the JS of taskpane.html may weigh, gzipped, in a production build: above it the build fails (README "Benchmarks"). */
+const PAGE_BUDGET_GZIP_BYTES = 150_000;
 const EXAMPLE_ORIGINS = "SERVICE_ORIGINS=https://api.hedging.example,https://sandbox.hedging.example";
 
 /** An error webpack-cli prints as one clear line, without a stack trace. */
@@ -33,14 +42,14 @@ function setting(env, name) {
   return String(env?.[name] ?? process.env[name] ?? "").trim();
 }
 
-/** The public URL that replaces https://localhost:3000/ in a production manifest (ADDIN_PUBLIC_URL, required there). */
+/** Where the built add-in is served: the dev server in development, ADDIN_PUBLIC_URL (required) in production. */
 function publicUrl(env, production) {
   const value = setting(env, "ADDIN_PUBLIC_URL");
   if (!value) {
     if (!production) return DEV_URL;
     throw configError(
       "ADDIN_PUBLIC_URL is not set: a production build needs the https:// address it will be published at, so that " +
-        "dist/manifest.xml does not point Excel at https://localhost:3000/. Build with e.g. " +
+        `dist/manifest.xml does not point Excel at ${DEV_URL}. Build with e.g. ` +
         "ADDIN_PUBLIC_URL=https://addins.example.com/hedge/ npm run build (README: Pointing at the real service).",
     );
   }
@@ -135,6 +144,17 @@ async function devServerHttpsOptions() {
   }
 }
 
+/**
+ * The address manifest.xml is written for: the folder of its task pane page (Microsoft's templates use
+ * https://localhost:3000/). The build rewrites it to where the add-in is served, so dist/manifest.xml is the one to
+ * sideload or publish.
+ */
+function manifestTemplateUrl(manifestXml) {
+  const page = /<SourceLocation DefaultValue="([^"]+)"/.exec(manifestXml)?.[1];
+  if (!page) throw configError("manifest.xml has no <SourceLocation DefaultValue=...>: the build cannot tell which address to rewrite.");
+  return new URL(".", page).href;
+}
+
 const escapeHtml = (text) =>
   String(text ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
 
@@ -223,6 +243,41 @@ function functionsHelp(url, version) {
   };
 }
 
+const kB = (bytes) => `${(bytes / 1000).toFixed(1)} kB`;
+
+/**
+ * A performance budget for one page: the JS files its entries load (their chunks, shared ones once), gzipped as a
+ * server sends them. The figure is logged; above `maxGzipBytes` it is a build error. (webpack's own `performance`
+ * hints weigh raw files per entry point, while the page loads three entries' chunks, compressed.)
+ */
+function pageBudget({ page, entries, maxGzipBytes }) {
+  return {
+    name: "PageBudget",
+    page,
+    entries,
+    maxGzipBytes,
+    apply(compiler) {
+      compiler.hooks.thisCompilation.tap("PageBudget", (compilation) => {
+        // After minification and source maps: the files as they are written.
+        compilation.hooks.processAssets.tap({ name: "PageBudget", stage: Compilation.PROCESS_ASSETS_STAGE_ANALYSE }, () => {
+          const files = [...new Set(entries.flatMap((name) => [...(compilation.entrypoints.get(name)?.getFiles() ?? [])]))];
+          const scripts = files.filter((file) => file.endsWith(".js"));
+          const sizes = scripts.map((file) => ({ file, gzip: zlib.gzipSync(compilation.getAsset(file).source.buffer()).length }));
+          const total = sizes.reduce((sum, s) => sum + s.gzip, 0);
+          const detail = sizes.map((s) => `${s.file} ${kB(s.gzip)}`).join(", ");
+          const figure = `${page} loads ${kB(total)} of JS gzipped (budget ${kB(maxGzipBytes)}): ${detail}`;
+          compilation.getLogger("PageBudget").info(figure);
+          if (total > maxGzipBytes) {
+            const error = new WebpackError(`${figure}. Over the budget: find what grew and cut it (README "Benchmarks").`);
+            error.stack = error.message;
+            compilation.errors.push(error);
+          }
+        });
+      });
+    },
+  };
+}
+
 module.exports = async (env, argv) => {
   const production = argv.mode === "production";
   const manifestUrl = publicUrl(env, production);
@@ -273,7 +328,7 @@ module.exports = async (env, argv) => {
       new HtmlWebpackPlugin({
         filename: "taskpane.html",
         template: "./src/taskpane/taskpane.html",
-        chunks: ["taskpane", "functions", "commands"],
+        chunks: PAGE_ENTRIES,
         templateParameters: { csp: contentSecurityPolicy(origins, production), harnessHint: !production },
       }),
       new CopyWebpackPlugin({
@@ -282,16 +337,20 @@ module.exports = async (env, argv) => {
           {
             from: "manifest.xml",
             to: "manifest.xml",
-            transform: (content) => content.toString().replaceAll(DEV_URL, manifestUrl),
+            transform: (content) => {
+              const xml = content.toString();
+              return xml.replaceAll(manifestTemplateUrl(xml), manifestUrl);
+            },
           },
         ],
       }),
       functionsHelp(manifestUrl, version),
+      ...(production ? [pageBudget({ page: "taskpane.html", entries: PAGE_ENTRIES, maxGzipBytes: PAGE_BUDGET_GZIP_BYTES })] : []),
     ],
-    // An add-in page is loaded once per session; warn only when it gets really big.
-    performance: { maxEntrypointSize: 1024 * 1024, maxAssetSize: 1024 * 1024 },
+    // The page's budget is pageBudget above (gzipped, all its entries together); webpack's raw per-entry hints are off.
+    performance: false,
     devServer: {
-      port: 3000, // the port in DEV_URL and manifest.xml
+      port: DEV_PORT,
       headers: { "Access-Control-Allow-Origin": "*" },
       server: { type: "https", options: env.WEBPACK_SERVE ? await devServerHttpsOptions() : undefined },
       static: false,
@@ -304,3 +363,6 @@ module.exports = async (env, argv) => {
 module.exports.contentSecurityPolicy = contentSecurityPolicy;
 module.exports.serviceOrigins = serviceOrigins;
 module.exports.publicUrl = publicUrl;
+module.exports.manifestTemplateUrl = manifestTemplateUrl;
+module.exports.pageBudget = pageBudget;
+module.exports.DEV_URL = DEV_URL;

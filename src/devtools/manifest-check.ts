@@ -19,14 +19,26 @@ export interface ManifestProblem {
 }
 
 export interface ManifestCheckOptions {
-  /** Base URL the dev server serves dist/ at. */
+  /** The URL whose files are dist/'s (default: the address the manifest is written for, see manifestTemplateUrl). */
   devUrl?: string;
   /** The custom functions namespace the add-in must use. */
   namespace?: string;
 }
 
-export const DEV_URL = "https://localhost:3000/";
 export const NAMESPACE = "HEDGE";
+
+/**
+ * The address manifest.xml is written for: the folder of its task pane page. The build rewrites it to where the add-in
+ * is served (webpack.config.js), so URLs under it must be files the build emits.
+ */
+export function manifestTemplateUrl(manifestXml: string): string | undefined {
+  const page = /<SourceLocation DefaultValue="([^"]+)"/.exec(manifestXml)?.[1];
+  try {
+    return page ? new URL(".", page).href : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** One element of the manifest, flattened: its qualified name, attributes, own text and path from the root. */
 interface XmlElement {
@@ -150,7 +162,7 @@ export function checkManifest(
   declaredIds: readonly string[],
   options: ManifestCheckOptions = {},
 ): ManifestProblem[] {
-  const devUrl = options.devUrl ?? DEV_URL;
+  const devUrl = options.devUrl ?? manifestTemplateUrl(manifestXml);
   const namespace = options.namespace ?? NAMESPACE;
   const problems: ManifestProblem[] = [];
   const problem = (code: ProblemCode, message: string) => problems.push({ code, message });
@@ -263,7 +275,7 @@ export function checkManifest(
       reported.add(value);
       if (!value.startsWith("https://")) {
         problem("not-https", `${where(element)}: "${value}" is not an https:// URL`);
-      } else if (value.startsWith(devUrl)) {
+      } else if (devUrl && value.startsWith(devUrl)) {
         const file = decodeURIComponent(value.slice(devUrl.length).replace(/[?#].*$/, ""));
         if (!built.has(file))
           problem("missing-file", `${value} (${where(element)}) is served from dist/${file}, which the build does not emit`);

@@ -1,6 +1,6 @@
-// `npm start`: development build, local sandbox (when present), HTTPS dev server on :3000, then sideloading where the platform allows.
+// `npm start`: development build, local sandbox (when present), HTTPS dev server on package.json's config.dev_server_port, then sideloading where the platform allows.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { get } from "node:https";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -10,11 +10,14 @@ import { DEV_CERT_DIR as CERT_DIR, usableDevCertificates } from "./dev-certs";
 import { turnOffOfficeAddinUsageData, USAGE_DATA_FILE } from "./usage-data-off";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const MANIFEST = join(ROOT, "manifest.xml");
+// The built manifest: its URLs point at the dev server's port (webpack.config.js rewrites manifest.xml's).
+const MANIFEST = join(ROOT, "dist", "manifest.xml");
 const WEBPACK = join(ROOT, "node_modules", "webpack", "bin", "webpack.js");
 const TSX = join(ROOT, "node_modules", "tsx", "dist", "cli.mjs");
 const SANDBOX_ENTRY = join(ROOT, "src", "sandbox", "main.ts");
-const PORT = 3000;
+const PORT = Number(
+  (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { config: { dev_server_port: number } }).config.dev_server_port,
+);
 const TASKPANE_URL = `https://localhost:${PORT}/taskpane.html`;
 const SANDBOX_READY_MS = 60_000;
 const DEV_SERVER_READY_MS = 180_000;
@@ -136,8 +139,8 @@ async function waitForDevServer(): Promise<void> {
 
 function sideload(): void {
   if (process.platform === "win32" || process.platform === "darwin") {
-    console.log(`Sideloading into Excel (npx ${DEBUGGING} start manifest.xml desktop)…`);
-    const status = runDebugging(["start", "manifest.xml", "desktop", "--app", "excel", "--no-debug", "--dev-server-port", String(PORT)]);
+    console.log(`Sideloading into Excel (npx ${DEBUGGING} start dist/manifest.xml desktop)…`);
+    const status = runDebugging(["start", MANIFEST, "desktop", "--app", "excel", "--no-debug", "--dev-server-port", String(PORT)]);
     if (status !== 0)
       console.log(`✖ sideloading failed (exit ${status}); the dev server keeps running: upload ${MANIFEST} in Excel by hand.`);
     else console.log("Sideloaded. `npm stop` unregisters the add-in.");

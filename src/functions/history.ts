@@ -84,13 +84,13 @@ export function historyWindow(from: unknown, to: unknown): HistoryWindow {
 }
 
 /** The topic of one window: every page of history in it, newest first, and whether that is all (endpoint "history": the slow refresh, 60 s by default). */
-export function historyWindowTopic(window: HistoryWindow): TopicSpec<HistoryRead> {
+export function historyWindowTopic(closedAt: HistoryWindow): TopicSpec<HistoryRead> {
   const iso = (ms: number | null) => (ms === null ? "" : new Date(ms).toISOString());
   return {
-    key: `history-window:${iso(window.fromMs)}|${iso(window.toMs)}`,
+    key: `history-window:${iso(closedAt.fromMs)}|${iso(closedAt.toMs)}`,
     endpoint: "history",
     async fetch(client, context) {
-      const data = await fetchHistory(client, window.fromMs ?? 0, window.toMs, {
+      const data = await fetchHistory(client, closedAt.fromMs ?? 0, closedAt.toMs, {
         signal: context.signal,
         maxHistoryPages: HISTORY_MAX_PAGES,
       });
@@ -122,8 +122,8 @@ export function historySpill(read: HistoryRead): Spill {
 /** HEDGE.HISTORY: checks the arguments (a bad one shows #VALUE! naming it), then streams the window's records. */
 export function history(streams: CellStreams, sink: Sink<Spill>, from: unknown, to: unknown): void {
   try {
-    const window = historyWindow(from, to);
-    streams.open(sink, "history", historyWindowTopic(window), (s) => outcomeOf(s, historySpill));
+    const closedAt = historyWindow(from, to);
+    streams.open(sink, "history", historyWindowTopic(closedAt), (s) => outcomeOf(s, historySpill));
   } catch (e) {
     streams.fail(sink, cellErrorOfThrown(e));
   }

@@ -98,7 +98,7 @@ export async function fetchHistory(
 /** Everything reconcile() needs for one month, read from the service now; the log rows are passed in. */
 export async function fetchMonthData(
   client: MonthEndClient,
-  window: MonthWindow,
+  month: MonthWindow,
   log: LogRecord[],
   options: FetchOptions = {},
 ): Promise<MonthData> {
@@ -111,7 +111,7 @@ export async function fetchMonthData(
 
   progress("Reading the hedge history…");
   // From the month's start with no end: hedges closed after the month tell that they were still open at its end.
-  const read = await fetchHistory(client, window.startMs, null, options);
+  const read = await fetchHistory(client, month.startMs, null, options);
   const history = read.records;
 
   progress("Reading positions and hedges…");
@@ -158,7 +158,7 @@ export async function fetchMonthData(
   return {
     environment: client.environment,
     accountAddress: account.account_address,
-    window,
+    window: month,
     generatedAtMs: now(),
     history,
     historyComplete: read.complete,

@@ -55,10 +55,10 @@ export function addMonths(m: Month, delta: number): Month {
 }
 
 /** True when an ISO 8601 instant falls inside the window; an unreadable time is outside. */
-export function inWindow(iso: string | null | undefined, window: Pick<MonthWindow, "startMs" | "endMs">): boolean {
+export function inWindow(iso: string | null | undefined, month: Pick<MonthWindow, "startMs" | "endMs">): boolean {
   if (!iso) return false;
   const ms = utcMs(iso);
-  return Number.isFinite(ms) && ms >= window.startMs && ms < window.endMs;
+  return Number.isFinite(ms) && ms >= month.startMs && ms < month.endMs;
 }
 
 /** The month-end close usually happens in the first days of the next month: the previous month is the default from the 1st to the 10th. */

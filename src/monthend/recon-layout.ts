@@ -135,8 +135,8 @@ export function reconContent(recon: Reconciliation): SheetContent {
     );
   };
 
-  const { counts, window } = recon;
-  section(`Hedge reconciliation ${window.label}`, () => {
+  const { counts, window: month } = recon;
+  section(`Hedge reconciliation ${month.label}`, () => {
     const line = (label: string, value: CellValue, format: string) =>
       push([
         [label, FORMATS.text],
@@ -153,8 +153,8 @@ export function reconContent(recon: Reconciliation): SheetContent {
       );
     line("Environment", recon.environment, FORMATS.text);
     line("Account address", recon.accountAddress ?? "not configured", FORMATS.text);
-    line("Period start (UTC)", toExcelDate(new Date(window.startMs).toISOString()), FORMATS.date);
-    line("Period end (UTC, exclusive)", toExcelDate(new Date(window.endMs).toISOString()), FORMATS.date);
+    line("Period start (UTC)", toExcelDate(new Date(month.startMs).toISOString()), FORMATS.date);
+    line("Period end (UTC, exclusive)", toExcelDate(new Date(month.endMs).toISOString()), FORMATS.date);
     line("Generated at (UTC)", toExcelDate(new Date(recon.generatedAtMs).toISOString()), FORMATS.date);
     line("Hedges closed in the period", counts.realized, FORMATS.count);
     line("Open positions", counts.open, FORMATS.count);
@@ -200,5 +200,5 @@ export function reconContent(recon: Reconciliation): SheetContent {
     table(DIFFERENCE_COLUMNS, recon.differences, "No differences: every log action and every service hedge of the period match.");
   });
 
-  return { name: reconSheetName(window.label), values, formats, columnWidths: widths.map((w) => w || 64), boldRows, sections };
+  return { name: reconSheetName(month.label), values, formats, columnWidths: widths.map((w) => w || 64), boldRows, sections };
 }

@@ -32,11 +32,11 @@ export async function reconcileMonth(
   month: string,
   options: ReconcileMonthOptions = {},
 ): Promise<ReconcileMonthResult> {
-  const window = monthWindow(month);
+  const period = monthWindow(month);
   const progress = options.onProgress ?? (() => undefined);
   progress("Reading the Hedge Log…");
   const log = await deps.readLog();
-  const data = await fetchMonthData(deps.client, window, log, { now: deps.now, onProgress: progress, signal: options.signal });
+  const data = await fetchMonthData(deps.client, period, log, { now: deps.now, onProgress: progress, signal: options.signal });
   progress("Reconciling…");
   const reconciliation = reconcile(data);
   progress("Writing the sheet…");

@@ -48,18 +48,18 @@ export function sparkline(
   points: readonly Point[],
   width: number,
   height: number,
-  window: { from: number; to: number },
+  span: { from: number; to: number },
   pad = 2,
 ): SparklineGeometry | null {
-  const inWindow = points.filter((p) => p.t >= window.from && p.t <= window.to && Number.isFinite(p.value));
+  const inWindow = points.filter((p) => p.t >= span.from && p.t <= span.to && Number.isFinite(p.value));
   if (inWindow.length === 0) return null;
   const values = inWindow.map((p) => p.value);
   const min = Math.min(...values);
   const max = Math.max(...values);
-  const span = window.to - window.from;
+  const duration = span.to - span.from;
   const innerW = width - 2 * pad;
   const innerH = height - 2 * pad;
-  const x = (t: number) => pad + (span > 0 ? ((t - window.from) / span) * innerW : innerW);
+  const x = (t: number) => pad + (duration > 0 ? ((t - span.from) / duration) * innerW : innerW);
   const y = (v: number) => (max === min ? pad + innerH / 2 : pad + (1 - (v - min) / (max - min)) * innerH);
   const coords = inWindow.map((p) => [round2(x(p.t)), round2(y(p.value))] as const);
   const path = coords.map(([cx, cy], i) => `${i === 0 ? "M" : "L"}${cx} ${cy}`).join(" ");

@@ -29,10 +29,10 @@ const SPARK_WIDTH = 280;
 const SPARK_HEIGHT = 40;
 
 /** The rate over the window as a line, with its low, high and last values in the text alternative. */
-export function sparklineSvg(market: string, points: readonly Point[], window: { from: number; to: number }): SVGElement {
-  const g = sparkline(points, SPARK_WIDTH, SPARK_HEIGHT, window, 3);
+export function sparklineSvg(market: string, points: readonly Point[], span: { from: number; to: number }): SVGElement {
+  const g = sparkline(points, SPARK_WIDTH, SPARK_HEIGHT, span, 3);
   const label = g
-    ? `${market} over the last hour: ${points.length} readings since ${formatUtcTime(window.from)}, low ${formatRate(g.min)}, high ${formatRate(g.max)}, last ${formatRate(g.last)}`
+    ? `${market} over the last hour: ${points.length} readings since ${formatUtcTime(span.from)}, low ${formatRate(g.min)}, high ${formatRate(g.max)}, last ${formatRate(g.last)}`
     : `${market}: no readings yet`;
   return s(
     "svg",

@@ -37,13 +37,13 @@ export function findDuplicate(
   environment: Environment,
   log: readonly LogRecord[],
   account: string | null,
-  window: DuplicateWindow,
+  scope: DuplicateWindow,
 ): DuplicateOf | null {
-  const since = utcMs(window.dayStart);
+  const since = utcMs(scope.dayStart);
   for (let i = log.length - 1; i >= 0; i--) {
     const r = log[i];
     if (!DONE_STATES.has(r.status)) continue;
-    const sameHedge = window.hedgeId !== null && r.hedgeId === window.hedgeId;
+    const sameHedge = scope.hedgeId !== null && r.hedgeId === scope.hedgeId;
     const sameDay = utcMs(r.loggedAt) >= since;
     if (!sameHedge && !sameDay) continue;
     if (r.environment !== environment || r.action !== row.action) continue;

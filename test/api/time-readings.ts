@@ -5,7 +5,8 @@ import { excelSerial } from "../../src/functions/cells";
 import { REALIZED_COLUMNS } from "../../src/monthend/recon-layout";
 import { inWindow, monthWindow } from "../../src/monthend/month";
 import { toExcelDate } from "../../src/trading/cells";
-import { matchesLogQuery, type LogRecord } from "../../src/trading/hedge-log";
+import { matchesLogQuery } from "../../src/trading/hedge-log";
+import { logRow } from "../support/builders";
 import * as ex from "../support/examples";
 
 export interface Reading {
@@ -45,7 +46,7 @@ export function readings(texts: readonly string[]): Reading[] {
       hedgeCell: excelSerial(text),
       inNovember: inWindow(text, november),
       inDecember: inWindow(text, december),
-      loggedSince2300Z: matchesLogQuery({ loggedAt: text, idempotencyKey: "k", status: "filled" } as LogRecord, {
+      loggedSince2300Z: matchesLogQuery(logRow({ loggedAt: text }), {
         loggedSince: "2026-11-30T23:00:00Z",
       }),
       retryAfterMs: parseRetryAfter(text, 0),

@@ -1,15 +1,21 @@
-// The build's settings: a production build stops with a clear message without ADDIN_PUBLIC_URL or SERVICE_ORIGINS (never a localhost manifest, never a page that may connect anywhere), and the CSP it writes.
+// The build's settings: the dev server's port from package.json alone, a production build stops with a clear message without ADDIN_PUBLIC_URL or SERVICE_ORIGINS (never a localhost manifest, never a page that may connect anywhere), and the CSP it writes.
+import fs from "fs";
+import os from "os";
 import path from "path";
 
+type Plugin = { name?: string; page?: string; entries?: string[]; maxGzipBytes?: number };
 type MakeConfig = ((
   env: Record<string, string>,
   argv: { mode: string },
 ) => Promise<{ devtool?: unknown; entry: Record<string, unknown> }>) & {
   contentSecurityPolicy(origins: string[], production: boolean): string;
   serviceOrigins(env: Record<string, string>, production: boolean): string[];
+  pageBudget(options: { page: string; entries: string[]; maxGzipBytes: number }): Plugin;
 };
+const CONFIG_FILE = path.resolve(__dirname, "../../webpack.config.js");
+const PACKAGE_FILE = path.resolve(__dirname, "../../package.json");
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const makeConfig = require(path.resolve(__dirname, "../../webpack.config.js")) as MakeConfig;
+const makeConfig = require(CONFIG_FILE) as MakeConfig;
 
 const GOOD = { ADDIN_PUBLIC_URL: "https://hedge.example.com/addin/", SERVICE_ORIGINS: "https://api.hedging.example" };
 const saved = { ...process.env };
@@ -84,4 +90,99 @@ test("the CSP: Office's script hosts, inline styles, connections only to self an
   for (const csp of [dev, makeConfig.contentSecurityPolicy(["https://a.example"], true)]) {
     expect(csp).not.toMatch(/sandbox|frame-ancestors|unsafe-eval|script-src[^;]*unsafe-inline/);
   }
+});
+
+describe("the dev server's port is package.json's config.dev_server_port, and only there", () => {
+  type Built = { devServer: { port: number }; plugins: Array<{ patterns?: Array<{ to?: string; transform?: (b: Buffer) => string }> }> };
+  /** webpack.config.js loaded as if package.json said `port`. */
+  function configWithPort(port: unknown): MakeConfig {
+    const real = JSON.parse(fs.readFileSync(PACKAGE_FILE, "utf8")) as { config: Record<string, unknown> };
+    let loaded: MakeConfig | undefined;
+    jest.resetModules();
+    jest.isolateModules(() => {
+      jest.doMock(PACKAGE_FILE, () => ({ ...real, config: { ...real.config, dev_server_port: port } }));
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      loaded = require(CONFIG_FILE) as MakeConfig;
+    });
+    jest.dontMock(PACKAGE_FILE);
+    return loaded!;
+  }
+
+  test("another port moves the dev server and every URL of the development manifest", async () => {
+    const built = (await configWithPort(3456)({}, { mode: "development" })) as unknown as Built;
+    expect(built.devServer.port).toBe(3456);
+    const manifest = built.plugins.flatMap((p) => p.patterns ?? []).find((p) => p.to === "manifest.xml")!;
+    const xml = manifest.transform!(fs.readFileSync(path.resolve(__dirname, "../../manifest.xml")));
+    const urls = [...xml.matchAll(/DefaultValue="(\w+:\/\/[^"]+)"/g)].map((m) => m[1]);
+    expect(urls.length).toBeGreaterThan(10);
+    for (const url of urls) expect(url).toMatch(/^https:\/\/localhost:3456\//);
+  });
+
+  test("a port that is not a number stops the build, saying where to set it", () => {
+    expect(() => configWithPort("three thousand")).toThrow(/package\.json: config\.dev_server_port must be a port number/);
+  });
+});
+
+describe("the page's performance budget", () => {
+  type WithPlugins = { plugins: Plugin[] };
+  test("the production build weighs what taskpane.html loads (all three entries) against 150 kB gzipped; development builds do not", async () => {
+    const production = (await makeConfig(GOOD, { mode: "production" })) as unknown as WithPlugins;
+    const budget = production.plugins.find((p) => p.name === "PageBudget");
+    const html = production.plugins.find((p) => p.constructor.name === "HtmlWebpackPlugin") as unknown as {
+      userOptions: { chunks: string[] };
+    };
+    expect(budget).toMatchObject({ page: "taskpane.html", maxGzipBytes: 150_000 });
+    expect(budget!.entries).toEqual(html.userOptions.chunks);
+    const development = (await makeConfig({}, { mode: "development" })) as unknown as WithPlugins;
+    expect(development.plugins.some((p) => p.name === "PageBudget")).toBe(false);
+  });
+
+  /** Builds two entries sharing one module (about 6 kB gzipped in all) under `maxGzipBytes`; the budget's errors and its logged figure. */
+  async function buildUnder(maxGzipBytes: number): Promise<{ errors: string[]; figure: string }> {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "page-budget-"));
+    // Text that does not compress: a page's weight after gzip, not before.
+    let seed = 7;
+    const noise = (n: number) =>
+      Array.from({ length: n }, () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) % 36).toString(36)).join("");
+    fs.writeFileSync(path.join(dir, "shared.js"), `export const shared = "${noise(4_000)}";`);
+    fs.writeFileSync(path.join(dir, "a.js"), `import { shared } from "./shared.js"; console.log(shared, "${noise(2_000)}");`);
+    fs.writeFileSync(path.join(dir, "b.js"), `import { shared } from "./shared.js"; console.log(shared, "${noise(2_000)}");`);
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const webpack = require("webpack") as typeof import("webpack");
+    try {
+      const stats = await new Promise<import("webpack").Stats>((resolve, reject) =>
+        webpack(
+          {
+            mode: "production",
+            context: dir,
+            entry: { pane: "./a.js", functions: "./b.js" },
+            output: { path: path.join(dir, "out") },
+            optimization: { splitChunks: { chunks: "all", minSize: 0 } },
+            plugins: [makeConfig.pageBudget({ page: "page.html", entries: ["pane", "functions"], maxGzipBytes }) as never],
+          },
+          (err, result) => (err || !result ? reject(err) : resolve(result)),
+        ),
+      );
+      const json = stats.toJson({ all: false, errors: true, logging: "info" });
+      return {
+        errors: (json.errors ?? []).map((e) => e.message),
+        figure: json.logging?.PageBudget?.entries.map((e) => e.message).join("\n") ?? "",
+      };
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  test("a page over its budget fails the build with the figure; under it, the figure is logged", async () => {
+    const under = await buildUnder(100_000);
+    expect(under.errors).toEqual([]);
+    // Both entries and their shared chunk, each once.
+    expect(under.figure).toMatch(/^page\.html loads (\d+\.\d) kB of JS gzipped \(budget 100\.0 kB\): .*pane\.js .*functions\.js/);
+    const total = Number(/loads (\d+\.\d) kB/.exec(under.figure)![1]) * 1000;
+    expect(total).toBeGreaterThan(5_000);
+    const over = await buildUnder(total - 500);
+    expect(over.errors).toEqual([
+      expect.stringMatching(/page\.html loads .* kB of JS gzipped .*Over the budget: find what grew and cut it/),
+    ]);
+  }, 60_000);
 });

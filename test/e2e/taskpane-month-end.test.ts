@@ -1,56 +1,38 @@
 // Month end in the real pane (Chromium, harness mode, sandbox over HTTP): trade, pick the month, Reconcile month, and the memory workbook gains a "Hedge Recon YYYY-MM" sheet of plain values whose realized totals equal the sandbox's history.
-import { startSandbox, type RunningSandbox } from "../../src/sandbox/server";
 import { DEMO_API_KEY } from "../../src/sandbox/demo";
 import type { Account, ClosedHedge } from "../../src/api/schemas";
 import type { CellValue } from "../../src/trading/cells";
-import type { HedgeHarness } from "../../src/taskpane/harness";
 import { addMonths, monthLabel, monthOf, monthWindow } from "../../src/monthend/month";
 import { REALIZED_COLUMNS } from "../../src/monthend/recon-layout";
-import { record } from "../excel/log-fixtures";
+import { journalled } from "../support/builders";
 import { describeWithBrowser } from "./browser";
 import {
   axeViolations,
   chooseAction,
   connect,
+  type HarnessWindow,
+  paneWithSandbox,
   screenshot,
   select,
-  startPaneSession,
   tabTo,
   waitReady,
   waitRowsFinal,
-  type PanePage,
-  type PaneSession,
   PREVIEW_DONE,
 } from "./pane-driver";
 import type { Page } from "playwright-core";
 
 // A real browser, a build and fills that take a moment: slower than unit tests, more so on CI.
 jest.setTimeout(90_000);
-type HarnessWindow = { hedgeHarness: HedgeHarness };
 
 const cents = (n: number) => Math.round(n * 100);
 const sum = (records: ClosedHedge[], field: "size_usd" | "gross_pnl_usd" | "carry_usd" | "fees_usd" | "net_pnl_usd") =>
   records.reduce((a, r) => a + r[field], 0);
 
 describeWithBrowser("month end in the task pane", (chromiumPath) => {
-  let sandbox: RunningSandbox;
-  let session: PaneSession;
-  let pane: PanePage;
-
-  beforeAll(async () => {
-    sandbox = await startSandbox({ port: 0, http: true, seed: 21, fillMs: 200 });
-    session = await startPaneSession(chromiumPath());
-    pane = await session.open();
-    await waitReady(pane.page);
-  }, 240_000);
-
-  afterAll(async () => {
-    await session?.close();
-    await sandbox?.close();
-  });
+  const world = paneWithSandbox(chromiumPath, { seed: 21 });
 
   const service = async <T>(path: string): Promise<T> => {
-    const res = await fetch(`${sandbox.baseUrl}${path}`, { headers: { Authorization: `Bearer ${DEMO_API_KEY}` } });
+    const res = await fetch(`${world.sandbox.baseUrl}${path}`, { headers: { Authorization: `Bearer ${DEMO_API_KEY}` } });
     if (!res.ok) throw new Error(`${path}: ${res.status}`);
     return ((await res.json()) as { data: T }).data;
   };
@@ -66,10 +48,10 @@ describeWithBrowser("month end in the task pane", (chromiumPath) => {
   };
 
   test("trade, Reconcile month, and the recon sheet's realized section and totals equal the sandbox's history", async () => {
-    const { page } = pane;
+    const { page } = world.pane;
     // Before connecting there is no month-end section to press.
     expect(await page.locator("#month-end-host").isHidden()).toBe(true);
-    await connect(page, DEMO_API_KEY, sandbox.baseUrl);
+    await connect(page, DEMO_API_KEY, world.sandbox.baseUrl);
     await page.waitForSelector("#month-end-host:not([hidden]) .month-end-reconcile");
 
     // Open buy 250,000 and sell 100,000; reduce the buy by 100,000; close the sell: two realized records.
@@ -170,13 +152,13 @@ describeWithBrowser("month end in the task pane", (chromiumPath) => {
       expect(row).toBeDefined();
       expect(cents(row![col("Net P&L (USD)")] as number)).toBe(cents(sum(records, "net_pnl_usd")));
     }
-    expect(pane.console.filter((m) => m.startsWith("pageerror") || m.startsWith("error"))).toEqual([]);
+    expect(world.pane.console.filter((m) => m.startsWith("pageerror") || m.startsWith("error"))).toEqual([]);
   }, 120_000);
 
   test("with the keyboard alone, in the dark theme: pick the month before in the dropdown and reconcile it", async () => {
-    const { page } = await session.open({ query: "harness=memory&theme=dark" });
+    const { page } = await world.session.open({ query: "harness=memory&theme=dark" });
     await waitReady(page);
-    await connect(page, DEMO_API_KEY, sandbox.baseUrl);
+    await connect(page, DEMO_API_KEY, world.sandbox.baseUrl);
     await page.waitForSelector("#month-end-host:not([hidden]) .month-end-reconcile");
     const current = monthOf(Date.now());
     const before = monthLabel(addMonths(current, -1));
@@ -220,12 +202,12 @@ describeWithBrowser("month end in the task pane", (chromiumPath) => {
   }, 120_000);
 
   test("archive old log rows: counted, confirmed, moved with progress to Hedge Log YYYY; unfinished rows stay", async () => {
-    const { page } = await session.open();
+    const { page } = await world.session.open();
     await waitReady(page);
-    await connect(page, DEMO_API_KEY, sandbox.baseUrl);
+    await connect(page, DEMO_API_KEY, world.sandbox.baseUrl);
     await page.waitForSelector("#month-end-host:not([hidden]) .log-archive-ask");
     const old = (key: string, loggedAt: string, status: string) =>
-      record(key, { loggedAt, status, action: "close", notional: null, tenor: null, clientReference: null });
+      journalled(key, { loggedAt, status, action: "close", notional: null, tenor: null, clientReference: null });
     await page.evaluate(
       (rows) => (window as unknown as HarnessWindow).hedgeHarness.appendLog(rows),
       [

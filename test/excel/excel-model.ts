@@ -1,5 +1,6 @@
-// A small Excel object model for adapter tests, built from office-addin-mock objects over the wire host's sheets and tables: loads resolve and queued writes land at sync, as in Office.js.
+// The one Excel object model of the adapter tests (workbook, snapshot, recon sheet), built from office-addin-mock objects over the wire host's sheets and tables (values, formulas, spills, formats, notes, comments): loads resolve and queued writes land at sync, as in Office.js.
 import { OfficeMockObject } from "office-addin-mock";
+import { columnLetters } from "../../src/excel/memory-workbook";
 import type { CellValue } from "../../src/trading/cells";
 import { WireHost, type Rect, type WireSheet, type WireTable } from "./wire/wire-host";
 
@@ -18,14 +19,16 @@ function refresh(mock: OfficeMockObject, name: string, value: unknown): void {
   if (property) property._valueBeforeLoaded = value;
 }
 
-/** A plain collection with Office.js's load/items shape (office-addin-mock cannot load "items/…" of an array). */
-function collection<T>(items: () => T[]): { load: () => unknown; readonly items: T[] } {
+/** A plain collection with Office.js's load/items shape (office-addin-mock cannot load "items/…" of an array); a page of it with $top/$skip. */
+function collection<T>(items: () => T[]): { load: (options?: unknown) => unknown; readonly items: T[] } {
   let loaded: T[] | null = null;
   const c = {
-    load() {
+    load(options?: unknown) {
       loaded = null;
+      const page = typeof options === "object" && options !== null ? (options as { $top?: number; $skip?: number }) : {};
       pendingLoads.push(() => {
-        loaded = items();
+        const from = page.$skip ?? 0;
+        loaded = items().slice(from, page.$top === undefined ? undefined : from + page.$top);
         for (const item of loaded) (item as { load?: () => unknown }).load?.();
       });
       return c;
@@ -39,9 +42,26 @@ function collection<T>(items: () => T[]): { load: () => unknown; readonly items:
 }
 let pendingLoads: Array<() => void> = [];
 
-/** The model: `host` holds the cells and tables; `excel` is what the adapter gets as its Excel namespace. */
+/** A result Office.js fills at the next sync (comments.getCount()). */
+function clientResult<T>(read: () => T): { readonly value: T } {
+  let value: { v: T } | null = null;
+  pendingLoads.push(() => (value = { v: read() }));
+  return {
+    get value() {
+      if (!value) throw new Error("PropertyNotLoaded: value (sync first)");
+      return value.v;
+    },
+  };
+}
+
+/**
+ * The model: `host` holds the cells and tables; `excel` is what the adapters get as their Excel namespace (or global
+ * Excel), `office` what they get as global Office (requirement sets from `apiSets`).
+ */
 export class ExcelModel {
   readonly host = new WireHost();
+  /** The Excel API sets this Excel supports: notes need 1.18, spills 1.12, comments 1.10. */
+  apiSets = ["1.10", "1.12", "1.18"];
   /** Every Excel.run call made, and the options each was given. */
   runs = 0;
   runOptions: unknown[] = [];
@@ -50,9 +70,14 @@ export class ExcelModel {
   failAtSync: number | null = null;
   /** Ranges whose values were loaded, by size (rows × columns): chunking shows here. */
   valueLoads: Array<{ rows: number; columns: number }> = [];
+  /** Ranges whose formulas were loaded, by size: the snapshot reads formula cells only, never the whole used range. */
+  formulaLoads: Array<{ rows: number; columns: number }> = [];
+  /** Calls of getSpecialCells(OrNullObject). */
+  specialCellReads = 0;
   private mocks: Array<{ mock: Mock; refresh: () => void }> = [];
   private queue: Array<() => void> = [];
 
+  /** A sheet with `grid` from A1; build more on the WireSheet it returns (`set`, `spill`, `notes`, `addComment`). */
   addSheet(name: string, grid: CellValue[][] = []): WireSheet {
     return this.host.addSheet(name).fill(0, 0, grid);
   }
@@ -69,8 +94,13 @@ export class ExcelModel {
   /** A sheet's values from A1 as a grid (empty cells ""). */
   grid(sheet: string): CellValue[][] {
     const s = this.host.sheet(sheet);
-    const width = Math.max(0, ...s.rows.map((r) => r?.length ?? 0));
-    return s.rows.map((_, r) => Array.from({ length: width }, (_, c) => s.value(r, c)));
+    // Array.from, not map: rows with nothing in them are holes of the sparse array.
+    const width = Math.max(0, ...Array.from(s.rows, (r) => r?.length ?? 0));
+    return Array.from(s.rows, (_, r) => Array.from({ length: width }, (_, c) => s.value(r, c)));
+  }
+
+  get office(): { context: { requirements: { isSetSupported(name: string, version: string): boolean } } } {
+    return { context: { requirements: { isSetSupported: (name, version) => name === "ExcelApi" && this.apiSets.includes(version) } } };
   }
 
   get excel(): Pick<typeof Excel, "run"> {
@@ -110,7 +140,23 @@ export class ExcelModel {
   }
 
   private nullObject(): Mock {
-    return this.track(new OfficeMockObject({ isNullObject: true, rowIndex: 0, columnIndex: 0, rowCount: 0, columnCount: 0 }) as Mock);
+    const mock = this.track(
+      new OfficeMockObject({
+        isNullObject: true,
+        address: "",
+        rowIndex: 0,
+        columnIndex: 0,
+        rowCount: 0,
+        columnCount: 0,
+        areaCount: 0,
+        cellCount: 0,
+        values: [],
+        formulas: [],
+        valueTypes: [],
+      }) as Mock,
+    );
+    mock.untrack = () => mock;
+    return mock;
   }
 
   private context(): unknown {
@@ -121,6 +167,16 @@ export class ExcelModel {
       getSelectedRanges: () => {
         const s = host.selection!;
         return model.rangeAreas(host.sheet(s.sheet), () => s.areas);
+      },
+      getSelectedRange: () => {
+        const s = host.selection!;
+        // As in Excel: the call queues, and the batch fails at sync when the selection has several areas.
+        if (s.areas.length > 1)
+          model.queue.push(() => {
+            throw new Error("InvalidSelection: the selection has several areas.");
+          });
+        const a = s.areas[0];
+        return model.range(host.sheet(s.sheet), a.top, a.left, a.bottom - a.top + 1, a.right - a.left + 1);
       },
       tables: {
         getItemOrNullObject: (name: string) => {
@@ -138,20 +194,31 @@ export class ExcelModel {
         {
           getItemOrNullObject: (name: string) => {
             const s = host.sheets.get(name);
-            return s ? model.sheet(s) : model.nullObject();
+            return s ? model.worksheet(s) : model.nullObject();
           },
-          add: (name: string) => model.sheet(host.addSheet(name)),
+          add: (name: string) => {
+            if ([...host.sheets.keys()].some((n) => n.toLowerCase() === name.toLowerCase())) throw new Error(`ItemAlreadyExists: ${name}`);
+            return model.worksheet(host.addSheet(name));
+          },
+          getActiveWorksheet: () => model.worksheet(host.sheet(host.active!)),
         },
       ),
     };
-    return { workbook, sync: () => model.sync() };
+    const trackedObjects = { add: () => undefined, remove: () => undefined };
+    return { workbook, trackedObjects, sync: () => model.sync() };
   }
 
   private rangeAreas(sheet: WireSheet, areas: () => Rect[]): Mock {
     // eslint-disable-next-line @typescript-eslint/no-this-alias
     const model = this;
-    const mock = this.track(new OfficeMockObject({ isNullObject: false }) as Mock);
-    mock.worksheet = model.sheet(sheet);
+    const counts = () => {
+      const list = areas();
+      return { areaCount: list.length, cellCount: list.reduce((n, a) => n + (a.bottom - a.top + 1) * (a.right - a.left + 1), 0) };
+    };
+    const mock = this.track(new OfficeMockObject({ isNullObject: false, ...counts() }) as Mock, () => {
+      for (const [k, v] of Object.entries(counts())) refresh(mock, k, v);
+    });
+    mock.worksheet = model.worksheet(sheet);
     mock.areas = collection(() => areas().map((a) => model.range(sheet, a.top, a.left, a.bottom - a.top + 1, a.right - a.left + 1, true)));
     mock.getTables = () =>
       collection(() =>
@@ -166,7 +233,7 @@ export class ExcelModel {
     return mock;
   }
 
-  sheet(sheet: WireSheet): Mock {
+  private worksheet(sheet: WireSheet): Mock {
     // eslint-disable-next-line @typescript-eslint/no-this-alias
     const model = this;
     const mock = this.track(new OfficeMockObject({ name: sheet.name, isNullObject: false }) as Mock);
@@ -175,7 +242,14 @@ export class ExcelModel {
       const u = sheet.used(valuesOnly === true);
       return u ? model.range(sheet, u.top, u.left, u.bottom - u.top + 1, u.right - u.left + 1) : model.nullObject();
     };
+    mock.getUsedRange = (valuesOnly?: boolean) => {
+      const u = sheet.used(valuesOnly === true) ?? { top: 0, left: 0, bottom: 0, right: 0 };
+      return model.range(sheet, u.top, u.left, u.bottom - u.top + 1, u.right - u.left + 1);
+    };
     mock.getRangeByIndexes = (r: number, c: number, rows: number, cols: number) => model.range(sheet, r, c, rows, cols);
+    mock.getCell = (r: number, c: number) => model.range(sheet, r, c, 1, 1);
+    mock.notes = model.notes(sheet);
+    mock.comments = model.comments(sheet);
     mock.activate = () => model.queue.push(() => (model.host.active = sheet.name));
     mock.tables = {
       add: (range: Mock, hasHeaders: boolean) => {
@@ -203,6 +277,83 @@ export class ExcelModel {
     return mock;
   }
 
+  /** A note or comment goes on one cell, given as a Range ("B1" from it) or, for notes, as an address. */
+  private cellOf(where: unknown): string {
+    if (typeof where === "string") return where.includes("!") ? where.slice(where.lastIndexOf("!") + 1) : where;
+    const r = (where as { __rect?: Rect }).__rect;
+    if (!r || r.top !== r.bottom || r.left !== r.right) throw new Error("InvalidCellAddress: a note or comment goes on one cell");
+    return `${columnLetters(r.left)}${r.top + 1}`;
+  }
+
+  /** worksheet.notes (ExcelApi 1.18): add, and getItemOrNullObject whose content can be read and set. */
+  private notes(sheet: WireSheet): unknown {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
+    const model = this;
+    return {
+      add(where: unknown, content: string) {
+        const address = model.cellOf(where);
+        model.queue.push(() => {
+          if (!model.apiSets.includes("1.18")) throw new Error("ApiNotFound: notes need ExcelApi 1.18");
+          if (sheet.notes.has(address)) throw new Error(`InvalidArgument: ${address} already has a note`);
+          sheet.notes.set(address, content);
+        });
+        return {};
+      },
+      getItemOrNullObject(address: string) {
+        let loaded: { content: string; isNull: boolean } | null = null;
+        const note = {
+          load() {
+            pendingLoads.push(() => (loaded = { content: sheet.notes.get(address) ?? "", isNull: !sheet.notes.has(address) }));
+            return note;
+          },
+          get isNullObject() {
+            if (!loaded) throw new Error("PropertyNotLoaded: isNullObject");
+            return loaded.isNull;
+          },
+          get content() {
+            if (!loaded) throw new Error("PropertyNotLoaded: content");
+            return loaded.content;
+          },
+          set content(text: string) {
+            model.queue.push(() => sheet.notes.set(address, text));
+          },
+        };
+        return note;
+      },
+    };
+  }
+
+  /** worksheet.comments (ExcelApi 1.10): count, a page of them (content, location, replies), and add on a Range. */
+  private comments(sheet: WireSheet): unknown {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
+    const model = this;
+    const threads = () =>
+      [...sheet.comments.entries()].map(([key, thread]) => {
+        const [r, c] = key.split(",").map(Number);
+        return {
+          get content() {
+            return thread.content;
+          },
+          replies: { add: (text: string) => (model.queue.push(() => thread.replies.push(text)), {}) },
+          getLocation: () => model.range(sheet, r, c, 1, 1),
+        };
+      });
+    return Object.assign(collection(threads), {
+      getCount: () => clientResult(() => sheet.comments.size),
+      add(where: unknown, content: string) {
+        // Microsoft's reference: a string address must include the sheet name; a Range carries it.
+        if (typeof where === "string" && !where.includes("!"))
+          throw new Error(`InvalidArgument: comment address ${where} has no sheet name`);
+        const address = model.cellOf(where);
+        model.queue.push(() => {
+          if (sheet.comment(address)) throw new Error(`InvalidArgument: ${address} already has a comment`);
+          sheet.addComment(address, content);
+        });
+        return {};
+      },
+    });
+  }
+
   range(sheet: WireSheet, top: number, left: number, rows: number, cols: number, loadNow = false): Mock {
     // eslint-disable-next-line @typescript-eslint/no-this-alias
     const model = this;
@@ -228,27 +379,45 @@ export class ExcelModel {
     const mock = new OfficeMockObject({ ...snapshot(), rowHidden: false, isNullObject: false }) as Mock;
     const loadValues = () => model.valueLoads.push({ rows, columns: cols });
     const originalLoad = mock.load.bind(mock);
+    const asks = (what: unknown, name: string) =>
+      typeof what === "string" ? what.includes(name) : Array.isArray(what) && what.includes(name);
     mock.load = ((what?: unknown) => {
-      if (typeof what === "string" ? /values/.test(what) : Array.isArray(what) && what.includes("values")) loadValues();
+      if (asks(what, "values")) loadValues();
+      if (asks(what, "formulas")) model.formulaLoads.push({ rows, columns: cols });
       return originalLoad(what as string);
     }) as Mock["load"];
     this.track(mock, () => {
       const now = snapshot();
       for (const [k, v] of Object.entries(now)) refresh(mock, k, v);
     });
-    if (loadNow) mock.load(Object.keys(snapshot()));
+    if (loadNow) originalLoad(Object.keys(snapshot()) as unknown as string); // the model's own load of an area: not counted
     mock.__rect = r;
-    mock.worksheet = model.sheet(sheet);
+    mock.worksheet = model.worksheet(sheet);
     mock.untrack = () => mock;
     mock.getCell = (i: number, j: number) => model.range(sheet, top + i, left + j, 1, 1);
     mock.getRow = (i: number) => model.range(sheet, top + i, left, 1, cols);
     mock.getResizedRange = (dr: number, dc: number) => model.range(sheet, top, left, rows + dr, cols + dc);
+    mock.getIntersectionOrNullObject = (other: { __rect?: Rect }) => {
+      const o = other.__rect!;
+      const t = Math.max(r.top, o.top);
+      const l = Math.max(r.left, o.left);
+      const b = Math.min(r.bottom, o.bottom);
+      const rr = Math.min(r.right, o.right);
+      return b < t || rr < l ? model.nullObject() : model.range(sheet, t, l, b - t + 1, rr - l + 1);
+    };
+    mock.getSpillingToRangeOrNullObject = () => {
+      if (!model.apiSets.includes("1.12")) throw new Error("ApiNotFound: spills need ExcelApi 1.12");
+      const size = rows === 1 && cols === 1 ? sheet.spills.get(`${top},${left}`) : undefined;
+      return size ? model.range(sheet, top, left, size.rows, size.columns) : model.nullObject();
+    };
     mock.getSpecialCellsOrNullObject = (type: string) => {
+      model.specialCellReads++;
       const areas = model.host.special(sheet, r, type);
       if (areas.length === 0) return model.nullObject();
       return model.rangeAreas(sheet, () => areas);
     };
     mock.getSpecialCells = (type: string) => {
+      model.specialCellReads++;
       const areas = model.host.special(sheet, r, type);
       if (areas.length === 0) throw new Error("ItemNotFound: no cells were found");
       return model.rangeAreas(sheet, () => areas);
@@ -298,7 +467,7 @@ export class ExcelModel {
       const b = body();
       return model.range(t.sheet, b.top, b.left, b.bottom - b.top + 1, b.right - b.left + 1);
     };
-    mock.worksheet = model.sheet(t.sheet);
+    mock.worksheet = model.worksheet(t.sheet);
     mock.columns = {
       add: (index: number | undefined, values: unknown, name: string) => {
         if (index !== undefined && index !== null) throw new Error("the log only appends columns");

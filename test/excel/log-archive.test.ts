@@ -5,18 +5,18 @@ import { FINAL_STATUSES } from "../../src/trading/types";
 import { LOG_SHEET_NAME, type LogArchiveRequest, type LogRecord } from "../../src/trading/hedge-log";
 import type { Workbook } from "../../src/trading/workbook";
 import { ExcelModel } from "./excel-model";
-import { record } from "./log-fixtures";
+import { journalled } from "../support/builders";
 
 type Archiving = Workbook & Required<Pick<Workbook, "archiveLog">>;
 
 const ROWS: LogRecord[] = [
-  record("old-filled-2025", { loggedAt: "2025-06-01T10:00:00.000Z", status: "filled" }),
-  record("old-open-2025", { loggedAt: "2025-07-01T10:00:00.000Z", status: "submitted" }), // unfinished: stays
-  record("old-failed-2026", { loggedAt: "2026-01-15T10:00:00.000Z", status: "failed" }),
-  record("bad-time", { loggedAt: "sometime", status: "filled" }), // unreadable time: stays
-  record("old-closed-2026", { loggedAt: "2026-09-30T23:59:59.000Z", status: "closed" }),
-  record("recent-filled", { loggedAt: "2026-10-01T00:00:00.000Z", status: "filled" }), // at the cut-off: stays
-  record("recent-open", { loggedAt: "2026-11-02T00:00:00.000Z", status: "submitting" }),
+  journalled("old-filled-2025", { loggedAt: "2025-06-01T10:00:00.000Z", status: "filled" }),
+  journalled("old-open-2025", { loggedAt: "2025-07-01T10:00:00.000Z", status: "submitted" }), // unfinished: stays
+  journalled("old-failed-2026", { loggedAt: "2026-01-15T10:00:00.000Z", status: "failed" }),
+  journalled("bad-time", { loggedAt: "sometime", status: "filled" }), // unreadable time: stays
+  journalled("old-closed-2026", { loggedAt: "2026-09-30T23:59:59.000Z", status: "closed" }),
+  journalled("recent-filled", { loggedAt: "2026-10-01T00:00:00.000Z", status: "filled" }), // at the cut-off: stays
+  journalled("recent-open", { loggedAt: "2026-11-02T00:00:00.000Z", status: "submitting" }),
 ];
 const CUTOFF = "2026-10-01T00:00:00.000Z";
 const request = (over: Partial<LogArchiveRequest> = {}): LogArchiveRequest => ({ before: CUTOFF, finalStatuses: FINAL_STATUSES, ...over });
@@ -72,7 +72,7 @@ describe.each(adapters)("archiveLog in %s", (_name, make) => {
 
     // The live log still takes updates and appends at the right rows.
     await wb.updateLog([{ idempotencyKey: "recent-open", status: "filled" }]);
-    await wb.appendLog([record("new", { loggedAt: "2026-11-03T00:00:00.000Z" })]);
+    await wb.appendLog([journalled("new", { loggedAt: "2026-11-03T00:00:00.000Z" })]);
     expect(keys(await wb.readLog({ statusNotIn: FINAL_STATUSES }))).toEqual(["old-open-2025", "new"]);
 
     // Again: nothing more to move.

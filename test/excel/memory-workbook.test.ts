@@ -2,7 +2,7 @@
 import { MemoryWorkbook } from "../../src/excel/memory-workbook";
 import { LOG_SHEET_NAME, LOG_TABLE_NAME } from "../../src/trading/hedge-log";
 import type { CellValue } from "../../src/trading/cells";
-import { record } from "./log-fixtures";
+import { journalled } from "../support/builders";
 
 const book = () =>
   new MemoryWorkbook({
@@ -75,16 +75,16 @@ describe("MemoryWorkbook.readSelection", () => {
 describe("MemoryWorkbook log by header name", () => {
   it("keeps reading and writing the right cells after the user inserts a column inside the log", async () => {
     const wb = new MemoryWorkbook();
-    await wb.appendLog([record("k1"), record("k2")]);
+    await wb.appendLog([journalled("k1"), journalled("k2")]);
     wb.insertColumns(LOG_SHEET_NAME, 2, 1, ["My notes"]);
     await wb.updateLog([{ idempotencyKey: "k2", status: "filled", hedgeId: "h-2" }]);
-    await wb.appendLog([record("k3", { clientReference: "R-3" })]);
+    await wb.appendLog([journalled("k3", { clientReference: "R-3" })]);
     const grid = wb.cells(LOG_SHEET_NAME);
     expect(grid[0][2]).toBe("My notes");
     expect(grid.slice(1).map((r) => r[2])).toEqual(["", "", ""]);
     expect((await wb.readLog()).map((r) => [r.idempotencyKey, r.status, r.hedgeId, r.clientReference])).toEqual([
-      ["k1", "submitting", null, "D-1"],
-      ["k2", "filled", "h-2", "D-1"],
+      ["k1", "submitting", null, "DEAL-1"],
+      ["k2", "filled", "h-2", "DEAL-1"],
       ["k3", "submitting", null, "R-3"],
     ]);
     expect(wb.table(LOG_TABLE_NAME)?.rect.right).toBe(grid[0].length - 1);

@@ -4,7 +4,7 @@ import { OfficeWorkbook } from "../../src/excel/office-workbook";
 import { toExcelDate, type CellValue } from "../../src/trading/cells";
 import { LOG_COLUMNS, LOG_HEADERS, LOG_SHEET_NAME, LOG_TABLE_NAME, type LogRecord } from "../../src/trading/hedge-log";
 import { ExcelModel } from "./excel-model";
-import { logCells, record } from "./log-fixtures";
+import { journalled, logCells } from "../support/builders";
 
 const col = (field: keyof LogRecord) => LOG_COLUMNS.findIndex((c) => c.field === field);
 /** Tiny chunks, so a handful of rows crosses several chunk boundaries. */
@@ -184,8 +184,9 @@ describe("OfficeWorkbook log", () => {
     const model = new ExcelModel();
     const wb = new OfficeWorkbook(model.excel);
     expect(await wb.readLog()).toEqual([]);
-    await wb.appendLog([record("k1"), record("k2", { side: "sell", clientReference: "D-2" })]);
-    await wb.appendLog([record("k3", { action: "close", notional: null, tenor: null, clientReference: null })]);
+    const k1 = journalled("k1", { loggedAt: "2025-03-04T05:06:07.000Z", notional: 1_250_000 });
+    await wb.appendLog([k1, journalled("k2", { side: "sell", clientReference: "D-2" })]);
+    await wb.appendLog([journalled("k3", { action: "close", notional: null, tenor: null, clientReference: null })]);
     const grid = logGrid(model);
     expect(grid).toHaveLength(4); // header + 3, no gap
     expect(grid[1][col("loggedAt")]).toBe(toExcelDate("2025-03-04T05:06:07.000Z"));
@@ -194,14 +195,14 @@ describe("OfficeWorkbook log", () => {
     expect(model.host.sheet(LOG_SHEET_NAME).cell(3, col("struckRate"))?.nf).toBe("#,##0.0000");
     const log = await wb.readLog();
     expect(log.map((r) => r.idempotencyKey)).toEqual(["k1", "k2", "k3"]);
-    expect(log[0]).toEqual(record("k1"));
+    expect(log[0]).toEqual(k1);
     expect(log[2]).toMatchObject({ action: "close", notional: null, tenor: null, clientReference: null });
   });
 
   it("writes the columns added after Message (Account, Notional before, Sent at, Decision) in their own cells", async () => {
     const model = new ExcelModel();
     const wb = new OfficeWorkbook(model.excel);
-    await wb.appendLog([record("k1", { action: "add", tenor: null }), record("k2")]);
+    await wb.appendLog([journalled("k1", { action: "add", tenor: null }), journalled("k2")]);
     await wb.updateLog([
       { idempotencyKey: "k1", sentAt: "2025-03-04T05:06:08.000Z", notionalBefore: 400_000, hedgeId: "h-1" },
       { idempotencyKey: "k2", status: "needs_decision", account: "0xabc" },
@@ -209,17 +210,17 @@ describe("OfficeWorkbook log", () => {
     await wb.updateLog([{ idempotencyKey: "k2", status: "not_sent", decision: "not done", decidedAt: "2025-03-05T00:00:00.000Z" }]);
     const log = await wb.readLog();
     expect(log[0]).toEqual(
-      record("k1", { action: "add", tenor: null, sentAt: "2025-03-04T05:06:08.000Z", notionalBefore: 400_000, hedgeId: "h-1" }),
+      journalled("k1", { action: "add", tenor: null, sentAt: "2025-03-04T05:06:08.000Z", notionalBefore: 400_000, hedgeId: "h-1" }),
     );
     expect(log[1]).toEqual(
-      record("k2", { status: "not_sent", account: "0xabc", decision: "not done", decidedAt: "2025-03-05T00:00:00.000Z" }),
+      journalled("k2", { status: "not_sent", account: "0xabc", decision: "not done", decidedAt: "2025-03-05T00:00:00.000Z" }),
     );
   });
 
   it("updates only the cells named, of the rows named by key, keeping the rest; a missing key is reported and the others written", async () => {
     const model = new ExcelModel();
     const wb = new OfficeWorkbook(model.excel);
-    await wb.appendLog([record("k1"), record("k2")]);
+    await wb.appendLog([journalled("k1"), journalled("k2")]);
     await wb.updateLog([
       { idempotencyKey: "k2", status: "submitted", hedgeId: "h-2", orderTxHash: "0x01" },
       { idempotencyKey: "k1", status: "rejected", errorCode: "hedge_exists", message: "A hedge is already open." },
@@ -228,9 +229,9 @@ describe("OfficeWorkbook log", () => {
       { idempotencyKey: "k2", status: "filled", fillTxHash: "0x02", struckRate: 1502.1234, filledAt: "2025-03-04T05:06:09.000Z" },
     ]);
     const log = await wb.readLog();
-    expect(log[0]).toEqual(record("k1", { status: "rejected", errorCode: "hedge_exists", message: "A hedge is already open." }));
+    expect(log[0]).toEqual(journalled("k1", { status: "rejected", errorCode: "hedge_exists", message: "A hedge is already open." }));
     expect(log[1]).toEqual(
-      record("k2", {
+      journalled("k2", {
         status: "filled",
         hedgeId: "h-2",
         orderTxHash: "0x01",
@@ -252,7 +253,7 @@ describe("OfficeWorkbook log", () => {
   it("writes a value that cannot take its column's type as text, says so in the row's Message, and still writes every other row", async () => {
     const model = new ExcelModel();
     const wb = new OfficeWorkbook(model.excel);
-    await wb.appendLog([record("k1"), record("k2"), record("k3", { loggedAt: "yesterday" })]);
+    await wb.appendLog([journalled("k1"), journalled("k2"), journalled("k3", { loggedAt: "yesterday" })]);
     const result = await wb.updateLog([
       { idempotencyKey: "k1", status: "filled", filledAt: "22/11/2026 20:00 UTC", message: "Filled." },
       { idempotencyKey: "k2", status: "filled", filledAt: "2026-11-22T20:00:00Z" },
@@ -271,8 +272,12 @@ describe("OfficeWorkbook log", () => {
   it("a query for unfinished rows also returns a row whose key was cleared (to show it, never to send it), but no blank row", async () => {
     const model = new ExcelModel();
     const wb = new OfficeWorkbook(model.excel);
-    await wb.appendLog([record("k1", { status: "filled" }), record("", { status: "submitting" }), record("k3", { status: "submitted" })]);
-    await wb.appendLog([record("", { status: "" })]);
+    await wb.appendLog([
+      journalled("k1", { status: "filled" }),
+      journalled("", { status: "submitting" }),
+      journalled("k3", { status: "submitted" }),
+    ]);
+    await wb.appendLog([journalled("", { status: "" })]);
     const unfinished = await wb.readLog({ statusNotIn: ["filled", "failed", "closed", "rejected", "not_sent"] });
     expect(unfinished.map((r) => [r.idempotencyKey, r.status])).toEqual([
       ["", "submitting"],
@@ -281,7 +286,11 @@ describe("OfficeWorkbook log", () => {
     // Month end and key lookups read journal rows only.
     expect((await wb.readLog()).map((r) => r.idempotencyKey)).toEqual(["k1", "k3"]);
     const memory = new MemoryWorkbook();
-    await memory.appendLog([record("k1", { status: "filled" }), record("", { status: "submitting" }), record("", { status: "" })]);
+    await memory.appendLog([
+      journalled("k1", { status: "filled" }),
+      journalled("", { status: "submitting" }),
+      journalled("", { status: "" }),
+    ]);
     expect((await memory.readLog({ statusNotIn: ["filled"] })).map((r) => [r.idempotencyKey, r.status])).toEqual([["", "submitting"]]);
   });
 
@@ -303,17 +312,17 @@ describe("OfficeWorkbook log", () => {
 
     it("reads records from columns the user inserted or moved", async () => {
       const model = new ExcelModel();
-      rearranged(model, [record("k1", { status: "filled" }), record("k2", { clientReference: "00123" })]);
+      rearranged(model, [journalled("k1", { status: "filled" }), journalled("k2", { clientReference: "00123" })]);
       const log = await new OfficeWorkbook(model.excel).readLog();
-      expect(log).toEqual([record("k1", { status: "filled" }), record("k2", { clientReference: "00123" })]);
+      expect(log).toEqual([journalled("k1", { status: "filled" }), journalled("k2", { clientReference: "00123" })]);
     });
 
     it("writes status under its own header, appends the missing column by name at the end, and leaves the user's column alone", async () => {
       const model = new ExcelModel();
-      const headers = rearranged(model, [record("k1"), record("k2")]);
+      const headers = rearranged(model, [journalled("k1"), journalled("k2")]);
       const wb = new OfficeWorkbook(model.excel);
       await wb.updateLog([{ idempotencyKey: "k2", status: "filled", hedgeId: "h-2" }]);
-      await wb.appendLog([record("k3", { account: "0xabc" })]);
+      await wb.appendLog([journalled("k3", { account: "0xabc" })]);
       const grid = logGrid(model);
       expect(grid[0]).toEqual([...headers, "Account"]);
       const at = (h: string) => grid[0].indexOf(h);
@@ -334,7 +343,7 @@ describe("OfficeWorkbook log", () => {
     it("finds a row again after the user sorts the log", async () => {
       const model = new ExcelModel();
       const wb = new OfficeWorkbook(model.excel);
-      await wb.appendLog([record("k1"), record("k2"), record("k3")]);
+      await wb.appendLog([journalled("k1"), journalled("k2"), journalled("k3")]);
       await wb.updateLog([{ idempotencyKey: "k3", status: "submitted" }]);
       // The user sorts the table descending by key.
       const sheet = model.host.sheet(LOG_SHEET_NAME);
@@ -352,7 +361,8 @@ describe("OfficeWorkbook log", () => {
   });
 
   describe("in chunks", () => {
-    const many = (n: number, from = 0) => Array.from({ length: n }, (_, i) => record(`k${from + i}`, { clientReference: `R-${from + i}` }));
+    const many = (n: number, from = 0) =>
+      Array.from({ length: n }, (_, i) => journalled(`k${from + i}`, { clientReference: `R-${from + i}` }));
 
     it("appends, updates and reads across chunk boundaries, every row once and in order", async () => {
       const model = new ExcelModel();
@@ -376,7 +386,7 @@ describe("OfficeWorkbook log", () => {
       const rows = many(12).map((r, i) => ({
         ...r,
         status: i === 4 || i === 9 ? "submitting" : "filled",
-        loggedAt: i === 11 ? "2026-01-02T00:00:00.000Z" : r.loggedAt,
+        loggedAt: i === 11 ? "2026-01-02T00:00:00.000Z" : "2025-03-04T05:06:07.000Z",
       }));
       await wb.appendLog(rows);
       model.valueLoads = [];

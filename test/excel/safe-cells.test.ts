@@ -6,7 +6,7 @@ import { formatRuns } from "../../src/excel/safe-cells";
 import { LOG_COLUMNS, LOG_SHEET_NAME } from "../../src/trading/hedge-log";
 import type { SheetContent } from "../../src/monthend/sheet-content";
 import { ExcelModel } from "./excel-model";
-import { record } from "./log-fixtures";
+import { journalled } from "../support/builders";
 
 /** What a careless or hostile client_reference (or any text the service returns) may hold. */
 const HOSTILE: readonly string[] = [
@@ -67,7 +67,7 @@ describe("formatRuns", () => {
 
 describe("every string the add-in writes stays text", () => {
   const hostileRecords = () =>
-    HOSTILE.map((text, i) => record(`k${i}`, { clientReference: text, message: text, errorCode: text, hedgeId: text }));
+    HOSTILE.map((text, i) => journalled(`k${i}`, { clientReference: text, message: text, errorCode: text, hedgeId: text }));
 
   it("in the Hedge Log through Office.js (office-addin-mock), appended and updated", async () => {
     const model = new ExcelModel();

@@ -3,7 +3,7 @@ import { OfficeWorkbook } from "../../src/excel/office-workbook";
 import { officeSnapshotter } from "../../src/excel/snapshot";
 import { LOG_HEADERS, LOG_SHEET_NAME, type LogRecord } from "../../src/trading/hedge-log";
 import { FINAL_STATUSES } from "../../src/trading/types";
-import { record } from "./log-fixtures";
+import { journalled } from "../support/builders";
 import { OfficeMeter } from "./wire/office-vm";
 import { WireHost } from "./wire/wire-host";
 import { MiB, seedLog } from "./wire/scenarios";
@@ -37,7 +37,7 @@ describe("OfficeWorkbook over Office.js's own requests", () => {
 
   it("keeps a log whose columns the user moved, writes hostile text as text, and archives it", async () => {
     const host = new WireHost();
-    seedLog(host, [record("k1", { loggedAt: "2024-05-01T00:00:00.000Z", status: "filled" }), record("k2")]);
+    seedLog(host, [journalled("k1", { loggedAt: "2024-05-01T00:00:00.000Z", status: "filled" }), journalled("k2")]);
     const sheet = host.sheet(LOG_SHEET_NAME);
     // The user swaps the Status and Market columns (header and cells).
     const status = LOG_HEADERS.indexOf("Status");
@@ -45,7 +45,7 @@ describe("OfficeWorkbook over Office.js's own requests", () => {
     for (const row of sheet.rows) if (row) [row[status], row[market]] = [row[market], row[status]];
     const wb = new OfficeWorkbook(new OfficeMeter(host).excel);
     await wb.updateLog([{ idempotencyKey: "k2", status: "submitted", message: '=HYPERLINK("http://x")' }]);
-    await wb.appendLog([record("k3", { clientReference: "+1+1" })]);
+    await wb.appendLog([journalled("k3", { clientReference: "+1+1" })]);
     expect(sheet.cell(2, market)).toMatchObject({ v: "submitted" });
     expect(sheet.cell(2, status)).toMatchObject({ v: "USDTNGN" });
     expect(sheet.cell(2, LOG_HEADERS.indexOf("Message"))).toEqual({ v: '=HYPERLINK("http://x")', f: undefined, nf: "@" });
@@ -94,9 +94,9 @@ describe("OfficeWorkbook log calls made while another is under way", () => {
   const seeded = () => {
     const host = new WireHost();
     const old = Array.from({ length: 30 }, (_, i) =>
-      record(`old-${i}`, { loggedAt: "2024-05-01T00:00:00.000Z", status: "filled", clientReference: `R-${i}` }),
+      journalled(`old-${i}`, { loggedAt: "2024-05-01T00:00:00.000Z", status: "filled", clientReference: `R-${i}` }),
     );
-    seedLog(host, [...old, record("pending", { status: "submitted", hedgeId: "h-p", loggedAt: "2024-05-02T00:00:00.000Z" })]);
+    seedLog(host, [...old, journalled("pending", { status: "submitted", hedgeId: "h-p", loggedAt: "2024-05-02T00:00:00.000Z" })]);
     const wb = new OfficeWorkbook(new OfficeMeter(host).excel, { limits: { budgetBytes: 2_000, maxRows: 3, maxCells: 60 } });
     return { wb, old };
   };
@@ -113,7 +113,7 @@ describe("OfficeWorkbook log calls made while another is under way", () => {
           during = [
             wb.updateLog([{ idempotencyKey: "pending", status: "filled", struckRate: 1500.5 }]),
             wb.readLog(),
-            wb.appendLog([record("new", { loggedAt: "2024-06-01T00:00:00.000Z" })]),
+            wb.appendLog([journalled("new", { loggedAt: "2024-06-01T00:00:00.000Z" })]),
           ];
       },
     });

@@ -8,6 +8,7 @@ import { FeedHub } from "../../src/feeds/hub";
 import { setSharedHub } from "../../src/feeds/shared";
 import { startSandbox } from "../../src/sandbox/server";
 import { DEMO_API_KEY, DEMO_REVOKED_API_KEY } from "../../src/sandbox/demo";
+import { control } from "../sandbox/helpers";
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 type Spill = unknown[][];
@@ -42,12 +43,7 @@ function rows(spill: Spill): Record<string, unknown>[] {
 }
 
 async function controlPost(path: string, body: unknown): Promise<void> {
-  const response = await fetch(`${sandbox.controlUrl}${path}`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  expect(response.status).toBe(200);
+  expect((await control(sandbox, "POST", path, body)).status).toBe(200);
 }
 
 test("a filled hedge appears in HEDGE.POSITIONS within one poll interval", async () => {

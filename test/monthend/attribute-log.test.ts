@@ -1,7 +1,7 @@
 // Reconciliation phase 2 on its own: the service hedge each Hedge Log row acted on.
 import { attributeLogRows } from "../../src/monthend/attribute-log";
 import { attributeRecords } from "../../src/monthend/attribute-records";
-import { hedge, logRow } from "./builders";
+import { hedge, logRow } from "../support/builders";
 
 const idOf = (rows: ReturnType<typeof logRow>[], hedges: ReturnType<typeof hedge>[]) => {
   const attributed = attributeLogRows(rows, attributeRecords(hedges, []));

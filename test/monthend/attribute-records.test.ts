@@ -1,6 +1,6 @@
 // Reconciliation phase 1 on its own: which hedge each history record belongs to, and when each hedge closed.
 import { attributeRecords } from "../../src/monthend/attribute-records";
-import { closed, hedge } from "./builders";
+import { closed, hedge } from "../support/builders";
 
 describe("attributeRecords", () => {
   it("takes a record's hedge_id, and learns the close time and exit type of the latest non-decrease record", () => {

@@ -5,7 +5,7 @@ import { findDifferences } from "../../src/monthend/differences";
 import { realizedLines } from "../../src/monthend/sections";
 import type { ClosedHedge, Hedge } from "../../src/api/schemas";
 import type { LogRecord } from "../../src/trading/hedge-log";
-import { NOV, closed, hedge, logRow } from "./builders";
+import { NOV, closed, hedge, logRow } from "../support/builders";
 
 function differencesOf(log: LogRecord[], hedges: Hedge[], history: ClosedHedge[] = []) {
   const book = attributeRecords(hedges, history);

@@ -1,7 +1,7 @@
 // fetchHistory's paging and its completeness: a read that reaches the window's start is complete; one cut by the page limit or by a service that ignores from/to says so.
 import type { ClosedHedge, HistoryQuery } from "../../src/api/schemas";
 import { fetchHistory } from "../../src/monthend/month-data";
-import { closed } from "./builders";
+import { closed } from "../support/builders";
 
 const BASE = Date.UTC(2026, 10, 1);
 const MINUTE = 60_000;

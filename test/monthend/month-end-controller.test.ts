@@ -4,7 +4,7 @@ import { MemorySheetWriter } from "../../src/excel/recon-sheet";
 import type { SnapshotResult, Snapshotter } from "../../src/monthend/snapshot-plan";
 import type { MonthEndClient } from "../../src/monthend/month-data";
 import { MonthEndController, type MonthEndView } from "../../src/monthend/month-end-controller";
-import { closed, hedge, logRow, position } from "./builders";
+import { closed, hedge, logRow, position } from "../support/builders";
 
 const NOW = Date.UTC(2026, 11, 2, 9); // 2 December: November is the default
 

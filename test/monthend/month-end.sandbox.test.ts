@@ -13,6 +13,7 @@ import { FeedHub, type ClientSource } from "../../src/feeds/hub";
 import { CellStreams } from "../../src/functions/stream";
 import { HISTORY_FIELDS, history as historyFunction } from "../../src/functions/history";
 import { excelSerial } from "../../src/functions/cells";
+import { control, until } from "../sandbox/helpers";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -29,20 +30,22 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-async function control(path: string, body?: unknown): Promise<Record<string, unknown>> {
-  const res = await fetch(
-    `${sandbox.controlUrl}${path}`,
-    body === undefined ? {} : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) },
+/** A sandbox's clock (moved on by `advanceMs` when given): its control call's data, or a failure naming the status. */
+async function clock(sb: RunningSandbox, advanceMs?: number): Promise<{ now_ms: number }> {
+  const res = await control(
+    sb,
+    advanceMs === undefined ? "GET" : "POST",
+    "/clock",
+    advanceMs === undefined ? undefined : { advance_ms: advanceMs },
   );
-  const json = (await res.json()) as { data: Record<string, unknown> };
-  if (!res.ok) throw new Error(`${path}: ${res.status} ${JSON.stringify(json)}`);
-  return json.data;
+  if (res.status !== 200) throw new Error(`/clock: ${res.status} ${res.text}`);
+  return res.json.data as { now_ms: number };
 }
-const sandboxNow = async () => Number((await control("/clock")).now_ms);
+const sandboxNow = async () => Number((await clock(sandbox)).now_ms);
 /** Moves the sandbox clock to `ms` (never backwards). */
 async function moveTo(ms: number): Promise<void> {
   const now = await sandboxNow();
-  if (ms > now) await control("/clock", { advance_ms: ms - now });
+  if (ms > now) await clock(sandbox, ms - now);
 }
 
 /** Puts rows on a sheet, selects them, and runs the action through the desk until every row is final. */
@@ -69,8 +72,8 @@ test("a month of opens, adds, reductions and closes reconciles, and the realized
   const now = await sandboxNow();
   const current = monthWindow(monthLabel(monthOf(now)));
   const month = now + 3 * DAY < current.endMs ? current.label : monthLabel(addMonths(monthOf(now), 1));
-  const window = monthWindow(month);
-  const start = Math.max(now + 60_000, window.startMs + 60_000);
+  const period = monthWindow(month);
+  const start = Math.max(now + 60_000, period.startMs + 60_000);
   const at = (hours: number) => start + hours * HOUR;
 
   const workbook = new MemoryWorkbook();
@@ -104,17 +107,17 @@ test("a month of opens, adds, reductions and closes reconciles, and the realized
       tenor_days: 3,
       client_reference: "OUTSIDE-1",
     });
-    await waitFor(async () => (await client.get(outside.data.hedge_id!)).data.status === "filled");
+    await until(async () => (await client.get(outside.data.hedge_id!)).data.status === "filled", 10_000, "the outside hedge to fill");
     await moveTo(at(30));
     await client.close({ market: "USDTNGN", side: "buy" });
-    await waitFor(async () => (await client.get(outside.data.hedge_id!)).data.status === "closed");
+    await until(async () => (await client.get(outside.data.hedge_id!)).data.status === "closed", 10_000, "the outside hedge to close");
     await moveTo(at(31));
   } finally {
     desk.stop();
   }
   tradedMonth = month;
   const generatedAt = await sandboxNow();
-  expect(generatedAt).toBeLessThan(window.endMs);
+  expect(generatedAt).toBeLessThan(period.endMs);
 
   const writer = new MemorySheetWriter(workbook);
   const { reconciliation: recon, sheet } = await reconcileMonth(
@@ -124,7 +127,7 @@ test("a month of opens, adds, reductions and closes reconciles, and the realized
 
   // The sandbox's own history of the month, read raw over HTTP, summed in whole cents.
   const res = await fetch(
-    `${sandbox.baseUrl}/hedges/history?from=${new Date(window.startMs).toISOString()}&to=${new Date(window.endMs).toISOString()}&limit=500`,
+    `${sandbox.baseUrl}/hedges/history?from=${new Date(period.startMs).toISOString()}&to=${new Date(period.endMs).toISOString()}&limit=500`,
     {
       headers: { authorization: `Bearer ${DEMO_API_KEY}` },
     },
@@ -185,7 +188,7 @@ test("a month of opens, adds, reductions and closes reconciles, and the realized
 
 test("HEDGE.HISTORY over the sandbox spills the same records as its history, newest first", async () => {
   expect(tradedMonth).not.toBeNull();
-  const window = monthWindow(tradedMonth!);
+  const period = monthWindow(tradedMonth!);
   const source: ClientSource = { client, onChange: () => () => undefined };
   const hub = new FeedHub({ source });
   const results: unknown[] = [];
@@ -193,15 +196,15 @@ test("HEDGE.HISTORY over the sandbox spills the same records as its history, new
     historyFunction(
       new CellStreams(hub, (e) => e),
       { setResult: (v) => results.push(v) },
-      new Date(window.startMs).toISOString().slice(0, 10),
+      new Date(period.startMs).toISOString().slice(0, 10),
       null,
     );
-    await waitFor(async () => results.length > 0);
+    await until(() => results.length > 0, 10_000, "HEDGE.HISTORY's first value");
   } finally {
     hub.dispose();
   }
   const spill = results[results.length - 1] as unknown[][];
-  const res = await fetch(`${sandbox.baseUrl}/hedges/history?from=${new Date(window.startMs).toISOString()}&limit=500`, {
+  const res = await fetch(`${sandbox.baseUrl}/hedges/history?from=${new Date(period.startMs).toISOString()}&limit=500`, {
     headers: { authorization: `Bearer ${DEMO_API_KEY}` },
   });
   const own = ((await res.json()) as { data: ClosedHedge[] }).data;
@@ -220,16 +223,10 @@ test("a reduce that leaves less than the close tolerance closes the hedge; the m
   const workbook = new MemoryWorkbook();
   const desk = createDesk({ client: ownClient, workbook, pollIntervalMs: 50 });
   try {
-    const clock = async () => Number(((await (await fetch(`${own.controlUrl}/clock`)).json()) as { data: { now_ms: number } }).data.now_ms);
-    const now = await clock();
+    const now = (await clock(own)).now_ms;
     const current = monthWindow(monthLabel(monthOf(now)));
-    if (now + DAY > current.endMs)
-      await fetch(`${own.controlUrl}/clock`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ advance_ms: current.endMs - now + HOUR }),
-      });
-    const month = monthLabel(monthOf(await clock()));
+    if (now + DAY > current.endMs) await clock(own, current.endMs - now + HOUR);
+    const month = monthLabel(monthOf((await clock(own)).now_ms));
     const run = async (action: Action, header: string[], row: unknown[]) => {
       workbook.setSheet(`Deals ${action}`, [header, row as never[]]);
       workbook.select(`Deals ${action}`, `A2:${String.fromCharCode(64 + header.length)}2`);
@@ -245,7 +242,7 @@ test("a reduce that leaves less than the close tolerance closes the hedge; the m
       ["open", "filled"],
       ["reduce", "closed"],
     ]);
-    const generatedAt = await clock();
+    const generatedAt = (await clock(own)).now_ms;
     const { reconciliation: recon } = await reconcileMonth(
       { client: ownClient, readLog: () => workbook.readLog(), writer: new MemorySheetWriter(workbook), now: () => generatedAt },
       month,
@@ -260,11 +257,3 @@ test("a reduce that leaves less than the close tolerance closes the hedge; the m
     await own.close();
   }
 }, 60_000);
-
-async function waitFor(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error("timed out waiting");
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}

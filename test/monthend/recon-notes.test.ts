@@ -1,6 +1,6 @@
 // Reconciliation phase 4 on its own: the warning for a history read cut short, and the notes under the figures.
 import { historyWarning, reconNotes } from "../../src/monthend/recon-notes";
-import { NOV } from "./builders";
+import { NOV } from "../support/builders";
 
 describe("recon notes", () => {
   it("warns first when the history was read in part, with the reason and the count read; nothing when read whole", () => {

@@ -1,7 +1,7 @@
 // Reconciliation as plain functions: realized records of the month and their exact totals, open positions, and each kind of difference with the Hedge Log.
 import { reconcile } from "../../src/monthend/reconcile";
 import { logState } from "../../src/monthend/differences";
-import { closed, hedge, logRow, monthData, position } from "./builders";
+import { closed, hedge, logRow, monthData, position } from "../support/builders";
 
 describe("realized section", () => {
   it("keeps only records closed in the month (UTC), newest first, and sums each side exactly", () => {

@@ -1,7 +1,7 @@
 // The recon's figures on their own: realized lines of the month with exact totals, and open positions with their hedge.
 import { attributeRecords } from "../../src/monthend/attribute-records";
 import { openLines, openTotals, realizedLines, realizedTotals } from "../../src/monthend/sections";
-import { NOV, closed, hedge, position } from "./builders";
+import { NOV, closed, hedge, position } from "../support/builders";
 
 describe("realized and open sections", () => {
   it("realized: only records closed in the month, newest first, with the hedge's client reference when the record has none", () => {

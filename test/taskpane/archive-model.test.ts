@@ -1,17 +1,17 @@
 // The Hedge Log archive control's model over the memory workbook: counts first and asks, moves only on the user's word with progress, says what stayed.
 import { MemoryWorkbook } from "../../src/excel/memory-workbook";
 import { ArchiveController, archiveCutoff, type ArchiveView } from "../../src/taskpane/archive-model";
-import { record } from "../excel/log-fixtures";
+import { journalled } from "../support/builders";
 
 const NOW = Date.parse("2026-11-15T09:00:00Z");
 
 async function setUp() {
   const workbook = new MemoryWorkbook();
   await workbook.appendLog([
-    record("a", { loggedAt: "2025-12-31T23:00:00.000Z", status: "filled" }),
-    record("b", { loggedAt: "2026-03-01T00:00:00.000Z", status: "closed" }),
-    record("c", { loggedAt: "2026-04-01T00:00:00.000Z", status: "submitted" }),
-    record("d", { loggedAt: "2026-10-20T00:00:00.000Z", status: "filled" }),
+    journalled("a", { loggedAt: "2025-12-31T23:00:00.000Z", status: "filled" }),
+    journalled("b", { loggedAt: "2026-03-01T00:00:00.000Z", status: "closed" }),
+    journalled("c", { loggedAt: "2026-04-01T00:00:00.000Z", status: "submitted" }),
+    journalled("d", { loggedAt: "2026-10-20T00:00:00.000Z", status: "filled" }),
   ]);
   const views: ArchiveView[] = [];
   const controller = new ArchiveController({ archiveLog: (r) => workbook.archiveLog(r), now: () => NOW });
@@ -60,7 +60,7 @@ describe("ArchiveController", () => {
 
   it("takes the cut-off when it counts: a pane left open into the next month archives up to that month's previous one", async () => {
     const workbook = new MemoryWorkbook();
-    await workbook.appendLog([record("oct", { loggedAt: "2026-10-20T00:00:00.000Z", status: "filled" })]);
+    await workbook.appendLog([journalled("oct", { loggedAt: "2026-10-20T00:00:00.000Z", status: "filled" })]);
     let now = NOW; // opened in November: October stays
     const controller = new ArchiveController({ archiveLog: (r) => workbook.archiveLog(r), now: () => now });
     now = Date.parse("2026-12-03T09:00:00Z"); // still open in December: October may move

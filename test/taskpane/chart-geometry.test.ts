@@ -25,7 +25,7 @@ describe("exposure bar", () => {
 });
 
 describe("sparkline", () => {
-  const window = { from: 0, to: 100 };
+  const span = { from: 0, to: 100 };
 
   test("maps time to x and value to y with the highest value at the top", () => {
     const g = sparkline(
@@ -36,7 +36,7 @@ describe("sparkline", () => {
       ],
       104,
       24,
-      window,
+      span,
       2,
     )!;
     expect(g.path).toBe("M2 22 L52 2 L102 12");
@@ -53,7 +53,7 @@ describe("sparkline", () => {
       ],
       104,
       24,
-      window,
+      span,
       2,
     )!;
     expect(g.path).toBe("M22 12 L82 12");
@@ -61,7 +61,7 @@ describe("sparkline", () => {
   });
 
   test("no points gives no drawing", () => {
-    expect(sparkline([], 100, 20, window)).toBeNull();
+    expect(sparkline([], 100, 20, span)).toBeNull();
   });
 });
 

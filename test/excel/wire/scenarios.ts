@@ -3,8 +3,8 @@ import { OfficeWorkbook } from "../../../src/excel/office-workbook";
 import { officeSheetWriter } from "../../../src/excel/recon-sheet";
 import { officeSnapshotter } from "../../../src/excel/snapshot";
 import { FORMATS, type SheetContent } from "../../../src/monthend/sheet-content";
-import { toExcelDate, type CellValue } from "../../../src/trading/cells";
 import { LOG_COLUMNS, LOG_HEADERS, LOG_SHEET_NAME, LOG_TABLE_NAME, type LogRecord } from "../../../src/trading/hedge-log";
+import { logCells, logRow } from "../../support/builders";
 import { OfficeMeter, type SyncRecord } from "./office-vm";
 import { WireHost } from "./wire-host";
 
@@ -66,7 +66,7 @@ const hex = (next: () => number, n: number) => Array.from({ length: n }, () => M
 /** A log row as a busy desk writes them: a uuid key, two tx hashes, an account, a message. */
 export function logRecord(i: number, next: () => number, status = "filled"): LogRecord {
   const t = Date.UTC(2025, 0, 1) + i * 600_000;
-  return {
+  return logRow({
     loggedAt: new Date(t).toISOString(),
     environment: "production",
     action: ["open", "add", "reduce", "close"][i % 4],
@@ -85,22 +85,14 @@ export function logRecord(i: number, next: () => number, status = "filled"): Log
     errorCode: null,
     message: status === "filled" ? "Filled at the quoted rate; collateral locked." : null,
     account: `0x${hex(next, 40)}`,
-  };
+  });
 }
 
 /** Puts a log of `rows` records straight into the host (as a saved workbook would open). */
 export function seedLog(host: WireHost, rows: LogRecord[]): void {
   const sheet = host.sheets.get(LOG_SHEET_NAME) ?? host.addSheet(LOG_SHEET_NAME);
   sheet.fill(0, 0, [[...LOG_HEADERS]]);
-  rows.forEach((r, i) =>
-    LOG_COLUMNS.forEach((c, j) => {
-      const v = r[c.field];
-      sheet.put(i + 1, j, {
-        v: v === null || v === undefined ? "" : c.kind === "date" ? toExcelDate(String(v)) : (v as CellValue),
-        nf: c.numberFormat,
-      });
-    }),
-  );
+  rows.forEach((r, i) => logCells(r).forEach((v, j) => sheet.put(i + 1, j, { v, nf: LOG_COLUMNS[j].numberFormat })));
   host.addTable(LOG_TABLE_NAME, LOG_SHEET_NAME, { top: 0, left: 0, bottom: Math.max(1, rows.length), right: LOG_COLUMNS.length - 1 });
 }
 

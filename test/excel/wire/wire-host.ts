@@ -1,5 +1,5 @@
-// A workbook that answers Office.js's own requests (object paths and actions, as the excel-web script sends them): sheets of cells with formats, formulas, spills, hidden rows, tables, comments and a selection, kept as plainly as Excel keeps them.
-import { excelStores } from "../../../src/excel/memory-workbook";
+// A workbook that answers Office.js's own requests (object paths and actions, as the excel-web script sends them): sheets of cells with formats, formulas, spills, hidden rows, tables, comments, notes and a selection, kept as plainly as Excel keeps them.
+import { columnIndex, excelStores } from "../../../src/excel/memory-workbook";
 import type { CellValue } from "../../../src/trading/cells";
 
 const MAX_ROWS = 1_048_576;
@@ -23,6 +23,17 @@ export interface WireCell {
   spilledFrom?: string;
 }
 
+/** Comment ids, unique across hosts and sheets. */
+let commentIds = 0;
+const newCommentId = () => `c${++commentIds}`;
+
+/** "B2" → [row, column], 0-based. */
+export function cellAt(a1: string): [number, number] {
+  const m = /^([A-Z]+)(\d+)$/.exec(a1);
+  if (!m) throw new Error(`not a cell address: ${a1}`);
+  return [Number(m[2]) - 1, columnIndex(m[1])];
+}
+
 export class WireSheet {
   rows: Array<Array<WireCell | undefined>> = [];
   readonly hidden = new Set<number>();
@@ -33,7 +44,39 @@ export class WireSheet {
   readonly spills = new Map<string, { rows: number; columns: number }>();
   /** Comments by "r,c". */
   readonly comments = new Map<string, { id: string; content: string; replies: string[] }>();
+  /** Notes (ExcelApi 1.18) by cell address ("B1"). Office.js's excel-web script cannot send them: only the office-addin-mock model uses them. */
+  readonly notes = new Map<string, string>();
   constructor(public name: string) {}
+
+  /** Puts a value (and a formula) at an A1 address, as it is (no Excel coercion): for building test sheets. */
+  set(a1: string, value: CellValue, formula?: string): this {
+    const [r, c] = cellAt(a1);
+    this.put(r, c, { ...this.cell(r, c), v: value, f: formula });
+    return this;
+  }
+
+  /** A formula at `a1` whose result spills over `values` (its top-left value shown in the formula's own cell). */
+  spill(a1: string, formula: string, values: CellValue[][]): this {
+    const [r, c] = cellAt(a1);
+    values.forEach((row, i) =>
+      row.forEach((v, j) => this.put(r + i, c + j, i === 0 && j === 0 ? { v, f: formula } : { v, spilledFrom: `${r},${c}` })),
+    );
+    this.spills.set(`${r},${c}`, { rows: values.length, columns: values[0].length });
+    return this;
+  }
+
+  /** The comment on a cell ("B1"): its text and replies. */
+  comment(a1: string): { content: string; replies: string[] } | undefined {
+    const [r, c] = cellAt(a1);
+    const thread = this.comments.get(`${r},${c}`);
+    return thread && { content: thread.content, replies: thread.replies };
+  }
+
+  addComment(a1: string, content: string): this {
+    const [r, c] = cellAt(a1);
+    this.comments.set(`${r},${c}`, { id: newCommentId(), content, replies: [] });
+    return this;
+  }
 
   cell(r: number, c: number): WireCell | undefined {
     return this.rows[r]?.[c];
@@ -194,7 +237,6 @@ export class WireHost {
   /** In the request being answered: paths Office.js asked to keep, and the reference each got. */
   private readonly keepAsked = new Set<number>();
   private readonly keptNow = new Map<number, string>();
-  private commentIds = 0;
 
   addSheet(name: string): WireSheet {
     const sheet = new WireSheet(name);
@@ -472,7 +514,7 @@ export class WireHost {
           throw new WireError("InvalidArgument", "a comment goes on one cell");
         const k = `${target.rect.top},${target.rect.left}`;
         if (target.sheet.comments.has(k)) throw new WireError("InvalidArgument", "the cell already has a comment");
-        target.sheet.comments.set(k, { id: `c${++this.commentIds}`, content: String(args[1]), replies: [] });
+        target.sheet.comments.set(k, { id: newCommentId(), content: String(args[1]), replies: [] });
         return { t: "Comment", sheet: target.sheet, key: k };
       }
       case "Replies.Add": {

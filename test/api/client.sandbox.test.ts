@@ -1,8 +1,8 @@
-// The foundation's HedgingClient against the sandbox: all 13 methods, its error mapping, and its retries with one Idempotency-Key.
+// The HedgingClient against the real sandbox over HTTP: all 13 methods, its error mapping, and its retries with one Idempotency-Key.
 import { HedgingApiError } from "../../src/api/errors";
 import { DEMO_API_KEY, DEMO_LIVE_API_KEY, DEMO_READONLY_API_KEY } from "../../src/sandbox/demo";
 import type { RunningSandbox } from "../../src/sandbox/server";
-import { client, start, until } from "./helpers";
+import { client, start, until } from "../sandbox/helpers";
 
 let sb: RunningSandbox;
 beforeAll(async () => {
@@ -63,8 +63,8 @@ test("all 13 methods, in the order a treasury desk would use them", async () => 
     ["decrease", 60_000],
   ]);
   expect(history.data.every((r) => r.hedge_id === id && r.client_reference === "TRS-001")).toBe(true);
-  const window = await c.history({ from: history.data[1].closed_at, to: history.data[0].closed_at });
-  expect(window.data.map((r) => r.exit_type)).toEqual(["decrease"]);
+  const between = await c.history({ from: history.data[1].closed_at, to: history.data[0].closed_at });
+  expect(between.data.map((r) => r.exit_type)).toEqual(["decrease"]);
 
   const after = (await c.account()).data;
   const net = history.data.reduce((s, r) => s + Math.round(r.net_pnl_usd * 100), 0);

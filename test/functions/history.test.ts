@@ -1,5 +1,5 @@
 // HEDGE.HISTORY([from], [to]) through fake invocations on a manual clock: argument forms, the closed_at window, every page, newest first, date serials, the slow refresh.
-import { FakeExcelError, FakeInvocation, installFeeds } from "../functions/fake-invocation";
+import { FakeExcelError, FakeInvocation, installFeeds } from "./fake-invocation";
 import { FakeClient } from "../feeds/fake-client";
 import type { ClosedHedge, HistoryQuery } from "../../src/api/schemas";
 import type { ApiResult } from "../../src/api/sender";
@@ -7,7 +7,7 @@ import { history as historyHandler, historyWindow, HISTORY_FIELDS, HISTORY_MAX_P
 import { cellStreams } from "../../src/functions/runtime";
 import { excelSerial } from "../../src/functions/cells";
 import { toExcelDate } from "../../src/trading/cells";
-import { closed } from "./builders";
+import { closed } from "../support/builders";
 
 /** A client whose history honours from/to (to exclusive) and limit, newest first, like the sandbox's. */
 class HistoryClient extends FakeClient {

@@ -1,6 +1,7 @@
-// Builders of service records and Hedge Log rows for the month-end tests: each takes only the fields a test cares about.
+// Builders of service records, Hedge Log rows (and their cells) and a month's data for every test: each takes only the fields a test cares about.
 import type { ClosedHedge, Hedge, Position } from "../../src/api/schemas";
-import type { LogRecord } from "../../src/trading/hedge-log";
+import { toExcelDate, type CellValue } from "../../src/trading/cells";
+import { LOG_COLUMNS, type LogRecord } from "../../src/trading/hedge-log";
 import { monthWindow } from "../../src/monthend/month";
 import type { MonthData } from "../../src/monthend/recon-model";
 
@@ -67,6 +68,7 @@ export function position(over: Partial<Position> = {}): Position {
 }
 
 let keys = 0;
+/** A Hedge Log row of a filled open (a fresh idempotency key each, unless given). */
 export function logRow(over: Partial<LogRecord> = {}): LogRecord {
   return {
     loggedAt: "2026-11-02T09:00:00.000Z",
@@ -86,8 +88,35 @@ export function logRow(over: Partial<LogRecord> = {}): LogRecord {
     filledAt: "2026-11-02T09:00:02.000Z",
     errorCode: null,
     message: null,
+    account: null,
+    notionalBefore: null,
+    sentAt: null,
+    decision: null,
+    decidedAt: null,
     ...over,
   };
+}
+
+/** A row as the desk journals it before sending: key `idempotencyKey`, status submitting, nothing back from the service yet. */
+export function journalled(idempotencyKey: string, over: Partial<LogRecord> = {}): LogRecord {
+  return logRow({
+    idempotencyKey,
+    status: "submitting",
+    hedgeId: null,
+    orderTxHash: null,
+    fillTxHash: null,
+    struckRate: null,
+    filledAt: null,
+    ...over,
+  });
+}
+
+/** The cells of a row in LOG_COLUMNS order, as the log sheet holds them: dates as serials, empty as "". */
+export function logCells(r: LogRecord): CellValue[] {
+  return LOG_COLUMNS.map((c) => {
+    const v = r[c.field];
+    return v === null || v === undefined ? "" : c.kind === "date" ? toExcelDate(String(v)) : (v as CellValue);
+  });
 }
 
 /** A month's data; generated on 2026-12-01 10:00 UTC unless told otherwise. */

@@ -5,10 +5,18 @@ import { fromExcelDate } from "../../src/trading/cells";
 import { reconcile } from "../../src/monthend/reconcile";
 import { reconContent } from "../../src/monthend/recon-layout";
 import { FORMATS } from "../../src/monthend/sheet-content";
-import { closed, hedge, logRow, monthData, position } from "./builders";
-import { FakeExcel, FakeSheet } from "./fake-excel";
+import { closed, hedge, logRow, monthData, position } from "../support/builders";
+import { ExcelModel } from "./excel-model";
 
 const g = globalThis as unknown as { Excel: unknown };
+
+/** The model with these sheets, installed as global Excel (officeSheetWriter's default runner). */
+function install(...sheets: Array<[string, string[][]]>): ExcelModel {
+  const model = new ExcelModel();
+  for (const [name, grid] of sheets) model.addSheet(name, grid);
+  g.Excel = model.excel;
+  return model;
+}
 
 function sampleRecon() {
   return reconcile(
@@ -29,15 +37,14 @@ const rowOf = (grid: unknown[][], text: string) => grid.findIndex((r) => r[0] ==
 
 describe("officeSheetWriter (office-addin-mock)", () => {
   it("adds Hedge Recon YYYY-MM with the content as values, text kept as text, dates as serials, formats, bold rows and widths", async () => {
-    const fake = new FakeExcel({ sheets: [new FakeSheet("Hedge Log")] });
-    g.Excel = fake.excel;
+    const model = install(["Hedge Log", []]);
     const content = reconContent(sampleRecon());
     const written = await officeSheetWriter().writeSheet(content);
 
     expect(written).toEqual({ name: "Hedge Recon 2026-11", rows: content.values.length, columns: content.columnWidths.length });
-    const sheet = fake.sheet("Hedge Recon 2026-11");
-    expect(fake.active).toBe("Hedge Recon 2026-11");
-    const grid = sheet.grid();
+    const sheet = model.host.sheet("Hedge Recon 2026-11");
+    expect(model.host.active).toBe("Hedge Recon 2026-11");
+    const grid = model.grid("Hedge Recon 2026-11");
 
     // Header block.
     expect(grid[0][0]).toBe("Hedge reconciliation 2026-11");
@@ -49,19 +56,19 @@ describe("officeSheetWriter (office-addin-mock)", () => {
     expect(grid[rowOf(grid, "Differences")][1]).toBe(3);
 
     // No cell holds a formula: a client reference that looks like one is written as text.
-    for (const cell of sheet.cells.values()) expect(cell.formula).toBeUndefined();
+    for (const row of sheet.rows) for (const cell of row ?? []) expect(cell?.f).toBeUndefined();
     const realizedHeader = rowOf(grid, "Closed at (UTC)");
     const refColumn = grid[realizedHeader].indexOf("Client reference");
     const refs = [grid[realizedHeader + 1][refColumn], grid[realizedHeader + 2][refColumn]];
     // Written exactly as the service sent them, into text cells: never a formula, never a number.
     expect(refs).toEqual(["00123", '=HYPERLINK("x")']);
-    expect(sheet.cell(realizedHeader + 1, refColumn).format).toBe(FORMATS.text);
-    expect(sheet.cell(realizedHeader + 2, refColumn).format).toBe(FORMATS.text);
+    expect(sheet.cell(realizedHeader + 1, refColumn)?.nf).toBe(FORMATS.text);
+    expect(sheet.cell(realizedHeader + 2, refColumn)?.nf).toBe(FORMATS.text);
 
     // Amounts are numbers with a money format; dates are serials with a date format; totals sum exactly.
     const netColumn = grid[realizedHeader].indexOf("Net P&L (USD)");
-    expect(sheet.cell(realizedHeader + 1, netColumn).format).toBe(FORMATS.usd);
-    expect(sheet.cell(realizedHeader + 1, 0).format).toBe(FORMATS.date);
+    expect(sheet.cell(realizedHeader + 1, netColumn)?.nf).toBe(FORMATS.usd);
+    expect(sheet.cell(realizedHeader + 1, 0)?.nf).toBe(FORMATS.date);
     expect(fromExcelDate(grid[realizedHeader + 1][0] as number)).toBe("2026-11-20T00:00:00.000Z");
     const total = rowOf(grid, "Total (2)");
     expect(grid[total][netColumn]).toBe(30.3);
@@ -76,29 +83,27 @@ describe("officeSheetWriter (office-addin-mock)", () => {
       ["Status disagrees", "h1"],
     ]);
 
-    expect(sheet.boldRows.has(0)).toBe(true);
-    expect(sheet.boldRows.has(realizedHeader)).toBe(true);
-    expect(sheet.boldRows.has(realizedHeader + 1)).toBe(false);
+    expect(sheet.bold.has(0)).toBe(true);
+    expect(sheet.bold.has(realizedHeader)).toBe(true);
+    expect(sheet.bold.has(realizedHeader + 1)).toBe(false);
     expect(sheet.widths.get(0)).toBe(150);
     expect([...sheet.widths.keys()]).toHaveLength(content.columnWidths.length);
   });
 
   it("never replaces an existing recon sheet: the second run gets (2)", async () => {
-    const fake = new FakeExcel({ sheets: [new FakeSheet("Hedge Recon 2026-11").set("A1", "my notes")] });
-    g.Excel = fake.excel;
+    const model = install(["Hedge Recon 2026-11", [["my notes"]]]);
     const written = await officeSheetWriter().writeSheet(reconContent(sampleRecon()));
     expect(written.name).toBe("Hedge Recon 2026-11 (2)");
-    expect(fake.sheet("Hedge Recon 2026-11").grid()).toEqual([["my notes"]]);
+    expect(model.grid("Hedge Recon 2026-11")).toEqual([["my notes"]]);
   });
 
   it("refuses content whose rows do not match, before touching the workbook", async () => {
-    const fake = new FakeExcel();
-    g.Excel = fake.excel;
+    const model = install(["Sheet1", []]);
     const content = reconContent(sampleRecon());
     content.formats[3] = content.formats[3].slice(1);
     await expect(officeSheetWriter().writeSheet(content)).rejects.toThrow(/row 4 has/);
-    expect(fake.sheets.map((s) => s.name)).toEqual(["Sheet1"]);
-    expect(fake.syncs).toBe(0);
+    expect([...model.host.sheets.keys()]).toEqual(["Sheet1"]);
+    expect(model.syncs).toBe(0);
   });
 });
 
@@ -111,29 +116,5 @@ describe("MemorySheetWriter", () => {
     expect(written.name).toBe("Hedge Recon 2026-11 (2)");
     expect(workbook.cells(written.name)[0][0]).toBe("Hedge reconciliation 2026-11");
     expect(writer.sheets.get(written.name)?.formats).toEqual(content.formats);
-  });
-});
-
-describe("a history read cut short", () => {
-  it("is the header's first line, bold, and says what may be missing; absent when the read was whole", () => {
-    const cut = reconContent(
-      reconcile(
-        monthData({
-          history: [closed()],
-          historyComplete: false,
-          historyIncompleteReason: "it stopped at the limit of 40 pages of 500 records",
-        }),
-      ),
-    );
-    expect(cut.values[1].slice(0, 2)).toEqual([
-      "WARNING: history incomplete",
-      expect.stringMatching(
-        /read only in part \(it stopped at the limit of 40 pages.*the 1 records read are the newest ones, older records of the month are missing/,
-      ),
-    ]);
-    expect(cut.boldRows).toContain(1);
-    const whole = reconContent(reconcile(monthData({ history: [closed()] })));
-    expect(whole.values.some((r) => r[0] === "WARNING: history incomplete")).toBe(false);
-    expect(whole.values[1][0]).toBe("Environment");
   });
 });
