@@ -1,4 +1,4 @@
-// StrykerJS configuration: mutation testing of the money code (npm run mutate; not part of npm test).
+// StrykerJS configuration: mutation testing of the money code (npm run mutate; one module: npm run mutate -- --mutate src/api/sender.ts; not part of npm test).
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   packageManager: "npm",
@@ -6,12 +6,25 @@ export default {
   jest: {
     projectType: "custom",
     configFile: "jest.config.js",
-    // Only the tests that import the mutated file are run for it.
+    // Only the test files that import the mutated file are considered for it.
     enableFindRelatedTests: true,
-    // End-to-end (browser) and benchmark suites are left out: too slow per mutant, and covered by the unit and sandbox tests.
-    config: { testPathIgnorePatterns: ["/node_modules/", "/test/e2e/", "/test/bench/"] },
+    config: {
+      // End-to-end (browser) and benchmark suites are left out: too slow per mutant, and covered by the unit and sandbox tests.
+      testPathIgnorePatterns: ["/node_modules/", "/test/e2e/", "/test/bench/"],
+      // Of those, a mutant runs only the files holding a test that reached it in the dry run, cheapest first, and stops at
+      // its first failing test (jest's own bail is not available to Stryker). See test/support/mutation/.
+      testSequencer: "./test/support/mutation/sequencer.js",
+      testEnvironment: "./test/support/mutation/environment.js",
+      testEnvironmentOptions: {
+        mutation: {
+          // The trading suites (the chaos and simulation runs take minutes) judge the trading code: they run only when a
+          // src/trading module is mutated. The sender, the sandbox and the month-end sums are judged by their own tests.
+          onlyFor: [{ suites: "^test/trading/", modules: "^src/trading/" }],
+        },
+      },
+    },
   },
-  // Per-test coverage: each mutant runs only the tests that reach it, and stops at the first that kills it.
+  // Per-test coverage: each mutant runs only the tests that reach it.
   coverageAnalysis: "perTest",
   // Mutants that do not type-check are dropped rather than counted.
   checkers: ["typescript"],
@@ -19,6 +32,7 @@ export default {
   typescriptChecker: { prioritizePerformanceOverAccuracy: true },
   mutate: [
     "src/api/sender.ts",
+    "src/api/throttle.ts",
     "src/trading/intent.ts",
     "src/trading/journal.ts",
     "src/trading/fills.ts",
