@@ -48,7 +48,11 @@ class MutationEnvironment extends TestEnvironment {
 
   async teardown() {
     await super.teardown();
-    if (process.env.MUTATION_DEBUG) require("node:fs").appendFileSync(process.env.MUTATION_DEBUG, `${process.pid} ${process.env[ACTIVE_MUTANT]} ${this.testPath.split("/test/")[1]} ${Date.now() - this.startedAt}ms\n`);
+    if (process.env.MUTATION_DEBUG)
+      require("node:fs").appendFileSync(
+        process.env.MUTATION_DEBUG,
+        `${process.pid} ${process.env[ACTIVE_MUTANT]} ${this.testPath.split("/test/")[1]} ${Date.now() - this.startedAt}ms\n`,
+      );
     if (process.env[ACTIVE_MUTANT] !== undefined) return;
     const inTests = Object.values(this.tests).reduce((sum, ms) => sum + ms, 0);
     writeFileRecord(this.rootDir, this.testPath, { tests: this.tests, setupMs: Math.max(0, Date.now() - this.startedAt - inTests) });
