@@ -1,4 +1,5 @@
 // Regressions of issue 9, each against the real sandbox over HTTP: the 25-hour reopen, the frozen pane, the edited log row, hedge_not_found, the failed open with a lagging list, a reopen under another account, a workbook closed without saving, the filtered table and the multi-area selection.
+import { defaultAccounts } from "../../src/sandbox/accounts";
 import { MemoryWorkbook } from "../../src/excel/memory-workbook";
 import { MemoryIntentStore } from "../../src/excel/intent-store";
 import { createDesk, SelectionError } from "../../src/trading/desk";
@@ -15,11 +16,11 @@ import type { RunningSandbox } from "../../src/sandbox/server";
 import { DEMO_API_KEY, DEMO_API_KEY_2 } from "../../src/sandbox/demo";
 import { errorView } from "../../src/taskpane/connection-controller";
 import { confirmation, readSummary } from "../../src/taskpane/trade-model";
-import { clientFor, control, sandbox, serviceState, sleep } from "./sandbox-harness";
+import { deskClient, controlOk, start, serviceState, sleep } from "../sandbox/helpers";
 
 let sb: RunningSandbox;
 beforeAll(async () => {
-  sb = await sandbox({ fillMs: 150 });
+  sb = await start({ accounts: defaultAccounts(), fillMs: 150 });
 });
 afterAll(() => sb.close());
 beforeEach(() => sb.reset());
@@ -39,7 +40,7 @@ const addRow = (amount: number, over: Partial<TradeRow> = {}): TradeRow => ({
 /** Mutating requests (POST /hedges…) a client sent, counted by its sender. */
 function counting(apiKey: string, transport?: HttpTransport): { client: HedgingClient; posts: AttemptEvent[] } {
   const posts: AttemptEvent[] = [];
-  const client = clientFor(sb, apiKey, {
+  const client = deskClient(sb, apiKey, {
     ...(transport ? { transport } : {}),
     onAttempt: (e) => {
       if (e.method === "POST" && e.path.startsWith("/hedges")) posts.push(e);
@@ -97,7 +98,7 @@ it("the 25-hour reopen: an Add that executed (answer lost) is recorded from the 
   await client.add({ market: "USDTNGN", side: "buy", additional_notional_usd: 50_000 }, { idempotencyKey: add.idempotencyKey });
   await until("the add to fill", async () => (await client.get(hedge.id)).data.notional_usd === 150_000);
   // A day and an hour later: the sandbox has forgotten the key (it keeps them 24 h).
-  await control(sb, "POST", "/clock", { advance_hours: 25 });
+  await controlOk(sb, "POST", "/clock", { advance_hours: 25 });
   const later = () => new Date(Date.now() + 25 * HOUR);
   posts.length = 0;
   const desk = createDesk({ client, workbook, intentStore: store, pollIntervalMs: 250, now: later });
@@ -116,12 +117,12 @@ it("the 25-hour reopen of an Add accepted but not filled yet (fills stalled): no
   const { client, posts } = counting(DEMO_API_KEY);
   const account = (await client.account()).data.account_address!;
   const hedge = await filledHedge(client, 100_000);
-  await control(sb, "POST", "/faults", { stall_fills: true });
+  await controlOk(sb, "POST", "/faults", { stall_fills: true });
   const workbook = new MemoryWorkbook();
   const store = new MemoryIntentStore();
   const add = await journalledSend(workbook, store, client, account, addRow(50_000), { hedgeId: hedge.id, notional: 100_000 });
   await client.add({ market: "USDTNGN", side: "buy", additional_notional_usd: 50_000 }, { idempotencyKey: add.idempotencyKey });
-  await control(sb, "POST", "/clock", { advance_hours: 25 });
+  await controlOk(sb, "POST", "/clock", { advance_hours: 25 });
   posts.length = 0;
   const desk = createDesk({ client, workbook, intentStore: store, pollIntervalMs: 250, now: () => new Date(Date.now() + 25 * HOUR) });
   expect((await desk.inspect()).items.map((i) => i.step)).toEqual(["decide"]);
@@ -130,7 +131,7 @@ it("the 25-hour reopen of an Add accepted but not filled yet (fills stalled): no
   expect(posts).toEqual([]);
   expect((await workbook.readLog())[0].message).toMatch(/sent 25 h ago: the service may have forgotten its idempotency key/);
   // The fills resume: the one add fills, once; the user says it was done and the log adopts it.
-  await control(sb, "POST", "/faults", { stall_fills: false });
+  await controlOk(sb, "POST", "/faults", { stall_fills: false });
   await until("the add to fill", async () => (await client.get(hedge.id)).data.notional_usd === 150_000);
   await desk.decide(add.idempotencyKey, "done");
   desk.stop();
@@ -217,7 +218,7 @@ it("the edited log row: the request is rebuilt from this computer's journal (wha
   const { client, posts } = counting(DEMO_API_KEY);
   const account = (await client.account()).data.account_address!;
   const hedge = await filledHedge(client, 100_000);
-  await control(sb, "POST", "/faults", { stall_fills: true });
+  await controlOk(sb, "POST", "/faults", { stall_fills: true });
   const workbook = new MemoryWorkbook();
   const store = new MemoryIntentStore();
   const add = await journalledSend(workbook, store, client, account, addRow(50_000), { hedgeId: hedge.id, notional: 100_000 });
@@ -231,7 +232,7 @@ it("the edited log row: the request is rebuilt from this computer's journal (wha
   await desk.resume();
   await until("the re-send's answer", () => posts.length > 0 && desk.pending().every((r) => r.status === "submitted"));
   expect(posts.map((p) => p.code)).toEqual([null]); // the same body: replayed, not idempotency_key_reuse
-  await control(sb, "POST", "/faults", { stall_fills: false });
+  await controlOk(sb, "POST", "/faults", { stall_fills: false });
   await desk.settled(10_000);
   desk.stop();
   expect((await client.get(hedge.id)).data.notional_usd).toBe(150_000);
@@ -294,7 +295,7 @@ it("a failed open whose answer has no hedge_id, while the list lags, is logged f
     return response;
   };
   const { client } = counting(DEMO_API_KEY, lagging);
-  await control(sb, "POST", "/faults", { fail_rate: 1 });
+  await controlOk(sb, "POST", "/faults", { fail_rate: 1 });
   const workbook = new MemoryWorkbook({
     sheets: {
       Exposures: [
@@ -429,7 +430,7 @@ describe("what the user selected", () => {
 
   it("the filtered table: the rows Excel hides are counted, and the read summary and the LIVE dialog say how many were skipped", async () => {
     const desk = createDesk({
-      client: clientFor(sb, DEMO_API_KEY),
+      client: deskClient(sb, DEMO_API_KEY),
       account: null,
       workbook: stub({
         readSelection: async () => ({
@@ -452,7 +453,7 @@ describe("what the user selected", () => {
   it("the multi-area selection: its message reaches the pane as a selection problem, not unexpected_error", async () => {
     const message = "The selection has 2 areas (Ctrl+click): select one block of rows, or read each area on its own.";
     const desk = createDesk({
-      client: clientFor(sb, DEMO_API_KEY),
+      client: deskClient(sb, DEMO_API_KEY),
       account: null,
       workbook: stub({
         readSelection: async () => {
