@@ -1,5 +1,5 @@
-// The "Hedge Log" sheet: its records, column layout (headers, formats, widths), status updates and queries, and the cell values of a record.
-import { fromExcelDate, toExcelDate, type CellValue } from "./cells";
+// The "Hedge Log" sheet: its records, column layout (headers, formats, widths), status updates and queries, and a record read back from its cells.
+import { fromExcelDate, type CellValue } from "./cells";
 import { utcMs } from "../api/time";
 
 /** What the service answered for a row: kept alike by the log record and the intent. */
@@ -155,18 +155,6 @@ export const LOG_COLUMNS: readonly LogColumn[] = [
 ];
 
 export const LOG_HEADERS: readonly string[] = LOG_COLUMNS.map((c) => c.header);
-
-/** A log record as the table row's cell values, in LOG_COLUMNS order. */
-export function logRecordToCells(record: LogRecord): CellValue[] {
-  return LOG_COLUMNS.map((c) => cellOf(c, record[c.field]));
-}
-
-/** The cell value of one field. Empty is "" (Excel's empty cell), dates become serials. */
-export function cellOf(column: LogColumn, value: LogRecord[keyof LogRecord]): CellValue {
-  if (value === null || value === undefined || value === "") return "";
-  if (column.kind === "date") return toExcelDate(String(value));
-  return value;
-}
 
 /** A log table row back into a record; unknown or mangled cells become null rather than failing the whole log. */
 export function cellsToLogRecord(cells: readonly CellValue[]): LogRecord {
