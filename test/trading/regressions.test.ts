@@ -314,6 +314,67 @@ it("a failed open whose answer has no hedge_id, while the list lags, is logged f
   expect(row.hedgeId).not.toBe(older.id);
 });
 
+it.each([
+  ["its answer lost", { lost: true }],
+  ["its answer without hedge_id", { lost: false }],
+])(
+  "a failed open sent again with the same deal id, %s while the list lags: never tied to the failed hedge of the first try",
+  async (_, how) => {
+    // The list hides hedges opened from `hideFrom` on (it lags behind them); reads by id do not lag.
+    let hideFrom = Infinity;
+    let stripHedgeId = false;
+    const lagging: HttpTransport = async (request) => {
+      const response = await fetchTransport(request);
+      const url = new URL(request.url);
+      if (stripHedgeId && request.method === "POST" && url.pathname.endsWith("/hedges")) {
+        const json = JSON.parse(response.body) as { data: Record<string, unknown> | null };
+        if (json.data) delete json.data.hedge_id;
+        return { ...response, body: JSON.stringify(json) };
+      }
+      if (request.method === "GET" && url.pathname.endsWith("/hedges")) {
+        const json = JSON.parse(response.body) as { data: Array<{ opened_at: string }> | null };
+        if (json.data) json.data = json.data.filter((h) => Date.parse(h.opened_at) < hideFrom);
+        return { ...response, body: JSON.stringify(json) };
+      }
+      return response;
+    };
+    // One attempt per request: a lost answer reaches the desk, which asks the service before sending again.
+    const client = clientFor(sb, DEMO_API_KEY, { transport: lagging, retry: { maxAttempts: 1 } });
+    const workbook = new MemoryWorkbook({
+      sheets: {
+        Exposures: [
+          ["Market", "Side", "Notional", "Tenor", "Client reference"],
+          ["USDTNGN", "buy", 25_000, 7, "RETRY-DEAL"],
+        ],
+      },
+    }).select("Exposures", "A2:E2");
+    const desk = createDesk({ client, workbook, intentStore: new MemoryIntentStore(), pollIntervalMs: 250 });
+    // The first try fails on the service (nothing opened).
+    await control(sb, "POST", "/faults", { fail_rate: 1 });
+    await desk.send(await desk.preview("open", (await desk.readRows("open")).rows));
+    await desk.settled(20_000);
+    const [first] = await workbook.readLog();
+    expect(first.status).toBe("failed");
+    // The deal is sent again (a new key, as the spec says); the service opens it, but the answer is lost or has no
+    // hedge_id, and for a while the list does not show the new hedge.
+    await control(sb, "POST", "/faults", how.lost ? { fail_rate: 0, drop_after_commit: 1 } : { fail_rate: 0 });
+    stripHedgeId = !how.lost;
+    hideFrom = Date.now();
+    setTimeout(() => (hideFrom = Infinity), 3_000);
+    await desk.send(await desk.preview("open", (await desk.readRows("open")).rows));
+    await desk.settled(20_000);
+    desk.stop();
+    const hedges = (await serviceState(sb, DEMO_API_KEY)).hedges.filter((h) => h.client_reference === "RETRY-DEAL");
+    const second = hedges.find((h) => h.id !== first.hedgeId)!;
+    expect(hedges.map((h) => h.status).sort()).toEqual(["failed", "filled"]);
+    const log = await workbook.readLog();
+    expect(log.map((r) => [r.status, r.hedgeId])).toEqual([
+      ["failed", first.hedgeId],
+      ["filled", second.id],
+    ]);
+  },
+);
+
 it("a reopen under another account: its unfinished rows are listed as another account's, nothing is sent for them, and rows without an account wait to be claimed", async () => {
   const a = counting(DEMO_API_KEY);
   const b = counting(DEMO_API_KEY_2);
