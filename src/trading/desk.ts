@@ -917,8 +917,8 @@ class Desk implements TradingDesk {
 
   private async loadJournal(): Promise<void> {
     await this.j.flush().catch(() => undefined);
-    await this.j.load();
-    // This session's own rows: their in-memory state is the newest.
+    // This session's own rows: their in-memory state is the newest; the journal keeps them as they are while it reads.
+    await this.j.load((key) => this.tracked.get(key)?.intent);
     for (const t of this.tracked.values()) this.j.adopt(t.intent);
   }
 

@@ -3,8 +3,8 @@ import { MemoryWorkbook } from "../../src/excel/memory-workbook";
 import { MemoryIntentStore } from "../../src/excel/intent-store";
 import { createDesk, SelectionError } from "../../src/trading/desk";
 import { Journal } from "../../src/trading/journal";
-import { intentFromRow, type Intent } from "../../src/trading/intent";
-import { intentScope } from "../../src/trading/intent-store";
+import { intentFromRow, intentToLogRecord, type Intent } from "../../src/trading/intent";
+import { intentScope, type IntentStore } from "../../src/trading/intent-store";
 import { LOG_COLUMNS, LOG_SHEET_NAME } from "../../src/trading/hedge-log";
 import { fetchTransport, type HttpTransport } from "../../src/api/transport";
 import { newIdempotencyKey, type HedgingClient } from "../../src/api/client";
@@ -374,6 +374,98 @@ it.each([
     ]);
   },
 );
+
+it("a row sent while the pane reads the log again (Check again): this computer's journal still says it was sent, so a reopen without saving, after the service forgot its key, never sends it twice", async () => {
+  const { client: setup } = counting(DEMO_API_KEY);
+  const hedge = await filledHedge(setup, 100_000);
+  const account = (await setup.account()).data.account_address!;
+  const scope = intentScope("sandbox", account);
+  // The first pane: its Add's side lookup and this computer's journal's pruning wait until the test lets them go; once
+  // its request is out, the pane dies (its calls never return).
+  const gate = () => {
+    let open!: () => void;
+    let reached!: () => void;
+    const reachedP = new Promise<void>((r) => (reached = r));
+    const openP = new Promise<void>((r) => (open = r));
+    return { armed: false, open, reached: reachedP, pass: async () => (reached(), openP) };
+  };
+  const never = () => new Promise<never>(() => undefined);
+  const listGate = gate();
+  const pruneGate = gate();
+  let dead = false;
+  let posted = false;
+  const transport: HttpTransport = async (request) => {
+    if (dead) return never();
+    const url = new URL(request.url);
+    if (listGate.armed && request.method === "GET" && url.pathname.endsWith("/hedges") && url.searchParams.get("status") === "filled") {
+      listGate.armed = false;
+      await listGate.pass();
+    }
+    const response = await fetchTransport(request);
+    if (request.method === "POST" && url.pathname.includes("/hedges")) {
+      posted = true;
+      dead = true; // Excel closed with the request out: its answer is never heard
+      return never();
+    }
+    return response;
+  };
+  const store = new MemoryIntentStore();
+  const paneStore: IntentStore = {
+    load: (s) => (dead ? never() : store.load(s)),
+    put: (s, e) => (dead ? never() : store.put(s, e)),
+    remove: async (s, k) => {
+      if (pruneGate.armed) await pruneGate.pass();
+      return dead ? never() : store.remove(s, k);
+    },
+  };
+  const workbook = new MemoryWorkbook({
+    sheets: {
+      Exposures: [
+        ["Market", "Side", "Amount"],
+        ["USDTNGN", "buy", 50_000],
+      ],
+    },
+  }).select("Exposures", "A2:C2");
+  const desk1 = createDesk({ client: clientFor(sb, DEMO_API_KEY, { transport }), workbook, intentStore: paneStore, pollIntervalMs: 250 });
+  const preview = await desk1.preview("add", (await desk1.readRows("add")).rows);
+  listGate.armed = true;
+  void desk1.send(preview);
+  await listGate.reached;
+  // The user presses Check again while the Add looks up its hedge; reading the log again prunes an old final entry.
+  const weeksAgo = new Date(Date.now() - 9 * 24 * HOUR).toISOString();
+  const old = intentFromRow(addRow(1_000, { side: "sell" }), newIdempotencyKey(), "sandbox", weeksAgo, account);
+  old.status = "filled";
+  await store.put(scope, [{ record: intentToLogRecord(old), keyId: null, anchor: null, finalAt: weeksAgo }]);
+  pruneGate.armed = true;
+  void desk1.inspect();
+  await pruneGate.reached;
+  listGate.open();
+  await until("the Add to leave", () => posted);
+  await until("the Add to fill", async () => (await setup.get(hedge.id)).data.notional_usd === 150_000);
+  pruneGate.open();
+  desk1.stop();
+  // Excel reopens the workbook as last saved (before the Add), a day and an hour later: the service forgot the key.
+  await control(sb, "POST", "/clock", { advance_hours: 25 });
+  const { client, posts } = counting(DEMO_API_KEY);
+  const desk2 = createDesk({
+    client,
+    workbook: new MemoryWorkbook(),
+    intentStore: store,
+    pollIntervalMs: 250,
+    now: () => new Date(Date.now() + 25 * HOUR),
+  });
+  await desk2.resume();
+  await until(
+    "the Add to be settled",
+    () => desk2.pending().length === 0,
+    20_000,
+    () => desk2.pending(),
+  );
+  desk2.stop();
+  expect((await setup.get(hedge.id)).data.notional_usd).toBe(150_000); // not 200,000
+  expect(posts).toEqual([]);
+  expect((await desk2.log()).map((r) => [r.action, r.status, r.hedgeId])).toEqual([["add", "filled", hedge.id]]);
+});
 
 it("a reopen under another account: its unfinished rows are listed as another account's, nothing is sent for them, and rows without an account wait to be claimed", async () => {
   const a = counting(DEMO_API_KEY);

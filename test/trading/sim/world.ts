@@ -353,6 +353,14 @@ async function simulate(
       (sent) => (stats.rows += sent.rows.length),
       (e: unknown) => log(`send refused: ${(e as Error).message}`),
     );
+    // Sometimes the user presses "Check again" while the rows go: the log and the journal are read again meanwhile.
+    if (rng.chance(0.3))
+      void think(life, 0, 3_000)
+        .then(() => desk.inspect())
+        .then(
+          (plan) => log(`user checks again: ${plan.items.length} unfinished`),
+          (e: unknown) => log(`check again failed: ${(e as Error).message}`),
+        );
     await Promise.race([sending, think(life, 5_000, 60_000)]);
   };
 
