@@ -86,6 +86,28 @@ async function until(what: string, ok: () => boolean | Promise<boolean>, timeout
   }
 }
 
+/**
+ * The sandbox over HTTP, as a service whose open answers lack hedge_id (optional in the spec) while `stripHedgeId()` holds,
+ * and whose hedge list lags: it hides hedges opened at or after `hiddenFrom()` (reads by id do not lag).
+ */
+function laggingService(stripHedgeId: () => boolean, hiddenFrom: () => number): HttpTransport {
+  return async (request) => {
+    const response = await fetchTransport(request);
+    const url = new URL(request.url);
+    if (stripHedgeId() && request.method === "POST" && url.pathname.endsWith("/hedges")) {
+      const json = JSON.parse(response.body) as { data: Record<string, unknown> | null };
+      if (json.data) delete json.data.hedge_id;
+      return { ...response, body: JSON.stringify(json) };
+    }
+    if (request.method === "GET" && url.pathname.endsWith("/hedges")) {
+      const json = JSON.parse(response.body) as { data: Array<{ opened_at: string }> | null };
+      if (json.data) json.data = json.data.filter((h) => Date.parse(h.opened_at) < hiddenFrom());
+      return { ...response, body: JSON.stringify(json) };
+    }
+    return response;
+  };
+}
+
 it("the 25-hour reopen: an Add that executed (answer lost) is recorded from the service, never re-sent after the service forgot its key", async () => {
   const { client, posts } = counting(DEMO_API_KEY);
   const account = (await client.account()).data.account_address!;
@@ -278,21 +300,10 @@ it("a failed open whose answer has no hedge_id, while the list lags, is logged f
   await setup.close({ market: "USDTNGN", side: "buy" });
   await until("the older hedge to close", async () => (await setup.get(older.id)).data.status === "closed");
   // The service answers opens without hedge_id (optional in the spec), and its list lags 2 s behind new hedges.
-  const lagging: HttpTransport = async (request) => {
-    const response = await fetchTransport(request);
-    const url = new URL(request.url);
-    if (request.method === "POST" && url.pathname.endsWith("/hedges")) {
-      const json = JSON.parse(response.body) as { data: Record<string, unknown> | null };
-      if (json.data) delete json.data.hedge_id;
-      return { ...response, body: JSON.stringify(json) };
-    }
-    if (request.method === "GET" && url.pathname.endsWith("/hedges")) {
-      const json = JSON.parse(response.body) as { data: Array<{ opened_at: string }> | null };
-      if (json.data) json.data = json.data.filter((h) => Date.parse(h.opened_at) < Date.now() - 2_000);
-      return { ...response, body: JSON.stringify(json) };
-    }
-    return response;
-  };
+  const lagging = laggingService(
+    () => true,
+    () => Date.now() - 2_000,
+  );
   const { client } = counting(DEMO_API_KEY, lagging);
   await control(sb, "POST", "/faults", { fail_rate: 1 });
   const workbook = new MemoryWorkbook({
@@ -320,24 +331,13 @@ it.each([
 ])(
   "a failed open sent again with the same deal id, %s while the list lags: never tied to the failed hedge of the first try",
   async (_, how) => {
-    // The list hides hedges opened from `hideFrom` on (it lags behind them); reads by id do not lag.
+    // From `hideFrom` on, the list lags behind new hedges; while `stripHedgeId`, open answers lack hedge_id.
     let hideFrom = Infinity;
     let stripHedgeId = false;
-    const lagging: HttpTransport = async (request) => {
-      const response = await fetchTransport(request);
-      const url = new URL(request.url);
-      if (stripHedgeId && request.method === "POST" && url.pathname.endsWith("/hedges")) {
-        const json = JSON.parse(response.body) as { data: Record<string, unknown> | null };
-        if (json.data) delete json.data.hedge_id;
-        return { ...response, body: JSON.stringify(json) };
-      }
-      if (request.method === "GET" && url.pathname.endsWith("/hedges")) {
-        const json = JSON.parse(response.body) as { data: Array<{ opened_at: string }> | null };
-        if (json.data) json.data = json.data.filter((h) => Date.parse(h.opened_at) < hideFrom);
-        return { ...response, body: JSON.stringify(json) };
-      }
-      return response;
-    };
+    const lagging = laggingService(
+      () => stripHedgeId,
+      () => hideFrom,
+    );
     // One attempt per request: a lost answer reaches the desk, which asks the service before sending again.
     const client = clientFor(sb, DEMO_API_KEY, { transport: lagging, retry: { maxAttempts: 1 } });
     const workbook = new MemoryWorkbook({
