@@ -108,6 +108,30 @@ describe("row validation", () => {
     expect(r.rows).toEqual([]);
   });
 
+  it("rounds amounts to the cent as they are shown and sent, and refuses amounts beyond sane bounds with the row and the reason", async () => {
+    const r = await read("add", [
+      ["Market", "Side", "Amount"],
+      ["USDTNGN", "buy", 250_000 / 3], // row 2: 83,333.333… as the cell holds it
+      ["USDTNGN", "buy", 1.005], // row 3: 1.00499999… in binary, still 1.01
+      ["USDTNGN", "buy", "12,345.675"], // row 4: text
+      ["USDTNGN", "buy", 1e300], // row 5
+      ["USDTNGN", "buy", 1_000_000_000.01], // row 6: just over
+      ["USDTNGN", "buy", 0.004], // row 7: rounds to nothing
+      ["USDTNGN", "buy", 1_000_000_000], // row 8: the most one row may carry
+    ]);
+    expect(r.rows.map((x) => [x.rowNumber, x.notional])).toEqual([
+      [2, 83_333.33],
+      [3, 1.01],
+      [4, 12_345.68],
+      [8, 1_000_000_000],
+    ]);
+    expect(r.problems.map((p) => p.message)).toEqual([
+      "Row 5: Amount 1e+300 is more than the 1,000,000,000 USD one row may carry: check the amount, or split the trade.",
+      "Row 6: Amount 1000000000.01 is more than the 1,000,000,000 USD one row may carry: check the amount, or split the trade.",
+      "Row 7: Amount 0.004 rounds to 0.00: the smallest amount is 0.01.",
+    ]);
+  });
+
   it("accepts numbers as numbers or as text with thousands separators", () => {
     expect(parseAmount(1250000)).toEqual({ value: 1_250_000 });
     expect(parseAmount("1,250,000")).toEqual({ value: 1_250_000 });
