@@ -97,3 +97,38 @@ describe("bounds", () => {
     expect((await store.load(scope)).map((e) => e.record.idempotencyKey)).toEqual(["fresh"]);
   });
 });
+
+describe("two panes on one journal (two workbooks open at once)", () => {
+  const scope = intentScope("sandbox", "0xAA");
+  const at = (e: StoredIntent, status: string, over: Partial<StoredIntent["record"]> = {}): StoredIntent => ({
+    ...e,
+    record: { ...e.record, status, ...over },
+  });
+  for (const [name, make] of [
+    ["OfficeRuntime.storage", () => officeIntentStore(fakeStorage())],
+    ["memory", () => new MemoryIntentStore()],
+  ] as const) {
+    it(`${name}: a slower pane's older copy never takes a row back, and never loses that it was sent`, async () => {
+      const store = make();
+      const sent = at(entry("k1"), "submitting", { sentAt: "2026-11-23T08:00:01.000Z", notionalBefore: 100_000 });
+      await store.put(scope, [sent]);
+      // The other pane still holds the row as journalled before it was sent: writing it must not erase Sent at
+      // (a row with no Sent at may be sent blindly after a reopen).
+      await store.put(scope, [entry("k1")]);
+      let [row] = await store.load(scope);
+      expect(row.record).toMatchObject({ status: "submitting", sentAt: "2026-11-23T08:00:01.000Z", notionalBefore: 100_000 });
+      await store.put(scope, [at(sent, "filled")]);
+      await store.put(scope, [at(sent, "submitted")]);
+      await store.put(scope, [sent]);
+      [row] = await store.load(scope);
+      expect(row.record.status).toBe("filled");
+      // Moves the state machine allows are taken: the user's word on a row that needed a decision included.
+      await store.put(scope, [at(entry("k2"), "needs_decision")]);
+      await store.put(scope, [at(entry("k2"), "submitted", { decision: "done: submitted" })]);
+      expect((await store.load(scope)).find((e) => e.record.idempotencyKey === "k2")?.record).toMatchObject({
+        status: "submitted",
+        decision: "done: submitted",
+      });
+    });
+  }
+});
