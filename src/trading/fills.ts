@@ -86,12 +86,10 @@ async function pages(
   for (let page = 0; page < maxPages && wanted(into); page++) {
     round.requests++;
     const { data } = await client.list({ status, limit: PAGE_SIZE, ...(after ? { starting_after: after } : {}) }, signal);
-    let fresh = 0;
-    for (const h of data) {
-      if (!into.has(h.id)) fresh++;
-      into.set(h.id, h);
-    }
-    if (data.length < PAGE_SIZE || fresh === 0) return;
+    const known = into.size;
+    for (const h of data) into.set(h.id, h);
+    // The last page, or one with nothing new (a service that ignores the cursor repeats its first page).
+    if (data.length < PAGE_SIZE || into.size === known) return;
     after = data[data.length - 1].id;
   }
 }
@@ -104,7 +102,6 @@ async function pages(
  */
 export async function pollOnce(client: HedgingClient, rows: readonly Intent[], signal?: AbortSignal): Promise<PollRound> {
   const round: PollRound = { judged: [], notFound: [], requests: 0 };
-  if (rows.length === 0) return round;
   const seen = new Map<string, Hedge>();
   const found = (r: Intent, hedges: Map<string, Hedge>) =>
     r.hedgeId ? hedges.has(r.hedgeId) : attributeOpen(r, [...hedges.values()]).length === 1;

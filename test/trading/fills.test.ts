@@ -106,6 +106,12 @@ describe("one row: what the service shows about it (check)", () => {
     expect(verdict).toMatchObject({ kind: "unclear", says: expect.stringContaining("hedge_not_found") });
   });
 
+  it("an Add whose hedge the service does not know needs no history: one request", async () => {
+    const { client, calls } = service([]);
+    expect((await check(client, row("add", { hedgeId: "h-gone" }))).verdict.kind).toBe("unclear");
+    expect(calls).toEqual(["get h-gone"]);
+  });
+
   it("any other failure to read is passed on: a row is never judged from a read that failed", async () => {
     const { client } = service([hedge({ id: "h1", status: "filled" })], [], { get: true });
     await expect(check(client, row("add"))).rejects.toMatchObject({ code: "executor_unavailable" });
@@ -180,6 +186,37 @@ describe("a poll round (pollOnce)", () => {
     expect(round.judged[0].verdict).toMatchObject({ kind: "effect", patch: { status: "failed", hedgeId: "h9" } });
   });
 
+  it("an Open and an Add in one round: the Open's hedge is found in the submitted pages, the Add's in the filled pages, none read by id", async () => {
+    const hedges = [
+      hedge({ id: "h1", status: "filled", notional_usd: 110_000 }),
+      hedge({ id: "h2", side: "sell", status: "submitted", opened_at: at(1_000) }),
+    ];
+    const { client, calls } = service(hedges);
+    const round = await pollOnce(client, [row("add"), row("open", { hedgeId: "h2", side: "sell" })]);
+    expect(calls).toEqual(["list submitted", "list filled"]);
+    expect(round.judged.map((j) => j.verdict)).toEqual([
+      expect.objectContaining({ kind: "effect", patch: expect.objectContaining({ status: "filled" }) }),
+      expect.objectContaining({ kind: "effect", patch: expect.objectContaining({ status: "submitted" }) }),
+    ]);
+  });
+
+  it("reads at most ⌈rows/500⌉ + 1 pages of a status, however many hedges the account holds", async () => {
+    // One Add whose hedge failed, in an account with 2,400 filled hedges: 2 filled pages, then its hedge by id.
+    const others = Array.from({ length: 2_400 }, (_, i) => hedge({ id: `x${i}`, status: "filled" }));
+    const { client, calls } = service([hedge({ id: "h1", status: "failed" }), ...others]);
+    const round = await pollOnce(client, [row("add")]);
+    expect(calls).toEqual(["list filled", "list filled", "get h1"]);
+    expect(round.requests).toBe(3);
+    expect(round.judged[0].verdict).toMatchObject({ kind: "effect", patch: { status: "failed" } });
+  });
+
+  it("an Open accepted without hedge_id that no list shows yet waits (the list may lag): it is not judged unclear", async () => {
+    const { client, calls } = service([hedge({ id: "h-other", client_reference: "DEAL-2", status: "filled", opened_at: at(1_000) })]);
+    const round = await pollOnce(client, [row("open", { hedgeId: null })]);
+    expect(calls).toEqual(["list submitted", "list filled", "list ref=DEAL-1"]);
+    expect(round.judged[0].verdict).toMatchObject({ kind: "absent", settled: false });
+  });
+
   it("a hedge the service does not know is reported as not found (the desk asks again, then the user decides), not judged", async () => {
     const { client } = service([hedge({ id: "h0", status: "filled" })]);
     const gone = row("add", { hedgeId: "h-gone" });
@@ -230,6 +267,8 @@ describe("a poll round (pollOnce)", () => {
     const { client, calls } = service(hedges, records);
     const round = await pollOnce(client, [late, open, early]);
     expect(calls.filter((c) => c.startsWith("history"))).toEqual([`history from ${at(-120_000)}`]);
+    // The pages (submitted, filled), the two closed hedges by id, one history call.
+    expect(round.requests).toBe(5);
     const judged = new Map(round.judged.map((j) => [j.intent.idempotencyKey, j.verdict]));
     // A reduction of the whole hedge closed it.
     expect(judged.get("k-early")).toMatchObject({ kind: "effect", patch: { status: "closed" } });
