@@ -88,8 +88,17 @@ describe("intent state machine", () => {
       tenor: null,
       status: "submitting",
     });
-    expect(intentFromLogRecord({ ...intentToLogRecord(intent), action: "hedge" })).toBeNull();
-    expect(intentFromLogRecord({ ...intentToLogRecord(intent), status: "done" })).toBeNull();
+    // Rows it cannot act on, each with the reason the pane shows.
+    for (const [bad, reason] of [
+      [{ action: "hedge" }, 'its Action "hedge" is not open, add, reduce or close'],
+      [{ status: "done" }, 'its Status "done" is not one the add-in writes'],
+      [{ side: "long" }, 'its Side "long" is not buy or sell'],
+    ] as const) {
+      const record = { ...intentToLogRecord(intent), ...bad };
+      expect(intentFromLogRecord(record)).toBeNull();
+      expect(unusableReason(record)).toBe(reason);
+    }
+    expect(intentFromLogRecord({ ...intentToLogRecord(intent), side: "sell" })).toMatchObject({ side: "sell" });
   });
 
   it("round-trips the columns written before a request leaves (notional before, sent at) and the user's decision", () => {
@@ -98,6 +107,7 @@ describe("intent state machine", () => {
     applyPatch(intent, { status: "needs_decision" });
     applyPatch(intent, { status: "not_sent", decision: "not done", decidedAt: "2025-01-02T00:00:00.000Z" });
     expect(intentFromLogRecord(intentToLogRecord(intent))).toMatchObject({
+      account: "0xaa",
       sentAt: "2025-01-01T00:00:01.000Z",
       notionalBefore: 400_000,
       hedgeId: "h-3",

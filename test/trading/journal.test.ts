@@ -2,7 +2,7 @@
 import { MemoryWorkbook } from "../../src/excel/memory-workbook";
 import { MemoryIntentStore } from "../../src/excel/intent-store";
 import { Journal, utcDayStart } from "../../src/trading/journal";
-import { intentFromRow, type Intent } from "../../src/trading/intent";
+import { intentFromRow, intentToLogRecord, type Intent } from "../../src/trading/intent";
 import { intentScope } from "../../src/trading/intent-store";
 import { LOG_COLUMNS, LOG_SHEET_NAME } from "../../src/trading/hedge-log";
 import type { CellValue } from "../../src/trading/cells";
@@ -294,6 +294,17 @@ describe("opening a workbook whose log differs from this computer's journal", ()
     expect(j.all().map((i) => [i.idempotencyKey, i.notional])).toEqual([["a", 100_000]]);
     expect(j.unusable()).toEqual([{ record: expect.objectContaining({ idempotencyKey: "a", notional: 1 }), reason: "it cannot be read" }]);
     expect(j.records()).toHaveLength(2);
+  });
+
+  it("a damaged journal entry (no market) is left out, and the workbook still opens", async () => {
+    const store = new MemoryIntentStore();
+    const a = intent("a");
+    await store.put(SCOPE, [
+      { record: { ...intentToLogRecord(a), market: null as unknown as string }, keyId: null, anchor: null, finalAt: null },
+    ]);
+    const j = journalOf(new MemoryWorkbook(), store);
+    expect(await j.load()).toEqual({ restored: [], orphans: [], edited: [] });
+    expect(j.all()).toEqual([]);
   });
 
   it("reads unfinished rows and today's rows (UTC) for the duplicate check, not earlier final ones", async () => {
