@@ -105,12 +105,10 @@ async function pages(
   for (let page = 0; page < maxPages && wanted(into); page++) {
     round.requests++;
     const { data } = await client.list({ status, limit: PAGE_SIZE, ...(after ? { starting_after: after } : {}) }, signal);
-    let fresh = 0;
-    for (const h of data) {
-      if (!into.has(h.id)) fresh++;
-      into.set(h.id, h);
-    }
-    if (data.length < PAGE_SIZE || fresh === 0) return;
+    const known = into.size;
+    for (const h of data) into.set(h.id, h);
+    // The last page, or one with nothing new (a service that ignores the cursor repeats its first page).
+    if (data.length < PAGE_SIZE || into.size === known) return;
     after = data[data.length - 1].id;
   }
 }
@@ -128,7 +126,6 @@ export async function pollOnce(
   taken?: () => OpenedHedges,
 ): Promise<PollRound> {
   const round: PollRound = { judged: [], notFound: [], requests: 0 };
-  if (rows.length === 0) return round;
   const seen = new Map<string, Hedge>();
   let held: OpenedHedges | undefined;
   const heldOnce = taken && (() => (held ??= taken()));

@@ -84,5 +84,5 @@ export function decodeStoredIntent(text: string): StoredIntent | null {
   LOG_COLUMNS.forEach((c, i) => (record[c.field] = parsed[i + 1]));
   if (typeof record.idempotencyKey !== "string" || record.idempotencyKey === "") return null;
   const [keyId, anchor, finalAt] = parsed.slice(LOG_COLUMNS.length + 1) as Array<string | null>;
-  return { record: record as unknown as LogRecord, keyId: keyId ?? null, anchor: anchor ?? null, finalAt: finalAt ?? null };
+  return { record: record as unknown as LogRecord, keyId, anchor, finalAt };
 }

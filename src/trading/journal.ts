@@ -150,7 +150,7 @@ export class Journal {
       for (const e of missing) {
         const key = e.record.idempotencyKey;
         if (back.has(key)) continue;
-        const after = missing.some((o) => o.anchor === key && (back.has(o.record.idempotencyKey) || present.has(o.record.idempotencyKey)));
+        const after = missing.some((o) => o.anchor === key && back.has(o.record.idempotencyKey));
         if (!isFinal(e.record.status) || live(key) || inLog(e.anchor) || after) {
           back.add(key);
           changed = true;
