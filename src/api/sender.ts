@@ -144,7 +144,7 @@ export class RequestSender {
     const since = this.now() - 60_000;
     let drop = 0;
     while (drop < this.sentAt.length && this.sentAt[drop] < since) drop++;
-    if (drop > 0) this.sentAt.splice(0, drop);
+    this.sentAt.splice(0, drop);
   }
 
   send<S extends z.ZodType>(spec: RequestSpec<S>): Promise<ApiResult<z.output<S>>> {
@@ -179,7 +179,7 @@ export class RequestSender {
         this.leave(key, shared, signal.reason);
         reject(signal.reason);
       };
-      signal.addEventListener("abort", onAbort, { once: true });
+      signal.addEventListener("abort", onAbort);
       shared.promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
     });
   }
@@ -207,32 +207,35 @@ export class RequestSender {
     const maxAttempts = poll ? 1 : this.retry.maxAttempts;
     const priority: Priority = poll ? "feed" : "trade";
 
-    for (let attempt = 1; ; attempt++) {
-      let error: HedgingApiError;
-      try {
-        const result = await this.attempt(spec, url, headers, body, attempt, priority);
-        this.traded(spec, true);
-        return result;
-      } catch (e) {
-        if (!(e instanceof HedgingApiError)) throw e;
-        error = e;
+    // Whether the account may have changed: an attempt reached the service and was not refused (an answer, a 5xx, a
+    // timeout, a cancel while it was on its way). If so, the trade listeners are told however the call ends.
+    const call = { mayHaveActed: false };
+    try {
+      for (let attempt = 1; ; attempt++) {
+        let error: HedgingApiError;
+        try {
+          const result = await this.attempt(spec, url, headers, body, attempt, priority, call);
+          this.traded(spec, true);
+          return result;
+        } catch (e) {
+          if (!(e instanceof HedgingApiError)) throw e;
+          error = e;
+        }
+        if (!isRefusal(error)) call.mayHaveActed = true;
+        const tooLong = error.retryAfterMs !== null && error.retryAfterMs > this.retry.maxRetryAfterMs;
+        if (!error.retryable || attempt >= maxAttempts || tooLong || spec.signal?.aborted) throw error;
+        const backoff = this.random() * Math.min(this.retry.maxDelayMs, this.retry.baseDelayMs * 2 ** (attempt - 1));
+        await this.pause(Math.max(error.retryAfterMs ?? 0, backoff), spec.signal);
       }
-      if (!error.retryable || attempt >= maxAttempts || spec.signal?.aborted) {
-        if (!isRefusal(error)) this.traded(spec, false);
-        throw error;
-      }
-      const backoff = this.random() * Math.min(this.retry.maxDelayMs, this.retry.baseDelayMs * 2 ** (attempt - 1));
-      if (error.retryAfterMs !== null && error.retryAfterMs > this.retry.maxRetryAfterMs) {
-        this.traded(spec, false);
-        throw error;
-      }
-      await this.pause(Math.max(error.retryAfterMs ?? 0, backoff), spec.signal);
+    } catch (e) {
+      if (call.mayHaveActed) this.traded(spec, false);
+      throw e;
     }
   }
 
-  /** Tells the trade listeners about a state-changing call (one with an Idempotency-Key). */
+  /** Tells the trade listeners about a state-changing call: one with an Idempotency-Key (reads and quotes have none). */
   private traded(spec: RequestSpec<z.ZodType>, ok: boolean): void {
-    if (spec.method === "GET" || !spec.idempotencyKey) return;
+    if (!spec.idempotencyKey) return;
     const event: TradeEvent = { path: spec.path, idempotencyKey: spec.idempotencyKey, ok };
     for (const listener of this.tradeListeners) {
       try {
@@ -250,7 +253,7 @@ export class RequestSender {
     let onAbort = () => undefined as void;
     const aborted = new Promise<never>((_, reject) => {
       onAbort = () => reject(signal.reason);
-      signal.addEventListener("abort", onAbort, { once: true });
+      signal.addEventListener("abort", onAbort);
     });
     try {
       await Promise.race([this.sleep(ms), aborted]);
@@ -266,6 +269,7 @@ export class RequestSender {
     body: string | undefined,
     attempt: number,
     priority: Priority,
+    call: { mayHaveActed: boolean },
   ): Promise<ApiResult<z.output<S>>> {
     const ticket = await this.flow.acquire(priority, spec.signal);
     const started = this.now();
@@ -275,7 +279,7 @@ export class RequestSender {
     let code: string | null = null;
     let answer: Answer | null = null;
     try {
-      const response = await this.exchange(spec, url, headers, body);
+      const response = await this.exchange(spec, url, headers, body, call);
       status = response.status;
       answer = { status, retryAfterMs: parseRetryAfter(response.header("Retry-After"), this.now()) };
       return this.unwrap(spec, response);
@@ -293,10 +297,11 @@ export class RequestSender {
     url: string,
     headers: Record<string, string>,
     body: string | undefined,
+    call: { mayHaveActed: boolean },
   ): Promise<HttpResponse> {
     const controller = new AbortController();
     const onAbort = () => controller.abort(spec.signal?.reason);
-    spec.signal?.addEventListener("abort", onAbort, { once: true });
+    spec.signal?.addEventListener("abort", onAbort);
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
@@ -305,7 +310,11 @@ export class RequestSender {
     try {
       return await this.transport({ method: spec.method, url, headers, body, signal: controller.signal });
     } catch (e) {
-      if (spec.signal?.aborted) throw spec.signal.reason ?? e;
+      if (spec.signal?.aborted) {
+        // Cancelled on its way: the service may have acted on it all the same.
+        call.mayHaveActed = true;
+        throw spec.signal.reason ?? e;
+      }
       if (timedOut) {
         throw new HedgingApiError({
           code: "timeout",
@@ -331,7 +340,7 @@ export class RequestSender {
     try {
       json = JSON.parse(response.body);
     } catch {
-      json = undefined;
+      // Not JSON: judged by its HTTP status below.
     }
     const envelope = envelopeSchema.safeParse(json);
     if (!envelope.success || (response.status >= 400 && !envelope.data.error)) {

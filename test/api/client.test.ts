@@ -1,6 +1,9 @@
 // The client over real HTTP against a scripted server: headers, envelopes, error codes, retries, idempotency, flow control.
+import { getEventListeners } from "node:events";
+import { z } from "zod";
 import { HedgingClient, type ClientOptions } from "../../src/api/client";
 import { ERROR_CODES, HedgingApiError, SERVICE_ERROR_STATUS } from "../../src/api/errors";
+import { parseRetryAfter, RequestSender } from "../../src/api/sender";
 import { fail, ok, startScriptedServer, type ScriptedServer } from "../support/scripted-server";
 import * as ex from "../support/examples";
 
@@ -88,7 +91,8 @@ describe("requests", () => {
     for (const r of server.received) {
       expect(r.headers.authorization).toBe(`Bearer ${KEY}`);
       expect(r.headers.accept).toBe("application/json");
-      if (r.method === "POST") expect(r.headers["content-type"]).toBe("application/json");
+      // A GET has no body, so no Content-Type (in a browser one would cost a CORS preflight per read).
+      expect(r.headers["content-type"]).toBe(r.method === "POST" ? "application/json" : undefined);
     }
     expect(JSON.parse(server.received[5].body)).toEqual({
       market: "USDTNGN",
@@ -122,6 +126,12 @@ describe("requests", () => {
       expect(error.message).toMatch(/needs an Idempotency-Key and was given a blank one\. Nothing was sent\.$/);
     }
     expect(server.received).toHaveLength(0);
+  });
+
+  test("query fields left undefined are left out of the URL", async () => {
+    server.setScript(() => ok([ex.hedge]));
+    await client().list({ status: "filled", client_reference: undefined, limit: undefined });
+    expect(server.received[0].url).toBe("/v2/hedges?status=filled");
   });
 
   test("the hedge list pages with starting_after (an assumption the sandbox follows)", async () => {
@@ -187,6 +197,14 @@ describe("errors", () => {
     expect(upfront).toBeDefined();
   });
 
+  test("a response with several wrong fields names each of them", async () => {
+    server.setScript(() => ok({ ...ex.account, balance_usdc: true, account_address: 7 }));
+    const error = await caught(client().account());
+    const issues = (error.details?.issues ?? []) as Array<{ path: string; message: string }>;
+    expect(issues.map((i) => i.path).sort()).toEqual(["data.account_address", "data.balance_usdc"]);
+    for (const issue of issues) expect(issue.message).not.toBe("");
+  });
+
   test("a response of the wrong type is invalid_response naming the path", async () => {
     server.setScript(() => ok({ ...ex.account, balance_usdc: true }));
     await expect(client().account()).rejects.toMatchObject({ code: "invalid_response", details: { path: "data.balance_usdc" } });
@@ -217,6 +235,7 @@ describe("errors", () => {
     server.setScript(() => ({ ...ok(ex.account), delayMs: 400 }));
     const error = await caught(client({ timeoutMs: 100, retry: { maxAttempts: 2, baseDelayMs: 1 } }).account());
     expect(error.code).toBe("timeout");
+    expect(error.message).toBe("GET /account got no answer within 100 ms.");
     expect(server.received).toHaveLength(2);
   });
 
@@ -443,6 +462,8 @@ describe("retry policy per kind of call", () => {
 });
 
 describe("cancelled callers", () => {
+  /** A real wait that does not keep Jest alive after a cancelled call stopped waiting for it. */
+  const unrefSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
   /** A transport that never answers by itself: it records each request's signal and settles when told. */
   function heldTransport() {
     const requests: Array<{ url: string; signal: AbortSignal; answer: () => void }> = [];
@@ -479,6 +500,107 @@ describe("cancelled callers", () => {
     expect(requests).toHaveLength(2);
     requests[1].answer();
     await expect(third).resolves.toMatchObject({ data: { balance_usdc: 250000 } });
+  });
+
+  test("a POST cancelled on its way rejects with the caller's reason, is never sent again, and the feeds are told it may have acted", async () => {
+    const { requests, transport } = heldTransport();
+    const c = client({ transport });
+    const events: Array<{ path: string; idempotencyKey: string; ok: boolean }> = [];
+    c.onTrade((e) => events.push(e));
+    const controller = new AbortController();
+    const open = c.open(
+      { market: "USDTNGN", side: "buy", notional_usd: 10000, tenor_days: 7, client_reference: "DEAL-1" },
+      { idempotencyKey: "open-cancelled", signal: controller.signal },
+    );
+    await new Promise((r) => setTimeout(r, 10));
+    expect(requests).toHaveLength(1);
+    controller.abort(new Error("user cancelled"));
+    await expect(open).rejects.toThrow("user cancelled");
+    expect(requests[0].signal.aborted).toBe(true); // the request itself is cut, not only the wait for it
+    await new Promise((r) => setTimeout(r, 30));
+    expect(requests).toHaveLength(1);
+    expect(events).toEqual([{ path: "/hedges", idempotencyKey: "open-cancelled", ok: false }]);
+  });
+
+  test("a POST cancelled between attempts stops at once: no further attempt, and the failed one is told to the feeds", async () => {
+    server.setScript(() => fail(503, "executor_unavailable"));
+    const events: boolean[] = [];
+    const c = client({ random: () => 1, sleep: unrefSleep, retry: { baseDelayMs: 60_000, maxDelayMs: 60_000 } });
+    c.onTrade((e) => events.push(e.ok));
+    const controller = new AbortController();
+    const started = Date.now();
+    const add = c.add({ market: "USDTNGN", side: "buy", additional_notional_usd: 1 }, { signal: controller.signal });
+    while (server.received.length === 0) await new Promise((r) => setTimeout(r, 5));
+    await new Promise((r) => setTimeout(r, 20));
+    controller.abort(new Error("pane closed"));
+    await expect(add).rejects.toThrow("pane closed");
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(server.received).toHaveLength(1);
+    expect(events).toEqual([false]);
+  });
+
+  test("a POST cancelled before it left, or after a refusal, is no trade: nothing is told", async () => {
+    const events: boolean[] = [];
+    server.setScript(() => fail(429, "rate_limited", "slow down", null, { "Retry-After": "30" }));
+    const c = client({ sleep: unrefSleep });
+    c.onTrade((e) => events.push(e.ok));
+    const refused = new AbortController();
+    const add = c.add({ market: "USDTNGN", side: "buy", additional_notional_usd: 1 }, { signal: refused.signal });
+    while (server.received.length === 0) await new Promise((r) => setTimeout(r, 5));
+    await new Promise((r) => setTimeout(r, 20));
+    refused.abort(new Error("cancelled while waiting out the 429"));
+    await expect(add).rejects.toThrow("cancelled while waiting out the 429");
+    const before = new AbortController();
+    before.abort(new Error("cancelled first"));
+    await expect(c.add({ market: "USDTNGN", side: "buy", additional_notional_usd: 2 }, { signal: before.signal })).rejects.toThrow(
+      "cancelled first",
+    );
+    expect(server.received).toHaveLength(1);
+    expect(events).toEqual([]);
+  });
+
+  test("a GET asked with a signal already cancelled is never sent, and does not cancel the same read for others", async () => {
+    const { requests, transport } = heldTransport();
+    const c = client({ transport });
+    const other = c.polling().account();
+    const cancelled = new AbortController();
+    cancelled.abort(new Error("cell gone"));
+    await expect(c.polling().account(cancelled.signal)).rejects.toThrow("cell gone");
+    await new Promise((r) => setTimeout(r, 10));
+    expect(requests).toHaveLength(1);
+    expect(requests[0].signal.aborted).toBe(false);
+    requests[0].answer();
+    await expect(other).resolves.toMatchObject({ data: { balance_usdc: 250000 } });
+  });
+
+  test("a read left by all its callers and asked again at once: the callers after share the new request", async () => {
+    const { requests, transport } = heldTransport();
+    const c = client({ transport });
+    const leaving = new AbortController();
+    const first = c.polling().account(leaving.signal);
+    await new Promise((r) => setTimeout(r, 10));
+    leaving.abort(new Error("cell gone"));
+    const second = c.polling().account(); // before the abandoned request has wound down
+    await expect(first).rejects.toThrow("cell gone");
+    await new Promise((r) => setTimeout(r, 10));
+    const third = c.polling().account();
+    await new Promise((r) => setTimeout(r, 10));
+    expect(requests).toHaveLength(2);
+    requests[1].answer();
+    await expect(Promise.all([second, third])).resolves.toHaveLength(2);
+  });
+
+  test("a long-lived signal (the desk's) collects no listeners, however many calls carry it", async () => {
+    server.setScript((r, i) => (r.method === "GET" ? ok(ex.account) : i % 2 === 0 ? fail(503, "service_unavailable") : ok(ex.addResult)));
+    const c = client();
+    const life = new AbortController();
+    for (let i = 0; i < 5; i++) {
+      await c.account(life.signal);
+      await c.polling().account(life.signal);
+      await c.add({ market: "USDTNGN", side: "buy", additional_notional_usd: 1 }, { signal: life.signal }); // with a retry
+    }
+    expect(server.received.length).toBeGreaterThanOrEqual(20);
+    expect(getEventListeners(life.signal, "abort")).toHaveLength(0);
   });
 
   test("a request cancelled while it waits for the rate is never sent", async () => {
@@ -530,5 +652,231 @@ describe("trades and the learned rate", () => {
     expect(c.flowState().probing).toBe(false);
     expect(c.flowState().ratePerSecond).toBeLessThan(5);
     expect(server.received).toHaveLength(6); // the 429 was retried
+  });
+});
+
+describe("answers without the service's envelope (a proxy or gateway in the way)", () => {
+  const ADD = { market: "USDTNGN", side: "buy", additional_notional_usd: 5000 } as const;
+
+  test("a bare 429 is rate_limited: waited out per its Retry-After and retried with the same key", async () => {
+    const waits: number[] = [];
+    server.setScript((_r, i) => (i === 0 ? { status: 429, headers: { "Retry-After": "3" }, body: "Too Many Requests" } : ok(ex.addResult)));
+    const sleep = async (ms: number) => void waits.push(ms);
+    const result = await client({ random: () => 0, sleep }).add(ADD, { idempotencyKey: "add-429" });
+    expect(result.data.new_notional_usd).toBe(15000);
+    expect(waits).toEqual([3000]);
+    expect(server.received.map((r) => r.headers["idempotency-key"])).toEqual(["add-429", "add-429"]);
+
+    server.setScript(() => ({ status: 429, headers: { "Retry-After": "7" }, body: "<html>slow down</html>" }));
+    const error = await caught(client({ retry: { maxAttempts: 1 } }).add(ADD, { idempotencyKey: "add-429b" }));
+    expect(error).toMatchObject({ code: "rate_limited", status: 429, retryAfterMs: 7000, retryable: true });
+    expect(error.message).toBe("POST /hedges/add answered HTTP 429 without the service's envelope.");
+  });
+
+  test("a bare 500 is service_unavailable: retried with the same key until the service answers", async () => {
+    server.setScript((_r, i) => (i < 2 ? { status: 500, body: "Internal Server Error" } : ok(ex.addResult)));
+    const result = await client().add(ADD, { idempotencyKey: "add-500" });
+    expect(result.data.hedge_id).toBe(ex.addResult.hedge_id);
+    expect(server.received.map((r) => r.headers["idempotency-key"])).toEqual(["add-500", "add-500", "add-500"]);
+  });
+
+  test("a bare 4xx is invalid_response, returned at once (retrying a page that is not the service changes nothing)", async () => {
+    server.setScript(() => ({ status: 404, body: "<html>Not Found</html>" }));
+    const error = await caught(client().add(ADD));
+    expect(error).toMatchObject({ code: "invalid_response", status: 404, retryable: false });
+    expect(server.received).toHaveLength(1);
+  });
+
+  test("an HTTP error whose body looks like success is never taken for the action's result", async () => {
+    const events: boolean[] = [];
+    server.setScript(() => ({ ...ok(ex.addResult), status: 500 }));
+    const c = client({ retry: { maxAttempts: 2, baseDelayMs: 1 } });
+    c.onTrade((e) => events.push(e.ok));
+    const error = await caught(c.add(ADD, { idempotencyKey: "add-looks-ok" }));
+    expect(error).toMatchObject({ code: "service_unavailable", status: 500 });
+    expect(server.received).toHaveLength(2);
+    expect(events).toEqual([false]); // the service may have acted: the feeds refresh
+
+    server.setScript(() => ({ ...ok(ex.addResult), status: 409 }));
+    await expect(c.add(ADD)).rejects.toMatchObject({ code: "invalid_response", status: 409 });
+    server.setScript(() => ({ ...ok(ex.addResult), status: 400 }));
+    await expect(c.add(ADD)).rejects.toMatchObject({ code: "invalid_response", status: 400 });
+    expect(server.received).toHaveLength(4);
+  });
+
+  test("a 2xx that is not the envelope (bare JSON data) is invalid_response, not a result", async () => {
+    server.setScript(() => ({ status: 200, body: ex.addResult }));
+    await expect(client().add(ADD)).rejects.toMatchObject({ code: "invalid_response", status: 200 });
+  });
+});
+
+describe("Retry-After", () => {
+  const NOW = Date.UTC(2026, 10, 30, 12, 0, 0);
+  /** A client on a fixed clock whose waits are recorded, not slept; full jitter at its top (random 1), base 100 ms. */
+  function recording(retry: Partial<ClientOptions["retry"]> = {}) {
+    const waits: number[] = [];
+    const c = client({ now: () => NOW, random: () => 1, sleep: async (ms) => void waits.push(ms), retry: { baseDelayMs: 100, ...retry } });
+    return { c, waits };
+  }
+  /** A 429 with that Retry-After, then the account. */
+  const limitedOnce = (retryAfter: string) => {
+    let calls = 0;
+    return () => (calls++ === 0 ? fail(429, "rate_limited", "slow down", null, { "Retry-After": retryAfter }) : ok(ex.account));
+  };
+
+  test("is read as seconds or as a date, never negative; blank or unreadable is no Retry-After at all", () => {
+    expect(parseRetryAfter("120", NOW)).toBe(120_000);
+    expect(parseRetryAfter("1.5", NOW)).toBe(1_500);
+    expect(parseRetryAfter("-5", NOW)).toBe(0);
+    expect(parseRetryAfter("Mon, 30 Nov 2026 12:01:00 GMT", NOW)).toBe(60_000);
+    expect(parseRetryAfter("Mon, 30 Nov 2026 11:00:00 GMT", NOW)).toBe(0);
+    expect(parseRetryAfter("2026-11-30T12:00:02Z", NOW)).toBe(2_000);
+    for (const none of [null, "", "   ", "soon", "Mon, 30 Nov 2026 12:01:00"]) expect(parseRetryAfter(none, NOW)).toBeNull();
+  });
+
+  test("a blank Retry-After on an error is none: the error says no wait was asked for", async () => {
+    server.setScript(() => fail(503, "service_unavailable", "down", null, { "Retry-After": " " }));
+    const error = await caught(client({ retry: { maxAttempts: 1 } }).account());
+    expect(error.retryAfterMs).toBeNull();
+  });
+
+  test("as an HTTP date: the wait is until that instant", async () => {
+    server.setScript(limitedOnce("Mon, 30 Nov 2026 12:00:05 GMT"));
+    const { c, waits } = recording();
+    await c.account();
+    expect(waits).toEqual([5000]);
+  });
+
+  test("as an HTTP date already past, as 0, blank or unreadable: the client's own backoff", async () => {
+    for (const value of ["Mon, 30 Nov 2026 11:59:00 GMT", "0", "", "soon"]) {
+      server.setScript(limitedOnce(value));
+      const { c, waits } = recording();
+      await c.account();
+      expect(waits).toEqual([100]);
+    }
+  });
+
+  test("longer than the backoff it is waited in full; at the client's cap it is still waited; past it the error returns", async () => {
+    server.setScript(limitedOnce("2"));
+    let { c, waits } = recording({ maxRetryAfterMs: 60_000 });
+    await c.account();
+    expect(waits).toEqual([2000]);
+
+    server.setScript(limitedOnce("60"));
+    ({ c, waits } = recording({ maxRetryAfterMs: 60_000 }));
+    await c.account();
+    expect(waits).toEqual([60_000]);
+
+    server.setScript(limitedOnce("61"));
+    ({ c, waits } = recording({ maxRetryAfterMs: 60_000 }));
+    await expect(c.account()).rejects.toMatchObject({ code: "rate_limited", retryAfterMs: 61_000 });
+    expect(waits).toEqual([]);
+  });
+
+  test("a Retry-After on a 503 is honoured too, and a trade given up for it is told to the feeds", async () => {
+    const events: boolean[] = [];
+    server.setScript(() => fail(503, "executor_unavailable", "busy", null, { "Retry-After": "120" }));
+    const { c, waits } = recording({ maxRetryAfterMs: 60_000 });
+    c.onTrade((e) => events.push(e.ok));
+    await expect(c.add({ market: "USDTNGN", side: "buy", additional_notional_usd: 1 })).rejects.toMatchObject({
+      code: "executor_unavailable",
+      retryAfterMs: 120_000,
+    });
+    expect(waits).toEqual([]);
+    expect(server.received).toHaveLength(1);
+    expect(events).toEqual([false]);
+  });
+});
+
+describe("what the sender tells", () => {
+  test("onTrade after a trade left in doubt (an idempotency conflict, an answer it cannot read, a 5xx after a refusal); not after the service's refusal", async () => {
+    const events: Array<{ key: string; ok: boolean }> = [];
+    const answers: Record<string, () => ReturnType<typeof ok>> = {
+      "in-flight": () => fail(409, "idempotency_in_flight"),
+      reuse: () => fail(409, "idempotency_key_reuse"),
+      unreadable: () => ok({ ...ex.addResult, new_notional_usd: "lots" }),
+      refused: () => fail(400, "validation_error", "bad side", { fields: { side: "must be buy or sell" } }),
+      "too-many": () => fail(429, "rate_limited"),
+    };
+    let calls = 0;
+    server.setScript((r) => {
+      const key = String(r.headers["idempotency-key"]);
+      if (key === "503-then-429") return calls++ === 0 ? fail(503, "executor_unavailable") : fail(429, "rate_limited");
+      return answers[key]();
+    });
+    const c = client({ retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 2 } });
+    c.onTrade((e) => events.push({ key: e.idempotencyKey, ok: e.ok }));
+    for (const key of [...Object.keys(answers), "503-then-429"]) {
+      await expect(c.add({ market: "USDTNGN", side: "buy", additional_notional_usd: 1 }, { idempotencyKey: key })).rejects.toBeInstanceOf(
+        HedgingApiError,
+      );
+    }
+    expect(events).toEqual([
+      { key: "in-flight", ok: false },
+      { key: "reuse", ok: false },
+      { key: "unreadable", ok: false },
+      { key: "503-then-429", ok: false }, // the 503 may have acted, whatever came after
+    ]);
+  });
+
+  test("onAttempt reports every attempt: its number, status, code and how long it took", async () => {
+    let clock = 1_000;
+    const attempts: unknown[] = [];
+    server.setScript((_r, i) => {
+      clock += 250;
+      return i === 0 ? fail(503, "executor_unavailable") : ok(ex.addResult);
+    });
+    const c = client({ now: () => clock, onAttempt: (a) => attempts.push(a) });
+    await c.add({ market: "USDTNGN", side: "buy", additional_notional_usd: 1 });
+    expect(attempts).toEqual([
+      { method: "POST", path: "/hedges/add", attempt: 1, status: 503, code: "executor_unavailable", durationMs: 250 },
+      { method: "POST", path: "/hedges/add", attempt: 2, status: 200, code: null, durationMs: 250 },
+    ]);
+  });
+
+  test("a fixed rate and burst are what flowState shows and what the requests get", async () => {
+    server.setScript(() => ok(ex.quote));
+    const c = client({ ratePerSecond: 2, burst: 3 });
+    expect(c.flowState()).toMatchObject({ ratePerSecond: 2, adaptive: false, probing: false });
+    const started = Date.now();
+    const arrivals: number[] = [];
+    server.setScript(() => {
+      arrivals.push(Date.now() - started);
+      return ok(ex.quote);
+    });
+    await Promise.all(
+      Array.from({ length: 4 }, (_, i) => c.polling().quote({ market: "USDTNGN", side: "buy", notional_usd: i + 1, tenor_days: 7 })),
+    );
+    expect(arrivals.filter((t) => t < 200)).toHaveLength(3); // the burst of 3 at once
+    expect(arrivals[3]).toBeGreaterThanOrEqual(400); // the 4th waits for the rate of 2/s
+  });
+
+  test("requests in the last minute forget those older than 60 s", async () => {
+    let clock = Date.UTC(2026, 10, 30, 12);
+    server.setScript(() => ok(ex.account));
+    const c = client({ now: () => clock });
+    await c.account();
+    clock += 30_000;
+    await c.polling().account();
+    clock += 30_000;
+    expect(c.requestsInLastMinute()).toBe(2); // the first is exactly 60 s old: still in the minute
+    clock += 1;
+    expect(c.requestsInLastMinute()).toBe(1);
+    clock += 30_000;
+    expect(c.requestsInLastMinute()).toBe(0);
+  });
+
+  test("a poll and an action reading the same thing at once are separate requests; a read of no stated kind is an action", async () => {
+    server.setScript(() => ({ ...ok(ex.account), delayMs: 30 }));
+    const c = client();
+    await Promise.all([c.account(), c.polling().account()]);
+    expect(server.received).toHaveLength(2);
+    const sender = new RequestSender({ baseUrl: server.baseUrl, apiKey: KEY, ratePerSecond: 1000 });
+    const schema = z.unknown();
+    await Promise.all([
+      sender.send({ method: "GET", path: "/account", schema }),
+      sender.send({ method: "GET", path: "/account", schema, kind: "action" }),
+    ]);
+    expect(server.received).toHaveLength(3);
   });
 });
