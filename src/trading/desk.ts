@@ -335,10 +335,11 @@ class Desk implements TradingDesk {
     }
   }
 
+  /** An earlier row of its side waits for a decision (seq is unique: a row is never earlier than itself). */
   private blockedByDecision(t: Tracking): boolean {
     const lane = laneOf(t.intent);
     for (const o of this.tracked.values())
-      if (o !== t && o.seq < t.seq && laneOf(o.intent) === lane && o.intent.status === "needs_decision") return true;
+      if (o.seq < t.seq && laneOf(o.intent) === lane && o.intent.status === "needs_decision") return true;
     return false;
   }
 

@@ -45,8 +45,6 @@ const shortId = (id: string) => (id.length > 16 ? `${id.slice(0, 12)}…` : id);
 export function describeHedge(h: Hedge): string {
   const size = usdText(h.notional_usd);
   switch (h.status) {
-    case "filled":
-      return `Hedge ${shortId(h.id)} is filled at ${size}.`;
     case "submitted":
     case "submitting":
       return `Hedge ${shortId(h.id)} is accepted (${h.status}) for ${size}, not filled yet.`;
@@ -54,7 +52,7 @@ export function describeHedge(h: Hedge): string {
       return `Hedge ${shortId(h.id)} failed: nothing was opened.`;
     case "closed":
       return `Hedge ${shortId(h.id)} is closed.`;
-    default:
+    default: // filled, and any other status the service may add
       return `Hedge ${shortId(h.id)} is ${h.status} at ${size}.`;
   }
 }
@@ -93,7 +91,8 @@ export function verdict(intent: Intent, evidence: Evidence): Verdict {
   if (intent.action === "open") return openVerdict(intent, evidence);
   const h = intent.hedgeId ? evidence.hedges.find((x) => x.id === intent.hedgeId) : undefined;
   if (!h) {
-    if (evidence.notFound) return { kind: "unclear", says: `The service has no hedge ${intent.hedgeId ?? ""} (hedge_not_found).` };
+    // hedge_not_found is the answer to a read by the row's hedge id.
+    if (evidence.notFound) return { kind: "unclear", says: `The service has no hedge ${intent.hedgeId} (hedge_not_found).` };
     return { kind: "unclear", says: "The log does not say which hedge this row acts on." };
   }
   if (h.status === "failed")
@@ -156,8 +155,7 @@ export function verdict(intent: Intent, evidence: Evidence): Verdict {
       if (same(now, cents(before - intent.notional!)))
         return { kind: "effect", patch: { status: "filled", ...own, message: `Filled: hedge notional now ${usdText(now)}.` }, says };
       break;
-    case "close":
-      break;
+    // A Close takes effect only by closing the hedge (judged above).
   }
   if (same(now, before)) return { kind: "absent", settled: false, says: `${says} Its notional is the one before this row.` };
   return { kind: "unclear", says: `${says} Before this row it was ${usdText(before)}: the change does not match the row.` };
@@ -166,7 +164,7 @@ export function verdict(intent: Intent, evidence: Evidence): Verdict {
 function openVerdict(intent: Intent, evidence: Evidence): Verdict {
   const mine = attributeOpen(intent, evidence.hedges);
   if (mine.length === 0) {
-    if (evidence.notFound) return { kind: "unclear", says: `The service has no hedge ${intent.hedgeId ?? ""} (hedge_not_found).` };
+    if (evidence.notFound) return { kind: "unclear", says: `The service has no hedge ${intent.hedgeId} (hedge_not_found).` };
     return {
       kind: "absent",
       settled: false,

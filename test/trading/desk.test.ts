@@ -1,0 +1,1470 @@
+// The desk's row state machine against a small in-memory service under fake timers: journalled before anything leaves, one row at a time per market side, the service asked before any re-send, re-sent only with the same key while young, and every row final or waiting for the user's word.
+import { MemoryWorkbook } from "../../src/excel/memory-workbook";
+import { MemoryIntentStore } from "../../src/excel/intent-store";
+import {
+  BACKOFF_MS,
+  createDesk,
+  DOUBT_LIMIT_MS,
+  INSPECT_ASK_MAX,
+  MISMATCH_LIMIT_MS,
+  MISMATCH_MIN_MS,
+  RESEND_WINDOW_MS,
+  classifyFailure,
+  submittedMessage,
+} from "../../src/trading/desk";
+import { Journal } from "../../src/trading/journal";
+import { intentFromRow, type Intent } from "../../src/trading/intent";
+import { intentScope } from "../../src/trading/intent-store";
+import { HedgingApiError } from "../../src/api/errors";
+import type { LogRecord } from "../../src/trading/hedge-log";
+import type { DeskOptions, Preview, TradeRow, TradingDesk } from "../../src/trading/types";
+import { ACCOUNT, FakeService, KEY_ID } from "./fake-service";
+
+const START = Date.parse("2025-03-04T05:06:07.000Z");
+const iso = (ms: number) => new Date(ms).toISOString();
+
+beforeEach(() => jest.useFakeTimers({ doNotFake: ["nextTick", "setImmediate"], now: START }));
+afterEach(() => jest.useRealTimers());
+
+const row = (over: Partial<TradeRow> = {}): TradeRow => ({
+  rowNumber: 2,
+  action: "open",
+  market: "USDTNGN",
+  side: "buy",
+  notional: 10_000,
+  tenor: 7,
+  clientReference: "D-1",
+  ...over,
+});
+const addRow = (amount: number, over: Partial<TradeRow> = {}) =>
+  row({ action: "add", notional: amount, tenor: null, clientReference: null, ...over });
+
+/** The preview the pane would pass back to send(): every row sendable. */
+function previewOf(rows: TradeRow[]): Preview {
+  return {
+    action: rows[0].action,
+    environment: "sandbox",
+    createdAt: iso(Date.now()),
+    lines: rows.map((r) => ({
+      row: r,
+      quote: null,
+      position: null,
+      collateralUsdc: 0,
+      carryUsdc: 0,
+      marginBackUsdc: 0,
+      duplicateOf: null,
+      blockers: [],
+      warnings: [],
+    })),
+    totals: { rows: rows.length, priced: rows.length, notionalUsd: 0, collateralUsdc: 0, carryUsdc: 0, marginBackUsdc: 0 },
+    checks: [],
+    blockers: [],
+    duplicates: 0,
+    account: null,
+    markets: [],
+    cancelled: false,
+    quoteRequests: 0,
+  };
+}
+
+interface World {
+  service: FakeService;
+  workbook: MemoryWorkbook;
+  store: MemoryIntentStore;
+  errors: Error[];
+  desk(options?: Partial<DeskOptions>): TradingDesk;
+  /** A row as this computer journalled it (its key id known), with `patch` applied (e.g. sentAt: it was sent). */
+  journalled(
+    r: TradeRow,
+    patch?: Parameters<Journal["update"]>[1],
+    options?: { key?: string; keyId?: string | null; loggedAt?: string },
+  ): Promise<Intent>;
+  log(): Promise<LogRecord[]>;
+}
+
+function world(): World {
+  const service = new FakeService();
+  const workbook = new MemoryWorkbook();
+  const store = new MemoryIntentStore();
+  const errors: Error[] = [];
+  let n = 0;
+  const desks: TradingDesk[] = [];
+  afterEachDesk.push(() => desks.forEach((d) => d.stop()));
+  return {
+    service,
+    workbook,
+    store,
+    errors,
+    desk: (options = {}) => {
+      const d = createDesk({
+        client: service.client(),
+        workbook,
+        intentStore: store,
+        pollIntervalMs: 1_000,
+        onError: (e) => errors.push(e),
+        newKey: () => `new-key-${++n}`,
+        ...options,
+      });
+      desks.push(d);
+      return d;
+    },
+    journalled: async (r, patch = {}, options = {}) => {
+      const loggedAt = options.loggedAt ?? iso(Date.now());
+      const intent = intentFromRow(r, options.key ?? `key-${++n}`, "sandbox", loggedAt, ACCOUNT);
+      intent.keyId = options.keyId === undefined ? KEY_ID : options.keyId;
+      const journal = new Journal(workbook, { store, scope: intentScope("sandbox", ACCOUNT) });
+      await journal.load();
+      await journal.append([intent]);
+      journal.update(intent, patch);
+      await journal.flush();
+      return intent;
+    },
+    log: () => workbook.readLog(),
+  };
+}
+const afterEachDesk: Array<() => void> = [];
+afterEach(() => afterEachDesk.splice(0).forEach((f) => f()));
+
+const byKey = async (w: World, key: string) => (await w.log()).find((r) => r.idempotencyKey === key)!;
+const advance = (ms: number) => jest.advanceTimersByTimeAsync(ms);
+
+describe("journalled before anything leaves", () => {
+  it("an Add leaves only once the log says it was sent, with the hedge it acts on and its notional before", async () => {
+    const w = world();
+    const h = w.service.seed({ notional_usd: 100_000 });
+    const seen: LogRecord[] = [];
+    w.service.onPost = async () => {
+      seen.push(...(await w.log()));
+    };
+    const desk = w.desk();
+    const sending = desk.send(previewOf([addRow(25_000)]));
+    await advance(100);
+    const { rows } = await sending;
+    expect(seen).toEqual([
+      expect.objectContaining({ status: "submitting", hedgeId: h.id, notionalBefore: 100_000, sentAt: iso(START), account: ACCOUNT }),
+    ]);
+    expect(rows).toEqual([
+      expect.objectContaining({
+        status: "submitted",
+        hedgeId: h.id,
+        message: "Submitted: the service expects the hedge at 125,000.00 USD.",
+      }),
+    ]);
+    expect(w.service.posts.map((p) => [p.op, p.key, p.body])).toEqual([
+      ["add", "new-key-1", { market: "USDTNGN", side: "buy", additional_notional_usd: 25_000 }],
+    ]);
+  });
+
+  it("while the log cannot be written nothing is sent; once it can, the row is sent once", async () => {
+    const w = world();
+    w.service.seed({ notional_usd: 100_000 });
+    const desk = w.desk();
+    const updateLog = w.workbook.updateLog.bind(w.workbook);
+    let broken = true;
+    w.workbook.updateLog = async (u) => {
+      if (broken) throw new Error("Excel is busy");
+      return updateLog(u);
+    };
+    const sending = desk.send(previewOf([addRow(25_000)]));
+    await advance(20_000);
+    await sending;
+    expect(w.service.posts).toEqual([]);
+    expect((await w.log())[0]).toMatchObject({ status: "submitting", sentAt: null });
+    broken = false;
+    await advance(30_000);
+    expect(w.service.posts.map((p) => p.key)).toEqual(["new-key-1"]);
+    expect((await w.log())[0]).toMatchObject({ status: "filled", notionalBefore: 100_000 });
+  });
+
+  it("a pane that died before its row left: the next pane knows from this computer's journal it was never sent, and sends it once", async () => {
+    const w = world();
+    w.service.seed({ notional_usd: 100_000 });
+    // The first pane journals the row, then Excel stops it while it reads the side's hedge.
+    const stuck = w.service.client();
+    stuck.list = () => new Promise(() => undefined);
+    const first = w.desk({ client: stuck });
+    void first.send(previewOf([addRow(25_000)]));
+    await advance(100);
+    first.stop();
+    expect(w.service.posts).toEqual([]);
+    const next = w.desk();
+    const plan = await next.inspect();
+    expect(plan.items.map((i) => [i.step, i.serviceSays])).toEqual([
+      ["send", "Not asked: this computer's journal shows it was never sent."],
+    ]);
+    await next.resume();
+    await advance(100);
+    expect(w.service.posts.map((p) => p.key)).toEqual(["new-key-1"]);
+    expect((await w.log())[0]).toMatchObject({ status: "filled", notionalBefore: 100_000 });
+  });
+
+  it("an Add with no open hedge on its side is rejected before anything is sent", async () => {
+    const w = world();
+    w.service.seed({ side: "sell" });
+    w.service.seed({ market: "USDTXAF" });
+    w.service.seed({ status: "closed" });
+    const desk = w.desk();
+    const sending = desk.send(previewOf([addRow(25_000)]));
+    await advance(100);
+    expect((await sending).rows).toEqual([
+      expect.objectContaining({
+        status: "rejected",
+        errorCode: "no_open_hedge",
+        message: "No open hedge on USDTNGN buy (checked just before sending): nothing was sent. Use Open first.",
+      }),
+    ]);
+    expect(w.service.posts).toEqual([]);
+  });
+
+  it("the hedge is found past the first page of filled hedges, or among the accepted ones", async () => {
+    const w = world();
+    // The oldest hedge of 501: the list (newest first, 500 a page) shows it on its second page.
+    w.service.seed({ id: "h-mine", notional_usd: 70_000 });
+    for (let i = 0; i < 500; i++) w.service.seed({ market: `USDTX${i}` });
+    const desk = w.desk();
+    const sending = desk.send(previewOf([addRow(5_000)]));
+    await advance(100);
+    await sending;
+    expect((await w.log())[0]).toMatchObject({ hedgeId: "h-mine", notionalBefore: 70_000 });
+
+    const w2 = world();
+    w2.service.seed({ id: "h-accepted", status: "submitted", side: "sell", notional_usd: 30_000 });
+    // (This service refuses an add to a hedge not filled yet: what matters is which hedge the row was journalled against.)
+    const desk2 = w2.desk();
+    const s2 = desk2.send(previewOf([addRow(5_000, { side: "sell" })]));
+    await advance(100);
+    await s2;
+    expect((await w2.log())[0]).toMatchObject({ hedgeId: "h-accepted", notionalBefore: 30_000, status: "rejected" });
+  });
+});
+
+describe("a send whose outcome is not known: the service is asked before anything is sent again", () => {
+  it("an answer lost after the service acted: the row is found on the service and adopted, never sent twice", async () => {
+    const w = world();
+    w.service.fail("open", { code: "network_error", status: null, acted: true });
+    const desk = w.desk();
+    const sending = desk.send(previewOf([row()]));
+    await advance(100);
+    expect((await sending).rows).toEqual([
+      expect.objectContaining({
+        status: "submitting",
+        errorCode: "network_error",
+        message: "Not confirmed yet (network_error): the add-in asks the service before sending again with the same idempotency key.",
+      }),
+    ]);
+    await advance(BACKOFF_MS[0]);
+    w.service.fill();
+    await advance(2_000);
+    expect(w.service.posts).toHaveLength(1);
+    expect((await w.log())[0]).toMatchObject({ status: "filled", hedgeId: "h-1", errorCode: null, fillTxHash: "0xf-h-1" });
+  });
+
+  it("an answer lost before the service acted: not on the service, so sent again with the same key, once", async () => {
+    const w = world();
+    w.service.fail("open", { code: "service_unavailable" });
+    const desk = w.desk();
+    const sending = desk.send(previewOf([row()]));
+    await advance(100);
+    await sending;
+    await advance(BACKOFF_MS[0]);
+    expect(w.service.posts.map((p) => p.key)).toEqual(["new-key-1", "new-key-1"]);
+    expect(w.service.reads.filter((r) => r.includes("client_reference=D-1"))).toHaveLength(1);
+    expect((await w.log())[0]).toMatchObject({ status: "submitted", errorCode: null });
+    await advance(60_000);
+    expect(w.service.posts).toHaveLength(2);
+  });
+
+  it("while the service cannot be asked, it is asked again after 1, 2, 4, 8, 15 and 15 s, and nothing is sent meanwhile", async () => {
+    const w = world();
+    w.service.fail("open", { code: "service_unavailable" });
+    w.service.failReads(6);
+    const desk = w.desk();
+    const asked = () => w.service.readTimes.filter((_, i) => w.service.reads[i].includes("client_reference=D-1")).map((t) => t - START);
+    const sending = desk.send(previewOf([row()]));
+    await advance(100);
+    await sending;
+    await advance(44_000);
+    expect(asked()).toEqual([1_000, 3_000, 7_000, 15_000, 30_000]);
+    expect(w.service.posts).toHaveLength(1);
+    await advance(20_000);
+    expect(asked().slice(5, 7)).toEqual([45_000, 60_000]);
+    expect(w.service.posts.map((p) => p.at - START)).toEqual([0, 60_000]);
+  });
+
+  it("a row sent 25 minutes ago or more whose service cannot be asked waits for the user; younger, it is asked again", async () => {
+    const w = world();
+    const old = await w.journalled(
+      row(),
+      { sentAt: iso(START - RESEND_WINDOW_MS - DOUBT_LIMIT_MS) },
+      { loggedAt: iso(START - 26 * 60_000) },
+    );
+    const young = await w.journalled(row({ side: "sell" }), { sentAt: iso(START - RESEND_WINDOW_MS - DOUBT_LIMIT_MS + 1_000) });
+    w.service.failReads(2);
+    const desk = w.desk();
+    await desk.resume();
+    await advance(100);
+    expect(await byKey(w, old.idempotencyKey)).toMatchObject({
+      status: "needs_decision",
+      message:
+        'Needs your decision: The service could not be asked (service_unavailable) since the row was sent 25 min ago. Choose "It was done" or "It was not done" under Unfinished rows.',
+    });
+    expect(await byKey(w, young.idempotencyKey)).toMatchObject({ status: "submitting", errorCode: "service_unavailable" });
+    expect(w.service.posts).toEqual([]);
+  });
+
+  it("an unreadable answer, then no clear answer for over 10 minutes: the user decides, and nothing was sent again", async () => {
+    const w = world();
+    w.service.fail("open", { code: "invalid_response", status: 200, message: "Unexpected body." });
+    const desk = w.desk();
+    const sending = desk.send(previewOf([row()]));
+    await advance(100);
+    expect((await sending).rows[0]).toMatchObject({
+      status: "submitting",
+      errorCode: "invalid_response",
+      message:
+        "Outcome unknown (invalid_response): Unexpected body. The service may have acted on this row; do not send it again yourself. The add-in asks the service what it did (a few times, then it asks for your decision).",
+    });
+    w.service.readsDownFor(DOUBT_LIMIT_MS + 30_000);
+    await advance(DOUBT_LIMIT_MS + 60_000);
+    expect(w.service.posts).toHaveLength(1);
+    expect((await w.log())[0]).toMatchObject({ status: "needs_decision" });
+    expect((await w.log())[0].message).toMatch(
+      /^Needs your decision: No hedge with client reference D-1 on USDTNGN buy since the row was logged\. No clear answer for 1[01] min \(last: service_unavailable\)\./,
+    );
+  });
+
+  it("re-sent with the same key only while the service surely keeps it: under 15 minutes from the first send", async () => {
+    const w = world();
+    const young = await w.journalled(row(), { sentAt: iso(START - RESEND_WINDOW_MS + 1) });
+    const old = await w.journalled(row({ side: "sell", clientReference: "D-2" }), { sentAt: iso(START - RESEND_WINDOW_MS) });
+    const desk = w.desk();
+    const plan = await desk.inspect();
+    expect(plan.items.map((i) => [i.row.idempotencyKey, i.step, i.detail])).toEqual([
+      [young.idempotencyKey, "resend", "Sent 15 min ago: Resume sends it again with the same idempotency key (the service acts once)."],
+      [
+        old.idempotencyKey,
+        "decide",
+        "Not on the service, and sent 15 min ago: the service may have forgotten its key, so a re-send could act twice.",
+      ],
+    ]);
+    await desk.resume();
+    await advance(100);
+    expect(w.service.posts.map((p) => p.key)).toEqual([young.idempotencyKey]);
+    expect(await byKey(w, old.idempotencyKey)).toMatchObject({ status: "needs_decision" });
+    expect((await byKey(w, old.idempotencyKey)).message).toMatch(
+      /It was sent 15 min ago: the service may have forgotten its idempotency key, so a re-send could act a second time\./,
+    );
+  });
+
+  it("a row only the log knows (another computer, or an older version) is never re-sent, sent or not", async () => {
+    const w = world();
+    const r = await w.journalled(row(), {}, { keyId: null });
+    const desk = w.desk();
+    expect((await desk.inspect()).items.map((i) => [i.step, i.detail])).toEqual([
+      ["decide", "Not on the service, and sent with another API key or from another computer: a re-send could act twice."],
+    ]);
+    await desk.resume();
+    await advance(5_000);
+    expect(w.service.posts).toEqual([]);
+    expect((await byKey(w, r.idempotencyKey)).message).toMatch(
+      /It was sent from another computer \(or before this version\): a re-send with this key could act a second time\./,
+    );
+  });
+
+  it("a hedge that does not match the row is asked about for at least 30 s and 5 rounds, then the user decides; nothing is sent", async () => {
+    const w = world();
+    const h = w.service.seed({ notional_usd: 110_000 });
+    const r = await w.journalled(addRow(25_000), { sentAt: iso(START), hedgeId: h.id, notionalBefore: 100_000 });
+    const desk = w.desk();
+    await desk.resume();
+    await advance(100);
+    expect(await byKey(w, r.idempotencyKey)).toMatchObject({
+      status: "submitting",
+      message:
+        "Asking the service again: Hedge h-1 is filled at 110,000.00 USD. Before this row it was 100,000.00 USD: the change does not match the row.",
+    });
+    await advance(MISMATCH_MIN_MS - 1_000);
+    expect(w.service.reads.filter((x) => x === "get h-1")).toHaveLength(5);
+    expect((await byKey(w, r.idempotencyKey)).status).toBe("submitting");
+    await advance(1_000);
+    expect(await byKey(w, r.idempotencyKey)).toMatchObject({ status: "needs_decision" });
+    expect(w.service.posts).toEqual([]);
+  });
+
+  it("a mismatch, then two minutes the service cannot be read, then a mismatch again: the user decides at once", async () => {
+    const w = world();
+    const h = w.service.seed({ notional_usd: 110_000 });
+    const r = await w.journalled(addRow(25_000), { sentAt: iso(START), hedgeId: h.id, notionalBefore: 100_000 });
+    const desk = w.desk();
+    await desk.resume();
+    await advance(100);
+    w.service.readsDownFor(MISMATCH_LIMIT_MS);
+    await advance(MISMATCH_LIMIT_MS - 1_000);
+    expect((await byKey(w, r.idempotencyKey)).status).toBe("submitting");
+    await advance(16_000);
+    expect(await byKey(w, r.idempotencyKey)).toMatchObject({ status: "needs_decision" });
+    expect(w.service.reads.filter((x) => x === "get h-1").length).toBeLessThan(MISMATCH_LIMIT_MS / 1_000);
+  });
+
+  it("a refusal the service sent is final, with its message and what to do; a 409 on the key is not a refusal", async () => {
+    const w = world();
+    w.service.fail("open", { code: "insufficient_collateral", message: "Balance too low." });
+    w.service.fail("open", { code: "idempotency_in_flight", message: "Still working." });
+    const desk = w.desk();
+    const sending = desk.send(previewOf([row(), row({ side: "sell", clientReference: "D-2" })]));
+    await advance(100);
+    const { rows } = await sending;
+    expect(rows[0]).toMatchObject({
+      status: "rejected",
+      errorCode: "insufficient_collateral",
+      message: "Balance too low. The free balance is too low: reduce the notional or add funds.",
+    });
+    expect(rows[1]).toMatchObject({ status: "submitting", errorCode: "idempotency_in_flight" });
+    await advance(BACKOFF_MS[0]);
+    expect((await w.log())[1]).toMatchObject({ status: "submitted" });
+    expect(w.service.effects(rows[1].idempotencyKey)).toBe(1);
+  });
+
+  it("a row without a usable idempotency key is never sent: the user decides", async () => {
+    const w = world();
+    const desk = w.desk({ newKey: () => "" });
+    const sending = desk.send(previewOf([row()]));
+    await advance(100);
+    expect((await sending).rows[0]).toMatchObject({
+      status: "needs_decision",
+      message:
+        'Needs your decision: The row has no usable idempotency key: it is never sent. Choose "It was done" or "It was not done" under Unfinished rows.',
+    });
+    await advance(60_000);
+    expect(w.service.posts).toEqual([]);
+  });
+});
+
+describe("what a failed send means", () => {
+  const e = (code: string, status: number | null) => new HedgingApiError({ code, status, message: "x" });
+  it("transient: nothing known yet; refused: a 4xx saying nothing was done; unknown: the service may have acted", () => {
+    expect(classifyFailure(e("network_error", null))).toBe("transient");
+    expect(classifyFailure(e("service_unavailable", 503))).toBe("transient");
+    expect(classifyFailure(e("rate_limited", 429))).toBe("transient");
+    expect(classifyFailure(e("idempotency_in_flight", 409))).toBe("transient");
+    expect(classifyFailure(e("validation_error", 400))).toBe("refused");
+    expect(classifyFailure(e("hedge_exists", 409))).toBe("refused");
+    expect(classifyFailure(e("odd_client_error", 499))).toBe("refused");
+    expect(classifyFailure(e("idempotency_key_reuse", 409))).toBe("unknown");
+    expect(classifyFailure(e("invalid_response", 200))).toBe("unknown");
+    expect(classifyFailure(e("redirect", 399))).toBe("unknown");
+    expect(classifyFailure(e("unexpected", null))).toBe("unknown");
+    expect(classifyFailure(new Error("boom"))).toBe("unknown");
+  });
+
+  it("the submitted message says the notional expected after an Add or a Reduce", () => {
+    expect(submittedMessage("add", 125_000)).toBe("Submitted: the service expects the hedge at 125,000.00 USD.");
+    expect(submittedMessage("reduce", 75_000.5)).toBe("Submitted: the service expects the hedge at 75,000.50 USD.");
+    expect(submittedMessage("add", null)).toBe("Submitted: waiting for the fill.");
+    expect(submittedMessage("open", 10_000)).toBe("Submitted: waiting for the fill.");
+    expect(submittedMessage("close", 0)).toBe("Submitted: waiting for the fill.");
+  });
+});
+
+describe("the user's word on a row that needs a decision", () => {
+  /** An Add sent with its answer lost, which the service shows as something else: the user decides. */
+  async function waiting(w: World, hedge: { notional_usd: number; status?: "filled" | "closed" }, action: "add" | "close" = "add") {
+    const h = w.service.seed({ notional_usd: hedge.notional_usd, status: hedge.status ?? "filled" });
+    const r = await w.journalled(action === "add" ? addRow(25_000) : row({ action: "close", notional: null, tenor: null }), {
+      sentAt: iso(START - 20 * 60_000),
+      hedgeId: h.id,
+      notionalBefore: 100_000,
+    });
+    await w.journalled(addRow(1_000), {}, { key: "behind" });
+    const desk = w.desk();
+    await desk.resume();
+    await advance(MISMATCH_MIN_MS + 1_000);
+    return { desk, r, h };
+  }
+
+  it("It was not done: the row is not sent, ever, and the row queued behind it on the side goes", async () => {
+    const w = world();
+    const { desk, r } = await waiting(w, { notional_usd: 100_000 });
+    expect((await byKey(w, r.idempotencyKey)).status).toBe("needs_decision");
+    expect(desk.pending()).toEqual([]);
+    expect(desk.waits()).toEqual([
+      expect.objectContaining({ reason: "needs_decision", queued: 1, row: expect.objectContaining({ idempotencyKey: r.idempotencyKey }) }),
+    ]);
+    expect(w.service.posts).toEqual([]);
+    const decided = await desk.decide(r.idempotencyKey, "not_done");
+    expect(decided).toMatchObject({
+      status: "not_sent",
+      errorCode: null,
+      message: "Marked not sent by the user (2025-03-04 05:06:38 UTC): nothing is sent for this row.",
+    });
+    expect(await byKey(w, r.idempotencyKey)).toMatchObject({ status: "not_sent", decision: "not done", decidedAt: iso(Date.now()) });
+    await advance(100);
+    expect(w.service.posts.map((p) => p.key)).toEqual(["behind"]);
+    expect(await byKey(w, "behind")).toMatchObject({ status: "filled", notionalBefore: 100_000 });
+    await expect(desk.decide(r.idempotencyKey, "done")).rejects.toThrow("That row is already final (not_sent): nothing to decide.");
+  });
+
+  it("a side waiting for a decision holds only itself: another side's row is in progress, and send() waits for its answer", async () => {
+    const w = world();
+    const { desk, r } = await waiting(w, { notional_usd: 100_000 });
+    expect((await byKey(w, r.idempotencyKey)).status).toBe("needs_decision");
+    let answer: () => void = () => undefined;
+    w.service.onPost = () => new Promise<void>((resolve) => (answer = resolve));
+    let returned = false;
+    const sending = desk.send(previewOf([row({ side: "sell", clientReference: "S-1" })])).then((x) => ((returned = true), x));
+    await advance(100);
+    expect(desk.pending()).toEqual([expect.objectContaining({ side: "sell", status: "submitting" })]);
+    expect(returned).toBe(false);
+    answer();
+    await advance(100);
+    expect((await sending).rows).toEqual([expect.objectContaining({ side: "sell", status: "submitted" })]);
+    expect(desk.pending()).toEqual([expect.objectContaining({ side: "sell", status: "submitted" })]);
+  });
+
+  it("a decision waited on by a later row of the side does not hold an earlier one: that one is still in progress", async () => {
+    const w = world();
+    w.service.seed({ notional_usd: 110_000 });
+    const earlier = await w.journalled(
+      addRow(25_000),
+      { sentAt: iso(START), hedgeId: "h-1", notionalBefore: 100_000 },
+      { loggedAt: iso(START - 60_000) },
+    );
+    const later = await w.journalled(addRow(1_000), { status: "needs_decision" });
+    const desk = w.desk();
+    await desk.resume();
+    await advance(100);
+    expect(desk.pending()).toEqual([expect.objectContaining({ idempotencyKey: earlier.idempotencyKey, status: "submitting" })]);
+    expect(desk.needsDecision()).toEqual([expect.objectContaining({ idempotencyKey: later.idempotencyKey })]);
+  });
+
+  it("It was done, and the service shows the effect: the row takes the service's state", async () => {
+    const w = world();
+    const { desk, r, h } = await waiting(w, { notional_usd: 100_000 });
+    h.notional_usd = 125_000; // the fill arrives before the user answers
+    const decided = await desk.decide(r.idempotencyKey, "done");
+    expect(decided).toMatchObject({ status: "filled", message: "Filled: hedge notional now 125,000.00 USD." });
+    expect((await byKey(w, r.idempotencyKey)).decision).toBe("done: Hedge h-1 is filled at 125,000.00 USD.");
+    expect(w.service.posts).toEqual([]);
+  });
+
+  it("It was done, but the hedge ended without it: the service's word wins, the row failed", async () => {
+    const w = world();
+    const { desk, r, h } = await waiting(w, { notional_usd: 100_000 });
+    w.service.end(h);
+    expect(await desk.decide(r.idempotencyKey, "done")).toMatchObject({
+      status: "failed",
+      message: expect.stringMatching(
+        /^The service shows it had no effect: Hedge h-1 is closed\. Since the row: close of 100,000\.00 USD\. It closed at the size it had before this add\.$/,
+      ),
+    });
+  });
+
+  it("It was done, and the service shows something else or cannot be asked: the user's word stands", async () => {
+    const w = world();
+    const { desk, r } = await waiting(w, { notional_usd: 110_000 });
+    expect(await desk.decide(r.idempotencyKey, "done")).toMatchObject({
+      status: "filled",
+      message: expect.stringMatching(
+        /^Marked done by the user; the service showed: Hedge h-1 is filled at 110,000\.00 USD\. Before this row/,
+      ),
+    });
+    const w2 = world();
+    const close = await waiting(w2, { notional_usd: 100_000 }, "close");
+    expect((await byKey(w2, close.r.idempotencyKey)).status).toBe("needs_decision");
+    w2.service.failReads(1);
+    expect(await close.desk.decide(close.r.idempotencyKey, "done")).toMatchObject({
+      status: "closed",
+      message: "Marked done by the user; the service showed: The service could not be asked.",
+    });
+    expect((await byKey(w2, close.r.idempotencyKey)).decision).toBe("done: The service could not be asked.");
+  });
+
+  it("a decision is refused for a row it does not apply to, and says why", async () => {
+    const w = world();
+    const mine = await w.journalled(row(), { sentAt: iso(START) });
+    const theirs = intentFromRow(row({ side: "sell" }), "theirs", "sandbox", iso(START), "0x00000000000000000000000000000000000000bb");
+    await new Journal(w.workbook).append([theirs]);
+    const desk = w.desk();
+    await expect(desk.decide("nope", "done")).rejects.toThrow("No unfinished row with idempotency key nope in the Hedge Log.");
+    await expect(desk.decide("theirs", "done")).rejects.toThrow(
+      "That row belongs to another account or environment: decide it with that account's key.",
+    );
+    w.service.failReads(1);
+    await desk.resume();
+    await advance(10);
+    await expect(desk.decide(mine.idempotencyKey, "not_done")).rejects.toThrow(
+      "The add-in is still working on that row (it needs no decision): wait for its outcome.",
+    );
+    expect((await byKey(w, mine.idempotencyKey)).status).toBe("submitting");
+  });
+
+  it("a row not taken up yet can be decided from the list: marked not sent, without asking or sending anything", async () => {
+    const w = world();
+    const r = await w.journalled(row(), { sentAt: iso(START - 3_600_000) });
+    const desk = w.desk();
+    await desk.inspect();
+    const reads = w.service.reads.length;
+    expect(await desk.decide(r.idempotencyKey, "not_done")).toMatchObject({ status: "not_sent" });
+    expect(w.service.reads).toHaveLength(reads);
+    expect(w.service.posts).toEqual([]);
+    // A row of an older log without an account becomes this account's when decided.
+    const unclaimed = intentFromRow(row({ side: "sell" }), "unclaimed", "sandbox", iso(START), null);
+    await new Journal(w.workbook).append([unclaimed]);
+    await desk.inspect();
+    expect(await desk.decide("unclaimed", "not_done")).toMatchObject({ status: "not_sent", account: ACCOUNT });
+    expect(await byKey(w, "unclaimed")).toMatchObject({ status: "not_sent", account: ACCOUNT });
+  });
+
+  it("It was done on an open the service accepted but has not filled: followed until it fills", async () => {
+    const w = world();
+    const r = await w.journalled(row(), { sentAt: iso(START - 20 * 60_000) }, { keyId: null });
+    const desk = w.desk();
+    await desk.resume();
+    await advance(100);
+    expect((await byKey(w, r.idempotencyKey)).status).toBe("needs_decision");
+    w.service.seed({ client_reference: "D-1", notional_usd: 10_000, status: "submitted", opened_at: iso(START), filled_at: null });
+    expect(await desk.decide(r.idempotencyKey, "done")).toMatchObject({ status: "submitted" });
+    w.service.fill();
+    await advance(2_000);
+    expect(await byKey(w, r.idempotencyKey)).toMatchObject({ status: "filled", fillTxHash: "0xf-h-1" });
+    expect(w.service.posts).toEqual([]);
+  });
+});
+
+describe("following rows the service accepted until they are final", () => {
+  it("hedge_not_found while following: asked again for at least 30 s and 5 rounds, then the user decides", async () => {
+    const w = world();
+    const r = await w.journalled(addRow(25_000), { sentAt: iso(START), status: "submitted", hedgeId: "h-gone", notionalBefore: 100_000 });
+    const desk = w.desk();
+    await desk.resume();
+    await advance(100);
+    expect(await byKey(w, r.idempotencyKey)).toMatchObject({
+      status: "submitted",
+      errorCode: "hedge_not_found",
+      message: "The service does not know hedge h-gone yet: asking again.",
+    });
+    await advance(MISMATCH_MIN_MS - 1_000);
+    expect((await byKey(w, r.idempotencyKey)).status).toBe("submitted");
+    await advance(2_000);
+    expect(await byKey(w, r.idempotencyKey)).toMatchObject({ status: "needs_decision" });
+    expect((await byKey(w, r.idempotencyKey)).message).toMatch(
+      /^Needs your decision: The service does not know hedge h-gone \(hedge_not_found\), asked 3\d times\./,
+    );
+    expect(w.service.posts).toEqual([]);
+  });
+
+  it("an Add whose hedge closed at the size it had before is dropped (failed); one not filled yet is waited for", async () => {
+    const w = world();
+    const dropped = w.service.seed({ notional_usd: 100_000 });
+    const waitingHedge = w.service.seed({ side: "sell", notional_usd: 100_000 });
+    const a = await w.journalled(addRow(25_000), { sentAt: iso(START), status: "submitted", hedgeId: dropped.id, notionalBefore: 100_000 });
+    const b = await w.journalled(addRow(25_000, { side: "sell" }), {
+      sentAt: iso(START),
+      status: "submitted",
+      hedgeId: waitingHedge.id,
+      notionalBefore: 100_000,
+    });
+    w.service.end(dropped);
+    const desk = w.desk();
+    await desk.resume();
+    await advance(5_000);
+    expect(await byKey(w, a.idempotencyKey)).toMatchObject({
+      status: "failed",
+      message:
+        "The hedge ended before this add took effect: it was dropped (nothing happened). Hedge h-1 is closed. Since the row: close of 100,000.00 USD. It closed at the size it had before this add.",
+    });
+    expect(await byKey(w, b.idempotencyKey)).toMatchObject({ status: "submitted", errorCode: null });
+    waitingHedge.notional_usd = 125_000;
+    await advance(1_000);
+    expect(await byKey(w, b.idempotencyKey)).toMatchObject({ status: "filled", message: "Filled: hedge notional now 125,000.00 USD." });
+    expect(w.service.posts).toEqual([]);
+  });
+
+  it("a hedge that stops matching the row while followed: asked for 30 s, then the user decides", async () => {
+    const w = world();
+    const h = w.service.seed({ notional_usd: 110_000 });
+    const r = await w.journalled(addRow(25_000), { sentAt: iso(START), status: "submitted", hedgeId: h.id, notionalBefore: 100_000 });
+    const desk = w.desk();
+    await desk.resume();
+    await advance(MISMATCH_MIN_MS - 1_000);
+    expect((await byKey(w, r.idempotencyKey)).status).toBe("submitted");
+    await advance(2_000);
+    expect(await byKey(w, r.idempotencyKey)).toMatchObject({ status: "needs_decision" });
+    expect((await byKey(w, r.idempotencyKey)).message).toMatch(/the change does not match the row/);
+  });
+
+  it("an accepted open whose answer had no hedge id gets it from the service, and polling stops once every row is final", async () => {
+    const w = world();
+    const r = await w.journalled(row(), { sentAt: iso(START), status: "submitted" });
+    w.service.seed({
+      id: "h-new",
+      client_reference: "D-1",
+      notional_usd: 10_000,
+      status: "submitted",
+      opened_at: iso(START),
+      filled_at: null,
+    });
+    const desk = w.desk();
+    await desk.resume();
+    await advance(1_500);
+    expect(await byKey(w, r.idempotencyKey)).toMatchObject({
+      status: "submitted",
+      hedgeId: "h-new",
+      message: "Submitted: waiting for the fill.",
+    });
+    w.service.fill();
+    await advance(1_000);
+    expect(await byKey(w, r.idempotencyKey)).toMatchObject({ status: "filled", hedgeId: "h-new" });
+    const reads = w.service.reads.length;
+    await advance(30_000);
+    expect(w.service.reads).toHaveLength(reads);
+  });
+
+  it("a stopped desk (the pane closed) sends and reads nothing more", async () => {
+    const w = world();
+    w.service.fail("open", { code: "service_unavailable" });
+    const desk = w.desk();
+    const sending = desk.send(previewOf([row()]));
+    await advance(100);
+    await sending;
+    desk.stop();
+    const reads = w.service.reads.length;
+    await advance(60_000);
+    expect(w.service.posts).toHaveLength(1);
+    expect(w.service.reads).toHaveLength(reads);
+    expect((await w.log())[0].status).toBe("submitting");
+  });
+});
+
+describe("a pane that closes", () => {
+  it("stop() while a send waits for its answer: the send returns, and an answer or a poll that comes after writes nothing", async () => {
+    const w = world();
+    let answer: () => void = () => undefined;
+    w.service.onPost = () => new Promise<void>((resolve) => (answer = resolve));
+    const desk = w.desk();
+    const sending = desk.send(previewOf([row()]));
+    await advance(100);
+    desk.stop();
+    await advance(0);
+    expect((await sending).rows[0].status).toBe("submitting");
+    answer();
+    await advance(5_000);
+    expect((await w.log())[0]).toMatchObject({ status: "submitting" });
+  });
+
+  it("a poll under way when the pane closes changes nothing in the log", async () => {
+    const w = world();
+    const r = await w.journalled(row(), { sentAt: iso(START), status: "submitted", hedgeId: "h-1" });
+    w.service.seed({ id: "h-1", client_reference: "D-1", notional_usd: 10_000, status: "filled", opened_at: iso(START) });
+    const client = w.service.client();
+    const list = client.list.bind(client);
+    let release: () => void = () => undefined;
+    client.list = (...a: Parameters<typeof list>) => new Promise<void>((resolve) => (release = resolve)).then(() => list(...a));
+    const desk = w.desk({ client });
+    await desk.resume();
+    await advance(100);
+    desk.stop();
+    release();
+    await advance(5_000);
+    expect(await byKey(w, r.idempotencyKey)).toMatchObject({ status: "submitted" });
+  });
+});
+
+describe("one row at a time per market side", () => {
+  it("a side's second row leaves once its first is final, against the notional the first left; other sides go at once", async () => {
+    const w = world();
+    w.service.seed({ notional_usd: 100_000 });
+    w.service.seed({ side: "sell", notional_usd: 50_000 });
+    const firstWhenSecondLeft: LogRecord[] = [];
+    w.service.onPost = async (p) => {
+      if (p.key === "new-key-2") firstWhenSecondLeft.push(await byKey(w, "new-key-1"));
+    };
+    const desk = w.desk();
+    const sending = desk.send(previewOf([addRow(25_000), addRow(5_000), addRow(1_000, { side: "sell" })]));
+    await advance(2_000);
+    await sending;
+    expect(w.service.posts.map((p) => p.key)).toEqual(["new-key-1", "new-key-3", "new-key-2"]);
+    expect(firstWhenSecondLeft).toEqual([expect.objectContaining({ status: "filled" })]);
+    expect((await w.log()).map((r) => [r.status, r.notionalBefore])).toEqual([
+      ["filled", 100_000],
+      ["filled", 125_000],
+      ["filled", 50_000],
+    ]);
+    expect(desk.waits()).toEqual([]);
+  });
+
+  it("send() skips what cannot go now and says why: blocked lines, duplicates, and sides waiting for a decision or a resume", async () => {
+    const w = world();
+    w.service.seed({ notional_usd: 100_000 });
+    w.service.seed({ side: "sell", notional_usd: 100_000 });
+    const decide = await w.journalled(
+      addRow(1_000),
+      { sentAt: iso(START - 3_600_000), hedgeId: "h-1", notionalBefore: 100_000 },
+      { loggedAt: iso(START - 3_600_000) },
+    );
+    const desk = w.desk();
+    await desk.resume();
+    await advance(100);
+    expect((await byKey(w, decide.idempotencyKey)).status).toBe("needs_decision");
+    // A row another pane journalled meanwhile, not taken up by this one.
+    desk.stop();
+    await w.journalled(addRow(1_000, { market: "USDTXAF" }), {}, { loggedAt: iso(START - 60_000) });
+    const desk2 = w.desk();
+    const preview = previewOf([
+      addRow(1, { rowNumber: 3 }),
+      addRow(2, { rowNumber: 4, market: "USDTXAF" }),
+      addRow(3, { rowNumber: 5, side: "sell" }),
+      addRow(4, { rowNumber: 6, side: "sell" }),
+      addRow(5, { rowNumber: 7, side: "sell" }),
+    ]);
+    preview.lines[2].blockers = ["Row 5: over the capacity."];
+    preview.lines[3].duplicateOf = {
+      idempotencyKey: "old-key",
+      loggedAt: iso(START - 60_000),
+      status: "filled",
+      hedgeId: null,
+      reason: "same_day",
+    };
+    const sending = desk2.send(preview);
+    await advance(100);
+    const result = await sending;
+    expect(result.skipped).toEqual([
+      {
+        rowNumber: 3,
+        reason: `USDTNGN buy waits for your decision on the add logged 2025-03-04 04:06:07 UTC: decide it under Unfinished rows first.`,
+      },
+      {
+        rowNumber: 4,
+        reason: "USDTXAF buy has an unfinished row, the add logged 2025-03-04 05:05:07 UTC: resume it under Unfinished rows first.",
+      },
+      { rowNumber: 5, reason: "Row 5: over the capacity." },
+      {
+        rowNumber: 6,
+        reason: 'Already in the log (filled, logged 2025-03-04 05:05:07 UTC, key old-key): tick "send again" to send it anyway.',
+      },
+    ]);
+    expect(result.rows.map((r) => r.notional)).toEqual([5]);
+    // The duplicate goes when the user ticks "send again" (it waits its turn behind the row just sent on its side).
+    const again = desk2.send({ ...preview, lines: [preview.lines[3]] }, { sendAgain: true });
+    await advance(100);
+    expect((await again).rows.map((r) => r.notional)).toEqual([4]);
+  });
+
+  it("a preview for another environment, or with batch blockers, sends nothing", async () => {
+    const w = world();
+    const desk = w.desk();
+    await expect(desk.send({ ...previewOf([row()]), environment: "production" })).rejects.toThrow(
+      "This preview was made for production, but the desk trades in sandbox: preview again. Nothing was sent.",
+    );
+    await expect(desk.send({ ...previewOf([row()]), blockers: ["Balance too low.", "Exposure too high."] })).rejects.toThrow(
+      "Nothing was sent: Balance too low. Exposure too high.",
+    );
+    expect(await desk.send({ ...previewOf([row()]), lines: [] })).toEqual({ rows: [], skipped: [] });
+    expect(w.service.posts).toEqual([]);
+  });
+});
+
+describe("the unfinished rows listed on opening, and what Resume does with each", () => {
+  it("says what the service shows and what Resume would do, row by row, before anything is done", async () => {
+    const w = world();
+    const h = w.service.seed({ notional_usd: 125_000 });
+    w.service.seed({
+      id: "h-acc",
+      side: "sell",
+      client_reference: "ACC",
+      notional_usd: 10_000,
+      status: "submitted",
+      opened_at: iso(START),
+    });
+    const followed = await w.journalled(row({ side: "sell", clientReference: "ACC" }), {
+      sentAt: iso(START),
+      status: "submitted",
+      hedgeId: "h-acc",
+    });
+    const recorded = await w.journalled(addRow(25_000), {
+      sentAt: iso(START),
+      status: "submitted",
+      hedgeId: h.id,
+      notionalBefore: 100_000,
+    });
+    const neverSentAdd = await w.journalled(addRow(1_000, { market: "USDTXAF" }));
+    const neverSentOpen = await w.journalled(row({ market: "USDTXAF", side: "sell", clientReference: "NS" }));
+    const found = await w.journalled(addRow(25_000, { market: "USDTXBF" }), { sentAt: iso(START), hedgeId: h.id, notionalBefore: 100_000 });
+    const unclear = await w.journalled(addRow(5_000, { market: "USDTXCF" }), {
+      sentAt: iso(START),
+      hedgeId: h.id,
+      notionalBefore: 100_000,
+    });
+    const desk = w.desk();
+    const reads = w.service.reads.length;
+    const plan = await desk.inspect();
+    expect(plan.items.map((i) => [i.row.idempotencyKey, i.owner, i.step, i.serviceSays, i.detail])).toEqual([
+      [
+        followed.idempotencyKey,
+        "mine",
+        "follow",
+        "Hedge h-acc is accepted (submitted) for 10,000.00 USD, not filled yet.",
+        "Accepted by the service: Resume follows it to its fill.",
+      ],
+      [recorded.idempotencyKey, "mine", "record", "Hedge h-1 is filled at 125,000.00 USD.", "Resume records it as filled."],
+      [
+        neverSentAdd.idempotencyKey,
+        "mine",
+        "send",
+        "Not asked: this computer's journal shows it was never sent.",
+        "Never sent: Resume sends it.",
+      ],
+      [
+        neverSentOpen.idempotencyKey,
+        "mine",
+        "send",
+        "No hedge with client reference NS on USDTXAF sell since the row was logged.",
+        "Never sent: Resume sends it.",
+      ],
+      [
+        found.idempotencyKey,
+        "mine",
+        "record",
+        "Hedge h-1 is filled at 125,000.00 USD.",
+        "It took effect: Resume records it as filled, without sending anything.",
+      ],
+      [
+        unclear.idempotencyKey,
+        "mine",
+        "decide",
+        "Hedge h-1 is filled at 125,000.00 USD. Before this row it was 100,000.00 USD: the change does not match the row.",
+        "The service shows something this row does not match: your decision.",
+      ],
+    ]);
+    expect(w.service.reads.length - reads).toBeGreaterThan(0);
+    expect(w.service.posts).toEqual([]);
+  });
+
+  it("when the service cannot be asked, the list says so; a row waiting for a decision shows what the service says", async () => {
+    const w = world();
+    w.service.seed({ notional_usd: 100_000 });
+    const submitted = await w.journalled(addRow(1_000), {
+      sentAt: iso(START),
+      status: "submitted",
+      hedgeId: "h-1",
+      notionalBefore: 100_000,
+    });
+    const sent = await w.journalled(addRow(1_000, { side: "sell" }), { sentAt: iso(START), hedgeId: "h-1", notionalBefore: 100_000 });
+    const decide = await w.journalled(addRow(1_000, { market: "USDTXAF" }), {
+      sentAt: iso(START),
+      hedgeId: "h-1",
+      notionalBefore: 100_000,
+    });
+    const desk = w.desk();
+    await desk.inspect();
+    const journal = new Journal(w.workbook, { store: w.store, scope: intentScope("sandbox", ACCOUNT) });
+    await journal.load();
+    journal.update(journal.get(decide.idempotencyKey)!, { status: "needs_decision" });
+    await journal.flush();
+    w.service.failReads(3);
+    const plan = await desk.inspect();
+    expect(plan.items.map((i) => [i.row.idempotencyKey, i.step, i.serviceSays, i.detail])).toEqual([
+      [submitted.idempotencyKey, "follow", "Could not ask the service (service_unavailable).", "Resume asks again first."],
+      [sent.idempotencyKey, "decide", "Could not ask the service (service_unavailable).", "Resume asks again first."],
+      [
+        decide.idempotencyKey,
+        "decide",
+        "Could not ask the service (service_unavailable).",
+        "The service could not tell whether this row took effect: your decision.",
+      ],
+    ]);
+    const again = await desk.inspect();
+    expect(again.items[2]).toMatchObject({
+      step: "decide",
+      serviceSays: "Hedge h-1 is filled at 100,000.00 USD. Its notional is the one before this row.",
+    });
+  });
+
+  it("lists another account's rows as a count, rows it can never send with the reason, and sends nothing for them", async () => {
+    const w = world();
+    const theirs = intentFromRow(row({ side: "sell" }), "theirs", "sandbox", iso(START), "0x00000000000000000000000000000000000000bb");
+    const production = intentFromRow(row({ side: "sell" }), "prod", "production", iso(START), ACCOUNT);
+    const unclaimed = intentFromRow(row({ market: "USDTXAF" }), "unclaimed", "sandbox", iso(START), null);
+    await new Journal(w.workbook).append([theirs, production, unclaimed]);
+    await w.workbook.appendLog([{ ...(await w.log())[0], idempotencyKey: " ", market: "USDTXBF", account: ACCOUNT }]);
+    const desk = w.desk();
+    const plan = await desk.inspect();
+    expect(plan.otherAccounts).toBe(2);
+    expect(plan.items.map((i) => [i.row.idempotencyKey, i.owner])).toEqual([["unclaimed", "unclaimed"]]);
+    expect(plan.unusable).toEqual([
+      expect.objectContaining({
+        market: "USDTXBF",
+        reason:
+          "Never sent by the add-in: its Idempotency key is empty (or has spaces around it), so the service could not tell whether it already acted on it. Check it on the service, then correct or delete the row.",
+      }),
+    ]);
+    // Resume without claiming: nothing is taken up. Claimed, the row gets this account; it may have been sent from another
+    // computer, so it is asked about, never sent blindly: not on the service, it waits for the user.
+    expect((await desk.resume()).resumed).toEqual([]);
+    expect((await desk.resume({ claim: ["unclaimed"] })).resumed).toEqual([
+      expect.objectContaining({ idempotencyKey: "unclaimed", account: ACCOUNT }),
+    ]);
+    await advance(100);
+    expect(w.service.posts).toEqual([]);
+    expect(await byKey(w, "unclaimed")).toMatchObject({ account: ACCOUNT, status: "needs_decision" });
+  });
+
+  it("a resumed Open this computer never sent is first looked for on the service: found, it is recorded, not sent", async () => {
+    const w = world();
+    const r = await w.journalled(row());
+    const twice = await w.journalled(row({ side: "sell", clientReference: "TWO" }));
+    w.service.seed({ id: "h-there", client_reference: "D-1", notional_usd: 10_000, status: "filled", opened_at: iso(START) });
+    w.service.seed({ id: "h-a", side: "sell", client_reference: "TWO", notional_usd: 10_000, status: "filled", opened_at: iso(START) });
+    w.service.seed({ id: "h-b", side: "sell", client_reference: "TWO", notional_usd: 10_000, status: "filled", opened_at: iso(START) });
+    const desk = w.desk();
+    await desk.resume();
+    await advance(100);
+    expect(await byKey(w, r.idempotencyKey)).toMatchObject({ status: "filled", hedgeId: "h-there", message: "Filled." });
+    expect(await byKey(w, twice.idempotencyKey)).toMatchObject({ status: "needs_decision" });
+    expect((await byKey(w, twice.idempotencyKey)).message).toMatch(/2 hedges carry client reference TWO on USDTNGN sell/);
+    expect(w.service.posts).toEqual([]);
+  });
+});
+
+describe("what the pane sees while rows go", () => {
+  it("progress after every change: the row, how many rows, how many final, and counts by status; a failing listener stops nothing", async () => {
+    const w = world();
+    w.service.fillAtOnce = true;
+    const seen: Array<[string, number, number, number, number]> = [];
+    const desk = w.desk({
+      onProgress: (p) => {
+        seen.push([p.row.status, p.total, p.done, p.counts.submitting, p.counts.filled]);
+        throw new Error("a broken listener");
+      },
+    });
+    const sending = desk.send(previewOf([row(), row({ side: "sell", clientReference: "D-2" })]));
+    await advance(2_000);
+    await sending;
+    expect(seen.slice(0, 2)).toEqual([
+      ["submitting", 1, 0, 1, 0],
+      ["submitting", 2, 0, 2, 0],
+    ]);
+    expect(seen.at(-1)).toEqual(["filled", 2, 2, 0, 2]);
+    expect((await w.log()).map((r) => r.status)).toEqual(["filled", "filled"]);
+  });
+
+  it("settled() waits until every row is final; it gives up after its time with how many are left, which stay listed", async () => {
+    const w = world();
+    const desk = w.desk();
+    await desk.settled(10);
+    const sending = desk.send(previewOf([row()]));
+    await advance(100);
+    await sending;
+    const giveUp = desk.settled(5_000).catch((e: Error) => e.message);
+    await advance(5_000);
+    expect(await giveUp).toBe("1 row(s) still not final after 5000 ms; they stay in the log and are listed next time.");
+    const done = desk.settled(10_000);
+    w.service.fill();
+    await advance(1_000);
+    await expect(done).resolves.toBeUndefined();
+    expect((await w.log())[0].status).toBe("filled");
+  });
+
+  it("the account of the key is asked once; a burst of 429s is waited out; a refused key fails the call, and the next call asks again", async () => {
+    const w = world();
+    const client = w.service.client();
+    const answers = [
+      () => Promise.reject(new HedgingApiError({ code: "invalid_api_key", status: 401, message: "Bad key." })),
+      () => Promise.reject(new HedgingApiError({ code: "rate_limited", status: 429, message: "Slow down." })),
+      () => Promise.reject(new HedgingApiError({ code: "rate_limited", status: 429, message: "Slow down." })),
+      () => Promise.resolve({ data: { account_address: ACCOUNT } }),
+    ];
+    let asked = 0;
+    (client as unknown as { account: () => Promise<unknown> }).account = () => answers[asked++]();
+    const desk = w.desk({ client });
+    await expect(desk.log()).rejects.toThrow("Bad key.");
+    const loading = desk.log();
+    await advance(BACKOFF_MS[0] + BACKOFF_MS[1]);
+    await expect(loading).resolves.toEqual([]);
+    await desk.log();
+    expect(asked).toBe(4);
+    const sending = desk.send(previewOf([row()]));
+    await advance(100);
+    expect((await sending).rows[0]).toMatchObject({ account: ACCOUNT, status: "submitted" });
+  });
+
+  it("a desk stopped and used again (the pane shown again) sends with a fresh signal; an aborted send stops waiting at once", async () => {
+    const w = world();
+    const desk = w.desk();
+    desk.stop();
+    const sending = desk.send(previewOf([row()]));
+    await advance(100);
+    expect((await sending).rows[0].status).toBe("submitted");
+    w.service.onPost = () => new Promise<void>(() => undefined); // the service never answers
+    const abort = new AbortController();
+    const second = desk.send(previewOf([row({ side: "sell", clientReference: "D-2" })]), { signal: abort.signal });
+    await advance(100);
+    abort.abort();
+    await advance(0);
+    expect((await second).rows[0].status).toBe("submitting");
+    // The aborted send's row is not asked about nor sent again by this pane: Resume takes it up.
+    await advance(60_000);
+    expect(w.service.posts).toHaveLength(2);
+  });
+});
+
+describe("reading the selection", () => {
+  it("the Hedge Log itself is not a selection of trades; a failed read is shown as a selection problem", async () => {
+    const w = world();
+    w.workbook.setSheet("Hedge Log", [["x"]]).select("Hedge Log", "A1:A1");
+    const desk = w.desk({ account: ACCOUNT });
+    const e = await desk.readRows("open").catch((x: unknown) => x as Error);
+    expect(e).toMatchObject({
+      code: "selection",
+      message: "The selection is on the Hedge Log sheet: select the rows of your exposure sheet instead.",
+    });
+    w.workbook.readSelection = () => Promise.reject("Excel closed the workbook");
+    expect(await desk.readRows("open").catch((x: unknown) => x)).toMatchObject({ code: "selection", message: "Excel closed the workbook" });
+  });
+});
+
+describe("the preview says which row a market side waits on", () => {
+  const reasons = async (desk: TradingDesk, side: "buy" | "sell" = "buy") => {
+    const p = await desk.preview("close", [row({ action: "close", notional: null, tenor: null, side, clientReference: null })]);
+    return { blockers: p.lines[0].blockers.filter((b) => b.includes(" UTC")), warnings: p.lines[0].warnings };
+  };
+
+  it("a row this pane works on holds the side (a warning: the new row waits its turn); a decision blocks it", async () => {
+    const w = world();
+    const busy = await w.journalled(row(), { sentAt: iso(START), status: "submitted", hedgeId: "h-x" });
+    const desk = w.desk();
+    await desk.resume();
+    await advance(100);
+    expect(await reasons(desk)).toEqual({
+      blockers: [],
+      warnings: ["USDTNGN buy is busy with the open logged 2025-03-04 05:06:07 UTC: this row goes once that one is final."],
+    });
+    await w.journalled(
+      addRow(1),
+      { sentAt: iso(START - 3_600_000), hedgeId: "h-x", notionalBefore: 1 },
+      { loggedAt: iso(START - 3_600_000) },
+    );
+    const desk2 = w.desk();
+    await desk2.inspect();
+    expect((await reasons(desk2)).blockers).toEqual([
+      "USDTNGN buy has an unfinished row, the open logged 2025-03-04 05:06:07 UTC: resume it under Unfinished rows first.",
+    ]);
+    await advance(MISMATCH_LIMIT_MS);
+    expect(desk.needsDecision()).toEqual([expect.objectContaining({ idempotencyKey: busy.idempotencyKey, status: "needs_decision" })]);
+    expect((await reasons(desk)).blockers).toEqual([
+      "USDTNGN buy waits for your decision on the open logged 2025-03-04 05:06:07 UTC: decide it under Unfinished rows first.",
+    ]);
+  });
+
+  it("rows of another account, another environment, or final ones hold nothing", async () => {
+    const w = world();
+    const theirs = intentFromRow(row(), "theirs", "sandbox", iso(START), "0x00000000000000000000000000000000000000bb");
+    const production = intentFromRow(row(), "prod", "production", iso(START), ACCOUNT);
+    await new Journal(w.workbook).append([theirs, production]);
+    await w.journalled(row({ side: "sell" }), { status: "rejected" });
+    const desk = w.desk();
+    expect(await reasons(desk)).toEqual({ blockers: [], warnings: [] });
+    expect(await reasons(desk, "sell")).toEqual({ blockers: [], warnings: [] });
+  });
+});
+
+describe("more than one row at once, and the requests it costs", () => {
+  it("rows of different sides go together up to the desk's concurrency (at least one); a side's hedge is read by id once known", async () => {
+    for (const [concurrency, together] of [
+      [undefined, 3],
+      [2, 2],
+      [0, 1],
+    ] as const) {
+      const w = world();
+      const held: Array<() => void> = [];
+      w.service.onPost = () => new Promise<void>((resolve) => held.push(resolve));
+      const desk = w.desk(concurrency === undefined ? {} : { concurrency });
+      void desk.send(previewOf([row(), row({ side: "sell", clientReference: "D-2" }), row({ market: "USDTXAF", clientReference: "D-3" })]));
+      await advance(100);
+      expect(w.service.posts).toHaveLength(together);
+      held.splice(0).forEach((r) => r());
+      await advance(100);
+      held.splice(0).forEach((r) => r());
+      await advance(100);
+      held.splice(0).forEach((r) => r());
+      await advance(100);
+      expect(w.service.posts).toHaveLength(3);
+    }
+  });
+
+  it("a fresh row's first send needs no question; a side's next row reads the hedge its previous row acted on, by id", async () => {
+    const w = world();
+    w.service.fillAtOnce = true;
+    const desk = w.desk();
+    const sending = desk.send(previewOf([row()]));
+    await advance(10);
+    expect(w.service.reads.filter((r) => r.startsWith("list client_reference"))).toEqual([]);
+    await sending;
+    await advance(1_000);
+    const before = w.service.reads.length;
+    const add = desk.send(previewOf([addRow(5_000)]));
+    await advance(10);
+    await add;
+    expect(w.service.reads.slice(before, before + 1)).toEqual(["get h-1"]);
+    expect((await w.log())[1]).toMatchObject({ hedgeId: "h-1", notionalBefore: 10_000 });
+  });
+
+  it("the hedge read by id is the side's latest row's; one the service no longer knows is looked up in the list, a failed read is retried", async () => {
+    const w = world();
+    w.service.fillAtOnce = true;
+    w.service.seed({ id: "h-old", notional_usd: 100_000 });
+    const desk = w.desk();
+    const first = desk.send(previewOf([row({ action: "close", notional: null, tenor: null, clientReference: null }), row()]));
+    await advance(2_000);
+    await first;
+    expect((await w.log()).map((r) => [r.status, r.hedgeId])).toEqual([
+      ["closed", "h-old"],
+      ["filled", "h-2"],
+    ]);
+    let before = w.service.reads.length;
+    const add = desk.send(previewOf([addRow(5_000)]));
+    await advance(10);
+    await add;
+    expect(w.service.reads.slice(before, before + 1)).toEqual(["get h-2"]);
+    expect((await w.log())[2]).toMatchObject({ hedgeId: "h-2", notionalBefore: 10_000 });
+    // The service lost h-2 (hedge_not_found): the open hedge of the side is looked for in the list.
+    await advance(2_000);
+    w.service.hedges.splice(
+      w.service.hedges.findIndex((h) => h.id === "h-2"),
+      1,
+    );
+    w.service.seed({ id: "h-other", notional_usd: 40_000 });
+    before = w.service.reads.length;
+    const again = desk.send(previewOf([addRow(1_000)]));
+    await advance(10);
+    await again;
+    expect(w.service.reads.slice(before, before + 2)).toEqual(["get h-2", "list status=filled limit=500"]);
+    expect((await w.log())[3]).toMatchObject({ hedgeId: "h-other", notionalBefore: 40_000 });
+    // A read that fails otherwise is trouble: nothing is sent until it can be read.
+    await advance(2_000);
+    w.service.failReads(1);
+    const third = desk.send(previewOf([addRow(2_000)]));
+    await advance(10);
+    expect((await third).rows[0]).toMatchObject({ status: "submitting", errorCode: "service_unavailable" });
+    await advance(BACKOFF_MS[0]);
+    expect((await w.log())[4]).toMatchObject({ status: "filled", hedgeId: "h-other", notionalBefore: 41_000 });
+  });
+
+  it("after a Close, the side's next Add is not sent to the closed hedge: nothing is open, so it is rejected unsent", async () => {
+    const w = world();
+    w.service.seed({ notional_usd: 100_000 });
+    const desk = w.desk();
+    const sending = desk.send(previewOf([row({ action: "close", notional: null, tenor: null, clientReference: null }), addRow(5_000)]));
+    await advance(2_000);
+    const { rows } = await sending;
+    expect(rows.map((r) => r.status)).toEqual(["closed", "rejected"]);
+    expect(w.service.posts.map((p) => p.op)).toEqual(["close"]);
+  });
+
+  it("a failed read of the side's hedge before a send is trouble, not a send: asked again, then sent once", async () => {
+    const w = world();
+    w.service.seed({ notional_usd: 100_000 });
+    w.service.failReads(1, "service_unavailable");
+    const desk = w.desk();
+    const sending = desk.send(previewOf([addRow(5_000)]));
+    await advance(10);
+    expect((await sending).rows[0]).toMatchObject({ status: "submitting", errorCode: "service_unavailable" });
+    expect(w.service.posts).toEqual([]);
+    await advance(BACKOFF_MS[0]);
+    expect(w.service.posts).toHaveLength(1);
+    expect((await w.log())[0]).toMatchObject({ status: "filled", notionalBefore: 100_000 });
+  });
+
+  it("a service that ignores the page cursor is not paged through 20 times before a send", async () => {
+    const w = world();
+    for (let i = 0; i < 500; i++) w.service.seed({ market: `USDTX${i}` });
+    const client = w.service.client();
+    const list = client.list.bind(client);
+    client.list = (query = {}, signal) => list({ ...query, starting_after: undefined }, signal);
+    const desk = w.desk({ client });
+    const sending = desk.send(previewOf([addRow(5_000)]));
+    await advance(100);
+    expect((await sending).rows[0]).toMatchObject({ status: "rejected", errorCode: "no_open_hedge" });
+    expect(w.service.reads.filter((r) => r.startsWith("list status="))).toHaveLength(3);
+  });
+
+  it("a poll interval under 250 ms is taken as 250 ms", async () => {
+    const w = world();
+    await w.journalled(row(), { sentAt: iso(START), status: "submitted", hedgeId: "h-1" });
+    w.service.seed({ id: "h-1", client_reference: "D-1", notional_usd: 10_000, status: "submitted", opened_at: iso(START) });
+    const desk = w.desk({ pollIntervalMs: 10 });
+    await desk.resume();
+    await advance(1_000);
+    const polls = w.service.reads.filter((r) => r.startsWith("list status=submitted")).length;
+    expect(polls).toBeGreaterThanOrEqual(4);
+    expect(polls).toBeLessThanOrEqual(5);
+  });
+
+  it("opening with many unfinished rows asks about a few at a time, the newest first (the log's later row when logged together)", async () => {
+    const w = world();
+    const journal = new Journal(w.workbook, { store: w.store, scope: intentScope("sandbox", ACCOUNT) });
+    await journal.load();
+    const older = [
+      { status: "submitted" as const, step: "follow" },
+      { status: "needs_decision" as const, step: "decide" },
+      { status: null, step: "send" },
+      { status: null, sentAt: true, step: "ask" },
+    ].map((o, i) => {
+      const intent = intentFromRow(row({ market: `OLD${i}` }), `old-${i}`, "sandbox", iso(START - 3_600_000), ACCOUNT);
+      intent.keyId = KEY_ID;
+      return { intent, o };
+    });
+    await journal.append(older.map((x) => x.intent));
+    for (const { intent, o } of older)
+      journal.update(intent, { ...(o.status ? { status: o.status } : {}), ...(o.sentAt ? { sentAt: iso(START - 3_600_000) } : {}) });
+    // Logged with the newest but first in the log: the one of them left unasked (101 rows share that time).
+    const newer = Array.from({ length: INSPECT_ASK_MAX + 1 }, (_, i) => {
+      const intent = intentFromRow(row({ market: `NEW${i}` }), `new-${i}`, "sandbox", iso(START), ACCOUNT);
+      intent.keyId = KEY_ID;
+      return intent;
+    });
+    await journal.append(newer);
+    await journal.flush();
+    const desk = w.desk({ concurrency: 3 });
+    const plan = await desk.inspect();
+    const notAsked = `Not asked yet (the newest ${INSPECT_ASK_MAX} rows are).`;
+    expect(plan.items.slice(0, 5).map((i) => [i.row.idempotencyKey, i.step, i.serviceSays])).toEqual([
+      ...older.map(({ intent, o }) => [intent.idempotencyKey, o.step, notAsked]),
+      ["new-0", "send", notAsked],
+    ]);
+    expect(plan.items[5]).toMatchObject({ step: "send", serviceSays: expect.stringMatching(/^No hedge with client reference D-1/) });
+    expect(w.service.maxReadsInFlight).toBe(3);
+  });
+
+  it("rows of this computer's journal that the log lost are listed, and restored on the user's word", async () => {
+    const w = world();
+    const r = await w.journalled(row(), { sentAt: iso(START), status: "filled", hedgeId: "h-1" });
+    const emptied = new MemoryWorkbook();
+    const desk = createDesk({ client: w.service.client(), workbook: emptied, intentStore: w.store, pollIntervalMs: 1_000 });
+    afterEachDesk.push(() => desk.stop());
+    const plan = await desk.inspect();
+    expect(plan.missing).toEqual([expect.objectContaining({ idempotencyKey: r.idempotencyKey, status: "filled" })]);
+    expect(await desk.restore([r.idempotencyKey])).toEqual([expect.objectContaining({ idempotencyKey: r.idempotencyKey })]);
+    expect(await emptied.readLog()).toEqual([expect.objectContaining({ idempotencyKey: r.idempotencyKey, status: "filled" })]);
+  });
+});
+
+describe("a desk in a host without AbortSignal.any", () => {
+  const any = (AbortSignal as unknown as { any?: unknown }).any;
+  beforeEach(() => delete (AbortSignal as unknown as { any?: unknown }).any);
+  afterEach(() => Object.assign(AbortSignal, { any }));
+
+  it("an aborted send, or a stopped desk, still stops the row's request", async () => {
+    const w = world();
+    w.service.onPost = () => new Promise<void>(() => undefined);
+    const desk = w.desk();
+    const abort = new AbortController();
+    const sending = desk.send(previewOf([row()]), { signal: abort.signal });
+    await advance(100);
+    abort.abort(new Error("The pane was closed."));
+    await advance(0);
+    expect((await sending).rows[0]).toMatchObject({ status: "submitting", message: expect.stringContaining("The pane was closed.") });
+
+    const w2 = world();
+    w2.service.onPost = () => new Promise<void>(() => undefined);
+    const desk2 = w2.desk();
+    const done = new AbortController();
+    done.abort(new Error("Aborted before it began."));
+    const early = desk2.send(previewOf([row()]), { signal: done.signal });
+    await advance(100);
+    expect((await early).rows[0]).toMatchObject({ status: "submitting" });
+    expect(w2.service.posts).toEqual([]);
+  });
+});
+
+describe("how long ago, in the words of the message", () => {
+  it.each([
+    [-5_000, "Sent 0 s ago"], // this computer's clock went back since
+    [45_000, "Sent 45 s ago"],
+    [89_000, "Sent 89 s ago"],
+    [90_000, "Sent 2 min ago"],
+    [14 * 60_000, "Sent 14 min ago"],
+  ])("a row sent %i ms ago and not on the service: %s, sent again", async (ms, words) => {
+    const w = world();
+    await w.journalled(row(), { sentAt: iso(START - ms) });
+    const plan = await w.desk().inspect();
+    expect(plan.items[0]).toMatchObject({ step: "resend", detail: expect.stringContaining(`${words}: Resume sends it again`) });
+  });
+
+  it.each([
+    [89 * 60_000, "89 min"],
+    [90 * 60_000, "2 h"],
+    [47 * 3_600_000, "47 h"],
+    [48 * 3_600_000, "2 days"],
+  ])("a row sent %i ms ago, not on the service: sent %s ago, the user decides", async (ms, words) => {
+    const w = world();
+    await w.journalled(row(), { sentAt: iso(START - ms) });
+    const plan = await w.desk().inspect();
+    expect(plan.items[0]).toMatchObject({ step: "decide", detail: expect.stringContaining(`sent ${words} ago:`) });
+  });
+});
+
+describe("more of what the messages say", () => {
+  it("an unknown outcome quotes the error's own words, trimmed, or none when it has none", async () => {
+    const w = world();
+    w.service.fail("open", { code: "idempotency_key_reuse", message: "Key used for another body.  \n" });
+    const client = w.service.client();
+    const open = client.open.bind(client);
+    let calls = 0;
+    client.open = (...a: Parameters<typeof open>) => (++calls === 2 ? Promise.reject("a bare string") : open(...a));
+    const desk = w.desk({ client });
+    const sending = desk.send(previewOf([row(), row({ side: "sell", clientReference: "D-2" })]));
+    await advance(100);
+    const { rows } = await sending;
+    expect(rows[0].message).toBe(
+      "Outcome unknown (idempotency_key_reuse): Key used for another body. The service may have acted on this row; do not send it again yourself. The add-in asks the service what it did (a few times, then it asks for your decision).",
+    );
+    expect(rows[1].message).toBe(
+      "Outcome unknown (unexpected_error): The service may have acted on this row; do not send it again yourself. The add-in asks the service what it did (a few times, then it asks for your decision).",
+    );
+  });
+
+  it("a decision keeps at most 250 characters of what the service showed", async () => {
+    const w = world();
+    const reference = "R".repeat(300);
+    const r = await w.journalled(row({ clientReference: reference }), { sentAt: iso(START - 3_600_000) });
+    const desk = w.desk();
+    await desk.resume();
+    await advance(100);
+    await desk.decide(r.idempotencyKey, "done");
+    const { decision } = await byKey(w, r.idempotencyKey);
+    expect(decision).toHaveLength(250);
+    expect(decision).toBe(`done: No hedge with client reference ${reference}`.slice(0, 250));
+  });
+
+  it("five 429s in a row for the account: the call fails with the service's words", async () => {
+    const w = world();
+    const client = w.service.client();
+    let asked = 0;
+    (client as unknown as { account: () => Promise<unknown> }).account = () => {
+      asked++;
+      return Promise.reject(new HedgingApiError({ code: "rate_limited", status: 429, message: "Slow down." }));
+    };
+    const desk = w.desk({ client });
+    const loading = desk.log().catch((e: Error) => e.message);
+    await advance(BACKOFF_MS.slice(0, 4).reduce((a, b) => a + b, 0));
+    expect(await loading).toBe("Slow down.");
+    expect(asked).toBe(5);
+  });
+
+  it("a hedge that shows the row's side as it was before, between two mismatches, starts the count of mismatches again", async () => {
+    const w = world();
+    const h = w.service.seed({ notional_usd: 110_000 });
+    const r = await w.journalled(addRow(25_000), { sentAt: iso(START), status: "submitted", hedgeId: h.id, notionalBefore: 100_000 });
+    const desk = w.desk();
+    await desk.resume();
+    await advance(20_000);
+    h.notional_usd = 100_000; // not filled yet: as before the row
+    await advance(2_000);
+    h.notional_usd = 110_000;
+    await advance(20_000);
+    expect((await byKey(w, r.idempotencyKey)).status).toBe("submitted");
+    await advance(15_000);
+    expect((await byKey(w, r.idempotencyKey)).status).toBe("needs_decision");
+  });
+});
