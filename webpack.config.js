@@ -9,7 +9,7 @@ const HtmlWebpackPlugin = require("html-webpack-plugin");
 const zlib = require("zlib");
 const { Compilation, DefinePlugin, WebpackError, sources } = require("webpack");
 
-/** The dev server's port: package.json's config.dev_server_port, the one place it is set (npm start and README read it too). */
+/** The dev server's port: package.json's config.dev_server_port, the one place it is set (npm start reads it too). */
 const DEV_PORT = Number(require("./package.json").config?.dev_server_port);
 if (!Number.isInteger(DEV_PORT) || DEV_PORT < 1 || DEV_PORT > 65535)
   throw configError('package.json: config.dev_server_port must be a port number, e.g. "config": { "dev_server_port": 3000 }.');
@@ -26,7 +26,7 @@ const LOOPBACK_SOURCES = ["http://localhost:*", "https://localhost:*", "http://1
 const PLAIN_HOST = /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.?$/;
 /** The entries taskpane.html loads (one shared runtime: pane, functions, commands). */
 const PAGE_ENTRIES = ["taskpane", "functions", "commands"];
-/** What the JS of taskpane.html may weigh, gzipped, in a production build: above it the build fails (README "Benchmarks"). */
+/** What the JS of taskpane.html may weigh, gzipped, in a production build: above it the build fails (test/README.md "Benchmarks"). */
 const PAGE_BUDGET_GZIP_BYTES = 150_000;
 const EXAMPLE_ORIGINS = "SERVICE_ORIGINS=https://api.hedging.example,https://sandbox.hedging.example";
 
@@ -103,7 +103,7 @@ function serviceOrigins(env, production) {
 }
 
 /**
- * The page's Content-Security-Policy (README "Security" gives the reason for each entry). Scripts only from this
+ * The page's Content-Security-Policy (src/README.md "Security" gives the reason for each entry). Scripts only from this
  * add-in's origin and Office's CDN, no inline script; inline styles allowed (Office.js and Fluent set them);
  * connections only to this origin and the allowed service origins; no sandbox and no frame-ancestors, which would
  * stop Excel on the web from framing the page or Office.js from loading.
@@ -268,7 +268,7 @@ function pageBudget({ page, entries, maxGzipBytes }) {
           const figure = `${page} loads ${kB(total)} of JS gzipped (budget ${kB(maxGzipBytes)}): ${detail}`;
           compilation.getLogger("PageBudget").info(figure);
           if (total > maxGzipBytes) {
-            const error = new WebpackError(`${figure}. Over the budget: find what grew and cut it (README "Benchmarks").`);
+            const error = new WebpackError(`${figure}. Over the budget: find what grew and cut it (test/README.md "Benchmarks").`);
             error.stack = error.message;
             compilation.errors.push(error);
           }

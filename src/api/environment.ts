@@ -77,7 +77,7 @@ export function originOf(url: string): string {
   return new URL(url).origin;
 }
 
-/** Where this build of the add-in may send a key (README "Security"). */
+/** Where this build of the add-in may send a key (src/README.md "Security"). */
 export interface ServicePolicy {
   /** Service origins allowed at build time (SERVICE_ORIGINS), e.g. ["https://api.hedging.example"]. */
   origins: readonly string[];

@@ -1,5 +1,5 @@
 // The per-user intent journal over OfficeRuntime.storage (beside the API key, never in the workbook), one item per intent, and an in-memory one for tests and the harness.
-import { decodeStoredIntent, encodeStoredIntent, type IntentStore, type StoredIntent } from "../trading/intent-store";
+import { decodeStoredIntent, encodeStoredIntent, laterOf, type IntentStore, type StoredIntent } from "../trading/intent-store";
 
 /** Item names: `hedge.intent.<environment>:<account>.<idempotency key>`. */
 const PREFIX = "hedge.intent.";
@@ -19,7 +19,12 @@ export function officeIntentStore(storage: OfficeRuntime.Storage = OfficeRuntime
     },
     async put(scope, intents) {
       if (intents.length === 0) return;
-      await storage.setItems(Object.fromEntries(intents.map((e) => [itemName(scope, e.record.idempotencyKey), encodeStoredIntent(e)])));
+      // Read what is there first: another pane (a second workbook) may have taken a row further meanwhile.
+      const names = intents.map((e) => itemName(scope, e.record.idempotencyKey));
+      const stored = await storage.getItems(names);
+      await storage.setItems(
+        Object.fromEntries(intents.map((e, i) => [names[i], encodeStoredIntent(laterOf(decodeStoredIntent(stored[names[i]] ?? ""), e))])),
+      );
     },
     async remove(scope, keys) {
       if (keys.length > 0) await storage.removeItems(keys.map((k) => itemName(scope, k)));
@@ -45,7 +50,10 @@ export class MemoryIntentStore implements IntentStore {
 
   async put(scope: string, intents: readonly StoredIntent[]): Promise<void> {
     this.writes++;
-    for (const e of intents) this.items.set(itemName(scope, e.record.idempotencyKey), encodeStoredIntent(e));
+    for (const e of intents) {
+      const name = itemName(scope, e.record.idempotencyKey);
+      this.items.set(name, encodeStoredIntent(laterOf(decodeStoredIntent(this.items.get(name) ?? ""), e)));
+    }
   }
 
   async remove(scope: string, keys: readonly string[]): Promise<void> {

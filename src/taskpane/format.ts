@@ -18,6 +18,11 @@ export function formatUsd(value: number | null | undefined): string {
   return finite(value) ? `${usdFormat.format(value)} USD` : "—";
 }
 
+/** An amount in its currency: collateral in USDC, notionals in USD. */
+export function formatIn(value: number | null | undefined, unit: "USD" | "USDC"): string {
+  return unit === "USDC" ? formatUsdc(value) : formatUsd(value);
+}
+
 /** "+12.30 USD" / "−4.00 USD": a P&L with its sign always shown. */
 export function formatSignedUsd(value: number | null | undefined): string {
   if (!finite(value)) return "—";

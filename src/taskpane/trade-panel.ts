@@ -5,7 +5,7 @@ import { errorView, type ErrorView } from "./connection-controller";
 import { renderError } from "./connection-panel";
 import { mirrorCheckedState } from "./aria-mirror";
 import { byId, focusWhenReady, h } from "./dom";
-import { formatUsd, formatUsdc, plural } from "./format";
+import { formatIn, plural } from "./format";
 import {
   ACTION_HELP,
   ACTION_LABELS,
@@ -293,7 +293,7 @@ export function mountTradePanel(): TradePanel {
               "li",
               { class: c.ok ? "ok" : "fail" },
               h("span", { class: "check-mark", "aria-hidden": "true" }, c.ok ? "✓" : "✗"),
-              ` ${c.label}: needs ${/balance/i.test(c.label) ? formatUsdc(c.needed) : formatUsd(c.needed)}, available ${/balance/i.test(c.label) ? formatUsdc(c.available) : formatUsd(c.available)}`,
+              ` ${c.label}: needs ${formatIn(c.needed, c.unit)}, available ${formatIn(c.available, c.unit)}`,
               h("span", { class: "visually-hidden" }, c.ok ? " (ok)" : " (not enough)"),
             ),
           ),

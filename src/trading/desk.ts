@@ -8,7 +8,7 @@ import { buildPreview } from "./preview";
 import { readTradeRows } from "./rows";
 import { Journal } from "./journal";
 import { intentFromRow, isFinal, rowStatusOf, submit, usableKey, type Intent, type IntentPatch } from "./intent";
-import { check, nextPollDelayMs, pollOnce } from "./fills";
+import { check, nextPollDelayMs, pollOnce, type OpenedHedges } from "./fills";
 import { sameAccount } from "./duplicates";
 import { intentScope } from "./intent-store";
 import { LOG_SHEET_NAME } from "./hedge-log";
@@ -363,7 +363,7 @@ class Desk implements TradingDesk {
     try {
       if (!t.fresh && intent.action === "open") {
         // Never sent by the log's account; another computer may still have sent it: the service says.
-        const { verdict } = await check(this.client, intent, this.signalOf(t));
+        const { verdict } = await check(this.client, intent, this.signalOf(t), this.openedHedges);
         if (verdict.kind === "effect") return this.adopt(t, verdict);
         if (verdict.kind === "unclear") return this.park(t, verdict.says);
       }
@@ -454,7 +454,7 @@ class Desk implements TradingDesk {
     const intent = t.intent;
     let v: Verdict;
     try {
-      v = (await check(this.client, intent, this.signalOf(t))).verdict;
+      v = (await check(this.client, intent, this.signalOf(t), this.openedHedges)).verdict;
     } catch (e) {
       const age = intent.sentAt ? this.nowMs() - utcMs(intent.sentAt) : Infinity;
       if (age >= RESEND_WINDOW_MS + DOUBT_LIMIT_MS)
@@ -488,6 +488,13 @@ class Desk implements TradingDesk {
       return this.park(t, `${v.says} No clear answer for ${ago(this.nowMs() - t.doubt.since)} (last: ${intent.errorCode ?? "no answer"}).`);
     await this.attempt(t);
   }
+
+  /** Hedges the journal ties to an Open row (read only when an Open without a hedge id is judged by its client reference). */
+  private readonly openedHedges = (): OpenedHedges => {
+    const held = new Map<string, string>();
+    for (const r of this.j.records()) if (r.action === "open" && r.hedgeId && !held.has(r.hedgeId)) held.set(r.hedgeId, r.idempotencyKey);
+    return held;
+  };
 
   /** Counts a mismatching round (hedge_not_found, a hedge that does not match); true when the caps are reached. */
   private countMismatch(t: Tracking): boolean {
@@ -607,7 +614,7 @@ class Desk implements TradingDesk {
       };
     let v: Verdict;
     try {
-      v = (await check(this.client, intent)).verdict;
+      v = (await check(this.client, intent, undefined, this.openedHedges)).verdict;
     } catch (e) {
       return {
         serviceSays: `Could not ask the service (${errorCode(e)}).`,
@@ -649,7 +656,7 @@ class Desk implements TradingDesk {
 
   private async says(intent: Intent): Promise<{ serviceSays: string }> {
     try {
-      const { verdict: v } = await check(this.client, intent);
+      const { verdict: v } = await check(this.client, intent, undefined, this.openedHedges);
       return { serviceSays: v.kind === "needs_records" ? "The hedge is closed." : v.says };
     } catch (e) {
       return { serviceSays: `Could not ask the service (${errorCode(e)}).` };
@@ -714,7 +721,7 @@ class Desk implements TradingDesk {
         message: `Marked not sent by the user (${when(at)}): nothing is sent for this row.`,
       });
     } else {
-      const v: Verdict | null = await check(this.client, intent, this.life.signal).then(
+      const v: Verdict | null = await check(this.client, intent, this.life.signal, this.openedHedges).then(
         (c) => c.verdict,
         () => null,
       );
@@ -790,6 +797,7 @@ class Desk implements TradingDesk {
       this.client,
       rows.map((t) => t.intent),
       this.life.signal,
+      this.openedHedges,
     );
     this.lastRoundRequests = round.requests;
     if (this.stopped) return;
@@ -909,8 +917,8 @@ class Desk implements TradingDesk {
 
   private async loadJournal(): Promise<void> {
     await this.j.flush().catch(() => undefined);
-    await this.j.load();
-    // This session's own rows: their in-memory state is the newest.
+    // This session's own rows: their in-memory state is the newest; the journal keeps them as they are while it reads.
+    await this.j.load((key) => this.tracked.get(key)?.intent);
     for (const t of this.tracked.values()) this.j.adopt(t.intent);
   }
 

@@ -30,10 +30,24 @@ async function historySince(client: HedgingClient, sinceMs: number, signal?: Abo
 }
 
 /**
- * What the service shows about one row: its hedge by id (hedge_not_found noted), else for an Open the hedges carrying its
- * client reference; and the hedge's closed-hedge records when it is closed. Errors other than hedge_not_found propagate.
+ * Hedge ids the journal already ties to an Open row, with that row's idempotency key. A deal sent again after its first
+ * try failed carries the same client reference: the failed hedge is the first row's, never the second's.
  */
-export async function observe(client: HedgingClient, intent: Intent, signal?: AbortSignal): Promise<Evidence> {
+export type OpenedHedges = ReadonlyMap<string, string>;
+
+/** The hedges that can still be this Open's: none another Open row of the journal holds. */
+function notOthers(intent: Intent, hedges: Hedge[], taken?: () => OpenedHedges): Hedge[] {
+  if (!taken) return hedges;
+  const held = taken();
+  return hedges.filter((h) => (held.get(h.id) ?? intent.idempotencyKey) === intent.idempotencyKey);
+}
+
+/**
+ * What the service shows about one row: its hedge by id (hedge_not_found noted), else for an Open the hedges carrying its
+ * client reference (less those other rows hold: `taken`); and the hedge's closed-hedge records when it is closed. Errors
+ * other than hedge_not_found propagate.
+ */
+export async function observe(client: HedgingClient, intent: Intent, signal?: AbortSignal, taken?: () => OpenedHedges): Promise<Evidence> {
   const evidence: Evidence = { hedges: [], notFound: false, records: null };
   if (intent.hedgeId) {
     try {
@@ -43,7 +57,11 @@ export async function observe(client: HedgingClient, intent: Intent, signal?: Ab
       evidence.notFound = true;
     }
   } else if (intent.action === "open" && intent.clientReference) {
-    evidence.hedges = (await client.list({ client_reference: intent.clientReference, limit: LIST_LIMIT_MAX }, signal)).data;
+    evidence.hedges = notOthers(
+      intent,
+      (await client.list({ client_reference: intent.clientReference, limit: LIST_LIMIT_MAX }, signal)).data,
+      taken,
+    );
   }
   if (intent.action !== "open" && evidence.hedges.some((h) => h.status === "closed"))
     evidence.records = await historySince(client, utcMs(intent.loggedAt) - CLOCK_SKEW_MS, signal);
@@ -55,8 +73,9 @@ export async function check(
   client: HedgingClient,
   intent: Intent,
   signal?: AbortSignal,
+  taken?: () => OpenedHedges,
 ): Promise<{ evidence: Evidence; verdict: Verdict }> {
-  const evidence = await observe(client, intent, signal);
+  const evidence = await observe(client, intent, signal, taken);
   return { evidence, verdict: verdict(intent, evidence) };
 }
 
@@ -86,12 +105,10 @@ async function pages(
   for (let page = 0; page < maxPages && wanted(into); page++) {
     round.requests++;
     const { data } = await client.list({ status, limit: PAGE_SIZE, ...(after ? { starting_after: after } : {}) }, signal);
-    let fresh = 0;
-    for (const h of data) {
-      if (!into.has(h.id)) fresh++;
-      into.set(h.id, h);
-    }
-    if (data.length < PAGE_SIZE || fresh === 0) return;
+    const known = into.size;
+    for (const h of data) into.set(h.id, h);
+    // The last page, or one with nothing new (a service that ignores the cursor repeats its first page).
+    if (data.length < PAGE_SIZE || into.size === known) return;
     after = data[data.length - 1].id;
   }
 }
@@ -102,12 +119,18 @@ async function pages(
  * action shows), about ⌈N/500⌉ list calls for N rows. Rows the pages do not show (hedge closed or failed, or unknown) are
  * read by id, at most MAX_GETS_PER_ROUND a round. A closed hedge's records come from one history call.
  */
-export async function pollOnce(client: HedgingClient, rows: readonly Intent[], signal?: AbortSignal): Promise<PollRound> {
+export async function pollOnce(
+  client: HedgingClient,
+  rows: readonly Intent[],
+  signal?: AbortSignal,
+  taken?: () => OpenedHedges,
+): Promise<PollRound> {
   const round: PollRound = { judged: [], notFound: [], requests: 0 };
-  if (rows.length === 0) return round;
   const seen = new Map<string, Hedge>();
-  const found = (r: Intent, hedges: Map<string, Hedge>) =>
-    r.hedgeId ? hedges.has(r.hedgeId) : attributeOpen(r, [...hedges.values()]).length === 1;
+  let held: OpenedHedges | undefined;
+  const heldOnce = taken && (() => (held ??= taken()));
+  const mine = (r: Intent, hedges: Map<string, Hedge>) => attributeOpen(r, notOthers(r, [...hedges.values()], heldOnce));
+  const found = (r: Intent, hedges: Map<string, Hedge>) => (r.hedgeId ? hedges.has(r.hedgeId) : mine(r, hedges).length === 1);
   const missingAny = (hedges: Map<string, Hedge>) => rows.some((r) => !found(r, hedges));
   const maxPages = Math.ceil(rows.length / PAGE_SIZE) + 1;
   try {
@@ -120,7 +143,7 @@ export async function pollOnce(client: HedgingClient, rows: readonly Intent[], s
   let gets = 0;
   for (const r of rows) {
     if (found(r, seen)) {
-      const hedges = r.hedgeId ? [seen.get(r.hedgeId)!] : attributeOpen(r, [...seen.values()]);
+      const hedges = r.hedgeId ? [seen.get(r.hedgeId)!] : mine(r, seen);
       evidence.set(r, { hedges, notFound: false, records: null });
       continue;
     }
@@ -131,7 +154,7 @@ export async function pollOnce(client: HedgingClient, rows: readonly Intent[], s
       if (r.hedgeId) evidence.set(r, { hedges: [(await client.get(r.hedgeId, signal)).data], notFound: false, records: null });
       else if (r.clientReference)
         evidence.set(r, {
-          hedges: (await client.list({ client_reference: r.clientReference, limit: PAGE_SIZE }, signal)).data,
+          hedges: notOthers(r, (await client.list({ client_reference: r.clientReference, limit: PAGE_SIZE }, signal)).data, heldOnce),
           notFound: false,
           records: null,
         });

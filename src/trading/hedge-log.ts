@@ -1,9 +1,45 @@
-// The "Hedge Log" sheet: its records, column layout (headers, formats, widths), status updates and queries, and the cell values of a record.
-import { fromExcelDate, toExcelDate, type CellValue } from "./cells";
+// The "Hedge Log" sheet: its records, column layout (headers, formats, widths), status updates and queries, and a record read back from its cells.
+import { fromExcelDate, type CellValue } from "./cells";
 import { utcMs } from "../api/time";
 
-/** One row of the "Hedge Log" table: one action on one selected row. Times are ISO 8601 UTC strings. */
-export interface LogRecord {
+/** What the service answered for a row: kept alike by the log record and the intent. */
+export interface RowOutcome {
+  hedgeId: string | null;
+  orderTxHash: string | null;
+  fillTxHash: string | null;
+  struckRate: number | null;
+  filledAt: string | null;
+  errorCode: string | null;
+  message: string | null;
+}
+
+/** What the journal records about a row beyond the service's answer: kept alike by the log record (columns added after its first version, so optional there) and the intent. */
+export interface RowJournal {
+  /**
+   * The account the row was sent for: the account_address of GET /account for the key in use. Idempotency keys are per
+   * API key, so a row is only ever resumed or counted as a duplicate by the same account. Empty in logs written before
+   * this column existed (such rows count for any account of their environment).
+   */
+  account: string | null;
+  /**
+   * Add / Reduce / Close: the hedge's notional (USD) just before this action was sent, read from the service and written
+   * here before the request left. With the decrease/close records of history it tells whether the action took effect.
+   */
+  notionalBefore: number | null;
+  /** When the first request of this row left (written before it left); empty: the row was never sent. */
+  sentAt: string | null;
+  /** The user's decision on a row that needed one: "done" (adopted what the service shows) or "not done". */
+  decision: string | null;
+  /** When the user decided (ISO 8601 UTC). */
+  decidedAt: string | null;
+}
+
+/**
+ * One row of the "Hedge Log" table: one action on one selected row. Times are ISO 8601 UTC strings. The request's
+ * fields are those of a TradeRequest (src/trading/types.ts) as read back from cells, so loosely typed: a user may have
+ * typed anything there, and readers check them (isIntentStatus, ACTIONS…) before trusting them.
+ */
+export interface LogRecord extends RowOutcome, Partial<RowJournal> {
   loggedAt: string;
   /** "sandbox" or "production". */
   environment: string;
@@ -19,30 +55,6 @@ export interface LogRecord {
   idempotencyKey: string;
   /** submitting | submitted | needs_decision | filled | failed | closed | rejected | not_sent */
   status: string;
-  hedgeId: string | null;
-  orderTxHash: string | null;
-  fillTxHash: string | null;
-  struckRate: number | null;
-  filledAt: string | null;
-  errorCode: string | null;
-  message: string | null;
-  /**
-   * The account the row was sent for: the account_address of GET /account for the key in use. Idempotency keys are per
-   * API key, so a row is only ever resumed or counted as a duplicate by the same account. Empty in logs written before
-   * this column existed (such rows count for any account of their environment).
-   */
-  account?: string | null;
-  /**
-   * Add / Reduce / Close: the hedge's notional (USD) just before this action was sent, read from the service and written
-   * here before the request left. With the decrease/close records of history it tells whether the action took effect.
-   */
-  notionalBefore?: number | null;
-  /** When the first request of this row left (written before it left); empty: the row was never sent. */
-  sentAt?: string | null;
-  /** The user's decision on a row that needed one: "done" (adopted what the service shows) or "not done". */
-  decision?: string | null;
-  /** When the user decided (ISO 8601 UTC). */
-  decidedAt?: string | null;
 }
 
 /**
@@ -143,18 +155,6 @@ export const LOG_COLUMNS: readonly LogColumn[] = [
 ];
 
 export const LOG_HEADERS: readonly string[] = LOG_COLUMNS.map((c) => c.header);
-
-/** A log record as the table row's cell values, in LOG_COLUMNS order. */
-export function logRecordToCells(record: LogRecord): CellValue[] {
-  return LOG_COLUMNS.map((c) => cellOf(c, record[c.field]));
-}
-
-/** The cell value of one field. Empty is "" (Excel's empty cell), dates become serials. */
-export function cellOf(column: LogColumn, value: LogRecord[keyof LogRecord]): CellValue {
-  if (value === null || value === undefined || value === "") return "";
-  if (column.kind === "date") return toExcelDate(String(value));
-  return value;
-}
 
 /** A log table row back into a record; unknown or mangled cells become null rather than failing the whole log. */
 export function cellsToLogRecord(cells: readonly CellValue[]): LogRecord {

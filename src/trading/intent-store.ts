@@ -1,6 +1,7 @@
 // The per-user intent journal port: every row's intent kept beside the API key (per environment and account) until it is final and a while after, so a workbook closed without saving loses nothing. Implemented in src/excel/intent-store.ts.
 import { utcMs } from "../api/time";
 import { LOG_COLUMNS, type LogRecord } from "./hedge-log";
+import { canMove, isIntentStatus } from "./intent";
 
 /** One intent as the per-user journal keeps it: its log record plus what only this computer knows. */
 export interface StoredIntent {
@@ -19,7 +20,7 @@ export interface StoredIntent {
  */
 export interface IntentStore {
   load(scope: string): Promise<StoredIntent[]>;
-  /** Adds or replaces these entries (by idempotency key). */
+  /** Adds or replaces these entries (by idempotency key), never taking a stored entry back (see `laterOf`). */
   put(scope: string, intents: readonly StoredIntent[]): Promise<void>;
   remove(scope: string, idempotencyKeys: readonly string[]): Promise<void>;
 }
@@ -42,6 +43,28 @@ export function prunable(entries: readonly StoredIntent[], nowMs: number): strin
   return finals.filter((e, i) => i >= FINAL_KEEP_COUNT || nowMs - utcMs(e.finalAt!) > FINAL_KEEP_MS).map((e) => e.record.idempotencyKey);
 }
 
+/**
+ * What to store when `next` is written over `stored` (same idempotency key). Two panes (two workbooks open at once)
+ * share this journal, and a slower one may write an older copy of a row: a write that would take the row to a state
+ * its state machine cannot reach from the stored one (filled → submitting, submitted → submitting) keeps the stored
+ * entry (a write in the same state is taken), and the facts written before a request left (Sent at, Notional before, the sending key) are never lost.
+ */
+export function laterOf(stored: StoredIntent | null, next: StoredIntent): StoredIntent {
+  if (stored === null) return next;
+  const from = stored.record.status;
+  const to = next.record.status;
+  if (from !== to && isIntentStatus(from) && isIntentStatus(to) && !canMove(from, to)) return stored;
+  return {
+    ...next,
+    record: {
+      ...next.record,
+      sentAt: next.record.sentAt ?? stored.record.sentAt ?? null,
+      notionalBefore: next.record.notionalBefore ?? stored.record.notionalBefore ?? null,
+    },
+    keyId: next.keyId ?? stored.keyId,
+  };
+}
+
 /** A compact text form (an array in LOG_COLUMNS order, then the extras): ~40 % of the JSON of the object. */
 export function encodeStoredIntent(entry: StoredIntent): string {
   const record = entry.record as unknown as Record<string, unknown>;
@@ -61,5 +84,5 @@ export function decodeStoredIntent(text: string): StoredIntent | null {
   LOG_COLUMNS.forEach((c, i) => (record[c.field] = parsed[i + 1]));
   if (typeof record.idempotencyKey !== "string" || record.idempotencyKey === "") return null;
   const [keyId, anchor, finalAt] = parsed.slice(LOG_COLUMNS.length + 1) as Array<string | null>;
-  return { record: record as unknown as LogRecord, keyId: keyId ?? null, anchor: anchor ?? null, finalAt: finalAt ?? null };
+  return { record: record as unknown as LogRecord, keyId, anchor, finalAt };
 }

@@ -2,8 +2,17 @@
 import type { Environment } from "../api/environment";
 import type { HedgingClient } from "../api/client";
 import type { AddRequest, CloseRequest, DecreaseRequest, OpenRequest, Side, Tenor } from "../api/schemas";
-import type { LogRecord } from "./hedge-log";
-import { ACTIONS, FINAL_STATUSES, INTENT_STATUSES, type Action, type IntentStatus, type RowStatus, type TradeRow } from "./types";
+import type { LogRecord, RowJournal, RowOutcome } from "./hedge-log";
+import {
+  ACTIONS,
+  FINAL_STATUSES,
+  INTENT_STATUSES,
+  type Action,
+  type IntentStatus,
+  type RowStatus,
+  type TradeRequest,
+  type TradeRow,
+} from "./types";
 
 /**
  * Allowed moves. `submitting` is journalled before the request goes out and stays so through re-asks of the same key;
@@ -50,34 +59,13 @@ export class IllegalTransition extends Error {
 }
 
 /** Everything needed to (re)send one action, rebuilt identically from its log row on resume. */
-export interface Intent {
+export interface Intent extends TradeRequest, RowOutcome, RowJournal {
   idempotencyKey: string;
   environment: Environment;
-  action: Action;
-  market: string;
-  side: Side;
-  notional: number | null;
-  tenor: Tenor | null;
-  clientReference: string | null;
+  /** The sheet row it came from; null for a row taken up from the log. */
   rowNumber: number | null;
   loggedAt: string;
   status: IntentStatus;
-  hedgeId: string | null;
-  orderTxHash: string | null;
-  fillTxHash: string | null;
-  struckRate: number | null;
-  filledAt: string | null;
-  errorCode: string | null;
-  message: string | null;
-  /** account_address of the account the row is sent for; null in rows of logs older than the Account column. */
-  account: string | null;
-  /** Add / Reduce / Close: the hedge's notional just before the request left (journalled before it left). */
-  notionalBefore: number | null;
-  /** When the first request left (journalled before it left); null: never sent. */
-  sentAt: string | null;
-  /** The user's decision ("done: …" / "not done") and when it was made. */
-  decision: string | null;
-  decidedAt: string | null;
   /** Fingerprint of the API key that sent it, when this computer's journal knows it (never in the workbook). */
   keyId: string | null;
   /** A row already in the log when this one was appended (see StoredIntent.anchor). */

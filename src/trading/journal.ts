@@ -93,8 +93,11 @@ export class Journal {
    * the rows the per-user journal knows. Merges the two: a row's request is what was journalled (a later edit of the log is
    * reported, not sent); its state is the more advanced of the two; a row the log lost is written back (unfinished ones
    * always; final ones when the row they were appended after is in this log, i.e. the workbook was closed without saving).
+   * `live`: the intents this session is working on (the desk's own objects). They stay in the journal as they are, never
+   * replaced by what was read — a status change or a first send made meanwhile is written from them, not from an older
+   * copy of the row (which could tell this computer's journal that a row already sent was never sent).
    */
-  async load(): Promise<LoadReport> {
+  async load(live: (idempotencyKey: string) => Intent | undefined = () => undefined): Promise<LoadReport> {
     const report: LoadReport = { restored: [], orphans: [], edited: [] };
     const stored = this.options.store ? await this.options.store.load(this.options.scope!) : [];
     const keys = new Set<string>();
@@ -122,6 +125,11 @@ export class Journal {
         this.foreign.push(record);
         continue;
       }
+      const mine = live(record.idempotencyKey);
+      if (mine) {
+        this.intents.set(mine.idempotencyKey, mine);
+        continue;
+      }
       const fromLog = intentFromLogRecord(record);
       if (!fromLog && !entry) {
         this.foreign.push(record);
@@ -142,8 +150,8 @@ export class Journal {
       for (const e of missing) {
         const key = e.record.idempotencyKey;
         if (back.has(key)) continue;
-        const after = missing.some((o) => o.anchor === key && (back.has(o.record.idempotencyKey) || present.has(o.record.idempotencyKey)));
-        if (!isFinal(e.record.status) || inLog(e.anchor) || after) {
+        const after = missing.some((o) => o.anchor === key && back.has(o.record.idempotencyKey));
+        if (!isFinal(e.record.status) || live(key) || inLog(e.anchor) || after) {
           back.add(key);
           changed = true;
         }
@@ -151,7 +159,7 @@ export class Journal {
     }
     const restored: Intent[] = [];
     for (const e of missing) {
-      const intent = this.fromStore(e);
+      const intent = live(e.record.idempotencyKey) ?? this.fromStore(e);
       if (!intent) continue;
       if (back.has(e.record.idempotencyKey)) restored.push(intent);
       else {

@@ -153,7 +153,10 @@ function summarise(preview: Preview, account: Account, markets: Market[], tradin
   preview.checks = trading ? limitChecks(account, markets, priced) : [];
   preview.blockers = preview.checks
     .filter((c) => !c.ok)
-    .map((c) => `${c.label}: the batch needs ${usd(c.needed)} but ${usd(c.available)} is available. Remove rows or reduce amounts.`);
+    .map(
+      (c) =>
+        `${c.label}: the batch needs ${usd(c.needed)} ${c.unit} but ${usd(c.available)} ${c.unit} is available. Remove rows or reduce amounts.`,
+    );
   preview.duplicates = preview.lines.filter((l) => l.duplicateOf).length;
 }
 
@@ -265,10 +268,17 @@ function positionLines(action: Action, lines: PreviewLine[], positions: Position
 function limitChecks(account: Account, markets: Market[], lines: PreviewLine[]): LimitCheck[] {
   const checks: LimitCheck[] = [];
   const collateral = sum(lines.map((l) => l.collateralUsdc));
-  checks.push({ label: "Balance (USDC)", needed: collateral, available: account.balance_usdc, ok: collateral <= account.balance_usdc });
+  checks.push({
+    label: "Balance (USDC)",
+    unit: "USDC",
+    needed: collateral,
+    available: account.balance_usdc,
+    ok: collateral <= account.balance_usdc,
+  });
   const notional = sum(lines.map((l) => l.row.notional ?? 0));
   checks.push({
     label: "Exposure headroom (USD)",
+    unit: "USD",
     needed: notional,
     available: account.available_exposure_usd,
     ok: notional <= account.available_exposure_usd,
@@ -278,7 +288,7 @@ function limitChecks(account: Account, markets: Market[], lines: PreviewLine[]):
   for (const [lane, needed] of perLane) {
     const [market, side] = lane.split("|") as [string, "buy" | "sell"];
     const available = markets.find((m) => m.market === market)?.available_capacity_usd[side] ?? 0;
-    checks.push({ label: `Capacity ${market} ${side} (USD)`, needed, available, ok: needed <= available });
+    checks.push({ label: `Capacity ${market} ${side} (USD)`, unit: "USD", needed, available, ok: needed <= available });
   }
   return checks;
 }

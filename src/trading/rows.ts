@@ -85,7 +85,7 @@ const isBlank = (v: CellValue | undefined) => v === null || v === undefined || (
 const shown = (v: CellValue | undefined) => (v === null || v === undefined ? "" : String(v).trim());
 
 /**
- * A positive USD amount from a number or text: "1,250,000", "1 250 000", "1250000.50", "$1,250,000", "1,250,000 USD",
+ * A positive USD amount from a number or text: "1,250,000", "1 250 000", "1250000.50", "$1,250,000", "1,250,000 USD", "USDC 1,250,000",
  * rounded to the cent, between 0.01 and MAX_AMOUNT_USD. Returns a reason when it is not one.
  */
 export function parseAmount(v: CellValue): { value: number } | { reason: string } {
@@ -107,8 +107,8 @@ function parseRawAmount(v: CellValue): { value: number } | { reason: string } {
   if (typeof v === "boolean") return { reason: "is not a number" };
   const text = String(v ?? "")
     .trim()
-    .replace(/^(usd|usdc|\$)\s*/i, "")
-    .replace(/\s*(usd|usdc)$/i, "")
+    .replace(/^(usdc|usd|\$)\s*/i, "")
+    .replace(/\s*(usdc|usd)$/i, "")
     .replace(/[\s\u00a0\u202f_']/g, "");
   if (/^-/.test(text)) return { reason: "must be greater than 0" };
   if (!/^(\d{1,3}(,\d{3})+|\d+)(\.\d+)?$/.test(text))

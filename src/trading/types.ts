@@ -13,10 +13,11 @@ export type Action = (typeof ACTIONS)[number];
 /** The fields a row can carry; which are required depends on the action (REQUIRED_FIELDS). */
 export type RowField = "market" | "side" | "notional" | "tenor" | "clientReference";
 
-/** A validated row, ready to preview and send. `notional` is the amount for Add and Reduce. */
-export interface TradeRow {
-  /** 1-based sheet row number, as Excel shows it. */
-  rowNumber: number;
+/**
+ * What one row asks of the service: the fields a validated sheet row and its intent share (the intent adds its key,
+ * its state and what the service answered; the Hedge Log record holds the same fields as read back from cells).
+ */
+export interface TradeRequest {
   action: Action;
   market: string;
   side: Side;
@@ -26,6 +27,12 @@ export interface TradeRow {
   tenor: Tenor | null;
   /** Required for Open; optional elsewhere (logged when given). */
   clientReference: string | null;
+}
+
+/** A validated row, ready to preview and send. `notional` is the amount for Add and Reduce. */
+export interface TradeRow extends TradeRequest {
+  /** 1-based sheet row number, as Excel shows it. */
+  rowNumber: number;
 }
 
 /** A row that cannot be sent, with the field at fault and what to do. */
@@ -92,6 +99,8 @@ export interface PreviewLine {
 /** A limit checked in the preview (balance, exposure headroom, capacity of a market side). */
 export interface LimitCheck {
   label: string;
+  /** The currency of `needed` and `available`: collateral is USDC, notionals are USD. */
+  unit: "USD" | "USDC";
   needed: number;
   available: number;
   ok: boolean;

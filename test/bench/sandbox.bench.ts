@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { benchAccount } from "../sandbox/helpers";
 
 const ROOT = resolve(__dirname, "../..");
 const KEY = "svc_test_bench_key_0001";
@@ -130,17 +131,7 @@ export async function run(): Promise<void> {
   writeFileSync(
     accountsFile,
     JSON.stringify({
-      accounts: [
-        {
-          api_key: KEY,
-          account_address: "0xbe0c",
-          balance_usdc: 1e9,
-          max_exposure_usd: 1e9,
-          allowed_markets: ["USDTNGN"],
-          scopes: ["read", "trade"],
-          rate_limit_per_second: 1e9,
-        },
-      ],
+      accounts: [benchAccount(KEY, ["USDTNGN"], 1e9, { balance_usdc: 1e9, max_exposure_usd: 1e9 })],
     }),
   );
   const { child, baseUrl } = await startChild(accountsFile);

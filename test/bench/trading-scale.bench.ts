@@ -7,21 +7,14 @@ import { intentFromRow, type Intent } from "../../src/trading/intent";
 import { startSandbox } from "../../src/sandbox/server";
 import { DEFAULT_MARKETS, type MarketConfig } from "../../src/sandbox/pricing";
 import type { CellValue } from "../../src/trading/cells";
+import { benchAccount } from "../sandbox/helpers";
 
 const KEY = "svc_test_bench_trading_scale_01";
 const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
+/** Funds far beyond any batch here: the scenarios measure requests, not refusals. */
 function account(allowed: string[]) {
-  return {
-    api_key: KEY,
-    account_address: "0x00000000000000000000000000000000000000dd",
-    balance_usdc: 1e12,
-    max_exposure_usd: 1e13,
-    allowed_markets: allowed,
-    scopes: ["read", "trade"],
-    rate_limit_per_second: 20,
-    per_hedge_limit_usd: 1e12,
-  };
+  return benchAccount(KEY, allowed, 20, { balance_usdc: 1e12, max_exposure_usd: 1e13, per_hedge_limit_usd: 1e12 });
 }
 
 async function previewScenario(): Promise<void> {

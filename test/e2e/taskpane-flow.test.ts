@@ -1,9 +1,6 @@
 // The real pane page in Chromium against the sandbox over HTTP: connect, overview, read rows, preview, confirm, and the log fills; screenshots, axe, and the key scan.
-import { startSandbox, type RunningSandbox } from "../../src/sandbox/server";
 import { DEMO_API_KEY } from "../../src/sandbox/demo";
 import { SETTING_KEYS } from "../../src/feeds/settings-store";
-import type { HedgeHarness } from "../../src/taskpane/harness";
-import type { LogRecord } from "../../src/trading/hedge-log";
 import { describeWithBrowser } from "./browser";
 import {
   axeViolations,
@@ -12,41 +9,24 @@ import {
   rowStatuses,
   screenshot,
   select,
-  startPaneSession,
-  waitReady,
+  paneWithSandbox,
+  logRows as pageLogRows,
+  type HarnessWindow,
   waitRowsFinal,
-  type PanePage,
-  type PaneSession,
   PREVIEW_DONE,
 } from "./pane-driver";
 
 // A real browser, a build and fills that take a moment: slower than unit tests, more so on CI.
 jest.setTimeout(90_000);
-type HarnessWindow = { hedgeHarness: HedgeHarness };
 
 describeWithBrowser("task pane in Chromium against the sandbox", (chromiumPath) => {
-  let sandbox: RunningSandbox;
-  let session: PaneSession;
-  let pane: PanePage;
-
-  beforeAll(async () => {
-    sandbox = await startSandbox({ port: 0, http: true, seed: 7, fillMs: 300 });
-    session = await startPaneSession(chromiumPath());
-    pane = await session.open();
-    await waitReady(pane.page);
-  }, 240_000);
-
-  afterAll(async () => {
-    await session?.close();
-    await sandbox?.close();
-  });
-
-  const logRows = () => pane.page.evaluate(() => (window as unknown as HarnessWindow).hedgeHarness.logRows()) as Promise<LogRecord[]>;
+  const world = paneWithSandbox(chromiumPath, { seed: 7, fillMs: 300 });
+  const logRows = () => pageLogRows(world.pane.page);
 
   test("connect with the demo key: masked key, SANDBOX badge, account address and balance, overview drawn", async () => {
-    const { page } = pane;
+    const { page } = world.pane;
     await screenshot(page, "01-not-connected-320");
-    await connect(page, DEMO_API_KEY, sandbox.baseUrl);
+    await connect(page, DEMO_API_KEY, world.sandbox.baseUrl);
     await expect(page.locator("#connection-status").textContent()).resolves.toContain("svc_test_…0001");
     await expect(page.locator("#env-badge").textContent()).resolves.toMatch(/SANDBOX/);
     await expect(page.locator("#account-address").textContent()).resolves.toBe("0x5a4d0e1b2c3f40516273849a0b1c2d3e4f506172");
@@ -64,7 +44,7 @@ describeWithBrowser("task pane in Chromium against the sandbox", (chromiumPath) 
   });
 
   test("read the selection: problems listed by sheet row with the fix, blank rows skipped", async () => {
-    const { page } = pane;
+    const { page } = world.pane;
     await select(page, "A2:E7");
     await chooseAction(page, "open");
     await page.locator("#read-selection").click();
@@ -79,7 +59,7 @@ describeWithBrowser("task pane in Chromium against the sandbox", (chromiumPath) 
   });
 
   test("preview two opens, confirm once in sandbox, and watch both rows fill in the log", async () => {
-    const { page } = pane;
+    const { page } = world.pane;
     await select(page, "A2:E3");
     await page.locator("#read-selection").click();
     await page.waitForSelector("#preview:not([hidden])");
@@ -109,7 +89,7 @@ describeWithBrowser("task pane in Chromium against the sandbox", (chromiumPath) 
   });
 
   test("opening the same row again is flagged as already done, and blocked because the hedge is open", async () => {
-    const { page } = pane;
+    const { page } = world.pane;
     await select(page, "A2:E2");
     await page.locator("#read-selection").click();
     await page.waitForSelector("#preview:not([hidden])");
@@ -127,7 +107,7 @@ describeWithBrowser("task pane in Chromium against the sandbox", (chromiumPath) 
   });
 
   const addRow4 = async () => {
-    const { page } = pane;
+    const { page } = world.pane;
     await chooseAction(page, "add");
     await select(page, "A4:E4");
     await page.locator("#read-selection").click();
@@ -137,7 +117,7 @@ describeWithBrowser("task pane in Chromium against the sandbox", (chromiumPath) 
   };
 
   test("add to the open buy hedge from row 4", async () => {
-    const { page } = pane;
+    const { page } = world.pane;
     await addRow4();
     await page.locator("#confirm").click();
     await waitRowsFinal(page, 3);
@@ -147,7 +127,7 @@ describeWithBrowser("task pane in Chromium against the sandbox", (chromiumPath) 
   });
 
   test("the same add again needs its 'Send again' box, then goes once more", async () => {
-    const { page } = pane;
+    const { page } = world.pane;
     await addRow4();
     await expect(page.locator("#preview-table .duplicate").textContent()).resolves.toMatch(
       /Already in the log the same day: .*\(filled, key /,
@@ -165,7 +145,7 @@ describeWithBrowser("task pane in Chromium against the sandbox", (chromiumPath) 
   });
 
   test("a cell inside an Excel table reads its table row, headers matched by synonyms; Reduce previews the position and margin back", async () => {
-    const { page } = pane;
+    const { page } = world.pane;
     await page.evaluate(() => {
       const h = (window as unknown as HarnessWindow).hedgeHarness;
       h.setSheet("Desk", [
@@ -196,7 +176,7 @@ describeWithBrowser("task pane in Chromium against the sandbox", (chromiumPath) 
   });
 
   test("Close the sell position from row 3", async () => {
-    const { page } = pane;
+    const { page } = world.pane;
     await chooseAction(page, "close");
     await select(page, "A3:E3");
     await page.locator("#read-selection").click();
@@ -212,7 +192,7 @@ describeWithBrowser("task pane in Chromium against the sandbox", (chromiumPath) 
   });
 
   test("after the session the key is nowhere: not in cells, log, document settings, other settings, console or page", async () => {
-    const { page } = pane;
+    const { page } = world.pane;
     const harness = await page.evaluate(() => {
       const h = (window as unknown as HarnessWindow).hedgeHarness;
       return { everything: h.everything(), settings: h.settings(), documentSettings: h.documentSettings() };
@@ -224,8 +204,8 @@ describeWithBrowser("task pane in Chromium against the sandbox", (chromiumPath) 
     const { [SETTING_KEYS.apiKey]: keyEntry, ...otherSettings } = harness.settings;
     expect(keyEntry).toBe(DEMO_API_KEY);
     expect(hits(Object.entries(otherSettings).flat())).toEqual([]);
-    expect(hits(pane.console)).toEqual([]);
-    expect(pane.console.filter((m) => m.startsWith("pageerror") || m.startsWith("error"))).toEqual([]);
+    expect(hits(world.pane.console)).toEqual([]);
+    expect(world.pane.console.filter((m) => m.startsWith("pageerror") || m.startsWith("error"))).toEqual([]);
     // The page: visible text, every attribute, and every input's value, shadow roots included.
     const pageStrings = await page.evaluate(() => {
       const out: string[] = [document.body.innerText, document.documentElement.outerHTML];

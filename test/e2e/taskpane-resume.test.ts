@@ -1,10 +1,8 @@
 // The Unfinished rows list in real Chromium against the sandbox over HTTP: on opening it lists what an earlier session left and what the service shows, sends nothing until Resume, offers "It was done" / "It was not done" (each confirmed, logged with the time), Resume with a LIVE key asks twice; axe-clean at 320 px.
-import { startSandbox, type RunningSandbox } from "../../src/sandbox/server";
 import { DEMO_API_KEY, DEMO_LIVE_API_KEY } from "../../src/sandbox/demo";
 import { HedgingClient } from "../../src/api/client";
 import { keyFingerprint } from "../../src/api/environment";
 import { intentScope, type StoredIntent } from "../../src/trading/intent-store";
-import type { HedgeHarness } from "../../src/taskpane/harness";
 import type { LogRecord } from "../../src/trading/hedge-log";
 import { describeWithBrowser } from "./browser";
 import {
@@ -12,62 +10,31 @@ import {
   connect,
   liveDialogOpen,
   screenshot,
-  startPaneSession,
+  paneWithSandbox,
+  logRows,
+  type HarnessWindow,
   waitLiveDialogOpen,
   waitReady,
   waitRowsFinal,
-  type PaneSession,
 } from "./pane-driver";
 import type { Page } from "playwright-core";
+import { journalled } from "../support/builders";
 
 jest.setTimeout(120_000);
-type HarnessWindow = { hedgeHarness: HedgeHarness };
 
 const DAY = 86_400_000;
-const blank: Omit<LogRecord, "loggedAt" | "action" | "side" | "notional" | "idempotencyKey" | "status"> = {
-  environment: "sandbox",
-  market: "USDTNGN",
-  tenor: null,
-  clientReference: null,
-  hedgeId: null,
-  orderTxHash: null,
-  fillTxHash: null,
-  struckRate: null,
-  filledAt: null,
-  errorCode: null,
-  message: null,
-  account: null,
-  notionalBefore: null,
-  sentAt: null,
-  decision: null,
-  decidedAt: null,
-};
-
 describeWithBrowser("unfinished rows in Chromium", (chromiumPath) => {
-  let sandbox: RunningSandbox;
-  let session: PaneSession;
-
-  beforeAll(async () => {
-    sandbox = await startSandbox({ port: 0, http: true, seed: 5, fillMs: 200 });
-    session = await startPaneSession(chromiumPath());
-  }, 240_000);
-
-  afterAll(async () => {
-    await session?.close();
-    await sandbox?.close();
-  });
-
-  const logRows = (page: Page) => page.evaluate(() => (window as unknown as HarnessWindow).hedgeHarness.logRows()) as Promise<LogRecord[]>;
+  const world = paneWithSandbox(chromiumPath, { seed: 5, fillMs: 200, open: false });
   const item = (page: Page, key: string) => page.locator(`#resume-list li[data-key="${key}"]`);
   const hedgesWith = async (apiKey: string, reference: string) =>
     (
-      (await fetch(`${sandbox.baseUrl}/hedges?client_reference=${reference}`, { headers: { Authorization: `Bearer ${apiKey}` } }).then(
-        (r) => r.json(),
-      )) as { data: unknown[] }
+      (await fetch(`${world.sandbox.baseUrl}/hedges?client_reference=${reference}`, {
+        headers: { Authorization: `Bearer ${apiKey}` },
+      }).then((r) => r.json())) as { data: unknown[] }
     ).data;
 
   test("on opening: the rows and what the service shows, nothing sent; decisions confirmed and logged; Resume sends the row never sent", async () => {
-    const client = new HedgingClient({ apiKey: DEMO_API_KEY, baseUrl: sandbox.baseUrl });
+    const client = new HedgingClient({ apiKey: DEMO_API_KEY, baseUrl: world.sandbox.baseUrl });
     const address = (await client.account()).data.account_address!;
     const opened = await client.open({
       market: "USDTNGN",
@@ -82,7 +49,7 @@ describeWithBrowser("unfinished rows in Chromium", (chromiumPath) => {
     const rows: Record<string, LogRecord> = {
       // An Add sent two days ago; the service does not show it: too old to send again, the user decides.
       add: {
-        ...blank,
+        ...journalled("", { tenor: null, clientReference: null }),
         loggedAt: twoDaysAgo,
         sentAt: twoDaysAgo,
         action: "add",
@@ -96,7 +63,7 @@ describeWithBrowser("unfinished rows in Chromium", (chromiumPath) => {
       },
       // A Reduce of an older version's log (no Sent at, no notional before) that the service did execute.
       reduce: {
-        ...blank,
+        ...journalled("", { tenor: null, clientReference: null }),
         loggedAt: new Date(Date.parse(twoDaysAgo) + 1_000).toISOString(),
         action: "reduce",
         side: "buy",
@@ -108,7 +75,7 @@ describeWithBrowser("unfinished rows in Chromium", (chromiumPath) => {
       },
       // An Open journalled by this computer and never sent (the pane died before the request).
       open: {
-        ...blank,
+        ...journalled("", { tenor: null, clientReference: null }),
         loggedAt: new Date(Date.now() - 60_000).toISOString(),
         action: "open",
         side: "sell",
@@ -121,7 +88,7 @@ describeWithBrowser("unfinished rows in Chromium", (chromiumPath) => {
       },
       // A row whose idempotency key was blanked: never sent, whatever happens.
       broken: {
-        ...blank,
+        ...journalled("", { tenor: null, clientReference: null }),
         loggedAt: new Date(Date.now() - 30_000).toISOString(),
         action: "open",
         side: "buy",
@@ -137,7 +104,7 @@ describeWithBrowser("unfinished rows in Chromium", (chromiumPath) => {
     const keyId = keyFingerprint(DEMO_API_KEY);
     const journal: StoredIntent[] = [rows.add, rows.open].map((record) => ({ record, keyId, anchor: null, finalAt: null }));
 
-    const { page } = await session.open();
+    const { page } = await world.session.open();
     await waitReady(page);
     await page.evaluate(
       async ({ log, scope, entries }) => {
@@ -147,7 +114,7 @@ describeWithBrowser("unfinished rows in Chromium", (chromiumPath) => {
       },
       { log: [rows.add, rows.reduce, rows.open, rows.broken], scope: intentScope("sandbox", address), entries: journal },
     );
-    await connect(page, DEMO_API_KEY, sandbox.baseUrl);
+    await connect(page, DEMO_API_KEY, world.sandbox.baseUrl);
     await page.waitForSelector("#resume-list li");
     await page.waitForFunction(() => document.querySelectorAll("#resume-list li").length === 3);
     await expect(page.locator("#resume-headline").textContent()).resolves.toBe(
@@ -201,10 +168,10 @@ describeWithBrowser("unfinished rows in Chromium", (chromiumPath) => {
   });
 
   test("Resume with a LIVE key asks the same second confirmation as a new batch; Cancel sends nothing", async () => {
-    const client = new HedgingClient({ apiKey: DEMO_LIVE_API_KEY, baseUrl: sandbox.baseUrl });
+    const client = new HedgingClient({ apiKey: DEMO_LIVE_API_KEY, baseUrl: world.sandbox.baseUrl });
     const address = (await client.account()).data.account_address!;
     const record: LogRecord = {
-      ...blank,
+      ...journalled("", { tenor: null, clientReference: null }),
       environment: "production",
       loggedAt: new Date(Date.now() - 60_000).toISOString(),
       action: "open",
@@ -216,7 +183,7 @@ describeWithBrowser("unfinished rows in Chromium", (chromiumPath) => {
       status: "submitting",
       account: address,
     };
-    const { page } = await session.open();
+    const { page } = await world.session.open();
     await waitReady(page);
     await page.evaluate(
       async ({ log, scope, entries }) => {
@@ -230,7 +197,7 @@ describeWithBrowser("unfinished rows in Chromium", (chromiumPath) => {
         entries: [{ record, keyId: keyFingerprint(DEMO_LIVE_API_KEY), anchor: null, finalAt: null }],
       },
     );
-    await connect(page, DEMO_LIVE_API_KEY, sandbox.baseUrl);
+    await connect(page, DEMO_LIVE_API_KEY, world.sandbox.baseUrl);
     await page.waitForSelector("#resume-list li");
     await page.locator("#resume").click();
     await waitLiveDialogOpen(page);

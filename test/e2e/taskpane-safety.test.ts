@@ -1,8 +1,6 @@
 // Safety in the real pane (Chromium, sandbox over HTTP): a LIVE key needs a second confirmation naming environment, count and total; bad keys and URLs are refused with the code and the fix; Forget key; outside Excel.
-import { startSandbox, type RunningSandbox } from "../../src/sandbox/server";
 import { DEMO_API_KEY, DEMO_LIVE_API_KEY, DEMO_REVOKED_API_KEY } from "../../src/sandbox/demo";
 import { SETTING_KEYS } from "../../src/feeds/settings-store";
-import type { LogRecord } from "../../src/trading/hedge-log";
 import type { HedgeHarness } from "../../src/taskpane/harness";
 import { describeWithBrowser } from "./browser";
 import {
@@ -11,41 +9,27 @@ import {
   liveDialogOpen,
   screenshot,
   select,
-  startPaneSession,
+  paneWithSandbox,
+  logRows,
   waitLiveDialogOpen,
   waitReady,
   waitRowsFinal,
-  type PaneSession,
   PREVIEW_DONE,
 } from "./pane-driver";
 import type { Page } from "playwright-core";
 
 // A real browser, a build and fills that take a moment: slower than unit tests, more so on CI.
 jest.setTimeout(90_000);
-type HarnessWindow = { hedgeHarness: HedgeHarness };
 const harness = <T>(page: Page, f: (h: HedgeHarness) => T | Promise<T>) =>
   page.evaluate(`(${f.toString()})(window.hedgeHarness)`) as Promise<T>;
 
 describeWithBrowser("task pane safety in Chromium", (chromiumPath) => {
-  let sandbox: RunningSandbox;
-  let session: PaneSession;
-
-  beforeAll(async () => {
-    sandbox = await startSandbox({ port: 0, http: true, seed: 3, fillMs: 200 });
-    session = await startPaneSession(chromiumPath());
-  }, 240_000);
-
-  afterAll(async () => {
-    await session?.close();
-    await sandbox?.close();
-  });
-
-  const logRows = (page: Page) => page.evaluate(() => (window as unknown as HarnessWindow).hedgeHarness.logRows()) as Promise<LogRecord[]>;
+  const world = paneWithSandbox(chromiumPath, { seed: 3, fillMs: 200, open: false });
 
   test("a LIVE key: red badge saying production money, and a second confirmation that can be refused", async () => {
-    const { page } = await session.open();
+    const { page } = await world.session.open();
     await waitReady(page);
-    await connect(page, DEMO_LIVE_API_KEY, sandbox.baseUrl);
+    await connect(page, DEMO_LIVE_API_KEY, world.sandbox.baseUrl);
     await expect(page.locator("#env-badge").textContent()).resolves.toMatch(/LIVE.*production money/);
     expect(await page.evaluate(() => document.body.classList.contains("is-live"))).toBe(true);
     await expect(page.locator("#connection-status").textContent()).resolves.toContain("svc_live_…0001");
@@ -103,10 +87,10 @@ describeWithBrowser("task pane safety in Chromium", (chromiumPath) => {
   });
 
   test("a revoked key is refused with its code and what to do; nothing is saved and the key is not shown", async () => {
-    const { page, console: messages } = await session.open();
+    const { page, console: messages } = await world.session.open();
     await waitReady(page);
     await page.locator("#api-key").fill(DEMO_REVOKED_API_KEY);
-    await page.locator("#base-url input").fill(sandbox.baseUrl);
+    await page.locator("#base-url input").fill(world.sandbox.baseUrl);
     await page.locator("#connect").click();
     await page.waitForSelector("#connection-error:not([hidden])");
     const error = await page.locator("#connection-error").textContent();
@@ -135,7 +119,7 @@ describeWithBrowser("task pane safety in Chromium", (chromiumPath) => {
   });
 
   test("plain http to a non-local host and a key without a known prefix are refused before anything is sent", async () => {
-    const { page } = await session.open();
+    const { page } = await world.session.open();
     await waitReady(page);
     await page.locator("#api-key").fill(DEMO_API_KEY);
     await page.locator("#base-url input").fill("http://hedging.example.com/v2");
@@ -144,7 +128,7 @@ describeWithBrowser("task pane safety in Chromium", (chromiumPath) => {
     await expect(page.locator("#connection-error").textContent()).resolves.toMatch(/validation_error .*https/);
 
     await page.locator("#api-key").fill("sk_wrong_prefix_123456789");
-    await page.locator("#base-url input").fill(sandbox.baseUrl);
+    await page.locator("#base-url input").fill(world.sandbox.baseUrl);
     await page.locator("#connect").click();
     await page.waitForFunction(() => /svc_live_|svc_test_/.test(document.getElementById("connection-error")?.textContent ?? ""));
     await expect(page.locator("#connection-error").textContent()).resolves.not.toContain("sk_wrong_prefix_123456789");
@@ -153,15 +137,15 @@ describeWithBrowser("task pane safety in Chromium", (chromiumPath) => {
   });
 
   test("Forget key removes the saved key and closes the account and trade panels", async () => {
-    const { page } = await session.open();
+    const { page } = await world.session.open();
     await waitReady(page);
-    await connect(page, DEMO_API_KEY, sandbox.baseUrl);
+    await connect(page, DEMO_API_KEY, world.sandbox.baseUrl);
     expect(Object.keys(await harness(page, (h) => h.settings()))).toContain(SETTING_KEYS.apiKey);
     await page.locator("#forget").click();
     await page.waitForFunction(() => /Not connected/.test(document.getElementById("connection-status")?.textContent ?? ""));
     const settings = await harness(page, (h) => h.settings());
     expect(settings[SETTING_KEYS.apiKey]).toBeUndefined();
-    expect(settings[SETTING_KEYS.baseUrl]).toBe(sandbox.baseUrl);
+    expect(settings[SETTING_KEYS.baseUrl]).toBe(world.sandbox.baseUrl);
     expect(await page.locator("#overview-section").isHidden()).toBe(true);
     expect(await page.locator("#trade-section").isHidden()).toBe(true);
     expect(await page.locator("#env-badge-row").isHidden()).toBe(true);
@@ -171,7 +155,7 @@ describeWithBrowser("task pane safety in Chromium", (chromiumPath) => {
   });
 
   test("outside Excel without the harness flag, the page says to open it from Excel", async () => {
-    const { page } = await session.open({ query: "" });
+    const { page } = await world.session.open({ query: "" });
     await page.waitForSelector("#outside-office:not([hidden])", { timeout: 20_000 });
     await expect(page.locator("#outside-office").textContent()).resolves.toMatch(/Open this page from Excel/);
     expect(await page.locator("#app").isHidden()).toBe(true);

@@ -10,6 +10,7 @@ import {
   type StoredIntent,
 } from "../../src/trading/intent-store";
 import { intentFromRow, intentToLogRecord } from "../../src/trading/intent";
+import { LOG_COLUMNS } from "../../src/trading/hedge-log";
 import { Journal } from "../../src/trading/journal";
 import { MemoryWorkbook } from "../../src/excel/memory-workbook";
 
@@ -77,6 +78,42 @@ describe("OfficeRuntime.storage journal", () => {
   });
 });
 
+describe("what the journal can read back", () => {
+  it("an entry keeps its key's fingerprint, its anchor and when it became final; a scope is per environment and account, any case", () => {
+    const full = entry("k1", "2026-11-23T09:00:00.000Z", { keyId: "k-fp", anchor: "k0" });
+    expect(decodeStoredIntent(encodeStoredIntent(full))).toEqual(full);
+    expect(intentScope("sandbox", "0xAbC")).toBe("sandbox:0xabc");
+    expect(intentScope("production", null)).toBe("production:-");
+  });
+
+  it("text this version did not write is not an entry (and is then left alone): another format version, too short, no key", () => {
+    const good = JSON.parse(encodeStoredIntent(entry("k1"))) as unknown[];
+    const keyAt = 1 + LOG_COLUMNS.findIndex((c) => c.field === "idempotencyKey");
+    const variants = {
+      version2: [2, ...good.slice(1)],
+      short: good.slice(0, -1),
+      object: { ...good },
+      emptyKey: good.map((v, i) => (i === keyAt ? "" : v)),
+      numberKey: good.map((v, i) => (i === keyAt ? 7 : v)),
+    };
+    for (const [name, value] of Object.entries(variants)) expect([name, decodeStoredIntent(JSON.stringify(value))]).toEqual([name, null]);
+    expect(decodeStoredIntent("")).toBeNull();
+    // Extras written by a later version are ignored.
+    expect(decodeStoredIntent(JSON.stringify([...good, "later"]))).toEqual(entry("k1"));
+  });
+
+  it("nothing stored under a scope reads as no entries; writing or removing nothing writes nothing", async () => {
+    const storage = fakeStorage();
+    const setItems = jest.spyOn(storage, "setItems");
+    const removeItems = jest.spyOn(storage, "removeItems");
+    const store = officeIntentStore(storage);
+    expect(await store.load("sandbox:0xaa")).toEqual([]);
+    await store.put("sandbox:0xaa", []);
+    await store.remove("sandbox:0xaa", []);
+    expect([setItems.mock.calls.length, removeItems.mock.calls.length]).toEqual([0, 0]);
+  });
+});
+
 describe("bounds", () => {
   const now = Date.parse("2026-11-30T00:00:00.000Z");
   it("final entries go after a week, and beyond the newest 2,000; unfinished ones never", () => {
@@ -88,6 +125,16 @@ describe("bounds", () => {
     expect(prunable(many, now)).toEqual(["f2000", "f2001", "f2002"]);
   });
 
+  it("a final entry is kept for a week to the millisecond; of entries final at the same time the newest 2,000 by key are kept", () => {
+    const week = entry("week", new Date(now - FINAL_KEEP_MS).toISOString());
+    const over = entry("over", new Date(now - FINAL_KEEP_MS - 1).toISOString());
+    expect(prunable([week, over], now)).toEqual(["over"]);
+    const same = new Date(now - 1_000).toISOString();
+    const many = Array.from({ length: FINAL_KEEP_COUNT + 1 }, (_, i) => entry(`k${String(i).padStart(4, "0")}`, same)).reverse();
+    expect(prunable(many, now)).toEqual([`k${FINAL_KEEP_COUNT}`]);
+    expect(prunable(many.slice(1), now)).toEqual([]);
+  });
+
   it("the journal prunes on opening", async () => {
     const store = new MemoryIntentStore();
     const scope = intentScope("sandbox", "0x5a4d0e1b2c3f40516273849a0b1c2d3e4f506172");
@@ -96,4 +143,39 @@ describe("bounds", () => {
     await journal.load();
     expect((await store.load(scope)).map((e) => e.record.idempotencyKey)).toEqual(["fresh"]);
   });
+});
+
+describe("two panes on one journal (two workbooks open at once)", () => {
+  const scope = intentScope("sandbox", "0xAA");
+  const at = (e: StoredIntent, status: string, over: Partial<StoredIntent["record"]> = {}): StoredIntent => ({
+    ...e,
+    record: { ...e.record, status, ...over },
+  });
+  for (const [name, make] of [
+    ["OfficeRuntime.storage", () => officeIntentStore(fakeStorage())],
+    ["memory", () => new MemoryIntentStore()],
+  ] as const) {
+    it(`${name}: a slower pane's older copy never takes a row back, and never loses that it was sent`, async () => {
+      const store = make();
+      const sent = at(entry("k1"), "submitting", { sentAt: "2026-11-23T08:00:01.000Z", notionalBefore: 100_000 });
+      await store.put(scope, [sent]);
+      // The other pane still holds the row as journalled before it was sent: writing it must not erase Sent at
+      // (a row with no Sent at may be sent blindly after a reopen).
+      await store.put(scope, [entry("k1")]);
+      let [row] = await store.load(scope);
+      expect(row.record).toMatchObject({ status: "submitting", sentAt: "2026-11-23T08:00:01.000Z", notionalBefore: 100_000 });
+      await store.put(scope, [at(sent, "filled")]);
+      await store.put(scope, [at(sent, "submitted")]);
+      await store.put(scope, [sent]);
+      [row] = await store.load(scope);
+      expect(row.record.status).toBe("filled");
+      // Moves the state machine allows are taken: the user's word on a row that needed a decision included.
+      await store.put(scope, [at(entry("k2"), "needs_decision")]);
+      await store.put(scope, [at(entry("k2"), "submitted", { decision: "done: submitted" })]);
+      expect((await store.load(scope)).find((e) => e.record.idempotencyKey === "k2")?.record).toMatchObject({
+        status: "submitted",
+        decision: "done: submitted",
+      });
+    });
+  }
 });

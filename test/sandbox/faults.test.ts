@@ -97,17 +97,19 @@ describe("faults", () => {
   });
 
   test("latency_ms delays answers (all, or one path)", async () => {
-    await control(sb, "POST", "/faults", { latency_ms: 150, latency_path: "/markets" });
+    // A delay far above what a loaded machine adds to a loopback request, so the test tells delayed from not.
+    const LATENCY = 1_500;
+    await control(sb, "POST", "/faults", { latency_ms: LATENCY, latency_path: "/markets" });
     let t = Date.now();
     await raw(sb, "GET", "/markets");
-    expect(Date.now() - t).toBeGreaterThanOrEqual(140);
+    expect(Date.now() - t).toBeGreaterThanOrEqual(LATENCY - 10);
     t = Date.now();
     await raw(sb, "GET", "/account");
-    expect(Date.now() - t).toBeLessThan(140);
+    expect(Date.now() - t).toBeLessThan(LATENCY - 500);
     await control(sb, "POST", "/faults", { latency_path: null });
     t = Date.now();
     await raw(sb, "GET", "/account");
-    expect(Date.now() - t).toBeGreaterThanOrEqual(140);
+    expect(Date.now() - t).toBeGreaterThanOrEqual(LATENCY - 10);
   });
 
   test("rate_limit_next: forced 429 rate_limited with Retry-After, then normal service", async () => {

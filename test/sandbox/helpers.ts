@@ -1,8 +1,10 @@
-// Shared helpers of the sandbox tests: start one in-process on a free port, raw HTTP calls, a fast-retrying HedgingClient.
+// The one sandbox helper of the tests and benches: start one in-process on a free port, accounts and markets, raw HTTP and control calls, its own record of an account, clients, until().
 import { HedgingClient, type ClientOptions } from "../../src/api/client";
 import { defaultAccounts, type AccountConfig } from "../../src/sandbox/accounts";
 import { DEMO_API_KEY } from "../../src/sandbox/demo";
 import { startSandbox, type RunningSandbox, type SandboxOptions } from "../../src/sandbox/server";
+import { DEFAULT_MARKETS, type MarketConfig } from "../../src/sandbox/pricing";
+import type { ClosedHedge, Hedge } from "../../src/api/schemas";
 
 /** The default accounts with a rate limit high enough not to get in the way of tests. */
 export function fastAccounts(extra: AccountConfig[] = []): AccountConfig[] {
@@ -22,14 +24,23 @@ export function account(apiKey: string, overrides: Partial<AccountConfig> = {}):
   };
 }
 
-/** A well-funded account for benchmark batches (10 M USDC, 100 M USD of exposure) with the given markets and rate limit. */
-export function benchAccount(apiKey: string, allowed: string[], ratePerSecond = 20): AccountConfig {
+/** A well-funded account for batches (10 M USDC, 100 M USD of exposure) with the given markets and rate limit (the sandbox's default 20/s). */
+export function benchAccount(apiKey: string, allowed: string[], ratePerSecond = 20, overrides: Partial<AccountConfig> = {}): AccountConfig {
   return account(apiKey, {
     balance_usdc: 10_000_000,
     max_exposure_usd: 100_000_000,
     allowed_markets: allowed,
     rate_limit_per_second: ratePerSecond,
+    ...overrides,
   });
+}
+
+/** `count` made-up market symbols besides USDTNGN (sandbox only), so that a batch can open many hedges on one key. */
+export function testMarkets(count: number): MarketConfig[] {
+  const base = DEFAULT_MARKETS[0];
+  return Array.from({ length: count }, (_, i) =>
+    i === 0 ? { ...base } : { ...base, symbol: `USDTX${String(i).padStart(2, "0")}`, pair: `USDT/X${String(i).padStart(2, "0")}` },
+  );
 }
 
 export function start(options: SandboxOptions = {}): Promise<RunningSandbox> {
@@ -82,6 +93,38 @@ export async function control(sb: RunningSandbox, method: string, path: string, 
   return raw(sb, method, `${sb.controlUrl}${path}`, { key: null, body });
 }
 
+/** A control call that must succeed: its data, or an error naming the call and the sandbox's answer. */
+export async function controlOk(
+  sb: RunningSandbox,
+  method: "GET" | "POST",
+  path: string,
+  body?: unknown,
+): Promise<Record<string, unknown>> {
+  const res = await control(sb, method, path, body);
+  if (res.status >= 300) throw new Error(`control ${method} ${path}: ${res.status} ${JSON.stringify(res.json.error)}`);
+  return res.json.data as Record<string, unknown>;
+}
+
+export interface ServiceAccountState {
+  balance_usdc: number;
+  hedges: Array<Hedge & { pending_orders: unknown[] }>;
+  history: ClosedHedge[];
+}
+
+/** The sandbox's own record of one account: every hedge (with pending orders) and the closed-hedge history. */
+export async function serviceState(sb: RunningSandbox, apiKey: string): Promise<ServiceAccountState> {
+  const state = await controlOk(sb, "GET", "/state");
+  const account = (state.accounts as Array<ServiceAccountState & { api_key: string }>).find((a) => a.api_key === apiKey);
+  if (!account) throw new Error("account not in sandbox state");
+  return account;
+}
+
+/** A client as the pane makes one (the rate it learns from the service, its concurrency), retrying a little faster: the trading tests' client. */
+export function deskClient(sb: RunningSandbox, apiKey: string, options: Partial<ClientOptions> = {}): HedgingClient {
+  return new HedgingClient({ apiKey, baseUrl: sb.baseUrl, retry: { baseDelayMs: 50, maxDelayMs: 400 }, ...options });
+}
+
+/** A client that stays out of the way of sandbox tests: fast retries, a high fixed rate. */
 export function client(sb: RunningSandbox, apiKey: string = DEMO_API_KEY, extra: Partial<ClientOptions> = {}): HedgingClient {
   return new HedgingClient({
     baseUrl: sb.baseUrl,

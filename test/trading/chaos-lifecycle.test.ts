@@ -8,7 +8,8 @@ import type { CellValue } from "../../src/trading/cells";
 import type { LogRecord } from "../../src/trading/hedge-log";
 import type { RunningSandbox } from "../../src/sandbox/server";
 import type { Side } from "../../src/api/schemas";
-import { account, clientFor, control, killable, resumeInNewPane, sandbox, serviceState, sleep, testMarkets } from "./sandbox-harness";
+import { benchAccount, deskClient, controlOk, start, serviceState, sleep, testMarkets, until } from "../sandbox/helpers";
+import { killable, resumeInNewPane } from "./desk-harness";
 
 const KEY = "svc_test_chaos_lifecycle_key_0001";
 const markets = testMarkets(3);
@@ -46,7 +47,19 @@ const rowsOf = (action: Planned["action"]) => PLAN.filter((p) => p.action === ac
 let sb: RunningSandbox;
 const sandboxLog: string[] = [];
 beforeAll(async () => {
-  sb = await sandbox({ accounts: [account(KEY, markets)], markets, fillMs: 1_000, failRate: 0, seed: 11, log: (l) => sandboxLog.push(l) });
+  sb = await start({
+    accounts: [
+      benchAccount(
+        KEY,
+        markets.map((m) => m.symbol),
+      ),
+    ],
+    markets,
+    fillMs: 1_000,
+    failRate: 0,
+    seed: 11,
+    log: (l) => sandboxLog.push(l),
+  });
 });
 afterAll(() => sb.close());
 
@@ -57,25 +70,21 @@ function sheet(action: Planned["action"]): CellValue[][] {
   ];
 }
 
-async function until(what: string, ok: () => Promise<boolean> | boolean, timeoutMs = 20_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await ok())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}
-
 it("adds, reduces and closes on six market sides, faults on, pane reloaded with rows of each kind pending: one effect per row, log equals service", async () => {
   // ---- hedges to act on: five filled, one whose open fills only after the reload ----
-  const setup = clientFor(sb, KEY);
+  const setup = deskClient(sb, KEY);
   const { account_address: address } = (await setup.account()).data;
   const open = (s: number) =>
     setup.open({ market: SIDES[s].market, side: SIDES[s].side, notional_usd: OPEN[s], tenor_days: 7, client_reference: `LC-OPEN-${s}` });
   for (let s = 0; s < SLOW; s++) await open(s);
-  await until("the opens to fill", async () => (await serviceState(sb, KEY)).hedges.filter((h) => h.status === "filled").length === SLOW);
-  await control(sb, "POST", "/faults", { fill_ms: SLOW_FILL_MS });
+  await until(
+    async () => (await serviceState(sb, KEY)).hedges.filter((h) => h.status === "filled").length === SLOW,
+    20_000,
+    "the opens to fill",
+  );
+  await controlOk(sb, "POST", "/faults", { fill_ms: SLOW_FILL_MS });
   await open(SLOW);
-  await control(sb, "POST", "/faults", { fill_ms: 1_000 });
+  await controlOk(sb, "POST", "/faults", { fill_ms: 1_000 });
 
   const workbook = new MemoryWorkbook({ sheets: { Adds: sheet("add"), Reduces: sheet("reduce"), Closes: sheet("close") } });
   const runtime1 = killable(workbook);
@@ -84,7 +93,7 @@ it("adds, reduces and closes on six market sides, faults on, pane reloaded with 
   const abort = new AbortController();
   let reduceAccepted = false;
   const desk1 = createDesk({
-    client: clientFor(sb, KEY),
+    client: deskClient(sb, KEY),
     workbook: runtime1,
     intentStore,
     account: address,
@@ -109,7 +118,7 @@ it("adds, reduces and closes on six market sides, faults on, pane reloaded with 
   const [adds, reduces, closes] = previews;
 
   // Faults: 3 answers lost after commit, a 503 burst longer than the client's 4 attempts on the trading calls, forced 429s.
-  await control(sb, "POST", "/faults", {
+  await controlOk(sb, "POST", "/faults", {
     drop_after_commit: 3,
     fail_next: { count: 6, code: "service_unavailable", path: "/hedges", method: "POST" },
     rate_limit_next: 6,
@@ -120,12 +129,12 @@ it("adds, reduces and closes on six market sides, faults on, pane reloaded with 
   const loggedActions = async () => (await workbook.readLog()).map((r) => r.action);
   // Rows of one market side leave one at a time (each final in the log before the next): the batches are sent together.
   const sendings = [desk1.send(adds, { signal: abort.signal }).catch((e: unknown) => e)];
-  await until("the adds in the log", async () => (await loggedActions()).includes("add"));
+  await until(async () => (await loggedActions()).includes("add"), 20_000, "the adds in the log");
   sendings.push(desk1.send(reduces, { signal: abort.signal }).catch((e: unknown) => e));
-  await until("the reduces in the log", async () => (await loggedActions()).includes("reduce"));
+  await until(async () => (await loggedActions()).includes("reduce"), 20_000, "the reduces in the log");
   sendings.push(desk1.send(closes, { signal: abort.signal }).catch((e: unknown) => e));
-  await until("the closes in the log", async () => (await loggedActions()).includes("close"));
-  await until("a reduce accepted by the service", () => reduceAccepted, 20_000);
+  await until(async () => (await loggedActions()).includes("close"), 20_000, "the closes in the log");
+  await until(() => reduceAccepted, 20_000, "a reduce accepted by the service");
   await sleep(300); // the log has caught up with the accepted reduce
   // Pane reload: the runtime stops — in-flight requests are cut, the workbook cannot be reached, memory is gone.
   runtime1.kill();
@@ -146,15 +155,15 @@ it("adds, reduces and closes on six market sides, faults on, pane reloaded with 
   expect(pendingAtReload("close", "submitting")).toBe(rowsOf("close").length);
 
   // More trouble while the second pane works: more lost answers, 503 bursts on the trading calls and the poll list, more 429s.
-  await control(sb, "POST", "/faults", {
+  await controlOk(sb, "POST", "/faults", {
     drop_after_commit: 2,
     fail_next: { count: 5, code: "service_unavailable", path: "/hedges", method: "GET" },
     rate_limit_next: 4,
   });
-  await control(sb, "POST", "/faults", { fail_next: { count: 5, code: "service_unavailable", path: "/hedges", method: "POST" } });
+  await controlOk(sb, "POST", "/faults", { fail_next: { count: 5, code: "service_unavailable", path: "/hedges", method: "POST" } });
 
   // ---- the second pane: a fresh desk over the same workbook resumes from the log ----
-  const resumed = await resumeInNewPane(clientFor(sb, KEY), workbook, 30_000, intentStore);
+  const resumed = await resumeInNewPane(deskClient(sb, KEY), workbook, 30_000, intentStore);
   expect(resumed).toBe(unfinishedAtReload);
 
   // ---- what the service has, against what the rows asked for and what the log says ----
@@ -242,7 +251,7 @@ it("adds, reduces and closes on six market sides, faults on, pane reloaded with 
   expect(new Set(log.map((r) => r.idempotencyKey)).size).toBe(PLAN.length);
   // The faults really fired.
   expect(sandboxLog.filter((l) => l.includes("dropped the answer")).length).toBe(5);
-  const faults = await control(sb, "GET", "/faults");
+  const faults = await controlOk(sb, "GET", "/faults");
   expect(faults).toMatchObject({ drop_after_commit: 0, rate_limit_next: 0, fail_next: [] });
 
   const count = (action: string, status: string) => afterKill.filter((r) => r.action === action && r.status === status).length;

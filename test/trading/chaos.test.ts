@@ -5,7 +5,8 @@ import { createDesk } from "../../src/trading/desk";
 import { FINAL_STATUSES, type Progress } from "../../src/trading/types";
 import type { CellValue } from "../../src/trading/cells";
 import type { RunningSandbox } from "../../src/sandbox/server";
-import { account, clientFor, control, killable, resumeInNewPane, sandbox, serviceState, testMarkets } from "./sandbox-harness";
+import { benchAccount, deskClient, controlOk, start, serviceState, testMarkets } from "../sandbox/helpers";
+import { killable, resumeInNewPane } from "./desk-harness";
 
 const KEY = "svc_test_chaos_monkey_key_0001";
 const ROWS = 50;
@@ -14,7 +15,19 @@ const markets = testMarkets(ROWS / 2);
 let sb: RunningSandbox;
 const sandboxLog: string[] = [];
 beforeAll(async () => {
-  sb = await sandbox({ accounts: [account(KEY, markets)], markets, fillMs: 2_500, failRate: 0.2, seed: 7, log: (l) => sandboxLog.push(l) });
+  sb = await start({
+    accounts: [
+      benchAccount(
+        KEY,
+        markets.map((m) => m.symbol),
+      ),
+    ],
+    markets,
+    fillMs: 2_500,
+    failRate: 0.2,
+    seed: 7,
+    log: (l) => sandboxLog.push(l),
+  });
 });
 afterAll(() => sb.close());
 
@@ -37,9 +50,9 @@ it("50 rows, faults on, pane reloaded mid-batch: one effect per row, nothing mis
   const workbook = new MemoryWorkbook({ sheets: { Exposures: exposureSheet() } }).select("Exposures", `A2:E${ROWS + 1}`);
 
   // The pane knows the account from its connection (GET /account before any fault); the second desk asks for it itself.
-  const { account_address: address } = (await clientFor(sb, KEY).account()).data;
+  const { account_address: address } = (await deskClient(sb, KEY).account()).data;
   // Faults from the first request: 2 answers lost after commit, a 503 burst longer than the client's 4 attempts, forced 429s.
-  await control(sb, "POST", "/faults", {
+  await controlOk(sb, "POST", "/faults", {
     drop_after_commit: 2,
     fail_next: { count: 6, code: "service_unavailable", path: "/hedges", method: "POST" },
     rate_limit_next: 6,
@@ -55,7 +68,7 @@ it("50 rows, faults on, pane reloaded mid-batch: one effect per row, nothing mis
   let killed!: () => void;
   const killedNow = new Promise<void>((resolve) => (killed = resolve));
   const desk1 = createDesk({
-    client: clientFor(sb, KEY),
+    client: deskClient(sb, KEY),
     workbook: runtime1,
     intentStore,
     account: address,
@@ -90,14 +103,14 @@ it("50 rows, faults on, pane reloaded mid-batch: one effect per row, nothing mis
   expect(submittedAtReload).toBeGreaterThan(0);
 
   // More trouble while the second pane works: another lost answer, a 503 burst on the poll list, more 429s.
-  await control(sb, "POST", "/faults", {
+  await controlOk(sb, "POST", "/faults", {
     drop_after_commit: 1,
     fail_next: { count: 5, code: "service_unavailable", path: "/hedges", method: "GET" },
     rate_limit_next: 4,
   });
 
   // ---- the second pane: a fresh desk over the same workbook resumes from the log ----
-  const resumed = await resumeInNewPane(clientFor(sb, KEY), workbook, 120_000, intentStore);
+  const resumed = await resumeInNewPane(deskClient(sb, KEY), workbook, 120_000, intentStore);
   expect(resumed).toBe(unfinishedAtReload);
 
   // ---- what the service has, against the rows and the log ----
@@ -148,7 +161,7 @@ it("50 rows, faults on, pane reloaded mid-batch: one effect per row, nothing mis
   expect(byStatus("failed")).toBeGreaterThan(0); // the failing fills did happen, and were logged as failed
   // The faults really fired.
   expect(sandboxLog.filter((l) => l.includes("dropped the answer")).length).toBe(3);
-  const faults = await control(sb, "GET", "/faults");
+  const faults = await controlOk(sb, "GET", "/faults");
   expect(faults).toMatchObject({ drop_after_commit: 0, rate_limit_next: 0, fail_next: [] });
 
   // The API key is nowhere in the workbook.

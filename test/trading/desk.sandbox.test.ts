@@ -1,4 +1,5 @@
 // The desk against the real sandbox over HTTP: preview figures, open/add/reduce/close to their final states in the log, duplicates, rejections, resume.
+import { defaultAccounts } from "../../src/sandbox/accounts";
 import { MemoryWorkbook } from "../../src/excel/memory-workbook";
 import { createDesk } from "../../src/trading/desk";
 import { Journal } from "../../src/trading/journal";
@@ -10,13 +11,13 @@ import type { Progress, TradingDesk } from "../../src/trading/types";
 import type { CellValue } from "../../src/trading/cells";
 import type { RunningSandbox } from "../../src/sandbox/server";
 import { DEMO_API_KEY, DEMO_API_KEY_2 } from "../../src/sandbox/demo";
-import { clientFor, control, sandbox, serviceState } from "./sandbox-harness";
+import { deskClient, controlOk, start, serviceState } from "../sandbox/helpers";
 
 const HEADER = ["Market", "Side", "Notional", "Tenor", "Client reference"];
 
 let sb: RunningSandbox;
 beforeAll(async () => {
-  sb = await sandbox({ fillMs: 150 });
+  sb = await start({ accounts: defaultAccounts(), fillMs: 150 });
 });
 afterAll(() => sb.close());
 beforeEach(() => sb.reset());
@@ -24,7 +25,7 @@ beforeEach(() => sb.reset());
 function setup(grid: CellValue[][], apiKey = DEMO_API_KEY) {
   const workbook = new MemoryWorkbook({ sheets: { Exposures: grid } }).select("Exposures", `A2:E${grid.length}`);
   const events: Progress[] = [];
-  const client = clientFor(sb, apiKey);
+  const client = deskClient(sb, apiKey);
   const desk = createDesk({ client, workbook, pollIntervalMs: 250, onProgress: (p) => events.push(p) });
   return { workbook, desk, client, events };
 }
@@ -61,8 +62,14 @@ describe("desk over the sandbox", () => {
     expect(preview.totals.notionalUsd).toBe(140_000);
     expect(preview.totals.collateralUsdc).toBeCloseTo(preview.lines[0].collateralUsdc + preview.lines[1].collateralUsdc, 6);
     const account = (await client.account()).data;
-    expect(preview.checks.find((c) => c.label.startsWith("Balance"))).toMatchObject({ available: account.balance_usdc, ok: true });
+    // Collateral is in USDC, notionals in USD: each check says which, and the pane shows it.
+    expect(preview.checks.find((c) => c.label.startsWith("Balance"))).toMatchObject({
+      unit: "USDC",
+      available: account.balance_usdc,
+      ok: true,
+    });
     expect(preview.checks.find((c) => c.label.startsWith("Exposure"))).toMatchObject({
+      unit: "USD",
       needed: 140_000,
       available: account.available_exposure_usd,
       ok: true,
@@ -70,6 +77,7 @@ describe("desk over the sandbox", () => {
     expect(preview.checks.map((c) => c.label)).toEqual(
       expect.arrayContaining(["Capacity USDTNGN buy (USD)", "Capacity USDTNGN sell (USD)"]),
     );
+    expect(preview.checks.filter((c) => c.label.startsWith("Capacity")).map((c) => c.unit)).toEqual(["USD", "USD"]);
     expect(preview.blockers).toEqual([]);
     expect(await workbook.readLog()).toEqual([]); // a preview sends and writes nothing
 
@@ -180,7 +188,7 @@ describe("desk over the sandbox", () => {
 
   it("refuses a batch over the balance, and sends nothing at all", async () => {
     const poor = "svc_test_small_balance_0001";
-    await control(sb, "POST", "/accounts", {
+    await controlOk(sb, "POST", "/accounts", {
       api_key: poor,
       account_address: "0x00000000000000000000000000000000000000bb",
       balance_usdc: 50_000,
@@ -197,7 +205,7 @@ describe("desk over the sandbox", () => {
     expect(balance.needed).toBeCloseTo(preview.totals.collateralUsdc, 6);
     expect(preview.blockers).toEqual([
       expect.stringMatching(
-        /^Balance \(USDC\): the batch needs 60,[0-9]{3}\.[0-9]{2} but 50,000\.00 is available\. Remove rows or reduce amounts\.$/,
+        /^Balance \(USDC\): the batch needs 60,[0-9]{3}\.[0-9]{2} USDC but 50,000\.00 USDC is available\. Remove rows or reduce amounts\.$/,
       ),
     ]);
     await expect(desk.send(preview)).rejects.toThrow(/^Nothing was sent: Balance/);
@@ -247,7 +255,7 @@ describe("desk over the sandbox", () => {
 
   it("resumes, on the user's word, rows journalled but never sent and rows submitted but not yet filled; rows without an account only once claimed", async () => {
     const workbook = new MemoryWorkbook();
-    const client = clientFor(sb, DEMO_API_KEY_2);
+    const client = deskClient(sb, DEMO_API_KEY_2);
     const address = (await client.account()).data.account_address;
     // A previous pane journalled three rows and died: one never left, one was accepted and then the pane closed; the
     // third is in a log older than the Account column (and this computer's journal never saw it).
@@ -309,8 +317,8 @@ describe("desk over the sandbox", () => {
   });
 
   it("keeps accounts apart: the log records the account, and another account's key neither resumes nor counts that account's rows", async () => {
-    const clientA = clientFor(sb, DEMO_API_KEY);
-    const clientB = clientFor(sb, DEMO_API_KEY_2);
+    const clientA = deskClient(sb, DEMO_API_KEY);
+    const clientB = deskClient(sb, DEMO_API_KEY_2);
     const addressA = (await clientA.account()).data.account_address;
     const addressB = (await clientB.account()).data.account_address;
     expect(addressA).not.toBe(addressB);
@@ -355,7 +363,7 @@ describe("desk over the sandbox", () => {
   it("survives an answer lost after commit: the retry with the same key gets the original result, one hedge", async () => {
     const grid = [HEADER, ["USDTNGN", "buy", 10_000, 7, "DROP-1"]];
     const { workbook, desk } = setup(grid);
-    await control(sb, "POST", "/faults", { drop_after_commit: 1 });
+    await controlOk(sb, "POST", "/faults", { drop_after_commit: 1 });
     await trade(desk, workbook, "open", grid);
     const service = await serviceState(sb, DEMO_API_KEY);
     expect(service.hedges).toHaveLength(1);

@@ -1,14 +1,15 @@
 // The API key never lands in the workbook: after a full session (all four actions, a refusal, a lost answer, a resume, a bad key), every cell, format, table name, document setting and custom property is scanned.
+import { defaultAccounts } from "../../src/sandbox/accounts";
 import { MemoryWorkbook } from "../../src/excel/memory-workbook";
 import { createDesk } from "../../src/trading/desk";
 import type { CellValue } from "../../src/trading/cells";
 import type { RunningSandbox } from "../../src/sandbox/server";
 import { DEMO_API_KEY } from "../../src/sandbox/demo";
-import { clientFor, control, sandbox } from "./sandbox-harness";
+import { deskClient, controlOk, start } from "../sandbox/helpers";
 
 let sb: RunningSandbox;
 beforeAll(async () => {
-  sb = await sandbox({ fillMs: 100 });
+  sb = await start({ accounts: defaultAccounts(), fillMs: 100 });
 });
 afterAll(() => sb.close());
 
@@ -27,7 +28,7 @@ function leaks(workbook: MemoryWorkbook, key: string): string[] {
 it("after a full session, no cell, format, table, document setting or custom property holds the key", async () => {
   const grid = (rows: CellValue[][]) => [["Market", "Side", "Notional", "Tenor", "Client reference"], ...rows];
   const workbook = new MemoryWorkbook({ sheets: { Exposures: grid([["USDTNGN", "buy", 50_000, 7, "K-1"]]) } }).select("Exposures", "A2:E2");
-  const client = clientFor(sb, DEMO_API_KEY);
+  const client = deskClient(sb, DEMO_API_KEY);
   const desk = createDesk({ client, workbook, pollIntervalMs: 250 });
   const run = async (action: "open" | "add" | "reduce" | "close", rows: CellValue[][]) => {
     workbook.setSheet("Exposures", grid(rows)).select("Exposures", `A2:E${rows.length + 1}`);
@@ -35,7 +36,7 @@ it("after a full session, no cell, format, table, document setting or custom pro
     await desk.send(preview, { sendAgain: true });
     await desk.settled(20_000);
   };
-  await control(sb, "POST", "/faults", {
+  await controlOk(sb, "POST", "/faults", {
     drop_after_commit: 1,
     rate_limit_next: 2,
     fail_next: { count: 2, path: "/hedges", method: "POST" },
@@ -53,11 +54,11 @@ it("after a full session, no cell, format, table, document setting or custom pro
   await desk.settled(20_000);
 
   // A resume in a new desk.
-  await createDesk({ client: clientFor(sb, DEMO_API_KEY), workbook }).resume();
+  await createDesk({ client: deskClient(sb, DEMO_API_KEY), workbook }).resume();
 
   // A bad key: its errors must not be written anywhere either.
   const bad = "svc_test_this_key_was_revoked_9999";
-  const badDesk = createDesk({ client: clientFor(sb, bad), workbook });
+  const badDesk = createDesk({ client: deskClient(sb, bad), workbook });
   await expect(badDesk.preview("open", (await badDesk.readRows("open")).rows)).rejects.toMatchObject({ code: "invalid_api_key" });
 
   const log = await workbook.readLog();

@@ -1,10 +1,11 @@
 // Regressions of issue 9, each against the real sandbox over HTTP: the 25-hour reopen, the frozen pane, the edited log row, hedge_not_found, the failed open with a lagging list, a reopen under another account, a workbook closed without saving, the filtered table and the multi-area selection.
+import { defaultAccounts } from "../../src/sandbox/accounts";
 import { MemoryWorkbook } from "../../src/excel/memory-workbook";
 import { MemoryIntentStore } from "../../src/excel/intent-store";
 import { createDesk, SelectionError } from "../../src/trading/desk";
 import { Journal } from "../../src/trading/journal";
-import { intentFromRow, type Intent } from "../../src/trading/intent";
-import { intentScope } from "../../src/trading/intent-store";
+import { intentFromRow, intentToLogRecord, type Intent } from "../../src/trading/intent";
+import { intentScope, type IntentStore } from "../../src/trading/intent-store";
 import { LOG_COLUMNS, LOG_SHEET_NAME } from "../../src/trading/hedge-log";
 import { fetchTransport, type HttpTransport } from "../../src/api/transport";
 import { newIdempotencyKey, type HedgingClient } from "../../src/api/client";
@@ -15,11 +16,11 @@ import type { RunningSandbox } from "../../src/sandbox/server";
 import { DEMO_API_KEY, DEMO_API_KEY_2 } from "../../src/sandbox/demo";
 import { errorView } from "../../src/taskpane/connection-controller";
 import { confirmation, readSummary } from "../../src/taskpane/trade-model";
-import { clientFor, control, sandbox, serviceState, sleep } from "./sandbox-harness";
+import { deskClient, controlOk, start, serviceState, sleep } from "../sandbox/helpers";
 
 let sb: RunningSandbox;
 beforeAll(async () => {
-  sb = await sandbox({ fillMs: 150 });
+  sb = await start({ accounts: defaultAccounts(), fillMs: 150 });
 });
 afterAll(() => sb.close());
 beforeEach(() => sb.reset());
@@ -39,7 +40,7 @@ const addRow = (amount: number, over: Partial<TradeRow> = {}): TradeRow => ({
 /** Mutating requests (POST /hedges…) a client sent, counted by its sender. */
 function counting(apiKey: string, transport?: HttpTransport): { client: HedgingClient; posts: AttemptEvent[] } {
   const posts: AttemptEvent[] = [];
-  const client = clientFor(sb, apiKey, {
+  const client = deskClient(sb, apiKey, {
     ...(transport ? { transport } : {}),
     onAttempt: (e) => {
       if (e.method === "POST" && e.path.startsWith("/hedges")) posts.push(e);
@@ -86,6 +87,28 @@ async function until(what: string, ok: () => boolean | Promise<boolean>, timeout
   }
 }
 
+/**
+ * The sandbox over HTTP, as a service whose open answers lack hedge_id (optional in the spec) while `stripHedgeId()` holds,
+ * and whose hedge list lags: it hides hedges opened at or after `hiddenFrom()` (reads by id do not lag).
+ */
+function laggingService(stripHedgeId: () => boolean, hiddenFrom: () => number): HttpTransport {
+  return async (request) => {
+    const response = await fetchTransport(request);
+    const url = new URL(request.url);
+    if (stripHedgeId() && request.method === "POST" && url.pathname.endsWith("/hedges")) {
+      const json = JSON.parse(response.body) as { data: Record<string, unknown> | null };
+      if (json.data) delete json.data.hedge_id;
+      return { ...response, body: JSON.stringify(json) };
+    }
+    if (request.method === "GET" && url.pathname.endsWith("/hedges")) {
+      const json = JSON.parse(response.body) as { data: Array<{ opened_at: string }> | null };
+      if (json.data) json.data = json.data.filter((h) => Date.parse(h.opened_at) < hiddenFrom());
+      return { ...response, body: JSON.stringify(json) };
+    }
+    return response;
+  };
+}
+
 it("the 25-hour reopen: an Add that executed (answer lost) is recorded from the service, never re-sent after the service forgot its key", async () => {
   const { client, posts } = counting(DEMO_API_KEY);
   const account = (await client.account()).data.account_address!;
@@ -97,7 +120,7 @@ it("the 25-hour reopen: an Add that executed (answer lost) is recorded from the 
   await client.add({ market: "USDTNGN", side: "buy", additional_notional_usd: 50_000 }, { idempotencyKey: add.idempotencyKey });
   await until("the add to fill", async () => (await client.get(hedge.id)).data.notional_usd === 150_000);
   // A day and an hour later: the sandbox has forgotten the key (it keeps them 24 h).
-  await control(sb, "POST", "/clock", { advance_hours: 25 });
+  await controlOk(sb, "POST", "/clock", { advance_hours: 25 });
   const later = () => new Date(Date.now() + 25 * HOUR);
   posts.length = 0;
   const desk = createDesk({ client, workbook, intentStore: store, pollIntervalMs: 250, now: later });
@@ -116,12 +139,12 @@ it("the 25-hour reopen of an Add accepted but not filled yet (fills stalled): no
   const { client, posts } = counting(DEMO_API_KEY);
   const account = (await client.account()).data.account_address!;
   const hedge = await filledHedge(client, 100_000);
-  await control(sb, "POST", "/faults", { stall_fills: true });
+  await controlOk(sb, "POST", "/faults", { stall_fills: true });
   const workbook = new MemoryWorkbook();
   const store = new MemoryIntentStore();
   const add = await journalledSend(workbook, store, client, account, addRow(50_000), { hedgeId: hedge.id, notional: 100_000 });
   await client.add({ market: "USDTNGN", side: "buy", additional_notional_usd: 50_000 }, { idempotencyKey: add.idempotencyKey });
-  await control(sb, "POST", "/clock", { advance_hours: 25 });
+  await controlOk(sb, "POST", "/clock", { advance_hours: 25 });
   posts.length = 0;
   const desk = createDesk({ client, workbook, intentStore: store, pollIntervalMs: 250, now: () => new Date(Date.now() + 25 * HOUR) });
   expect((await desk.inspect()).items.map((i) => i.step)).toEqual(["decide"]);
@@ -130,7 +153,7 @@ it("the 25-hour reopen of an Add accepted but not filled yet (fills stalled): no
   expect(posts).toEqual([]);
   expect((await workbook.readLog())[0].message).toMatch(/sent 25 h ago: the service may have forgotten its idempotency key/);
   // The fills resume: the one add fills, once; the user says it was done and the log adopts it.
-  await control(sb, "POST", "/faults", { stall_fills: false });
+  await controlOk(sb, "POST", "/faults", { stall_fills: false });
   await until("the add to fill", async () => (await client.get(hedge.id)).data.notional_usd === 150_000);
   await desk.decide(add.idempotencyKey, "done");
   desk.stop();
@@ -217,7 +240,7 @@ it("the edited log row: the request is rebuilt from this computer's journal (wha
   const { client, posts } = counting(DEMO_API_KEY);
   const account = (await client.account()).data.account_address!;
   const hedge = await filledHedge(client, 100_000);
-  await control(sb, "POST", "/faults", { stall_fills: true });
+  await controlOk(sb, "POST", "/faults", { stall_fills: true });
   const workbook = new MemoryWorkbook();
   const store = new MemoryIntentStore();
   const add = await journalledSend(workbook, store, client, account, addRow(50_000), { hedgeId: hedge.id, notional: 100_000 });
@@ -231,7 +254,7 @@ it("the edited log row: the request is rebuilt from this computer's journal (wha
   await desk.resume();
   await until("the re-send's answer", () => posts.length > 0 && desk.pending().every((r) => r.status === "submitted"));
   expect(posts.map((p) => p.code)).toEqual([null]); // the same body: replayed, not idempotency_key_reuse
-  await control(sb, "POST", "/faults", { stall_fills: false });
+  await controlOk(sb, "POST", "/faults", { stall_fills: false });
   await desk.settled(10_000);
   desk.stop();
   expect((await client.get(hedge.id)).data.notional_usd).toBe(150_000);
@@ -278,23 +301,12 @@ it("a failed open whose answer has no hedge_id, while the list lags, is logged f
   await setup.close({ market: "USDTNGN", side: "buy" });
   await until("the older hedge to close", async () => (await setup.get(older.id)).data.status === "closed");
   // The service answers opens without hedge_id (optional in the spec), and its list lags 2 s behind new hedges.
-  const lagging: HttpTransport = async (request) => {
-    const response = await fetchTransport(request);
-    const url = new URL(request.url);
-    if (request.method === "POST" && url.pathname.endsWith("/hedges")) {
-      const json = JSON.parse(response.body) as { data: Record<string, unknown> | null };
-      if (json.data) delete json.data.hedge_id;
-      return { ...response, body: JSON.stringify(json) };
-    }
-    if (request.method === "GET" && url.pathname.endsWith("/hedges")) {
-      const json = JSON.parse(response.body) as { data: Array<{ opened_at: string }> | null };
-      if (json.data) json.data = json.data.filter((h) => Date.parse(h.opened_at) < Date.now() - 2_000);
-      return { ...response, body: JSON.stringify(json) };
-    }
-    return response;
-  };
+  const lagging = laggingService(
+    () => true,
+    () => Date.now() - 2_000,
+  );
   const { client } = counting(DEMO_API_KEY, lagging);
-  await control(sb, "POST", "/faults", { fail_rate: 1 });
+  await controlOk(sb, "POST", "/faults", { fail_rate: 1 });
   const workbook = new MemoryWorkbook({
     sheets: {
       Exposures: [
@@ -312,6 +324,148 @@ it("a failed open whose answer has no hedge_id, while the list lags, is logged f
   const [row] = await workbook.readLog();
   expect(row).toMatchObject({ status: "failed", hedgeId: service.id });
   expect(row.hedgeId).not.toBe(older.id);
+});
+
+it.each([
+  ["its answer lost", { lost: true }],
+  ["its answer without hedge_id", { lost: false }],
+])(
+  "a failed open sent again with the same deal id, %s while the list lags: never tied to the failed hedge of the first try",
+  async (_, how) => {
+    // From `hideFrom` on, the list lags behind new hedges; while `stripHedgeId`, open answers lack hedge_id.
+    let hideFrom = Infinity;
+    let stripHedgeId = false;
+    const lagging = laggingService(
+      () => stripHedgeId,
+      () => hideFrom,
+    );
+    // One attempt per request: a lost answer reaches the desk, which asks the service before sending again.
+    const client = deskClient(sb, DEMO_API_KEY, { transport: lagging, retry: { maxAttempts: 1 } });
+    const workbook = new MemoryWorkbook({
+      sheets: {
+        Exposures: [
+          ["Market", "Side", "Notional", "Tenor", "Client reference"],
+          ["USDTNGN", "buy", 25_000, 7, "RETRY-DEAL"],
+        ],
+      },
+    }).select("Exposures", "A2:E2");
+    const desk = createDesk({ client, workbook, intentStore: new MemoryIntentStore(), pollIntervalMs: 250 });
+    // The first try fails on the service (nothing opened).
+    await controlOk(sb, "POST", "/faults", { fail_rate: 1 });
+    await desk.send(await desk.preview("open", (await desk.readRows("open")).rows));
+    await desk.settled(20_000);
+    const [first] = await workbook.readLog();
+    expect(first.status).toBe("failed");
+    // The deal is sent again (a new key, as the spec says); the service opens it, but the answer is lost or has no
+    // hedge_id, and for a while the list does not show the new hedge.
+    await controlOk(sb, "POST", "/faults", how.lost ? { fail_rate: 0, drop_after_commit: 1 } : { fail_rate: 0 });
+    stripHedgeId = !how.lost;
+    hideFrom = Date.now();
+    setTimeout(() => (hideFrom = Infinity), 3_000);
+    await desk.send(await desk.preview("open", (await desk.readRows("open")).rows));
+    await desk.settled(20_000);
+    desk.stop();
+    const hedges = (await serviceState(sb, DEMO_API_KEY)).hedges.filter((h) => h.client_reference === "RETRY-DEAL");
+    const second = hedges.find((h) => h.id !== first.hedgeId)!;
+    expect(hedges.map((h) => h.status).sort()).toEqual(["failed", "filled"]);
+    const log = await workbook.readLog();
+    expect(log.map((r) => [r.status, r.hedgeId])).toEqual([
+      ["failed", first.hedgeId],
+      ["filled", second.id],
+    ]);
+  },
+);
+
+it("a row sent while the pane reads the log again (Check again): this computer's journal still says it was sent, so a reopen without saving, after the service forgot its key, never sends it twice", async () => {
+  const { client: setup } = counting(DEMO_API_KEY);
+  const hedge = await filledHedge(setup, 100_000);
+  const account = (await setup.account()).data.account_address!;
+  const scope = intentScope("sandbox", account);
+  // The first pane: its Add's side lookup and this computer's journal's pruning wait until the test lets them go; once
+  // its request is out, the pane dies (its calls never return).
+  const gate = () => {
+    let open!: () => void;
+    let reached!: () => void;
+    const reachedP = new Promise<void>((r) => (reached = r));
+    const openP = new Promise<void>((r) => (open = r));
+    return { armed: false, open, reached: reachedP, pass: async () => (reached(), openP) };
+  };
+  const never = () => new Promise<never>(() => undefined);
+  const listGate = gate();
+  const pruneGate = gate();
+  let dead = false;
+  let posted = false;
+  const transport: HttpTransport = async (request) => {
+    if (dead) return never();
+    const url = new URL(request.url);
+    if (listGate.armed && request.method === "GET" && url.pathname.endsWith("/hedges") && url.searchParams.get("status") === "filled") {
+      listGate.armed = false;
+      await listGate.pass();
+    }
+    const response = await fetchTransport(request);
+    if (request.method === "POST" && url.pathname.includes("/hedges")) {
+      posted = true;
+      dead = true; // Excel closed with the request out: its answer is never heard
+      return never();
+    }
+    return response;
+  };
+  const store = new MemoryIntentStore();
+  const paneStore: IntentStore = {
+    load: (s) => (dead ? never() : store.load(s)),
+    put: (s, e) => (dead ? never() : store.put(s, e)),
+    remove: async (s, k) => {
+      if (pruneGate.armed) await pruneGate.pass();
+      return dead ? never() : store.remove(s, k);
+    },
+  };
+  const workbook = new MemoryWorkbook({
+    sheets: {
+      Exposures: [
+        ["Market", "Side", "Amount"],
+        ["USDTNGN", "buy", 50_000],
+      ],
+    },
+  }).select("Exposures", "A2:C2");
+  const desk1 = createDesk({ client: deskClient(sb, DEMO_API_KEY, { transport }), workbook, intentStore: paneStore, pollIntervalMs: 250 });
+  const preview = await desk1.preview("add", (await desk1.readRows("add")).rows);
+  listGate.armed = true;
+  void desk1.send(preview);
+  await listGate.reached;
+  // The user presses Check again while the Add looks up its hedge; reading the log again prunes an old final entry.
+  const weeksAgo = new Date(Date.now() - 9 * 24 * HOUR).toISOString();
+  const old = intentFromRow(addRow(1_000, { side: "sell" }), newIdempotencyKey(), "sandbox", weeksAgo, account);
+  old.status = "filled";
+  await store.put(scope, [{ record: intentToLogRecord(old), keyId: null, anchor: null, finalAt: weeksAgo }]);
+  pruneGate.armed = true;
+  void desk1.inspect();
+  await pruneGate.reached;
+  listGate.open();
+  await until("the Add to leave", () => posted);
+  await until("the Add to fill", async () => (await setup.get(hedge.id)).data.notional_usd === 150_000);
+  pruneGate.open();
+  desk1.stop();
+  // Excel reopens the workbook as last saved (before the Add), a day and an hour later: the service forgot the key.
+  await controlOk(sb, "POST", "/clock", { advance_hours: 25 });
+  const { client, posts } = counting(DEMO_API_KEY);
+  const desk2 = createDesk({
+    client,
+    workbook: new MemoryWorkbook(),
+    intentStore: store,
+    pollIntervalMs: 250,
+    now: () => new Date(Date.now() + 25 * HOUR),
+  });
+  await desk2.resume();
+  await until(
+    "the Add to be settled",
+    () => desk2.pending().length === 0,
+    20_000,
+    () => desk2.pending(),
+  );
+  desk2.stop();
+  expect((await setup.get(hedge.id)).data.notional_usd).toBe(150_000); // not 200,000
+  expect(posts).toEqual([]);
+  expect((await desk2.log()).map((r) => [r.action, r.status, r.hedgeId])).toEqual([["add", "filled", hedge.id]]);
 });
 
 it("a reopen under another account: its unfinished rows are listed as another account's, nothing is sent for them, and rows without an account wait to be claimed", async () => {
@@ -429,7 +583,7 @@ describe("what the user selected", () => {
 
   it("the filtered table: the rows Excel hides are counted, and the read summary and the LIVE dialog say how many were skipped", async () => {
     const desk = createDesk({
-      client: clientFor(sb, DEMO_API_KEY),
+      client: deskClient(sb, DEMO_API_KEY),
       account: null,
       workbook: stub({
         readSelection: async () => ({
@@ -452,7 +606,7 @@ describe("what the user selected", () => {
   it("the multi-area selection: its message reaches the pane as a selection problem, not unexpected_error", async () => {
     const message = "The selection has 2 areas (Ctrl+click): select one block of rows, or read each area on its own.";
     const desk = createDesk({
-      client: clientFor(sb, DEMO_API_KEY),
+      client: deskClient(sb, DEMO_API_KEY),
       account: null,
       workbook: stub({
         readSelection: async () => {

@@ -1,6 +1,16 @@
 // Reading trade rows: header mapping with synonyms, per-action required fields, validation messages by sheet row, numbers as text.
 import { MemoryWorkbook } from "../../src/excel/memory-workbook";
-import { mapColumns, normaliseHeader, parseAmount, parseTenor, readTradeRows } from "../../src/trading/rows";
+import {
+  mapColumns,
+  MAX_AMOUNT_USD,
+  normaliseHeader,
+  parseAmount,
+  parseMarket,
+  parseSide,
+  parseTenor,
+  readTradeRows,
+  roundToCent,
+} from "../../src/trading/rows";
 import type { CellValue } from "../../src/trading/cells";
 
 async function read(action: "open" | "add" | "reduce" | "close", grid: CellValue[][], select = "A2:Z200") {
@@ -108,6 +118,30 @@ describe("row validation", () => {
     expect(r.rows).toEqual([]);
   });
 
+  it("rounds amounts to the cent as they are shown and sent, and refuses amounts beyond sane bounds with the row and the reason", async () => {
+    const r = await read("add", [
+      ["Market", "Side", "Amount"],
+      ["USDTNGN", "buy", 250_000 / 3], // row 2: 83,333.333… as the cell holds it
+      ["USDTNGN", "buy", 1.005], // row 3: 1.00499999… in binary, still 1.01
+      ["USDTNGN", "buy", "12,345.675"], // row 4: text
+      ["USDTNGN", "buy", 1e300], // row 5
+      ["USDTNGN", "buy", 1_000_000_000.01], // row 6: just over
+      ["USDTNGN", "buy", 0.004], // row 7: rounds to nothing
+      ["USDTNGN", "buy", 1_000_000_000], // row 8: the most one row may carry
+    ]);
+    expect(r.rows.map((x) => [x.rowNumber, x.notional])).toEqual([
+      [2, 83_333.33],
+      [3, 1.01],
+      [4, 12_345.68],
+      [8, 1_000_000_000],
+    ]);
+    expect(r.problems.map((p) => p.message)).toEqual([
+      "Row 5: Amount 1e+300 is more than the 1,000,000,000 USD one row may carry: check the amount, or split the trade.",
+      "Row 6: Amount 1000000000.01 is more than the 1,000,000,000 USD one row may carry: check the amount, or split the trade.",
+      "Row 7: Amount 0.004 rounds to 0.00: the smallest amount is 0.01.",
+    ]);
+  });
+
   it("accepts numbers as numbers or as text with thousands separators", () => {
     expect(parseAmount(1250000)).toEqual({ value: 1_250_000 });
     expect(parseAmount("1,250,000")).toEqual({ value: 1_250_000 });
@@ -163,5 +197,170 @@ describe("row validation", () => {
       [4, "buy", 100_000, 7, "A1"],
       [5, "sell", 50_000, 3, "A2"],
     ]);
+  });
+});
+
+describe("what the user typed, read as the service needs it", () => {
+  it("names every header a missing column may have, and says which action needs it", async () => {
+    const r = await read("add", [
+      ["Side", "Comment"],
+      ["buy", "x"],
+    ]);
+    expect(r.problems.map((p) => p.message)).toEqual([
+      "Row 1: no Market column — Add needs one: add a column headed Market, Pair or Symbol.",
+      "Row 1: no Notional column — Add needs one: add a column headed Notional or Amount.",
+    ]);
+    const open = await read("open", [["Market", "Side", "Amount"]]);
+    expect(open.problems.map((p) => p.message)).toEqual([
+      "Row 1: no Tenor column — Open needs one: add a column headed Tenor.",
+      "Row 1: no Client reference column — Open needs one: add a column headed Client reference, Deal id or Reference.",
+    ]);
+  });
+
+  it("an Add, Reduce or Close keeps the row's client reference when there is one; two reference columns are refused for them too", async () => {
+    for (const action of ["add", "reduce", "close"] as const) {
+      const r = await read(action, [
+        ["Market", "Side", "Amount", "Deal id"],
+        ["USDTNGN", "buy", 1_000, " D-7 "],
+        ["USDTNGN", "buy", 2_000, "D-7"],
+      ]);
+      expect(r.rows.map((x) => x.clientReference)).toEqual(["D-7", "D-7"]); // an Add may share its deal's reference
+      const twice = await read(action, [
+        ["Market", "Side", "Amount", "Deal id", "Reference"],
+        ["USDTNGN", "buy", 1_000, "D-7", "D-8"],
+      ]);
+      expect(twice.problems.map((p) => p.message)).toEqual([
+        "Row 1: columns Deal id and Reference both mean Client reference — rename or remove all but one.",
+      ]);
+    }
+    // Two Tenor columns do not matter to an Add, which reads none.
+    const add = await read("add", [
+      ["Market", "Side", "Amount", "Tenor", "Tenor days"],
+      ["USDTNGN", "buy", 1_000, 7, 3],
+    ]);
+    expect(add.problems).toEqual([]);
+  });
+
+  it("a row whose cells for this action are all blank is skipped as blank, even with a comment beside it", async () => {
+    const r = await read("add", [
+      ["Market", "Side", "Amount", "Comment", "Tenor"],
+      ["  ", "", null, "not this one", 7],
+      ["USDTNGN", "buy", 10, "", ""],
+    ]);
+    expect(r.blankRows).toEqual([2]);
+    expect(r.rows.map((x) => x.rowNumber)).toEqual([3]);
+    expect(r.problems).toEqual([]);
+  });
+
+  it("says what is wrong with each cell of an Add, and how to fix it", async () => {
+    const r = await read("add", [
+      ["Market", "Side", "Amount"],
+      ["", "", ""],
+      ["US", " Hold ", "lots"],
+      ["USDTNGN", "buy", ""],
+    ]);
+    expect(r.problems.map((p) => [p.rowNumber, p.field, p.value, p.message])).toEqual([
+      [3, "market", "US", 'Row 3: Market "US" — give a market symbol such as USDTNGN.'],
+      [3, "side", "Hold", 'Row 3: Side "Hold" — use buy or sell.'],
+      [3, "notional", "lots", "Row 3: Amount lots is not an amount: use digits, with , for thousands and . for decimals (1,250,000.00)."],
+      [4, "notional", "", "Row 4: Amount is empty — give the USD amount, e.g. 250,000."],
+    ]);
+    expect(r.blankRows).toEqual([2]);
+    const empty = await read("open", [
+      ["Market", "Side", "Notional", "Tenor", "Reference"],
+      ["", "", 5, "", "D-1"],
+    ]);
+    expect(empty.problems.map((p) => p.message)).toEqual([
+      "Row 2: Market is empty — give the market symbol, e.g. USDTNGN.",
+      "Row 2: Side is empty — use buy or sell.",
+      "Row 2: Tenor is empty — use 1, 3 or 7 (days).",
+    ]);
+  });
+
+  it("a client reference of up to 128 characters", async () => {
+    const header = ["Market", "Side", "Notional", "Tenor", "Reference"];
+    const r = await read("open", [header, ["USDTNGN", "buy", 5, 7, "R".repeat(128)], ["USDTNGN", "sell", 5, 7, "S".repeat(129)]]);
+    expect(r.rows.map((x) => x.rowNumber)).toEqual([2]);
+    expect(r.problems.map((p) => p.message)).toEqual(["Row 3: Client reference is 129 characters — use at most 128."]);
+  });
+
+  it("says what it read: the sheet, the address, the table, the columns and the hidden rows skipped", async () => {
+    const wb = new MemoryWorkbook({
+      sheets: {
+        Exposures: [
+          ["Pair", "Direction", "Amount USD"],
+          ["USDTNGN", "sell", 5],
+        ],
+      },
+    }).select("Exposures", "A2:C2");
+    const selection = await wb.readSelection();
+    const r = readTradeRows("close", selection);
+    expect(r).toMatchObject({
+      action: "close",
+      sheetName: "Exposures",
+      address: "Exposures!A2:C2",
+      tableName: null,
+      columns: { market: "Pair", side: "Direction", notional: "Amount USD" },
+      hiddenRowsSkipped: 0,
+    });
+    expect(readTradeRows("close", { ...selection, hiddenRowsSkipped: 3 }).hiddenRowsSkipped).toBe(3);
+  });
+
+  it("reads markets, sides and tenors as typed", () => {
+    expect(parseMarket(" usdt/ngn ")).toBe("USDTNGN");
+    expect(parseMarket("USDT-NGN")).toBe("USDTNGN");
+    expect(parseMarket("usdt_ngn")).toBe("USDTNGN");
+    expect(parseMarket("USD")).toBe("USD");
+    expect(parseMarket("US")).toBeNull();
+    expect(parseMarket("A".repeat(20))).toBe("A".repeat(20));
+    expect(parseMarket("A".repeat(21))).toBeNull();
+    expect(parseMarket("USD$NGN")).toBeNull();
+    expect(parseMarket(null)).toBeNull();
+    expect(parseSide(" SELL ")).toBe("sell");
+    expect(parseSide("b")).toBeNull();
+    expect(parseSide(null)).toBeNull();
+    expect(parseTenor("7d")).toBe(7);
+    expect(parseTenor(" 3 Day ")).toBe(3);
+    expect(parseTenor("1days")).toBe(1);
+    expect(parseTenor("7 weeks")).toBeNull();
+    expect(parseTenor("d")).toBeNull();
+    expect(parseTenor(null)).toBeNull();
+  });
+
+  it("reads amounts as typed, rounded to the cent as sent, within what one row may carry", () => {
+    expect(parseAmount("USD 1,000")).toEqual({ value: 1_000 });
+    expect(parseAmount("usdc1000")).toEqual({ value: 1_000 });
+    expect(parseAmount("USDC 1,250,000")).toEqual({ value: 1_250_000 }); // once refused: "USD" was taken off, leaving "C"
+    expect(parseAmount("1,000 usdc")).toEqual({ value: 1_000 });
+    expect(parseAmount("1\u00a0000\u202f000")).toEqual({ value: 1_000_000 });
+    expect(parseAmount("1_000'000")).toEqual({ value: 1_000_000 });
+    expect(parseAmount(" 12.5 ")).toEqual({ value: 12.5 });
+    expect(parseAmount(83_333.333)).toEqual({ value: 83_333.33 });
+    expect(parseAmount(1.005)).toEqual({ value: 1.01 });
+    expect(parseAmount(0.005)).toEqual({ value: 0.01 });
+    expect(parseAmount(0.004)).toEqual({ reason: "rounds to 0.00: the smallest amount is 0.01" });
+    expect(parseAmount("0.004")).toEqual({ reason: "rounds to 0.00: the smallest amount is 0.01" });
+    expect(parseAmount(MAX_AMOUNT_USD)).toEqual({ value: MAX_AMOUNT_USD });
+    expect(parseAmount(MAX_AMOUNT_USD + 1)).toEqual({
+      reason: "is more than the 1,000,000,000 USD one row may carry: check the amount, or split the trade",
+    });
+    expect(parseAmount("-5")).toEqual({ reason: "must be greater than 0" });
+    expect(parseAmount(-5)).toEqual({ reason: "must be greater than 0" });
+    expect(parseAmount(0)).toEqual({ reason: "must be greater than 0" });
+    expect(parseAmount(Number.NaN)).toEqual({ reason: "is not a number" });
+    expect(parseAmount(Number.POSITIVE_INFINITY)).toEqual({ reason: "is not a number" });
+    expect(parseAmount(true)).toEqual({ reason: "is not a number" });
+    expect(parseAmount("12,34,567")).toHaveProperty("reason");
+    expect(parseAmount("1234,567")).toHaveProperty("reason");
+    expect(parseAmount("1,234,567.")).toHaveProperty("reason");
+    expect(parseAmount("x1000")).toHaveProperty("reason");
+    expect(parseAmount("1000x")).toHaveProperty("reason");
+    expect(roundToCent(2.675)).toBe(2.68);
+  });
+
+  it("maps every header synonym, and ignores blank headers", () => {
+    expect(mapColumns(["", "Market", "Side", "Amount (USD)", "Tenor"]).index).toEqual({ market: 1, side: 2, notional: 3, tenor: 4 });
+    expect(mapColumns(["Notional", "Symbol", "Client Reference"]).index).toEqual({ notional: 0, market: 1, clientReference: 2 });
+    expect(mapColumns(["", " ", "?"]).index).toEqual({});
   });
 });

@@ -1,4 +1,5 @@
 // At reduced scale, what issue 10 asks of trading: a preview quotes each distinct question once, shows its first figures before the rest, can be cancelled and says how many rows are priced; fill polling costs about ⌈N/500⌉ status-filtered list pages per round, not one call per hedge.
+import { defaultAccounts } from "../../src/sandbox/accounts";
 import { MemoryWorkbook } from "../../src/excel/memory-workbook";
 import { createDesk, INSPECT_ASK_MAX } from "../../src/trading/desk";
 import { Journal } from "../../src/trading/journal";
@@ -13,19 +14,19 @@ import type { Preview } from "../../src/trading/types";
 import type { CellValue } from "../../src/trading/cells";
 import type { RunningSandbox } from "../../src/sandbox/server";
 import { DEMO_API_KEY } from "../../src/sandbox/demo";
-import { clientFor, sandbox } from "./sandbox-harness";
+import { deskClient, start } from "../sandbox/helpers";
 
 describe("a preview that scales", () => {
   let sb: RunningSandbox;
   beforeAll(async () => {
-    sb = await sandbox({ fillMs: 50 });
+    sb = await start({ accounts: defaultAccounts(), fillMs: 50 });
   });
   afterAll(() => sb.close());
 
   const AMOUNTS = [1_000, 2_000, 3_000, 4_000, 5_000];
   async function addPreview(options: { concurrency?: number; cancelAfterFirst?: boolean } = {}) {
     const quotes: AttemptEvent[] = [];
-    const client = clientFor(sb, DEMO_API_KEY, { onAttempt: (e) => e.path === "/quotes" && quotes.push(e) });
+    const client = deskClient(sb, DEMO_API_KEY, { onAttempt: (e) => e.path === "/quotes" && quotes.push(e) });
     const opened = await client.open({ market: "USDTNGN", side: "buy", notional_usd: 100_000, tenor_days: 7, client_reference: "SCALE" });
     for (let i = 0; i < 100 && (await client.get(opened.data.hedge_id!)).data.status !== "filled"; i++)
       await new Promise((r) => setTimeout(r, 20));

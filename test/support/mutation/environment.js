@@ -2,10 +2,7 @@
 "use strict";
 
 const { TestEnvironment } = require("jest-environment-node");
-const { ACTIVE_MUTANT, writeFileRecord } = require("./record");
-
-/** The mutant whose run has already seen a failing test (a process-wide mark: every test file of one run shares it). */
-const KILLED = Symbol.for("hedge-for-excel.mutation.killed");
+const { ACTIVE_MUTANT, KILLED, writeFileRecord } = require("./record");
 
 function fullName(test) {
   const names = [test.name];
@@ -28,6 +25,10 @@ class MutationEnvironment extends TestEnvironment {
     this.startedAt = Date.now();
     /** @type {Record<string, number>} */
     this.tests = {};
+    // Environment variables for mutation runs only (jest.config.testEnvironmentOptions.mutation.env in stryker.config.mjs),
+    // e.g. fewer simulation seeds; one set by hand (SIM_SEEDS=1000 npm run mutate) wins. The test's process.env is its own copy.
+    const env = config.projectConfig.testEnvironmentOptions?.mutation?.env ?? {};
+    for (const [name, value] of Object.entries(env)) this.global.process.env[name] ??= String(value);
   }
 
   async handleTestEvent(event) {

@@ -7,6 +7,9 @@ const path = require("node:path");
 /** Set by Stryker in a mutant run (the id of the active mutant); absent in its dry run. */
 const ACTIVE_MUTANT = "__STRYKER_ACTIVE_MUTANT__";
 
+/** The mutant whose run has already seen a failing test (a process-wide mark: every test file of one run shares it). */
+const KILLED = Symbol.for("hedge-for-excel.mutation.killed");
+
 /** Where the dry run writes what it saw, inside the directory the tests run in (Stryker's sandbox, removed after the run). */
 function recordFile(rootDir) {
   return path.join(rootDir, "reports", "mutation", "tests-by-file.json");
@@ -35,4 +38,4 @@ function writeFileRecord(rootDir, testPath, entry) {
   fs.writeFileSync(recordFile(rootDir), JSON.stringify(record));
 }
 
-module.exports = { ACTIVE_MUTANT, readRecord, writeFileRecord };
+module.exports = { ACTIVE_MUTANT, KILLED, readRecord, writeFileRecord };

@@ -1,0 +1,411 @@
+// The journal over an in-memory workbook and per-user store: what opening a workbook brings back (rows the log lost, rows another workbook holds, rows edited in the log), and what happens when a write fails.
+import { MemoryWorkbook } from "../../src/excel/memory-workbook";
+import { MemoryIntentStore } from "../../src/excel/intent-store";
+import { Journal, utcDayStart } from "../../src/trading/journal";
+import { intentFromRow, intentToLogRecord, type Intent } from "../../src/trading/intent";
+import { intentScope } from "../../src/trading/intent-store";
+import { LOG_COLUMNS, LOG_SHEET_NAME } from "../../src/trading/hedge-log";
+import type { CellValue } from "../../src/trading/cells";
+import type { Action } from "../../src/trading/types";
+import { logCells, logRow } from "../support/builders";
+
+const ACCOUNT = "0x00000000000000000000000000000000000000aa";
+const SCOPE = intentScope("sandbox", ACCOUNT);
+const NOW = new Date("2026-11-23T12:00:00.000Z");
+const LOGGED = "2026-11-23T09:00:00.000Z";
+const at = (minutes: number) => new Date(Date.parse(LOGGED) + minutes * 60_000).toISOString();
+const col = (field: string) => LOG_COLUMNS.findIndex((c) => c.field === field);
+
+/** A row of this account, journalled at LOGGED + `minutes` (the order rows are appended in). */
+function intent(key: string, minutes = 0, action: Action = "open"): Intent {
+  const i = intentFromRow(
+    {
+      rowNumber: 2,
+      action,
+      market: "USDTNGN",
+      side: "buy",
+      notional: 50_000,
+      tenor: action === "open" ? 7 : null,
+      clientReference: `D-${key}`,
+    },
+    key,
+    "sandbox",
+    at(minutes),
+    ACCOUNT,
+  );
+  i.keyId = "k-key";
+  return i;
+}
+
+const journalOf = (workbook: MemoryWorkbook, store: MemoryIntentStore | null = null, onError?: (e: Error) => void) =>
+  new Journal(workbook, { ...(store ? { store, scope: SCOPE } : {}), now: () => NOW, flushDelayMs: 60_000, onError });
+
+/** A workbook holding `log` (the Hedge Log's cells, header first) as a table: the file as it was last saved. */
+function saved(log: CellValue[][]): MemoryWorkbook {
+  const wb = new MemoryWorkbook({ sheets: { [LOG_SHEET_NAME]: log.map((r) => [...r]) } });
+  return wb.addTable("HedgeLog", LOG_SHEET_NAME, `A1:${String.fromCharCode(64 + LOG_COLUMNS.length)}${log.length}`);
+}
+
+const keysOf = (rows: Array<{ idempotencyKey: string }>) => rows.map((r) => r.idempotencyKey);
+
+async function filled(journal: Journal, i: Intent) {
+  journal.update(i, { status: "submitted", hedgeId: `h-${i.idempotencyKey}` });
+  journal.update(i, { status: "filled", struckRate: 1500 });
+  await journal.flush();
+}
+
+describe("opening a workbook whose log lost rows (closed without saving, or rows deleted)", () => {
+  it("an unfinished row the log lost comes back at its end from this computer's journal, marked restored; the log gets the newer state of the rows it kept", async () => {
+    const store = new MemoryIntentStore();
+    const first = saved([LOG_COLUMNS.map((c) => c.header)]);
+    const j1 = journalOf(first, store);
+    await j1.load();
+    const a = intent("a");
+    await j1.append([a]);
+    const savedLog = first.cells(LOG_SHEET_NAME); // saved here, with a still submitting
+    const b = intent("b", 1);
+    await j1.append([b]);
+    j1.update(a, { status: "submitted", hedgeId: "h-a", sentAt: at(0) });
+    await j1.flush();
+
+    const reopened = saved(savedLog);
+    const j2 = journalOf(reopened, store);
+    const report = await j2.load();
+    expect(keysOf(report.restored)).toEqual(["b"]);
+    expect(report.orphans).toEqual([]);
+    const log = await reopened.readLog();
+    expect(log.map((r) => [r.idempotencyKey, r.status, r.hedgeId, r.sentAt])).toEqual([
+      ["a", "submitted", "h-a", at(0)],
+      ["b", "submitting", null, null],
+    ]);
+    expect(log[1].message).toMatch(/^Restored from this computer's journal: the row was missing from the Hedge Log/);
+    expect(j2.get("b")).toMatchObject({ status: "submitting", keyId: "k-key" });
+    // Opening again restores nothing more, and the note is not repeated.
+    const again = await journalOf(reopened, store).load();
+    expect(again.restored).toEqual([]);
+    expect((await reopened.readLog()).map((r) => r.idempotencyKey)).toEqual(["a", "b"]);
+  });
+
+  it("final rows appended after a row the log holds come back in order (the workbook was closed without saving)", async () => {
+    const store = new MemoryIntentStore();
+    const wb = saved([LOG_COLUMNS.map((c) => c.header)]);
+    const j1 = journalOf(wb, store);
+    await j1.load();
+    const a = intent("a");
+    await j1.append([a]);
+    await filled(j1, a);
+    const savedLog = wb.cells(LOG_SHEET_NAME);
+    const b = intent("b", 1);
+    const c = intent("c", 2);
+    await j1.append([b]);
+    await j1.append([c]);
+    await filled(j1, b);
+    await filled(j1, c);
+
+    const reopened = saved(savedLog);
+    const report = await journalOf(reopened, store).load();
+    expect(keysOf(report.restored)).toEqual(["b", "c"]);
+    expect(report.orphans).toEqual([]);
+    expect((await reopened.readLog()).map((r) => [r.idempotencyKey, r.status])).toEqual([
+      ["a", "filled"],
+      ["b", "filled"],
+      ["c", "filled"],
+    ]);
+  });
+
+  it("an unfinished row that comes back brings the final rows it was appended after", async () => {
+    const store = new MemoryIntentStore();
+    const wb = saved([LOG_COLUMNS.map((c) => c.header)]);
+    const savedLog = wb.cells(LOG_SHEET_NAME); // saved empty
+    const j1 = journalOf(wb, store);
+    await j1.load();
+    const a = intent("a");
+    const b = intent("b", 1);
+    await j1.append([a]);
+    await filled(j1, a);
+    await j1.append([b]);
+    const reopened = saved(savedLog);
+    const report = await journalOf(reopened, store).load();
+    expect(keysOf(report.restored)).toEqual(["a", "b"]);
+    expect((await reopened.readLog()).map((r) => [r.idempotencyKey, r.status])).toEqual([
+      ["a", "filled"],
+      ["b", "submitting"],
+    ]);
+  });
+
+  it("a final row the user deleted from the log is not written back unasked: it is listed as missing, for the user to restore", async () => {
+    const store = new MemoryIntentStore();
+    const wb = new MemoryWorkbook();
+    const j1 = journalOf(wb, store);
+    await j1.load();
+    const a = intent("a");
+    const b = intent("b", 1);
+    await j1.append([a]);
+    await j1.append([b]);
+    await filled(j1, a);
+    await filled(j1, b);
+    const cells = wb.cells(LOG_SHEET_NAME);
+    const reopened = saved([cells[0], cells[2]]);
+    const report = await journalOf(reopened, store).load();
+    expect(report.restored).toEqual([]);
+    expect(keysOf(report.orphans)).toEqual(["a"]);
+    expect(keysOf(await reopened.readLog())).toEqual(["b"]);
+  });
+
+  it("another workbook's final rows are not written into this log: they count for the duplicate check, and restore() adds them on the user's word", async () => {
+    const store = new MemoryIntentStore();
+    const other = new MemoryWorkbook();
+    const j1 = journalOf(other, store);
+    await j1.load();
+    const a = intent("a");
+    const b = intent("b", 1);
+    const c = intent("c", 2);
+    for (const i of [a, b, c]) await j1.append([i]);
+    for (const i of [a, b, c]) await filled(j1, i);
+
+    const mine = new MemoryWorkbook();
+    const j2 = journalOf(mine, store);
+    const report = await j2.load();
+    expect(report.restored).toEqual([]);
+    expect(keysOf(report.orphans)).toEqual(["a", "b", "c"]);
+    expect(await mine.readLog()).toEqual([]);
+    expect(j2.all()).toEqual([]);
+    expect(keysOf(j2.records())).toEqual(["a", "b", "c"]);
+    // The user says two of them are this workbook's: they are added in the order they were logged.
+    const back = await j2.restore(["c", "a", "unknown"]);
+    expect(keysOf(back)).toEqual(["a", "c"]);
+    expect(keysOf(await mine.readLog())).toEqual(["a", "c"]);
+    expect(keysOf(j2.orphaned())).toEqual(["b"]);
+    expect(keysOf(j2.records())).toEqual(["b", "a", "c"]);
+    expect(j2.get("a")).toMatchObject({ status: "filled" });
+  });
+});
+
+describe("opening a workbook whose log differs from this computer's journal", () => {
+  async function journalledAndLogged(i: Intent) {
+    const store = new MemoryIntentStore();
+    const wb = new MemoryWorkbook();
+    const j = journalOf(wb, store);
+    await j.load();
+    await j.append([i]);
+    return { store, wb, j };
+  }
+  const edit = (wb: MemoryWorkbook, field: string, value: CellValue) => {
+    const cells = wb.cells(LOG_SHEET_NAME);
+    cells[1][col(field)] = value;
+    wb.setSheet(LOG_SHEET_NAME, cells);
+  };
+
+  it("a log row further on than the journal (written by another session) wins, and the journal takes it up", async () => {
+    const a = intent("a");
+    const { store, wb, j } = await journalledAndLogged(a);
+    j.update(a, { status: "submitted", hedgeId: "h-a" });
+    await j.flush();
+    // Another session wrote the fill into the log only.
+    await wb.updateLog([{ idempotencyKey: "a", status: "filled", struckRate: 1501, fillTxHash: "0xfill" }]);
+    const j2 = journalOf(wb, store);
+    await j2.load();
+    expect(j2.get("a")).toMatchObject({ status: "filled", hedgeId: "h-a", struckRate: 1501, fillTxHash: "0xfill" });
+    const [entry] = await store.load(SCOPE);
+    expect(entry.record).toMatchObject({ status: "filled", struckRate: 1501 });
+    expect(entry.finalAt).toBe(NOW.toISOString());
+  });
+
+  it("a log row behind the journal (saved before the fill) is brought up to date from the journal", async () => {
+    const a = intent("a");
+    const { store, wb, j } = await journalledAndLogged(a);
+    j.update(a, { sentAt: at(1) });
+    j.update(a, { status: "submitted", hedgeId: "h-a", orderTxHash: "0xorder" });
+    await j.flush();
+    const savedLog = wb.cells(LOG_SHEET_NAME);
+    j.update(a, { status: "filled", struckRate: 1502, filledAt: at(2) });
+    await j.flush();
+    const reopened = saved(savedLog);
+    const j2 = journalOf(reopened, store);
+    await j2.load();
+    expect((await reopened.readLog())[0]).toMatchObject({
+      status: "filled",
+      hedgeId: "h-a",
+      orderTxHash: "0xorder",
+      struckRate: 1502,
+      filledAt: at(2),
+      sentAt: at(1),
+    });
+    expect(j2.unflushed()).toBe(0);
+  });
+
+  it("a row whose request was edited in the log keeps what was journalled (and sent), and says so in its message", async () => {
+    const a = intent("a");
+    const { store, wb } = await journalledAndLogged(a);
+    edit(wb, "notional", 60_000);
+    const j2 = journalOf(wb, store);
+    const report = await j2.load();
+    expect(report.edited).toEqual([{ intent: expect.objectContaining({ idempotencyKey: "a" }), fields: ["notional"] }]);
+    expect(j2.get("a")!.notional).toBe(50_000);
+    const note = "The Hedge Log row was edited (notional): the add-in keeps what it journalled and sent.";
+    expect((await wb.readLog())[0].message).toBe(note);
+    // Said once, however often the workbook is opened.
+    await journalOf(wb, store).load();
+    expect((await wb.readLog())[0].message).toBe(note);
+  });
+
+  it("a final row edited in the log is reported but its message is left alone", async () => {
+    const a = intent("a");
+    const { store, wb, j } = await journalledAndLogged(a);
+    await filled(j, a);
+    edit(wb, "side", "sell");
+    const report = await journalOf(wb, store).load();
+    expect(report.edited.map((e) => e.fields)).toEqual([["side"]]);
+    expect((await wb.readLog())[0].message).toBeNull();
+  });
+
+  it("a row the journal knows whose log row became unreadable (Market blanked) is still the journal's, with its state written back", async () => {
+    const a = intent("a");
+    const { store, wb, j } = await journalledAndLogged(a);
+    j.update(a, { status: "submitted", hedgeId: "h-a" });
+    await j.flush();
+    edit(wb, "market", "");
+    edit(wb, "status", "???");
+    const j2 = journalOf(wb, store);
+    const report = await j2.load();
+    expect(report.edited).toEqual([{ intent: expect.objectContaining({ idempotencyKey: "a" }), fields: ["row"] }]);
+    expect(j2.get("a")).toMatchObject({ market: "USDTNGN", status: "submitted", hedgeId: "h-a" });
+    expect(j2.unusable()).toEqual([]);
+    expect((await wb.readLog({ keys: ["a"] }))[0].status).toBe("submitted");
+  });
+
+  it("a journal entry without an account (an older version) takes the account the log row has", async () => {
+    const a = intent("a");
+    const { store, wb } = await journalledAndLogged(a);
+    const [entry] = await store.load(SCOPE);
+    await store.put(SCOPE, [{ ...entry, record: { ...entry.record, account: null } }]);
+    const j2 = journalOf(wb, store);
+    const report = await j2.load();
+    expect(j2.get("a")!.account).toBe(ACCOUNT);
+    expect(report.edited).toEqual([]);
+  });
+
+  it("a row copied by hand (the same key twice) is the journal's once: the copy is listed, never acted on", async () => {
+    const wb = new MemoryWorkbook();
+    const row = logRow({ idempotencyKey: "a", status: "submitted", loggedAt: LOGGED });
+    await wb.appendLog([row, { ...row, notional: 1 }]);
+    const j = journalOf(wb);
+    await j.load();
+    expect(j.all().map((i) => [i.idempotencyKey, i.notional])).toEqual([["a", 100_000]]);
+    expect(j.unusable()).toEqual([{ record: expect.objectContaining({ idempotencyKey: "a", notional: 1 }), reason: "it cannot be read" }]);
+    expect(j.records()).toHaveLength(2);
+  });
+
+  it("a damaged journal entry (no market) is left out, and the workbook still opens", async () => {
+    const store = new MemoryIntentStore();
+    const a = intent("a");
+    await store.put(SCOPE, [
+      { record: { ...intentToLogRecord(a), market: null as unknown as string }, keyId: null, anchor: null, finalAt: null },
+    ]);
+    const j = journalOf(new MemoryWorkbook(), store);
+    expect(await j.load()).toEqual({ restored: [], orphans: [], edited: [] });
+    expect(j.all()).toEqual([]);
+  });
+
+  it("reads unfinished rows and today's rows (UTC) for the duplicate check, not earlier final ones", async () => {
+    const wb = saved([
+      LOG_COLUMNS.map((c) => c.header),
+      logCells(logRow({ idempotencyKey: "yesterday", loggedAt: "2026-11-22T23:59:59.000Z" })),
+      logCells(logRow({ idempotencyKey: "midnight", loggedAt: "2026-11-23T00:00:00.000Z" })),
+      logCells(logRow({ idempotencyKey: "old-unfinished", loggedAt: "2026-11-01T00:00:00.000Z", status: "submitted" })),
+    ]);
+    const j = journalOf(wb);
+    await j.load();
+    expect(keysOf(j.records()).sort()).toEqual(["midnight", "old-unfinished"]);
+    expect(utcDayStart(new Date("2026-11-23T23:59:59.999Z"))).toBe("2026-11-23T00:00:00.000Z");
+  });
+});
+
+describe("writes that fail", () => {
+  it("append: when this computer's journal cannot be written, the log is not written either and the row is not taken (so never sent)", async () => {
+    const wb = new MemoryWorkbook();
+    const store = new MemoryIntentStore();
+    const j = journalOf(wb, store);
+    await j.load();
+    store.put = async () => {
+      throw new Error("storage full");
+    };
+    await expect(j.append([intent("a")])).rejects.toThrow("storage full");
+    expect(await wb.readLog()).toEqual([]);
+    expect(j.get("a")).toBeUndefined();
+  });
+
+  it("flush: a failed write of this computer's journal is reported and retried, and the log is not written ahead of it", async () => {
+    const wb = new MemoryWorkbook();
+    const store = new MemoryIntentStore();
+    const errors: Error[] = [];
+    const j = journalOf(wb, store, (e) => errors.push(e));
+    await j.load();
+    const a = intent("a");
+    await j.append([a]);
+    const put = store.put.bind(store);
+    store.put = async () => {
+      throw new Error("storage busy");
+    };
+    j.update(a, { status: "submitted", hedgeId: "h-a" });
+    await expect(j.flush()).rejects.toThrow("storage busy");
+    expect(errors.map((e) => e.message)).toEqual(["storage busy"]);
+    expect((await wb.readLog())[0].status).toBe("submitting");
+    expect(j.unflushed()).toBe(1);
+    store.put = put;
+    await j.flush();
+    expect((await store.load(SCOPE))[0].record).toMatchObject({ status: "submitted", hedgeId: "h-a" });
+    expect((await wb.readLog())[0]).toMatchObject({ status: "submitted", hedgeId: "h-a" });
+    expect(j.unflushed()).toBe(0);
+  });
+
+  it("flush: a failed log write is retried with the newest state of each row, an update made meanwhile included", async () => {
+    const wb = new MemoryWorkbook();
+    const errors: Error[] = [];
+    const j = journalOf(wb, null, (e) => errors.push(e));
+    await j.load();
+    const a = intent("a");
+    await j.append([a]);
+    await j.flush();
+    const update = wb.updateLog.bind(wb);
+    let release!: () => void;
+    wb.updateLog = () =>
+      new Promise((_, reject) => {
+        release = () => reject(new Error("Excel is busy"));
+      });
+    j.update(a, { status: "submitted", hedgeId: "h-a", orderTxHash: "0xorder" });
+    const failing = j.flush();
+    await new Promise((r) => setTimeout(r, 10));
+    // The fill is seen while the write is stuck.
+    j.update(a, { status: "filled", struckRate: 1503 });
+    release();
+    await expect(failing).rejects.toThrow("Excel is busy");
+    expect(errors).toHaveLength(1);
+    wb.updateLog = update;
+    await j.flush();
+    expect((await wb.readLog())[0]).toMatchObject({ status: "filled", hedgeId: "h-a", orderTxHash: "0xorder", struckRate: 1503 });
+  });
+
+  it("a listener that throws does not stop the journal", async () => {
+    const wb = new MemoryWorkbook();
+    const j = journalOf(wb, null, () => {
+      throw new Error("listener broke");
+    });
+    await j.load();
+    const a = intent("a");
+    await j.append([a]);
+    const update = wb.updateLog.bind(wb);
+    wb.updateLog = async () => {
+      throw new Error("Excel is busy");
+    };
+    j.update(a, { status: "submitted" });
+    await expect(j.flush()).rejects.toThrow("Excel is busy");
+    wb.updateLog = update;
+    await j.flush();
+    expect((await wb.readLog())[0].status).toBe("submitted");
+  });
+
+  it("a store is given its scope", () => {
+    expect(() => new Journal(new MemoryWorkbook(), { store: new MemoryIntentStore() })).toThrow(/needs its scope/);
+  });
+});
