@@ -89,6 +89,7 @@ interface Waiter {
   detach(): void;
 }
 
+/** The window in which the service's acceptance is counted: one second, so a count in it is a rate per second. */
 const WINDOW_MS = 1_000;
 const MINUTE_MS = 60_000;
 
@@ -112,7 +113,7 @@ export class FlowControl {
   private issuedAtCut = 0;
   /** The service's limit as the last 429 showed it: what it accepted in the second before. */
   private ceiling: number | null = null;
-  /** Times of answers other than 429 (the last two windows): the rate the service actually accepted. */
+  /** Times of answers other than 429 in the last second: the rate the service actually accepted. */
   private readonly delivered: number[] = [];
   /** Times of 429 answers (the last minute). */
   private readonly refused: number[] = [];
@@ -235,7 +236,7 @@ export class FlowControl {
       // Requests sent before the last cut say nothing new about the rate after it, and the service refills by the second:
       // a run of 429s answered within one second is one signal, not one each (else a burst collapses the rate to the floor).
       if (ticket < this.issuedAtCut || t - this.lastDecreaseAt < WINDOW_MS) return;
-      const accepted = this.delivered.filter((s) => s >= t - WINDOW_MS).length / (WINDOW_MS / 1000);
+      const accepted = this.delivered.length; // answers in the last second (see forget)
       this.rate = clamp(Math.max(this.rate * maxDrop, decrease * Math.min(this.rate, accepted)), minPerSecond, maxPerSecond);
       // The limit as the service shows it: what it accepted in the second before. A second in which it accepted nothing
       // (the client was waiting out an earlier Retry-After) shows no limit at all, so the one seen before stands.
@@ -257,13 +258,15 @@ export class FlowControl {
   }
 
   private forget(t: number): void {
-    let drop = 0;
-    while (drop < this.refused.length && this.refused[drop] < t - MINUTE_MS) drop++;
-    if (drop > 0) this.refused.splice(0, drop);
-    drop = 0;
-    while (drop < this.delivered.length && this.delivered[drop] < t - 2 * WINDOW_MS) drop++;
-    if (drop > 0) this.delivered.splice(0, drop);
+    forgetBefore(this.refused, t - MINUTE_MS);
+    forgetBefore(this.delivered, t - WINDOW_MS);
   }
+}
+
+/** Drops the times before `since` from a list in time order. */
+function forgetBefore(times: number[], since: number): void {
+  const first = times.findIndex((time) => time >= since);
+  times.splice(0, first === -1 ? times.length : first);
 }
 
 function clamp(value: number, min: number, max: number): number {

@@ -8,31 +8,23 @@ interface Decimal {
 
 function toDecimal(value: number): Decimal {
   if (!Number.isFinite(value)) throw new RangeError(`Cannot add ${value}: amounts must be finite numbers.`);
-  // String(n) is the shortest decimal that reads back as n: the value the service sent.
-  const text = String(value);
-  const m = /^(-?)(\d+)(?:\.(\d+))?(?:e([-+]\d+))?$/.exec(text);
-  if (!m) throw new RangeError(`Cannot read ${text} as a decimal.`);
-  const [, sign, whole, fraction = "", exp = "0"] = m;
-  let digits = whole + fraction;
-  let places = fraction.length - Number(exp);
-  if (places < 0) {
-    digits += "0".repeat(-places);
-    places = 0;
-  }
-  const units = BigInt(digits);
-  return { units: sign === "-" ? -units : units, places };
+  // String(n) is the shortest decimal that reads back as n (the value the service sent): [-]digits[.digits][e±digits].
+  const [mantissa, exponent] = String(value).split("e");
+  const negative = mantissa.startsWith("-");
+  const [whole, fraction = ""] = (negative ? mantissa.slice(1) : mantissa).split(".");
+  const places = fraction.length - Number(exponent ?? 0);
+  const units = BigInt(whole + fraction + "0".repeat(Math.max(0, -places)));
+  return { units: negative ? -units : units, places: Math.max(0, places) };
 }
 
 /** The exact sum of the amounts, read back as the nearest number (one rounding, at the very end). Empty sums to 0. */
 export function exactSum(values: readonly number[]): number {
-  if (values.length === 0) return 0;
   const decimals = values.map(toDecimal);
-  const places = Math.max(...decimals.map((d) => d.places));
+  const places = decimals.reduce((most, d) => Math.max(most, d.places), 0);
   let total = 0n;
   for (const d of decimals) total += d.units * 10n ** BigInt(places - d.places);
   const negative = total < 0n;
   const digits = (negative ? -total : total).toString().padStart(places + 1, "0");
   const text = places === 0 ? digits : `${digits.slice(0, -places)}.${digits.slice(-places)}`;
-  const sum = Number(`${negative ? "-" : ""}${text}`);
-  return sum === 0 ? 0 : sum;
+  return Number(`${negative ? "-" : ""}${text}`);
 }

@@ -1,5 +1,6 @@
 // Flow control on simulated time: the rate is learned from a limited service (AIMD), actions go ahead of polls, an aborted waiter takes nothing.
-import { FlowControl, type RateOptions, type Ticket } from "../../src/api/throttle";
+import { getEventListeners } from "node:events";
+import { ConcurrencyLimit, FlowControl, type RateOptions, type Ticket } from "../../src/api/throttle";
 
 /** Simulated time: sleeps are timers that `run` fires in order, letting every promise settle in between. */
 class SimTime {
@@ -203,6 +204,7 @@ describe("queueing", () => {
     await time.run(1_000);
     await expect(next).resolves.toBeDefined(); // the one token of the next second went to the waiter still there
     expect(time.now).toBe(1_000);
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(0); // nothing left behind on the caller's signal
   });
 
   test("the concurrency cap holds, and a finished request lets the next waiter in", async () => {
@@ -218,5 +220,212 @@ describe("queueing", () => {
     a.done({ status: 200, retryAfterMs: null });
     await time.settle();
     expect(third).toBe(true);
+  });
+});
+
+describe("the desk's concurrency limit", () => {
+  test("at most `limit` tasks run at once, the others start in the order they came, and a failed task frees its place", async () => {
+    const limit = new ConcurrencyLimit(2);
+    let running = 0;
+    let peak = 0;
+    const started: number[] = [];
+    const task = (n: number, fails = false) =>
+      limit.run(async () => {
+        started.push(n);
+        running++;
+        peak = Math.max(peak, running);
+        await new Promise((r) => setTimeout(r, 5));
+        running--;
+        if (fails) throw new Error(`task ${n} failed`);
+        return n;
+      });
+    const results = await Promise.allSettled([task(1), task(2, true), task(3), task(4, true), task(5), task(6)]);
+    expect(peak).toBe(2);
+    expect(started).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(results.map((r) => (r.status === "fulfilled" ? r.value : (r.reason as Error).message))).toEqual([
+      1,
+      "task 2 failed",
+      3,
+      "task 4 failed",
+      5,
+      6,
+    ]);
+    // Everything finished: the full limit is free again.
+    running = 0;
+    peak = 0;
+    await Promise.all([task(7), task(8)]);
+    expect(peak).toBe(2);
+  });
+
+  test("a limit below one is refused", () => {
+    expect(() => new ConcurrencyLimit(0)).toThrow(new RangeError("ConcurrencyLimit needs limit >= 1"));
+    expect(new ConcurrencyLimit(1).limit).toBe(1);
+  });
+});
+
+describe("settings", () => {
+  test("rates that cannot work are refused when the flow control is made, naming the rule", () => {
+    const time = new SimTime();
+    for (const bad of [
+      { initialPerSecond: 0 },
+      { minPerSecond: 0 },
+      { minPerSecond: 5, maxPerSecond: 4 },
+      { initialPerSecond: Number.NaN },
+    ]) {
+      expect(() => flow(time, bad)).toThrow("FlowControl needs rates > 0 and maxPerSecond >= minPerSecond");
+    }
+    expect(() => flow(time, {}, 0)).toThrow("FlowControl needs maxConcurrent >= 1");
+    expect(flow(time, { minPerSecond: 4, maxPerSecond: 4, initialPerSecond: 4 }, 1).state().ratePerSecond).toBe(4);
+  });
+
+  test("a learned rate starts within its bounds; a fixed rate is taken as given", () => {
+    const time = new SimTime();
+    expect(flow(time, { initialPerSecond: 5_000 }).state().ratePerSecond).toBe(1_000);
+    expect(flow(time, { initialPerSecond: 0.1 }).state().ratePerSecond).toBe(0.5);
+    expect(flow(time, { adaptive: false, initialPerSecond: 5_000 }).state()).toMatchObject({
+      ratePerSecond: 5_000,
+      adaptive: false,
+      probing: false,
+    });
+  });
+});
+
+describe("the learning rules, step by step", () => {
+  const OK = { status: 200, retryAfterMs: null };
+  const LIMITED = { status: 429, retryAfterMs: 1000 };
+
+  /** `n` tickets that each waited for the rate (the ones that did not wait are answered at once and left out). */
+  async function heldBack(f: FlowControl, time: SimTime, n: number, priority: "trade" | "feed" = "trade"): Promise<Ticket[]> {
+    let granted = 0;
+    const pending = Array.from({ length: n + 20 }, () => f.acquire(priority).finally(() => granted++));
+    while (granted < pending.length) await time.run(time.now + 50);
+    const tickets = await Promise.all(pending);
+    const waited = tickets.filter((t) => t.limited);
+    for (const t of tickets.filter((t) => !t.limited)) t.done(null);
+    for (const t of waited.slice(n)) t.done(null);
+    expect(waited.length).toBeGreaterThanOrEqual(n);
+    return waited.slice(0, n);
+  }
+
+  /** A flow at 20/s that saw 10 requests accepted and then a 429 (at t = 0): rate and limit learned are both 10/s. */
+  async function cutAtTen(time: SimTime) {
+    const f = flow(time, { initialPerSecond: 20 });
+    const tickets: Ticket[] = [];
+    for (let i = 0; i < 11; i++) tickets.push(await f.acquire("trade"));
+    for (const t of tickets.slice(0, 10)) t.done(OK);
+    tickets[10].done(LIMITED);
+    expect(f.state()).toMatchObject({ ratePerSecond: 10, learnedLimitPerSecond: 10, probing: false });
+    return f;
+  }
+
+  test("near the limit the last 429 showed, the rate grows by a quarter request/s per second of held-back requests; after 30 s by one", async () => {
+    const time = new SimTime();
+    const f = await cutAtTen(time);
+    for (const t of await heldBack(f, time, 10)) t.done(OK); // one second's worth at 10/s
+    const near = f.state().ratePerSecond;
+    expect(near).toBeGreaterThan(10.2);
+    expect(near).toBeLessThan(10.3);
+    const tickets = await heldBack(f, time, 10);
+    time.now = 30_000; // the 429 is 30 s old: no longer near
+    for (const t of tickets) t.done(OK);
+    const later = f.state().ratePerSecond - near;
+    expect(later).toBeGreaterThan(0.9);
+    expect(later).toBeLessThan(1.05);
+  });
+
+  test("at 95 % of the limit learned it is near the limit already", async () => {
+    const time = new SimTime();
+    const f = flow(time, { initialPerSecond: 19 });
+    const tickets: Ticket[] = [];
+    for (let i = 0; i < 11; i++) tickets.push(await f.acquire("trade"));
+    for (const t of tickets.slice(0, 10)) t.done(OK);
+    tickets[10].done(LIMITED); // 19/s halved at most: 9.5, with 10/s learned
+    expect(f.state()).toMatchObject({ ratePerSecond: 9.5, learnedLimitPerSecond: 10 });
+    const [t] = await heldBack(f, time, 1);
+    t.done(OK);
+    expect(f.state().ratePerSecond).toBeCloseTo(9.5 + 0.25 / 9.5, 10);
+  });
+
+  test("a 429 to the very first request: the rate is halved and the limit learned is the floor", async () => {
+    const time = new SimTime();
+    const f = flow(time);
+    (await f.acquire("trade")).done(LIMITED);
+    expect(f.state()).toMatchObject({ ratePerSecond: 2.5, learnedLimitPerSecond: 0.5, probing: false });
+  });
+
+  test("a 429 cuts at most once a second; a second that accepted nothing halves the rate and keeps the limit learned", async () => {
+    const time = new SimTime();
+    const f = await cutAtTen(time);
+    time.now = 999;
+    (await f.acquire("trade")).done(LIMITED);
+    expect(f.state().ratePerSecond).toBe(10);
+    for (let i = 0; i < 6; i++) (await f.acquire("trade")).done(OK);
+    time.now = 1_000;
+    (await f.acquire("trade")).done(LIMITED);
+    // 16 accepted in the second before, but never more than 90 % of the rate it had: 9/s; the limit learned is 16/s.
+    expect(f.state()).toMatchObject({ ratePerSecond: 9, learnedLimitPerSecond: 16 });
+    time.now = 4_000;
+    (await f.acquire("trade")).done(LIMITED);
+    expect(f.state()).toMatchObject({ ratePerSecond: 4.5, learnedLimitPerSecond: 16 });
+  });
+
+  test("below half the limit learned the rate grows as in slow start (one more request/s per answer), then additively", async () => {
+    const time = new SimTime();
+    const f = await cutAtTen(time);
+    time.now = 2_500;
+    (await f.acquire("trade")).done(LIMITED); // nothing accepted in the last second: 10 → 5, limit still 10
+    expect(f.state()).toMatchObject({ ratePerSecond: 5, learnedLimitPerSecond: 10 });
+    const [half] = await heldBack(f, time, 1);
+    half.done(OK);
+    expect(f.state().ratePerSecond).toBeCloseTo(5.2, 10); // exactly half the limit is not below it: additively
+    time.now += 2_500;
+    (await f.acquire("trade")).done(LIMITED); // 5.2 → 2.6
+    const [a, b, c] = await heldBack(f, time, 3);
+    a.done(OK);
+    expect(f.state().ratePerSecond).toBeCloseTo(3.6, 10);
+    b.done(OK);
+    expect(f.state().ratePerSecond).toBeCloseTo(4.6, 10);
+    c.done(OK);
+    expect(f.state().ratePerSecond).toBeCloseTo(5.6, 10); // 4.6 was under half of 10: one more; from 5.6 on, additively
+    const [d] = await heldBack(f, time, 1);
+    d.done(OK);
+    expect(f.state().ratePerSecond).toBeCloseTo(5.6 + 1 / 5.6, 10);
+  });
+
+  test("the rate stays within its bounds: slow start (polls held back teach it too) stops at the ceiling, repeated 429s at the floor", async () => {
+    const time = new SimTime();
+    const f = flow(time, { initialPerSecond: 4, minPerSecond: 1, maxPerSecond: 6 });
+    for (const t of await heldBack(f, time, 5, "feed")) t.done(OK);
+    expect(f.state()).toMatchObject({ ratePerSecond: 6, probing: true });
+    for (let i = 0; i < 6; i++) {
+      time.now += 2_500;
+      (await f.acquire("trade")).done(LIMITED);
+    }
+    expect(f.state()).toMatchObject({ ratePerSecond: 1, probing: false });
+  });
+
+  test("the 429 count is of the last 60 seconds, the edge included", async () => {
+    const time = new SimTime();
+    const f = flow(time, { adaptive: false, initialPerSecond: 100 });
+    (await f.acquire("trade")).done(LIMITED);
+    time.now = 60_000;
+    expect(f.state().rateLimitedInLastMinute).toBe(1);
+    time.now = 60_001;
+    expect(f.state().rateLimitedInLastMinute).toBe(0);
+  });
+
+  test("a ticket answered twice frees one place, not two: the concurrency cap still holds", async () => {
+    const time = new SimTime();
+    const f = flow(time, { adaptive: false, initialPerSecond: 1000, burst: 1000 }, 2);
+    const a = await f.acquire("trade");
+    await f.acquire("trade");
+    a.done(OK);
+    a.done(OK);
+    await f.acquire("trade");
+    let fourth = false;
+    void f.acquire("trade").then(() => (fourth = true));
+    await time.settle();
+    expect(fourth).toBe(false);
+    expect(f.state()).toMatchObject({ inFlight: 2, waiting: { trade: 1, feed: 0 } });
   });
 });

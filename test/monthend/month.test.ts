@@ -44,6 +44,19 @@ describe("exactSum", () => {
     expect(exactSum([])).toBe(0);
   });
 
+  it("keeps totals below 0.1 and negative totals (realized P&L can be either) at their decimal place", () => {
+    expect(exactSum([0.02, 0.03])).toBe(0.05);
+    expect(exactSum([0.001, 0.002])).toBe(0.003);
+    expect(exactSum([0.07, -0.02])).toBe(0.05);
+    expect(exactSum([-0.02, -0.03])).toBe(-0.05);
+    expect(exactSum([-0.07, 0.02])).toBe(-0.05);
+    expect(exactSum([-1_250.75, 0.5, -0.25])).toBe(-1_250.5);
+    expect(exactSum([-3])).toBe(-3);
+    expect(exactSum([1e-7, 2e-7])).toBe(3e-7);
+    expect(exactSum([-1e-7, 0.5])).toBe(0.4999999);
+    expect(exactSum([12, 30])).toBe(42);
+  });
+
   it("refuses what is not a finite amount", () => {
     expect(() => exactSum([1, Number.NaN])).toThrow(/finite/);
   });

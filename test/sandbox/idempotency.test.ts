@@ -2,6 +2,13 @@
 import { z } from "zod";
 import { hedgeSchema, openHedgeResultSchema } from "../../src/api/schemas";
 import { DEMO_API_KEY, DEMO_API_KEY_2, DEMO_LIVE_API_KEY } from "../../src/sandbox/demo";
+import {
+  canonicalJson,
+  DEFAULT_RETENTION_MS,
+  fingerprintOf,
+  IdempotencyStore,
+  type IdempotencyRecord,
+} from "../../src/sandbox/idempotency";
 import type { RunningSandbox } from "../../src/sandbox/server";
 import { client, OPEN, raw, start, until } from "./helpers";
 
@@ -141,4 +148,112 @@ test("the real client survives drops and 503 bursts with one key per action: one
   await new Promise((r) => setTimeout(r, 100));
   expect((await hedges())[0].notional_usd).toBe(110_000);
   expect(sb.engine.accountState(DEMO_API_KEY)!.hedges[0].orders).toEqual([]);
+});
+
+test("the retention boundary: replayed until exactly 24 h after first use, acting again one millisecond later", async () => {
+  const frozen = await start({ realNow: () => Date.UTC(2026, 10, 30, 12) });
+  try {
+    const first = await raw(frozen, "POST", "/hedges", { body: OPEN, headers: { "Idempotency-Key": "edge" } });
+    frozen.clock.advance(24 * 3_600_000);
+    const atEdge = await raw(frozen, "POST", "/hedges", { body: OPEN, headers: { "Idempotency-Key": "edge" } });
+    expect(atEdge.headers.get("idempotent-replayed")).toBe("true");
+    expect(atEdge.text).toBe(first.text);
+    frozen.clock.advance(1);
+    const after = await raw(frozen, "POST", "/hedges", { body: OPEN, headers: { "Idempotency-Key": "edge" } });
+    expect(after.headers.get("idempotent-replayed")).toBeNull();
+    expect(after.json.error?.code).toBe("hedge_exists");
+  } finally {
+    await frozen.close();
+  }
+});
+
+test("a key still in flight when its retention runs out stays in flight: a duplicate add never adds twice", async () => {
+  await open("base", OPEN);
+  const add = (body: unknown = { market: "USDTNGN", side: "buy", additional_notional_usd: 10_000 }) =>
+    raw(sb, "POST", "/hedges/add", { body, headers: { "Idempotency-Key": "slow-add" } });
+  sb.faults.apply({ latency_ms: 300, latency_path: "/hedges/add" });
+  const first = add();
+  await new Promise((r) => setTimeout(r, 100));
+  sb.clock.advance(DEFAULT_RETENTION_MS + 3_600_000);
+  const duplicate = await add();
+  expect(duplicate.status).toBe(409);
+  expect(duplicate.json.error?.code).toBe("idempotency_in_flight");
+  sb.faults.apply({ latency_ms: 0 });
+  expect((await first).status).toBe(200);
+  await until(async () => (await hedges())[0].notional_usd === 110_000 || undefined);
+  expect(await hedges()).toHaveLength(1);
+  expect(sb.engine.accountState(DEMO_API_KEY)!.hedges[0].orders).toEqual([]);
+});
+
+test("a body containing null: the same body is replayed; null where a value was (or the field left out) is another request", async () => {
+  const withNull = { ...OPEN, client_reference: null };
+  const first = await open("with-null", withNull);
+  expect(first.status).toBe(200);
+  const again = await open("with-null", { client_reference: null, ...OPEN });
+  expect(again.headers.get("idempotent-replayed")).toBe("true");
+  expect(again.text).toBe(first.text);
+  for (const other of [OPEN, { ...OPEN, client_reference: "null" }]) {
+    expect((await open("with-null", other)).json.error?.code).toBe("idempotency_key_reuse");
+  }
+  expect(await hedges()).toHaveLength(1);
+});
+
+describe("the key store", () => {
+  test("canonical JSON: object keys sorted at every depth, arrays kept in order, null and strings as JSON writes them", () => {
+    expect(canonicalJson({ b: [3, { d: null, c: "x,y" }, [1, 2]], a: true, e: 1.5 })).toBe(
+      '{"a":true,"b":[3,{"c":"x,y","d":null},[1,2]],"e":1.5}',
+    );
+    expect(canonicalJson([])).toBe("[]");
+    expect(canonicalJson({})).toBe("{}");
+    expect(canonicalJson(undefined)).toBe("null");
+    expect(fingerprintOf("POST", "/hedges/close", { side: "buy", market: "USDTNGN" })).toBe(
+      'POST /hedges/close\n{"market":"USDTNGN","side":"buy"}',
+    );
+  });
+
+  test("keys loaded from a state file in any order are forgotten on time, each by its own first use", () => {
+    let now = 0;
+    const store = new IdempotencyStore(() => now, 1_000);
+    const record = (key: string, createdAt: number): IdempotencyRecord => ({
+      scope: "sandbox:k",
+      key,
+      fingerprint: `f-${key}`,
+      createdAt,
+      response: { status: 200, body: key },
+    });
+    store.load([record("newer", 500), record("older", 0)]);
+    expect(store.records().map((r) => [r.scope, r.key, r.createdAt])).toEqual([
+      ["sandbox:k", "older", 0],
+      ["sandbox:k", "newer", 500],
+    ]);
+    now = 1_200;
+    expect(store.claim("sandbox:k", "newer", "f-newer")).toEqual({ kind: "replay", response: { status: 200, body: "newer" } });
+    expect(store.claim("sandbox:k", "older", "f-older")).toEqual({ kind: "new" });
+  });
+
+  test("only answered keys are saved; a released key runs again, an answered one is never released", () => {
+    const store = new IdempotencyStore(() => 0);
+    expect(store.claim("s", "answered", "f")).toEqual({ kind: "new" });
+    store.complete("s", "answered", { status: 200, body: "ok" });
+    expect(store.claim("s", "pending", "f")).toEqual({ kind: "new" });
+    expect(store.records().map((r) => r.key)).toEqual(["answered"]);
+    store.release("s", "answered");
+    expect(store.claim("s", "answered", "f")).toEqual({ kind: "replay", response: { status: 200, body: "ok" } });
+    store.release("s", "pending");
+    expect(store.claim("s", "pending", "f")).toEqual({ kind: "new" });
+    expect(store.claim("s", "pending", "f")).toEqual({ kind: "in_flight" });
+    expect(store.claim("s", "pending", "g")).toEqual({ kind: "reuse" });
+    expect(store.claim("other scope", "pending", "f")).toEqual({ kind: "new" });
+  });
+
+  test("a reset while a request runs: its late answer is not stored, and releasing an unknown key is harmless", () => {
+    const store = new IdempotencyStore(() => 0);
+    store.claim("s", "k", "f");
+    store.clear();
+    expect(store.size).toBe(0);
+    store.complete("s", "k", { status: 200, body: "late" });
+    store.release("s", "never-claimed");
+    expect(store.size).toBe(0);
+    expect(store.claim("s", "k", "f")).toEqual({ kind: "new" });
+  });
 });
