@@ -45,6 +45,7 @@ export default {
     "src/trading/duplicates.ts",
     "src/trading/verdict.ts",
     "src/trading/desk.ts",
+    "src/trading/intent-store.ts",
     "src/monthend/exact-sum.ts",
     "src/sandbox/idempotency.ts",
   ],

@@ -9,6 +9,14 @@ import type { CellValue } from "../../src/trading/cells";
 import type { Action } from "../../src/trading/types";
 import { logCells, logRow } from "../support/builders";
 
+/** Waits (real time, up to 2 s) until `ready` holds. */
+async function until(ready: () => Promise<boolean>): Promise<void> {
+  for (const end = Date.now() + 2_000; !(await ready());) {
+    if (Date.now() > end) throw new Error("timed out waiting");
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
 const ACCOUNT = "0x00000000000000000000000000000000000000aa";
 const SCOPE = intentScope("sandbox", ACCOUNT);
 const NOW = new Date("2026-11-23T12:00:00.000Z");
@@ -333,6 +341,26 @@ describe("writes that fail", () => {
     await expect(j.append([intent("a")])).rejects.toThrow("storage full");
     expect(await wb.readLog()).toEqual([]);
     expect(j.get("a")).toBeUndefined();
+  });
+
+  it("an update reaches the Hedge Log and this computer's journal on its own within the flush delay: nobody has to call flush()", async () => {
+    const wb = new MemoryWorkbook();
+    const store = new MemoryIntentStore();
+    const j = new Journal(wb, { store, scope: SCOPE, now: () => NOW, flushDelayMs: 20 });
+    await j.load();
+    const a = intent("a");
+    const b = intent("b", 1);
+    await j.append([a, b]);
+    j.update(a, { status: "submitted", hedgeId: "h-a" });
+    j.update(b, { status: "failed", errorCode: "quote_expired", message: "Quote expired." });
+    expect((await wb.readLog()).map((r) => r.status)).toEqual(["submitting", "submitting"]); // not yet: writes are batched
+    await until(async () => j.unflushed() === 0 && (await wb.readLog())[0].status === "submitted");
+    expect((await wb.readLog()).map((r) => [r.status, r.hedgeId])).toEqual([
+      ["submitted", "h-a"],
+      ["failed", null],
+    ]);
+    const stored = new Map((await store.load(SCOPE)).map((e) => [e.record.idempotencyKey, e.record.status]));
+    expect([stored.get("a"), stored.get("b")]).toEqual(["submitted", "failed"]);
   });
 
   it("flush: a failed write of this computer's journal is reported and retried, and the log is not written ahead of it", async () => {
