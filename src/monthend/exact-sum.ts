@@ -10,11 +10,10 @@ function toDecimal(value: number): Decimal {
   if (!Number.isFinite(value)) throw new RangeError(`Cannot add ${value}: amounts must be finite numbers.`);
   // String(n) is the shortest decimal that reads back as n (the value the service sent): [-]digits[.digits][e±digits].
   const [mantissa, exponent] = String(value).split("e");
-  const negative = mantissa.startsWith("-");
-  const [whole, fraction = ""] = (negative ? mantissa.slice(1) : mantissa).split(".");
+  const [whole, fraction = ""] = mantissa.split(".");
   const places = fraction.length - Number(exponent ?? 0);
-  const units = BigInt(whole + fraction + "0".repeat(Math.max(0, -places)));
-  return { units: negative ? -units : units, places: Math.max(0, places) };
+  // The sign stays on the whole part: BigInt("-0" + "05") is -5n.
+  return { units: BigInt(whole + fraction + "0".repeat(Math.max(0, -places))), places: Math.max(0, places) };
 }
 
 /** The exact sum of the amounts, read back as the nearest number (one rounding, at the very end). Empty sums to 0. */

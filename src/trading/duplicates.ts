@@ -7,10 +7,10 @@ import type { Environment } from "../api/environment";
 /** Log states that mean "this was done, or is being done, or may have been". failed, rejected and not_sent left nothing on the service. */
 const DONE_STATES = new Set(["submitting", "submitted", "needs_decision", "filled", "closed"]);
 
-/** Amounts are the same when equal to the cent (the log holds what was sent; Excel keeps doubles exactly). */
+/** Amounts are the same when equal to the cent (the log holds what was sent, rounded to the cent; a Close has none). */
 function sameAmount(a: number | null, b: number | null): boolean {
   if (a === null || b === null) return a === b;
-  return Math.abs(a - b) < 0.005;
+  return Math.round(a * 100) === Math.round(b * 100);
 }
 
 /**
@@ -49,7 +49,7 @@ export function findDuplicate(
     if (r.environment !== environment || r.action !== row.action) continue;
     if (!sameAccount(r.account, account)) continue;
     if (r.market.toUpperCase() !== row.market || r.side !== row.side) continue;
-    if (!sameAmount(r.notional, row.action === "close" ? null : row.notional)) continue;
+    if (!sameAmount(r.notional, row.notional)) continue; // a Close row has no amount (null), as its log row
     if ((r.clientReference ?? null) !== (row.clientReference ?? null)) continue;
     return {
       idempotencyKey: r.idempotencyKey,

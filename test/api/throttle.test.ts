@@ -404,6 +404,33 @@ describe("the learning rules, step by step", () => {
     expect(f.state()).toMatchObject({ ratePerSecond: 1, probing: false });
   });
 
+  test("late 429s to requests sent before a cut do not cut again: a burst refused together lowers the rate once", async () => {
+    const time = new SimTime();
+    const f = flow(time, { initialPerSecond: 20 });
+    const before: Ticket[] = [];
+    for (let i = 0; i < 14; i++) before.push(await f.acquire("trade"));
+    for (const t of before.slice(0, 10)) t.done(OK);
+    before[10].done(LIMITED);
+    expect(f.state().ratePerSecond).toBe(10);
+    time.now = 1_500; // the rest of the burst is refused late, more than a second after the cut
+    for (const t of before.slice(11)) t.done(LIMITED);
+    expect(f.state()).toMatchObject({ ratePerSecond: 10, rateLimitedInLastMinute: 4 });
+    (await f.acquire("trade")).done(LIMITED); // a request sent after the cut and refused: news, so it cuts
+    expect(f.state().ratePerSecond).toBe(5);
+  });
+
+  test("the bucket holds burstSeconds of the rate: 5/s over 2 s lets 10 go at once, the 11th waits", async () => {
+    const time = new SimTime();
+    const f = flow(time, { adaptive: false, initialPerSecond: 5, burstSeconds: 2 });
+    let granted = 0;
+    const pending = Array.from({ length: 11 }, () => f.acquire("feed").then((t) => (granted++, t)));
+    await time.settle();
+    expect(granted).toBe(10);
+    await time.run(200);
+    expect(granted).toBe(11);
+    for (const t of await Promise.all(pending)) t.done(OK);
+  });
+
   test("the 429 count is of the last 60 seconds, the edge included", async () => {
     const time = new SimTime();
     const f = flow(time, { adaptive: false, initialPerSecond: 100 });

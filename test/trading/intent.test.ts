@@ -266,6 +266,7 @@ describe("duplicate detection", () => {
     expect(findDuplicate(row(), "production", [logged("filled")], ACC, TODAY)).toBeNull();
     expect(findDuplicate(row({ notional: 250_001 }), "sandbox", [logged("filled")], ACC, TODAY)).toBeNull();
     expect(findDuplicate(row({ side: "sell" }), "sandbox", [logged("filled")], ACC, TODAY)).toBeNull();
+    expect(findDuplicate(row({ market: "USDTKES" }), "sandbox", [logged("filled")], ACC, TODAY)).toBeNull(); // another market
     expect(findDuplicate(row({ clientReference: "D-2" }), "sandbox", [logged("filled")], ACC, TODAY)).toBeNull();
     expect(findDuplicate(row({ action: "add", tenor: null }), "sandbox", [logged("filled")], ACC, TODAY)).toBeNull();
   });
