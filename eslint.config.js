@@ -67,7 +67,7 @@ const WINDOW_SHADOWS = [
 }));
 
 module.exports = defineConfig(
-  globalIgnores(["dist/", "dist-sourcemaps/", "node_modules/", "coverage/", "test/artifacts/", "reports/", ".stryker-tmp/"]),
+  globalIgnores(["dist/", "dist-sourcemaps/", "node_modules/", "coverage/", "test/artifacts/", "reports/", ".stryker-tmp*/"]),
   js.configs.recommended,
   tseslint.configs.recommended,
   {
