@@ -42,6 +42,9 @@ function notOthers(intent: Intent, hedges: Hedge[], taken?: () => OpenedHedges):
   return hedges.filter((h) => (held.get(h.id) ?? intent.idempotencyKey) === intent.idempotencyKey);
 }
 
+/** What the service showed about a row: these hedges (none is "not on the service", not hedge_not_found). */
+const shown = (hedges: Hedge[]): Evidence => ({ hedges, notFound: false, records: null });
+
 /**
  * What the service shows about one row: its hedge by id (hedge_not_found noted), else for an Open the hedges carrying its
  * client reference (less those other rows hold: `taken`); and the hedge's closed-hedge records when it is closed. Errors
@@ -144,20 +147,19 @@ export async function pollOnce(
   for (const r of rows) {
     if (found(r, seen)) {
       const hedges = r.hedgeId ? [seen.get(r.hedgeId)!] : mine(r, seen);
-      evidence.set(r, { hedges, notFound: false, records: null });
+      evidence.set(r, shown(hedges));
       continue;
     }
     if (gets >= MAX_GETS_PER_ROUND) continue;
     gets++;
     round.requests++;
     try {
-      if (r.hedgeId) evidence.set(r, { hedges: [(await client.get(r.hedgeId, signal)).data], notFound: false, records: null });
+      if (r.hedgeId) evidence.set(r, shown([(await client.get(r.hedgeId, signal)).data]));
       else if (r.clientReference)
-        evidence.set(r, {
-          hedges: notOthers(r, (await client.list({ client_reference: r.clientReference, limit: PAGE_SIZE }, signal)).data, heldOnce),
-          notFound: false,
-          records: null,
-        });
+        evidence.set(
+          r,
+          shown(notOthers(r, (await client.list({ client_reference: r.clientReference, limit: PAGE_SIZE }, signal)).data, heldOnce)),
+        );
     } catch (e) {
       if (isNotFound(e)) round.notFound.push(r);
     }

@@ -3,8 +3,6 @@ import { utcMs } from "../api/time";
 import type { ClosedHedge, Hedge } from "../api/schemas";
 import type { Intent, IntentPatch } from "./intent";
 
-/** Amounts are the same to the cent. */
-export const CENT = 0.005;
 /** The service's clock and this computer's may differ: a hedge opened up to this long before the row was logged still counts. */
 export const CLOCK_SKEW_MS = 120_000;
 
@@ -31,7 +29,8 @@ export type Verdict =
   /** The hedge is closed and its records are needed to tell: read history, then judge again. */
   | { kind: "needs_records"; hedge: Hedge };
 
-const same = (a: number, b: number) => Math.abs(a - b) <= CENT;
+/** Amounts are the same to the cent (sums of cents carry binary noise: 150,000.1 + 0.2). */
+const same = (a: number, b: number) => Math.round(a * 100) === Math.round(b * 100);
 const cents = (n: number) => Math.round(n * 100) / 100;
 /** "125,000.00 USD" (grouped by hand: toLocaleString is slow where it runs once per row per poll). */
 export function usdText(n: number): string {

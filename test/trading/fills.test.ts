@@ -112,6 +112,13 @@ describe("one row: what the service shows about it (check)", () => {
     expect(calls).toEqual(["get h-gone"]);
   });
 
+  it("an Add whose log row lost its hedge id is not looked for by its client reference (that names the deal's Open): unclear, nothing asked", async () => {
+    const { client, calls } = service([hedge({ id: "h1", status: "filled", client_reference: "DEAL-1", notional_usd: 110_000 })]);
+    const { verdict } = await check(client, row("add", { hedgeId: null, clientReference: "DEAL-1" }));
+    expect(verdict).toEqual({ kind: "unclear", says: "The log does not say which hedge this row acts on." });
+    expect(calls).toEqual([]);
+  });
+
   it("any other failure to read is passed on: a row is never judged from a read that failed", async () => {
     const { client } = service([hedge({ id: "h1", status: "filled" })], [], { get: true });
     await expect(check(client, row("add"))).rejects.toMatchObject({ code: "executor_unavailable" });

@@ -267,6 +267,8 @@ describe("duplicate detection", () => {
     expect(findDuplicate(row({ notional: 250_001 }), "sandbox", [logged("filled")], ACC, TODAY)).toBeNull();
     expect(findDuplicate(row({ side: "sell" }), "sandbox", [logged("filled")], ACC, TODAY)).toBeNull();
     expect(findDuplicate(row({ market: "USDTKES" }), "sandbox", [logged("filled")], ACC, TODAY)).toBeNull(); // another market
+    // a log row whose amount cell was emptied is not this amount
+    expect(findDuplicate(row(), "sandbox", [{ ...logged("filled"), notional: null }], ACC, TODAY)).toBeNull();
     expect(findDuplicate(row({ clientReference: "D-2" }), "sandbox", [logged("filled")], ACC, TODAY)).toBeNull();
     expect(findDuplicate(row({ action: "add", tenor: null }), "sandbox", [logged("filled")], ACC, TODAY)).toBeNull();
   });
