@@ -73,11 +73,11 @@ export function encodeStoredIntent(entry: StoredIntent): string {
 
 /** Back from encodeStoredIntent; null for text this version cannot read (it is then left alone). */
 export function decodeStoredIntent(text: string): StoredIntent | null {
-  let parsed: unknown;
+  let parsed: unknown = null;
   try {
     parsed = JSON.parse(text);
   } catch {
-    return null;
+    // Not JSON: refused below like any other text this version did not write.
   }
   if (!Array.isArray(parsed) || parsed[0] !== 1 || parsed.length < LOG_COLUMNS.length + 4) return null;
   const record: Record<string, unknown> = {};

@@ -135,6 +135,21 @@ describe("bounds", () => {
     expect(prunable(many.slice(1), now)).toEqual([]);
   });
 
+  it("unfinished entries are never pruned, however many final ones there are; ties go by key whatever the order read", () => {
+    const full = Array.from({ length: FINAL_KEEP_COUNT }, (_, i) => entry(`f${i}`, new Date(now - 1_000 - i).toISOString()));
+    expect(prunable([entry("unfinished"), ...full, entry("unfinished-2")], now)).toEqual([]);
+    const same = new Date(now - 1_000).toISOString();
+    const keys = Array.from({ length: FINAL_KEEP_COUNT + 1 }, (_, i) => `k${String(i).padStart(4, "0")}`);
+    const shuffled = keys.map((k, i) => keys[(i * 7919) % keys.length]); // 7919 is prime to 2,001: every key once
+    for (const order of [keys, shuffled])
+      expect(
+        prunable(
+          order.map((k) => entry(k, same)),
+          now,
+        ),
+      ).toEqual([`k${FINAL_KEEP_COUNT}`]);
+  });
+
   it("the journal prunes on opening", async () => {
     const store = new MemoryIntentStore();
     const scope = intentScope("sandbox", "0x5a4d0e1b2c3f40516273849a0b1c2d3e4f506172");
@@ -176,6 +191,18 @@ describe("two panes on one journal (two workbooks open at once)", () => {
         status: "submitted",
         decision: "done: submitted",
       });
+      // A newer write in the same state is taken (the hedge id an answer brought); the sending key is kept, or replaced.
+      await store.put(scope, [at(entry("k3"), "submitted")]);
+      await store.put(scope, [{ ...at(entry("k3"), "submitted", { hedgeId: "h-3" }), keyId: null }]);
+      let k3 = (await store.load(scope)).find((e) => e.record.idempotencyKey === "k3")!;
+      expect([k3.record.hedgeId, k3.keyId]).toEqual(["h-3", "k0123456789abcdef"]);
+      await store.put(scope, [{ ...at(entry("k3"), "filled", { hedgeId: "h-3" }), keyId: "k-other" }]);
+      k3 = (await store.load(scope)).find((e) => e.record.idempotencyKey === "k3")!;
+      expect([k3.record.status, k3.keyId]).toEqual(["filled", "k-other"]);
+      // …and so is a final row written again with what came later (its struck rate), final to final.
+      await store.put(scope, [at(entry("k3"), "filled", { hedgeId: "h-3", struckRate: 1_502.5 })]);
+      k3 = (await store.load(scope)).find((e) => e.record.idempotencyKey === "k3")!;
+      expect(k3.record.struckRate).toBe(1_502.5);
     });
   }
 });
