@@ -1,5 +1,5 @@
 // The per-user intent journal over OfficeRuntime.storage (beside the API key, never in the workbook), one item per intent, and an in-memory one for tests and the harness.
-import { decodeStoredIntent, encodeStoredIntent, laterOf, type IntentStore, type StoredIntent } from "../trading/intent-store";
+import { decodeStoredIntent, storedText, type IntentStore, type StoredIntent } from "../trading/intent-store";
 
 /** Item names: `hedge.intent.<environment>:<account>.<idempotency key>`. */
 const PREFIX = "hedge.intent.";
@@ -22,9 +22,7 @@ export function officeIntentStore(storage: OfficeRuntime.Storage = OfficeRuntime
       // Read what is there first: another pane (a second workbook) may have taken a row further meanwhile.
       const names = intents.map((e) => itemName(scope, e.record.idempotencyKey));
       const stored = await storage.getItems(names);
-      await storage.setItems(
-        Object.fromEntries(intents.map((e, i) => [names[i], encodeStoredIntent(laterOf(decodeStoredIntent(stored[names[i]] ?? ""), e))])),
-      );
+      await storage.setItems(Object.fromEntries(intents.map((e, i) => [names[i], storedText(stored[names[i]], e)])));
     },
     async remove(scope, keys) {
       if (keys.length > 0) await storage.removeItems(keys.map((k) => itemName(scope, k)));
@@ -52,7 +50,7 @@ export class MemoryIntentStore implements IntentStore {
     this.writes++;
     for (const e of intents) {
       const name = itemName(scope, e.record.idempotencyKey);
-      this.items.set(name, encodeStoredIntent(laterOf(decodeStoredIntent(this.items.get(name) ?? ""), e)));
+      this.items.set(name, storedText(this.items.get(name), e));
     }
   }
 

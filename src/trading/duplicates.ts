@@ -1,6 +1,7 @@
 // Duplicate detection against the log: a row the log shows as already done (same environment and account, action, market, side, amount and client reference, not failed, rejected or not sent), logged the same UTC day or on the same hedge.
 import { utcMs } from "../api/time";
 import type { LogRecord } from "./hedge-log";
+import { sameCent } from "./rows";
 import type { DuplicateOf, TradeRow } from "./types";
 import type { Environment } from "../api/environment";
 
@@ -10,7 +11,7 @@ const DONE_STATES = new Set(["submitting", "submitted", "needs_decision", "fille
 /** Amounts are the same when equal to the cent (the log holds what was sent, rounded to the cent; a Close has none). */
 function sameAmount(a: number | null, b: number | null): boolean {
   if (a === null || b === null) return a === b;
-  return Math.round(a * 100) === Math.round(b * 100);
+  return sameCent(a, b);
 }
 
 /**

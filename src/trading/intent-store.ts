@@ -65,6 +65,11 @@ export function laterOf(stored: StoredIntent | null, next: StoredIntent): Stored
   };
 }
 
+/** The text to store for `next` where the store holds `previous` under its key (none: null): see laterOf. */
+export function storedText(previous: string | null | undefined, next: StoredIntent): string {
+  return encodeStoredIntent(laterOf(previous ? decodeStoredIntent(previous) : null, next));
+}
+
 /** A compact text form (an array in LOG_COLUMNS order, then the extras): ~40 % of the JSON of the object. */
 export function encodeStoredIntent(entry: StoredIntent): string {
   const record = entry.record as unknown as Record<string, unknown>;

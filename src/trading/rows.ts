@@ -45,6 +45,11 @@ export const MAX_AMOUNT_USD = 1_000_000_000;
 export function roundToCent(value: number): number {
   return Math.round(Number((value * 100).toPrecision(15))) / 100;
 }
+
+/** Two amounts are the same to the cent: they round to the same cent (sums of cents carry binary noise: 150,000.1 + 0.2). */
+export function sameCent(a: number, b: number): boolean {
+  return roundToCent(a) === roundToCent(b);
+}
 const CLIENT_REFERENCE_MAX = 128;
 
 /** Case-, space-, underscore- and punctuation-insensitive: "Notional (USD)" → "notionalusd", "Deal_ID" → "dealid". */

@@ -2,6 +2,7 @@
 import { utcMs } from "../api/time";
 import type { ClosedHedge, Hedge } from "../api/schemas";
 import type { Intent, IntentPatch } from "./intent";
+import { sameCent } from "./rows";
 
 /** The service's clock and this computer's may differ: a hedge opened up to this long before the row was logged still counts. */
 export const CLOCK_SKEW_MS = 120_000;
@@ -29,9 +30,6 @@ export type Verdict =
   /** The hedge is closed and its records are needed to tell: read history, then judge again. */
   | { kind: "needs_records"; hedge: Hedge };
 
-/** Amounts are the same to the cent (sums of cents carry binary noise: 150,000.1 + 0.2). */
-const same = (a: number, b: number) => Math.round(a * 100) === Math.round(b * 100);
-const cents = (n: number) => Math.round(n * 100) / 100;
 /** "125,000.00 USD" (grouped by hand: toLocaleString is slow where it runs once per row per poll). */
 export function usdText(n: number): string {
   const cents = Math.round(Math.abs(n) * 100);
@@ -78,7 +76,7 @@ export function attributeOpen(intent: Intent, hedges: readonly Hedge[]): Hedge[]
       (!h.opened_at || utcMs(h.opened_at) >= since),
   );
   if (candidates.length <= 1 || intent.notional === null) return candidates;
-  return candidates.filter((h) => same(h.notional_usd, intent.notional!));
+  return candidates.filter((h) => sameCent(h.notional_usd, intent.notional!));
 }
 
 /**
@@ -123,22 +121,22 @@ export function verdict(intent: Intent, evidence: Evidence): Verdict {
     // clock-skew margin) do not change the ending.
     const amount = intent.notional!;
     if (intent.action === "add") {
-      if (same(ending.size_usd, cents(before + amount)))
+      if (sameCent(ending.size_usd, before + amount))
         return { kind: "effect", patch: { status: "filled", ...own, message: "Filled; the hedge has since been closed." }, says };
-      if (same(ending.size_usd, before))
+      if (sameCent(ending.size_usd, before))
         return { kind: "absent", settled: true, says: `${says} It closed at the size it had before this add.` };
       return { kind: "unclear", says };
     }
     // Reduce: one decrease of the whole size when it closed the hedge (a reduction of roughly all of it); its own decrease
     // and then the end at before − amount; or an end at the size before it (it never took effect).
-    if (ending.exit_type === "decrease" && same(ending.size_usd, before) && amount >= before * 0.99)
+    if (ending.exit_type === "decrease" && sameCent(ending.size_usd, before) && amount >= before * 0.99)
       return { kind: "effect", patch: { status: "closed", ...own, message: "The reduction closed the whole hedge." }, says };
     if (
-      same(ending.size_usd, cents(before - amount)) &&
-      records.some((r) => r !== ending && r.exit_type === "decrease" && same(r.size_usd, amount))
+      sameCent(ending.size_usd, before - amount) &&
+      records.some((r) => r !== ending && r.exit_type === "decrease" && sameCent(r.size_usd, amount))
     )
       return { kind: "effect", patch: { status: "filled", ...own, message: "Filled; the hedge has since been closed." }, says };
-    if (ending.exit_type !== "decrease" && same(ending.size_usd, before))
+    if (ending.exit_type !== "decrease" && sameCent(ending.size_usd, before))
       return { kind: "absent", settled: true, says: `${says} It closed without this reduction.` };
     return { kind: "unclear", says };
   }
@@ -147,16 +145,16 @@ export function verdict(intent: Intent, evidence: Evidence): Verdict {
   const says = describeHedge(h);
   switch (intent.action) {
     case "add":
-      if (same(now, cents(before + intent.notional!)))
+      if (sameCent(now, before + intent.notional!))
         return { kind: "effect", patch: { status: "filled", ...own, message: `Filled: hedge notional now ${usdText(now)}.` }, says };
       break;
     case "reduce":
-      if (same(now, cents(before - intent.notional!)))
+      if (sameCent(now, before - intent.notional!))
         return { kind: "effect", patch: { status: "filled", ...own, message: `Filled: hedge notional now ${usdText(now)}.` }, says };
       break;
     // A Close takes effect only by closing the hedge (judged above).
   }
-  if (same(now, before)) return { kind: "absent", settled: false, says: `${says} Its notional is the one before this row.` };
+  if (sameCent(now, before)) return { kind: "absent", settled: false, says: `${says} Its notional is the one before this row.` };
   return { kind: "unclear", says: `${says} Before this row it was ${usdText(before)}: the change does not match the row.` };
 }
 
