@@ -112,12 +112,15 @@ class Desk implements TradingDesk {
   private wakeAtMs = Infinity;
   private polling = false;
   private pollRunning = false;
-  private stopped = false;
   private readonly waiters = new Set<() => void>();
   private readonly changeWaiters = new Set<() => void>();
   private readonly limit: ConcurrencyLimit;
   /** Aborted by stop(): every request the desk has out stops with it (a stopped pane sends nothing more). */
   private life = new AbortController();
+  /** Stopped: its life aborted; send, resume, a decision or fill polling start it again (restart()). */
+  private get stopped(): boolean {
+    return this.life.signal.aborted;
+  }
 
   constructor(options: DeskOptions) {
     this.options = options;
@@ -130,8 +133,9 @@ class Desk implements TradingDesk {
     this.newKey = options.newKey ?? newIdempotencyKey;
     this.onProgress = options.onProgress;
     this.account = options.account;
-    // The journal needs the account (the store's scope); it is made once the account is known.
-    this.journal = new Journal(this.workbook, { onError: options.onError, now: this.now });
+    // The journal needs the account (the store's scope): it is made once the account is known (ensureLoaded). Until then an
+    // empty one stands in, which nothing writes to (every write waits for ensureLoaded).
+    this.journal = new Journal(this.workbook);
     this.limit = new ConcurrencyLimit(this.concurrency);
   }
 
@@ -273,9 +277,7 @@ class Desk implements TradingDesk {
 
   /** A stopped desk starts again (send, resume, a decision): new requests get a fresh abort signal. */
   private restart(): void {
-    if (!this.stopped) return;
-    this.stopped = false;
-    if (this.life.signal.aborted) this.life = new AbortController();
+    if (this.stopped) this.life = new AbortController();
   }
 
   /** The signal a row's requests carry: the desk's, and its send's when it has one. */
@@ -759,7 +761,6 @@ class Desk implements TradingDesk {
   }
 
   stop(): void {
-    this.stopped = true;
     this.life.abort(new Error("The desk was stopped: nothing more is sent."));
     for (const w of [...this.changeWaiters]) w();
     this.polling = false;

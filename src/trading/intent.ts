@@ -169,7 +169,7 @@ export function intentToLogRecord(intent: Intent): LogRecord {
 
 /** Whether an idempotency key can be sent: a non-empty string without surrounding blanks. */
 export function usableKey(key: unknown): key is string {
-  return typeof key === "string" && key.trim() !== "" && key.trim() === key;
+  return typeof key === "string" && key !== "" && key.trim() === key;
 }
 
 /**

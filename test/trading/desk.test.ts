@@ -817,7 +817,7 @@ describe("one row at a time per market side", () => {
       addRow(4, { rowNumber: 6, side: "sell" }),
       addRow(5, { rowNumber: 7, side: "sell" }),
     ]);
-    preview.lines[2].blockers = ["Row 5: over the capacity."];
+    preview.lines[2].blockers = ["Row 5: over the capacity.", "Balance too low for its collateral."];
     preview.lines[3].duplicateOf = {
       idempotencyKey: "old-key",
       loggedAt: iso(START - 60_000),
@@ -837,7 +837,7 @@ describe("one row at a time per market side", () => {
         rowNumber: 4,
         reason: "USDTXAF buy has an unfinished row, the add logged 2025-03-04 05:05:07 UTC: resume it under Unfinished rows first.",
       },
-      { rowNumber: 5, reason: "Row 5: over the capacity." },
+      { rowNumber: 5, reason: "Row 5: over the capacity. Balance too low for its collateral." },
       {
         rowNumber: 6,
         reason: 'Already in the log (filled, logged 2025-03-04 05:05:07 UTC, key old-key): tick "send again" to send it anyway.',

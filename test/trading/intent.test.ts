@@ -73,6 +73,14 @@ describe("intent state machine", () => {
     applyPatch(intent, { status: "submitted", hedgeId: "h1" });
     applyPatch(intent, { status: "filled", struckRate: 1500.1 });
     expect(() => applyPatch(intent, { status: "failed" })).toThrow(IllegalTransition);
+    // What the pane shows (and a support ticket quotes): which row, and the move refused.
+    expect(() => applyPatch(intent, { status: "failed" })).toThrow(/^Intent k1 cannot go from filled to failed\.$/);
+    try {
+      applyPatch(intent, { status: "submitting" });
+    } catch (e) {
+      expect(String(e)).toBe("IllegalTransition: Intent k1 cannot go from filled to submitting.");
+    }
+    expect.assertions(5);
     expect(intent.status).toBe("filled");
     expect(applyPatch(intent, { struckRate: 1500.1 })).toEqual({});
   });
