@@ -844,6 +844,11 @@ describe("one row at a time per market side", () => {
       },
     ]);
     expect(result.rows.map((r) => r.notional)).toEqual([5]);
+    // A send in which nothing can go writes nothing: no Excel call, no write to this computer's journal, no request.
+    const [calls, writes, posts] = [w.workbook.calls, w.store.writes, w.service.posts.length];
+    const nothing = await desk2.send({ ...preview, lines: [preview.lines[2], preview.lines[3]] });
+    expect(nothing).toEqual({ rows: [], skipped: result.skipped.slice(2) });
+    expect([w.workbook.calls, w.store.writes, w.service.posts.length]).toEqual([calls, writes, posts]);
     // The duplicate goes when the user ticks "send again" (it waits its turn behind the row just sent on its side).
     const again = desk2.send({ ...preview, lines: [preview.lines[3]] }, { sendAgain: true });
     await advance(100);

@@ -204,6 +204,24 @@ describe("opening a workbook whose log differs from this computer's journal", ()
     wb.setSheet(LOG_SHEET_NAME, cells);
   };
 
+  it("a log that agrees with this computer's journal is only read on opening: nothing is written back (Excel would ask to save a workbook nobody changed)", async () => {
+    const a = intent("a");
+    const b = intent("b", 1, "add");
+    const { store, wb, j } = await journalledAndLogged(a);
+    await j.append([b]);
+    j.update(a, { sentAt: at(1) });
+    j.update(a, { status: "submitted", hedgeId: "h-a", orderTxHash: "0xorder" });
+    j.update(b, { sentAt: at(2) });
+    await j.flush();
+    const before = { calls: wb.calls, writes: store.writes, cells: wb.cells(LOG_SHEET_NAME) };
+    const j2 = journalOf(wb, store);
+    const report = await j2.load();
+    expect(report).toEqual({ restored: [], orphans: [], edited: [] });
+    expect(j2.get("a")).toMatchObject({ status: "submitted", hedgeId: "h-a", sentAt: at(1) });
+    expect(wb.cells(LOG_SHEET_NAME)).toEqual(before.cells);
+    expect({ calls: wb.calls - before.calls, writes: store.writes - before.writes }).toEqual({ calls: 1, writes: 0 }); // the read
+  });
+
   it("a log row further on than the journal (written by another session) wins, and the journal takes it up", async () => {
     const a = intent("a");
     const { store, wb, j } = await journalledAndLogged(a);
