@@ -47,13 +47,6 @@ const RANK: Record<IntentStatus, number> = {
 const BODY_FIELDS = ["action", "market", "side", "notional", "tenor", "clientReference", "environment", "loggedAt", "account"] as const;
 const RESULT_FIELDS = ["status", "hedgeId", "orderTxHash", "fillTxHash", "struckRate", "filledAt", "errorCode", "message"] as const;
 
-/** A log record's updatable fields with empty cells as null. */
-function intentFromLogRecordLoose(record: LogRecord): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const f of LOG_STATUS_FIELDS) out[f] = record[f] === "" || record[f] === undefined ? null : record[f];
-  return out;
-}
-
 /** Midnight UTC of the day of `now`. */
 export function utcDayStart(now: Date): string {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())).toISOString();
@@ -247,10 +240,10 @@ export class Journal {
     result.decidedAt = fromLog.decidedAt ?? stored.decidedAt;
     // The log gets whatever the merge knows better than its row.
     const fix: Omit<LogUpdate, "idempotencyKey"> = {};
-    const logged = intentFromLogRecordLoose(record);
     for (const f of LOG_STATUS_FIELDS) {
+      // An empty cell reads as null (cellsToLogRecord); the status of a usable row is never empty.
       const mine = (result as unknown as Record<string, unknown>)[f] ?? null;
-      if (mine !== (logged[f] ?? null)) (fix as Record<string, unknown>)[f] = mine;
+      if (mine !== (record[f] ?? null)) (fix as Record<string, unknown>)[f] = mine;
     }
     if (Object.keys(fix).length > 0) this.queueLog(result, fix);
     if (edited.length > 0) {

@@ -110,7 +110,8 @@ function parseRawAmount(v: CellValue): { value: number } | { reason: string } {
     return v > 0 ? { value: v } : { reason: "must be greater than 0" };
   }
   if (typeof v === "boolean") return { reason: "is not a number" };
-  const text = String(v ?? "")
+  // Only cells that are not blank come here (a null would read "null": not an amount either).
+  const text = String(v)
     .trim()
     .replace(/^(usdc|usd|\$)\s*/i, "")
     .replace(/\s*(usdc|usd)$/i, "")

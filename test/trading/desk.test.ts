@@ -870,6 +870,27 @@ describe("one row at a time per market side", () => {
 });
 
 describe("the unfinished rows listed on opening, and what Resume does with each", () => {
+  it("Resume pressed while this pane's row is still in flight leaves it to the send under way: one request, its own", async () => {
+    const w = world();
+    w.service.seed({ notional_usd: 100_000 });
+    let release!: () => void;
+    const answer = new Promise<void>((r) => (release = r));
+    w.service.onPost = () => answer;
+    const desk = w.desk();
+    const sending = desk.send(previewOf([addRow(25_000)]));
+    await advance(100);
+    expect(w.service.posts).toHaveLength(1);
+    const { resumed } = await desk.resume();
+    expect(resumed.map((r) => r.status)).toEqual(["submitting"]);
+    await advance(120_000);
+    release();
+    await advance(100);
+    expect((await sending).rows.map((r) => r.status)).toEqual(["submitted"]);
+    await advance(10_000);
+    expect(w.service.posts.map((p) => p.key)).toEqual(["new-key-1"]);
+    expect((await w.log())[0]).toMatchObject({ status: "filled", notionalBefore: 100_000 });
+  });
+
   it("says what the service shows and what Resume would do, row by row, before anything is done", async () => {
     const w = world();
     const h = w.service.seed({ notional_usd: 125_000 });

@@ -98,6 +98,7 @@ describe("row validation", () => {
       ["USDTNGN", "buy", 250_000, 7, "D-1"], // row 9: reference reused
       [null, null, null, null, null], // row 10: blank
       ["USDTNGN", "sell", "75,000.25", "1", "D-10"], // row 11: fine
+      ["", "buy", 100, 7, "D-12"], // row 12: no market
     ]);
     expect(r.rows.map((x) => x.rowNumber)).toEqual([2, 11]);
     expect(r.rows[1]).toMatchObject({ notional: 75_000.25, tenor: 1, clientReference: "D-10" });
@@ -109,7 +110,27 @@ describe("row validation", () => {
       [7, "tenor", "Row 7: Tenor 5 — use 1, 3 or 7."],
       [8, "clientReference", "Row 8: Client reference is empty — give the deal id; every open carries one."],
       [9, "clientReference", "Row 9: Client reference D-1 is also on row 2 — give each deal its own reference."],
+      [12, "market", "Row 12: Market is empty — give the market symbol, e.g. USDTNGN."],
     ]);
+    // Each problem carries the cell as typed, blank when empty.
+    expect(r.problems.map((p) => p.value)).toEqual(["hold", "1.000.000", "-5", "5", "", "D-1", ""]);
+  });
+
+  it("a cell given as null (no value at all) is empty, as a blank one is", () => {
+    const r = readTradeRows("close", {
+      sheetName: "Exposures",
+      address: "Exposures!A2:B3",
+      tableName: null,
+      headers: ["Market", "Side"],
+      headerRowNumber: 1,
+      rows: [
+        { rowNumber: 2, values: ["USDTNGN", null] },
+        { rowNumber: 3, values: [null, null] },
+      ],
+      hiddenRowsSkipped: 0,
+    });
+    expect(r.problems).toEqual([{ rowNumber: 2, field: "side", value: "", message: "Row 2: Side is empty — use buy or sell." }]);
+    expect(r.blankRows).toEqual([3]);
   });
 
   it("reports every problem of a row, not just the first", async () => {
