@@ -474,16 +474,18 @@ class Desk implements TradingDesk {
       return;
     }
     // Not on the service.
-    const age = intent.sentAt ? this.nowMs() - utcMs(intent.sentAt) : NaN;
     if (intent.keyId !== this.client.keyId)
       return this.park(
         t,
         `${v.says} It was sent ${intent.keyId ? "with another API key" : "from another computer (or before this version)"}: a re-send with this key could act a second time.`,
       );
+    // Sent with this key by this computer, which records when before a request leaves (neverSent): sentAt is known here
+    // (were it not, the age would be NaN and the row would wait for the user).
+    const age = this.nowMs() - utcMs(intent.sentAt);
     if (!(age < RESEND_WINDOW_MS))
       return this.park(
         t,
-        `${v.says} ${intent.sentAt ? `It was sent ${ago(age)} ago` : "When it was sent is not known"}: the service may have forgotten its idempotency key, so a re-send could act a second time.`,
+        `${v.says} It was sent ${ago(age)} ago: the service may have forgotten its idempotency key, so a re-send could act a second time.`,
       );
     if (t.doubt && t.doubt.rounds >= DOUBT_MAX_ROUNDS)
       return this.park(t, `${v.says} Asked ${t.doubt.rounds} times without a clear answer (last: ${intent.errorCode ?? "no answer"}).`);

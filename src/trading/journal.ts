@@ -359,14 +359,15 @@ export class Journal {
         if (this.pendingLog.size === 0) return;
         const batch = [...this.pendingLog.values()];
         this.pendingLog.clear();
-        let missing: string[];
+        let back: Intent[];
         try {
           if (!this.logEnsured) {
             await this.workbook.ensureLog(); // an older log gets the columns added since, before they are written
             this.logEnsured = true;
           }
-          ({ missing } = await this.workbook.updateLog(batch));
-          const back = missing.map((k) => this.intents.get(k)).filter((i): i is Intent => i !== undefined);
+          const { missing } = await this.workbook.updateLog(batch);
+          // A missing row of an intent this journal no longer holds is not written again: it is an orphan (see load()).
+          back = missing.map((k) => this.intents.get(k)).filter((i): i is Intent => i !== undefined);
           if (back.length > 0) await this.workbook.appendLog(back.map(intentToLogRecord));
         } catch (e) {
           // Put them back under anything newer, to be written next time.
@@ -374,14 +375,13 @@ export class Journal {
           this.report(e instanceof Error ? e : new Error(String(e)));
           throw e;
         }
-        for (const key of missing) {
+        for (const intent of back) {
+          const key = intent.idempotencyKey;
           if (this.lost.has(key)) continue;
           this.lost.add(key);
-          const intent = this.intents.get(key);
-          const what = intent ? `${intent.action} ${intent.market} ${intent.side}` : "a row";
           this.report(
             new Error(
-              `The ${LOG_SHEET_NAME} has no row with idempotency key ${key} (${what}): it was deleted or its key edited. ` +
+              `The ${LOG_SHEET_NAME} has no row with idempotency key ${key} (${intent.action} ${intent.market} ${intent.side}): it was deleted or its key edited. ` +
                 `The row was written again at the end of the log with its current state.`,
             ),
           );

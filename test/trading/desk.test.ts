@@ -1114,6 +1114,27 @@ describe("what the pane sees while rows go", () => {
     expect((await sending).rows[0]).toMatchObject({ account: ACCOUNT, status: "submitted" });
   });
 
+  it("stop() stops every request the pane has out, one sent before a Resume included", async () => {
+    const w = world();
+    w.service.seed({ notional_usd: 100_000 });
+    let release!: () => void;
+    const answer = new Promise<void>((r) => (release = r));
+    w.service.onPost = () => answer;
+    const desk = w.desk();
+    const sending = desk.send(previewOf([addRow(25_000)]));
+    await advance(100);
+    await desk.resume(); // the pane shown again, Resume pressed, while the Add is out
+    desk.stop(); // then the pane closes
+    await advance(0);
+    expect((await sending).rows[0].status).toBe("submitting");
+    release();
+    await advance(60_000);
+    // The Add's wait ended with the pane: the request was given up before the service acted, and nothing was sent again.
+    expect(w.service.posts).toHaveLength(1);
+    expect(w.service.executions.get("new-key-1") ?? 0).toBe(0);
+    expect((await w.log())[0]).toMatchObject({ status: "submitting", notionalBefore: 100_000 });
+  });
+
   it("a desk stopped and used again (the pane shown again) sends with a fresh signal; an aborted send stops waiting at once", async () => {
     const w = world();
     const desk = w.desk();
