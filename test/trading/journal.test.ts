@@ -121,6 +121,33 @@ describe("opening a workbook whose log lost rows (closed without saving, or rows
     ]);
   });
 
+  it("a row appended in a later session, after the rows that session read, comes back too (closed without saving)", async () => {
+    const store = new MemoryIntentStore();
+    const wb = saved([LOG_COLUMNS.map((c) => c.header)]);
+    const j1 = journalOf(wb, store);
+    await j1.load();
+    const a = intent("a");
+    await j1.append([a]);
+    j1.update(a, { status: "submitted", hedgeId: "h-a" }); // unfinished: the next session reads it
+    await j1.flush();
+    const savedLog = wb.cells(LOG_SHEET_NAME);
+    // The next day's session opens the saved file, appends and fills a row; Excel is then closed without saving.
+    const j2 = journalOf(saved(savedLog), store);
+    await j2.load();
+    const b = intent("b", 1);
+    await j2.append([b]);
+    await filled(j2, b);
+
+    const reopened = saved(savedLog);
+    const report = await journalOf(reopened, store).load();
+    expect(keysOf(report.restored)).toEqual(["b"]);
+    expect(report.orphans).toEqual([]);
+    expect((await reopened.readLog()).map((r) => [r.idempotencyKey, r.status])).toEqual([
+      ["a", "submitted"],
+      ["b", "filled"],
+    ]);
+  });
+
   it("an unfinished row that comes back brings the final rows it was appended after", async () => {
     const store = new MemoryIntentStore();
     const wb = saved([LOG_COLUMNS.map((c) => c.header)]);
