@@ -37,7 +37,8 @@ export const FIELD_LABELS: Record<RowField, string> = {
   clientReference: "Client reference",
 };
 
-const AMOUNT_LABEL: Record<Action, string> = { open: "Notional", add: "Amount", reduce: "Amount", close: "Amount" };
+/** What the amount column is called in messages: an Open's notional, an Add's or Reduce's amount (a Close has none). */
+const amountLabel = (action: Action) => (action === "open" ? "Notional" : "Amount");
 /** The largest amount one row may carry (USD): anything beyond is surely a typing slip (1e300, a pasted account number). */
 export const MAX_AMOUNT_USD = 1_000_000_000;
 
@@ -212,7 +213,7 @@ export function readTradeRows(action: Action, selection: SelectedRows): ReadResu
 
     let notional: number | null = null;
     if (need("notional")) {
-      const label = AMOUNT_LABEL[action];
+      const label = amountLabel(action);
       if (isBlank(cell("notional"))) problem("notional", `${label} is empty — give the USD amount, e.g. 250,000.`);
       else {
         const parsed = parseAmount(cell("notional"));

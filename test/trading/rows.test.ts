@@ -53,6 +53,13 @@ describe("column mapping", () => {
     expect(r.problems[0]).toMatchObject({ field: "columns", rowNumber: 1 });
     expect(r.problems[0].message).toContain("no Client reference column — Open needs one");
     expect(r.problems[0].message).toContain("Deal id");
+    const close = await read("close", [
+      ["Market", "Notional"],
+      ["USDTNGN", 100],
+    ]);
+    expect(close.problems.map((p) => p.message)).toEqual([
+      "Row 1: no Side column — Close needs one: add a column headed Side or Direction.",
+    ]);
   });
 });
 
@@ -287,6 +294,15 @@ describe("what the user typed, read as the service needs it", () => {
       [4, "notional", "", "Row 4: Amount is empty — give the USD amount, e.g. 250,000."],
     ]);
     expect(r.blankRows).toEqual([2]);
+    const reduce = await read("reduce", [
+      ["Market", "Side", "Amount"],
+      ["USDTNGN", "buy", " "],
+      ["USDTNGN", "buy", 0.004],
+    ]);
+    expect(reduce.problems.map((p) => p.message)).toEqual([
+      "Row 2: Amount is empty — give the USD amount, e.g. 250,000.",
+      "Row 3: Amount 0.004 rounds to 0.00: the smallest amount is 0.01.",
+    ]);
     const empty = await read("open", [
       ["Market", "Side", "Notional", "Tenor", "Reference"],
       ["", "", 5, "", "D-1"],
