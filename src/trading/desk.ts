@@ -12,7 +12,7 @@ import { check, nextPollDelayMs, pollOnce, type OpenedHedges } from "./fills";
 import { sameAccount } from "./duplicates";
 import { intentScope } from "./intent-store";
 import { LOG_SHEET_NAME } from "./hedge-log";
-import { usdText, type Verdict } from "./verdict";
+import { usdText, type Judged } from "./verdict";
 import {
   INTENT_STATUSES,
   type Action,
@@ -455,7 +455,7 @@ class Desk implements TradingDesk {
   /** A row sent before whose outcome is not known: the service is asked; the answer decides. */
   private async recheck(t: Tracking): Promise<void> {
     const intent = t.intent;
-    let v: Verdict;
+    let v: Judged;
     try {
       v = (await check(this.client, intent, this.signalOf(t), this.openedHedges)).verdict;
     } catch (e) {
@@ -466,10 +466,9 @@ class Desk implements TradingDesk {
       return;
     }
     if (v.kind === "effect") return this.adopt(t, v);
-    if (v.kind === "unclear" || v.kind === "needs_records") {
-      const says = v.kind === "unclear" ? v.says : "The hedge is closed and its history could not be read.";
-      if (this.countMismatch(t)) return this.park(t, says);
-      this.move(intent, { message: `Asking the service again: ${says}` });
+    if (v.kind === "unclear") {
+      if (this.countMismatch(t)) return this.park(t, v.says);
+      this.move(intent, { message: `Asking the service again: ${v.says}` });
       this.backoff(t);
       return;
     }
@@ -533,7 +532,7 @@ class Desk implements TradingDesk {
     t.attempts++;
   }
 
-  private adopt(t: Tracking, v: Extract<Verdict, { kind: "effect" }>): void {
+  private adopt(t: Tracking, v: Extract<Judged, { kind: "effect" }>): void {
     t.doubt = null;
     t.attempts = 0;
     t.answered = true;
@@ -617,7 +616,7 @@ class Desk implements TradingDesk {
         step: "send",
         detail: "Never sent: Resume sends it.",
       };
-    let v: Verdict;
+    let v: Judged;
     try {
       v = (await check(this.client, intent, undefined, this.openedHedges)).verdict;
     } catch (e) {
@@ -627,7 +626,7 @@ class Desk implements TradingDesk {
         detail: "Resume asks again first.",
       };
     }
-    const says = v.kind === "needs_records" ? "The hedge is closed." : v.says;
+    const says = v.says;
     if (intent.status === "submitted") {
       if (v.kind === "effect" && v.patch.status !== "submitted")
         return { serviceSays: says, step: "record", detail: `Resume records it as ${v.patch.status}.` };
@@ -662,7 +661,7 @@ class Desk implements TradingDesk {
   private async says(intent: Intent): Promise<{ serviceSays: string }> {
     try {
       const { verdict: v } = await check(this.client, intent, undefined, this.openedHedges);
-      return { serviceSays: v.kind === "needs_records" ? "The hedge is closed." : v.says };
+      return { serviceSays: v.says };
     } catch (e) {
       return { serviceSays: `Could not ask the service (${errorCode(e)}).` };
     }
@@ -726,11 +725,11 @@ class Desk implements TradingDesk {
         message: `Marked not sent by the user (${when(at)}): nothing is sent for this row.`,
       });
     } else {
-      const v: Verdict | null = await check(this.client, intent, this.life.signal, this.openedHedges).then(
+      const v: Judged | null = await check(this.client, intent, this.life.signal, this.openedHedges).then(
         (c) => c.verdict,
         () => null,
       );
-      const shown = v && v.kind !== "needs_records" ? v.says : "The service could not be asked.";
+      const shown = v ? v.says : "The service could not be asked.";
       // Adopt what the service shows: its effect; "no effect, and none can come any more" when its hedge ended without it;
       // otherwise the user's word stands (the service shows something the add-in cannot match).
       const patch: IntentPatch =

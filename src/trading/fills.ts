@@ -4,7 +4,7 @@ import type { HedgingClient } from "../api/client";
 import { isHedgingApiError } from "../api/errors";
 import { LIST_LIMIT_MAX, type ClosedHedge, type Hedge, type HedgeStatus } from "../api/schemas";
 import type { Intent } from "./intent";
-import { attributeOpen, CLOCK_SKEW_MS, verdict, type Evidence, type Verdict } from "./verdict";
+import { attributeOpen, CLOCK_SKEW_MS, verdict, type Evidence, type Judged } from "./verdict";
 
 /** Fill polls spend at most one request per this many ms on average: a round of many pages waits longer before the next. */
 export const POLL_MS_PER_REQUEST = 100;
@@ -77,14 +77,15 @@ export async function check(
   intent: Intent,
   signal?: AbortSignal,
   taken?: () => OpenedHedges,
-): Promise<{ evidence: Evidence; verdict: Verdict }> {
+): Promise<{ evidence: Evidence; verdict: Judged }> {
   const evidence = await observe(client, intent, signal, taken);
-  return { evidence, verdict: verdict(intent, evidence) };
+  // observe() read the records when a closed hedge needs them (or threw): the verdict is never needs_records.
+  return { evidence, verdict: verdict(intent, evidence) as Judged };
 }
 
 export interface PollRound {
   /** Every row that could be judged this round, with what the service shows. */
-  judged: Array<{ intent: Intent; verdict: Verdict }>;
+  judged: Array<{ intent: Intent; verdict: Judged }>;
   /** Rows whose hedge id the service does not know (hedge_not_found). */
   notFound: Intent[];
   /** Requests made. */
@@ -180,7 +181,7 @@ export async function pollOnce(
       }
       v = verdict(r, { ...ev, records });
     }
-    round.judged.push({ intent: r, verdict: v });
+    round.judged.push({ intent: r, verdict: v as Judged }); // with records read, never needs_records
   }
   return round;
 }

@@ -47,6 +47,11 @@ const RANK: Record<IntentStatus, number> = {
 const BODY_FIELDS = ["action", "market", "side", "notional", "tenor", "clientReference", "environment", "loggedAt", "account"] as const;
 const RESULT_FIELDS = ["status", "hedgeId", "orderTxHash", "fillTxHash", "struckRate", "filledAt", "errorCode", "message"] as const;
 
+/** Oldest first by when logged (ISO 8601 UTC texts of one form order as the times do); ties keep their order (sort is stable). */
+export function byLoggedAt(a: { loggedAt: string }, b: { loggedAt: string }): number {
+  return a.loggedAt < b.loggedAt ? -1 : a.loggedAt > b.loggedAt ? 1 : 0;
+}
+
 /** Midnight UTC of the day of `now`. */
 export function utcDayStart(now: Date): string {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())).toISOString();
@@ -132,9 +137,7 @@ export class Journal {
       this.intents.set(intent.idempotencyKey, intent);
     }
     // Entries the log does not have: written back when unfinished, or when appended after a row this log holds.
-    const missing = stored
-      .filter((e) => !present.has(e.record.idempotencyKey))
-      .sort((a, b) => (a.record.loggedAt < b.record.loggedAt ? -1 : 1));
+    const missing = stored.filter((e) => !present.has(e.record.idempotencyKey)).sort((a, b) => byLoggedAt(a.record, b.record));
     // Back: unfinished rows; rows appended after a row this log holds (or gets back); and the rows those were appended after.
     const back = new Set<string>();
     const inLog = (k: string | null) => k !== null && (present.has(k) || back.has(k));
@@ -201,7 +204,7 @@ export class Journal {
   /** Adds orphaned rows to this log, on the user's word that they are this workbook's. */
   async restore(keys: readonly string[]): Promise<Intent[]> {
     const wanted = keys.map((k) => this.orphans.get(k)).filter((i): i is Intent => i !== undefined);
-    wanted.sort((a, b) => (a.loggedAt < b.loggedAt ? -1 : a.loggedAt > b.loggedAt ? 1 : 0));
+    wanted.sort(byLoggedAt);
     if (wanted.length > 0) await this.writeBack(wanted);
     await this.flush();
     return wanted;

@@ -5,7 +5,7 @@ import { isHedgingApiError } from "../api/errors";
 import { LIST_LIMIT_MAX, type Account, type Hedge, type Market, type Position, type Quote, type Tenor } from "../api/schemas";
 import type { LogQuery, LogRecord } from "./hedge-log";
 import { findDuplicate } from "./duplicates";
-import { utcDayStart } from "./journal";
+import { byLoggedAt, utcDayStart } from "./journal";
 import type { Action, LimitCheck, Preview, PreviewLine, PreviewOptions, TradeRow } from "./types";
 
 export interface PreviewContext {
@@ -75,7 +75,7 @@ export async function buildPreview(
   const fromLog = await ctx.readLog({ loggedSince: dayStart, ...(sideHedgeIds.length ? { hedgeIds: sideHedgeIds } : {}) });
   const known = new Map(fromLog.map((r) => [r.idempotencyKey, r]));
   for (const r of ctx.known()) known.set(r.idempotencyKey, r);
-  const log = [...known.values()].sort((a, b) => (a.loggedAt < b.loggedAt ? -1 : a.loggedAt > b.loggedAt ? 1 : 0));
+  const log = [...known.values()].sort(byLoggedAt);
   const busy = ctx.busySides();
 
   const lines: PreviewLine[] = rows.map((row) => ({

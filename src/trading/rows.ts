@@ -71,8 +71,7 @@ export function mapColumns(headers: readonly string[]): ColumnMap {
   const map: ColumnMap = { index: {}, header: {}, conflicts: [] };
   const seen = new Map<RowField, string[]>();
   headers.forEach((h, i) => {
-    const n = normaliseHeader(h);
-    if (n === "") return;
+    const n = normaliseHeader(h); // a blank header ("") is no field's synonym
     const field = (Object.keys(HEADER_SYNONYMS) as RowField[]).find((f) => HEADER_SYNONYMS[f].includes(n));
     if (!field) return;
     const list = seen.get(field) ?? [];

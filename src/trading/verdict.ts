@@ -30,6 +30,9 @@ export type Verdict =
   /** The hedge is closed and its records are needed to tell: read history, then judge again. */
   | { kind: "needs_records"; hedge: Hedge };
 
+/** A verdict reached with the records read (check() and poll rounds read them whenever a closed hedge needs them). */
+export type Judged = Exclude<Verdict, { kind: "needs_records" }>;
+
 /** "125,000.00 USD" (grouped by hand: toLocaleString is slow where it runs once per row per poll). */
 export function usdText(n: number): string {
   const cents = Math.round(Math.abs(n) * 100);

@@ -148,6 +148,17 @@ describe("opening a workbook whose log lost rows (closed without saving, or rows
     ]);
   });
 
+  it("rows the log lost come back in the order they were logged, whatever order this computer's journal lists them in", async () => {
+    const store = new MemoryIntentStore();
+    const [a, b, c] = [intent("a", 0, "add"), intent("b", 0, "add"), intent("c", 1, "add")]; // a and b went in one send
+    const entry = (i: Intent) => ({ record: intentToLogRecord(i), keyId: i.keyId, anchor: null, finalAt: null });
+    await store.put(SCOPE, [c, a, b].map(entry)); // e.g. listed by key, not by time
+    const wb = saved([LOG_COLUMNS.map((h) => h.header)]);
+    const report = await journalOf(wb, store).load();
+    expect(keysOf(report.restored)).toEqual(["a", "b", "c"]);
+    expect(keysOf(await wb.readLog())).toEqual(["a", "b", "c"]);
+  });
+
   it("an unfinished row that comes back brings the final rows it was appended after", async () => {
     const store = new MemoryIntentStore();
     const wb = saved([LOG_COLUMNS.map((c) => c.header)]);
