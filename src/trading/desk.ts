@@ -314,8 +314,10 @@ class Desk implements TradingDesk {
           this.kick();
         });
     }
-    // Rows behind a row that waits for a decision are parked: send() does not wait for them.
-    for (const t of this.tracked.values()) if (!t.answered && this.blockedByDecision(t)) t.answered = true;
+    // Rows behind a row that waits for a decision are parked: send() does not wait for them (and is told at once).
+    const parked = [...this.tracked.values()].filter((t) => !t.answered && this.blockedByDecision(t));
+    for (const t of parked) t.answered = true;
+    if (parked.length > 0) this.changed();
     if (next < Infinity && next < this.wakeAtMs) {
       if (this.wakeTimer) clearTimeout(this.wakeTimer);
       this.wakeAtMs = next;

@@ -521,6 +521,24 @@ describe("the user's word on a row that needs a decision", () => {
     expect(desk.pending()).toEqual([expect.objectContaining({ side: "sell", status: "submitted" })]);
   });
 
+  it("a row of the same send behind one that comes to need a decision does not hold send(): it returns with both", async () => {
+    const w = world();
+    const h = w.service.seed({ notional_usd: 100_000 });
+    // The first Add's answer is lost; meanwhile someone else's trade moves the hedge by an amount this row cannot explain.
+    w.service.fail("add", { code: "network_error", status: null, acted: false });
+    w.service.onPost = () => {
+      w.service.onPost = null;
+      h.notional_usd = 107_000;
+    };
+    const desk = w.desk();
+    let returned = false;
+    const sending = desk.send(previewOf([addRow(25_000), addRow(5_000, { rowNumber: 3 })])).then((x) => ((returned = true), x));
+    await advance(MISMATCH_LIMIT_MS + 60_000);
+    expect(returned).toBe(true);
+    expect((await sending).rows.map((r) => r.status)).toEqual(["needs_decision", "submitting"]);
+    expect(w.service.posts).toHaveLength(1);
+  });
+
   it("a decision waited on by a later row of the side does not hold an earlier one: that one is still in progress", async () => {
     const w = world();
     w.service.seed({ notional_usd: 110_000 });
