@@ -123,7 +123,7 @@ describe("row validation", () => {
     expect(r.problems.map((p) => p.value)).toEqual(["hold", "1.000.000", "-5", "5", "", "D-1", ""]);
   });
 
-  it("a cell given as null (no value at all) is empty, as a blank one is", () => {
+  it("a cell given as null, or missing from a short row, is empty, as a blank one is", () => {
     const r = readTradeRows("close", {
       sheetName: "Exposures",
       address: "Exposures!A2:B3",
@@ -133,10 +133,14 @@ describe("row validation", () => {
       rows: [
         { rowNumber: 2, values: ["USDTNGN", null] },
         { rowNumber: 3, values: [null, null] },
+        { rowNumber: 4, values: ["USDTNGN"] }, // a row shorter than the headers
       ],
       hiddenRowsSkipped: 0,
     });
-    expect(r.problems).toEqual([{ rowNumber: 2, field: "side", value: "", message: "Row 2: Side is empty — use buy or sell." }]);
+    expect(r.problems).toEqual([
+      { rowNumber: 2, field: "side", value: "", message: "Row 2: Side is empty — use buy or sell." },
+      { rowNumber: 4, field: "side", value: "", message: "Row 4: Side is empty — use buy or sell." },
+    ]);
     expect(r.blankRows).toEqual([3]);
   });
 
