@@ -163,7 +163,6 @@ export class Journal {
         this.orphans.set(intent.idempotencyKey, intent);
       }
     }
-    report.orphans = [...this.orphans.values()];
     if (restored.length > 0) await this.writeBack(restored);
     report.restored = restored;
     if (this.options.store) {
@@ -175,7 +174,8 @@ export class Journal {
         for (const k of drop) this.orphans.delete(k);
       }
     }
-    if (this.pendingLog.size > 0 || this.pendingStore.size > 0) await this.flush();
+    report.orphans = [...this.orphans.values()]; // after pruning: a row listed can be restored
+    await this.flush(); // what the merge queued (nothing: no call)
     return report;
   }
 

@@ -86,12 +86,22 @@ describe("opening a workbook whose log lost rows (closed without saving, or rows
       ["a", "submitted", "h-a", at(0)],
       ["b", "submitting", null, null],
     ]);
-    expect(log[1].message).toMatch(/^Restored from this computer's journal: the row was missing from the Hedge Log/);
+    const note =
+      "Restored from this computer's journal: the row was missing from the Hedge Log (deleted, or the workbook was closed without saving).";
+    expect(log[1].message).toBe(note);
     expect(j2.get("b")).toMatchObject({ status: "submitting", keyId: "k-key" });
     // Opening again restores nothing more, and the note is not repeated.
     const again = await journalOf(reopened, store).load();
     expect(again.restored).toEqual([]);
     expect((await reopened.readLog()).map((r) => r.idempotencyKey)).toEqual(["a", "b"]);
+    // Lost a second time (the same unsaved file opened again), with a message of its own by then: one note, then the message.
+    const j3 = journalOf(reopened, store);
+    await j3.load();
+    j3.update(j3.get("b")!, { message: `${note} Not confirmed yet (network_error).` });
+    await j3.flush();
+    const lostAgain = saved(savedLog);
+    await journalOf(lostAgain, store).load();
+    expect((await lostAgain.readLog()).map((r) => r.message)).toEqual([null, `${note} Not confirmed yet (network_error).`]);
   });
 
   it("final rows appended after a row the log holds come back in order (the workbook was closed without saving)", async () => {
@@ -157,6 +167,26 @@ describe("opening a workbook whose log lost rows (closed without saving, or rows
     const report = await journalOf(wb, store).load();
     expect(keysOf(report.restored)).toEqual(["a", "b", "c"]);
     expect(keysOf(await wb.readLog())).toEqual(["a", "b", "c"]);
+  });
+
+  it("another workbook's rows final for over a week are pruned on opening: they leave the duplicate check, the recent ones stay", async () => {
+    const store = new MemoryIntentStore();
+    const final = (i: Intent, finalAt: string) => ({
+      record: { ...intentToLogRecord(i), status: "filled" },
+      keyId: i.keyId,
+      anchor: "another-workbooks-row",
+      finalAt,
+    });
+    const week = 7 * 86_400_000;
+    await store.put(SCOPE, [
+      final(intent("old", -9 * 24 * 60), new Date(NOW.getTime() - week - 60_000).toISOString()),
+      final(intent("recent", -60), new Date(NOW.getTime() - 3_600_000).toISOString()),
+    ]);
+    const j = journalOf(saved([LOG_COLUMNS.map((c) => c.header)]), store);
+    const report = await j.load();
+    expect(keysOf(report.orphans)).toEqual(["recent"]);
+    expect(keysOf(j.records())).toEqual(["recent"]);
+    expect(keysOf((await store.load(SCOPE)).map((e) => e.record))).toEqual(["recent"]);
   });
 
   it("an unfinished row that comes back brings the final rows it was appended after", async () => {
