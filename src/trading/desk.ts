@@ -295,10 +295,8 @@ class Desk implements TradingDesk {
     for (const t of this.heads()) {
       const status = t.intent.status;
       if (t.signal?.aborted) continue;
-      if (status === "needs_decision" || status === "submitted") {
-        this.markWaiting(t);
-        continue;
-      }
+      // Waiting for the user's word (a row of a send parks itself: park() answers it), or followed by the poller.
+      if (status === "needs_decision" || status === "submitted") continue;
       if (t.busy) continue;
       if (t.wakeAt > now) {
         next = Math.min(next, t.wakeAt);
@@ -318,7 +316,7 @@ class Desk implements TradingDesk {
     const parked = [...this.tracked.values()].filter((t) => !t.answered && this.blockedByDecision(t));
     for (const t of parked) t.answered = true;
     if (parked.length > 0) this.changed();
-    if (next < Infinity && next < this.wakeAtMs) {
+    if (next < this.wakeAtMs) {
       if (this.wakeTimer) clearTimeout(this.wakeTimer);
       this.wakeAtMs = next;
       this.wakeTimer = setTimeout(
@@ -329,13 +327,6 @@ class Desk implements TradingDesk {
         },
         Math.max(0, next - now),
       );
-    }
-  }
-
-  private markWaiting(t: Tracking): void {
-    if (t.intent.status === "needs_decision" && !t.answered) {
-      t.answered = true;
-      this.changed();
     }
   }
 

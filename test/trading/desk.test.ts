@@ -789,6 +789,35 @@ describe("a pane that closes", () => {
 });
 
 describe("one row at a time per market side", () => {
+  it("waits() names the side a row queues behind, and leaves out a side with nothing queued", async () => {
+    const w = world();
+    w.service.seed({ notional_usd: 100_000 });
+    w.service.seed({ side: "sell", notional_usd: 100_000 });
+    let release!: () => void;
+    const answer = new Promise<void>((r) => (release = r));
+    w.service.onPost = () => answer;
+    const desk = w.desk();
+    const sending = desk.send(previewOf([addRow(1_000), addRow(2_000, { rowNumber: 3 }), addRow(3_000, { rowNumber: 4, side: "sell" })]));
+    await advance(100);
+    expect(desk.waits()).toEqual([
+      {
+        market: "USDTNGN",
+        side: "buy",
+        row: expect.objectContaining({ rowNumber: 2, status: "submitting" }),
+        queued: 1,
+        reason: "in_progress",
+      },
+    ]);
+    release();
+    await advance(100);
+    await sending;
+    await advance(10_000);
+    expect((await w.log()).map((r) => r.status)).toEqual(["filled", "filled", "filled"]);
+    // All final: the desk is idle and leaves no timer behind (no wake-ups while Excel sits there).
+    expect(desk.waits()).toEqual([]);
+    expect(jest.getTimerCount()).toBe(0);
+  });
+
   it("a side's second row leaves once its first is final, against the notional the first left; other sides go at once", async () => {
     const w = world();
     w.service.seed({ notional_usd: 100_000 });
