@@ -125,13 +125,10 @@ function parseRawAmount(v: CellValue): { value: number } | { reason: string } {
 
 /** 1, 3 or 7 from a number or text ("7", "7d", "7 days"). */
 export function parseTenor(v: CellValue): Tenor | null {
-  const text =
-    typeof v === "number"
-      ? String(v)
-      : String(v ?? "")
-          .trim()
-          .toLowerCase()
-          .replace(/\s*(d|day|days)$/, "");
+  const text = String(v ?? "")
+    .trim()
+    .toLowerCase()
+    .replace(/\s*(d|day|days)$/, "");
   const n = Number(text);
   return (TENORS as readonly number[]).includes(n) && text !== "" ? (n as Tenor) : null;
 }

@@ -189,6 +189,26 @@ describe("opening a workbook whose log lost rows (closed without saving, or rows
     expect(keysOf((await store.load(SCOPE)).map((e) => e.record))).toEqual(["recent"]);
   });
 
+  it("restore() adds the rows asked for in the order they were logged; asked for none it knows, it writes nothing", async () => {
+    const store = new MemoryIntentStore();
+    const final = (i: Intent) => ({
+      record: { ...intentToLogRecord(i), status: "filled" },
+      keyId: i.keyId,
+      anchor: null,
+      finalAt: NOW.toISOString(),
+    });
+    await store.put(SCOPE, [final(intent("later", 5)), final(intent("earlier", 1)), final(intent("not-asked", 3))]);
+    const wb = saved([LOG_COLUMNS.map((c) => c.header)]);
+    const j = journalOf(wb, store);
+    await j.load();
+    const calls = wb.calls;
+    expect(await j.restore(["nope"])).toEqual([]);
+    expect(wb.calls).toBe(calls);
+    expect(keysOf(await j.restore(["later", "earlier"]))).toEqual(["earlier", "later"]);
+    expect(keysOf(await wb.readLog())).toEqual(["earlier", "later"]);
+    expect(keysOf(j.orphaned())).toEqual(["not-asked"]);
+  });
+
   it("an unfinished row that comes back brings the final rows it was appended after", async () => {
     const store = new MemoryIntentStore();
     const wb = saved([LOG_COLUMNS.map((c) => c.header)]);

@@ -376,6 +376,11 @@ describe("what the user typed, read as the service needs it", () => {
     expect(parseAmount("1\u00a0000\u202f000")).toEqual({ value: 1_000_000 });
     expect(parseAmount("1_000'000")).toEqual({ value: 1_000_000 });
     expect(parseAmount(" 12.5 ")).toEqual({ value: 12.5 });
+    expect(parseAmount(" $1,000 ")).toEqual({ value: 1_000 });
+    expect(parseAmount("1,000USD")).toEqual({ value: 1_000 });
+    // Letters or signs inside the number are not an amount, whatever they spell.
+    for (const text of ["12USD34", "100 USD 5", "1-000", "1,000 $"])
+      expect(parseAmount(text)).toEqual({ reason: expect.stringMatching(/^is not an amount/) });
     expect(parseAmount(83_333.333)).toEqual({ value: 83_333.33 });
     expect(parseAmount(1.005)).toEqual({ value: 1.01 });
     expect(parseAmount(0.005)).toEqual({ value: 0.01 });
