@@ -399,6 +399,30 @@ describe("opening a workbook whose log differs from this computer's journal", ()
     expect(report.edited).toEqual([]);
   });
 
+  it("the log and this computer's journal at the same stage: unfinished, the journal's state and account stand; final, the log's (another session's fill or decision)", async () => {
+    const a = intent("a");
+    const { store, wb, j } = await journalledAndLogged(a);
+    j.update(a, { status: "submitted", hedgeId: "h-a", message: "Submitted: waiting for the fill." });
+    await j.flush();
+    edit(wb, "message", "edited by hand");
+    edit(wb, "account", "0x00000000000000000000000000000000000000bb");
+    const j2 = journalOf(wb, store);
+    await j2.load();
+    expect(j2.get("a")).toMatchObject({ status: "submitted", message: "Submitted: waiting for the fill.", account: ACCOUNT });
+    await j2.flush();
+    expect((await wb.readLog())[0].message).toBe("Submitted: waiting for the fill.");
+
+    // Both final: the log's fill (written by another session) is the one kept, here and in this computer's journal.
+    j2.update(j2.get("a")!, { status: "filled", struckRate: 1500 });
+    await j2.flush();
+    edit(wb, "struckRate", 1501.25);
+    const j3 = journalOf(wb, store);
+    await j3.load();
+    expect(j3.get("a")).toMatchObject({ status: "filled", struckRate: 1501.25 });
+    await j3.flush();
+    expect((await store.load(SCOPE))[0].record).toMatchObject({ status: "filled", struckRate: 1501.25 });
+  });
+
   it("a row copied by hand (the same key twice) is the journal's once: the copy is listed, never acted on", async () => {
     const wb = new MemoryWorkbook();
     const row = logRow({ idempotencyKey: "a", status: "submitted", loggedAt: LOGGED });
