@@ -130,7 +130,7 @@ export function parseTenor(v: CellValue): Tenor | null {
     .toLowerCase()
     .replace(/\s*(d|day|days)$/, "");
   const n = Number(text);
-  return (TENORS as readonly number[]).includes(n) && text !== "" ? (n as Tenor) : null;
+  return (TENORS as readonly number[]).includes(n) ? (n as Tenor) : null; // an empty text reads 0: not a tenor
 }
 
 export function parseSide(v: CellValue): Side | null {
