@@ -143,9 +143,8 @@ export function parseSide(v: CellValue): Side | null {
 /** Market symbols are compared upper-case and without spaces or slashes ("usdt/ngn" → "USDTNGN"). */
 export function parseMarket(v: CellValue): string | null {
   const text = String(v ?? "")
-    .trim()
     .toUpperCase()
-    .replace(/[\s/_-]/g, "");
+    .replace(/[\s/_-]/g, ""); // every blank goes, those around it too
   return /^[A-Z0-9]{3,20}$/.test(text) ? text : null;
 }
 

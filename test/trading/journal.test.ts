@@ -423,6 +423,51 @@ describe("opening a workbook whose log differs from this computer's journal", ()
     expect((await store.load(SCOPE))[0].record).toMatchObject({ status: "filled", struckRate: 1501.25 });
   });
 
+  it("what only one side knows is kept from that side: when it was sent, the notional before and the hedge from the journal; a decision from the log", async () => {
+    // The journal knows when it was sent and the notional before; the log lost them (an old copy), and holds a decision the
+    // journal has not seen (taken on another computer), with the hedge the row acted on.
+    const a = intent("a", 0, "add");
+    const { store, wb, j } = await journalledAndLogged(a);
+    j.update(a, { sentAt: at(1), notionalBefore: 100_000 });
+    j.update(a, { status: "submitted" });
+    await j.flush();
+    for (const [field, value] of [
+      ["sentAt", ""],
+      ["notionalBefore", ""],
+      ["hedgeId", "h-a"],
+      ["decision", "done: seen"],
+      ["decidedAt", at(3)],
+    ] as const)
+      edit(wb, field, value);
+    const j2 = journalOf(wb, store);
+    await j2.load();
+    expect(j2.get("a")).toMatchObject({ sentAt: at(1), notionalBefore: 100_000, hedgeId: "h-a", decision: "done: seen", decidedAt: at(3) });
+
+    // And the other way round: the log's copy edited (a notional before typed over, the decision blanked), the journal's stand.
+    const b = intent("b", 0, "add");
+    const other = await journalledAndLogged(b);
+    other.j.update(b, { sentAt: at(1), notionalBefore: 100_000, hedgeId: "h-b" });
+    other.j.update(b, { status: "needs_decision" });
+    other.j.update(b, { decision: "done: journal", decidedAt: at(2) });
+    await other.j.flush();
+    for (const [field, value] of [
+      ["notionalBefore", 1],
+      ["sentAt", at(9)],
+      ["decision", ""],
+      ["decidedAt", ""],
+    ] as const)
+      edit(other.wb, field, value);
+    const j3 = journalOf(other.wb, other.store);
+    await j3.load();
+    expect(j3.get("b")).toMatchObject({
+      sentAt: at(1),
+      notionalBefore: 100_000,
+      hedgeId: "h-b",
+      decision: "done: journal",
+      decidedAt: at(2),
+    });
+  });
+
   it("a row copied by hand (the same key twice) is the journal's once: the copy is listed, never acted on", async () => {
     const wb = new MemoryWorkbook();
     const row = logRow({ idempotencyKey: "a", status: "submitted", loggedAt: LOGGED });
