@@ -401,7 +401,8 @@ class Desk implements TradingDesk {
     if (known) {
       try {
         const { data } = await this.client.get(known, signal);
-        if (data.market === market && data.side === side && (data.status === "filled" || data.status === "submitted")) return data;
+        // The id came from a row of this side: still open, it is the side's hedge.
+        if (data.status === "filled" || data.status === "submitted") return data;
       } catch (e) {
         if (!isHedgingApiError(e) || e.code !== "hedge_not_found") throw e;
       }

@@ -789,6 +789,45 @@ describe("a pane that closes", () => {
 });
 
 describe("one row at a time per market side", () => {
+  it("an Add acts on the side's open hedge: read by id after a row of the side that finished on it, found anew once that hedge is closed", async () => {
+    const w = world();
+    w.service.fillAtOnce = true;
+    const h1 = w.service.seed({ notional_usd: 100_000 });
+    w.service.seed({ side: "sell", notional_usd: 50_000 });
+    const desk = w.desk();
+    const first = desk.send(previewOf([addRow(1_000)]));
+    await advance(2_000);
+    expect((await first).rows[0]).toMatchObject({ hedgeId: h1.id });
+    expect((await w.log())[0]).toMatchObject({ status: "filled", hedgeId: h1.id });
+    // A second Add on the side: the hedge the first acted on is read by id; the other side's hedge is not read at all.
+    w.service.reads.length = 0;
+    const second = desk.send(previewOf([addRow(2_000, { rowNumber: 3 }), addRow(3_000, { rowNumber: 4, side: "sell" })]));
+    await advance(2_000);
+    await second;
+    expect(w.service.reads.filter((r) => r.startsWith("get "))).toEqual([`get ${h1.id}`]);
+    // The hedge is closed elsewhere and a new one opened on the side: the next Add acts on the new one.
+    h1.status = "closed";
+    const h3 = w.service.seed({ notional_usd: 70_000 });
+    const third = desk.send(previewOf([addRow(4_000, { rowNumber: 5 })]));
+    await advance(2_000);
+    await third;
+    expect((await w.log()).at(-1)).toMatchObject({ hedgeId: h3.id, notionalBefore: 70_000, status: "filled" });
+  });
+
+  it("an Add whose side's hedge cannot be read is not sent, and says it is not confirmed (not that the service may have acted)", async () => {
+    const w = world();
+    w.service.seed({ notional_usd: 100_000 });
+    w.service.failReads(2);
+    const desk = w.desk();
+    void desk.send(previewOf([addRow(1_000)]));
+    await advance(100);
+    expect(w.service.posts).toEqual([]);
+    expect((await w.log())[0]).toMatchObject({ status: "submitting", sentAt: null, errorCode: "service_unavailable" });
+    expect((await w.log())[0].message).toMatch(/^Not confirmed yet \(service_unavailable\)/);
+    await advance(5_000);
+    expect(w.service.posts).toHaveLength(1);
+  });
+
   it("waits() names the side a row queues behind, and leaves out a side with nothing queued", async () => {
     const w = world();
     w.service.seed({ notional_usd: 100_000 });
