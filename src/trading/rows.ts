@@ -180,7 +180,7 @@ export function readTradeRows(action: Action, selection: SelectedRows): ReadResu
   for (const c of columns.conflicts.filter((c) => READ_FIELDS[action].includes(c.field))) {
     headerProblem(`columns ${c.headers.join(" and ")} both mean ${FIELD_LABELS[c.field]} — rename or remove all but one.`);
   }
-  if (missing.length > 0 || result.problems.length > 0) {
+  if (result.problems.length > 0) {
     // Without the columns no row can be judged; report the header only.
     return result;
   }

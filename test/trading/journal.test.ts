@@ -358,9 +358,14 @@ describe("opening a workbook whose log differs from this computer's journal", ()
     expect(j2.get("a")!.notional).toBe(50_000);
     const note = "The Hedge Log row was edited (notional): the add-in keeps what it journalled and sent.";
     expect((await wb.readLog())[0].message).toBe(note);
-    // Said once, however often the workbook is opened.
-    await journalOf(wb, store).load();
+    // Said once, however often the workbook is opened, and after this computer's journal took the message up.
+    const j3 = journalOf(wb, store);
+    await j3.load();
     expect((await wb.readLog())[0].message).toBe(note);
+    j3.update(j3.get("a")!, { status: "submitted", message: `${note} Submitted.` });
+    await j3.flush();
+    await journalOf(wb, store).load();
+    expect((await wb.readLog())[0].message).toBe(`${note} Submitted.`);
   });
 
   it("a final row edited in the log is reported but its message is left alone", async () => {
