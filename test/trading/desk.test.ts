@@ -814,6 +814,22 @@ describe("one row at a time per market side", () => {
     expect((await w.log()).at(-1)).toMatchObject({ hedgeId: h3.id, notionalBefore: 70_000, status: "filled" });
   });
 
+  it("an Add acts on the side's filled hedge, else its accepted one, never a closed one", async () => {
+    const w = world();
+    const filled = w.service.seed({ notional_usd: 100_000 });
+    w.service.seed({ notional_usd: 90_000, status: "closed" }); // newer, closed
+    const accepted = w.service.seed({ side: "sell", notional_usd: 60_000, status: "submitted", filled_at: null });
+    w.service.seed({ side: "sell", notional_usd: 80_000, status: "closed" });
+    const desk = w.desk();
+    const sending = desk.send(previewOf([addRow(1_000), addRow(2_000, { rowNumber: 3, side: "sell" })]));
+    await advance(100);
+    await sending;
+    expect((await w.log()).map((r) => [r.side, r.hedgeId, r.notionalBefore])).toEqual([
+      ["buy", filled.id, 100_000],
+      ["sell", accepted.id, 60_000],
+    ]);
+  });
+
   it("an Add whose side's hedge cannot be read is not sent, and says it is not confirmed (not that the service may have acted)", async () => {
     const w = world();
     w.service.seed({ notional_usd: 100_000 });

@@ -594,6 +594,24 @@ describe("writes that fail", () => {
     expect((await wb.readLog())[0]).toMatchObject({ status: "filled", hedgeId: "h-a", orderTxHash: "0xorder", struckRate: 1503 });
   });
 
+  it("this computer's journal notes when a row became final, once: unfinished rows carry no such time (they are never pruned)", async () => {
+    let now = NOW;
+    const store = new MemoryIntentStore();
+    const j = new Journal(new MemoryWorkbook(), { store, scope: SCOPE, now: () => now, flushDelayMs: 60_000 });
+    await j.load();
+    const a = intent("a");
+    await j.append([a]);
+    j.update(a, { status: "submitted", hedgeId: "h-a" });
+    await j.flush();
+    expect((await store.load(SCOPE))[0].finalAt).toBeNull();
+    j.update(a, { status: "filled", struckRate: 1500 });
+    await j.flush();
+    now = new Date(NOW.getTime() + 3_600_000);
+    j.update(a, { message: "Filled." });
+    await j.flush();
+    expect((await store.load(SCOPE))[0]).toMatchObject({ finalAt: NOW.toISOString(), record: { message: "Filled." } });
+  });
+
   it("a listener that throws does not stop the journal", async () => {
     const wb = new MemoryWorkbook();
     const j = journalOf(wb, null, () => {
