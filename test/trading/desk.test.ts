@@ -671,6 +671,26 @@ describe("following rows the service accepted until they are final", () => {
     expect(w.service.posts).toEqual([]);
   });
 
+  it("hedge_not_found asked slowly (a 10 s poll): 30 s are not enough without 5 rounds; the 5th round parks it; 2 min park it whatever the rounds", async () => {
+    const w = world();
+    const r = await w.journalled(addRow(25_000), { sentAt: iso(START), status: "submitted", hedgeId: "h-gone", notionalBefore: 100_000 });
+    const desk = w.desk({ pollIntervalMs: 10_000 });
+    await desk.resume();
+    const asked = () => w.service.reads.filter((x) => x === "get h-gone").length;
+    await advance(35_000); // rounds at 0, 10, 20, 30 s
+    expect([asked(), (await byKey(w, r.idempotencyKey)).status]).toEqual([4, "submitted"]);
+    await advance(10_000); // the 5th round, at 40 s
+    expect([asked(), (await byKey(w, r.idempotencyKey)).status]).toEqual([5, "needs_decision"]);
+
+    // Polled every 40 s, the 4th round falls at exactly 2 min: that is enough.
+    const w2 = world();
+    const r2 = await w2.journalled(addRow(25_000), { sentAt: iso(START), status: "submitted", hedgeId: "h-gone", notionalBefore: 100_000 });
+    const desk2 = w2.desk({ pollIntervalMs: 40_000 });
+    await desk2.resume();
+    await advance(MISMATCH_LIMIT_MS + 100);
+    expect((await byKey(w2, r2.idempotencyKey)).status).toBe("needs_decision");
+  });
+
   it("an Add whose hedge closed at the size it had before is dropped (failed); one not filled yet is waited for", async () => {
     const w = world();
     const dropped = w.service.seed({ notional_usd: 100_000 });
