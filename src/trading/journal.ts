@@ -343,7 +343,6 @@ export class Journal {
     this.flushing = this.flushing
       .catch(() => undefined)
       .then(async () => {
-        if (this.pendingLog.size === 0 && this.pendingStore.size === 0) return;
         const storeKeys = [...this.pendingStore];
         this.pendingStore.clear();
         if (this.options.store && storeKeys.length > 0) {

@@ -612,6 +612,22 @@ describe("writes that fail", () => {
     expect((await store.load(SCOPE))[0]).toMatchObject({ finalAt: NOW.toISOString(), record: { message: "Filled." } });
   });
 
+  it("an update that changes nothing writes nothing, and flush() with nothing queued makes no call", async () => {
+    const store = new MemoryIntentStore();
+    const wb = new MemoryWorkbook();
+    const j = journalOf(wb, store);
+    await j.load();
+    const a = intent("a");
+    await j.append([a]);
+    j.update(a, { status: "submitted", hedgeId: "h-a" });
+    await j.flush();
+    const before = [wb.calls, store.writes];
+    expect(j.update(a, { status: "submitted", hedgeId: "h-a" })).toEqual({});
+    expect(j.unflushed()).toBe(0);
+    await j.flush();
+    expect([wb.calls, store.writes]).toEqual(before);
+  });
+
   it("a listener that throws does not stop the journal", async () => {
     const wb = new MemoryWorkbook();
     const j = journalOf(wb, null, () => {
