@@ -248,7 +248,7 @@ export function readTradeRows(action: Action, selection: SelectedRows): ReadResu
 }
 
 function titleCase(s: string): string {
-  const words: Record<string, string> = { clientreference: "Client reference", dealid: "Deal id", tenordays: "Tenor days" };
+  const words: Record<string, string> = { clientreference: "Client reference", dealid: "Deal id" };
   return words[s] ?? capitalise(s);
 }
 

@@ -440,7 +440,14 @@ describe("journal", () => {
     await journal.flush();
     expect(journal.unflushed()).toBe(0);
     expect((await wb.readLog()).find((r) => r.idempotencyKey === "key-b")).toMatchObject({ status: "submitted", hedgeId: "h-b" });
-    expect(errors.map((e) => e.message)).toEqual([expect.stringContaining("has no row with idempotency key key-a (open USDTNGN buy)")]);
+    expect(errors.map((e) => e.message)).toEqual([
+      "The Hedge Log has no row with idempotency key key-a (open USDTNGN buy): it was deleted or its key edited. " +
+        "The row was written again at the end of the log with its current state.",
+    ]);
+    // Reported once: the row is back, and a later update of it says nothing more.
+    journal.update(a, { message: "Filled." });
+    await journal.flush();
+    expect(errors).toHaveLength(1);
   });
 
   it("keeps an update whose write failed and writes it on the next flush", async () => {

@@ -573,7 +573,8 @@ describe("writes that fail", () => {
     const j = journalOf(wb, null, (e) => errors.push(e));
     await j.load();
     const a = intent("a");
-    await j.append([a]);
+    const b = intent("b", 1);
+    await j.append([a, b]);
     await j.flush();
     const update = wb.updateLog.bind(wb);
     let release!: () => void;
@@ -582,6 +583,7 @@ describe("writes that fail", () => {
         release = () => reject(new Error("Excel is busy"));
       });
     j.update(a, { status: "submitted", hedgeId: "h-a", orderTxHash: "0xorder" });
+    j.update(b, { status: "submitted", hedgeId: "h-b" });
     const failing = j.flush();
     await new Promise((r) => setTimeout(r, 10));
     // The fill is seen while the write is stuck.
@@ -589,6 +591,7 @@ describe("writes that fail", () => {
     release();
     await expect(failing).rejects.toThrow("Excel is busy");
     expect(errors).toHaveLength(1);
+    expect(j.unflushed()).toBe(2); // both rows' log updates wait (of the per-user journal, only a's fill does)
     wb.updateLog = update;
     await j.flush();
     expect((await wb.readLog())[0]).toMatchObject({ status: "filled", hedgeId: "h-a", orderTxHash: "0xorder", struckRate: 1503 });
