@@ -32,6 +32,13 @@ describe("column mapping", () => {
     });
     expect(mapColumns(["client reference", "notional (usd)"]).index).toEqual({ clientReference: 0, notional: 1 });
     expect(normaliseHeader(" Client_Reference ")).toBe("clientreference");
+    // Two columns for one field: the first is the one read (and named); both are listed as a conflict.
+    const twice = mapColumns(["Amount", "Side", "Notional"]);
+    expect([twice.index.notional, twice.header.notional, twice.conflicts]).toEqual([
+      0,
+      "Amount",
+      [{ field: "notional", headers: ["Amount", "Notional"] }],
+    ]);
   });
 
   it("reports two columns meaning the same field, and sends nothing", async () => {
@@ -50,7 +57,7 @@ describe("column mapping", () => {
     ]);
     expect(r.rows).toEqual([]);
     expect(r.problems).toHaveLength(1);
-    expect(r.problems[0]).toMatchObject({ field: "columns", rowNumber: 1 });
+    expect(r.problems[0]).toMatchObject({ field: "columns", rowNumber: 1, value: "" });
     expect(r.problems[0].message).toContain("no Client reference column — Open needs one");
     expect(r.problems[0].message).toContain("Deal id");
     const close = await read("close", [
