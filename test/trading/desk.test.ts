@@ -1013,6 +1013,34 @@ describe("the unfinished rows listed on opening, and what Resume does with each"
     expect((await w.log())[0]).toMatchObject({ status: "filled", notionalBefore: 100_000 });
   });
 
+  it("the list never promises a re-send the desk would not make: a row sent with another API key minutes ago is for the user", async () => {
+    const w = world();
+    w.service.seed({ notional_usd: 100_000 });
+    const other = await w.journalled(
+      addRow(1_000),
+      { sentAt: iso(START - 60_000), hedgeId: "h-1", notionalBefore: 100_000 },
+      { keyId: "k-another-key" },
+    );
+    const mine = await w.journalled(addRow(2_000, { side: "sell" }), {
+      sentAt: iso(START - 60_000),
+      hedgeId: "h-2",
+      notionalBefore: 5_000,
+    });
+    w.service.seed({ id: "h-2", side: "sell", notional_usd: 5_000 });
+    const desk = w.desk();
+    const plan = await desk.inspect();
+    const step = (key: string) => plan.items.find((i) => i.row.idempotencyKey === key)!;
+    expect(step(other.idempotencyKey)).toMatchObject({
+      step: "decide",
+      detail: "Not on the service, and sent with another API key or from another computer: a re-send could act twice.",
+    });
+    expect(step(mine.idempotencyKey)).toMatchObject({ step: "resend" });
+    await desk.resume();
+    await advance(100);
+    expect(w.service.posts.map((p) => p.key)).toEqual([mine.idempotencyKey]);
+    expect((await byKey(w, other.idempotencyKey)).status).toBe("needs_decision");
+  });
+
   it("says what the service shows and what Resume would do, row by row, before anything is done", async () => {
     const w = world();
     const h = w.service.seed({ notional_usd: 125_000 });
