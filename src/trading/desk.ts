@@ -269,8 +269,8 @@ class Desk implements TradingDesk {
     for (const t of this.tracked.values()) {
       if (isFinal(t.intent.status)) continue;
       const lane = laneOf(t.intent);
-      const h = heads.get(lane);
-      if (!h || t.seq < h.seq) heads.set(lane, t);
+      // `tracked` is in seq order (a row's seq is given as it is added, and a Map keeps that order): the first is the head.
+      if (!heads.has(lane)) heads.set(lane, t);
     }
     return [...heads.values()];
   }
