@@ -1013,6 +1013,19 @@ describe("the unfinished rows listed on opening, and what Resume does with each"
     expect((await w.log())[0]).toMatchObject({ status: "filled", notionalBefore: 100_000 });
   });
 
+  it("Resume sends a side's never-sent rows of one send in the order they were journalled", async () => {
+    const w = world();
+    w.service.seed({ notional_usd: 100_000 });
+    const at = iso(START - 60_000);
+    const rows = [];
+    for (const amount of [1_000, 2_000, 3_000]) rows.push(await w.journalled(addRow(amount), {}, { loggedAt: at }));
+    const desk = w.desk();
+    await desk.resume();
+    await advance(5_000);
+    expect(w.service.posts.map((p) => p.key)).toEqual(rows.map((r) => r.idempotencyKey));
+    expect(w.service.posts.map((p) => p.body.additional_notional_usd)).toEqual([1_000, 2_000, 3_000]);
+  });
+
   it("the list never promises a re-send the desk would not make: a row sent with another API key minutes ago is for the user", async () => {
     const w = world();
     w.service.seed({ notional_usd: 100_000 });
