@@ -601,12 +601,14 @@ describe("the user's word on a row that needs a decision", () => {
     const w = world();
     const mine = await w.journalled(row(), { sentAt: iso(START) });
     const theirs = intentFromRow(row({ side: "sell" }), "theirs", "sandbox", iso(START), "0x00000000000000000000000000000000000000bb");
-    await new Journal(w.workbook).append([theirs]);
+    const live = intentFromRow(row({ side: "sell", market: "USDTXAF" }), "live", "production", iso(START), ACCOUNT);
+    await new Journal(w.workbook).append([theirs, live]);
     const desk = w.desk();
     await expect(desk.decide("nope", "done")).rejects.toThrow("No unfinished row with idempotency key nope in the Hedge Log.");
-    await expect(desk.decide("theirs", "done")).rejects.toThrow(
-      "That row belongs to another account or environment: decide it with that account's key.",
-    );
+    for (const key of ["theirs", "live"])
+      await expect(desk.decide(key, "done")).rejects.toThrow(
+        "That row belongs to another account or environment: decide it with that account's key.",
+      );
     w.service.failReads(1);
     await desk.resume();
     await advance(10);
