@@ -1298,6 +1298,7 @@ describe("what the pane sees while rows go", () => {
     expect(w.service.posts).toHaveLength(1);
     expect(w.service.executions.get("new-key-1") ?? 0).toBe(0);
     expect((await w.log())[0]).toMatchObject({ status: "submitting", notionalBefore: 100_000 });
+    expect((await sending).rows[0].message).toContain("The desk was stopped: nothing more is sent.");
   });
 
   it("a desk stopped and used again (the pane shown again) sends with a fresh signal; an aborted send stops waiting at once", async () => {
@@ -1498,6 +1499,25 @@ describe("more than one row at once, and the requests it costs", () => {
     await advance(100);
     expect((await sending).rows[0]).toMatchObject({ status: "rejected", errorCode: "no_open_hedge" });
     expect(w.service.reads.filter((r) => r.startsWith("list status="))).toHaveLength(3);
+  });
+
+  it("one poll per interval however many sends start while rows are being followed", async () => {
+    const w = world();
+    const desk = w.desk({ pollIntervalMs: 1_000 });
+    const first = desk.send(previewOf([row()]));
+    await advance(100);
+    expect((await first).rows[0].status).toBe("submitted");
+    await advance(1_000); // following it: a poll a second
+    const polls = () => w.service.reads.filter((r) => r.startsWith("list status=submitted")).length;
+    const before = polls();
+    for (const [i, side] of (["sell", "buy"] as const).entries()) {
+      await desk.send(previewOf([row({ side, market: `USDTX${i}`, clientReference: `S-${i}` })]));
+      await advance(50);
+    }
+    // Two sends within 100 ms add no poll of their own: the next one comes at its time.
+    expect(polls()).toBe(before);
+    await advance(1_000);
+    expect(polls()).toBe(before + 1);
   });
 
   it("a poll interval under 250 ms is taken as 250 ms", async () => {
