@@ -1520,6 +1520,19 @@ describe("more than one row at once, and the requests it costs", () => {
     expect(polls()).toBe(before + 1);
   });
 
+  it("a pane closed while a row is followed, and shown again: Resume follows it to its fill", async () => {
+    const w = world();
+    const desk = w.desk();
+    const sending = desk.send(previewOf([row()]));
+    await advance(100);
+    expect((await sending).rows[0].status).toBe("submitted");
+    desk.stop();
+    await desk.resume();
+    w.service.fill();
+    await advance(3_000);
+    expect((await w.log())[0]).toMatchObject({ status: "filled" });
+  });
+
   it("a poll interval under 250 ms is taken as 250 ms", async () => {
     const w = world();
     await w.journalled(row(), { sentAt: iso(START), status: "submitted", hedgeId: "h-1" });
