@@ -80,6 +80,8 @@ interface World {
     options?: { key?: string; keyId?: string | null; loggedAt?: string },
   ): Promise<Intent>;
   log(): Promise<LogRecord[]>;
+  /** The service takes requests but answers none until the returned release() is called. */
+  holdAnswers(): () => void;
 }
 
 function world(): World {
@@ -120,6 +122,12 @@ function world(): World {
       return intent;
     },
     log: () => workbook.readLog(),
+    holdAnswers: () => {
+      let release!: () => void;
+      const answer = new Promise<void>((r) => (release = r));
+      service.onPost = () => answer;
+      return () => release();
+    },
   };
 }
 const afterEachDesk: Array<() => void> = [];
@@ -870,9 +878,7 @@ describe("one row at a time per market side", () => {
     const w = world();
     w.service.seed({ notional_usd: 100_000 });
     w.service.seed({ side: "sell", notional_usd: 100_000 });
-    let release!: () => void;
-    const answer = new Promise<void>((r) => (release = r));
-    w.service.onPost = () => answer;
+    const release = w.holdAnswers();
     const desk = w.desk();
     const sending = desk.send(previewOf([addRow(1_000), addRow(2_000, { rowNumber: 3 }), addRow(3_000, { rowNumber: 4, side: "sell" })]));
     await advance(100);
@@ -997,9 +1003,7 @@ describe("the unfinished rows listed on opening, and what Resume does with each"
   it("Resume pressed while this pane's row is still in flight leaves it to the send under way: one request, its own", async () => {
     const w = world();
     w.service.seed({ notional_usd: 100_000 });
-    let release!: () => void;
-    const answer = new Promise<void>((r) => (release = r));
-    w.service.onPost = () => answer;
+    const release = w.holdAnswers();
     const desk = w.desk();
     const sending = desk.send(previewOf([addRow(25_000)]));
     await advance(100);
@@ -1282,9 +1286,7 @@ describe("what the pane sees while rows go", () => {
   it("stop() stops every request the pane has out, one sent before a Resume included", async () => {
     const w = world();
     w.service.seed({ notional_usd: 100_000 });
-    let release!: () => void;
-    const answer = new Promise<void>((r) => (release = r));
-    w.service.onPost = () => answer;
+    const release = w.holdAnswers();
     const desk = w.desk();
     const sending = desk.send(previewOf([addRow(25_000)]));
     await advance(100);
