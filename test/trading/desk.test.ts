@@ -433,6 +433,16 @@ describe("a send whose outcome is not known: the service is asked before anythin
     expect(w.service.effects(rows[1].idempotencyKey)).toBe(1);
   });
 
+  it("a refusal the add-in has no advice for shows the service's words alone", async () => {
+    const w = world();
+    w.service.fail("open", { code: "validation_error", message: "tenor_days must be 1 to 365." });
+    const desk = w.desk();
+    const sending = desk.send(previewOf([row()]));
+    await advance(100);
+    expect((await sending).rows[0]).toMatchObject({ status: "rejected", errorCode: "validation_error", message: "tenor_days must be 1 to 365." });
+    expect((await w.log())[0]).toMatchObject({ status: "rejected", message: "tenor_days must be 1 to 365." });
+  });
+
   it("a row without a usable idempotency key is never sent: the user decides", async () => {
     const w = world();
     const desk = w.desk({ newKey: () => "" });
