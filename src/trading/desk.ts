@@ -3,12 +3,12 @@ import { utcMs } from "../api/time";
 import { newIdempotencyKey } from "../api/client";
 import { errorCode, isHedgingApiError } from "../api/errors";
 import { ConcurrencyLimit } from "../api/throttle";
-import { LIST_LIMIT_MAX, type Hedge } from "../api/schemas";
+import type { Hedge } from "../api/schemas";
 import { buildPreview } from "./preview";
 import { readTradeRows } from "./rows";
 import { Journal } from "./journal";
 import { intentFromRow, isFinal, rowStatusOf, submit, usableKey, type Intent, type IntentPatch } from "./intent";
-import { check, nextPollDelayMs, pollOnce, type OpenedHedges } from "./fills";
+import { check, laneOf, nextPollDelayMs, OPEN_LOOKUP_SCOPE, openHedges, pollOnce, type OpenedHedges } from "./fills";
 import { sameAccount } from "./duplicates";
 import { intentScope } from "./intent-store";
 import { LOG_SHEET_NAME } from "./hedge-log";
@@ -365,12 +365,14 @@ class Desk implements TradingDesk {
       }
       const patch: IntentPatch = { sentAt: this.now().toISOString() };
       if (intent.action !== "open") {
-        const hedge = await this.sideHedge(intent, this.signalOf(t));
+        const { hedge, complete } = await this.sideHedge(intent, this.signalOf(t));
         if (!hedge) {
           this.move(intent, {
             status: "rejected",
             errorCode: "no_open_hedge",
-            message: `No open hedge on ${intent.market} ${intent.side} (checked just before sending): nothing was sent. Use Open first.`,
+            message: complete
+              ? `No open hedge on ${intent.market} ${intent.side} (checked just before sending): nothing was sent. Use Open first.`
+              : `No open hedge on ${intent.market} ${intent.side} ${OPEN_LOOKUP_SCOPE}: nothing was sent. Check the hedge on the service.`,
           });
           t.answered = true;
           return;
@@ -391,10 +393,9 @@ class Desk implements TradingDesk {
 
   /**
    * The open hedge on the row's market side: the one the side's earlier rows acted on, read by id, when it is still open;
-   * else from status-filtered list pages (filled, then accepted; one request shared by concurrent callers).
+   * else from status-filtered list pages (openHedges). `complete` false: the lists were too long to read to their end.
    */
-  private async sideHedge(intent: Intent, signal: AbortSignal): Promise<Hedge | null> {
-    const { market, side } = intent;
+  private async sideHedge(intent: Intent, signal: AbortSignal): Promise<{ hedge: Hedge | null; complete: boolean }> {
     const known = [...this.tracked.values()]
       .filter((t) => t.intent !== intent && laneOf(t.intent) === laneOf(intent) && t.intent.hedgeId && isFinal(t.intent.status))
       .sort((a, b) => b.seq - a.seq)[0]?.intent.hedgeId;
@@ -402,22 +403,13 @@ class Desk implements TradingDesk {
       try {
         const { data } = await this.client.get(known, signal);
         // The id came from a row of this side: still open, it is the side's hedge.
-        if (data.status === "filled" || data.status === "submitted") return data;
+        if (data.status === "filled" || data.status === "submitted") return { hedge: data, complete: true };
       } catch (e) {
         if (!isHedgingApiError(e) || e.code !== "hedge_not_found") throw e;
       }
     }
-    for (const status of ["filled", "submitted"] as const) {
-      let after: string | undefined;
-      for (let page = 0; page < 20; page++) {
-        const { data } = await this.client.list({ status, limit: LIST_LIMIT_MAX, ...(after ? { starting_after: after } : {}) }, signal);
-        const hit = data.find((h) => h.market === market && h.side === side);
-        if (hit) return hit;
-        if (data.length < LIST_LIMIT_MAX || data[data.length - 1].id === after) break;
-        after = data[data.length - 1].id;
-      }
-    }
-    return null;
+    const { bySide, complete } = await openHedges(this.client, signal, (open) => open.has(laneOf(intent)));
+    return { hedge: bySide.get(laneOf(intent)) ?? null, complete };
   }
 
   /** Sends the row's request with its own key. */
@@ -986,8 +978,6 @@ class Desk implements TradingDesk {
     }
   }
 }
-
-const laneOf = (r: { market: string; side: string }) => `${r.market}|${r.side}`;
 
 /**
  * Known never sent: this computer's journal holds the row (it is written there before anything else) and no first send

@@ -92,6 +92,48 @@ export interface PollRound {
   requests: number;
 }
 
+/** A market side's key: one hedge holds a side (market and buy or sell) at a time. */
+export const laneOf = (r: { market: string; side: string }) => `${r.market}|${r.side}`;
+
+/** List pages read at most per status when looking for the hedges that hold market sides: 10,000 hedges of each status. */
+export const OPEN_LOOKUP_PAGES = 20;
+/** Where a lookup that did not reach the lists' end looked, for the messages that say a side's hedge was not found. */
+export const OPEN_LOOKUP_SCOPE = `among the newest ${(OPEN_LOOKUP_PAGES * PAGE_SIZE).toLocaleString("en-US")} filled and accepted hedges (the service lists more)`;
+
+export interface OpenHedges {
+  /** By laneOf: the side's filled hedge, else its accepted (submitted) one. */
+  bySide: Map<string, Hedge>;
+  /** False when a status had more than OPEN_LOOKUP_PAGES pages: a side missing from bySide may still hold a hedge. */
+  complete: boolean;
+}
+
+/**
+ * The hedges that hold market sides now, from status-filtered list pages (filled, then accepted; newest first), until
+ * `enough(bySide)` or the lists end. A service that ignores the cursor repeats its first page, which stops the paging.
+ */
+export async function openHedges(
+  client: HedgingClient,
+  signal?: AbortSignal,
+  enough: (bySide: Map<string, Hedge>) => boolean = () => false,
+): Promise<OpenHedges> {
+  const found: OpenHedges = { bySide: new Map(), complete: true };
+  for (const status of ["filled", "submitted"] as const) {
+    let after: string | undefined;
+    for (let page = 0; ; page++) {
+      if (page === OPEN_LOOKUP_PAGES) {
+        found.complete = false;
+        break;
+      }
+      const { data } = await client.list({ status, limit: PAGE_SIZE, ...(after ? { starting_after: after } : {}) }, signal);
+      for (const h of data) if (!found.bySide.has(laneOf(h))) found.bySide.set(laneOf(h), h);
+      if (enough(found.bySide)) return found;
+      if (data.length < PAGE_SIZE || data[data.length - 1].id === after) break;
+      after = data[data.length - 1].id;
+    }
+  }
+  return found;
+}
+
 /**
  * Pages of one status, newest first, until every wanted hedge id was seen or the list ends. The cursor is
  * `starting_after` (an assumption; a service that ignores it repeats its first page, which stops the paging).

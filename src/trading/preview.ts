@@ -2,9 +2,10 @@
 import type { HedgingClient } from "../api/client";
 import type { Environment } from "../api/environment";
 import { isHedgingApiError } from "../api/errors";
-import { LIST_LIMIT_MAX, type Account, type Hedge, type Market, type Position, type Quote, type Tenor } from "../api/schemas";
+import { type Account, type Hedge, type Market, type Position, type Quote, type Tenor } from "../api/schemas";
 import type { LogQuery, LogRecord } from "./hedge-log";
 import { findDuplicate } from "./duplicates";
+import { laneOf, OPEN_LOOKUP_SCOPE, openHedges } from "./fills";
 import { byLoggedAt, utcDayStart } from "./journal";
 import type { Action, LimitCheck, Preview, PreviewLine, PreviewOptions, TradeRow } from "./types";
 
@@ -24,23 +25,6 @@ export interface PreviewContext {
 }
 
 const usd = (n: number) => n.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-const laneOf = (r: { market: string; side: string }) => `${r.market}|${r.side}`;
-
-/** Hedges that hold a market side now (filled, else accepted), from status-filtered list pages. */
-async function openHedges(client: HedgingClient, signal?: AbortSignal): Promise<Map<string, Hedge>> {
-  const open = new Map<string, Hedge>();
-  for (const status of ["filled", "submitted"] as const) {
-    let after: string | undefined;
-    for (let page = 0; page < 20; page++) {
-      const { data } = await client.list({ status, limit: LIST_LIMIT_MAX, ...(after ? { starting_after: after } : {}) }, signal);
-      for (const h of data) if (!open.has(laneOf(h))) open.set(laneOf(h), h);
-      if (data.length < LIST_LIMIT_MAX || data[data.length - 1].id === after) break;
-      after = data[data.length - 1].id;
-    }
-  }
-  return open;
-}
-
 function describe(e: unknown): string {
   if (isHedgingApiError(e)) return `${e.message}${e.advice ? ` ${e.advice}` : ""} (${e.code})`;
   return e instanceof Error ? e.message : String(e);
@@ -60,7 +44,7 @@ export async function buildPreview(
     throw new Error(`Row ${wrongAction.rowNumber} was read for ${wrongAction.action}, not ${action}: read the rows again for ${action}.`);
   const { signal } = options;
   const trading = action === "open" || action === "add";
-  const [account, markets, positions, hedges] = await Promise.all([
+  const [account, markets, positions, { bySide: hedges, complete }] = await Promise.all([
     ctx.client.account(signal).then((r) => r.data),
     ctx.client.markets(signal).then((r) => r.data),
     trading ? Promise.resolve<Position[]>([]) : ctx.client.positions(signal).then((r) => r.data),
@@ -127,7 +111,7 @@ export async function buildPreview(
   };
 
   if (trading) {
-    sideBlockers(action, lines, hedges);
+    sideBlockers(action, lines, hedges, complete);
     publish(); // the rows that cannot go, at once
     await quoteLines(ctx, action, lines, hedges, preview, signal, publish);
   } else positionLines(action, lines, positions);
@@ -160,7 +144,7 @@ function summarise(preview: Preview, account: Account, markets: Market[], tradin
   preview.duplicates = preview.lines.filter((l) => l.duplicateOf).length;
 }
 
-function sideBlockers(action: Action, lines: PreviewLine[], hedges: Map<string, Hedge>): void {
+function sideBlockers(action: Action, lines: PreviewLine[], hedges: Map<string, Hedge>, complete: boolean): void {
   const openedInBatch = new Map<string, number>();
   for (const line of lines) {
     const r = line.row;
@@ -172,7 +156,11 @@ function sideBlockers(action: Action, lines: PreviewLine[], hedges: Map<string, 
         line.blockers.push(`Row ${earlier} already opens ${r.market} ${r.side}: one hedge per market and side — use Add for more.`);
       else openedInBatch.set(laneOf(r), r.rowNumber);
     } else if (!existing) {
-      line.blockers.push(`No open hedge on ${r.market} ${r.side}: use Open first.`);
+      line.blockers.push(
+        complete
+          ? `No open hedge on ${r.market} ${r.side}: use Open first.`
+          : `No open hedge on ${r.market} ${r.side} ${OPEN_LOOKUP_SCOPE}: check the hedge on the service.`,
+      );
     }
   }
 }

@@ -244,6 +244,23 @@ describe("journalled before anything leaves", () => {
     await s2;
     expect((await w2.log())[0]).toMatchObject({ hedgeId: "h-accepted", notionalBefore: 30_000, status: "rejected" });
   });
+
+  it("a side's hedge older than the newest 10,000 filled ones is not looked for further: nothing is sent, and the row says why", async () => {
+    const w = world();
+    w.service.seed({ id: "h-mine", notional_usd: 70_000 });
+    for (let i = 0; i < 10_000; i++) w.service.seed({ market: `USDTX${i}` });
+    const desk = w.desk();
+    const sending = desk.send(previewOf([addRow(5_000)]));
+    await advance(100);
+    expect((await sending).rows[0]).toMatchObject({
+      status: "rejected",
+      errorCode: "no_open_hedge",
+      message:
+        "No open hedge on USDTNGN buy among the newest 10,000 filled and accepted hedges (the service lists more): nothing was sent. Check the hedge on the service.",
+    });
+    expect(w.service.posts).toEqual([]);
+    expect(w.service.reads.filter((r) => r.startsWith("list status=filled"))).toHaveLength(20);
+  });
 });
 
 describe("a send whose outcome is not known: the service is asked before anything is sent again", () => {
@@ -439,7 +456,11 @@ describe("a send whose outcome is not known: the service is asked before anythin
     const desk = w.desk();
     const sending = desk.send(previewOf([row()]));
     await advance(100);
-    expect((await sending).rows[0]).toMatchObject({ status: "rejected", errorCode: "validation_error", message: "tenor_days must be 1 to 365." });
+    expect((await sending).rows[0]).toMatchObject({
+      status: "rejected",
+      errorCode: "validation_error",
+      message: "tenor_days must be 1 to 365.",
+    });
     expect((await w.log())[0]).toMatchObject({ status: "rejected", message: "tenor_days must be 1 to 365." });
   });
 
@@ -1379,6 +1400,18 @@ describe("the preview says which row a market side waits on", () => {
     expect((await reasons(desk)).blockers).toEqual([
       "USDTNGN buy waits for your decision on the open logged 2025-03-04 05:06:07 UTC: decide it under Unfinished rows first.",
     ]);
+  });
+
+  it("an Add with no open hedge on its side is blocked, and says when the lists were too long to read to the end", async () => {
+    const w = world();
+    const desk = w.desk();
+    const blockers = async () => (await desk.preview("add", [addRow(5_000)])).lines[0].blockers;
+    expect(await blockers()).toEqual(["No open hedge on USDTNGN buy: use Open first."]);
+    w.service.seed({ id: "h-mine" });
+    for (let i = 0; i < 10_000; i++) w.service.seed({ market: `USDTX${i}` });
+    expect(await blockers()).toContain(
+      "No open hedge on USDTNGN buy among the newest 10,000 filled and accepted hedges (the service lists more): check the hedge on the service.",
+    );
   });
 
   it("rows of another account, another environment, or final ones hold nothing", async () => {
