@@ -358,6 +358,23 @@ describe("a send whose outcome is not known: the service is asked before anythin
     );
   });
 
+  it("an answer the service gives 10 minutes to the millisecond after the doubt began is still in time: the row goes again, once", async () => {
+    const w = world();
+    w.service.fail("open", { code: "invalid_response", status: 200, message: "Unexpected body." });
+    const desk = w.desk();
+    const sending = desk.send(previewOf([row()]));
+    await advance(0);
+    const { rows } = await sending;
+    // Asked after 1, 2, 4 and 8 s, then every 15 s: the 40th question falls on 10 min 0 ms, the first the service answers.
+    w.service.readsDownFor(DOUBT_LIMIT_MS - 1);
+    await advance(DOUBT_LIMIT_MS);
+    expect(w.service.readTimes.at(-1)).toBe(START + DOUBT_LIMIT_MS);
+    expect(w.service.posts.map((p) => p.key)).toEqual([rows[0].idempotencyKey, rows[0].idempotencyKey]);
+    await advance(100);
+    expect((await w.log())[0]).toMatchObject({ status: "submitted" });
+    expect(w.service.effects(rows[0].idempotencyKey)).toBe(1);
+  });
+
   it("re-sent with the same key only while the service surely keeps it: under 15 minutes from the first send", async () => {
     const w = world();
     const young = await w.journalled(row(), { sentAt: iso(START - RESEND_WINDOW_MS + 1) });
