@@ -1477,11 +1477,27 @@ describe("more than one row at once, and the requests it costs", () => {
     await sending;
     await advance(1_000);
     const before = w.service.reads.length;
+    let readBeforeSend: string[] = [];
+    w.service.onPost = () => void (readBeforeSend = w.service.reads.slice(before));
     const add = desk.send(previewOf([addRow(5_000)]));
     await advance(10);
     await add;
-    expect(w.service.reads.slice(before, before + 1)).toEqual(["get h-1"]);
+    // One request before the Add leaves: the filled hedge read by id is the side's; no list is read.
+    expect(readBeforeSend).toEqual(["get h-1"]);
     expect((await w.log())[1]).toMatchObject({ hedgeId: "h-1", notionalBefore: 10_000 });
+  });
+
+  it("a side's hedge the service accepted but has not filled, read by id, is the side's too: no list is read", async () => {
+    const w = world();
+    w.service.seed({ id: "h-accepted", status: "submitted", notional_usd: 30_000 });
+    const desk = w.desk();
+    // This service refuses an Add to a hedge not filled yet: the row is final, and tells the desk the side's hedge.
+    await Promise.all([desk.send(previewOf([addRow(5_000)])), advance(100)]);
+    expect((await w.log())[0]).toMatchObject({ hedgeId: "h-accepted", status: "rejected" });
+    const before = w.service.reads.length;
+    await Promise.all([desk.send(previewOf([addRow(6_000)])), advance(100)]);
+    expect(w.service.reads.slice(before)).toEqual(["get h-accepted"]);
+    expect((await w.log())[1]).toMatchObject({ hedgeId: "h-accepted", notionalBefore: 30_000 });
   });
 
   it("the hedge read by id is the side's latest row's; one the service no longer knows is looked up in the list, a failed read is retried", async () => {
