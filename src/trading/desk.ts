@@ -365,20 +365,20 @@ class Desk implements TradingDesk {
       }
       const patch: IntentPatch = { sentAt: this.now().toISOString() };
       if (intent.action !== "open") {
-        const { hedge, complete } = await this.sideHedge(intent, this.signalOf(t));
-        if (!hedge) {
+        const found = await this.sideHedge(intent, this.signalOf(t));
+        if (!found.hedge) {
           this.move(intent, {
             status: "rejected",
             errorCode: "no_open_hedge",
-            message: complete
+            message: found.complete
               ? `No open hedge on ${intent.market} ${intent.side} (checked just before sending): nothing was sent. Use Open first.`
               : `No open hedge on ${intent.market} ${intent.side} ${OPEN_LOOKUP_SCOPE}: nothing was sent. Check the hedge on the service.`,
           });
           t.answered = true;
           return;
         }
-        patch.hedgeId = hedge.id;
-        patch.notionalBefore = hedge.notional_usd;
+        patch.hedgeId = found.hedge.id;
+        patch.notionalBefore = found.hedge.notional_usd;
       }
       intent.keyId = this.client.keyId;
       this.move(intent, patch);
@@ -395,15 +395,16 @@ class Desk implements TradingDesk {
    * The open hedge on the row's market side: the one the side's earlier rows acted on, read by id, when it is still open;
    * else from status-filtered list pages (openHedges). `complete` false: the lists were too long to read to their end.
    */
-  private async sideHedge(intent: Intent, signal: AbortSignal): Promise<{ hedge: Hedge | null; complete: boolean }> {
+  private async sideHedge(intent: Intent, signal: AbortSignal): Promise<{ hedge: Hedge } | { hedge: null; complete: boolean }> {
+    // The row itself is not final (it is being sent): only earlier rows of its side can name the hedge.
     const known = [...this.tracked.values()]
-      .filter((t) => t.intent !== intent && laneOf(t.intent) === laneOf(intent) && t.intent.hedgeId && isFinal(t.intent.status))
+      .filter((t) => laneOf(t.intent) === laneOf(intent) && t.intent.hedgeId && isFinal(t.intent.status))
       .sort((a, b) => b.seq - a.seq)[0]?.intent.hedgeId;
     if (known) {
       try {
         const { data } = await this.client.get(known, signal);
         // The id came from a row of this side: still open, it is the side's hedge.
-        if (data.status === "filled" || data.status === "submitted") return { hedge: data, complete: true };
+        if (data.status === "filled" || data.status === "submitted") return { hedge: data };
       } catch (e) {
         if (!isHedgingApiError(e) || e.code !== "hedge_not_found") throw e;
       }
