@@ -551,10 +551,9 @@ class Desk implements TradingDesk {
       rows.push({ intent, owner: intent.account ? "mine" : "unclaimed" });
     }
     // The service is asked about the newest INSPECT_ASK_MAX rows (a list to read, not a batch to price); Resume asks about
-    // every row before it acts anyway.
-    const newestFirst = rows
-      .map((r, i) => ({ ...r, i }))
-      .sort((a, b) => (a.intent.loggedAt > b.intent.loggedAt ? -1 : a.intent.loggedAt < b.intent.loggedAt ? 1 : b.i - a.i));
+    // every row before it acts anyway. Of rows logged together, the later in the log is the newer (reversed, then a stable
+    // sort by time).
+    const newestFirst = [...rows].reverse().sort((a, b) => utcMs(b.intent.loggedAt) - utcMs(a.intent.loggedAt));
     const asked = new Set(newestFirst.slice(0, INSPECT_ASK_MAX).map((r) => r.intent));
     plan.items = await mapLimited(rows, this.concurrency, async ({ intent, owner }) => ({
       row: rowStatusOf(intent),
@@ -668,9 +667,9 @@ class Desk implements TradingDesk {
     }
     // A market side's rows are taken up in the order they went: by when they were logged, then rows already sent (in the
     // order they were sent) before rows never sent — a row sent before must be settled before a later one leaves, or the
-    // later one's effect could be taken for it.
-    const order = (i: Intent) => `${i.loggedAt}|${i.sentAt ?? "\uffff"}`;
-    resumed.sort((a, b) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0));
+    // later one's effect could be taken for it. Otherwise in log order (a stable sort).
+    const sentMs = (i: Intent) => (i.sentAt ? utcMs(i.sentAt) : Infinity);
+    resumed.sort((a, b) => utcMs(a.loggedAt) - utcMs(b.loggedAt) || sentMs(a) - sentMs(b));
     for (const intent of resumed) {
       this.track(intent, false);
       this.emit(intent);

@@ -1080,6 +1080,18 @@ describe("the unfinished rows listed on opening, and what Resume does with each"
     expect(w.service.posts.map((p) => p.body.additional_notional_usd)).toEqual([1_000, 2_000, 3_000]);
   });
 
+  it("Resume takes a side's rows up in the order they went, whatever the log's order: by time logged, then sent ones in the order sent, then never-sent ones", async () => {
+    const w = world();
+    w.service.seed({ notional_usd: 100_000 });
+    const t0 = START - 3_600_000;
+    const a = await w.journalled(addRow(1_000), { sentAt: iso(t0 + 20_000) }, { loggedAt: iso(t0) });
+    const b = await w.journalled(addRow(2_000), {}, { loggedAt: iso(t0) });
+    const c = await w.journalled(addRow(3_000), { sentAt: iso(t0 + 10_000) }, { loggedAt: iso(t0) });
+    const d = await w.journalled(addRow(4_000), {}, { loggedAt: iso(t0 - 60_000) });
+    const { resumed } = await w.desk().resume();
+    expect(resumed.map((r) => r.idempotencyKey)).toEqual([d, c, a, b].map((r) => r.idempotencyKey));
+  });
+
   it("the list never promises a re-send the desk would not make: a row sent with another API key minutes ago is for the user", async () => {
     const w = world();
     w.service.seed({ notional_usd: 100_000 });
@@ -1229,17 +1241,25 @@ describe("the unfinished rows listed on opening, and what Resume does with each"
     const production = intentFromRow(row({ side: "sell" }), "prod", "production", iso(START), ACCOUNT);
     const unclaimed = intentFromRow(row({ market: "USDTXAF" }), "unclaimed", "sandbox", iso(START), null);
     await new Journal(w.workbook).append([theirs, production, unclaimed]);
-    await w.workbook.appendLog([{ ...(await w.log())[0], idempotencyKey: " ", market: "USDTXBF", account: ACCOUNT }]);
+    const logged = (await w.log())[0];
+    await w.workbook.appendLog([
+      { ...logged, idempotencyKey: " ", market: "USDTXBF", account: ACCOUNT },
+      // Not this desk's to list: final, another environment's, another account's.
+      { ...logged, idempotencyKey: " ", market: "USDTXCF", account: ACCOUNT, status: "filled" },
+      { ...logged, idempotencyKey: " ", market: "USDTXDF", account: ACCOUNT, environment: "production" },
+      { ...logged, idempotencyKey: " ", market: "USDTXEF", account: "0x00000000000000000000000000000000000000bb" },
+      // Neither environment nor account written: it may be this desk's, so it is listed.
+      { ...logged, idempotencyKey: " ", market: "USDTXFF", account: null, environment: "" },
+    ]);
     const desk = w.desk();
     const plan = await desk.inspect();
     expect(plan.otherAccounts).toBe(2);
     expect(plan.items.map((i) => [i.row.idempotencyKey, i.owner])).toEqual([["unclaimed", "unclaimed"]]);
+    const reason =
+      "Never sent by the add-in: its Idempotency key is empty (or has spaces around it), so the service could not tell whether it already acted on it. Check it on the service, then correct or delete the row.";
     expect(plan.unusable).toEqual([
-      expect.objectContaining({
-        market: "USDTXBF",
-        reason:
-          "Never sent by the add-in: its Idempotency key is empty (or has spaces around it), so the service could not tell whether it already acted on it. Check it on the service, then correct or delete the row.",
-      }),
+      expect.objectContaining({ market: "USDTXBF", reason }),
+      expect.objectContaining({ market: "USDTXFF", reason }),
     ]);
     // Resume without claiming: nothing is taken up. Claimed, the row gets this account; it may have been sent from another
     // computer, so it is asked about, never sent blindly: not on the service, it waits for the user.
@@ -1633,29 +1653,34 @@ describe("more than one row at once, and the requests it costs", () => {
       { status: null, step: "send" },
       { status: null, sentAt: true, step: "ask" },
     ].map((o, i) => {
-      const intent = intentFromRow(row({ market: `OLD${i}` }), `old-${i}`, "sandbox", iso(START - 3_600_000), ACCOUNT);
+      // Logged an hour before the others, a minute apart, newest first: the log's order is not the time order.
+      const intent = intentFromRow(row({ market: `OLD${i}` }), `old-${i}`, "sandbox", iso(START - 3_600_000 - i * 60_000), ACCOUNT);
       intent.keyId = KEY_ID;
       return { intent, o };
     });
-    await journal.append(older.map((x) => x.intent));
-    for (const { intent, o } of older)
-      journal.update(intent, { ...(o.status ? { status: o.status } : {}), ...(o.sentAt ? { sentAt: iso(START - 3_600_000) } : {}) });
-    // Logged with the newest but first in the log: the one of them left unasked (101 rows share that time).
+    // Logged together, with the older ones in the middle of them: the first of them is the one left unasked.
     const newer = Array.from({ length: INSPECT_ASK_MAX + 1 }, (_, i) => {
       const intent = intentFromRow(row({ market: `NEW${i}` }), `new-${i}`, "sandbox", iso(START), ACCOUNT);
       intent.keyId = KEY_ID;
       return intent;
     });
-    await journal.append(newer);
+    await journal.append(newer.slice(0, 50));
+    await journal.append(older.map((x) => x.intent));
+    await journal.append(newer.slice(50));
+    for (const { intent, o } of older)
+      journal.update(intent, { ...(o.status ? { status: o.status } : {}), ...(o.sentAt ? { sentAt: iso(START - 3_600_000) } : {}) });
     await journal.flush();
     const desk = w.desk({ concurrency: 3 });
     const plan = await desk.inspect();
     const notAsked = `Not asked yet (the newest ${INSPECT_ASK_MAX} rows are).`;
-    expect(plan.items.slice(0, 5).map((i) => [i.row.idempotencyKey, i.step, i.serviceSays])).toEqual([
-      ...older.map(({ intent, o }) => [intent.idempotencyKey, o.step, notAsked]),
-      ["new-0", "send", notAsked],
+    expect(plan.items.map((i) => i.row.idempotencyKey)).toEqual(
+      [...newer.slice(0, 50), ...older.map((x) => x.intent), ...newer.slice(50)].map((i) => i.idempotencyKey),
+    );
+    expect(plan.items.filter((i) => i.serviceSays === notAsked).map((i) => [i.row.idempotencyKey, i.step, i.detail])).toEqual([
+      ["new-0", "send", "Resume asks the service about it before doing anything."],
+      ...older.map(({ intent, o }) => [intent.idempotencyKey, o.step, "Resume asks the service about it before doing anything."]),
     ]);
-    expect(plan.items[5]).toMatchObject({ step: "send", serviceSays: expect.stringMatching(/^No hedge with client reference D-1/) });
+    expect(plan.items[1]).toMatchObject({ step: "send", serviceSays: expect.stringMatching(/^No hedge with client reference D-1/) });
     expect(w.service.maxReadsInFlight).toBe(3);
   });
 
