@@ -816,9 +816,7 @@ class Desk implements TradingDesk {
             status: "failed",
             message: `The hedge ended before this ${intent.action} took effect: it was dropped (nothing happened). ${v.says}`,
           });
-      } else if (v.kind === "unclear") {
-        if (this.countMismatch(t)) this.park(t, v.says);
-      }
+      } else if (this.countMismatch(t)) this.park(t, v.says); // unclear: counted, and parked once the caps are reached
     }
     await this.j.flush().catch(() => undefined);
   }
@@ -832,10 +830,11 @@ class Desk implements TradingDesk {
   }
 
   needsDecision(): RowStatus[] {
-    const rows = new Map<string, Intent>();
-    for (const i of this.j.all()) if (i.status === "needs_decision") rows.set(i.idempotencyKey, i);
-    for (const t of this.tracked.values()) if (t.intent.status === "needs_decision") rows.set(t.intent.idempotencyKey, t.intent);
-    return [...rows.values()].map(rowStatusOf);
+    // The journal holds every row this desk tracks (a row is journalled before it is tracked) and the earlier sessions' rows.
+    return this.j
+      .all()
+      .filter((i) => i.status === "needs_decision")
+      .map(rowStatusOf);
   }
 
   waits(): LaneWait[] {

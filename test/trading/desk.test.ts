@@ -949,6 +949,25 @@ describe("one row at a time per market side", () => {
     expect(jest.getTimerCount()).toBe(0);
   });
 
+  it("waits() names a side whose row waits for a decision even with nothing queued behind it; needsDecision() lists it, and rows of earlier sessions", async () => {
+    const w = world();
+    const earlier = await w.journalled(row({ side: "sell" }), { status: "needs_decision", sentAt: iso(START - 3_600_000) });
+    const desk = w.desk({ newKey: () => "" });
+    await desk.inspect();
+    expect(desk.needsDecision().map((r) => r.idempotencyKey)).toEqual([earlier.idempotencyKey]);
+    const { rows } = await Promise.all([desk.send(previewOf([row()])), advance(100)]).then(([sent]) => sent);
+    expect(desk.waits()).toEqual([
+      {
+        market: "USDTNGN",
+        side: "buy",
+        row: expect.objectContaining({ rowNumber: 2, status: "needs_decision" }),
+        queued: 0,
+        reason: "needs_decision",
+      },
+    ]);
+    expect(desk.needsDecision().map((r) => r.idempotencyKey)).toEqual([earlier.idempotencyKey, rows[0].idempotencyKey]);
+  });
+
   it("a side's second row leaves once its first is final, against the notional the first left; other sides go at once", async () => {
     const w = world();
     w.service.seed({ notional_usd: 100_000 });
