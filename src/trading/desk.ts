@@ -805,10 +805,10 @@ class Desk implements TradingDesk {
       const t = byIntent.get(intent)!;
       if (intent.status !== "submitted") continue;
       if (v.kind === "effect") {
-        if (v.patch.status !== "submitted" || !intent.hedgeId) {
-          t.doubt = null;
-          this.move(intent, { errorCode: null, ...v.patch });
-        }
+        // Shown as it should be: any doubt is over. A row still accepted is written again only to take back what a doubt
+        // said (its error code and message); otherwise its message stays.
+        t.doubt = null;
+        if (v.patch.status !== "submitted" || !intent.hedgeId || intent.errorCode) this.move(intent, { errorCode: null, ...v.patch });
       } else if (v.kind === "absent") {
         t.doubt = null;
         if (v.settled)

@@ -729,6 +729,35 @@ describe("following rows the service accepted until they are final", () => {
     expect(w.service.posts).toEqual([]);
   });
 
+  it("hedge_not_found, then the accepted hedge shown as it should be: the doubt is over, and a later hedge_not_found starts a new count", async () => {
+    const w = world();
+    const r = await w.journalled(row(), { sentAt: iso(START), status: "submitted", hedgeId: "h-1" });
+    const desk = w.desk();
+    await desk.resume();
+    await advance(100);
+    expect(await byKey(w, r.idempotencyKey)).toMatchObject({ status: "submitted", errorCode: "hedge_not_found" });
+    w.service.seed({
+      id: "h-1",
+      status: "submitted",
+      client_reference: "D-1",
+      notional_usd: 10_000,
+      opened_at: iso(START),
+      filled_at: null,
+    });
+    await advance(1_000);
+    const shown = await byKey(w, r.idempotencyKey);
+    expect(shown).toMatchObject({ status: "submitted", errorCode: null });
+    expect(shown.message).not.toMatch(/does not know/);
+    // Three minutes later (past the 2 min cap of one count of doubt) the service loses it once: asked again, not parked.
+    await advance(3 * 60_000);
+    w.service.hedges.splice(
+      w.service.hedges.findIndex((h) => h.id === "h-1"),
+      1,
+    );
+    await advance(1_000);
+    expect(await byKey(w, r.idempotencyKey)).toMatchObject({ status: "submitted", errorCode: "hedge_not_found" });
+  });
+
   it("hedge_not_found asked slowly (a 10 s poll): 30 s are not enough without 5 rounds; the 5th round parks it; 2 min park it whatever the rounds", async () => {
     const w = world();
     const r = await w.journalled(addRow(25_000), { sentAt: iso(START), status: "submitted", hedgeId: "h-gone", notionalBefore: 100_000 });
