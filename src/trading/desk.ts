@@ -1034,8 +1034,9 @@ function selectionError(e: unknown): Error {
   return new SelectionError(e instanceof Error ? e.message : String(e));
 }
 
-/** Codes that are 4xx but do not mean "the service did nothing": the key is busy, or the key was used for another body. */
-const NOT_A_REFUSAL = new Set(["idempotency_key_reuse", "idempotency_in_flight"]);
+/** A 4xx that does not mean "the service did nothing": the key was used for another body. (A busy key, 409
+ * idempotency_in_flight, is retryable: transient.) */
+const NOT_A_REFUSAL = new Set(["idempotency_key_reuse"]);
 
 /**
  * What a failed send means for the row:

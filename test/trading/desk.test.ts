@@ -1359,6 +1359,29 @@ describe("what the pane sees while rows go", () => {
     expect((await w.log()).map((r) => r.status)).toEqual(["filled", "filled"]);
   });
 
+  it("rounds that change nothing tell the pane nothing: a poll that sees the row still accepted, a question the service cannot answer", async () => {
+    const w = world();
+    let told = 0;
+    const desk = w.desk({ onProgress: () => told++ });
+    await Promise.all([desk.send(previewOf([row()])), advance(100)]);
+    expect((await w.log())[0]).toMatchObject({ status: "submitted" });
+    let before = told;
+    await advance(10_000);
+    expect(w.service.reads.filter((r) => r.startsWith("list status=submitted")).length).toBeGreaterThanOrEqual(5);
+    expect(told).toBe(before);
+
+    // A row whose send may have acted, and a service that cannot be read: asked after 1, 2, 4, 8 and 15 s, the same answer.
+    w.service.fail("open", { code: "invalid_response", status: 200, message: "Unexpected body." });
+    await Promise.all([desk.send(previewOf([row({ side: "sell", clientReference: "D-2" })])), advance(100)]);
+    w.service.readsDownFor(60_000);
+    await advance(1_500);
+    before = told;
+    const asked = w.service.reads.length;
+    await advance(30_000);
+    expect(w.service.reads.length - asked).toBeGreaterThanOrEqual(3);
+    expect(told).toBe(before);
+  });
+
   it("settled() waits until every row is final; it gives up after its time with how many are left, which stay listed", async () => {
     const w = world();
     const desk = w.desk();
