@@ -56,6 +56,17 @@ function saved(log: CellValue[][]): MemoryWorkbook {
 
 const keysOf = (rows: Array<{ idempotencyKey: string }>) => rows.map((r) => r.idempotencyKey);
 
+/** An empty log as last saved, a journal on it with this computer's store, loaded, and one row appended. */
+async function emptySavedLogWith(key: string) {
+  const store = new MemoryIntentStore();
+  const wb = saved([LOG_COLUMNS.map((c) => c.header)]);
+  const j1 = journalOf(wb, store);
+  await j1.load();
+  const a = intent(key);
+  await j1.append([a]);
+  return { store, wb, j1, a };
+}
+
 async function filled(journal: Journal, i: Intent) {
   journal.update(i, { status: "submitted", hedgeId: `h-${i.idempotencyKey}` });
   journal.update(i, { status: "filled", struckRate: 1500 });
@@ -64,12 +75,7 @@ async function filled(journal: Journal, i: Intent) {
 
 describe("opening a workbook whose log lost rows (closed without saving, or rows deleted)", () => {
   it("an unfinished row the log lost comes back at its end from this computer's journal, marked restored; the log gets the newer state of the rows it kept", async () => {
-    const store = new MemoryIntentStore();
-    const first = saved([LOG_COLUMNS.map((c) => c.header)]);
-    const j1 = journalOf(first, store);
-    await j1.load();
-    const a = intent("a");
-    await j1.append([a]);
+    const { store, wb: first, j1, a } = await emptySavedLogWith("a");
     const savedLog = first.cells(LOG_SHEET_NAME); // saved here, with a still submitting
     const b = intent("b", 1);
     await j1.append([b]);
@@ -105,12 +111,7 @@ describe("opening a workbook whose log lost rows (closed without saving, or rows
   });
 
   it("final rows appended after a row the log holds come back in order (the workbook was closed without saving)", async () => {
-    const store = new MemoryIntentStore();
-    const wb = saved([LOG_COLUMNS.map((c) => c.header)]);
-    const j1 = journalOf(wb, store);
-    await j1.load();
-    const a = intent("a");
-    await j1.append([a]);
+    const { store, wb, j1, a } = await emptySavedLogWith("a");
     await filled(j1, a);
     const savedLog = wb.cells(LOG_SHEET_NAME);
     const b = intent("b", 1);
@@ -132,12 +133,7 @@ describe("opening a workbook whose log lost rows (closed without saving, or rows
   });
 
   it("a row appended in a later session, after the rows that session read, comes back too (closed without saving)", async () => {
-    const store = new MemoryIntentStore();
-    const wb = saved([LOG_COLUMNS.map((c) => c.header)]);
-    const j1 = journalOf(wb, store);
-    await j1.load();
-    const a = intent("a");
-    await j1.append([a]);
+    const { store, wb, j1, a } = await emptySavedLogWith("a");
     j1.update(a, { status: "submitted", hedgeId: "h-a" }); // unfinished: the next session reads it
     await j1.flush();
     const savedLog = wb.cells(LOG_SHEET_NAME);
