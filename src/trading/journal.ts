@@ -71,8 +71,6 @@ export class Journal {
   private flushing: Promise<void> = Promise.resolve();
   private readonly flushDelayMs: number;
   private readonly now: () => Date;
-  /** Keys whose log row was found missing (reported once). */
-  private readonly lost = new Set<string>();
   private logEnsured = false;
   /** The newest idempotency key known to be in this log: the anchor of the next append. */
   private lastKey: string | null = null;
@@ -232,7 +230,8 @@ export class Journal {
     const edited = BODY_FIELDS.filter((f) => f !== "account" && (fromLog[f] ?? null) !== (stored[f] ?? null));
     if (!stored.account && fromLog.account) stored.account = fromLog.account;
     const result: Intent = { ...stored };
-    if (RANK[fromLog.status] > RANK[stored.status] || (RANK[fromLog.status] === RANK[stored.status] && isFinal(fromLog.status))) {
+    // The log's result wins when it is further on, or final (a final stored state is only ever equal in rank to it).
+    if (RANK[fromLog.status] > RANK[stored.status] || isFinal(fromLog.status)) {
       for (const f of RESULT_FIELDS) (result as unknown as Record<string, unknown>)[f] = fromLog[f];
       this.pendingStore.add(result.idempotencyKey);
     }
@@ -379,8 +378,6 @@ export class Journal {
         }
         for (const intent of back) {
           const key = intent.idempotencyKey;
-          if (this.lost.has(key)) continue;
-          this.lost.add(key);
           this.report(
             new Error(
               `The ${LOG_SHEET_NAME} has no row with idempotency key ${key} (${intent.action} ${intent.market} ${intent.side}): it was deleted or its key edited. ` +

@@ -448,6 +448,19 @@ describe("journal", () => {
     journal.update(a, { message: "Filled." });
     await journal.flush();
     expect(errors).toHaveLength(1);
+    // Deleted again: written back again, and said again (each loss is the user's to know about).
+    const again = wb.cells(LOG_SHEET_NAME);
+    again.splice(
+      again.findIndex((r) => r[keyCol] === "key-a"),
+      1,
+    );
+    wb.setSheet(LOG_SHEET_NAME, again);
+    journal.update(a, { message: "Filled at 1,501." });
+    await journal.flush();
+    expect((await wb.readLog()).filter((r) => r.idempotencyKey === "key-a")).toEqual([
+      expect.objectContaining({ message: "Filled at 1,501." }),
+    ]);
+    expect(errors.map((e) => e.message)).toEqual([errors[0].message, errors[0].message]);
   });
 
   it("keeps an update whose write failed and writes it on the next flush", async () => {
