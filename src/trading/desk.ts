@@ -805,10 +805,10 @@ class Desk implements TradingDesk {
       const t = byIntent.get(intent)!;
       if (intent.status !== "submitted") continue;
       if (v.kind === "effect") {
-        // Shown as it should be: any doubt is over. A row still accepted is written again only to take back what a doubt
-        // said (its error code and message); otherwise its message stays.
+        // Shown as it should be: any doubt is over, and what a doubt said (error code, message) is taken back. A row still
+        // accepted and never in doubt already holds this patch: the move then writes nothing.
         t.doubt = null;
-        if (v.patch.status !== "submitted" || !intent.hedgeId || intent.errorCode) this.move(intent, { errorCode: null, ...v.patch });
+        this.move(intent, { errorCode: null, ...v.patch });
       } else if (v.kind === "absent") {
         t.doubt = null;
         if (v.settled)

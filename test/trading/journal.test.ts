@@ -321,6 +321,17 @@ describe("opening a workbook whose log differs from this computer's journal", ()
     expect(entry.finalAt).toBe(NOW.toISOString());
   });
 
+  it("a log row further on but not final (another session's accepted order) wins too", async () => {
+    const a = intent("a");
+    const { store, wb } = await journalledAndLogged(a);
+    await wb.updateLog([{ idempotencyKey: "a", status: "submitted", hedgeId: "h-a", message: "Submitted: waiting for the fill." }]);
+    const j2 = journalOf(wb, store);
+    await j2.load();
+    expect(j2.get("a")).toMatchObject({ status: "submitted", hedgeId: "h-a", message: "Submitted: waiting for the fill." });
+    await j2.flush();
+    expect((await store.load(SCOPE))[0].record).toMatchObject({ status: "submitted", hedgeId: "h-a" });
+  });
+
   it("a log row behind the journal (saved before the fill) is brought up to date from the journal", async () => {
     const a = intent("a");
     const { store, wb, j } = await journalledAndLogged(a);
