@@ -245,6 +245,18 @@ describe("journalled before anything leaves", () => {
     expect((await w2.log())[0]).toMatchObject({ hedgeId: "h-accepted", notionalBefore: 30_000, status: "rejected" });
   });
 
+  it("a side's hedge on the first page of filled hedges is looked for no further: one list request before the Add leaves", async () => {
+    const w = world();
+    for (let i = 0; i < 600; i++) w.service.seed({ market: `USDTX${i}` });
+    w.service.seed({ id: "h-mine", notional_usd: 70_000 });
+    let readBeforeSend: string[] = [];
+    w.service.onPost = () => void (readBeforeSend = [...w.service.reads]);
+    const desk = w.desk();
+    await Promise.all([desk.send(previewOf([addRow(5_000)])), advance(100)]);
+    expect(readBeforeSend.filter((r) => r.startsWith("list"))).toEqual(["list status=filled limit=500"]);
+    expect((await w.log())[0]).toMatchObject({ hedgeId: "h-mine", notionalBefore: 70_000 });
+  });
+
   it("a side's hedge older than the newest 10,000 filled ones is not looked for further: nothing is sent, and the row says why", async () => {
     const w = world();
     w.service.seed({ id: "h-mine", notional_usd: 70_000 });
