@@ -7,7 +7,17 @@ import { accountConfigSchema, environmentOfKey } from "./accounts";
 import { DAY_MS, iso, type SandboxClock } from "./clock";
 import type { Engine } from "./engine";
 import { faultPatchSchema, type Faults } from "./faults";
-import { failure, isLoopbackAddress, isLoopbackHost, isLoopbackOrigin, readBody, success, validationFailure, type Reply } from "./http-io";
+import {
+  failure,
+  isLoopbackAddress,
+  isLoopbackHost,
+  isLoopbackOrigin,
+  parseJsonBody,
+  readBody,
+  success,
+  validationFailure,
+  type Reply,
+} from "./http-io";
 import type { IdempotencyStore } from "./idempotency";
 
 export const CONTROL_PREFIX = "/_sandbox";
@@ -57,12 +67,8 @@ async function jsonBody(
       ok: false,
       reply: validationFailure({ "(root)": `body is larger than ${limit} bytes` }, undefined, 413, { Connection: "close" }),
     };
-  if (body.text.trim() === "") return { ok: true, json: {}, text: "" };
-  try {
-    return { ok: true, json: JSON.parse(body.text), text: body.text };
-  } catch (e) {
-    return { ok: false, reply: validationFailure({ "(root)": `body is not valid JSON (${(e as Error).message})` }) };
-  }
+  const parsed = parseJsonBody(body.text);
+  return parsed.ok ? { ok: true, json: parsed.json ?? {}, text: body.text } : parsed;
 }
 
 /** A key as the control API shows it: in full for the documented demo keys, masked otherwise. */

@@ -48,6 +48,46 @@ export function validationFailure(fields: Record<string, string>, message?: stri
   return failure("validation_error", text, { fields }, status, headers);
 }
 
+/** The deepest nesting a request body may have: far above any request of the API, far below what recursion over it can take. */
+export const MAX_JSON_DEPTH = 64;
+
+/** How deep `value` nests (a scalar is 0, `[]` and `{}` are 1) up to one level past MAX_JSON_DEPTH, and the top-level field where; no recursion. */
+export function jsonDepth(value: unknown): { depth: number; field: string } {
+  let deepest = { depth: 0, field: "(root)" };
+  const stack: Array<[unknown, number, string]> = [[value, 0, "(root)"]];
+  while (stack.length > 0) {
+    const [v, d, field] = stack.pop()!;
+    if (v === null || typeof v !== "object") continue;
+    if (d + 1 > deepest.depth) deepest = { depth: d + 1, field };
+    if (deepest.depth > MAX_JSON_DEPTH) break;
+    for (const [k, child] of Object.entries(v)) stack.push([child, d + 1, d === 0 && !Array.isArray(v) ? k : field]);
+  }
+  return deepest;
+}
+
+/** A request body's JSON (undefined when empty), or the 400 that says why not: not JSON, or nested deeper than MAX_JSON_DEPTH. */
+export function parseJsonBody(text: string): { ok: true; json: unknown } | { ok: false; reply: Reply } {
+  if (text.trim() === "") return { ok: true, json: undefined };
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    return { ok: false, reply: validationFailure({ "(root)": `body is not valid JSON (${(e as Error).message})` }) };
+  }
+  const { depth, field } = jsonDepth(json);
+  if (depth > MAX_JSON_DEPTH) {
+    const where = field === "(root)" ? "The request body" : `The request body's field ${field}`;
+    return {
+      ok: false,
+      reply: validationFailure(
+        { [field]: `nests more than ${MAX_JSON_DEPTH} levels deep` },
+        `${where} nests more than ${MAX_JSON_DEPTH} levels deep; send at most ${MAX_JSON_DEPTH} levels.`,
+      ),
+    };
+  }
+  return { ok: true, json };
+}
+
 export type BodyResult = { ok: true; text: string } | { ok: false };
 
 /** The request body as text, or `{ ok: false }` once it passes `limit` bytes (the rest is not read). */

@@ -1,7 +1,6 @@
-// `--state FILE`: the whole sandbox state as JSON, checked by a schema when loaded, written atomically (temp file, fsync, rename) before a change is answered, and held by one sandbox at a time (a lock file).
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from "node:fs";
-import { hostname } from "node:os";
-import { dirname, resolve } from "node:path";
+// `--state FILE`: the whole sandbox state as JSON, checked by a schema when loaded, written atomically (temp file, fsync, rename) before a change is answered (the lock file is state-lock.ts).
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
+import { dirname } from "node:path";
 import { z } from "zod";
 import { HEDGE_STATUSES, issuePath, SIDES, TENORS } from "../api/schemas";
 import { accountConfigSchema } from "./accounts";
@@ -199,92 +198,6 @@ export class StateWriter {
       this.dirty = true;
       this.onError(e as Error);
       return false;
-    }
-  }
-}
-
-/** How long an unreadable lock file is taken for one being written by a sandbox that is starting, not a dead one's. */
-const LOCK_WRITE_GRACE_MS = 2_000;
-
-/** Lock files held by sandboxes of this process (a second one in the same process is refused too). */
-const heldHere = new Set<string>();
-
-interface LockOwner {
-  pid: number;
-  host: string;
-  started_at: string;
-}
-
-function readOwner(lock: string): LockOwner | null {
-  try {
-    const owner = JSON.parse(readFileSync(lock, "utf8")) as LockOwner;
-    return typeof owner?.pid === "number" ? owner : null;
-  } catch {
-    return null;
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM"; // alive, but another user's
-  }
-}
-
-export interface StateLock {
-  /** The lock file, `<state file>.lock`. */
-  path: string;
-  release(): void;
-}
-
-/**
- * Takes `<file>.lock` for this process, so that two sandboxes never share one state file (each would overwrite the
- * other's changes). A lock left by a process that is gone (kill -9) is taken over; one of a live process is refused.
- */
-export function lockStateFile(file: string): StateLock {
-  const lock = `${resolve(file)}.lock`;
-  const inUse = (by: string) =>
-    new Error(`state file ${file} is in use by ${by} (lock file ${lock}); stop that sandbox, or give this one another --state file`);
-  if (heldHere.has(lock)) throw inUse(`another sandbox in this process (pid ${process.pid})`);
-  mkdirSync(dirname(lock), { recursive: true });
-  for (let attempt = 0; ; attempt++) {
-    try {
-      const fd = openSync(lock, "wx");
-      try {
-        writeSync(fd, JSON.stringify({ pid: process.pid, host: hostname(), started_at: new Date().toISOString() } satisfies LockOwner));
-        fsyncSync(fd);
-      } finally {
-        closeSync(fd);
-      }
-      heldHere.add(lock);
-      return {
-        path: lock,
-        release: () => {
-          if (!heldHere.delete(lock)) return;
-          try {
-            if (readOwner(lock)?.pid === process.pid) unlinkSync(lock);
-          } catch {
-            // Already gone.
-          }
-        },
-      };
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== "EEXIST" || attempt > 0) {
-        if ((e as NodeJS.ErrnoException).code === "EEXIST") throw inUse("another sandbox that started at the same moment");
-        throw new Error(`cannot create the lock file ${lock}: ${(e as Error).message}`, { cause: e });
-      }
-      const owner = readOwner(lock);
-      if (owner && owner.host !== hostname())
-        throw inUse(`a sandbox on ${owner.host} (pid ${owner.pid}); if it is not running, delete the lock file`);
-      if (owner && owner.pid !== process.pid && alive(owner.pid))
-        throw inUse(`another sandbox (pid ${owner.pid}); if no sandbox runs as pid ${owner.pid} now, delete the lock file`);
-      // Unreadable and fresh: another sandbox has just created it and is writing its pid.
-      if (!owner && Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? 0) < LOCK_WRITE_GRACE_MS)
-        throw inUse("another sandbox that is starting");
-      // Left by a process that is gone (or unreadable, i.e. half-written by one killed while writing it): take it over.
-      unlinkSync(lock);
     }
   }
 }

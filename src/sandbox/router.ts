@@ -16,7 +16,7 @@ import {
 import { DEFAULT_RATE_LIMIT_PER_SECOND } from "./accounts";
 import type { Engine } from "./engine";
 import type { Faults } from "./faults";
-import { failure, failureOf, readBody, send, sleep, success, unsaved, validationFailure, type Reply } from "./http-io";
+import { failure, failureOf, parseJsonBody, readBody, send, sleep, success, unsaved, validationFailure, type Reply } from "./http-io";
 import { fingerprintOf, MAX_IDEMPOTENCY_KEY_LENGTH, type IdempotencyStore } from "./idempotency";
 import type { RateLimiter } from "./rate-limit";
 import { ok, type AccountState, type Outcome } from "./state";
@@ -364,15 +364,9 @@ export class ApiRouter {
     // Body: JSON, then the client's own request schema.
     let body: unknown = undefined;
     if (route.bodySchema) {
-      let json: unknown;
-      if (rawBody.trim() === "") json = undefined;
-      else {
-        try {
-          json = JSON.parse(rawBody);
-        } catch (e) {
-          return validationFailure({ "(root)": `body is not valid JSON (${(e as Error).message})` });
-        }
-      }
+      const parsedJson = parseJsonBody(rawBody);
+      if (!parsedJson.ok) return parsedJson.reply;
+      const json = parsedJson.json;
       const parsed = route.bodySchema.safeParse(json);
       if (!parsed.success) return validationFailure(fieldErrors(parsed.error, json ?? {}));
       body = parsed.data;

@@ -17,11 +17,23 @@ import { CONTROL_PREFIX, handleControl } from "./control";
 import type { Economics } from "./economics";
 import { Engine } from "./engine";
 import { faultPatchSchema, Faults, type FaultPatch } from "./faults";
-import { corsHeaders, DEFAULT_MAX_BODY_BYTES, failure, preflightHeaders, send, unsaved, validationFailure } from "./http-io";
+import {
+  corsHeaders,
+  DEFAULT_MAX_BODY_BYTES,
+  failure,
+  isLoopbackAddress,
+  isLoopbackHost,
+  preflightHeaders,
+  send,
+  unsaved,
+  validationFailure,
+  type Reply,
+} from "./http-io";
 import { DEFAULT_RETENTION_MS, IdempotencyStore } from "./idempotency";
-import { loadState, lockStateFile, StateWriter, STATE_VERSION, type SavedState } from "./persistence";
+import { loadState, StateWriter, STATE_VERSION, type SavedState } from "./persistence";
 import { DEFAULT_MARKETS, type MarketConfig } from "./pricing";
 import { RateLimiter } from "./rate-limit";
+import { lockStateFile } from "./state-lock";
 import { API_PREFIX, ApiRouter } from "./router";
 
 export interface SandboxOptions {
@@ -108,6 +120,14 @@ function splitTarget(target: string): { path: string; query: URLSearchParams } |
   return q < 0
     ? { path: target, query: new URLSearchParams() }
     : { path: target.slice(0, q), query: new URLSearchParams(target.slice(q + 1)) };
+}
+
+/** The answer to a /v2 request addressed to a name that is not loopback while the sandbox listens on loopback only (DNS rebinding). */
+function foreignHost(host: string): Reply {
+  return validationFailure(
+    { Host: "must be localhost, 127.x.x.x or [::1] (with any port): this sandbox listens on loopback only" },
+    `The sandbox listens on loopback only and answers requests addressed to localhost, 127.0.0.1 or [::1]; Host "${host}" is not one of them.`,
+  );
 }
 
 /** Node's limit on a request's headers, in bytes (a request over it gets 431 in the envelope). */
@@ -209,6 +229,8 @@ async function run(options: SandboxOptions, prepared: Prepared): Promise<Running
 
   const router = new ApiRouter({ engine, faults, idempotency, limiter, maxBodyBytes, log, changed, persist });
   const extraOrigins = options.allowedOrigins ?? [];
+  // Bound to loopback, the API is for this machine: a Host naming anything else is a page on a DNS name rebound to 127.0.0.1.
+  const loopbackOnly = isLoopbackHost(host) || isLoopbackAddress(host);
   let baseUrl = "";
 
   const requestIdPrefix = `req_${randomBytes(4).toString("hex")}_`;
@@ -242,6 +264,11 @@ async function run(options: SandboxOptions, prepared: Prepared): Promise<Running
       }
       const { path, query } = target;
       if (path === API_PREFIX || path.startsWith(`${API_PREFIX}/`)) {
+        if (loopbackOnly && req.headers.host !== undefined && !isLoopbackHost(req.headers.host)) {
+          req.resume();
+          send(res, foreignHost(req.headers.host), common);
+          return;
+        }
         await router.handle(req, res, path.slice(API_PREFIX.length) || "/", query, common);
       } else if (path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`)) {
         const reply = await handleControl(req, path.slice(CONTROL_PREFIX.length) || "/", {

@@ -156,6 +156,64 @@ describe("edges of the API", () => {
     expect((await raw(sb, "GET", "/hedges")).json.data).toEqual([]);
   });
 
+  test("bound to loopback, /v2 refuses a Host that is not a loopback name (DNS rebinding) before reading anything", async () => {
+    const auth = { Authorization: `Bearer ${DEMO_API_KEY}` };
+    for (const path of ["/account", "/hedges", "/markets"]) {
+      const r = await rawRequest(`${sb.baseUrl}${path}`, "GET", { ...auth, Host: `rebound.evil.example:${sb.port}` });
+      expect([path, r.status, r.json.error?.code, r.json.error?.details]).toEqual([
+        path,
+        400,
+        "validation_error",
+        { fields: { Host: expect.stringMatching(/must be localhost, 127\.x\.x\.x or \[::1\]/) } },
+      ]);
+      expect(r.json.data).toBeNull();
+    }
+    const open = await rawRequest(
+      `${sb.baseUrl}/hedges`,
+      "POST",
+      { ...auth, "Content-Type": "application/json", Host: "rebound.evil.example" },
+      JSON.stringify(OPEN),
+    );
+    expect(open.status).toBe(400);
+    expect((await raw(sb, "GET", "/hedges")).json.data).toEqual([]); // nothing was opened
+    for (const host of [`localhost:${sb.port}`, `127.0.0.1:${sb.port}`, `[::1]:${sb.port}`, "localhost"]) {
+      expect([host, (await rawRequest(`${sb.baseUrl}/account`, "GET", { ...auth, Host: host })).status]).toEqual([host, 200]);
+    }
+  });
+
+  test("a body nested deeper than 64 levels gets 400 naming the depth, every time (not 503 forever)", async () => {
+    const deep = (n: number) => "[".repeat(n) + "]".repeat(n);
+    const bodyWith = (n: number) => `{"market":"USDTNGN","side":"buy","notional_usd":1000,"tenor_days":7,"extra":${deep(n)}}`;
+    for (const n of [65, 32_000]) {
+      for (let attempt = 0; attempt < 2; attempt++) {
+        const r = await raw(sb, "POST", "/hedges", {
+          rawBody: bodyWith(n),
+          headers: { "Content-Type": "application/json", "Idempotency-Key": `deep-${n}` },
+        });
+        expect([n, r.status, r.json.error?.code, r.json.error?.details]).toEqual([
+          n,
+          400,
+          "validation_error",
+          { fields: { extra: "nests more than 64 levels deep" } },
+        ]);
+        expect(r.json.error?.message).toMatch(/field extra nests more than 64 levels deep; send at most 64/);
+      }
+    }
+    const control = await raw(sb, "POST", `${sb.controlUrl}/faults`, {
+      key: null,
+      rawBody: `{"latency_ms":0,"x":${deep(100)}}`,
+      headers: { "Content-Type": "application/json" },
+    });
+    expect([control.status, control.json.error?.details]).toEqual([400, { fields: { x: "nests more than 64 levels deep" } }]);
+    // 63 levels in an ignored field is within the limit: the open goes through.
+    const ok = await raw(sb, "POST", "/hedges", {
+      rawBody: bodyWith(63),
+      headers: { "Content-Type": "application/json", "Idempotency-Key": "deep-63" },
+    });
+    expect(ok.status).toBe(200);
+    await raw(sb, "POST", "/hedges/close", { body: { market: "USDTNGN", side: "buy" } });
+  });
+
   test("an HTTP/1.1 request without a Host header gets 400 in the envelope, under /v2 and /_sandbox alike", async () => {
     for (const path of ["/v2/markets", "/_sandbox/health"]) {
       const answer = await handWritten(sb, `GET ${path} HTTP/1.1`);
