@@ -12,6 +12,8 @@ import {
   isLoopbackAddress,
   isLoopbackHost,
   isLoopbackOrigin,
+  methodNotAllowed,
+  notFound,
   parseJsonBody,
   readBody,
   success,
@@ -21,6 +23,17 @@ import {
 import type { IdempotencyStore } from "./idempotency";
 
 export const CONTROL_PREFIX = "/_sandbox";
+
+/** Each control path and the methods it takes (for 405's Allow). */
+const CONTROL_METHODS: Record<string, string[]> = {
+  "/health": ["GET"],
+  "/faults": ["GET", "POST", "DELETE"],
+  "/faults/clear": ["POST"],
+  "/clock": ["GET", "POST"],
+  "/reset": ["POST"],
+  "/state": ["GET"],
+  "/accounts": ["GET", "POST"],
+};
 
 /** The furthest one POST /_sandbox/clock may move the clock: ten years (a hedge lives at most 7 days). */
 export const MAX_CLOCK_ADVANCE_DAYS = 3650;
@@ -173,14 +186,10 @@ export async function handleControl(req: IncomingMessage, path: string, deps: Co
         return success({ api_key: config.api_key, environment: environmentOfKey(config.api_key) }, {}, 201);
       });
     default: {
-      const known = ["/health", "/faults", "/faults/clear", "/clock", "/reset", "/state", "/accounts"];
+      const known = Object.keys(CONTROL_METHODS);
       const p = path.replace(/\/+$/, "");
-      if (known.includes(p)) return validationFailure({ method: `${method} is not supported on ${CONTROL_PREFIX}${p}` }, undefined, 405);
-      return validationFailure(
-        { path: `${CONTROL_PREFIX}${path} is not a control endpoint` },
-        `No control endpoint ${method} ${CONTROL_PREFIX}${path}.`,
-        404,
-      );
+      if (known.includes(p)) return methodNotAllowed(`${CONTROL_PREFIX}${p}`, method, CONTROL_METHODS[p] ?? []);
+      return notFound(`${CONTROL_PREFIX}${path}`, method);
     }
   }
 }

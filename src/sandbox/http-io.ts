@@ -16,15 +16,38 @@ export function success(data: unknown, meta: Record<string, unknown> = {}, statu
   return { status, body: JSON.stringify({ data, error: null, meta }) };
 }
 
+/**
+ * Codes the sandbox adds to the spec's for routing (the spec names none for an unknown path or method; README "Service
+ * assumptions"). The client takes them as any other final 4xx.
+ */
+export const ROUTING_ERROR_STATUS = { not_found: 404, method_not_allowed: 405 } as const;
+
+export type SandboxErrorCode = ServiceErrorCode | keyof typeof ROUTING_ERROR_STATUS;
+
+const STATUS_OF: Record<SandboxErrorCode, number> = { ...SERVICE_ERROR_STATUS, ...ROUTING_ERROR_STATUS };
+
+/** 404 not_found for a path that is no endpoint. */
+export function notFound(path: string, method: string): Reply {
+  return failure("not_found", `No endpoint ${method} ${path}.`, { path });
+}
+
+/** 405 method_not_allowed for a path that exists for other methods, with an Allow header. */
+export function methodNotAllowed(path: string, method: string, allowed: string[]): Reply {
+  const list = [...new Set(allowed)];
+  return failure("method_not_allowed", `${path} takes ${list.join(" or ")}, not ${method}.`, { method, allowed: list }, undefined, {
+    Allow: list.join(", "),
+  });
+}
+
 export function failure(
-  code: ServiceErrorCode,
+  code: SandboxErrorCode,
   message: string,
   details?: Record<string, unknown> | null,
   status?: number,
   headers?: Record<string, string>,
 ): Reply {
   const error = details ? { code, message, details } : { code, message, details: null };
-  return { status: status ?? SERVICE_ERROR_STATUS[code], body: JSON.stringify({ data: null, error, meta: {} }), headers };
+  return { status: status ?? STATUS_OF[code], body: JSON.stringify({ data: null, error, meta: {} }), headers };
 }
 
 /** The answer to a change whose state file could not be written: a transient 503 (the change is kept; retry with the same key). */

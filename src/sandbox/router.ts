@@ -16,7 +16,20 @@ import {
 import { DEFAULT_RATE_LIMIT_PER_SECOND } from "./accounts";
 import type { Engine } from "./engine";
 import type { Faults } from "./faults";
-import { failure, failureOf, parseJsonBody, readBody, send, sleep, success, unsaved, validationFailure, type Reply } from "./http-io";
+import {
+  failure,
+  failureOf,
+  methodNotAllowed,
+  notFound,
+  parseJsonBody,
+  readBody,
+  send,
+  sleep,
+  success,
+  unsaved,
+  validationFailure,
+  type Reply,
+} from "./http-io";
 import { fingerprintOf, MAX_IDEMPOTENCY_KEY_LENGTH, type IdempotencyStore } from "./idempotency";
 import type { RateLimiter } from "./rate-limit";
 import { ok, type AccountState, type Outcome } from "./state";
@@ -284,16 +297,8 @@ export class ApiRouter {
       allowed.push(r.method);
     }
     if (!route) {
-      if (allowed.length > 0) {
-        return validationFailure({ method: `must be ${[...new Set(allowed)].join(" or ")} for ${API_PREFIX}${path}` }, undefined, 405, {
-          Allow: [...new Set(allowed)].join(", "),
-        });
-      }
-      return validationFailure(
-        { path: `${API_PREFIX}${path} is not an endpoint of this service` },
-        `No endpoint ${method} ${API_PREFIX}${path}.`,
-        404,
-      );
+      req.resume();
+      return allowed.length > 0 ? methodNotAllowed(`${API_PREFIX}${path}`, method, allowed) : notFound(`${API_PREFIX}${path}`, method);
     }
 
     let rawBody = "";

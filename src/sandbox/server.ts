@@ -23,6 +23,7 @@ import {
   failure,
   isLoopbackAddress,
   isLoopbackHost,
+  notFound,
   preflightHeaders,
   send,
   unsaved,
@@ -284,15 +285,7 @@ async function run(options: SandboxOptions, prepared: Prepared): Promise<Running
         send(res, req.method === "GET" || persist() ? reply : unsaved(), common);
       } else {
         req.resume();
-        send(
-          res,
-          validationFailure(
-            { path: `${path} is not under ${API_PREFIX}` },
-            `No endpoint ${req.method} ${path}; the API lives under ${API_PREFIX}.`,
-            404,
-          ),
-          common,
-        );
+        send(res, notFound(path, req.method ?? "GET"), common);
       }
     } catch (e) {
       // Never a stack trace on the wire; a sandbox bug reads as a transient outage.

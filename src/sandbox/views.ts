@@ -6,7 +6,23 @@ import { fromMicro, roundTo } from "./money";
 import type { MarketConfig } from "./pricing";
 import type { ClosedRecord, HedgeState } from "./state";
 
+/**
+ * Hedge fields present only once the hedge has filled (the spec's "present once filled"): left out before, never null
+ * (README "Service assumptions"); the OpenAPI document says the same. `order_tx_hash` is likewise left out while `submitting`.
+ */
+export const FILL_FIELDS = ["fill_tx_hash", "struck_rate", "units", "filled_at"] as const;
+
 export function hedgeView(h: HedgeState): Hedge {
+  const filled =
+    h.entry === null || h.filledAt === null
+      ? {}
+      : {
+          fill_tx_hash: h.fillTx,
+          struck_rate: roundTo(h.entry, 6),
+          // Quote-currency amount of the hedge: notional × struck rate.
+          units: roundTo(fromMicro(h.notional) * h.entry, 2),
+          filled_at: iso(h.filledAt),
+        };
   return {
     id: h.id,
     client_reference: h.clientReference,
@@ -15,14 +31,10 @@ export function hedgeView(h: HedgeState): Hedge {
     notional_usd: fromMicro(h.notional),
     tenor_days: h.tenorDays,
     status: h.status,
-    order_tx_hash: h.orderTx,
-    fill_tx_hash: h.fillTx,
-    struck_rate: h.entry === null ? null : roundTo(h.entry, 6),
-    // Quote-currency amount of the hedge: notional × struck rate (null until filled).
-    units: h.entry === null ? null : roundTo(fromMicro(h.notional) * h.entry, 2),
+    ...(h.orderTx === null ? {} : { order_tx_hash: h.orderTx }),
+    ...filled,
     order_key: h.orderKey,
     opened_at: iso(h.openedAt),
-    filled_at: h.filledAt === null ? null : iso(h.filledAt),
     maturity_at: iso(h.maturityAt),
   };
 }

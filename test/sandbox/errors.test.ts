@@ -3,6 +3,7 @@ import fc from "fast-check";
 import { SERVICE_ERROR_STATUS } from "../../src/api/errors";
 import { openHedgeResultSchema } from "../../src/api/schemas";
 import { DEMO_API_KEY, DEMO_READONLY_API_KEY, DEMO_REVOKED_API_KEY, DEMO_UNCONFIGURED_API_KEY } from "../../src/sandbox/demo";
+import { ROUTING_ERROR_STATUS, type SandboxErrorCode } from "../../src/sandbox/http-io";
 import { DEFAULT_MARKETS } from "../../src/sandbox/pricing";
 import type { RunningSandbox } from "../../src/sandbox/server";
 import { account, fastAccounts, OPEN, raw, start, until, type RawResponse } from "./helpers";
@@ -26,7 +27,9 @@ beforeAll(async () => {
 afterAll(() => sb.close());
 beforeEach(() => sb.reset());
 
-function expectError(r: RawResponse, code: keyof typeof SERVICE_ERROR_STATUS, status: number = SERVICE_ERROR_STATUS[code]) {
+const STATUS: Record<SandboxErrorCode, number> = { ...SERVICE_ERROR_STATUS, ...ROUTING_ERROR_STATUS };
+
+function expectError(r: RawResponse, code: SandboxErrorCode, status: number = STATUS[code]) {
   expect({ status: r.status, code: r.json.error?.code }).toEqual({ status, code });
   expect(r.json.data).toBeNull();
   expect(typeof r.json.error?.message).toBe("string");
@@ -294,19 +297,23 @@ describe("5xx only from faults", () => {
 });
 
 describe("the envelope, whatever comes in", () => {
-  test("unknown paths are 404 and wrong methods 405, both validation_error envelopes", async () => {
+  test("unknown paths are 404 not_found and wrong methods 405 method_not_allowed, both in the envelope", async () => {
     const unknown = await raw(sb, "GET", "/nope");
-    expectError(unknown, "validation_error", 404);
-    expect(unknown.json.error?.details?.fields).toEqual({ path: expect.any(String) });
-    expectError(await raw(sb, "GET", `${sb.baseUrl.replace(/\/v2$/, "")}/v1/markets`), "validation_error", 404);
-    expectError(await raw(sb, "GET", `${sb.baseUrl.replace(/\/v2$/, "")}/`), "validation_error", 404);
-    expectError(await raw(sb, "GET", "/hedges/a/b/c"), "validation_error", 404);
+    expectError(unknown, "not_found");
+    expect(unknown.json.error?.details).toEqual({ path: "/v2/nope" });
+    expectError(await raw(sb, "GET", `${sb.baseUrl.replace(/\/v2$/, "")}/v1/markets`), "not_found");
+    expectError(await raw(sb, "GET", `${sb.baseUrl.replace(/\/v2$/, "")}/`), "not_found");
+    expectError(await raw(sb, "GET", "/hedges/a/b/c"), "not_found");
+    expectError(await raw(sb, "POST", "/nope", { body: OPEN }), "not_found");
     const wrong = await raw(sb, "DELETE", "/hedges");
-    expectError(wrong, "validation_error", 405);
+    expectError(wrong, "method_not_allowed");
     expect(wrong.headers.get("allow")).toBe("GET, POST");
-    expectError(await raw(sb, "GET", "/hedges/add"), "validation_error", 405);
-    expectError(await raw(sb, "POST", "/markets", { body: {} }), "validation_error", 405);
-    expectError(await raw(sb, "POST", "/hedges/history", { body: {} }), "validation_error", 405);
+    expect(wrong.json.error?.details).toEqual({ method: "DELETE", allowed: ["GET", "POST"] });
+    expectError(await raw(sb, "GET", "/hedges/add"), "method_not_allowed");
+    expectError(await raw(sb, "POST", "/markets", { body: {} }), "method_not_allowed");
+    expectError(await raw(sb, "POST", "/hedges/history", { body: {} }), "method_not_allowed");
+    expectError(await raw(sb, "PUT", `${sb.controlUrl}/faults`, { key: null }), "method_not_allowed");
+    expectError(await raw(sb, "GET", `${sb.controlUrl}/nope`, { key: null }), "not_found");
     expect((await raw(sb, "GET", "/markets/")).status).toBe(200);
   });
 

@@ -168,7 +168,8 @@ describe("faults", () => {
       const h = await hedge(opened.hedge_id!);
       return h.status === "failed" ? h : undefined;
     });
-    expect(failed).toMatchObject({ fill_tx_hash: null, struck_rate: null });
+    // A failed open never filled: the fields present once filled are absent (not null).
+    for (const field of ["fill_tx_hash", "struck_rate", "units", "filled_at"]) expect([field, field in failed]).toEqual([field, false]);
     expect(((await raw(sb, "GET", "/account")).json.data as { balance_usdc: number }).balance_usdc).toBe(250_000);
     expect((await raw(sb, "GET", "/hedges?status=failed")).json.data).toHaveLength(1);
     expect((await raw(sb, "GET", "/hedges/history")).json.data).toEqual([]);
