@@ -31,6 +31,7 @@ import {
   type Reply,
 } from "./http-io";
 import { fingerprintOf, MAX_IDEMPOTENCY_KEY_LENGTH, type IdempotencyStore } from "./idempotency";
+import { openApiDocument, OPENAPI_PATH } from "./openapi";
 import type { RateLimiter } from "./rate-limit";
 import { ok, type AccountState, type Outcome } from "./state";
 
@@ -69,6 +70,16 @@ export interface RouterDeps {
   changed: () => void;
   /** Writes the state file now if anything changed (with `--state`); false when it could not be written. Default: nothing to write. */
   persist?: () => boolean;
+  /** Told of every answer sent. */
+  onAnswer?: (answer: Answer) => void;
+}
+
+/** An answer as sent: the request's method and path under /v2 (e.g. `/hedges/hdg_…`), its status and body text. */
+export interface Answer {
+  method: string;
+  path: string;
+  status: number;
+  body: string;
 }
 
 function replyOf<T>(outcome: Outcome<T>, meta: Record<string, unknown> = {}): Reply {
@@ -222,6 +233,15 @@ export function buildRoutes(engine: Engine): Route[] {
   ];
 }
 
+/** A body as JSON, then checked by the client's own request schema: the parsed body and the JSON as sent, or the 400. */
+function validateBody(schema: z.ZodType, rawBody: string): { ok: true; body: unknown; json: unknown } | { ok: false; reply: Reply } {
+  const parsed = parseJsonBody(rawBody);
+  if (!parsed.ok) return parsed;
+  const checked = schema.safeParse(parsed.json);
+  if (!checked.success) return { ok: false, reply: validationFailure(fieldErrors(checked.error, parsed.json ?? {})) };
+  return { ok: true, body: checked.data, json: parsed.json };
+}
+
 function matchPath(route: Route, path: string): string[] | null {
   if (typeof route.path === "string") return route.path === path ? [] : null;
   const m = route.path.exec(path);
@@ -236,6 +256,8 @@ function matchPath(route: Route, path: string): string[] | null {
 export class ApiRouter {
   private readonly fixed = new Map<string, Route[]>();
   private readonly patterned: Route[] = [];
+  /** The OpenAPI document's text, served at GET /v2/openapi.json without credentials. */
+  private readonly document = JSON.stringify(openApiDocument());
 
   constructor(private readonly deps: RouterDeps) {
     for (const route of buildRoutes(deps.engine)) {
@@ -266,13 +288,17 @@ export class ApiRouter {
   ): Promise<void> {
     const reply = await this.process(req, res, path, query, common);
     // A change is answered only once the state file holds it (kill -9 right after the answer loses nothing).
-    if (reply) send(res, req.method === "GET" || this.persist() ? reply : unsaved(), common);
+    if (!reply) return;
+    const sent = req.method === "GET" || this.persist() ? reply : unsaved();
+    send(res, sent, common);
+    this.deps.onAnswer?.({ method: req.method ?? "GET", path, status: sent.status, body: sent.body });
   }
 
   private persist(): boolean {
     return this.deps.persist ? this.deps.persist() : true;
   }
 
+  /** One /v2 request through its phases: route, body, auth, rate limit, latency and injected faults, scope, validation, run. */
   private async process(
     req: IncomingMessage,
     res: ServerResponse,
@@ -280,41 +306,66 @@ export class ApiRouter {
     query: URLSearchParams,
     common: Record<string, string>,
   ): Promise<Reply | null> {
-    const { engine, faults, limiter } = this.deps;
     const method = req.method ?? "GET";
     const path = rawPath.length > 1 ? rawPath.replace(/\/+$/, "") : rawPath;
+    if (path === OPENAPI_PATH) {
+      req.resume();
+      return method === "GET" ? { status: 200, body: this.document } : methodNotAllowed(`${API_PREFIX}${path}`, method, ["GET"]);
+    }
+    const found = this.route(req, method, path);
+    if ("status" in found) return found;
+    const { route, params } = found;
 
-    // Route: a path that exists for another method is 405; an unknown path is 404 (both validation_error).
-    let route: Route | undefined;
-    let params: string[] = [];
+    const rawBody = await this.readRequestBody(req, method);
+    if (typeof rawBody !== "string") return rawBody;
+    const acct = this.authenticate(req);
+    if ("status" in acct) return acct;
+    common["X-Service-Mode"] = acct.env;
+    const limited = this.rateLimit(acct);
+    if (limited) return limited;
+
+    const { faults } = this.deps;
+    const latency = faults.latencyFor(path);
+    if (!route.mutation && latency > 0) await sleep(latency);
+    const injected = faults.takeFailure(method, path);
+    if (injected) return failure(injected, `Injected fault: ${injected} (sandbox fault API).`, null, SERVICE_ERROR_STATUS[injected]);
+    if (!acct.config.scopes.includes(route.scope)) {
+      return failure("insufficient_scope", `This API key lacks the "${route.scope}" scope needed for ${method} ${API_PREFIX}${path}.`, {
+        required_scope: route.scope,
+      });
+    }
+
+    if (!route.bodySchema) return route.run({ acct, query, params, body: undefined, delay: () => Promise.resolve() });
+    const checked = validateBody(route.bodySchema, rawBody);
+    if (!checked.ok) return checked.reply;
+    const ctx = { acct, query, params, body: checked.body, delay: () => (latency > 0 ? sleep(latency) : Promise.resolve()) };
+    return route.mutation ? this.mutate(req, res, route, ctx, path, checked.json) : route.run(ctx);
+  }
+
+  /** The route of `method` and `path` with its params; else 405 (the path exists for other methods) or 404. */
+  private route(req: IncomingMessage, method: string, path: string): { route: Route; params: string[] } | Reply {
     const allowed: string[] = [];
-    for (const [r, p] of this.candidates(path)) {
-      if (r.method === method) {
-        route = r;
-        params = p;
-        break;
-      }
-      allowed.push(r.method);
+    for (const [route, params] of this.candidates(path)) {
+      if (route.method === method) return { route, params };
+      allowed.push(route.method);
     }
-    if (!route) {
-      req.resume();
-      return allowed.length > 0 ? methodNotAllowed(`${API_PREFIX}${path}`, method, allowed) : notFound(`${API_PREFIX}${path}`, method);
-    }
+    req.resume();
+    return allowed.length > 0 ? methodNotAllowed(`${API_PREFIX}${path}`, method, allowed) : notFound(`${API_PREFIX}${path}`, method);
+  }
 
-    let rawBody = "";
-    if (method === "POST") {
-      const body = await readBody(req, this.deps.maxBodyBytes);
-      if (!body.ok) {
-        return validationFailure({ "(root)": `body is larger than ${this.deps.maxBodyBytes} bytes` }, undefined, 413, {
-          Connection: "close",
-        });
-      }
-      rawBody = body.text;
-    } else {
+  /** A POST's body as text (413 over the limit); other methods have none. */
+  private async readRequestBody(req: IncomingMessage, method: string): Promise<string | Reply> {
+    if (method !== "POST") {
       req.resume();
+      return "";
     }
+    const body = await readBody(req, this.deps.maxBodyBytes);
+    if (body.ok) return body.text;
+    return validationFailure({ "(root)": `body is larger than ${this.deps.maxBodyBytes} bytes` }, undefined, 413, { Connection: "close" });
+  }
 
-    // Authentication.
+  /** The caller's account from `Authorization: Bearer <key>`, or 401. */
+  private authenticate(req: IncomingMessage): AccountState | Reply {
     const header = req.headers.authorization;
     if (header === undefined || header.trim() === "") {
       return failure("missing_credentials", "No Authorization header: send Authorization: Bearer <API key>.", null, undefined, {
@@ -322,71 +373,32 @@ export class ApiRouter {
       });
     }
     const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    const acct = m ? engine.authenticate(m[1]) : undefined;
-    if (!acct || acct.config.revoked) {
-      return failure(
-        "invalid_api_key",
-        m ? "The API key is unknown or revoked." : "The Authorization header must be Bearer <API key>.",
-        null,
-        undefined,
-        {
-          "WWW-Authenticate": 'Bearer realm="hedging-service", error="invalid_token"',
-        },
-      );
-    }
-    common["X-Service-Mode"] = acct.env;
+    const acct = m ? this.deps.engine.authenticate(m[1]) : undefined;
+    if (acct && !acct.config.revoked) return acct;
+    return failure(
+      "invalid_api_key",
+      m ? "The API key is unknown or revoked." : "The Authorization header must be Bearer <API key>.",
+      null,
+      undefined,
+      { "WWW-Authenticate": 'Bearer realm="hedging-service", error="invalid_token"' },
+    );
+  }
 
-    // Rate limit: forced 429s first (fault), then the account's token bucket.
-    const forced = faults.takeForcedRateLimit();
+  /** Forced 429s first (fault), then the account's token bucket; null when the request may go on. */
+  private rateLimit(acct: AccountState): Reply | null {
+    const forced = this.deps.faults.takeForcedRateLimit();
     const decision =
       forced !== null
         ? { ok: false as const, retryAfterSeconds: forced }
-        : limiter.take(acct.config.api_key, acct.config.rate_limit_per_second ?? DEFAULT_RATE_LIMIT_PER_SECOND);
-    if (!decision.ok) {
-      return failure(
-        "rate_limited",
-        `Too many requests for this API key; retry after ${decision.retryAfterSeconds} s.`,
-        { retry_after_seconds: decision.retryAfterSeconds },
-        undefined,
-        {
-          "Retry-After": String(decision.retryAfterSeconds),
-        },
-      );
-    }
-
-    const latency = faults.latencyFor(path);
-    if (!route.mutation && latency > 0) await sleep(latency);
-
-    const injected = faults.takeFailure(method, path);
-    if (injected) return failure(injected, `Injected fault: ${injected} (sandbox fault API).`, null, SERVICE_ERROR_STATUS[injected]);
-
-    if (!acct.config.scopes.includes(route.scope)) {
-      return failure("insufficient_scope", `This API key lacks the "${route.scope}" scope needed for ${method} ${API_PREFIX}${path}.`, {
-        required_scope: route.scope,
-      });
-    }
-
-    // Body: JSON, then the client's own request schema.
-    let body: unknown = undefined;
-    if (route.bodySchema) {
-      const parsedJson = parseJsonBody(rawBody);
-      if (!parsedJson.ok) return parsedJson.reply;
-      const json = parsedJson.json;
-      const parsed = route.bodySchema.safeParse(json);
-      if (!parsed.success) return validationFailure(fieldErrors(parsed.error, json ?? {}));
-      body = parsed.data;
-
-      if (route.mutation)
-        return this.mutate(
-          req,
-          res,
-          route,
-          { acct, query, params, body, delay: () => (latency > 0 ? sleep(latency) : Promise.resolve()) },
-          path,
-          json,
-        );
-    }
-    return route.run({ acct, query, params, body, delay: () => Promise.resolve() });
+        : this.deps.limiter.take(acct.config.api_key, acct.config.rate_limit_per_second ?? DEFAULT_RATE_LIMIT_PER_SECOND);
+    if (decision.ok) return null;
+    return failure(
+      "rate_limited",
+      `Too many requests for this API key; retry after ${decision.retryAfterSeconds} s.`,
+      { retry_after_seconds: decision.retryAfterSeconds },
+      undefined,
+      { "Retry-After": String(decision.retryAfterSeconds) },
+    );
   }
 
   /** A state-changing call: claims its Idempotency-Key, runs, stores the answer, and may drop the connection (fault). */

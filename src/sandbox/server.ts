@@ -35,7 +35,7 @@ import { loadState, StateWriter, STATE_VERSION, type SavedState } from "./persis
 import { DEFAULT_MARKETS, type MarketConfig } from "./pricing";
 import { RateLimiter } from "./rate-limit";
 import { lockStateFile } from "./state-lock";
-import { API_PREFIX, ApiRouter } from "./router";
+import { API_PREFIX, ApiRouter, type Answer } from "./router";
 
 export interface SandboxOptions {
   /** TCP port; 0 picks a free one. Default 4010. */
@@ -70,6 +70,8 @@ export interface SandboxOptions {
   realNow?: () => number;
   /** Where the sandbox reports dropped connections and save errors; default: nowhere. */
   log?: (line: string) => void;
+  /** Told of every /v2 answer sent (tests check each against the OpenAPI document). */
+  onAnswer?: (answer: Answer) => void;
 }
 
 export interface ServedKey {
@@ -228,7 +230,7 @@ async function run(options: SandboxOptions, prepared: Prepared): Promise<Running
     changed();
   };
 
-  const router = new ApiRouter({ engine, faults, idempotency, limiter, maxBodyBytes, log, changed, persist });
+  const router = new ApiRouter({ engine, faults, idempotency, limiter, maxBodyBytes, log, changed, persist, onAnswer: options.onAnswer });
   const extraOrigins = options.allowedOrigins ?? [];
   // Bound to loopback, the API is for this machine: a Host naming anything else is a page on a DNS name rebound to 127.0.0.1.
   const loopbackOnly = isLoopbackHost(host) || isLoopbackAddress(host);

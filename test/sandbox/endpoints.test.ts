@@ -16,10 +16,12 @@ import {
 import { DEMO_API_KEY } from "../../src/sandbox/demo";
 import type { RunningSandbox } from "../../src/sandbox/server";
 import { OPEN, raw, start, until } from "./helpers";
+import { answerRecorder, coverage, mismatches, operations, servedDocument } from "./openapi-check";
 
 let sb: RunningSandbox;
+const recorder = answerRecorder();
 beforeAll(async () => {
-  sb = await start();
+  sb = await start(recorder.options);
 });
 afterAll(() => sb.close());
 beforeEach(() => sb.reset());
@@ -404,4 +406,14 @@ describe("hedge lifecycle", () => {
     expect((await raw(sb, "GET", "/hedges/%E0%A4%A")).json.error?.code).toBe("hedge_not_found");
     expect((await raw(sb, "GET", `/hedges/${open.hedge_id}`, { key: DEMO_API_KEY })).status).toBe(200);
   });
+});
+
+// Last in this file: every answer the tests above got, checked against the document the sandbox serves.
+test("every /v2 answer of these tests matches the OpenAPI document served at GET /v2/openapi.json", async () => {
+  const doc = await servedDocument(sb);
+  expect(mismatches(doc, recorder.answers)).toEqual([]);
+  // The tests above reached every operation of the document with success (this one's own GET aside).
+  const seen = coverage(doc, recorder.answers);
+  const missed = operations(doc).filter((op) => op !== "GET /openapi.json" && !seen.has(`${op} 200`));
+  expect(missed).toEqual([]);
 });

@@ -7,6 +7,7 @@ import { ROUTING_ERROR_STATUS, type SandboxErrorCode } from "../../src/sandbox/h
 import { DEFAULT_MARKETS } from "../../src/sandbox/pricing";
 import type { RunningSandbox } from "../../src/sandbox/server";
 import { account, fastAccounts, OPEN, raw, start, until, type RawResponse } from "./helpers";
+import { answerRecorder, errorCodes, mismatches, servedDocument } from "./openapi-check";
 
 const POOR = "svc_test_poor_key_0001";
 const CAPPED = "svc_test_capped_key_0001";
@@ -14,8 +15,10 @@ const NO_MARKETS = "svc_test_nomarkets_key_0001";
 const NO_SCOPES = "svc_test_noscopes_key_0001";
 
 let sb: RunningSandbox;
+const recorder = answerRecorder();
 beforeAll(async () => {
   sb = await start({
+    ...recorder.options,
     accounts: fastAccounts([
       account(POOR, { balance_usdc: 1_000 }),
       account(CAPPED, { max_exposure_usd: 50_000 }),
@@ -280,6 +283,26 @@ describe("404 and 409", () => {
   });
 });
 
+describe("409 idempotency and 429", () => {
+  test("idempotency_key_reuse, idempotency_in_flight and rate_limited come in the envelope", async () => {
+    const key = { "Idempotency-Key": "errors-409" };
+    expect((await raw(sb, "POST", "/hedges/close", { body: body("sell"), headers: key })).status).toBe(404);
+    expectError(await raw(sb, "POST", "/hedges/close", { body: body("buy"), headers: key }), "idempotency_key_reuse");
+    sb.faults.apply({ latency_ms: 300 });
+    const slow = { "Idempotency-Key": "errors-in-flight" };
+    const [a, b] = await Promise.all([
+      raw(sb, "POST", "/hedges/close", { body: body("sell"), headers: slow }),
+      raw(sb, "POST", "/hedges/close", { body: body("sell"), headers: slow }),
+    ]);
+    sb.faults.apply({ latency_ms: 0 });
+    expectError(a.status === 409 ? a : b, "idempotency_in_flight");
+    sb.faults.apply({ rate_limit_next: 1 });
+    const limited = await raw(sb, "GET", "/markets");
+    expectError(limited, "rate_limited");
+    expect(limited.headers.get("retry-after")).toBe("1");
+  });
+});
+
 describe("5xx only from faults", () => {
   test.each(Object.entries(SERVICE_ERROR_STATUS).filter(([, s]) => s >= 500))("%s (%d) can be injected", async (code, status) => {
     await raw(sb, "POST", `${sb.controlUrl}/faults`, { key: null, body: { fail_next: { count: 1, code } } });
@@ -381,4 +404,14 @@ describe("the envelope, whatever comes in", () => {
       { numRuns: 150 },
     );
   });
+});
+
+// Last in this file: every answer the tests above got (error answers of every kind), checked against the served document.
+test("every /v2 answer of these tests matches the OpenAPI document served at GET /v2/openapi.json", async () => {
+  const doc = await servedDocument(sb);
+  expect(mismatches(doc, recorder.answers)).toEqual([]);
+  // The tests above got every error code of the spec, and the sandbox's routing codes, so each was checked.
+  expect([...errorCodes(recorder.answers)].sort()).toEqual(
+    [...Object.keys(SERVICE_ERROR_STATUS), ...Object.keys(ROUTING_ERROR_STATUS)].sort(),
+  );
 });
