@@ -43,6 +43,36 @@ export interface CliOptions extends SandboxOptions {
   help?: boolean;
 }
 
+/** A fault switched on at start (`--latency-ms`, `--fail-next`, …) into `faults`; false when `name` is not one. */
+function faultOption(name: string, value: () => string, faults: FaultPatch): boolean {
+  switch (name) {
+    case "--latency-ms":
+      faults.latency_ms = int(name, value());
+      return true;
+    case "--fail-next": {
+      const [count, code] = value().split(":");
+      if (code !== undefined && !(FAULT_CODES as string[]).includes(code))
+        throw new UsageError(`--fail-next code must be one of ${FAULT_CODES.join(", ")}`);
+      faults.fail_next = { count: int(name, count, 1), code: (code ?? "service_unavailable") as (typeof FAULT_CODES)[number] };
+      return true;
+    }
+    case "--drop-after-commit":
+      faults.drop_after_commit = int(name, value());
+      return true;
+    case "--rate-limit-next":
+      faults.rate_limit_next = int(name, value());
+      return true;
+    case "--stall-fills":
+      faults.stall_fills = true;
+      return true;
+    case "--price-unavailable":
+      faults.price_unavailable = true;
+      return true;
+    default:
+      return false;
+  }
+}
+
 export function parseArgs(argv: string[]): CliOptions {
   const options: CliOptions = {};
   const faults: FaultPatch = {};
@@ -94,30 +124,8 @@ export function parseArgs(argv: string[]): CliOptions {
       case "--allow-origin":
         origins.push(value());
         break;
-      case "--latency-ms":
-        faults.latency_ms = int(name, value());
-        break;
-      case "--fail-next": {
-        const [count, code] = value().split(":");
-        if (code !== undefined && !(FAULT_CODES as string[]).includes(code))
-          throw new UsageError(`--fail-next code must be one of ${FAULT_CODES.join(", ")}`);
-        faults.fail_next = { count: int(name, count, 1), code: (code ?? "service_unavailable") as (typeof FAULT_CODES)[number] };
-        break;
-      }
-      case "--drop-after-commit":
-        faults.drop_after_commit = int(name, value());
-        break;
-      case "--rate-limit-next":
-        faults.rate_limit_next = int(name, value());
-        break;
-      case "--stall-fills":
-        faults.stall_fills = true;
-        break;
-      case "--price-unavailable":
-        faults.price_unavailable = true;
-        break;
       default:
-        throw new UsageError(`unknown option ${arg}`);
+        if (!faultOption(name, value, faults)) throw new UsageError(`unknown option ${arg}`);
     }
   }
   if (Object.keys(faults).length > 0) options.faults = faults;

@@ -114,6 +114,34 @@ function refusal(req: IncomingMessage): Reply | null {
   return null;
 }
 
+/** A POST body in JSON (415 without Content-Type, 413 over the limit), checked by `schema`, then `run` on it. */
+async function withJsonBody<S extends z.ZodType>(
+  req: IncomingMessage,
+  limit: number,
+  schema: S,
+  run: (body: z.output<S>) => Reply,
+): Promise<Reply> {
+  const body = await jsonBody(req, limit);
+  if (body.ok && req.headers["content-type"] === undefined && body.text.trim() !== "")
+    return validationFailure({ "Content-Type": "must be application/json" }, "A body needs Content-Type: application/json.", 415);
+  if (!body.ok) return body.reply;
+  const parsed = schema.safeParse(body.json);
+  return parsed.success ? run(parsed.data) : validationFailure(fieldErrors(parsed.error, body.json));
+}
+
+/** The accounts as a person reads them: demo keys in full, every other key masked. */
+function accountList(engine: Engine): unknown[] {
+  return engine.allAccounts().map((a) => ({
+    api_key: shownKey(a.config.api_key, a.config.demo),
+    environment: a.env,
+    label: a.config.label ?? null,
+    account_address: a.config.account_address,
+    scopes: a.config.scopes,
+    revoked: a.config.revoked ?? false,
+    allowed_markets: a.config.allowed_markets,
+  }));
+}
+
 export async function handleControl(req: IncomingMessage, path: string, deps: ControlDeps): Promise<Reply> {
   const refused = refusal(req);
   if (refused) {
@@ -124,14 +152,7 @@ export async function handleControl(req: IncomingMessage, path: string, deps: Co
   const route = `${method} ${path.replace(/\/+$/, "") || "/"}`;
   const { engine, clock, faults } = deps;
 
-  const withBody = async <S extends z.ZodType>(schema: S, run: (body: z.output<S>) => Reply): Promise<Reply> => {
-    const body = await jsonBody(req, deps.maxBodyBytes);
-    if (body.ok && req.headers["content-type"] === undefined && body.text.trim() !== "")
-      return validationFailure({ "Content-Type": "must be application/json" }, "A body needs Content-Type: application/json.", 415);
-    if (!body.ok) return body.reply;
-    const parsed = schema.safeParse(body.json);
-    return parsed.success ? run(parsed.data) : validationFailure(fieldErrors(parsed.error, body.json));
-  };
+  const withBody = <S extends z.ZodType>(schema: S, run: (body: z.output<S>) => Reply) => withJsonBody(req, deps.maxBodyBytes, schema, run);
 
   if (method !== "POST") req.resume();
   switch (route) {
@@ -169,17 +190,7 @@ export async function handleControl(req: IncomingMessage, path: string, deps: Co
       // the Host and Origin checks above keep it from pages. The account list a person reads masks them.
       return success({ ...engine.inspect(), clock: clockView(clock), faults: faults.view(), idempotency_keys: deps.idempotency.size });
     case "GET /accounts":
-      return success(
-        engine.allAccounts().map((a) => ({
-          api_key: shownKey(a.config.api_key, a.config.demo),
-          environment: a.env,
-          label: a.config.label ?? null,
-          account_address: a.config.account_address,
-          scopes: a.config.scopes,
-          revoked: a.config.revoked ?? false,
-          allowed_markets: a.config.allowed_markets,
-        })),
-      );
+      return success(accountList(engine));
     case "POST /accounts":
       return withBody(accountConfigSchema, (config) => {
         if (!engine.addAccount(config)) return validationFailure({ api_key: "already exists" }, undefined, 409);

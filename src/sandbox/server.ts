@@ -185,20 +185,32 @@ function clientErrorAnswer(err: NodeJS.ErrnoException): string {
   ].join("\r\n");
 }
 
-async function run(options: SandboxOptions, prepared: Prepared): Promise<RunningSandbox> {
-  const { protocol, host, maxBodyBytes, log, accounts, markets, lock } = prepared;
-  const saved = options.stateFile ? loadState(options.stateFile) : null;
-  const tls = protocol === "https" ? (options.tls ?? (await localhostTls())) : null;
+/** The sandbox's parts, built from the options and the saved state: what the request handler and the caller use. */
+interface Core {
+  clock: SandboxClock;
+  engine: Engine;
+  idempotency: IdempotencyStore;
+  faults: Faults;
+  limiter: RateLimiter;
+  writer: StateWriter | null;
+  /** Marks the state file dirty (written soon). */
+  changed: () => void;
+  /** Before a change is answered: the state file holds it (fsync'd temp file, renamed). False when it could not be written. */
+  persist: () => boolean;
+  reset: () => void;
+}
 
+/** Clock, engine, idempotency store, faults and rate limiter, restored from the state file when there is one, and the writer of that file. */
+function buildCore(options: SandboxOptions, prepared: Prepared, saved: SavedState | null): Core {
   const clock = new SandboxClock(options.realNow, saved?.engine.clockOffsetMs ?? 0);
   const engine = new Engine({
     clock,
-    accounts,
+    accounts: prepared.accounts,
     seed: options.seed,
     fillMs: options.fillMs,
     failRate: options.failRate,
     economics: options.economics,
-    markets,
+    markets: prepared.markets,
     snapshot: saved?.engine,
   });
   const idempotency = new IdempotencyStore(() => clock.now(), options.idempotencyRetentionMs ?? DEFAULT_RETENTION_MS);
@@ -214,13 +226,10 @@ async function run(options: SandboxOptions, prepared: Prepared): Promise<Running
     idempotency: idempotency.records(),
   });
   const writer = options.stateFile
-    ? new StateWriter(options.stateFile, collect, 25, (e) => log(`could not save state: ${e.message}`))
+    ? new StateWriter(options.stateFile, collect, 25, (e) => prepared.log(`could not save state: ${e.message}`))
     : null;
   const changed = () => writer?.markDirty();
   engine.onChange(changed);
-  /** Before a change is answered: the state file holds it (fsync'd temp file, renamed). False when it could not be written. */
-  const persist = () => (writer ? writer.flush() : true);
-
   const reset = () => {
     faults.clear();
     clock.setOffset(0);
@@ -229,75 +238,79 @@ async function run(options: SandboxOptions, prepared: Prepared): Promise<Running
     engine.reset();
     changed();
   };
+  return { clock, engine, idempotency, faults, limiter, writer, changed, persist: () => (writer ? writer.flush() : true), reset };
+}
 
+/** The node:http handler: request id and CORS headers, preflights, the Host checks, then /v2, /_sandbox or 404. */
+function requestHandler(
+  options: SandboxOptions,
+  prepared: Prepared,
+  core: Core,
+  baseUrl: () => string,
+): (req: IncomingMessage, res: ServerResponse) => void {
+  const { engine, clock, faults, idempotency, limiter, changed, persist, reset } = core;
+  const { host, maxBodyBytes, log } = prepared;
   const router = new ApiRouter({ engine, faults, idempotency, limiter, maxBodyBytes, log, changed, persist, onAnswer: options.onAnswer });
   const extraOrigins = options.allowedOrigins ?? [];
   // Bound to loopback, the API is for this machine: a Host naming anything else is a page on a DNS name rebound to 127.0.0.1.
   const loopbackOnly = isLoopbackHost(host) || isLoopbackAddress(host);
-  let baseUrl = "";
-
   const requestIdPrefix = `req_${randomBytes(4).toString("hex")}_`;
   let requestCount = 0;
 
-  const onRequest = async (req: IncomingMessage, res: ServerResponse) => {
+  const dispatch = async (req: IncomingMessage, res: ServerResponse, common: Record<string, string>) => {
+    if (req.method === "OPTIONS") {
+      req.resume();
+      res.writeHead(204, { ...common, ...preflightHeaders(req, extraOrigins), "Content-Length": 0 });
+      res.end();
+      return;
+    }
+    const refused = malformed(req);
+    if (refused) return refuse(req, res, refused, common);
+    const { path, query } = splitTarget(req.url ?? "/")!;
+    if (path === API_PREFIX || path.startsWith(`${API_PREFIX}/`)) {
+      if (loopbackOnly && req.headers.host !== undefined && !isLoopbackHost(req.headers.host))
+        return refuse(req, res, foreignHost(req.headers.host), common);
+      await router.handle(req, res, path.slice(API_PREFIX.length) || "/", query, common);
+    } else if (path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`)) {
+      const controlDeps = { engine, clock, faults, idempotency, baseUrl, reset, changed, maxBodyBytes };
+      const reply = await handleControl(req, path.slice(CONTROL_PREFIX.length) || "/", controlDeps);
+      send(res, req.method === "GET" || persist() ? reply : unsaved(), common);
+    } else refuse(req, res, notFound(path, req.method ?? "GET"), common);
+  };
+
+  return (req, res) => {
     const common: Record<string, string> = { "X-Request-Id": requestIdPrefix + (++requestCount).toString(36) };
     if (req.headers.origin) Object.assign(common, corsHeaders(req.headers.origin, extraOrigins));
-    try {
-      if (req.method === "OPTIONS") {
-        req.resume();
-        res.writeHead(204, { ...common, ...preflightHeaders(req, extraOrigins), "Content-Length": 0 });
-        res.end();
-        return;
-      }
-      // HTTP/1.1 requires a Host; Node's own refusal of a request without one is a bare 400, so it is answered here.
-      if (req.headers.host === undefined && req.httpVersion !== "1.0") {
-        req.resume();
-        send(
-          res,
-          validationFailure({ Host: "is required (HTTP/1.1)" }, "The request has no Host header, which HTTP/1.1 requires."),
-          common,
-        );
-        return;
-      }
-      const target = splitTarget(req.url ?? "/");
-      if (!target) {
-        req.resume();
-        send(res, validationFailure({ path: "is not a valid request target" }), common);
-        return;
-      }
-      const { path, query } = target;
-      if (path === API_PREFIX || path.startsWith(`${API_PREFIX}/`)) {
-        if (loopbackOnly && req.headers.host !== undefined && !isLoopbackHost(req.headers.host)) {
-          req.resume();
-          send(res, foreignHost(req.headers.host), common);
-          return;
-        }
-        await router.handle(req, res, path.slice(API_PREFIX.length) || "/", query, common);
-      } else if (path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`)) {
-        const reply = await handleControl(req, path.slice(CONTROL_PREFIX.length) || "/", {
-          engine,
-          clock,
-          faults,
-          idempotency,
-          baseUrl: () => baseUrl,
-          reset,
-          changed,
-          maxBodyBytes,
-        });
-        send(res, req.method === "GET" || persist() ? reply : unsaved(), common);
-      } else {
-        req.resume();
-        send(res, notFound(path, req.method ?? "GET"), common);
-      }
-    } catch (e) {
+    dispatch(req, res, common).catch((e: unknown) => {
       // Never a stack trace on the wire; a sandbox bug reads as a transient outage.
       log(`internal error on ${req.method} ${req.url}: ${(e as Error).stack ?? String(e)}`);
       send(res, failure("service_unavailable", "The sandbox hit an internal error; retry."), common);
-    }
+    });
   };
+}
 
-  const handler = (req: IncomingMessage, res: ServerResponse) => void onRequest(req, res);
-  // A request without Host is answered by onRequest, in the envelope (Node would send a bare 400).
+/** The 400 of a request without the Host HTTP/1.1 requires, or with a target that is no path; null when neither. */
+function malformed(req: IncomingMessage): Reply | null {
+  // Node's own refusal of a request without Host is a bare 400, so it is answered here, in the envelope.
+  if (req.headers.host === undefined && req.httpVersion !== "1.0")
+    return validationFailure({ Host: "is required (HTTP/1.1)" }, "The request has no Host header, which HTTP/1.1 requires.");
+  return splitTarget(req.url ?? "/") ? null : validationFailure({ path: "is not a valid request target" });
+}
+
+/** Answers without reading the body. */
+function refuse(req: IncomingMessage, res: ServerResponse, reply: Reply, common: Record<string, string>): void {
+  req.resume();
+  send(res, reply, common);
+}
+
+/** An http(s) server on `host:port` that answers unparseable requests in the envelope; resolves once it listens. */
+async function listen(
+  tls: TlsOptions | null,
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+  port: number,
+  host: string,
+): Promise<Server> {
+  // A request without Host is answered by the handler, in the envelope (Node would send a bare 400).
   const serverOptions = { requireHostHeader: false };
   const server: Server = tls
     ? createHttpsServer({ ...serverOptions, key: tls.key, cert: tls.cert, ca: tls.ca }, handler)
@@ -307,14 +320,30 @@ async function run(options: SandboxOptions, prepared: Prepared): Promise<Running
     if (socket.writable) socket.end(clientErrorAnswer(err));
     else socket.destroy();
   });
-
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(options.port ?? 4010, host, () => {
+    server.listen(port, host, () => {
       server.off("error", reject);
       resolve();
     });
   });
+  return server;
+}
+
+async function run(options: SandboxOptions, prepared: Prepared): Promise<RunningSandbox> {
+  const { protocol, host, accounts, lock } = prepared;
+  const saved = options.stateFile ? loadState(options.stateFile) : null;
+  const tls = protocol === "https" ? (options.tls ?? (await localhostTls())) : null;
+  const core = buildCore(options, prepared, saved);
+  const { engine, clock, faults, idempotency, writer } = core;
+
+  let baseUrl = "";
+  const server = await listen(
+    tls,
+    requestHandler(options, prepared, core, () => baseUrl),
+    options.port ?? 4010,
+    host,
+  );
   const port = (server.address() as AddressInfo).port;
   const origin = `${protocol}://${urlHost(host, protocol)}:${port}`;
   baseUrl = `${origin}${API_PREFIX}`;
@@ -340,7 +369,7 @@ async function run(options: SandboxOptions, prepared: Prepared): Promise<Running
       demo: a.demo ?? false,
       label: a.label ?? null,
     })),
-    reset,
+    reset: core.reset,
     flush: () => writer?.flush(),
     close: async () => {
       if (closed) return;
