@@ -1,16 +1,29 @@
 // The accounts file (`--accounts FILE`): its zod schema, loading, and the default demo accounts.
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-import { LIVE_PREFIX, TEST_PREFIX, type Environment } from "../api/environment";
+import { LIVE_PREFIX, maskKey, TEST_PREFIX, type Environment } from "../api/environment";
 import { issuePath, MAX_AMOUNT_USD } from "../api/schemas";
 import defaultAccountsFile from "./default-accounts.json";
 
 export const SCOPES = ["read", "trade"] as const;
 
+const apiKey = z.string().refine((k) => (k.startsWith(LIVE_PREFIX) || k.startsWith(TEST_PREFIX)) && k.length > TEST_PREFIX.length, {
+  message: `must start with ${TEST_PREFIX} (sandbox) or ${LIVE_PREFIX} (production)`,
+});
+
+/** A further key of an account, with its own scopes (`read`: everything but trades; `trade`: open, add, decrease, close). */
+export const keyConfigSchema = z.object({
+  api_key: apiKey,
+  scopes: z.array(z.string().refine((s) => (SCOPES as readonly string[]).includes(s), "must be read or trade")),
+  revoked: z.boolean().optional(),
+  demo: z.boolean().optional(),
+  label: z.string().optional(),
+});
+
+export type KeyConfig = z.infer<typeof keyConfigSchema>;
+
 export const accountConfigSchema = z.object({
-  api_key: z.string().refine((k) => (k.startsWith(LIVE_PREFIX) || k.startsWith(TEST_PREFIX)) && k.length > TEST_PREFIX.length, {
-    message: `must start with ${TEST_PREFIX} (sandbox) or ${LIVE_PREFIX} (production)`,
-  }),
+  api_key: apiKey,
   account_address: z.string().min(1).nullable(),
   // Money is kept in exact micro-units: amounts stay within what a request may carry.
   balance_usdc: z.number().finite().nonnegative().max(MAX_AMOUNT_USD),
@@ -24,6 +37,8 @@ export const accountConfigSchema = z.object({
   /** Printed in full at start (documented demo keys); other keys are masked. */
   demo: z.boolean().optional(),
   label: z.string().optional(),
+  /** Further keys of the same account (same balance, hedges and history), each with its own scopes. */
+  keys: z.array(keyConfigSchema).optional(),
 });
 
 export const accountsFileSchema = z.object({ accounts: z.array(accountConfigSchema) });
@@ -45,8 +60,12 @@ export function parseAccounts(json: unknown, source = "accounts"): AccountConfig
   }
   const seen = new Set<string>();
   for (const a of parsed.data.accounts) {
-    if (seen.has(a.api_key)) throw new Error(`${source} lists the same api_key twice`);
-    seen.add(a.api_key);
+    for (const key of [a.api_key, ...(a.keys ?? []).map((k) => k.api_key)]) {
+      if (seen.has(key)) throw new Error(`${source} lists the same api_key twice`);
+      if (environmentOfKey(key) !== environmentOfKey(a.api_key))
+        throw new Error(`${source}: key ${maskKey(key)} is not of the same environment as its account's api_key`);
+      seen.add(key);
+    }
   }
   return parsed.data.accounts;
 }

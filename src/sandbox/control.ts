@@ -3,7 +3,7 @@ import type { IncomingMessage } from "node:http";
 import { z } from "zod";
 import { fieldErrors } from "../api/schemas";
 import { maskKey } from "../api/environment";
-import { accountConfigSchema, environmentOfKey } from "./accounts";
+import { accountConfigSchema, environmentOfKey, keyConfigSchema, type KeyConfig } from "./accounts";
 import { DAY_MS, iso, type SandboxClock } from "./clock";
 import type { Engine } from "./engine";
 import { faultPatchSchema, type Faults } from "./faults";
@@ -33,7 +33,11 @@ const CONTROL_METHODS: Record<string, string[]> = {
   "/reset": ["POST"],
   "/state": ["GET"],
   "/accounts": ["GET", "POST"],
+  "/accounts/keys": ["POST"],
 };
+
+/** The body of POST /_sandbox/accounts/keys: an existing key of the account, and the new key with its scopes. */
+export const addKeySchema = keyConfigSchema.extend({ account_key: z.string().min(1, "must be a key of the account") }).strict();
 
 /** The furthest one POST /_sandbox/clock may move the clock: ten years (a hedge lives at most 7 days). */
 export const MAX_CLOCK_ADVANCE_DAYS = 3650;
@@ -139,7 +143,22 @@ function accountList(engine: Engine): unknown[] {
     scopes: a.config.scopes,
     revoked: a.config.revoked ?? false,
     allowed_markets: a.config.allowed_markets,
+    keys: (a.config.keys ?? []).map((k) => ({ api_key: shownKey(k.api_key, k.demo), scopes: k.scopes, revoked: k.revoked ?? false })),
   }));
+}
+
+/** POST /_sandbox/accounts/keys: 201, 404 for an unknown account key, 409 for a key in use, 400 for another environment's key. */
+function addKey(engine: Engine, accountKey: string, key: KeyConfig): Reply {
+  switch (engine.addKey(accountKey, key)) {
+    case "added":
+      return success({ api_key: shownKey(key.api_key, key.demo), environment: environmentOfKey(key.api_key), scopes: key.scopes }, {}, 201);
+    case "no_account":
+      return failure("not_found", "No account has the key given as account_key.", { account_key: maskKey(accountKey) });
+    case "exists":
+      return validationFailure({ api_key: "already exists" }, undefined, 409);
+    case "other_environment":
+      return validationFailure({ api_key: "must be of the same environment (svc_test_ or svc_live_) as the account" });
+  }
 }
 
 export async function handleControl(req: IncomingMessage, path: string, deps: ControlDeps): Promise<Reply> {
@@ -196,6 +215,8 @@ export async function handleControl(req: IncomingMessage, path: string, deps: Co
         if (!engine.addAccount(config)) return validationFailure({ api_key: "already exists" }, undefined, 409);
         return success({ api_key: config.api_key, environment: environmentOfKey(config.api_key) }, {}, 201);
       });
+    case "POST /accounts/keys":
+      return withBody(addKeySchema, ({ account_key, ...key }) => addKey(engine, account_key, key));
     default: {
       const known = Object.keys(CONTROL_METHODS);
       const p = path.replace(/\/+$/, "");

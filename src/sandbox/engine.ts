@@ -25,7 +25,7 @@ import type {
   Side,
 } from "../api/schemas";
 import { LIST_LIMIT_DEFAULT, SIDES } from "../api/schemas";
-import { environmentOfKey, type AccountConfig } from "./accounts";
+import { environmentOfKey, type AccountConfig, type KeyConfig } from "./accounts";
 import { DAY_MS, iso, type SandboxClock } from "./clock";
 import { buildQuote, DEFAULT_ECONOMICS, executionPrice, pricePnl, upfront, type Economics } from "./economics";
 import { fromMicro, MICRO_PER_CENT, MICRO_PER_USD, proportion, toMicro, type Micro } from "./money";
@@ -37,6 +37,7 @@ import {
   isOpen,
   ok,
   type AccountState,
+  type Credential,
   type ClosedRecord,
   type EngineSnapshot,
   type ExitType,
@@ -102,6 +103,8 @@ export class Engine {
   private readonly initialAccounts: AccountConfig[];
   private readonly initialFill: { fillMs: number; failRate: number };
   private readonly accounts = new Map<string, AccountState>();
+  /** Each further key of an account (AccountConfig.keys) → the account's own api_key. */
+  private readonly extraKeys = new Map<string, string>();
   private readonly hedgesById = new Map<string, HedgeState>();
   private readonly active = new Set<HedgeState>();
   private readonly openIndex = new Map<string, HedgeState>();
@@ -256,8 +259,35 @@ export class Engine {
 
   // ---------------------------------------------------------------- accounts
 
+  /** The account of a key (its own api_key or one of its further keys). */
   authenticate(apiKey: string): AccountState | undefined {
-    return this.accounts.get(apiKey);
+    return this.credential(apiKey)?.acct;
+  }
+
+  /** A key, its account and its own scopes; a key is revoked when it or its account is. */
+  credential(apiKey: string): Credential | undefined {
+    const own = this.accounts.get(apiKey);
+    if (own) return { acct: own, apiKey, scopes: own.config.scopes, revoked: own.config.revoked ?? false };
+    const owner = this.accounts.get(this.extraKeys.get(apiKey) ?? "");
+    const key = owner?.config.keys?.find((k) => k.api_key === apiKey);
+    if (!owner || !key) return undefined;
+    return { acct: owner, apiKey, scopes: key.scopes, revoked: (owner.config.revoked ?? false) || (key.revoked ?? false) };
+  }
+
+  /** Adds a further key to the account of `accountKey` (POST /_sandbox/accounts/keys); dropped again by reset. */
+  addKey(accountKey: string, key: KeyConfig): "added" | "no_account" | "exists" | "other_environment" {
+    const acct = this.credential(accountKey)?.acct;
+    if (!acct) return "no_account";
+    if (this.credential(key.api_key)) return "exists";
+    if (environmentOfKey(key.api_key) !== acct.env) return "other_environment";
+    acct.config = { ...acct.config, keys: [...(acct.config.keys ?? []), key] };
+    this.extraKeys.set(key.api_key, acct.config.api_key);
+    this.changed();
+    return "added";
+  }
+
+  private indexKeys(acct: AccountState): void {
+    for (const k of acct.config.keys ?? []) this.extraKeys.set(k.api_key, acct.config.api_key);
   }
 
   accountState(apiKey: string): AccountState | undefined {
@@ -270,7 +300,7 @@ export class Engine {
 
   /** Adds an account at run time (POST /_sandbox/accounts); false when the key exists. */
   addAccount(config: AccountConfig): boolean {
-    if (this.accounts.has(config.api_key)) return false;
+    if ([config.api_key, ...(config.keys ?? []).map((k) => k.api_key)].some((k) => this.credential(k))) return false;
     this.addAccountState(config);
     this.changed();
     return true;
@@ -278,14 +308,16 @@ export class Engine {
 
   private addAccountState(config: AccountConfig): void {
     const balance = toMicro(config.balance_usdc);
-    this.accounts.set(config.api_key, {
+    const acct: AccountState = {
       config,
       env: environmentOfKey(config.api_key),
       startingBalance: balance,
       balance,
       hedges: [],
       history: [],
-    });
+    };
+    this.accounts.set(config.api_key, acct);
+    this.indexKeys(acct);
   }
 
   /** Back to the accounts and fill settings the engine started with: no hedges, no history, starting balances, no conditions. */
@@ -293,6 +325,7 @@ export class Engine {
     this.fillMs = this.initialFill.fillMs;
     this.failRate = this.initialFill.failRate;
     this.accounts.clear();
+    this.extraKeys.clear();
     this.hedgesById.clear();
     this.active.clear();
     this.openIndex.clear();
@@ -980,6 +1013,7 @@ export class Engine {
     const submitting: HedgeState[] = [];
     for (const saved of structuredClone(snap.accounts)) {
       this.accounts.set(saved.config.api_key, saved);
+      this.indexKeys(saved);
       for (const h of saved.hedges) {
         this.hedgesById.set(h.id, h);
         if (isOpen(h)) {

@@ -33,7 +33,7 @@ import {
 import { fingerprintOf, MAX_IDEMPOTENCY_KEY_LENGTH, type IdempotencyStore } from "./idempotency";
 import { openApiDocument, OPENAPI_PATH } from "./openapi";
 import type { RateLimiter } from "./rate-limit";
-import { ok, type AccountState, type Outcome } from "./state";
+import { ok, type AccountState, type Credential, type Outcome } from "./state";
 
 export const API_PREFIX = "/v2";
 
@@ -41,6 +41,8 @@ type Scope = "read" | "trade";
 
 interface Context {
   acct: AccountState;
+  /** The key the request came with (idempotency keys and rate limits are per key). */
+  apiKey: string;
   query: URLSearchParams;
   params: string[];
   body: unknown;
@@ -319,10 +321,11 @@ export class ApiRouter {
 
     const rawBody = await this.readRequestBody(req, method);
     if (typeof rawBody !== "string") return rawBody;
-    const acct = this.authenticate(req);
-    if ("status" in acct) return acct;
+    const cred = this.authenticate(req);
+    if ("status" in cred) return cred;
+    const { acct, apiKey } = cred;
     common["X-Service-Mode"] = acct.env;
-    const limited = this.rateLimit(acct);
+    const limited = this.rateLimit(cred);
     if (limited) return limited;
 
     const { faults } = this.deps;
@@ -330,16 +333,16 @@ export class ApiRouter {
     if (!route.mutation && latency > 0) await sleep(latency);
     const injected = faults.takeFailure(method, path);
     if (injected) return failure(injected, `Injected fault: ${injected} (sandbox fault API).`, null, SERVICE_ERROR_STATUS[injected]);
-    if (!acct.config.scopes.includes(route.scope)) {
+    if (!cred.scopes.includes(route.scope)) {
       return failure("insufficient_scope", `This API key lacks the "${route.scope}" scope needed for ${method} ${API_PREFIX}${path}.`, {
         required_scope: route.scope,
       });
     }
 
-    if (!route.bodySchema) return route.run({ acct, query, params, body: undefined, delay: () => Promise.resolve() });
+    if (!route.bodySchema) return route.run({ acct, apiKey, query, params, body: undefined, delay: () => Promise.resolve() });
     const checked = validateBody(route.bodySchema, rawBody);
     if (!checked.ok) return checked.reply;
-    const ctx = { acct, query, params, body: checked.body, delay: () => (latency > 0 ? sleep(latency) : Promise.resolve()) };
+    const ctx = { acct, apiKey, query, params, body: checked.body, delay: () => (latency > 0 ? sleep(latency) : Promise.resolve()) };
     return route.mutation ? this.mutate(req, res, route, ctx, path, checked.json) : route.run(ctx);
   }
 
@@ -365,8 +368,8 @@ export class ApiRouter {
     return validationFailure({ "(root)": `body is larger than ${this.deps.maxBodyBytes} bytes` }, undefined, 413, { Connection: "close" });
   }
 
-  /** The caller's account from `Authorization: Bearer <key>`, or 401. */
-  private authenticate(req: IncomingMessage): AccountState | Reply {
+  /** The caller's key and account from `Authorization: Bearer <key>`, or 401. */
+  private authenticate(req: IncomingMessage): Credential | Reply {
     const header = req.headers.authorization;
     if (header === undefined || header.trim() === "") {
       return failure("missing_credentials", "No Authorization header: send Authorization: Bearer <API key>.", null, undefined, {
@@ -374,8 +377,8 @@ export class ApiRouter {
       });
     }
     const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    const acct = m ? this.deps.engine.authenticate(m[1]) : undefined;
-    if (acct && !acct.config.revoked) return acct;
+    const cred = m ? this.deps.engine.credential(m[1]) : undefined;
+    if (cred && !cred.revoked) return cred;
     return failure(
       "invalid_api_key",
       m ? "The API key is unknown or revoked." : "The Authorization header must be Bearer <API key>.",
@@ -386,12 +389,12 @@ export class ApiRouter {
   }
 
   /** Forced 429s first (fault), then the account's token bucket; null when the request may go on. */
-  private rateLimit(acct: AccountState): Reply | null {
+  private rateLimit({ acct, apiKey }: Credential): Reply | null {
     const forced = this.deps.faults.takeForcedRateLimit();
     const decision =
       forced !== null
         ? { ok: false as const, retryAfterSeconds: forced }
-        : this.deps.limiter.take(acct.config.api_key, acct.config.rate_limit_per_second ?? DEFAULT_RATE_LIMIT_PER_SECOND);
+        : this.deps.limiter.take(apiKey, acct.config.rate_limit_per_second ?? DEFAULT_RATE_LIMIT_PER_SECOND);
     if (decision.ok) return null;
     return failure(
       "rate_limited",
@@ -414,7 +417,7 @@ export class ApiRouter {
     const { idempotency, faults } = this.deps;
     const rawKey = req.headers["idempotency-key"];
     const key = Array.isArray(rawKey) ? rawKey[0] : rawKey;
-    const scope = `${ctx.acct.env}:${ctx.acct.config.api_key}`;
+    const scope = `${ctx.acct.env}:${ctx.apiKey}`;
     if (key !== undefined) {
       if (key.trim() === "" || key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
         return validationFailure({ "Idempotency-Key": `must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters` });

@@ -10,7 +10,7 @@ import {
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import type { Environment } from "../api/environment";
-import { defaultAccounts, loadAccountsFile, type AccountConfig } from "./accounts";
+import { defaultAccounts, environmentOfKey, loadAccountsFile, type AccountConfig } from "./accounts";
 import { localhostTls, type TlsOptions } from "./certificates";
 import { SandboxClock } from "./clock";
 import { CONTROL_PREFIX, handleControl } from "./control";
@@ -361,14 +361,16 @@ async function run(options: SandboxOptions, prepared: Prepared): Promise<Running
     clock,
     faults,
     idempotency,
-    keys: accounts.map((a) => ({
-      api_key: a.api_key,
-      environment: a.api_key.startsWith("svc_live_") ? "production" : "sandbox",
-      scopes: a.scopes,
-      revoked: a.revoked ?? false,
-      demo: a.demo ?? false,
-      label: a.label ?? null,
-    })),
+    keys: accounts.flatMap((a) =>
+      [a, ...(a.keys ?? [])].map((k) => ({
+        api_key: k.api_key,
+        environment: environmentOfKey(k.api_key),
+        scopes: k.scopes,
+        revoked: (a.revoked ?? false) || (k.revoked ?? false),
+        demo: k.demo ?? false,
+        label: k.label ?? null,
+      })),
+    ),
     reset: core.reset,
     flush: () => writer?.flush(),
     close: async () => {

@@ -86,6 +86,14 @@ export interface AccountState {
   history: ClosedRecord[];
 }
 
+/** A key as the API sees it: its account and its own scopes (a revoked account revokes all its keys). */
+export interface Credential {
+  acct: AccountState;
+  apiKey: string;
+  scopes: readonly string[];
+  revoked: boolean;
+}
+
 export interface ServiceError {
   code: ServiceErrorCode;
   message: string;
