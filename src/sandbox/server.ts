@@ -217,7 +217,7 @@ function buildCore(options: SandboxOptions, prepared: Prepared, saved: SavedStat
   if (saved) idempotency.load(saved.idempotency);
   const faults = new Faults(engine);
   if (options.faults) faults.apply(faultPatchSchema.parse(options.faults));
-  const limiter = new RateLimiter();
+  const limiter = new RateLimiter(options.realNow); // a frozen realNow freezes the buckets too (tests of the limit)
 
   const collect = (): SavedState => ({
     version: STATE_VERSION,

@@ -161,9 +161,12 @@ describe("faults", () => {
   });
 
   test("fail_rate and fill_ms at run time: a failed open releases its collateral and frees the side", async () => {
-    await control(sb, "POST", "/faults", { fail_rate: 1, fill_ms: 50 });
+    // A minute of sandbox time to the fill, which the test moves on itself: a busy machine cannot let it happen early.
+    await control(sb, "POST", "/faults", { fail_rate: 1, fill_ms: 60_000 });
     const opened = await openOne();
     expect(((await raw(sb, "GET", "/account")).json.data as { balance_usdc: number }).balance_usdc).toBe(239_900);
+    expect((await hedge(opened.hedge_id!)).status).not.toBe("failed");
+    sb.clock.advance(60_000);
     const failed = await until(async () => {
       const h = await hedge(opened.hedge_id!);
       return h.status === "failed" ? h : undefined;
@@ -175,6 +178,7 @@ describe("faults", () => {
     expect((await raw(sb, "GET", "/hedges/history")).json.data).toEqual([]);
     await control(sb, "POST", "/faults", { fail_rate: 0 });
     const again = await openOne();
+    sb.clock.advance(60_000);
     await until(async () => (await hedge(again.hedge_id!)).status === "filled" || undefined);
   });
 
@@ -212,6 +216,17 @@ describe("faults", () => {
 
 describe("rate limiting per API key", () => {
   test("beyond the account's rate: 429 rate_limited with Retry-After; other keys are not affected", async () => {
+    // The sandbox's time stands still during the burst (a busy machine would otherwise refill the bucket meanwhile).
+    let now = Date.now();
+    const frozen = await start({ accounts: fastAccounts([account(SLOW, { rate_limit_per_second: 5 })]), realNow: () => now });
+    try {
+      await burstAgainst(frozen, () => (now += 1_000));
+    } finally {
+      await frozen.close();
+    }
+  });
+
+  async function burstAgainst(sb: RunningSandbox, aSecondLater: () => void): Promise<void> {
     const answers = await Promise.all(Array.from({ length: 8 }, () => raw(sb, "GET", "/markets", { key: SLOW })));
     const statuses = answers.map((a) => a.status).sort();
     expect(statuses.filter((s) => s === 200)).toHaveLength(5);
@@ -219,9 +234,9 @@ describe("rate limiting per API key", () => {
     expect(limited.json.error?.code).toBe("rate_limited");
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
     expect((await raw(sb, "GET", "/markets")).status).toBe(200);
-    await new Promise((r) => setTimeout(r, 1_000));
+    aSecondLater();
     expect((await raw(sb, "GET", "/markets", { key: SLOW })).status).toBe(200);
-  });
+  }
 
   test("the real client honours Retry-After and gets through", async () => {
     await control(sb, "POST", "/faults", { rate_limit_next: 1, retry_after_seconds: 1 });
