@@ -5,7 +5,7 @@ import { proposalSpill, propose, PROPOSAL_HEADERS, type ProposalRow } from "../.
 
 const DAY = "2026-11-25";
 type Exp = [string, string, number];
-type Pol = { market?: string; ratio?: number; tenor?: number; round?: number; min?: number; max?: number | ""; net?: string };
+type Pol = { market?: string; ratio?: number; tenor?: number; round?: number; min?: number; max?: number | string; net?: string };
 
 function policyGrid(rows: Pol[]): InputCell[][] {
   return [
