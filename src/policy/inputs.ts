@@ -133,8 +133,13 @@ class Sheet {
     for (let r = 1; r < this.range.values.length; r++) if (!this.range.values[r].every(isBlank)) yield r;
   }
 
+  /** Markets and sides already read, by their text: a 10,000-row model repeats a few dozen of each. */
+  private readonly known = new Map<InputCell, string>();
+
   market(r: number, allowDefault = false): string {
     const v = this.cell(r, "market");
+    const seen = this.known.get(v);
+    if (seen !== undefined && !allowDefault) return seen;
     if (allowDefault && typeof v === "string" && v.trim() === "*") return "*";
     if (isBlank(v))
       this.fail(
@@ -142,7 +147,10 @@ class Sheet {
         "market",
         `Market is empty: give the market symbol, e.g. USDTNGN${allowDefault ? ", or * for every other market" : ""}.`,
       );
-    return parseMarket(v as string | number) ?? this.fail(r, "market", `${shown(v)} is not a market symbol: use one such as USDTNGN.`);
+    const market =
+      parseMarket(v as string | number) ?? this.fail(r, "market", `${shown(v)} is not a market symbol: use one such as USDTNGN.`);
+    this.known.set(v, market);
+    return market;
   }
 
   side(r: number): Side {

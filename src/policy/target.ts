@@ -35,7 +35,9 @@ const ACTION_WORDS: Record<Action, string> = { open: "Open", add: "Add", reduce:
 const SIDES: readonly Side[] = ["buy", "sell"];
 const cents = (usd: number) => Math.round(Number((usd * 100).toPrecision(15)));
 const usd = (c: number) => c / 100;
-const shownUsd = (c: number) => usd(c).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+/** One formatter for every figure (toLocaleString builds one per call, which a 50-market proposal would feel). */
+const USD_FORMAT = new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const shownUsd = (c: number) => USD_FORMAT.format(usd(c));
 const pct = (ratio: number) => `${Number((ratio * 100).toPrecision(12))}%`;
 
 /** The policy row of a market: its own, else the "*" default; a market with neither is named. */
@@ -128,7 +130,7 @@ export function propose({ exposures, policy, holdings, day }: ProposeInput): Pro
   const sums = new Map<string, Record<Side, number>>();
   const add = (m: Map<string, Record<Side, number>>, market: string, side: Side, amount: number) => {
     const entry = m.get(market) ?? { buy: 0, sell: 0 };
-    entry[side] += cents(amount);
+    entry[side] += Math.round(amount * 100); // already to the cent (the readers round): only binary noise to drop
     m.set(market, entry);
   };
   for (const e of exposures) add(sums, e.market, e.side, e.amountUsd);
