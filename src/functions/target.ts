@@ -2,7 +2,7 @@
 import type { Position } from "../api/schemas";
 import { ArgumentError } from "../feeds/feed-error";
 import { positionsTopic } from "../feeds/topics";
-import { readExposures, readHoldings, readPolicy, TargetInputError, type Holding, type InputRange } from "../policy/inputs";
+import { originOf, readExposures, readHoldings, readPolicy, TargetInputError, type Holding, type InputRange } from "../policy/inputs";
 import { proposalSpill, propose, utcDay } from "../policy/target";
 import { isOmitted } from "./args";
 import type { Spill } from "./cells";
@@ -10,16 +10,6 @@ import { cellErrorOfThrown, outcomeOf, type CellStreams, type Sink } from "./str
 
 /** Views of live-position proposals: each cell has its own (its ranges differ), all on the one positions topic. */
 let nextView = 0;
-
-/** "Model!$B$4:$D$9", "'My sheet'!A1:C3", "A1": the top-left cell's sheet, row and column; undefined when not an address. */
-export function originOf(address: unknown): InputRange["origin"] {
-  if (typeof address !== "string") return undefined;
-  const m = /^(?:'((?:[^']|'')+)'|([^!']+))?!?\$?([A-Z]{1,3})\$?(\d+)(?::.*)?$/i.exec(address.trim());
-  if (!m) return undefined;
-  const sheet = (m[1] ?? m[2])?.replace(/''/g, "'");
-  const column = [...m[3].toUpperCase()].reduce((n, ch) => n * 26 + ch.charCodeAt(0) - 64, 0);
-  return { row: Number(m[4]), column, ...(sheet ? { sheet } : {}) };
-}
 
 function rangeArg(value: unknown, name: string, address: unknown): InputRange {
   if (!Array.isArray(value) || !value.every(Array.isArray))

@@ -8,8 +8,11 @@ export type InputCell = string | number | boolean | null | undefined;
 /** One range: its values with the header row first, and where it sits on the sheet when known (for messages naming the cell). */
 export interface InputRange {
   values: readonly (readonly InputCell[])[];
-  /** 1-based sheet row and column of the range's top-left cell; unknown: messages count rows of the range instead. */
-  origin?: { row: number; column: number; sheet?: string };
+  /**
+   * 1-based sheet row and column of the range's top-left cell; unknown: messages count rows of the range instead.
+   * `rowNumbers`: the sheet row of each row of `values` when they are not consecutive (a selection without its hidden rows).
+   */
+  origin?: { row: number; column: number; sheet?: string; rowNumbers?: readonly number[] };
 }
 
 export interface Exposure {
@@ -84,6 +87,16 @@ export function columnLetters(column: number): string {
   return s;
 }
 
+/** "Model!$B$4:$D$9", "'My sheet'!A1:C3", "A1": the top-left cell's sheet, row and column; undefined when it is no address. */
+export function originOf(address: unknown): InputRange["origin"] {
+  if (typeof address !== "string") return undefined;
+  const m = /^(?:'((?:[^']|'')+)'|([^!']+))?!?\$?([A-Z]{1,3})\$?(\d+)(?:[:,].*)?$/i.exec(address.trim());
+  if (!m) return undefined;
+  const sheet = (m[1] ?? m[2])?.replace(/''/g, "'");
+  const column = [...m[3].toUpperCase()].reduce((n, ch) => n * 26 + ch.charCodeAt(0) - 64, 0);
+  return { row: Number(m[4]), column, ...(sheet ? { sheet } : {}) };
+}
+
 /** A range read column by column: where each column is, and how to name a cell in a message. */
 class Sheet {
   readonly index: Partial<Record<Column, number>> = {};
@@ -115,8 +128,9 @@ class Sheet {
   where(r: number, c: Column): string {
     const o = this.range.origin;
     if (!o) return `${this.name}, row ${r + 1} of the range, column ${LABELS[c]}`;
-    const cell = `${columnLetters(o.column + this.index[c]!)}${o.row + r}`;
-    return `${this.name}, cell ${o.sheet ? `${o.sheet}!` : ""}${cell} (row ${o.row + r}, column ${LABELS[c]})`;
+    const row = o.rowNumbers?.[r] ?? o.row + r;
+    const cell = `${columnLetters(o.column + this.index[c]!)}${row}`;
+    return `${this.name}, cell ${o.sheet ? `${o.sheet}!` : ""}${cell} (row ${row}, column ${LABELS[c]})`;
   }
 
   cell(r: number, c: Column): InputCell {
