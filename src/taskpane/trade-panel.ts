@@ -276,73 +276,63 @@ function mountPropose(
   };
 }
 
-export function mountTradePanel(propose?: ProposeDependencies): TradePanel {
-  const els = panelElements();
-  const { readButton, proposeButton, previewButton, readSummaryHost, problemsHost, previewHost, confirmButton, cancelButton, confirmNote } =
-    els;
-  const { progressBar, progressText, statusList, errorHost, busy, busyText, cancelPricing } = els;
+/** What the panel's parts share: the desk, the rows read, the preview, the "send again" rows, and the panel-wide helpers. */
+interface PanelCore {
+  els: Elements;
+  desk: TradingDesk | null;
+  read: ReadResult | null;
+  preview: Preview | null;
   /** The preview being priced (Cancel aborts it). */
-  let pricing: AbortController | null = null;
-  let desk: TradingDesk | null = null;
-  let read: ReadResult | null = null;
-  let preview: Preview | null = null;
-  const sendAgain = new Set<number>();
-  const rowsByKey = new Map<string, HTMLElement>();
+  pricing: AbortController | null;
+  sendAgain: Set<number>;
+  setBusy(text: string | null): void;
+  showError(error: ErrorView | null): void;
+  clearRead(): void;
+  clearPreview(): void;
+}
 
-  const setBusy = (text: string | null) => {
-    busy.hidden = text === null;
-    busyText.textContent = text ?? "";
-    readButton.toggleAttribute("disabled", text !== null || !desk);
-    proposeButton.toggleAttribute("disabled", text !== null || !desk);
-    if (text === null) cancelPricing.hidden = true;
+/** The busy line, the error box and the clearing of what was read and previewed. */
+function makeCore(els: Elements): PanelCore {
+  const { readButton, proposeButton, readSummaryHost, problemsHost, previewButton, previewHost, confirmButton, cancelButton } = els;
+  const core: PanelCore = {
+    els,
+    desk: null,
+    read: null,
+    preview: null,
+    pricing: null,
+    sendAgain: new Set<number>(),
+    setBusy(text) {
+      els.busy.hidden = text === null;
+      els.busyText.textContent = text ?? "";
+      readButton.toggleAttribute("disabled", text !== null || !core.desk);
+      proposeButton.toggleAttribute("disabled", text !== null || !core.desk);
+      if (text === null) els.cancelPricing.hidden = true;
+    },
+    showError: (error) => renderError(els.errorHost, error),
+    clearPreview() {
+      core.preview = null;
+      core.sendAgain.clear();
+      previewHost.replaceChildren();
+      previewHost.hidden = true;
+      confirmButton.hidden = true;
+      cancelButton.hidden = true;
+      els.confirmNote.textContent = "";
+    },
+    clearRead() {
+      core.read = null;
+      readSummaryHost.textContent = "";
+      problemsHost.replaceChildren();
+      problemsHost.hidden = true;
+      previewButton.hidden = true;
+      core.clearPreview();
+    },
   };
-  const showError = (error: ErrorView | null) => renderError(errorHost, error);
-  const proposer = propose ? mountPropose(els, propose, { setBusy, showError }) : null;
-  proposeButton.hidden = !proposer;
+  return core;
+}
 
-  cancelPricing.addEventListener("click", () => {
-    pricing?.abort(new Error("Cancelled by the user."));
-    busyText.textContent = "Cancelling…";
-  });
-
-  const clearPreview = () => {
-    preview = null;
-    sendAgain.clear();
-    previewHost.replaceChildren();
-    previewHost.hidden = true;
-    confirmButton.hidden = true;
-    cancelButton.hidden = true;
-    confirmNote.textContent = "";
-  };
-  const clearRead = () => {
-    read = null;
-    readSummaryHost.textContent = "";
-    problemsHost.replaceChildren();
-    problemsHost.hidden = true;
-    previewButton.hidden = true;
-    clearPreview();
-  };
-  const choice = mountActionChoice(els, () => {
-    clearRead();
-    choice.show(choice.action());
-  });
-
-  // ---- read ----
-  readButton.addEventListener("click", async () => {
-    if (!desk) return;
-    clearRead();
-    showError(null);
-    setBusy("Reading the selection…");
-    try {
-      read = await desk.readRows(choice.action());
-      choice.show(read.action);
-      renderRead(read);
-    } catch (e) {
-      showError(errorView(e));
-    } finally {
-      setBusy(null);
-    }
-  });
+/** Read selection: the rows for the chosen action (or the Action column's), the problems listed by row. */
+function mountReading(core: PanelCore, choice: ReturnType<typeof mountActionChoice>): void {
+  const { readButton, readSummaryHost, problemsHost, previewButton } = core.els;
   const renderRead = (result: ReadResult) => {
     const summary = readSummary(result);
     readSummaryHost.textContent = summary.headline;
@@ -356,19 +346,71 @@ export function mountTradePanel(propose?: ProposeDependencies): TradePanel {
     previewButton.textContent = `Preview ${plural(result.rows.length, "row")}`;
     if (result.rows.length) focusWhenReady(previewButton);
   };
+  readButton.addEventListener("click", async () => {
+    if (!core.desk) return;
+    core.clearRead();
+    core.showError(null);
+    core.setBusy("Reading the selection…");
+    try {
+      core.read = await core.desk.readRows(choice.action());
+      choice.show(core.read.action);
+      renderRead(core.read);
+    } catch (e) {
+      core.showError(errorView(e));
+    } finally {
+      core.setBusy(null);
+    }
+  });
+}
 
-  // ---- preview ----
+/** The confirmation of the rows that would go now, with the LIVE wording; the Confirm button and its note follow it. */
+function confirmationOf(core: PanelCore, p: Preview) {
+  const plan = sendPlan(p, core.sendAgain);
+  const actions = plan.lines.map((l) => l.row.action);
+  return { plan, c: confirmation(p.environment, p.action, plan.count, plan.notional, core.read?.hiddenRowsSkipped ?? 0, actions) };
+}
+
+function updateConfirm(core: PanelCore): void {
+  const { confirmButton, confirmNote } = core.els;
+  if (!core.preview) return;
+  const { plan, c } = confirmationOf(core, core.preview);
+  confirmButton.textContent = c.button;
+  confirmButton.toggleAttribute("disabled", plan.blockedReason !== null);
+  confirmButton.classList.toggle("live", c.steps === 2);
+  confirmNote.textContent =
+    plan.blockedReason ??
+    (c.steps === 2
+      ? "LIVE key: production money. You will be asked once more before anything is sent."
+      : `Sandbox: ${plural(plan.count, "row")} will be sent on one click.`);
+}
+
+/** Preview: quotes and positions streamed in (redrawn at most once a frame), cancellable; then Confirm. */
+function mountPreviewing(core: PanelCore): void {
+  const { previewButton, previewHost, confirmButton, cancelButton, confirmNote, busyText, cancelPricing, readButton } = core.els;
+  const renderPreview = (p: Preview, final: boolean) => {
+    previewHost.replaceChildren(
+      ...previewNodes(p, final, core.read?.hiddenRowsSkipped ?? 0, (rowNumber, on) => {
+        if (on) core.sendAgain.add(rowNumber);
+        else core.sendAgain.delete(rowNumber);
+        updateConfirm(core);
+      }),
+    );
+    previewHost.hidden = false;
+    confirmButton.hidden = !final;
+    cancelButton.hidden = false;
+    if (final) updateConfirm(core);
+  };
   previewButton.addEventListener("click", async () => {
+    const { desk, read } = core;
     if (!desk || !read) return;
-    clearPreview();
-    showError(null);
+    core.clearPreview();
+    core.showError(null);
     const pricingNow = new AbortController();
-    pricing = pricingNow;
+    core.pricing = pricingNow;
     const quoting = read.rows.some((r) => r.action === "open" || r.action === "add");
-    setBusy(quoting ? "Pricing…" : "Looking up the positions…");
+    core.setBusy(quoting ? "Pricing…" : "Looking up the positions…");
     cancelPricing.hidden = !quoting;
     previewButton.toggleAttribute("disabled", true);
-    // The first figures show at once; the rest stream in, redrawn at most once a frame.
     let latest: Preview | null = null;
     let drawing = false;
     const onProgress = (partial: Preview) => {
@@ -377,13 +419,14 @@ export function mountTradePanel(propose?: ProposeDependencies): TradePanel {
       drawing = true;
       requestAnimationFrame(() => {
         drawing = false;
-        if (pricing !== pricingNow || !latest || preview) return;
+        if (core.pricing !== pricingNow || !latest || core.preview) return;
         renderPreview(latest, false);
         busyText.textContent = pricingText(latest, false);
       });
     };
     try {
-      preview = await desk.preview(read.action, read.rows, { signal: pricingNow.signal, onProgress });
+      const preview = await desk.preview(read.action, read.rows, { signal: pricingNow.signal, onProgress });
+      core.preview = preview;
       renderPreview(preview, true);
       confirmNote.textContent = `${pricingText(preview, true)} ${confirmNote.textContent ?? ""}`.trim();
       focusWhenReady(
@@ -392,80 +435,28 @@ export function mountTradePanel(propose?: ProposeDependencies): TradePanel {
           : confirmButton,
       );
     } catch (e) {
-      showError(errorView(e));
+      core.showError(errorView(e));
     } finally {
-      if (pricing === pricingNow) pricing = null;
-      setBusy(null);
+      if (core.pricing === pricingNow) core.pricing = null;
+      core.setBusy(null);
       previewButton.toggleAttribute("disabled", false);
     }
   });
-  const confirmationOf = (p: Preview) => {
-    const plan = sendPlan(p, sendAgain);
-    const actions = plan.lines.map((l) => l.row.action);
-    return { plan, c: confirmation(p.environment, p.action, plan.count, plan.notional, read?.hiddenRowsSkipped ?? 0, actions) };
-  };
-  const updateConfirm = () => {
-    if (!preview) return;
-    const { plan, c } = confirmationOf(preview);
-    confirmButton.textContent = c.button;
-    confirmButton.toggleAttribute("disabled", plan.blockedReason !== null);
-    confirmButton.classList.toggle("live", c.steps === 2);
-    confirmNote.textContent =
-      plan.blockedReason ??
-      (c.steps === 2
-        ? "LIVE key: production money. You will be asked once more before anything is sent."
-        : `Sandbox: ${plural(plan.count, "row")} will be sent on one click.`);
-  };
-  const renderPreview = (p: Preview, final: boolean) => {
-    previewHost.replaceChildren(
-      ...previewNodes(p, final, read?.hiddenRowsSkipped ?? 0, (rowNumber, on) => {
-        if (on) sendAgain.add(rowNumber);
-        else sendAgain.delete(rowNumber);
-        updateConfirm();
-      }),
-    );
-    previewHost.hidden = false;
-    confirmButton.hidden = !final;
-    cancelButton.hidden = false;
-    if (final) updateConfirm();
-  };
+  cancelPricing.addEventListener("click", () => {
+    core.pricing?.abort(new Error("Cancelled by the user."));
+    busyText.textContent = "Cancelling…";
+  });
   cancelButton.addEventListener("click", () => {
-    pricing?.abort(new Error("Cancelled by the user."));
-    clearPreview();
+    core.pricing?.abort(new Error("Cancelled by the user."));
+    core.clearPreview();
     focusWhenReady(readButton);
   });
+}
 
-  // ---- confirm and send ----
-  confirmButton.addEventListener("click", async () => {
-    if (!desk || !preview || confirmButton.hasAttribute("disabled")) return;
-    const current = preview;
-    const { plan, c } = confirmationOf(current);
-    if (plan.blockedReason) return;
-    // Disabled at once: a second click must never send the batch twice.
-    confirmButton.toggleAttribute("disabled", true);
-    if (c.steps === 2 && !(await askLiveConfirmation(c.dialog ?? ""))) {
-      confirmButton.toggleAttribute("disabled", false);
-      confirmNote.textContent = "Not sent.";
-      return;
-    }
-    const chosen =
-      sendAgain.size > 0 ? { ...current, lines: current.lines.filter((l) => !l.duplicateOf || sendAgain.has(l.row.rowNumber)) } : current;
-    const options = { sendAgain: sendAgain.size > 0 };
-    clearPreview();
-    clearRead();
-    showError(null);
-    focusWhenReady(readButton);
-    progressBar.hidden = false;
-    progressBar.value = 0;
-    progressText.textContent = `Sending ${plural(plan.count, "row")}…`;
-    try {
-      const result = await desk.send(chosen, options);
-      for (const row of result.rows) upsertRow(row);
-      for (const s of result.skipped) statusList.prepend(h("li", { class: "tone-busy" }, `Row ${s.rowNumber} · Skipped · ${s.reason}`));
-    } catch (e) {
-      showError(errorView(e));
-    }
-  });
+/** Confirm (a second time for LIVE) and send: disabled at once, the batch goes once; progress row by row. */
+function mountSending(core: PanelCore): (row: RowStatus) => void {
+  const { confirmButton, confirmNote, readButton, progressBar, progressText, statusList } = core.els;
+  const rowsByKey = new Map<string, HTMLElement>();
   const upsertRow = (row: RowStatus) => {
     let li = rowsByKey.get(row.idempotencyKey);
     if (!li) {
@@ -477,27 +468,69 @@ export function mountTradePanel(propose?: ProposeDependencies): TradePanel {
     li.dataset.status = row.status;
     li.textContent = rowStatusText(row);
   };
+  confirmButton.addEventListener("click", async () => {
+    const { desk, preview: current, sendAgain } = core;
+    if (!desk || !current || confirmButton.hasAttribute("disabled")) return;
+    const { plan, c } = confirmationOf(core, current);
+    if (plan.blockedReason) return;
+    // Disabled at once: a second click must never send the batch twice.
+    confirmButton.toggleAttribute("disabled", true);
+    if (c.steps === 2 && !(await askLiveConfirmation(c.dialog ?? ""))) {
+      confirmButton.toggleAttribute("disabled", false);
+      confirmNote.textContent = "Not sent.";
+      return;
+    }
+    const chosen =
+      sendAgain.size > 0 ? { ...current, lines: current.lines.filter((l) => !l.duplicateOf || sendAgain.has(l.row.rowNumber)) } : current;
+    const options = { sendAgain: sendAgain.size > 0 };
+    core.clearRead();
+    core.showError(null);
+    focusWhenReady(readButton);
+    progressBar.hidden = false;
+    progressBar.value = 0;
+    progressText.textContent = `Sending ${plural(plan.count, "row")}…`;
+    try {
+      const result = await desk.send(chosen, options);
+      for (const row of result.rows) upsertRow(row);
+      for (const s of result.skipped) statusList.prepend(h("li", { class: "tone-busy" }, `Row ${s.rowNumber} · Skipped · ${s.reason}`));
+    } catch (e) {
+      core.showError(errorView(e));
+    }
+  });
+  return upsertRow;
+}
+
+export function mountTradePanel(propose?: ProposeDependencies): TradePanel {
+  const els = panelElements();
+  const core = makeCore(els);
+  const proposer = propose ? mountPropose(els, propose, core) : null;
+  els.proposeButton.hidden = !proposer;
+  const choice = mountActionChoice(els, () => {
+    core.clearRead();
+    choice.show(choice.action());
+  });
+  mountReading(core, choice);
+  mountPreviewing(core);
+  const upsertRow = mountSending(core);
 
   const panel: TradePanel = {
     setDesk(next) {
-      desk = next;
-      clearRead();
+      core.desk = next;
+      core.clearRead();
       proposer?.reset();
-      readButton.toggleAttribute("disabled", !next);
-      proposeButton.toggleAttribute("disabled", !next);
+      els.readButton.toggleAttribute("disabled", !next);
+      els.proposeButton.toggleAttribute("disabled", !next);
     },
     onProgress(progress) {
       upsertRow(progress.row);
       const m = progressModel(progress);
-      progressBar.hidden = false;
-      progressBar.max = 100;
-      progressBar.value = m.percent;
-      progressBar.setAttribute("aria-valuetext", m.text);
-      progressText.textContent = m.text;
+      els.progressBar.hidden = false;
+      els.progressBar.max = 100;
+      els.progressBar.value = m.percent;
+      els.progressBar.setAttribute("aria-valuetext", m.text);
+      els.progressText.textContent = m.text;
     },
-    showError(error) {
-      showError(error);
-    },
+    showError: (error) => core.showError(error),
   };
   panel.setDesk(null);
   return panel;

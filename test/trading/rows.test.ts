@@ -467,7 +467,10 @@ describe("an Action column: each row carries its own action (a proposal)", () =>
       "Row 1: no Tenor column — Open rows need one: add a column headed Tenor.",
       "Row 1: no Client reference column — Open rows need one: add a column headed Client reference, Deal id or Reference.",
     ]);
-    const closes = await read("open", [["Action", "Market", "Side"], ["Close", "USDTNGN", "buy"]]);
+    const closes = await read("open", [
+      ["Action", "Market", "Side"],
+      ["Close", "USDTNGN", "buy"],
+    ]);
     expect(closes.problems).toEqual([]);
   });
 });
