@@ -129,10 +129,11 @@ function mountActionChoice(els: Elements, onChoose: () => void) {
   const { actionGroup, columnChoice, help } = els;
   for (const radio of actionGroup.querySelectorAll<HTMLElement>("fluent-radio")) mirrorCheckedState(radio, "radio");
   const columnRadio = columnChoice.querySelector<HTMLElement & { checked: boolean }>("fluent-radio")!;
-  let chosen: string | null = null;
+  /** The user's last choice (the page starts on the group's value attribute, Open). */
+  let chosen: string = actionGroup.getAttribute("value") ?? "open";
   let showing = false;
   const action = (): Action => {
-    const value = chosen ?? actionGroup.value ?? "";
+    const value = chosen;
     return (ACTIONS as readonly string[]).includes(value) ? (value as Action) : "open";
   };
   const radioOf = (value: string) => actionGroup.querySelector<HTMLElement & { checked: boolean }>(`fluent-radio[value="${value}"]`);
@@ -140,7 +141,8 @@ function mountActionChoice(els: Elements, onChoose: () => void) {
     // The radio that changed says which action is chosen (the group may not have unchecked the others yet).
     const radio = event.target as (HTMLElement & { value?: string; checked?: boolean }) | null;
     const value = radio && radio !== actionGroup && radio.checked ? (radio.value ?? null) : actionGroup.value;
-    if (showing || value === "column" || value === null) return;
+    // Ignored: the panel's own moves (showing the column choice, or putting the user's radio back), which are no new choice.
+    if (showing || value === "column" || value === null || value === chosen) return;
     chosen = value;
     help.textContent = ACTION_HELP[action()];
     onChoose();
