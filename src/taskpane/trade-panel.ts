@@ -150,8 +150,16 @@ function mountActionChoice(els: Elements, onChoose: () => void) {
   const show = (batch: BatchAction) => {
     showing = true;
     columnChoice.hidden = batch !== "column";
-    if (batch === "column") columnRadio.checked = true;
-    else {
+    // Enabled only while shown (so it reads as the current choice, and arrow keys never land on it hidden).
+    columnRadio.toggleAttribute("disabled", batch !== "column");
+    if (batch === "column") {
+      // The user's radio is unchecked while the column decides, so the group shows one choice.
+      for (const a of ACTIONS) {
+        const r = radioOf(a);
+        if (r) r.checked = false;
+      }
+      columnRadio.checked = true;
+    } else {
       columnRadio.checked = false;
       const own = radioOf(action());
       if (own) own.checked = true;

@@ -3,7 +3,8 @@ import { DEMO_API_KEY } from "../../src/sandbox/demo";
 import type { CellValue } from "../../src/trading/cells";
 import { PROPOSAL_HEADERS } from "../../src/policy/target";
 import { describeWithBrowser } from "./browser";
-import { connect, type HarnessWindow, paneWithSandbox, PREVIEW_DONE, screenshot, select, waitRowsFinal } from "./pane-driver";
+import path from "path";
+import { ARTIFACTS, connect, type HarnessWindow, paneWithSandbox, PREVIEW_DONE, screenshot, select, waitRowsFinal } from "./pane-driver";
 import type { Page } from "playwright-core";
 
 jest.setTimeout(120_000);
@@ -73,9 +74,11 @@ describeWithBrowser("hedge to target in the task pane", (chromiumPath) => {
     await wb.select("A2:I5", "Hedge Proposal");
     await page.locator("#read-selection").click();
     await page.waitForSelector("#action-column-choice:not([hidden])");
-    expect(
-      await page.locator("#action-column-choice fluent-radio").evaluate((r) => (r as HTMLElement & { checked: boolean }).checked),
-    ).toBe(true);
+    // The group shows one choice: the column's, not the Open chosen before.
+    const checked = await page.$$eval("#action fluent-radio", (rs) =>
+      rs.filter((r) => (r as HTMLElement & { checked: boolean }).checked).map((r) => r.getAttribute("value")),
+    );
+    expect(checked).toEqual(["column"]);
     await page.locator("#preview").click();
     await page.waitForSelector(PREVIEW_DONE);
     expect(await page.locator("#preview-table caption").textContent()).toBe(
@@ -83,6 +86,10 @@ describeWithBrowser("hedge to target in the task pane", (chromiumPath) => {
     );
     expect(await page.locator("#preview-table .blocker").count()).toBe(0);
     await screenshot(page, "pane-proposal-320");
+    // The guide's picture (src/taskpane/README.md, copied to assets/docs/): the trade section alone.
+    await page
+      .locator("#trade-section")
+      .screenshot({ path: path.join(ARTIFACTS, "pane-proposal-section-320.png"), animations: "disabled" });
     expect(await page.locator("#confirm").textContent()).toBe("Confirm and send 4 rows");
     await page.locator("#confirm").click();
     await waitRowsFinal(page, 5, 45_000);
