@@ -3,6 +3,7 @@
 import packageJson from "../../package.json";
 import * as handlers from "./handlers";
 import { history as historyHandler } from "./history";
+import { target as targetHandler } from "./target";
 import { cellStreams, excelErrorFactory, listenForPauseToggle, useErrorFactory } from "./runtime";
 
 useErrorFactory(excelErrorFactory(CustomFunctions));
@@ -141,6 +142,24 @@ export function status(invocation: CustomFunctions.StreamingInvocation<any[][]>)
  */
 export function history(from: any, to: any, invocation: CustomFunctions.StreamingInvocation<any[][]>): void {
   historyHandler(cellStreams(), invocation, from, to);
+}
+
+/**
+ * Hedge to target: the Open, Add, Reduce and Close rows that bring your hedges to the policy's targets, with a header row; places no orders (trade them from the pane).
+ * @customfunction TARGET
+ * @param exposures Range with a header row: Market, Side (the hedge side that offsets the exposure: buy or sell), Amount (USD).
+ * @param policy Range with a header row: Market (* for every other market), Hedge ratio (%), Tenor (days), and optionally Round to (USD), Min trade (USD), Max trade (USD), Net sides (yes/no).
+ * @param [positions] Optional range with Market, Side and Size (USD), e.g. the =HEDGE.POSITIONS() spill; leave out for the live positions.
+ * @param invocation Streaming invocation.
+ * @requiresParameterAddresses
+ */
+export function target(
+  exposures: any[][],
+  policy: any[][],
+  positions: any[][] | undefined,
+  invocation: CustomFunctions.StreamingInvocation<any[][]>,
+): void {
+  targetHandler(cellStreams(), invocation, exposures, policy, positions, invocation.parameterAddresses ?? []);
 }
 
 /**

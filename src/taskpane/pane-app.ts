@@ -58,7 +58,7 @@ export async function startPane(deps: PaneDependencies): Promise<Pane> {
     policy: deps.policy,
   });
   mountConnectionPanel(controller);
-  const trade = mountTradePanel();
+  const trade = mountTradePanel({ workbook: deps.workbook, writer: deps.reconWriter, client: () => deps.connection.client, now: deps.now });
   const resume = mountResumePanel((e) => e && trade.showError(e));
   const overview = mountOverviewPanel(deps.hub, (account) => controller.updateAccount(account), Date.now, deps.visibility);
   const tradeSection = byId("trade-section");

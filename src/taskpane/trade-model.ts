@@ -3,6 +3,7 @@ import type { Environment } from "../api/environment";
 import {
   FINAL_STATUSES,
   type Action,
+  type BatchAction,
   type IntentStatus,
   type Preview,
   type PreviewLine,
@@ -13,6 +14,8 @@ import {
 import { formatRate, formatSignedUsd, formatUsd, formatUsdc, plural } from "./format";
 
 export const ACTION_LABELS: Record<Action, string> = { open: "Open", add: "Add", reduce: "Reduce", close: "Close" };
+/** The batch's action as the Action choice shows it: "From the Action column" when the rows carry their own. */
+export const BATCH_LABELS: Record<BatchAction, string> = { ...ACTION_LABELS, column: "From the Action column" };
 
 export const ACTION_HELP: Record<Action, string> = {
   open: "Open needs Market, Side, Notional, Tenor (1, 3 or 7) and a Client reference on every row.",
@@ -20,6 +23,28 @@ export const ACTION_HELP: Record<Action, string> = {
   reduce: "Reduce needs Market, Side and Amount (the notional to remove).",
   close: "Close needs Market and Side.",
 };
+
+/** Shown when the selection has an Action column: the batch's choice gives way to each row's own action. */
+export const COLUMN_HELP =
+  "From the Action column: each row's Open, Add, Reduce or Close comes from its Action cell (a proposal from Propose or =HEDGE.TARGET); closes and reduces go first, one row at a time per market side.";
+
+/** How many rows of each action a mixed batch holds, in trading order: "1 Close, 1 Open, 2 Add". */
+export function actionMix(actions: readonly Action[]): string {
+  return (["close", "reduce", "open", "add"] as const)
+    .map((a) => [a, actions.filter((x) => x === a).length] as const)
+    .filter(([, n]) => n > 0)
+    .map(([a, n]) => `${n} ${ACTION_LABELS[a]}`)
+    .join(", ");
+}
+
+/** The preview's heading: "Open 3 rows", or "From the Action column: 4 rows (1 Close, 1 Open, 2 Add)". */
+export function batchTitle(preview: Pick<Preview, "action" | "lines">): string {
+  const rows = plural(preview.lines.length, "row");
+  if (preview.action !== "column") return `${ACTION_LABELS[preview.action]} ${rows}`;
+  return `${BATCH_LABELS.column}: ${rows} (${actionMix(preview.lines.map((l) => l.row.action))})`;
+}
+
+const quoted = (a: Action) => a === "open" || a === "add";
 
 export interface ProblemItem {
   rowNumber: number;
@@ -99,16 +124,19 @@ export function duplicateText(d: NonNullable<PreviewLine["duplicateOf"]>): strin
 
 export function previewTotals(preview: Preview): PreviewCell[] {
   const t = preview.totals;
-  const opening = preview.action === "open" || preview.action === "add";
+  const actions = preview.lines.length ? preview.lines.map((l) => l.row.action) : preview.action === "column" ? [] : [preview.action];
+  const opening = actions.some(quoted);
+  const closing = actions.some((a) => !quoted(a));
   return [
     { label: "Rows", value: t.priced === t.rows ? String(t.rows) : `${t.priced} of ${t.rows} priced (totals cover these)` },
-    ...(preview.action === "close" ? [] : [{ label: "Total notional", value: formatUsd(t.notionalUsd) }]),
+    ...(actions.every((a) => a === "close") ? [] : [{ label: "Total notional", value: formatUsd(t.notionalUsd) }]),
     ...(opening
       ? [
           { label: "Collateral to lock", value: formatUsdc(t.collateralUsdc) },
           { label: "Carry over tenors", value: formatUsdc(t.carryUsdc) },
         ]
-      : [{ label: "Margin expected back", value: formatUsdc(t.marginBackUsdc) }]),
+      : []),
+    ...(closing ? [{ label: "Margin expected back", value: formatUsdc(t.marginBackUsdc) }] : []),
   ];
 }
 
@@ -128,12 +156,18 @@ export function sendPlan(
 /** The wording of the confirmation. A live key needs a second, deliberate confirmation naming the environment, count and total. */
 export function confirmation(
   environment: Environment,
-  action: Action,
+  action: BatchAction,
   count: number,
   notional: number,
   hiddenRowsSkipped = 0,
+  /** The actions of the rows to send, for a batch from the Action column ("1 Close, 1 Open, 2 Add" in the LIVE question). */
+  actions: readonly Action[] = [],
 ): { steps: 1 | 2; button: string; dialog: string | null } {
-  const what = `${ACTION_LABELS[action]} ${plural(count, "row")}, total notional ${formatUsd(notional)}`;
+  const label =
+    action === "column"
+      ? `${plural(count, "row")} from the Action column (${actionMix(actions)})`
+      : `${ACTION_LABELS[action]} ${plural(count, "row")}`;
+  const what = `${label}, total notional ${formatUsd(notional)}`;
   if (environment === "production") {
     return {
       steps: 2,
@@ -178,7 +212,8 @@ export function statusTone(status: string): "good" | "bad" | "busy" {
 /** The pricing progress line: "Priced 120 of 1,000 rows (3 of 20 distinct quotes)…". */
 export function pricingText(preview: Preview, finished: boolean): string {
   const t = preview.totals;
-  if (preview.action !== "open" && preview.action !== "add") return "Looking up the positions…";
+  if (!preview.lines.some((l) => quoted(l.row.action)) && preview.action !== "open" && preview.action !== "add")
+    return "Looking up the positions…";
   const rows = `${t.priced.toLocaleString("en-US")} of ${plural(t.rows, "row").replace(/^\d+/, t.rows.toLocaleString("en-US"))}`;
   if (finished) return preview.cancelled ? `Cancelled: priced ${rows}.` : `Priced ${rows}.`;
   return `Pricing: ${rows} priced (${preview.quoteRequests} quote${preview.quoteRequests === 1 ? "" : "s"} asked)…`;

@@ -7,7 +7,7 @@ import type { LogQuery, LogRecord } from "./hedge-log";
 import { findDuplicate } from "./duplicates";
 import { laneOf, OPEN_LOOKUP_SCOPE, openHedges } from "./fills";
 import { byLoggedAt, utcDayStart } from "./journal";
-import type { Action, LimitCheck, Preview, PreviewLine, PreviewOptions, TradeRow } from "./types";
+import type { Action, BatchAction, LimitCheck, Preview, PreviewLine, PreviewOptions, TradeRow } from "./types";
 
 export interface PreviewContext {
   client: HedgingClient;
@@ -33,99 +33,120 @@ function describe(e: unknown): string {
 /** The question a row asks the quote endpoint: rows asking the same one share its answer. */
 const questionOf = (r: TradeRow, tenor: Tenor) => `${r.market}|${r.side}|${(r.notional ?? 0).toFixed(2)}|${tenor}`;
 
+/** Open and Add are quoted; Reduce and Close look up the position. */
+const quoted = (a: Action) => a === "open" || a === "add";
+
+/**
+ * The preview of a batch. `action` is the batch's: one action every row must carry, or "column" when the rows carry their
+ * own (a proposal): then closes and reduces are looked up and opens and adds quoted in one preview, and the limit checks
+ * count what the closes and reduces free.
+ */
 export async function buildPreview(
   ctx: PreviewContext,
-  action: Action,
+  action: BatchAction,
   rows: readonly TradeRow[],
   options: PreviewOptions = {},
 ): Promise<Preview> {
-  const wrongAction = rows.find((r) => r.action !== action);
+  const wrongAction = action === "column" ? undefined : rows.find((r) => r.action !== action);
   if (wrongAction)
     throw new Error(`Row ${wrongAction.rowNumber} was read for ${wrongAction.action}, not ${action}: read the rows again for ${action}.`);
   const { signal } = options;
-  const trading = action === "open" || action === "add";
-  const [account, markets, positions, { bySide: hedges, complete }] = await Promise.all([
-    ctx.client.account(signal).then((r) => r.data),
-    ctx.client.markets(signal).then((r) => r.data),
-    trading ? Promise.resolve<Position[]>([]) : ctx.client.positions(signal).then((r) => r.data),
-    openHedges(ctx.client, signal),
-  ]);
-  const marketOf = new Map(markets.map((m) => [m.market, m]));
-
-  // Duplicates: rows of the same UTC day, or acting on the hedge this row would act on; never the whole log.
-  const now = ctx.now();
-  const dayStart = utcDayStart(now);
-  const sideHedgeIds = action === "open" ? [] : [...new Set(rows.map((r) => hedges.get(laneOf(r))?.id).filter((id): id is string => !!id))];
-  const fromLog = await ctx.readLog({ loggedSince: dayStart, ...(sideHedgeIds.length ? { hedgeIds: sideHedgeIds } : {}) });
-  const known = new Map(fromLog.map((r) => [r.idempotencyKey, r]));
-  for (const r of ctx.known()) known.set(r.idempotencyKey, r);
-  const log = [...known.values()].sort(byLoggedAt);
-  const busy = ctx.busySides();
-
-  const lines: PreviewLine[] = rows.map((row) => ({
-    row,
-    quote: null,
-    position: null,
-    collateralUsdc: 0,
-    carryUsdc: 0,
-    marginBackUsdc: 0,
-    duplicateOf: findDuplicate(row, ctx.environment, log, ctx.account, {
-      dayStart,
-      hedgeId: action === "open" ? null : (hedges.get(laneOf(row))?.id ?? null),
-    }),
-    blockers: [],
-    warnings: [],
-  }));
-
-  for (const line of lines) {
-    const market = marketOf.get(line.row.market);
-    if (!market) {
-      line.blockers.push(
-        `Market ${line.row.market} is not available to this account: use ${markets.map((m) => m.market).join(", ") || "a listed market"}.`,
-      );
-    } else if (market.status !== "open" && market.status !== "active") {
-      line.warnings.push(`Market ${line.row.market} reports status "${market.status}".`);
-    }
-    const waiting = busy.get(laneOf(line.row));
-    if (waiting?.blocking) line.blockers.push(waiting.reason);
-    else if (waiting) line.warnings.push(waiting.reason);
-  }
-
+  const service = await readService(ctx, rows, signal);
+  const lines = await startLines(ctx, rows, service.hedges, service.markets);
   const preview: Preview = {
     action,
     environment: ctx.environment,
-    createdAt: now.toISOString(),
+    createdAt: ctx.now().toISOString(),
     lines,
     totals: { rows: lines.length, priced: 0, notionalUsd: 0, collateralUsdc: 0, carryUsdc: 0, marginBackUsdc: 0 },
     checks: [],
     blockers: [],
     duplicates: lines.filter((l) => l.duplicateOf).length,
-    account,
-    markets,
+    account: service.account,
+    markets: service.markets,
     cancelled: false,
     quoteRequests: 0,
   };
   const publish = () => {
-    summarise(preview, account, markets, trading);
+    summarise(preview, service.account, service.markets);
     options.onProgress?.({ ...preview, lines: [...preview.lines] });
   };
 
-  if (trading) {
-    sideBlockers(action, lines, hedges, complete);
+  // Closes and reduces first (their positions are already in), then the opens and adds as their quotes arrive.
+  positionLines(lines, service.positions);
+  const opening = lines.filter((l) => quoted(l.row.action));
+  if (opening.length > 0) {
+    sideBlockers(lines, service.hedges, service.complete);
     publish(); // the rows that cannot go, at once
-    await quoteLines(ctx, action, lines, hedges, preview, signal, publish);
-  } else positionLines(action, lines, positions);
+    await quoteLines(ctx, opening, service.hedges, preview, signal, publish);
+  }
   if (signal?.aborted) {
     preview.cancelled = true;
-    for (const line of lines)
-      if (line.blockers.length === 0 && trading && !line.quote) line.blockers.push("Not priced: the preview was cancelled.");
+    for (const line of opening) if (line.blockers.length === 0 && !line.quote) line.blockers.push("Not priced: the preview was cancelled.");
   }
-  summarise(preview, account, markets, trading);
+  summarise(preview, service.account, service.markets);
   return preview;
 }
 
-function summarise(preview: Preview, account: Account, markets: Market[], trading: boolean): void {
-  const priced = preview.lines.filter((l) => l.blockers.length === 0 && (trading ? l.quote !== null : l.position !== null));
+/** What the preview needs of the service: the account, the markets, the positions (when a row reduces or closes), the open hedges. */
+async function readService(ctx: PreviewContext, rows: readonly TradeRow[], signal: AbortSignal | undefined) {
+  const closing = rows.some((r) => !quoted(r.action));
+  const [account, markets, positions, { bySide: hedges, complete }] = await Promise.all([
+    ctx.client.account(signal).then((r) => r.data),
+    ctx.client.markets(signal).then((r) => r.data),
+    closing ? ctx.client.positions(signal).then((r) => r.data) : Promise.resolve<Position[]>([]),
+    openHedges(ctx.client, signal),
+  ]);
+  return { account, markets, positions, hedges, complete };
+}
+
+/** One line per row: duplicates of the same UTC day or hedge (never the whole log), markets the account cannot use, busy sides. */
+async function startLines(
+  ctx: PreviewContext,
+  rows: readonly TradeRow[],
+  hedges: Map<string, Hedge>,
+  markets: readonly Market[],
+): Promise<PreviewLine[]> {
+  const dayStart = utcDayStart(ctx.now());
+  const hedgeOf = (r: TradeRow) => (r.action === "open" ? null : (hedges.get(laneOf(r))?.id ?? null));
+  const sideHedgeIds = [...new Set(rows.map(hedgeOf).filter((id): id is string => !!id))];
+  const fromLog = await ctx.readLog({ loggedSince: dayStart, ...(sideHedgeIds.length ? { hedgeIds: sideHedgeIds } : {}) });
+  const known = new Map(fromLog.map((r) => [r.idempotencyKey, r]));
+  for (const r of ctx.known()) known.set(r.idempotencyKey, r);
+  const log = [...known.values()].sort(byLoggedAt);
+  const busy = ctx.busySides();
+  const account = ctx.account;
+  const marketOf = new Map(markets.map((m) => [m.market, m]));
+
+  return rows.map((row) => {
+    const line: PreviewLine = {
+      row,
+      quote: null,
+      position: null,
+      collateralUsdc: 0,
+      carryUsdc: 0,
+      marginBackUsdc: 0,
+      duplicateOf: findDuplicate(row, ctx.environment, log, account, { dayStart, hedgeId: hedgeOf(row) }),
+      blockers: [],
+      warnings: [],
+    };
+    const market = marketOf.get(row.market);
+    if (!market) {
+      line.blockers.push(
+        `Market ${row.market} is not available to this account: use ${markets.map((m) => m.market).join(", ") || "a listed market"}.`,
+      );
+    } else if (market.status !== "open" && market.status !== "active") {
+      line.warnings.push(`Market ${row.market} reports status "${market.status}".`);
+    }
+    const waiting = busy.get(laneOf(row));
+    if (waiting?.blocking) line.blockers.push(waiting.reason);
+    else if (waiting) line.warnings.push(waiting.reason);
+    return line;
+  });
+}
+
+function summarise(preview: Preview, account: Account, markets: Market[]): void {
+  const priced = preview.lines.filter((l) => l.blockers.length === 0 && (quoted(l.row.action) ? l.quote !== null : l.position !== null));
   preview.totals = {
     rows: preview.lines.length,
     priced: priced.length,
@@ -134,7 +155,7 @@ function summarise(preview: Preview, account: Account, markets: Market[], tradin
     carryUsdc: sum(priced.map((l) => l.carryUsdc)),
     marginBackUsdc: sum(priced.map((l) => l.marginBackUsdc)),
   };
-  preview.checks = trading ? limitChecks(account, markets, priced) : [];
+  preview.checks = preview.lines.some((l) => quoted(l.row.action)) ? limitChecks(account, markets, priced) : [];
   preview.blockers = preview.checks
     .filter((c) => !c.ok)
     .map(
@@ -144,18 +165,23 @@ function summarise(preview: Preview, account: Account, markets: Market[], tradin
   preview.duplicates = preview.lines.filter((l) => l.duplicateOf).length;
 }
 
-function sideBlockers(action: Action, lines: PreviewLine[], hedges: Map<string, Hedge>, complete: boolean): void {
+/**
+ * Opens need a side without a hedge, Adds one with a hedge. In a batch of mixed actions an Add behind an Open of the same
+ * side (a split) adds to the hedge that Open makes: the desk sends it once the Open is final.
+ */
+function sideBlockers(lines: PreviewLine[], hedges: Map<string, Hedge>, complete: boolean): void {
   const openedInBatch = new Map<string, number>();
   for (const line of lines) {
     const r = line.row;
+    if (!quoted(r.action)) continue;
     const existing = hedges.get(laneOf(r));
-    if (action === "open") {
+    const earlier = openedInBatch.get(laneOf(r));
+    if (r.action === "open") {
       if (existing) line.blockers.push(`A hedge is already open on ${r.market} ${r.side} (${existing.id}): use Add to grow it.`);
-      const earlier = openedInBatch.get(laneOf(r));
       if (earlier !== undefined)
         line.blockers.push(`Row ${earlier} already opens ${r.market} ${r.side}: one hedge per market and side — use Add for more.`);
       else openedInBatch.set(laneOf(r), r.rowNumber);
-    } else if (!existing) {
+    } else if (!existing && earlier === undefined) {
       line.blockers.push(
         complete
           ? `No open hedge on ${r.market} ${r.side}: use Open first.`
@@ -171,7 +197,6 @@ function sideBlockers(action: Action, lines: PreviewLine[], hedges: Map<string, 
  */
 async function quoteLines(
   ctx: PreviewContext,
-  action: Action,
   lines: PreviewLine[],
   hedges: Map<string, Hedge>,
   preview: Preview,
@@ -179,10 +204,12 @@ async function quoteLines(
   publish: () => void,
 ): Promise<void> {
   const questions = new Map<string, { tenor: Tenor; row: TradeRow; lines: PreviewLine[] }>();
+  // An Add behind an Open of the same side in this batch is quoted at that Open's tenor.
+  const openedTenor = new Map(lines.filter((l) => l.row.action === "open").map((l) => [laneOf(l.row), l.row.tenor]));
   for (const line of lines) {
     if (line.blockers.length > 0) continue;
     const r = line.row;
-    const tenor = (action === "open" ? r.tenor : hedges.get(laneOf(r))?.tenor_days) as Tenor;
+    const tenor = (r.action === "open" ? r.tenor : (hedges.get(laneOf(r))?.tenor_days ?? openedTenor.get(laneOf(r)))) as Tenor;
     const key = questionOf(r, tenor);
     const q = questions.get(key) ?? { tenor, row: r, lines: [] };
     q.lines.push(line);
@@ -216,11 +243,14 @@ function applyQuote(line: PreviewLine, quote: Quote): void {
   line.carryUsdc = quote.carry.total_usdc;
 }
 
-function positionLines(action: Action, lines: PreviewLine[], positions: Position[]): void {
+/** Reduce and Close lines: the position each acts on, what is left of it after the rows above, the margin expected back. */
+function positionLines(lines: PreviewLine[], positions: Position[]): void {
   const remaining = new Map(positions.map((p) => [laneOf(p), p.size_usd]));
   const closedInBatch = new Map<string, number>();
   for (const line of lines) {
     const r = line.row;
+    const action = r.action;
+    if (quoted(action)) continue;
     const position = positions.find((p) => p.market === r.market && p.side === r.side && p.size_usd > 0) ?? null;
     line.position = position;
     if (!position) {
@@ -253,29 +283,28 @@ function positionLines(action: Action, lines: PreviewLine[], positions: Position
   }
 }
 
+/**
+ * Balance, exposure headroom and capacity per market side for the opens and adds, counting first what the batch's closes
+ * and reduces free (they go first in a proposal): their margin back, their notional, and their side's capacity.
+ */
 function limitChecks(account: Account, markets: Market[], lines: PreviewLine[]): LimitCheck[] {
+  const opening = lines.filter((l) => quoted(l.row.action));
+  const freeing = lines.filter((l) => !quoted(l.row.action));
+  const freed = (l: PreviewLine) => (l.row.action === "close" ? (l.position?.size_usd ?? 0) : (l.row.notional ?? 0));
   const checks: LimitCheck[] = [];
-  const collateral = sum(lines.map((l) => l.collateralUsdc));
-  checks.push({
-    label: "Balance (USDC)",
-    unit: "USDC",
-    needed: collateral,
-    available: account.balance_usdc,
-    ok: collateral <= account.balance_usdc,
-  });
-  const notional = sum(lines.map((l) => l.row.notional ?? 0));
-  checks.push({
-    label: "Exposure headroom (USD)",
-    unit: "USD",
-    needed: notional,
-    available: account.available_exposure_usd,
-    ok: notional <= account.available_exposure_usd,
-  });
+  const collateral = sum(opening.map((l) => l.collateralUsdc));
+  const balance = account.balance_usdc + sum(freeing.map((l) => l.marginBackUsdc));
+  checks.push({ label: "Balance (USDC)", unit: "USDC", needed: collateral, available: balance, ok: collateral <= balance });
+  const notional = sum(opening.map((l) => l.row.notional ?? 0));
+  const headroom = account.available_exposure_usd + sum(freeing.map(freed));
+  checks.push({ label: "Exposure headroom (USD)", unit: "USD", needed: notional, available: headroom, ok: notional <= headroom });
   const perLane = new Map<string, number>();
-  for (const l of lines) perLane.set(laneOf(l.row), (perLane.get(laneOf(l.row)) ?? 0) + (l.row.notional ?? 0));
+  for (const l of opening) perLane.set(laneOf(l.row), (perLane.get(laneOf(l.row)) ?? 0) + (l.row.notional ?? 0));
   for (const [lane, needed] of perLane) {
     const [market, side] = lane.split("|") as [string, "buy" | "sell"];
-    const available = markets.find((m) => m.market === market)?.available_capacity_usd[side] ?? 0;
+    const available =
+      (markets.find((m) => m.market === market)?.available_capacity_usd[side] ?? 0) +
+      sum(freeing.filter((l) => laneOf(l.row) === lane).map(freed));
     checks.push({ label: `Capacity ${market} ${side} (USD)`, unit: "USD", needed, available, ok: needed <= available });
   }
   return checks;

@@ -2,10 +2,11 @@
 import { SIDES, TENORS, type Side, type Tenor } from "../api/schemas";
 import type { CellValue } from "./cells";
 import type { SelectedRows } from "./workbook";
-import type { Action, ReadResult, RowField, RowProblem } from "./types";
+import { ACTIONS, type Action, type BatchAction, type ReadResult, type RowField, type RowProblem, type TradeRow } from "./types";
 
 /** Header synonyms per field, compared after normaliseHeader(). */
 export const HEADER_SYNONYMS: Record<RowField, readonly string[]> = {
+  action: ["action"],
   market: ["market", "pair", "symbol"],
   side: ["side", "direction"],
   notional: ["notional", "notionalusd", "amount", "amountusd"],
@@ -13,6 +14,7 @@ export const HEADER_SYNONYMS: Record<RowField, readonly string[]> = {
   clientReference: ["clientreference", "dealid", "reference"],
 };
 
+/** Fields each action needs (the Action column itself is never required: without it the batch's choice applies). */
 export const REQUIRED_FIELDS: Record<Action, readonly RowField[]> = {
   open: ["market", "side", "notional", "tenor", "clientReference"],
   add: ["market", "side", "notional"],
@@ -30,6 +32,7 @@ const READ_FIELDS: Record<Action, readonly RowField[]> = {
 
 /** Field names as the user reads them in messages. */
 export const FIELD_LABELS: Record<RowField, string> = {
+  action: "Action",
   market: "Market",
   side: "Side",
   notional: "Notional",
@@ -148,11 +151,15 @@ export function parseMarket(v: CellValue): string | null {
   return /^[A-Z0-9]{3,20}$/.test(text) ? text : null;
 }
 
-/** Reads and validates every row of a selection for an action. Nothing here talks to the service. */
-export function readTradeRows(action: Action, selection: SelectedRows): ReadResult {
+/**
+ * Reads and validates every row of a selection for an action. When the selection has an Action column (a proposal from
+ * HEDGE.TARGET or Propose), each row's action comes from it and the result's action is "column". Nothing here talks to the service.
+ */
+export function readTradeRows(chosen: Action, selection: SelectedRows): ReadResult {
   const columns = mapColumns(selection.headers);
+  const fromColumn = columns.index.action !== undefined;
   const result: ReadResult = {
-    action,
+    action: fromColumn ? "column" : chosen,
     sheetName: selection.sheetName,
     address: selection.address,
     tableName: selection.tableName,
@@ -162,89 +169,118 @@ export function readTradeRows(action: Action, selection: SelectedRows): ReadResu
     blankRows: [],
     hiddenRowsSkipped: selection.hiddenRowsSkipped ?? 0,
   };
-  const headerProblem = (message: string) =>
-    result.problems.push({
-      rowNumber: selection.headerRowNumber,
-      field: "columns",
-      value: "",
-      message: `Row ${selection.headerRowNumber}: ${message}`,
-    });
-
-  const missing = REQUIRED_FIELDS[action].filter((f) => columns.index[f] === undefined);
-  for (const f of missing) {
-    const names = HEADER_SYNONYMS[f].filter((s) => s !== "notionalusd" && s !== "amountusd" && s !== "tenordays").map(titleCase);
-    headerProblem(
-      `no ${FIELD_LABELS[f]} column — ${capitalise(action)} needs one: add a column headed ${names.join(", ").replace(/, ([^,]*)$/, " or $1")}.`,
-    );
-  }
-  for (const c of columns.conflicts.filter((c) => READ_FIELDS[action].includes(c.field))) {
-    headerProblem(`columns ${c.headers.join(" and ")} both mean ${FIELD_LABELS[c.field]} — rename or remove all but one.`);
-  }
-  if (result.problems.length > 0) {
-    // Without the columns no row can be judged; report the header only.
-    return result;
-  }
+  const actionOf = (values: CellValue[]) => (fromColumn ? parseAction(values[columns.index.action!]) : chosen);
+  const present = new Set<Action>(
+    fromColumn ? selection.rows.map((r) => actionOf(r.values)).filter((a): a is Action => a !== null) : [chosen],
+  );
+  result.problems.push(...headerProblems(columns, present, result.action, selection.headerRowNumber));
+  if (result.problems.length > 0) return result; // without the columns no row can be judged; report the header only
 
   const referenceRows = new Map<string, number>();
   for (const { rowNumber, values } of selection.rows) {
-    const cell = (f: RowField) => (columns.index[f] === undefined ? null : values[columns.index[f]!]);
-    const relevant = READ_FIELDS[action].map(cell);
-    if (values.every(isBlank) || relevant.every(isBlank)) {
-      result.blankRows.push(rowNumber);
-      continue;
-    }
-    const problems: RowProblem[] = [];
-    const problem = (field: RowField, message: string) =>
-      problems.push({ rowNumber, field, value: shown(cell(field)), message: `Row ${rowNumber}: ${message}` });
-    const need = (f: RowField) => REQUIRED_FIELDS[action].includes(f);
-
-    const market = parseMarket(cell("market"));
-    if (isBlank(cell("market"))) problem("market", "Market is empty — give the market symbol, e.g. USDTNGN.");
-    else if (!market) problem("market", `Market "${shown(cell("market"))}" — give a market symbol such as USDTNGN.`);
-
-    const side = parseSide(cell("side"));
-    if (isBlank(cell("side"))) problem("side", "Side is empty — use buy or sell.");
-    else if (!side) problem("side", `Side "${shown(cell("side"))}" — use buy or sell.`);
-
-    let notional: number | null = null;
-    if (need("notional")) {
-      const label = amountLabel(action);
-      if (isBlank(cell("notional"))) problem("notional", `${label} is empty — give the USD amount, e.g. 250,000.`);
-      else {
-        const parsed = parseAmount(cell("notional"));
-        if ("value" in parsed) notional = parsed.value;
-        else problem("notional", `${label} ${shown(cell("notional"))} ${parsed.reason}.`);
-      }
-    }
-
-    let tenor: Tenor | null = null;
-    if (need("tenor")) {
-      if (isBlank(cell("tenor"))) problem("tenor", "Tenor is empty — use 1, 3 or 7 (days).");
-      else {
-        tenor = parseTenor(cell("tenor"));
-        if (tenor === null) problem("tenor", `Tenor ${shown(cell("tenor"))} — use 1, 3 or 7.`);
-      }
-    }
-
-    const reference = isBlank(cell("clientReference")) ? null : shown(cell("clientReference"));
-    if (need("clientReference") && reference === null) {
-      problem("clientReference", "Client reference is empty — give the deal id; every open carries one.");
-    } else if (reference !== null && reference.length > CLIENT_REFERENCE_MAX) {
-      problem("clientReference", `Client reference is ${reference.length} characters — use at most ${CLIENT_REFERENCE_MAX}.`);
-    } else if (reference !== null && action === "open") {
-      const earlier = referenceRows.get(reference);
-      if (earlier !== undefined)
-        problem("clientReference", `Client reference ${reference} is also on row ${earlier} — give each deal its own reference.`);
-      else referenceRows.set(reference, rowNumber);
-    }
-
-    if (problems.length > 0 || !market || !side) {
-      result.problems.push(...problems);
-      continue;
-    }
-    result.rows.push({ rowNumber, action, market, side, notional, tenor, clientReference: reference });
+    const read = readRow(columns, rowNumber, values, fromColumn ? null : chosen, referenceRows);
+    if (read === "blank") result.blankRows.push(rowNumber);
+    else if ("problems" in read) result.problems.push(...read.problems);
+    else result.rows.push(read);
   }
   return result;
+}
+
+/** Open, Add, Reduce or Close from a cell, in any case; null when it is none of them. */
+export function parseAction(v: CellValue | undefined): Action | null {
+  const text = String(v ?? "")
+    .trim()
+    .toLowerCase();
+  return (ACTIONS as readonly string[]).includes(text) ? (text as Action) : null;
+}
+
+/** The header's problems: a column the actions present need and do not find, or two columns meaning one field. */
+function headerProblems(columns: ColumnMap, actions: ReadonlySet<Action>, batch: BatchAction, headerRow: number): RowProblem[] {
+  const problems: RowProblem[] = [];
+  const problem = (message: string) =>
+    problems.push({ rowNumber: headerRow, field: "columns", value: "", message: `Row ${headerRow}: ${message}` });
+  const needs = (f: RowField) => [...actions].filter((a) => REQUIRED_FIELDS[a].includes(f));
+  for (const f of (Object.keys(HEADER_SYNONYMS) as RowField[]).filter((f) => columns.index[f] === undefined && needs(f).length > 0)) {
+    const names = HEADER_SYNONYMS[f].filter((s) => s !== "notionalusd" && s !== "amountusd" && s !== "tenordays").map(titleCase);
+    const who = batch === "column" ? `${needs(f).map(capitalise).join(" and ")} rows need one` : `${capitalise(needs(f)[0])} needs one`;
+    problem(`no ${FIELD_LABELS[f]} column — ${who}: add a column headed ${names.join(", ").replace(/, ([^,]*)$/, " or $1")}.`);
+  }
+  const read = new Set([...actions].flatMap((a) => READ_FIELDS[a]).concat(batch === "column" ? ["action"] : []));
+  for (const c of columns.conflicts.filter((c) => read.has(c.field))) {
+    problem(`columns ${c.headers.join(" and ")} both mean ${FIELD_LABELS[c.field]} — rename or remove all but one.`);
+  }
+  return problems;
+}
+
+/**
+ * One row: blank (nothing this action reads), its problems, or the validated row. `chosen` is the batch's action, or null
+ * when the row's own Action cell says it. Open rows' client references must differ (`referenceRows` remembers them).
+ */
+function readRow(
+  columns: ColumnMap,
+  rowNumber: number,
+  values: CellValue[],
+  chosen: Action | null,
+  referenceRows: Map<string, number>,
+): TradeRow | "blank" | { problems: RowProblem[] } {
+  const cell = (f: RowField) => (columns.index[f] === undefined ? null : values[columns.index[f]!]);
+  const action = chosen ?? parseAction(cell("action"));
+  const relevant = (action ? READ_FIELDS[action] : READ_FIELDS.open).map(cell);
+  if (values.every(isBlank) || (relevant.every(isBlank) && (chosen !== null || isBlank(cell("action"))))) return "blank";
+  const problems: RowProblem[] = [];
+  const problem = (field: RowField, message: string) =>
+    problems.push({ rowNumber, field, value: shown(cell(field)), message: `Row ${rowNumber}: ${message}` });
+  if (!action) {
+    problem(
+      "action",
+      `${isBlank(cell("action")) ? "Action is empty" : `Action "${shown(cell("action"))}"`} — use Open, Add, Reduce or Close.`,
+    );
+    return { problems };
+  }
+  const need = (f: RowField) => REQUIRED_FIELDS[action].includes(f);
+
+  const market = parseMarket(cell("market"));
+  if (isBlank(cell("market"))) problem("market", "Market is empty — give the market symbol, e.g. USDTNGN.");
+  else if (!market) problem("market", `Market "${shown(cell("market"))}" — give a market symbol such as USDTNGN.`);
+
+  const side = parseSide(cell("side"));
+  if (isBlank(cell("side"))) problem("side", "Side is empty — use buy or sell.");
+  else if (!side) problem("side", `Side "${shown(cell("side"))}" — use buy or sell.`);
+
+  let notional: number | null = null;
+  if (need("notional")) {
+    const label = amountLabel(action);
+    if (isBlank(cell("notional"))) problem("notional", `${label} is empty — give the USD amount, e.g. 250,000.`);
+    else {
+      const parsed = parseAmount(cell("notional"));
+      if ("value" in parsed) notional = parsed.value;
+      else problem("notional", `${label} ${shown(cell("notional"))} ${parsed.reason}.`);
+    }
+  }
+
+  let tenor: Tenor | null = null;
+  if (need("tenor")) {
+    if (isBlank(cell("tenor"))) problem("tenor", "Tenor is empty — use 1, 3 or 7 (days).");
+    else {
+      tenor = parseTenor(cell("tenor"));
+      if (tenor === null) problem("tenor", `Tenor ${shown(cell("tenor"))} — use 1, 3 or 7.`);
+    }
+  }
+
+  const reference = isBlank(cell("clientReference")) ? null : shown(cell("clientReference"));
+  if (need("clientReference") && reference === null) {
+    problem("clientReference", "Client reference is empty — give the deal id; every open carries one.");
+  } else if (reference !== null && reference.length > CLIENT_REFERENCE_MAX) {
+    problem("clientReference", `Client reference is ${reference.length} characters — use at most ${CLIENT_REFERENCE_MAX}.`);
+  } else if (reference !== null && action === "open") {
+    const earlier = referenceRows.get(reference);
+    if (earlier !== undefined)
+      problem("clientReference", `Client reference ${reference} is also on row ${earlier} — give each deal its own reference.`);
+    else referenceRows.set(reference, rowNumber);
+  }
+
+  if (problems.length > 0 || !market || !side) return { problems };
+  return { rowNumber, action, market, side, notional, tenor, clientReference: reference };
 }
 
 function titleCase(s: string): string {

@@ -9,9 +9,11 @@ import type { IntentStore } from "./intent-store";
 export const ACTIONS = ["open", "add", "reduce", "close"] as const;
 /** What the user asks for on the selected rows. */
 export type Action = (typeof ACTIONS)[number];
+/** A batch's action: one for every row, or "column" when each row's comes from the selection's Action column (a proposal). */
+export type BatchAction = Action | "column";
 
 /** The fields a row can carry; which are required depends on the action (REQUIRED_FIELDS). */
-export type RowField = "market" | "side" | "notional" | "tenor" | "clientReference";
+export type RowField = "action" | "market" | "side" | "notional" | "tenor" | "clientReference";
 
 /**
  * What one row asks of the service: the fields a validated sheet row and its intent share (the intent adds its key,
@@ -48,7 +50,8 @@ export interface RowProblem {
 
 /** What readRows found: good rows, bad rows (by sheet row number) and how the headers were understood. */
 export interface ReadResult {
-  action: Action;
+  /** "column" when the selection has an Action column: each row then carries its own action. */
+  action: BatchAction;
   sheetName: string;
   address: string;
   tableName: string | null;
@@ -118,7 +121,8 @@ export interface PreviewTotals {
 
 /** Everything the pane shows before the user confirms. Pass it back unchanged to send(). */
 export interface Preview {
-  action: Action;
+  /** "column": the rows carry their own actions (closes and reduces are looked up, opens and adds quoted). */
+  action: BatchAction;
   environment: Environment;
   createdAt: string;
   lines: PreviewLine[];
@@ -309,7 +313,7 @@ export interface TradingDesk {
   /** Reads the selection and validates every row for the action. Sends nothing. */
   readRows(action: Action): Promise<ReadResult>;
   /** Quotes (Open/Add) or looks up positions (Reduce/Close), checks limits and flags duplicates against the log. Sends nothing. */
-  preview(action: Action, rows: TradeRow[], options?: PreviewOptions): Promise<Preview>;
+  preview(action: BatchAction, rows: TradeRow[], options?: PreviewOptions): Promise<Preview>;
   /** Journals each sendable line as `submitting`, then sends, one row at a time per market side. */
   send(preview: Preview, options?: SendOptions): Promise<SendResult>;
   /** Reads the log and the per-user journal and asks the service about every unfinished row. Sends and writes nothing. */

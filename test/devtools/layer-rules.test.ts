@@ -47,6 +47,9 @@ describe("which src/ folder may import which", () => {
     ["src/sandbox/fixture.ts", "../excel/memory-workbook"],
     ["src/functions/fixture.ts", "../trading/desk"],
     ["src/devtools/fixture.ts", "../sandbox/server"],
+    ["src/policy/fixture.ts", "../excel/office-selection"],
+    ["src/policy/fixture.ts", "../feeds/hub"],
+    ["src/trading/fixture.ts", "../policy/target"],
   ])("%s importing %s is refused", (file, from) => {
     expect(rulesBroken(file, `import { x } from "${from}";\nexport const y = x;`)).toContain("no-restricted-imports");
   });
@@ -59,6 +62,9 @@ describe("which src/ folder may import which", () => {
     ["src/taskpane/fixture.ts", "../excel/memory-workbook"],
     ["src/sandbox/fixture.ts", "../api/schemas"],
     ["src/functions/fixture.ts", "../../package.json"],
+    ["src/policy/fixture.ts", "../trading/rows"],
+    ["src/functions/fixture.ts", "../policy/target"],
+    ["src/taskpane/fixture.ts", "../policy/target"],
   ])("%s importing %s is allowed", (file, from) => {
     expect(rulesBroken(file, `import { x } from "${from}";\nexport const y = x;`)).toEqual([]);
   });

@@ -30,6 +30,7 @@ const EXPECTED: Array<[string, string[], boolean]> = [
   ["HEDGE", ["hedge_id", "[field]"], true],
   ["STATUS", [], true],
   ["HISTORY", ["[from]", "[to]"], true], // added by the month-end work (src/functions/history.ts)
+  ["TARGET", ["exposures", "policy", "[positions]"], true], // hedge to target (src/functions/target.ts)
 ];
 
 let functions: FunctionMeta[];

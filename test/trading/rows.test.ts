@@ -417,3 +417,60 @@ describe("what the user typed, read as the service needs it", () => {
     expect(mapColumns(["", " ", "?"]).index).toEqual({});
   });
 });
+
+describe("an Action column: each row carries its own action (a proposal)", () => {
+  const PROPOSAL: CellValue[][] = [
+    ["Action", "Market", "Side", "Amount (USD)", "Tenor (days)", "Client reference", "Current (USD)", "Target (USD)", "Reason"],
+    ["Close", "USDTNGN", "sell", "", "", "TARGET-2026-11-25-USDTNGN-SELL-1", 20_000, 0, "Close: target 0.00"],
+    ["reduce", "USDTKES", "buy", 30_000, "", "", 130_000, 100_000, ""],
+    ["OPEN", "USDTNGN", "buy", 500_000, 7, "TARGET-2026-11-25-USDTNGN-BUY-1", 0, 750_000, ""],
+    ["Add", "USDTNGN", "buy", 250_000, "", "TARGET-2026-11-25-USDTNGN-BUY-2", 0, 750_000, ""],
+    ["", "", "", "", "", "", "", "", "a note under the proposal"],
+  ];
+
+  it("whatever the batch's choice, each row's action comes from its cell; the read says 'column'", async () => {
+    const r = await read("open", PROPOSAL);
+    expect(r.action).toBe("column");
+    expect(r.problems).toEqual([]);
+    expect(r.rows.map((x) => [x.rowNumber, x.action, x.market, x.side, x.notional, x.tenor, x.clientReference])).toEqual([
+      [2, "close", "USDTNGN", "sell", null, null, "TARGET-2026-11-25-USDTNGN-SELL-1"],
+      [3, "reduce", "USDTKES", "buy", 30_000, null, null],
+      [4, "open", "USDTNGN", "buy", 500_000, 7, "TARGET-2026-11-25-USDTNGN-BUY-1"],
+      [5, "add", "USDTNGN", "buy", 250_000, null, "TARGET-2026-11-25-USDTNGN-BUY-2"],
+    ]);
+    expect(r.blankRows).toEqual([6]);
+  });
+
+  it("a bad or empty action is named with the fix; each row is checked for its own action's fields", async () => {
+    const r = await read("close", [
+      ["Action", "Market", "Side", "Amount", "Tenor", "Reference"],
+      ["Buy", "USDTNGN", "buy", 5, 7, "A"],
+      ["", "USDTNGN", "buy", 5, 7, "B"],
+      ["Open", "USDTNGN", "buy", 5, "", "C"],
+      ["Close", "USDTNGN", "sell", "", "", ""],
+    ]);
+    expect(r.problems.map((p) => p.message)).toEqual([
+      'Row 2: Action "Buy" — use Open, Add, Reduce or Close.',
+      "Row 3: Action is empty — use Open, Add, Reduce or Close.",
+      "Row 4: Tenor is empty — use 1, 3 or 7 (days).",
+    ]);
+    expect(r.rows.map((x) => x.action)).toEqual(["close"]);
+  });
+
+  it("a column only some actions need is asked for by the actions present", async () => {
+    const r = await read("open", [
+      ["Action", "Market", "Side", "Amount"],
+      ["Open", "USDTNGN", "buy", 5],
+      ["Add", "USDTNGN", "buy", 5],
+    ]);
+    expect(r.problems.map((p) => p.message)).toEqual([
+      "Row 1: no Tenor column — Open rows need one: add a column headed Tenor.",
+      "Row 1: no Client reference column — Open rows need one: add a column headed Client reference, Deal id or Reference.",
+    ]);
+    const closes = await read("open", [
+      ["Action", "Market", "Side"],
+      ["Close", "USDTNGN", "buy"],
+    ]);
+    expect(closes.problems).toEqual([]);
+  });
+});

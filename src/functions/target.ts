@@ -1,0 +1,59 @@
+// HEDGE.TARGET(exposures, policy, [positions]): the proposal of the hedge-to-target rule as a spill, on the live positions' shared poll or, with positions given, from the three ranges alone.
+import type { Position } from "../api/schemas";
+import { ArgumentError } from "../feeds/feed-error";
+import { positionsTopic } from "../feeds/topics";
+import { originOf, readExposures, readHoldings, readPolicy, TargetInputError, type Holding, type InputRange } from "../policy/inputs";
+import { proposalSpill, propose, utcDay } from "../policy/target";
+import { isOmitted } from "./args";
+import type { Spill } from "./cells";
+import { cellErrorOfThrown, outcomeOf, type CellStreams, type Sink } from "./stream";
+
+/** Views of live-position proposals: each cell has its own (its ranges differ), all on the one positions topic. */
+let nextView = 0;
+
+function rangeArg(value: unknown, name: string, address: unknown): InputRange {
+  if (!Array.isArray(value) || !value.every(Array.isArray))
+    throw new ArgumentError(name, `${name} must be a range with a header row, e.g. A1:C20; got ${JSON.stringify(value)}.`);
+  return { values: value as InputRange["values"], origin: originOf(address) };
+}
+
+/** Runs `read`; a bad cell becomes #VALUE! naming it. */
+function checked<T>(name: string, read: () => T): T {
+  try {
+    return read();
+  } catch (e) {
+    if (e instanceof TargetInputError) throw new ArgumentError(name, e.message);
+    throw e;
+  }
+}
+
+const holdingsOf = (lines: readonly Position[]): Holding[] => lines.map((p) => ({ market: p.market, side: p.side, sizeUsd: p.size_usd }));
+
+export function target(
+  streams: CellStreams,
+  sink: Sink<Spill>,
+  exposures: unknown,
+  policy: unknown,
+  positions: unknown,
+  addresses: readonly unknown[] = [],
+  now: () => Date = () => new Date(),
+): void {
+  try {
+    const e = checked("exposures", () => readExposures(rangeArg(exposures, "exposures", addresses[0])));
+    const p = checked("policy", () => readPolicy(rangeArg(policy, "policy", addresses[1])));
+    const compute = (holdings: Holding[]) =>
+      checked("policy", () => proposalSpill(propose({ exposures: e, policy: p, holdings, day: utcDay(now()) })));
+    if (!isOmitted(positions)) {
+      // A pure function of its three ranges: computed once, no request.
+      const h = checked("positions", () => readHoldings(rangeArg(positions, "positions", addresses[2])));
+      const spill = compute(h);
+      sink.onCanceled = () => undefined;
+      sink.setResult(spill);
+      return;
+    }
+    compute([]); // a market without a policy row is #VALUE! now, before anything is asked
+    streams.open(sink, `target#${++nextView}`, positionsTopic(), (s) => outcomeOf(s, (lines) => compute(holdingsOf(lines))));
+  } catch (e) {
+    streams.fail(sink, cellErrorOfThrown(e));
+  }
+}

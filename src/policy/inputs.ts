@@ -1,0 +1,274 @@
+// Reading HEDGE.TARGET's three ranges (exposures, policy, positions) by header, with the pane's header rules, into checked records; a bad cell is an error naming its row, column and fix.
+import type { Side, Tenor } from "../api/schemas";
+import { HEADER_SYNONYMS, normaliseHeader, parseMarket, parseSide, parseTenor, roundToCent } from "../trading/rows";
+
+/** A cell as Excel hands it over (a range's values, or a selection's). */
+export type InputCell = string | number | boolean | null | undefined;
+
+/** One range: its values with the header row first, and where it sits on the sheet when known (for messages naming the cell). */
+export interface InputRange {
+  values: readonly (readonly InputCell[])[];
+  /**
+   * 1-based sheet row and column of the range's top-left cell; unknown: messages count rows of the range instead.
+   * `rowNumbers`: the sheet row of each row of `values` when they are not consecutive (a selection without its hidden rows).
+   */
+  origin?: { row: number; column: number; sheet?: string; rowNumbers?: readonly number[] };
+}
+
+export interface Exposure {
+  market: string;
+  side: Side;
+  /** USD, to the cent, 0 or more. */
+  amountUsd: number;
+}
+
+export interface PolicyRow {
+  /** A market symbol, or "*" for the default row. */
+  market: string;
+  /** 0 to 1 (the sheet's 0 to 100 %). */
+  ratio: number;
+  tenor: Tenor;
+  roundToUsd: number;
+  minTradeUsd: number;
+  maxTradeUsd: number | null;
+  netSides: boolean;
+}
+
+export interface Holding {
+  market: string;
+  side: Side;
+  sizeUsd: number;
+}
+
+/** A bad input: the message names the range, the row, the column and the fix. */
+export class TargetInputError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "TargetInputError";
+  }
+}
+
+/** Header synonyms of each column, compared after normaliseHeader() (the pane's rule); market, side and tenor are the pane's own. */
+export const TARGET_SYNONYMS = {
+  market: HEADER_SYNONYMS.market,
+  side: HEADER_SYNONYMS.side,
+  amount: ["amount", "amountusd", "exposure", "exposureusd", "notional", "notionalusd"],
+  size: ["size", "sizeusd", "notional", "notionalusd", "amount", "amountusd", "current", "currentusd"],
+  ratio: ["hedgeratio", "hedgeratiopct", "ratio", "ratiopct", "hedgepct"],
+  tenor: HEADER_SYNONYMS.tenor,
+  roundTo: ["roundto", "roundtousd", "rounding", "roundingusd"],
+  minTrade: ["mintrade", "mintradeusd", "minimumtrade", "minimumtradeusd"],
+  maxTrade: ["maxtrade", "maxtradeusd", "maximumtrade", "maximumtradeusd"],
+  netSides: ["netsides", "net"],
+} as const;
+type Column = keyof typeof TARGET_SYNONYMS;
+
+/** How each column is named in messages. */
+const LABELS: Record<Column, string> = {
+  market: "Market",
+  side: "Side",
+  amount: "Amount (USD)",
+  size: "Size (USD)",
+  ratio: "Hedge ratio (%)",
+  tenor: "Tenor (days)",
+  roundTo: "Round to (USD)",
+  minTrade: "Min trade (USD)",
+  maxTrade: "Max trade (USD)",
+  netSides: "Net sides",
+};
+
+const isBlank = (v: InputCell) => v === null || v === undefined || (typeof v === "string" && v.trim() === "");
+const shown = (v: InputCell) => (typeof v === "string" ? `"${v.trim()}"` : String(v));
+
+/** "A", "B", … "AA": a 1-based column's letters. */
+export function columnLetters(column: number): string {
+  let s = "";
+  for (let n = column; n > 0; n = Math.floor((n - 1) / 26)) s = String.fromCharCode(65 + ((n - 1) % 26)) + s;
+  return s;
+}
+
+/** "Model!$B$4:$D$9", "'My sheet'!A1:C3", "A1": the top-left cell's sheet, row and column; undefined when it is no address. */
+export function originOf(address: unknown): InputRange["origin"] {
+  if (typeof address !== "string") return undefined;
+  const m = /^(?:'((?:[^']|'')+)'|([^!']+))?!?\$?([A-Z]{1,3})\$?(\d+)(?:[:,].*)?$/i.exec(address.trim());
+  if (!m) return undefined;
+  const sheet = (m[1] ?? m[2])?.replace(/''/g, "'");
+  const column = [...m[3].toUpperCase()].reduce((n, ch) => n * 26 + ch.charCodeAt(0) - 64, 0);
+  return { row: Number(m[4]), column, ...(sheet ? { sheet } : {}) };
+}
+
+/** A range read column by column: where each column is, and how to name a cell in a message. */
+class Sheet {
+  readonly index: Partial<Record<Column, number>> = {};
+  constructor(
+    readonly name: string,
+    readonly range: InputRange,
+    columns: readonly Column[],
+  ) {
+    const headers = (range.values[0] ?? []).map((h) => normaliseHeader(isBlank(h) ? "" : String(h)));
+    for (const c of columns) {
+      const found = headers.flatMap((h, i) => ((TARGET_SYNONYMS[c] as readonly string[]).includes(h) ? [i] : []));
+      if (found.length > 1)
+        throw new TargetInputError(
+          `${name}: columns ${found.map((i) => String(range.values[0][i])).join(" and ")} both mean ${LABELS[c]}: rename or remove all but one.`,
+        );
+      if (found.length === 1) this.index[c] = found[0];
+    }
+  }
+
+  require(c: Column): void {
+    if (this.index[c] !== undefined) return;
+    const names = TARGET_SYNONYMS[c].slice(0, 3).join(", ");
+    throw new TargetInputError(
+      `${this.name}: no ${LABELS[c]} column. Add a column headed ${LABELS[c]} (also read: ${names}; case, spaces and punctuation are ignored).`,
+    );
+  }
+
+  /** "exposures, cell C7 (Amount (USD))" or, without the sheet position, "exposures, row 7 of the range (Amount (USD))". */
+  where(r: number, c: Column): string {
+    const o = this.range.origin;
+    if (!o) return `${this.name}, row ${r + 1} of the range, column ${LABELS[c]}`;
+    const row = o.rowNumbers?.[r] ?? o.row + r;
+    const cell = `${columnLetters(o.column + this.index[c]!)}${row}`;
+    return `${this.name}, cell ${o.sheet ? `${o.sheet}!` : ""}${cell} (row ${row}, column ${LABELS[c]})`;
+  }
+
+  cell(r: number, c: Column): InputCell {
+    const i = this.index[c];
+    return i === undefined ? null : this.range.values[r][i];
+  }
+
+  fail(r: number, c: Column, what: string): never {
+    throw new TargetInputError(`${this.where(r, c)}: ${what}`);
+  }
+
+  /** Data rows (all but the header) that are not entirely blank. */
+  *rows(): Generator<number> {
+    for (let r = 1; r < this.range.values.length; r++) if (!this.range.values[r].every(isBlank)) yield r;
+  }
+
+  /** Markets and sides already read, by their text: a 10,000-row model repeats a few dozen of each. */
+  private readonly known = new Map<InputCell, string>();
+
+  market(r: number, allowDefault = false): string {
+    const v = this.cell(r, "market");
+    const seen = this.known.get(v);
+    if (seen !== undefined && !allowDefault) return seen;
+    if (allowDefault && typeof v === "string" && v.trim() === "*") return "*";
+    if (isBlank(v))
+      this.fail(
+        r,
+        "market",
+        `Market is empty: give the market symbol, e.g. USDTNGN${allowDefault ? ", or * for every other market" : ""}.`,
+      );
+    const market =
+      parseMarket(v as string | number) ?? this.fail(r, "market", `${shown(v)} is not a market symbol: use one such as USDTNGN.`);
+    this.known.set(v, market);
+    return market;
+  }
+
+  side(r: number): Side {
+    const v = this.cell(r, "side");
+    return (
+      (isBlank(v) ? null : parseSide(v as string)) ??
+      this.fail(r, "side", `${isBlank(v) ? "Side is empty" : `${shown(v)}`}: use buy or sell.`)
+    );
+  }
+
+  /** A USD amount to the cent: a number, or text such as "1,250,000" or "$250,000". */
+  usd(r: number, c: Column, opts: { min: number; fix: string }): number | null {
+    const v = this.cell(r, c);
+    if (isBlank(v)) return null;
+    const n = numberOf(v);
+    if (n === null) this.fail(r, c, `${shown(v)} is not a number: ${opts.fix}`);
+    const value = roundToCent(n);
+    if (value < opts.min || value > 1e12) this.fail(r, c, `${shown(v)} is out of range: ${opts.fix}`);
+    return value;
+  }
+}
+
+/** A number from a number or text ("1,250,000", "$250,000", "75%", "75 %"); null when it is none. */
+function numberOf(v: InputCell): number | null {
+  if (typeof v === "number") return Number.isFinite(v) ? v : null;
+  if (typeof v !== "string") return null;
+  const text = v
+    .trim()
+    .replace(/^(usdc|usd|\$)\s*/i, "")
+    .replace(/\s*(usdc|usd|%)$/i, "")
+    .replace(/[\s\u00a0\u202f_']/g, "");
+  if (!/^-?(\d{1,3}(,\d{3})+|\d+)(\.\d+)?$/.test(text)) return null;
+  return Number(text.replace(/,/g, ""));
+}
+
+function checkRange(name: string, range: InputRange): void {
+  if (!Array.isArray(range.values) || range.values.length === 0 || !Array.isArray(range.values[0]))
+    throw new TargetInputError(`${name}: give a range whose first row holds the headers.`);
+}
+
+/** The exposures: Market, Side (the hedge side that offsets it), Amount (USD); blank rows skipped. */
+export function readExposures(range: InputRange): Exposure[] {
+  checkRange("exposures", range);
+  const s: Sheet = new Sheet("exposures", range, ["market", "side", "amount"]);
+  (["market", "side", "amount"] as const).forEach((c) => s.require(c));
+  const out: Exposure[] = [];
+  for (const r of s.rows()) {
+    const market = s.market(r);
+    const side = s.side(r);
+    const amountUsd = s.usd(r, "amount", { min: 0, fix: "give the USD amount, 0 or more, e.g. 250,000 (the side says which way)." });
+    if (amountUsd === null) s.fail(r, "amount", "Amount is empty: give the USD amount, e.g. 250,000.");
+    out.push({ market, side, amountUsd });
+  }
+  return out;
+}
+
+/** The policy: one row per market, "*" the default for the others. */
+export function readPolicy(range: InputRange): PolicyRow[] {
+  checkRange("policy", range);
+  const columns = ["market", "ratio", "tenor", "roundTo", "minTrade", "maxTrade", "netSides"] as const;
+  const s: Sheet = new Sheet("policy", range, columns);
+  (["market", "ratio", "tenor"] as const).forEach((c) => s.require(c));
+  const out: PolicyRow[] = [];
+  const seen = new Map<string, number>();
+  for (const r of s.rows()) {
+    const market = s.market(r, true);
+    if (seen.has(market)) s.fail(r, "market", `${market} also has a policy row above: keep one row per market.`);
+    seen.set(market, r);
+    const ratioPct = s.usd(r, "ratio", { min: 0, fix: "give a percentage from 0 to 100, e.g. 75." });
+    if (ratioPct === null) s.fail(r, "ratio", "Hedge ratio is empty: give a percentage from 0 to 100, e.g. 75.");
+    if (ratioPct > 100) s.fail(r, "ratio", `${ratioPct} is more than 100: give a percentage from 0 to 100, e.g. 75.`);
+    const tenorCell = s.cell(r, "tenor");
+    const tenor = isBlank(tenorCell) ? null : parseTenor(tenorCell as string | number);
+    if (tenor === null) s.fail(r, "tenor", `${isBlank(tenorCell) ? "Tenor is empty" : shown(tenorCell)}: use 1, 3 or 7 (days).`);
+    const roundToUsd =
+      s.usd(r, "roundTo", { min: 0.01, fix: "give the USD step to round targets to, e.g. 1,000 (0.01 at least)." }) ?? 0.01;
+    const minTradeUsd =
+      s.usd(r, "minTrade", { min: 0, fix: "give the smallest change worth trading in USD, e.g. 10,000 (0 trades any)." }) ?? 0;
+    const maxTradeUsd = s.usd(r, "maxTrade", {
+      min: 0.01,
+      fix: "give the largest USD amount of one row, e.g. 500,000, or leave it empty.",
+    });
+    const net = s.cell(r, "netSides");
+    let netSides = true;
+    if (!isBlank(net)) {
+      const text = String(net).trim().toLowerCase();
+      if (net === true || ["yes", "y", "true", "1"].includes(text)) netSides = true;
+      else if (net === false || ["no", "n", "false", "0"].includes(text)) netSides = false;
+      else s.fail(r, "netSides", `${shown(net)}: use yes or no (empty means yes).`);
+    }
+    out.push({ market, ratio: ratioPct / 100, tenor, roundToUsd, minTradeUsd, maxTradeUsd, netSides });
+  }
+  return out;
+}
+
+/** Open hedges: Market, Side and a size (the =HEDGE.POSITIONS() spill as it is); sizes of one side add up. */
+export function readHoldings(range: InputRange): Holding[] {
+  checkRange("positions", range);
+  const s: Sheet = new Sheet("positions", range, ["market", "side", "size"]);
+  (["market", "side", "size"] as const).forEach((c) => s.require(c));
+  const out: Holding[] = [];
+  for (const r of s.rows()) {
+    const sizeUsd = s.usd(r, "size", { min: 0, fix: "give the open hedge's USD size, 0 or more." }) ?? 0;
+    out.push({ market: s.market(r), side: s.side(r), sizeUsd });
+  }
+  return out;
+}

@@ -1,0 +1,101 @@
+// HEDGE.TARGET through fake invocations: the proposal on the live positions' shared poll (no request of its own), the pure form with positions given, and bad cells as #VALUE! naming them.
+import { FakeInvocation, installFeeds } from "./fake-invocation";
+import * as fn from "../../src/functions/functions";
+import { target } from "../../src/functions/target";
+import { cellStreams } from "../../src/functions/runtime";
+import { position } from "../feeds/fake-client";
+import { PROPOSAL_HEADERS } from "../../src/policy/target";
+
+type Spill = unknown[][];
+const EXPOSURES = [
+  ["Market", "Side", "Amount (USD)"],
+  ["USDTNGN", "buy", 1_000_000],
+  ["", "", ""],
+  ["USDTNGN", "sell", 200_000],
+];
+const POLICY = [
+  ["Market", "Hedge ratio (%)", "Tenor (days)", "Round to (USD)", "Min trade (USD)"],
+  ["*", 75, 7, 1_000, 10_000],
+];
+const invocation = (addresses?: string[]) => Object.assign(new FakeInvocation<Spill>(), { parameterAddresses: addresses });
+/** "Add USDTNGN buy 100000" per row. */
+const actions = (spill: Spill) => spill.slice(1).map((r) => [r[0], r[1], r[2], r[3]].filter((x) => x !== "").join(" "));
+
+describe("HEDGE.TARGET", () => {
+  test("without positions: the proposal on the live positions, updated by the positions poll; no request of its own", async () => {
+    const { client, advance } = installFeeds();
+    client.positions_ = [position({ side: "buy", size_usd: 500_000 })];
+    const positions = new FakeInvocation<Spill>();
+    fn.positions(undefined, undefined, positions as never);
+    const cell = invocation();
+    fn.target(EXPOSURES, POLICY, undefined, cell as never);
+    await advance();
+    // 75% of the net 800,000 buy = 600,000; 500,000 open: add 100,000.
+    expect(cell.value[0]).toEqual([...PROPOSAL_HEADERS]);
+    expect(actions(cell.value)).toEqual(["Add USDTNGN buy 100000"]);
+    expect(client.count("positions")).toBe(1); // one poll shared with HEDGE.POSITIONS
+
+    client.positions_ = [position({ side: "buy", size_usd: 600_000 })];
+    await advance(2_000);
+    expect(cell.value).toEqual([[...PROPOSAL_HEADERS]]); // nothing left to do
+    expect(client.count("positions")).toBe(2);
+    for (const other of ["prices", "account", "markets", "hedges", "quote"]) expect(client.count(other as never)).toBe(0);
+  });
+
+  test("100 TARGET cells recalculated add no request: the positions poll stays one per interval", async () => {
+    const { client, advance } = installFeeds();
+    for (let i = 0; i < 100; i++) fn.target(EXPOSURES, POLICY, null as never, invocation() as never);
+    await advance();
+    await advance(10_000);
+    expect(client.count("positions")).toBe(6); // every 2 s, as for one cell
+    expect(cellStreams().counts().cells).toBe(100);
+  });
+
+  test("with positions given: a pure function of its three ranges, set once, no request (the =HEDGE.POSITIONS() spill works as is)", async () => {
+    const { client, advance } = installFeeds();
+    const spilled = [
+      ["market", "side", "size_usd", "collateral_usdc"],
+      ["USDTNGN", "sell", 30_000, 1_000],
+    ];
+    const cell = invocation();
+    target(cellStreams(), cell, EXPOSURES, POLICY, spilled, [], () => new Date("2026-11-25T10:00:00Z"));
+    await advance(10_000);
+    expect(cell.results).toHaveLength(1);
+    expect(cell.value.slice(1).map((r) => r.slice(0, 6))).toEqual([
+      ["Close", "USDTNGN", "sell", "", "", "TARGET-2026-11-25-USDTNGN-SELL-1"],
+      ["Open", "USDTNGN", "buy", 600_000, 7, "TARGET-2026-11-25-USDTNGN-BUY-1"],
+    ]);
+    expect(client.count("positions")).toBe(0);
+  });
+
+  test.each([
+    [
+      "a bad amount, named by its sheet cell",
+      [
+        ["Market", "Side", "Amount"],
+        ["USDTNGN", "buy", "lots"],
+      ],
+      POLICY,
+      /exposures, cell Model!D6 \(row 6, column Amount \(USD\)\): "lots" is not a number/,
+    ],
+    ["a market without a policy row", EXPOSURES, [POLICY[0], ["USDTKES", 75, 7, 1_000, 0]], /no row for market USDTNGN and no \* row/],
+    [
+      "a policy without a Hedge ratio column",
+      EXPOSURES,
+      [
+        ["Market", "Tenor"],
+        ["*", 7],
+      ],
+      /policy: no Hedge ratio \(%\) column/,
+    ],
+    ["a single value where a range belongs", "USDTNGN", POLICY, /exposures must be a range with a header row/],
+  ])("%s is #VALUE! naming it; nothing is asked", async (_name, exposures, policy, message) => {
+    const { client, advance } = installFeeds();
+    const cell = invocation(["Model!$B$5:$D$9", "Policy!A1:E2", ""]);
+    fn.target(exposures as never, policy, undefined, cell as never);
+    await advance();
+    expect(cell.error.code).toBe("#VALUE!");
+    expect(cell.error.message).toMatch(message);
+    expect(client.count("positions")).toBe(0);
+  });
+});

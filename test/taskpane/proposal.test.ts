@@ -1,0 +1,101 @@
+// Propose and a batch from the Action column as the pane shows them: the Hedge Proposal sheet's content, bad cells named by their sheet cell, and the mixed batch's wording.
+import { proposalContent, proposalSummary, PROPOSAL_SHEET } from "../../src/taskpane/proposal-sheet";
+import { batchTitle, confirmation, previewTotals } from "../../src/taskpane/trade-model";
+import type { SelectedRows } from "../../src/trading/workbook";
+import type { CellValue } from "../../src/trading/cells";
+import { openLine, position, preview, row } from "./fixtures";
+
+function selection(sheetName: string, address: string, headerRowNumber: number, grid: CellValue[][], rowNumbers?: number[]): SelectedRows {
+  return {
+    sheetName,
+    address,
+    tableName: null,
+    headers: grid[0].map(String),
+    headerRowNumber,
+    rows: grid.slice(1).map((values, i) => ({ rowNumber: rowNumbers?.[i] ?? headerRowNumber + 1 + i, values })),
+    hiddenRowsSkipped: 0,
+  };
+}
+const NOW = new Date("2026-11-25T09:30:00Z");
+const POLICY = selection("Policy", "Policy!B3:E3", 2, [
+  ["Market", "Hedge ratio (%)", "Tenor (days)", "Round to (USD)"],
+  ["*", 75, 7, 1_000],
+]);
+
+describe("Propose: the Hedge Proposal sheet", () => {
+  test("the proposal from the live positions as plain values: header bold, USD columns as amounts, the day's references", () => {
+    const model = selection("Model", "Model!A2:C3", 1, [
+      ["Market", "Side", "Amount (USD)"],
+      ["USDTNGN", "buy", 1_000_000],
+      ["USDTNGN", "sell", 200_000],
+    ]);
+    const { rows, content } = proposalContent(model, POLICY, [{ ...position, side: "buy", size_usd: 500_000 }], NOW);
+    expect(content.name).toBe(PROPOSAL_SHEET);
+    expect(content.values.slice(1).map((r) => r.slice(0, 8))).toEqual([
+      ["Add", "USDTNGN", "buy", 100_000, "", "TARGET-2026-11-25-USDTNGN-BUY-1", 500_000, 600_000],
+    ]);
+    expect(content.formats[1].slice(0, 8)).toEqual(["@", "@", "@", "#,##0.00", "0", "@", "#,##0.00", "#,##0.00"]);
+    expect(content.boldRows).toEqual([0]);
+    expect(content.columnWidths).toHaveLength(content.values[0].length);
+    expect(proposalSummary(rows, "Hedge Proposal (2)")).toBe(
+      "1 row proposed on Hedge Proposal (2) (1 Add). Review them, then select them and press Read selection to trade them as one batch.",
+    );
+    expect(proposalSummary([], PROPOSAL_SHEET)).toMatch(/^Nothing to do: every hedge is within Min trade of its target/);
+  });
+
+  test("a bad cell is named by its sheet cell, hidden rows counted as Excel numbers them", () => {
+    // Rows 3 and 4 are hidden: the selection hands over rows 2 and 5.
+    const model = selection(
+      "Model",
+      "Model!B2:D5",
+      1,
+      [
+        ["Market", "Side", "Amount"],
+        ["USDTNGN", "buy", 5],
+        ["USDTNGN", "buy", "ten"],
+      ],
+      [2, 5],
+    );
+    expect(() => proposalContent(model, POLICY, [], NOW)).toThrow(
+      /exposures, cell Model!D5 \(row 5, column Amount \(USD\)\): "ten" is not a number/,
+    );
+  });
+});
+
+describe("a batch from the Action column", () => {
+  const close = openLine(2, {
+    row: row(2, { action: "close", side: "sell", notional: null, tenor: null }),
+    quote: null,
+    position,
+    marginBackUsdc: 9_000,
+    collateralUsdc: 0,
+    carryUsdc: 0,
+  });
+  const open = openLine(3, { row: row(3, { notional: 300_000 }) });
+  const add = openLine(4, { row: row(4, { action: "add", notional: 75_000, tenor: null }) });
+  const mixed = preview([close, open, add], { action: "column" });
+
+  test("its title names the choice and the mix of actions in trading order", () => {
+    expect(batchTitle(mixed)).toBe("From the Action column: 3 rows (1 Close, 1 Open, 1 Add)");
+    expect(batchTitle(preview([open]))).toBe("Open 1 row");
+  });
+
+  test("its totals show both the collateral of the opens and adds and the margin back of the closes", () => {
+    expect(previewTotals(mixed).map((c) => c.label)).toEqual([
+      "Rows",
+      "Total notional",
+      "Collateral to lock",
+      "Carry over tenors",
+      "Margin expected back",
+    ]);
+    expect(previewTotals(preview([close], { action: "close" })).map((c) => c.label)).toEqual(["Rows", "Margin expected back"]);
+  });
+
+  test("the LIVE question names the rows' actions", () => {
+    const c = confirmation("production", "column", 3, 475_000, 0, ["close", "open", "add"]);
+    expect(c.steps).toBe(2);
+    expect(c.dialog).toBe(
+      "LIVE environment — production money. 3 rows from the Action column (1 Close, 1 Open, 1 Add), total notional 475,000.00 USD. Send these orders?",
+    );
+  });
+});

@@ -1,0 +1,113 @@
+// A proposal traded as one batch against the sandbox: Propose's sheet from a model and live positions, read with its Action column, previewed, sent exactly once in its order, and re-proposing then proposes nothing.
+import { defaultAccounts } from "../../src/sandbox/accounts";
+import { MemoryWorkbook } from "../../src/excel/memory-workbook";
+import { MemorySheetWriter } from "../../src/excel/recon-sheet";
+import { createDesk } from "../../src/trading/desk";
+import type { RunningSandbox } from "../../src/sandbox/server";
+import { DEMO_API_KEY } from "../../src/sandbox/demo";
+import { proposalContent, PROPOSAL_SHEET } from "../../src/taskpane/proposal-sheet";
+import { deskClient, start } from "../sandbox/helpers";
+
+let sb: RunningSandbox;
+beforeAll(async () => {
+  sb = await start({ accounts: defaultAccounts(), fillMs: 100 });
+});
+afterAll(() => sb.close());
+
+const MODEL = [
+  ["Market", "Side", "Amount (USD)", "Note"],
+  ["USDTNGN", "buy", 600_000, "Q1 imports"],
+  ["USDTNGN", "buy", 400_000, "Q2 imports"],
+  ["USDTNGN", "sell", 100_000, "exports"],
+];
+const POLICY = [
+  ["Market", "Hedge ratio (%)", "Tenor (days)", "Round to (USD)", "Min trade (USD)", "Max trade (USD)", "Net sides"],
+  ["*", 75, 7, 1_000, 10_000, 300_000, "yes"],
+];
+
+test("model → Propose → trade the proposal as one batch → re-proposing proposes nothing", async () => {
+  const workbook = new MemoryWorkbook({
+    sheets: {
+      Model: MODEL,
+      Policy: POLICY,
+      Seed: [
+        ["Market", "Side", "Notional", "Tenor", "Client reference"],
+        ["USDTNGN", "sell", 50_000, 7, "SEED-1"],
+      ],
+    },
+  });
+  const writer = new MemorySheetWriter(workbook);
+  const client = deskClient(sb, DEMO_API_KEY);
+  /** Rows in the order the service first accepted them (one entry per idempotency key). */
+  const accepted = new Map<string, string>();
+  const desk = createDesk({
+    client,
+    workbook,
+    pollIntervalMs: 200,
+    onProgress: (p) => {
+      if (p.row.status !== "submitting" && !accepted.has(p.row.idempotencyKey))
+        accepted.set(p.row.idempotencyKey, `${p.row.action} ${p.row.side}`);
+    },
+  });
+
+  // Something already open on the side the net exposure no longer needs.
+  workbook.select("Seed", "A2:E2");
+  const seed = await desk.readRows("open");
+  await desk.send(await desk.preview(seed.action, seed.rows));
+  await desk.settled(20_000);
+
+  const proposeNow = async () => {
+    const exposures = await workbook.select("Model", "A2:D4").readSelection();
+    const policy = await workbook.select("Policy", "A2:G2").readSelection();
+    return proposalContent(exposures, policy, (await client.positions()).data, new Date());
+  };
+  const first = await proposeNow();
+  // Net 900,000 buy × 75% = 675,000 buy, in rows of at most 300,000; the sell hedge goes first.
+  expect(first.rows.map((r) => `${r.action} ${r.side} ${r.amountUsd ?? ""}`.trim())).toEqual([
+    "close sell",
+    "open buy 300000",
+    "add buy 300000",
+    "add buy 75000",
+  ]);
+  const written = await writer.writeSheet(first.content);
+  expect(written.name).toBe(PROPOSAL_SHEET);
+
+  workbook.select(PROPOSAL_SHEET, "A2:I5");
+  const read = await desk.readRows("open"); // the batch's choice is overridden by the Action column
+  expect(read.action).toBe("column");
+  expect(read.problems).toEqual([]);
+  const account = (await client.account()).data;
+  const preview = await desk.preview(read.action, read.rows);
+  expect(preview.blockers).toEqual([]);
+  expect(preview.lines.map((l) => l.blockers)).toEqual([[], [], [], []]);
+  expect(preview.lines[0].position?.size_usd).toBe(50_000); // the close's position and margin back
+  expect(preview.lines.slice(1).every((l) => l.quote !== null)).toBe(true); // the open and the adds quoted
+  // The checks count what the close frees first: its notional as headroom and capacity, its margin back as balance.
+  expect(preview.checks.find((c) => c.label.startsWith("Exposure"))).toMatchObject({
+    needed: 675_000,
+    available: account.available_exposure_usd + 50_000,
+  });
+  expect(preview.checks.find((c) => c.label.startsWith("Balance"))?.available).toBeCloseTo(
+    account.balance_usdc + preview.lines[0].marginBackUsdc,
+    6,
+  );
+
+  const result = await desk.send(preview);
+  await desk.settled(30_000);
+  expect(result.skipped).toEqual([]);
+  // Each row once; per side in the proposal's order (the adds wait for the open of their side).
+  expect([...accepted.values()].slice(1).filter((r) => r.endsWith("buy"))).toEqual(["open buy", "add buy", "add buy"]);
+  expect(accepted.size).toBe(5);
+  const log = await workbook.readLog();
+  expect(log.slice(1).map((r) => `${r.action} ${r.side} ${r.status}`)).toEqual([
+    "close sell closed",
+    "open buy filled",
+    "add buy filled",
+    "add buy filled",
+  ]);
+  const positions = (await client.positions()).data;
+  expect(positions.map((p) => [p.side, p.size_usd])).toEqual([["buy", 675_000]]);
+
+  expect((await proposeNow()).rows).toEqual([]);
+  desk.stop();
+}, 90_000);
