@@ -218,17 +218,33 @@ export function sideOrder(a: Intent, b: Intent): number {
 }
 
 /**
- * The row that left right after `intent` on the same hedge and wrote the notional it found there (its Notional before):
+ * The row that left right after `intent` on the same hedge and market side, strictly later, and wrote the notional it found there (its Notional before):
  * `intent`'s notional after, since a side's rows go one at a time. Null when there is none, or when a row in between left
  * without writing what it found (an older version's row): then nothing later can speak for `intent`.
  */
 export function nextInChain(intent: Intent, side: readonly Intent[]): Intent | null {
-  if (intent.action === "open" || !intent.hedgeId || intent.sentAt === null) return null;
-  const later = side
-    .filter((o) => o !== intent && o.hedgeId === intent.hedgeId && o.action !== "open" && o.sentAt !== null && sideOrder(intent, o) < 0)
-    .sort(sideOrder);
-  const first = later[0];
-  return first && first.notionalBefore !== null ? first : null;
+  return chainOf(side)(intent);
+}
+
+/** nextInChain over one set of rows, indexed once (a poll round judges thousands of rows against the same journal). */
+export function chainOf(rows: readonly Intent[]): (intent: Intent) => Intent | null {
+  const byHedge = new Map<string, Intent[]>();
+  for (const o of rows) {
+    if (o.action === "open" || !o.hedgeId || o.sentAt === null) continue;
+    const list = byHedge.get(o.hedgeId);
+    if (list) list.push(o);
+    else byHedge.set(o.hedgeId, [o]);
+  }
+  for (const list of byHedge.values()) list.sort(sideOrder);
+  return (intent) => {
+    if (intent.action === "open" || !intent.hedgeId || intent.sentAt === null) return null;
+    const list = (byHedge.get(intent.hedgeId) ?? []).filter((o) => o.market === intent.market && o.side === intent.side);
+    const at = list.findIndex((o) => o.idempotencyKey === intent.idempotencyKey);
+    const next = at >= 0 ? list[at + 1] : list.find((o) => sideOrder(intent, o) < 0);
+    // The next row left once this one was final: strictly later. Rows sent at the same instant are no chain.
+    if (!next || next.notionalBefore === null || !(utcMs(next.sentAt!) > utcMs(intent.sentAt))) return null;
+    return next;
+  };
 }
 
 const rowText = (i: Intent) =>
@@ -278,8 +294,9 @@ export function judgeChain(side: readonly Intent[], evidence: Evidence, isFinal:
   const firstOpen = ordered.findIndex((i) => !isFinal(i));
   const unfinished = firstOpen < 0 ? [] : ordered.slice(firstOpen).filter((i) => !isFinal(i));
   const start = (firstOpen < 0 ? ordered : ordered.slice(0, firstOpen)).at(-1) ?? null;
+  const next = chainOf(ordered);
   const links = unfinished.map((intent): ChainLink => {
-    const v = verdict(intent, evidence, nextInChain(intent, ordered));
+    const v = verdict(intent, evidence, next(intent));
     return { intent, verdict: v, result: chainResult(v) };
   });
   return { start, links, gap: chainGap(start, unfinished[0]) };

@@ -47,6 +47,9 @@ describe("which src/ folder may import which", () => {
     ["src/sandbox/fixture.ts", "../excel/memory-workbook"],
     ["src/functions/fixture.ts", "../trading/desk"],
     ["src/devtools/fixture.ts", "../sandbox/server"],
+    // A folder one level down (src/trading/desk/): "../../x" is another folder.
+    ["src/trading/desk/fixture.ts", "../../excel/office-workbook"],
+    ["src/trading/desk/fixture.ts", "../../taskpane/pane-app"],
   ])("%s importing %s is refused", (file, from) => {
     expect(rulesBroken(file, `import { x } from "${from}";\nexport const y = x;`)).toContain("no-restricted-imports");
   });
@@ -59,6 +62,8 @@ describe("which src/ folder may import which", () => {
     ["src/taskpane/fixture.ts", "../excel/memory-workbook"],
     ["src/sandbox/fixture.ts", "../api/schemas"],
     ["src/functions/fixture.ts", "../../package.json"],
+    ["src/trading/desk/fixture.ts", "../verdict"],
+    ["src/trading/desk/fixture.ts", "../../api/errors"],
   ])("%s importing %s is allowed", (file, from) => {
     expect(rulesBroken(file, `import { x } from "${from}";\nexport const y = x;`)).toEqual([]);
   });
