@@ -82,7 +82,7 @@ export function nextStep(intent: Intent, shown: Shown, facts: Facts): Step {
       return { kind: "wait", why: "ask_first" };
     case "unreachable":
       if (accepted) return { kind: "follow" };
-      if (facts.sentAgoMs >= RESEND_WINDOW_MS + DOUBT_LIMIT_MS)
+      if (!facts.neverSent && facts.sentAgoMs >= RESEND_WINDOW_MS + DOUBT_LIMIT_MS)
         return {
           kind: "park",
           why: "unreachable",
