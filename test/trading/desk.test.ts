@@ -1901,3 +1901,73 @@ describe("more of what the messages say", () => {
     expect((await byKey(w, r.idempotencyKey)).status).toBe("needs_decision");
   });
 });
+
+describe("a market side judged as a chain (issue 22)", () => {
+  const sell = (over: Partial<TradeRow>) => row({ side: "sell", tenor: null, clientReference: null, ...over });
+
+  it("the crash window: an Add submitted and the Reduce after it, both executed, resolve with no decision; a Close chosen meanwhile closes the hedge", async () => {
+    const w = world();
+    const h = w.service.seed({ side: "sell", notional_usd: 50_000 }); // both executed: 100,000 + 50,000 − 100,000
+    await w.journalled(row({ side: "sell", notional: 100_000, clientReference: "O-1" }), {
+      status: "filled",
+      hedgeId: h.id,
+      sentAt: iso(START - 60_000),
+    });
+    const addRow1 = await w.journalled(sell({ action: "add", notional: 50_000 }), {
+      status: "submitted",
+      hedgeId: h.id,
+      notionalBefore: 100_000,
+      sentAt: iso(START - 50_000),
+    });
+    const reduce = await w.journalled(sell({ action: "reduce", notional: 100_000 }), {
+      hedgeId: h.id,
+      notionalBefore: 150_000,
+      sentAt: iso(START - 40_000),
+    });
+    const desk = await w.desk();
+    const plan = await desk.inspect();
+    expect(plan.items.map((i) => [i.row.action, i.step])).toEqual([
+      ["add", "record"],
+      ["reduce", "record"],
+    ]);
+    expect(plan.items[0].serviceSays).toContain("The next row of this side (reduce sell 100,000.00 USD");
+    await desk.resume();
+    const closing = desk.send(previewOf([sell({ action: "close", notional: null })]));
+    await advance(3_000);
+    await closing;
+    const log = await w.log();
+    expect(log.map((r) => [r.action, r.status])).toEqual([
+      ["open", "filled"],
+      ["add", "filled"],
+      ["reduce", "filled"],
+      ["close", "closed"],
+    ]);
+    expect(desk.needsDecision()).toEqual([]);
+    expect(h.status).toBe("closed");
+    // Nothing was sent again: the one request is the Close's.
+    expect(w.service.posts.map((p) => p.op)).toEqual(["close"]);
+    expect([addRow1, reduce].map((r) => log.find((x) => x.idempotencyKey === r.idempotencyKey)!.message)).toEqual([
+      "Filled: the next row of this side found the hedge at 150,000.00 USD.",
+      "Filled: hedge notional now 50,000.00 USD.",
+    ]);
+  });
+
+  it("an unexplained change stays unclear: the row needs your decision as before, and the Close behind it waits", async () => {
+    const w = world();
+    const h = w.service.seed({ side: "sell", notional_usd: 185_000 });
+    const added = await w.journalled(sell({ action: "add", notional: 50_000 }), {
+      status: "submitted",
+      hedgeId: h.id,
+      notionalBefore: 100_000,
+      sentAt: iso(START - 50_000),
+    });
+    const desk = await w.desk();
+    await desk.resume();
+    const closing = desk.send(previewOf([sell({ action: "close", notional: null })]));
+    await advance(130_000);
+    expect((await closing).rows[0].status).toBe("submitting");
+    expect((await byKey(w, added.idempotencyKey)).status).toBe("needs_decision");
+    expect(desk.waits()).toEqual([expect.objectContaining({ reason: "needs_decision", queued: 1 })]);
+    expect(w.service.posts).toEqual([]);
+  });
+});
