@@ -263,6 +263,8 @@ export interface LaneWait {
   row: RowStatus;
   /** Rows queued behind it. */
   queued: number;
+  /** The first row queued behind it (the row that goes next, e.g. the Close the user chose meanwhile); null when none. */
+  next: RowStatus | null;
   reason: "needs_decision" | "in_progress";
 }
 

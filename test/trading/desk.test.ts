@@ -977,6 +977,7 @@ describe("one row at a time per market side", () => {
         side: "buy",
         row: expect.objectContaining({ rowNumber: 2, status: "submitting" }),
         queued: 1,
+        next: expect.objectContaining({ rowNumber: 3, status: "submitting" }),
         reason: "in_progress",
       },
     ]);
@@ -1003,6 +1004,7 @@ describe("one row at a time per market side", () => {
         side: "buy",
         row: expect.objectContaining({ rowNumber: 2, status: "needs_decision" }),
         queued: 0,
+        next: null,
         reason: "needs_decision",
       },
     ]);

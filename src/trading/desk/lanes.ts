@@ -60,14 +60,6 @@ export class Lanes {
     return false;
   }
 
-  /** The earlier rows of `t`'s side that wait for the user's decision (a Close's line offers these decisions in place). */
-  decisionsBefore(t: Tracking): Intent[] {
-    const lane = laneOf(t.intent);
-    return this.all()
-      .filter((o) => o.seq < t.seq && laneOf(o.intent) === lane && o.intent.status === "needs_decision")
-      .map((o) => o.intent);
-  }
-
   /** Rows not final and not waiting for the user. */
   pending(): RowStatus[] {
     return this.all()
@@ -80,13 +72,14 @@ export class Lanes {
     const out: LaneWait[] = [];
     for (const head of this.heads()) {
       const lane = laneOf(head.intent);
-      const queued = this.all().filter((t) => t !== head && !isFinal(t.intent.status) && laneOf(t.intent) === lane).length;
-      if (head.intent.status === "needs_decision" || queued > 0)
+      const behind = this.all().filter((t) => t !== head && !isFinal(t.intent.status) && laneOf(t.intent) === lane);
+      if (head.intent.status === "needs_decision" || behind.length > 0)
         out.push({
           market: head.intent.market,
           side: head.intent.side,
           row: rowStatusOf(head.intent),
-          queued,
+          queued: behind.length,
+          next: behind.length > 0 ? rowStatusOf(behind[0].intent) : null,
           reason: head.intent.status === "needs_decision" ? "needs_decision" : "in_progress",
         });
     }
