@@ -116,14 +116,7 @@ export function unfinishedView(
     (w) =>
       `${w.market} ${w.side} waits on: ${rowTitle(w.row)} logged ${formatUtc(w.row.loggedAt)} (${w.reason === "needs_decision" ? "needs your decision" : STATUS_LABELS[w.row.status].toLowerCase()}${w.queued ? `; ${plural(w.queued, "more row")} queued` : ""}).`,
   );
-  const waitLines = options.waits.map((w, i): WaitLineView => {
-    const waiting = w.reason === "needs_decision" ? (rows.find((r) => r.key === w.row.idempotencyKey && r.decide) ?? null) : null;
-    if (!waiting || !w.next) return { text: waits[i], decide: waiting };
-    return {
-      text: `${rowTitle(w.next)} waits for your decision on ${rowTitle(w.row)} logged ${formatUtc(w.row.loggedAt)}${w.queued > 1 ? ` (${plural(w.queued - 1, "more row")} queued behind it)` : ""}: decide it here.`,
-      decide: waiting,
-    };
-  });
+  const waitLines = options.waits.map((w, i) => waitLine(w, waits[i], rows));
   const others =
     plan && plan.otherAccounts > 0 && !options.resumed
       ? ` ${plural(plan.otherAccounts, "unfinished row")} of another account or environment are left alone.`
@@ -144,6 +137,16 @@ export function unfinishedView(
     unusable,
     waits,
     waitLines,
+  };
+}
+
+/** A side's line; when it waits on a row that needs a decision, that row, and the row queued next named first. */
+function waitLine(w: LaneWait, text: string, rows: readonly UnfinishedRowView[]): WaitLineView {
+  const waiting = w.reason === "needs_decision" ? (rows.find((r) => r.key === w.row.idempotencyKey && r.decide) ?? null) : null;
+  if (!waiting || !w.next) return { text, decide: waiting };
+  return {
+    text: `${rowTitle(w.next)} waits for your decision on ${rowTitle(w.row)} logged ${formatUtc(w.row.loggedAt)}${w.queued > 1 ? ` (${plural(w.queued - 1, "more row")} queued behind it)` : ""}: decide it here.`,
+    decide: waiting,
   };
 }
 
