@@ -302,6 +302,30 @@ export function judgeChain(side: readonly Intent[], evidence: Evidence, isFinal:
   return { start, links, gap: chainGap(start, unfinished[0]) };
 }
 
+/**
+ * What each market side's chain says before its first unfinished row: a change of the hedge since the side's last final
+ * row that no row of this log explains, by that row's idempotency key (sides without one are left out). The pane adds it
+ * to what the service shows. One pass over the rows.
+ */
+export function chainGaps(rows: readonly Intent[], isFinal: (i: Intent) => boolean): Map<string, string> {
+  const sides = new Map<string, Intent[]>();
+  for (const r of rows) {
+    const lane = `${r.market}|${r.side}`;
+    const list = sides.get(lane);
+    if (list) list.push(r);
+    else sides.set(lane, [r]);
+  }
+  const gaps = new Map<string, string>();
+  for (const side of sides.values()) {
+    const ordered = side.sort(sideOrder);
+    const firstOpen = ordered.findIndex((o) => !isFinal(o));
+    if (firstOpen < 0) continue;
+    const gap = chainGap(ordered.slice(0, firstOpen).at(-1) ?? null, ordered[firstOpen]);
+    if (gap) gaps.set(ordered[firstOpen].idempotencyKey, gap);
+  }
+  return gaps;
+}
+
 function chainResult(v: Verdict): ChainResult {
   if (v.kind === "absent") return "did_not";
   if (v.kind !== "effect") return "unclear";

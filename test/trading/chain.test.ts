@@ -1,5 +1,5 @@
 // A market side judged as a chain: each row's notional after is the next row's Notional before, the last row's is the hedge now; each unfinished row took effect, did not, or stays unclear for the user's decision.
-import { judgeChain, type ChainResult, type Evidence } from "../../src/trading/verdict";
+import { chainGaps, judgeChain, type ChainResult, type Evidence } from "../../src/trading/verdict";
 import { intentFromRow, isFinal, type Intent } from "../../src/trading/intent";
 import type { Hedge } from "../../src/api/schemas";
 import type { Action, IntentStatus } from "../../src/trading/types";
@@ -108,5 +108,18 @@ describe("a market side is judged as a chain of its unfinished rows and its last
     const chain = judgeChain(side, hedgeAt(120_000), (i) => isFinal(i.status));
     expect(chain.start?.action).toBe("add");
     expect(chain.links.map((l) => [l.intent.action, l.result])).toEqual([["reduce", "took_effect"]]);
+  });
+
+  it("the gap before a side's first unfinished row is found for every side in one pass, and only where there is one", () => {
+    const side = [row("open", 100_000, "filled", null, "10:00:00"), row("add", 50_000, "submitted", 120_000, "10:01:00")];
+    const other = [
+      Object.assign(row("open", 10_000, "filled", null, "10:00:00"), { side: "buy" as const, hedgeId: "h-2" }),
+      Object.assign(row("add", 5_000, "submitting", 10_000, "10:01:00"), { side: "buy" as const, hedgeId: "h-2" }),
+    ];
+    const gaps = chainGaps([...side, ...other], (i) => isFinal(i.status));
+    expect([...gaps.keys()]).toEqual([side[1].idempotencyKey]);
+    expect(gaps.get(side[1].idempotencyKey)).toBe(
+      "The open before it left the hedge at 100,000.00 USD, but this add found it at 120,000.00 USD: a change no row of this log explains (another workbook or person).",
+    );
   });
 });

@@ -3,6 +3,7 @@ import { utcMs } from "../../api/time";
 import { errorCode } from "../../api/errors";
 import { isFinal, rowStatusOf, type Intent } from "../intent";
 import { check } from "../fills";
+import { chainGaps } from "../verdict";
 import { sameAccount } from "../duplicates";
 import type { ResumeItem, ResumePlan, ResumeStep } from "../types";
 import type { DeskContext } from "./context";
@@ -32,11 +33,13 @@ export async function planResume(ctx: DeskContext): Promise<ResumePlan> {
   const newestFirst = [...rows].reverse().sort((a, b) => utcMs(b.intent.loggedAt) - utcMs(a.intent.loggedAt));
   const asked = new Set(newestFirst.slice(0, INSPECT_ASK_MAX).map((r) => r.intent));
   const chain = ctx.chain();
-  plan.items = await mapLimited(rows, ctx.concurrency, async ({ intent, owner }) => ({
-    row: rowStatusOf(intent),
-    owner,
-    ...(asked.has(intent) ? await planRow(ctx, intent, chain(intent)) : notAsked(ctx, intent)),
-  }));
+  const gaps = chainGaps(journal.all(), (i) => isFinal(i.status));
+  plan.items = await mapLimited(rows, ctx.concurrency, async ({ intent, owner }) => {
+    const planned = asked.has(intent) ? await planRow(ctx, intent, chain(intent)) : notAsked(ctx, intent);
+    // The side's chain: a change of the hedge before its first unfinished row that no row of this log explains.
+    const gap = gaps.get(intent.idempotencyKey);
+    return { row: rowStatusOf(intent), owner, ...planned, serviceSays: gap ? `${planned.serviceSays} ${gap}` : planned.serviceSays };
+  });
   for (const { record, reason } of journal.unusable()) {
     if (isFinal(record.status) || (record.environment && record.environment !== ctx.environment)) continue;
     if (record.account && !sameAccount(record.account, ctx.account)) continue;
