@@ -92,6 +92,8 @@ class Desk implements TradingDesk, DeskContext {
   private readonly changeWaiters = new Set<() => void>();
   /** Aborted by stop(): every request the desk has out stops with it (a stopped pane sends nothing more). */
   private lifeController = new AbortController();
+  /** The journal's rows indexed as chains (verdict.ts's chainOf); null once any row changed. */
+  private chainIndex: ((intent: Intent) => Intent | null) | null = null;
 
   constructor(
     private readonly options: DeskOptions,
@@ -134,12 +136,14 @@ class Desk implements TradingDesk, DeskContext {
   }
 
   chain(): (intent: Intent) => Intent | null {
-    return chainOf(this.journal.all());
+    // Indexed once until a row changes (a batch in doubt re-checks many rows between two moves).
+    return (this.chainIndex ??= chainOf(this.journal.all()));
   }
 
   move(intent: Intent, patch: IntentPatch): void {
     const changed = this.journal.update(intent, patch);
     if (Object.keys(changed).length === 0) return;
+    this.chainIndex = null;
     this.emit(intent);
     this.changed();
   }
@@ -212,6 +216,7 @@ class Desk implements TradingDesk, DeskContext {
     const intents = rows.map((row) => intentFromRow(row, this.newKey(), this.environment, loggedAt, this.account));
     for (const i of intents) i.keyId = this.client.keyId;
     await this.journal.append(intents);
+    this.chainIndex = null;
     const signal = options.signal;
     for (const intent of intents) {
       this.lanes.track(intent, true).signal = signal;
@@ -277,7 +282,9 @@ class Desk implements TradingDesk, DeskContext {
   }
 
   async restore(idempotencyKeys: readonly string[]): Promise<RowStatus[]> {
-    return (await this.journal.restore(idempotencyKeys)).map(rowStatusOf);
+    const restored = await this.journal.restore(idempotencyKeys);
+    this.chainIndex = null;
+    return restored.map(rowStatusOf);
   }
 
   async decide(idempotencyKey: string, decision: Decision): Promise<RowStatus> {
@@ -375,6 +382,7 @@ class Desk implements TradingDesk, DeskContext {
     await this.journal.flush().catch(() => undefined);
     // This session's own rows: their in-memory state is the newest; the journal keeps them as they are while it reads.
     await this.journal.load((key) => this.lanes.get(key)?.intent);
+    this.chainIndex = null;
     for (const t of this.lanes.all()) this.journal.adopt(t.intent);
   }
 
