@@ -33,18 +33,25 @@ const LAYERS = {
 const OFFICE_GLOBALS = ["Office", "Excel", "OfficeRuntime", "CustomFunctions"];
 const OFFICE_ENTRY_FILES = ["src/taskpane/taskpane.ts", "src/commands/commands.ts", "src/functions/functions.ts"];
 
-const layerRules = Object.entries(LAYERS).map(([folder, allowed]) => {
+// A layer's files sit in src/<folder>/ or one folder below (src/trading/desk/): there "../" is the layer itself and
+// "../../x/" another folder.
+const layerRules = Object.entries(LAYERS).flatMap(([folder, allowed]) => [
+  layerRule(folder, allowed, `src/${folder}/**/*.ts`, "\\.\\./"),
+  layerRule(folder, allowed, `src/${folder}/*/*.ts`, "\\.\\./\\.\\./"),
+]);
+
+function layerRule(folder, allowed, files, up) {
   // "../x/…" where x is not an allowed folder; functions.ts also reads ../../package.json (the version).
   const allowedFolders = allowed.length > 0 ? `(?:${allowed.join("|")})/` : "(?!)";
   return {
-    files: [`src/${folder}/**/*.ts`],
+    files: [files],
     rules: {
       "no-restricted-imports": [
         "error",
         {
           patterns: [
             {
-              regex: `^\\.\\./(?!${allowedFolders})(?!\\.\\./package\\.json$)`,
+              regex: `^${up}(?!${allowedFolders})(?!\\.\\./package\\.json$)`,
               message: `src/${folder} may import only ${allowed.length > 0 ? allowed.map((f) => `src/${f}`).join(", ") : "its own files"} (layers in eslint.config.js).`,
             },
           ],
@@ -52,7 +59,7 @@ const layerRules = Object.entries(LAYERS).map(([folder, allowed]) => {
       ],
     },
   };
-});
+}
 
 /** Declarations named `window` (variables, parameters, destructured names): they shadow the page's global. */
 const WINDOW_SHADOWS = [

@@ -47,7 +47,7 @@ export default {
     "src/trading/rows.ts",
     "src/trading/duplicates.ts",
     "src/trading/verdict.ts",
-    "src/trading/desk.ts",
+    "src/trading/desk/*.ts",
     "src/trading/intent-store.ts",
     "src/monthend/exact-sum.ts",
     "src/sandbox/idempotency.ts",

@@ -30,7 +30,7 @@ export interface PaneDependencies {
   defaultBaseUrl: string;
   /** Where this build may send a key (from SERVICE_ORIGINS and the build mode); no restriction when absent. */
   policy?: ServicePolicy;
-  createDesk: (options: DeskOptions) => TradingDesk;
+  createDesk: (options: DeskOptions) => Promise<TradingDesk>;
   /** This computer's journal of intents (OfficeRuntime.storage in Excel, in memory in the harness). */
   intentStore: IntentStore;
   /** Where Reconcile month writes its sheet: officeSheetWriter() in Excel, a MemorySheetWriter in the harness. */
@@ -96,23 +96,22 @@ export async function startPane(deps: PaneDependencies): Promise<Pane> {
       resume.setDesk(null, null);
       return;
     }
-    const current = deps.createDesk({
-      client,
-      workbook: deps.workbook,
-      intentStore: deps.intentStore,
-      onError: (e) => trade.showError(errorView(e)),
-      onProgress: (p) => {
-        trade.onProgress(p);
-        resume.refresh();
-        // A fill changes the account and positions: ask the feeds again (once per burst of fills) rather than wait for their next poll.
-        if (isFinal(p.row.status)) refreshFeedsSoon();
+    // The desk is built for the account the connection proved (GET /account), once the log and the journal are read.
+    const account = state.status === "connected" ? (state.account.account_address ?? null) : null;
+    void deps.createDesk(deskOptions(deps, client, account, { trade, resume, refreshFeedsSoon })).then(
+      (current) => {
+        // Another connection (or none) came meanwhile: this desk is not the pane's.
+        if (deskClient !== client) return current.stop();
+        desk = current;
+        trade.setDesk(current);
+        // On opening (and on every new connection): list what the log and this computer's journal show unfinished, with
+        // what the service shows; nothing is sent until the user presses Resume in that visible list.
+        resume.setDesk(current, client.environment);
       },
-    });
-    desk = current;
-    trade.setDesk(current);
-    // On opening (and on every new connection): list what the log and this computer's journal show unfinished, with what
-    // the service shows; nothing is sent until the user presses Resume in that visible list.
-    resume.setDesk(current, client.environment);
+      (e: unknown) => {
+        if (deskClient === client) trade.showError(errorView(e));
+      },
+    );
   });
 
   byId("show-log").addEventListener("click", () => {
@@ -126,4 +125,26 @@ export async function startPane(deps: PaneDependencies): Promise<Pane> {
     deps.connection.settingsRead();
   }
   return { controller, desk: () => desk };
+}
+
+/** The desk's options for a connection: its account, the pane's workbook and journal, and where its errors and progress go. */
+function deskOptions(
+  deps: PaneDependencies,
+  client: HedgingClient,
+  account: string | null,
+  pane: { trade: ReturnType<typeof mountTradePanel>; resume: ReturnType<typeof mountResumePanel>; refreshFeedsSoon: () => void },
+): DeskOptions {
+  return {
+    client,
+    account,
+    workbook: deps.workbook,
+    intentStore: deps.intentStore,
+    onError: (e) => pane.trade.showError(errorView(e)),
+    onProgress: (p) => {
+      pane.trade.onProgress(p);
+      pane.resume.refresh();
+      // A fill changes the account and positions: ask the feeds again (once per burst of fills) rather than wait for their next poll.
+      if (isFinal(p.row.status)) pane.refreshFeedsSoon();
+    },
+  };
 }

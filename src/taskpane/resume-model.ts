@@ -44,6 +44,17 @@ export interface UnfinishedView {
   unusable: string[];
   /** "USDTNGN buy waits on: Add 50,000.00 USD logged … (needs your decision; 1 more row queued)". */
   waits: string[];
+  /**
+   * The same sides, each with its line and, when the row it waits on truly needs your decision, that row with the two
+   * decisions, offered in place: "Close sell USDTNGN whole position waits for your decision on Add …".
+   */
+  waitLines: WaitLineView[];
+}
+
+export interface WaitLineView {
+  text: string;
+  /** The row needing a decision, with "It was done" / "It was not done"; null when the side only waits its turn. */
+  decide: UnfinishedRowView | null;
 }
 
 export function rowTitle(row: Pick<RowStatus, "action" | "side" | "market" | "notional">): string {
@@ -105,6 +116,7 @@ export function unfinishedView(
     (w) =>
       `${w.market} ${w.side} waits on: ${rowTitle(w.row)} logged ${formatUtc(w.row.loggedAt)} (${w.reason === "needs_decision" ? "needs your decision" : STATUS_LABELS[w.row.status].toLowerCase()}${w.queued ? `; ${plural(w.queued, "more row")} queued` : ""}).`,
   );
+  const waitLines = options.waits.map((w, i) => waitLine(w, waits[i], rows));
   const others =
     plan && plan.otherAccounts > 0 && !options.resumed
       ? ` ${plural(plan.otherAccounts, "unfinished row")} of another account or environment are left alone.`
@@ -124,6 +136,17 @@ export function unfinishedView(
     missing,
     unusable,
     waits,
+    waitLines,
+  };
+}
+
+/** A side's line; when it waits on a row that needs a decision, that row, and the row queued next named first. */
+function waitLine(w: LaneWait, text: string, rows: readonly UnfinishedRowView[]): WaitLineView {
+  const waiting = w.reason === "needs_decision" ? (rows.find((r) => r.key === w.row.idempotencyKey && r.decide) ?? null) : null;
+  if (!waiting || !w.next) return { text, decide: waiting };
+  return {
+    text: `${rowTitle(w.next)} waits for your decision on ${rowTitle(w.row)} logged ${formatUtc(w.row.loggedAt)}${w.queued > 1 ? ` (${plural(w.queued - 1, "more row")} queued behind it)` : ""}: decide it here.`,
+    decide: waiting,
   };
 }
 

@@ -71,16 +71,17 @@ export async function observe(client: HedgingClient, intent: Intent, signal?: Ab
   return evidence;
 }
 
-/** Reads one row and judges it. */
+/** Reads one row and judges it (with `next`, the next row of its side that found the hedge: see verdict.ts's chain). */
 export async function check(
   client: HedgingClient,
   intent: Intent,
   signal?: AbortSignal,
   taken?: () => OpenedHedges,
+  next: Intent | null = null,
 ): Promise<{ evidence: Evidence; verdict: Judged }> {
   const evidence = await observe(client, intent, signal, taken);
   // observe() read the records when a closed hedge needs them (or threw): the verdict is never needs_records.
-  return { evidence, verdict: verdict(intent, evidence) as Judged };
+  return { evidence, verdict: verdict(intent, evidence, next) as Judged };
 }
 
 export interface PollRound {
@@ -163,13 +164,15 @@ async function pages(
  * One poll round over rows the service accepted (`submitted`): Opens are found in `status=submitted` pages (or
  * `status=filled` once filled), Adds / Reduces / Closes in `status=filled` pages (their hedge stays filled until the
  * action shows), about ⌈N/500⌉ list calls for N rows. Rows the pages do not show (hedge closed or failed, or unknown) are
- * read by id, at most MAX_GETS_PER_ROUND a round. A closed hedge's records come from one history call.
+ * read by id, at most MAX_GETS_PER_ROUND a round. A closed hedge's records come from one history call. `next` names
+ * each row's next row on its side (verdict.ts's chain).
  */
 export async function pollOnce(
   client: HedgingClient,
   rows: readonly Intent[],
   signal?: AbortSignal,
   taken?: () => OpenedHedges,
+  next: (row: Intent) => Intent | null = () => null,
 ): Promise<PollRound> {
   const round: PollRound = { judged: [], notFound: [], requests: 0 };
   const seen = new Map<string, Hedge>();
@@ -210,7 +213,7 @@ export async function pollOnce(
   // Closed hedges of Adds / Reduces / Closes are judged by their records: one history call from the oldest such row.
   let records: ClosedHedge[] | null = null;
   for (const [r, ev] of evidence) {
-    let v = verdict(r, ev);
+    let v = verdict(r, ev, next(r));
     if (v.kind === "needs_records") {
       if (records === null) {
         const since = Math.min(...[...evidence.keys()].filter((x) => x.action !== "open").map((x) => utcMs(x.loggedAt))) - CLOCK_SKEW_MS;
@@ -221,7 +224,7 @@ export async function pollOnce(
           continue;
         }
       }
-      v = verdict(r, { ...ev, records });
+      v = verdict(r, { ...ev, records }, next(r));
     }
     round.judged.push({ intent: r, verdict: v as Judged }); // with records read, never needs_records
   }

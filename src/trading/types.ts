@@ -267,6 +267,8 @@ export interface LaneWait {
   row: RowStatus;
   /** Rows queued behind it. */
   queued: number;
+  /** The first row queued behind it (the row that goes next, e.g. the Close the user chose meanwhile); null when none. */
+  next: RowStatus | null;
   reason: "needs_decision" | "in_progress";
 }
 
@@ -279,7 +281,7 @@ export interface DeskOptions {
   environment?: Environment;
   /**
    * account_address of the key's account (GET /account), written in the log's Account column and used to keep another
-   * account's rows out of resume and duplicate checks. When omitted the desk asks GET /account once before reading the log.
+   * account's rows out of resume and duplicate checks. When omitted, createDesk asks GET /account once, before reading the log.
    */
   account?: string | null;
   onProgress?: (progress: Progress) => void;
@@ -300,7 +302,7 @@ export interface DeskOptions {
 
 /**
  * The one object the pane talks to. Typical use:
- *   const desk = createDesk({ client, workbook, intentStore, onProgress });
+ *   const desk = await createDesk({ client, workbook, intentStore, account, onProgress }); // once the account is known
  *   const plan = await desk.inspect();          // on opening: unfinished rows and what the service shows; sends nothing
  *   await desk.resume();                        // only when the user presses Resume
  *   const read = await desk.readRows("open");   // show read.problems; nothing is sent for them

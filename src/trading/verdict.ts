@@ -1,4 +1,4 @@
-// What the service shows about one row: the hedge it acted on (by id, else by client reference, opening time and notional) and its closed-hedge records, judged against the notional before the action. Pure; the desk and the poller gather the evidence.
+// What the service shows about one row, or a market side's rows judged as a chain: the hedge acted on (by id, else by client reference, opening time and notional), its closed-hedge records, and the notional the next row of the side found, against each row's notional before. Pure; the desk and the poller gather the evidence.
 import { utcMs } from "../api/time";
 import type { ClosedHedge, Hedge } from "../api/schemas";
 import type { Intent, IntentPatch } from "./intent";
@@ -87,7 +87,7 @@ export function attributeOpen(intent: Intent, hedges: readonly Hedge[]): Hedge[]
  * before the action (written in the log before the request left): before + amount (Add), before − amount (Reduce), or
  * unchanged (not there). A closed hedge is judged by its closed-hedge records since the row was logged.
  */
-export function verdict(intent: Intent, evidence: Evidence): Verdict {
+export function verdict(intent: Intent, evidence: Evidence, next: Intent | null = null): Verdict {
   if (intent.action === "open") return openVerdict(intent, evidence);
   const h = intent.hedgeId ? evidence.hedges.find((x) => x.id === intent.hedgeId) : undefined;
   if (!h) {
@@ -105,6 +105,8 @@ export function verdict(intent: Intent, evidence: Evidence): Verdict {
   if (before === null)
     return { kind: "unclear", says: `${describeHedge(h)} The log has no notional before this row, so it cannot be told.` };
   const own = ownFill(intent, h);
+  // A later row of the side found the hedge open and wrote its notional: that is this row's notional after.
+  if (next?.notionalBefore != null) return chainedVerdict(intent, h, before, next, own);
   const since = utcMs(intent.loggedAt) - CLOCK_SKEW_MS;
 
   if (h.status === "closed") {
@@ -204,4 +206,144 @@ function ownFill(intent: Intent, hedge: Hedge): IntentPatch {
   const filledAtMs = hedge.filled_at ? utcMs(hedge.filled_at) : NaN;
   if (!(Number.isFinite(filledAtMs) && filledAtMs > utcMs(intent.loggedAt))) return {};
   return { fillTxHash: hedge.fill_tx_hash ?? null, struckRate: hedge.struck_rate ?? null, filledAt: hedge.filled_at ?? null };
+}
+
+/**
+ * The rows of a market side in the order they left: by Logged at, then rows already sent (in the order they were sent)
+ * before rows never sent, else in the order given (a stable sort). Resume takes rows up in this order too.
+ */
+export function sideOrder(a: Intent, b: Intent): number {
+  const sentMs = (i: Intent) => (i.sentAt ? utcMs(i.sentAt) : Infinity);
+  return utcMs(a.loggedAt) - utcMs(b.loggedAt) || sentMs(a) - sentMs(b);
+}
+
+/**
+ * The row that left right after `intent` on the same hedge and market side, strictly later, and wrote the notional it found there (its Notional before):
+ * `intent`'s notional after, since a side's rows go one at a time. Null when there is none, or when a row in between left
+ * without writing what it found (an older version's row): then nothing later can speak for `intent`.
+ */
+export function nextInChain(intent: Intent, side: readonly Intent[]): Intent | null {
+  return chainOf(side)(intent);
+}
+
+/** nextInChain over one set of rows, indexed once (a poll round judges thousands of rows against the same journal). */
+export function chainOf(rows: readonly Intent[]): (intent: Intent) => Intent | null {
+  const byHedge = new Map<string, Intent[]>();
+  for (const o of rows) {
+    if (o.action === "open" || !o.hedgeId || o.sentAt === null) continue;
+    const list = byHedge.get(o.hedgeId);
+    if (list) list.push(o);
+    else byHedge.set(o.hedgeId, [o]);
+  }
+  for (const list of byHedge.values()) list.sort(sideOrder);
+  return (intent) => {
+    if (intent.action === "open" || !intent.hedgeId || intent.sentAt === null) return null;
+    const list = (byHedge.get(intent.hedgeId) ?? []).filter((o) => o.market === intent.market && o.side === intent.side);
+    const at = list.findIndex((o) => o.idempotencyKey === intent.idempotencyKey);
+    const next = at >= 0 ? list[at + 1] : list.find((o) => sideOrder(intent, o) < 0);
+    // The next row left once this one was final: strictly later. Rows sent at the same instant are no chain.
+    if (!next || next.notionalBefore === null || !(utcMs(next.sentAt!) > utcMs(intent.sentAt))) return null;
+    return next;
+  };
+}
+
+const rowText = (i: Intent) =>
+  `${i.action} ${i.side} ${i.notional === null ? "" : `${usdText(i.notional)} `}logged ${i.loggedAt.slice(0, 19).replace("T", " ")} UTC`;
+
+/** Judged by what the next row of the side found: after = before + amount (Add) or − amount (Reduce), or = before. */
+function chainedVerdict(intent: Intent, h: Hedge, before: number, next: Intent, own: IntentPatch): Judged {
+  const after = next.notionalBefore!;
+  const says = `${describeHedge(h)} The next row of this side (${rowText(next)}) found it at ${usdText(after)}; before this row it was ${usdText(before)}.`;
+  const delta = intent.action === "add" ? intent.notional! : intent.action === "reduce" ? -intent.notional! : null;
+  if (delta !== null && sameCent(after, before + delta))
+    return {
+      kind: "effect",
+      patch: { status: "filled", ...own, message: `Filled: the next row of this side found the hedge at ${usdText(after)}.` },
+      says,
+    };
+  if (sameCent(after, before)) return { kind: "absent", settled: false, says: `${says} This row had not taken effect when it left.` };
+  return { kind: "unclear", says: `${says} The change does not match the row.` };
+}
+
+/** What the chain says about one row: it took effect, did not, the service holds it (an Open not filled yet), or it cannot tell. */
+export type ChainResult = "took_effect" | "did_not" | "accepted" | "unclear";
+
+export interface ChainLink {
+  intent: Intent;
+  result: ChainResult;
+  verdict: Verdict;
+}
+
+export interface ChainJudgement {
+  /** The side's last final row (the chain's start), when there is one. */
+  start: Intent | null;
+  /** Each unfinished row, in the order they left. */
+  links: ChainLink[];
+  /** A change of the hedge before the first unfinished row that no row of this log explains (another workbook or person); null when none. */
+  gap: string | null;
+}
+
+/**
+ * A market side judged as a chain: its unfinished rows and its last final row, in the order they left. Each row's
+ * notional after is the next row's Notional before (`nextInChain`), and the last row's is the hedge now (`evidence`).
+ * The desk judges one row at a time with `verdict(intent, evidence, nextInChain(intent, side))`; this is the same
+ * judgement for the whole side, as the pane and the tests read it.
+ */
+export function judgeChain(side: readonly Intent[], evidence: Evidence, isFinal: (i: Intent) => boolean): ChainJudgement {
+  const ordered = [...side].sort(sideOrder);
+  const firstOpen = ordered.findIndex((i) => !isFinal(i));
+  const unfinished = firstOpen < 0 ? [] : ordered.slice(firstOpen).filter((i) => !isFinal(i));
+  const start = (firstOpen < 0 ? ordered : ordered.slice(0, firstOpen)).at(-1) ?? null;
+  const next = chainOf(ordered);
+  const links = unfinished.map((intent): ChainLink => {
+    const v = verdict(intent, evidence, next(intent));
+    return { intent, verdict: v, result: chainResult(v) };
+  });
+  return { start, links, gap: chainGap(start, unfinished[0]) };
+}
+
+/**
+ * What each market side's chain says before its first unfinished row: a change of the hedge since the side's last final
+ * row that no row of this log explains, by that row's idempotency key (sides without one are left out). The pane adds it
+ * to what the service shows. One pass over the rows.
+ */
+export function chainGaps(rows: readonly Intent[], isFinal: (i: Intent) => boolean): Map<string, string> {
+  const sides = new Map<string, Intent[]>();
+  for (const r of rows) {
+    const lane = `${r.market}|${r.side}`;
+    const list = sides.get(lane);
+    if (list) list.push(r);
+    else sides.set(lane, [r]);
+  }
+  const gaps = new Map<string, string>();
+  for (const side of sides.values()) {
+    const ordered = side.sort(sideOrder);
+    const firstOpen = ordered.findIndex((o) => !isFinal(o));
+    if (firstOpen < 0) continue;
+    const gap = chainGap(ordered.slice(0, firstOpen).at(-1) ?? null, ordered[firstOpen]);
+    if (gap) gaps.set(ordered[firstOpen].idempotencyKey, gap);
+  }
+  return gaps;
+}
+
+function chainResult(v: Verdict): ChainResult {
+  if (v.kind === "absent") return "did_not";
+  if (v.kind !== "effect") return "unclear";
+  if (v.patch.status === "failed") return "did_not";
+  return v.patch.status === "submitted" ? "accepted" : "took_effect";
+}
+
+/** The notional the final row left the hedge at (an Open filled: its notional; an Add / Reduce filled: before ± amount; else before). */
+function notionalLeft(row: Intent): number | null {
+  if (row.action === "open") return row.status === "filled" ? row.notional : null;
+  if (row.notionalBefore === null || row.action === "close") return null;
+  if (row.status !== "filled") return row.notionalBefore;
+  return row.notionalBefore + (row.action === "add" ? row.notional! : -row.notional!);
+}
+
+function chainGap(start: Intent | null, first: Intent | undefined): string | null {
+  if (!start || !first || first.notionalBefore === null || (start.hedgeId && first.hedgeId && start.hedgeId !== first.hedgeId)) return null;
+  const left = notionalLeft(start);
+  if (left === null || sameCent(left, first.notionalBefore)) return null;
+  return `The ${start.action} before it left the hedge at ${usdText(left)}, but this ${first.action} found it at ${usdText(first.notionalBefore)}: a change no row of this log explains (another workbook or person).`;
 }

@@ -172,7 +172,7 @@ async function opensScenario(limit: number): Promise<void> {
     quoteCells.forEach((c, i) => handlers.quote(streams, c as never, "USDTNGN", i % 2 ? "sell" : "buy", 5_000 * (1 + i), 7, undefined));
 
     const workbook = new MemoryWorkbook();
-    const desk = createDesk({ client, workbook });
+    const desk = await createDesk({ client, workbook });
     const grid: CellValue[][] = [["Market", "Side", "Notional", "Tenor", "Client reference"]];
     for (let i = 0; i < 100; i++) grid.push([markets[Math.floor(i / 2)].symbol, i % 2 ? "sell" : "buy", 10_000, 7, `FEEDS-${limit}-${i}`]);
     workbook.setSheet("Rows", grid).select("Rows", `A2:E${grid.length}`);

@@ -38,7 +38,7 @@ async function previewScenario(): Promise<void> {
       ...Array.from({ length: 1_000 }, (_, i) => ["USDTNGN", "buy", 1_000 * (1 + (i % 20))]),
     ];
     const workbook = new MemoryWorkbook({ sheets: { Rows: grid } }).select("Rows", "A2:C1001");
-    const desk = createDesk({ client, workbook });
+    const desk = await createDesk({ client, workbook });
     const read = await desk.readRows("add");
     requests = 0;
     quotes = 0;

@@ -16,7 +16,7 @@ const POLL_MS = 500; // the desk's default fill-poll cadence
 /** The earliest the last of n requests can leave under the token bucket, in ms. */
 const rateFloorMs = (n: number) => (Math.max(0, n - BURST) / RATE) * 1000;
 
-async function timedBatch(desk: ReturnType<typeof createDesk>, workbook: MemoryWorkbook, action: Action, grid: CellValue[][]) {
+async function timedBatch(desk: Awaited<ReturnType<typeof createDesk>>, workbook: MemoryWorkbook, action: Action, grid: CellValue[][]) {
   workbook.setSheet("Rows", grid).select("Rows", `A2:E${grid.length}`);
   const t0 = performance.now();
   const read = await desk.readRows(action);
@@ -58,7 +58,7 @@ async function scenarioOneMarket(): Promise<void> {
   try {
     const client = new HedgingClient({ apiKey: "svc_test_bench_one_market_01", baseUrl: sb.baseUrl });
     const workbook = new MemoryWorkbook();
-    const desk = createDesk({ client, workbook, pollIntervalMs: POLL_MS });
+    const desk = await createDesk({ client, workbook, pollIntervalMs: POLL_MS });
     const open = await timedBatch(desk, workbook, "open", [
       ["Market", "Side", "Notional", "Tenor", "Client reference"],
       ["USDTNGN", "buy", 100_000, 7, "BENCH-0"],
@@ -108,7 +108,7 @@ async function scenarioManyMarkets(): Promise<void> {
   try {
     const client = new HedgingClient({ apiKey: key, baseUrl: sb.baseUrl });
     const workbook = new MemoryWorkbook();
-    const desk = createDesk({ client, workbook, pollIntervalMs: POLL_MS });
+    const desk = await createDesk({ client, workbook, pollIntervalMs: POLL_MS });
     const grid: CellValue[][] = [["Market", "Side", "Notional", "Tenor", "Client reference"]];
     for (let i = 0; i < 100; i++) grid.push([markets[Math.floor(i / 2)].symbol, i % 2 ? "sell" : "buy", 10_000, 7, `MANY-${i}`]);
     const r = await timedBatch(desk, workbook, "open", grid);

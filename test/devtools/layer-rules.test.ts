@@ -50,6 +50,9 @@ describe("which src/ folder may import which", () => {
     ["src/policy/fixture.ts", "../excel/office-selection"],
     ["src/policy/fixture.ts", "../feeds/hub"],
     ["src/trading/fixture.ts", "../policy/target"],
+    // A folder one level down (src/trading/desk/): "../../x" is another folder.
+    ["src/trading/desk/fixture.ts", "../../excel/office-workbook"],
+    ["src/trading/desk/fixture.ts", "../../taskpane/pane-app"],
   ])("%s importing %s is refused", (file, from) => {
     expect(rulesBroken(file, `import { x } from "${from}";\nexport const y = x;`)).toContain("no-restricted-imports");
   });
@@ -65,6 +68,8 @@ describe("which src/ folder may import which", () => {
     ["src/policy/fixture.ts", "../trading/rows"],
     ["src/functions/fixture.ts", "../policy/target"],
     ["src/taskpane/fixture.ts", "../policy/target"],
+    ["src/trading/desk/fixture.ts", "../verdict"],
+    ["src/trading/desk/fixture.ts", "../../api/errors"],
   ])("%s importing %s is allowed", (file, from) => {
     expect(rulesBroken(file, `import { x } from "${from}";\nexport const y = x;`)).toEqual([]);
   });

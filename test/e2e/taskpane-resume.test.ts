@@ -16,6 +16,8 @@ import {
   waitLiveDialogOpen,
   waitReady,
   waitRowsFinal,
+  chooseAction,
+  PREVIEW_DONE,
 } from "./pane-driver";
 import type { Page } from "playwright-core";
 import { journalled } from "../support/builders";
@@ -209,6 +211,118 @@ describeWithBrowser("unfinished rows in Chromium", (chromiumPath) => {
     await new Promise((r) => setTimeout(r, 500));
     expect(await hedgesWith(DEMO_LIVE_API_KEY, "LIVE-RESUME-1")).toHaveLength(0);
     expect((await logRows(page))[0].status).toBe("submitting");
+    await page.context().close();
+  });
+  test("the crash window (an Add submitted, the Reduce after it sent, both executed) resolves through the pane with no decision; a Close chosen meanwhile closes the hedge within seconds", async () => {
+    const client = new HedgingClient({ apiKey: DEMO_API_KEY, baseUrl: world.sandbox.baseUrl });
+    const address = (await client.account()).data.account_address!;
+    const hedgeOf = async (id: string) => (await client.get(id)).data;
+    const until = async (id: string, ok: (h: { status: string; notional_usd: number }) => boolean) => {
+      for (let i = 0; i < 200 && !ok(await hedgeOf(id)); i++) await new Promise((r) => setTimeout(r, 50));
+    };
+    // An earlier test of this file leaves a sell hedge open: this one starts from a free side.
+    await client.close({ market: "USDTNGN", side: "sell" }).catch(() => undefined);
+    await new Promise((r) => setTimeout(r, 600));
+    const opened = await client.open({
+      market: "USDTNGN",
+      side: "sell",
+      notional_usd: 100_000,
+      tenor_days: 7,
+      client_reference: "E2E-CRASH",
+    });
+    const hedgeId = opened.data.hedge_id!;
+    await until(hedgeId, (h) => h.status === "filled");
+    await client.add({ market: "USDTNGN", side: "sell", additional_notional_usd: 50_000 }, { idempotencyKey: "e2e-crash-add" });
+    await until(hedgeId, (h) => h.notional_usd === 150_000);
+    await client.decrease({ market: "USDTNGN", side: "sell", reduce_notional_usd: 100_000 }, { idempotencyKey: "e2e-crash-reduce" });
+    await until(hedgeId, (h) => h.notional_usd === 50_000);
+    const at = (s: number) => new Date(Date.now() - s * 1_000).toISOString();
+    const base = { ...journalled("", { tenor: null, clientReference: null }), side: "sell" as const, hedgeId, account: address };
+    const rows: LogRecord[] = [
+      {
+        ...base,
+        loggedAt: at(60),
+        sentAt: at(60),
+        action: "open",
+        notional: 100_000,
+        tenor: 7,
+        clientReference: "E2E-CRASH",
+        idempotencyKey: "e2e-crash-open",
+        status: "filled",
+      },
+      {
+        ...base,
+        loggedAt: at(40),
+        sentAt: at(40),
+        action: "add",
+        notional: 50_000,
+        idempotencyKey: "e2e-crash-add",
+        status: "submitted",
+        notionalBefore: 100_000,
+      },
+      {
+        ...base,
+        loggedAt: at(20),
+        sentAt: at(20),
+        action: "reduce",
+        notional: 100_000,
+        idempotencyKey: "e2e-crash-reduce",
+        status: "submitting",
+        notionalBefore: 150_000,
+      },
+    ];
+    const keyId = keyFingerprint(DEMO_API_KEY);
+    const { page } = await world.session.open();
+    await waitReady(page);
+    await page.evaluate(
+      async ({ log, scope, entries }) => {
+        const h = (window as unknown as HarnessWindow).hedgeHarness;
+        await h.appendLog(log);
+        await h.putJournal(scope, entries);
+        h.setSheet("Closes", [
+          ["Market", "Side", "Notional", "Tenor", "Client reference"],
+          ["USDTNGN", "sell", "", "", ""],
+        ]);
+      },
+      {
+        log: rows,
+        scope: intentScope("sandbox", address),
+        entries: rows.map((record) => ({ record, keyId, anchor: null, finalAt: null })),
+      },
+    );
+    await connect(page, DEMO_API_KEY, world.sandbox.baseUrl);
+    await page.waitForFunction(() => document.querySelectorAll("#resume-list li").length === 2);
+    // Both rows are judged from what the service shows: the Add by the notional the Reduce found, the Reduce by the hedge now.
+    await expect(item(page, "e2e-crash-add").textContent()).resolves.toMatch(
+      /found it at 150,000\.00 USD.*Resume records what the service shows/,
+    );
+    await expect(item(page, "e2e-crash-reduce").textContent()).resolves.toMatch(/50,000\.00 USD.*Resume records what the service shows/);
+    expect(await page.locator("#resume-list .decide-done").count()).toBe(0);
+    await page.locator("#resume").click();
+
+    // A Close of that side, chosen meanwhile.
+    await page.evaluate(() => (window as unknown as HarnessWindow).hedgeHarness.select("A2:E2", "Closes"));
+    await chooseAction(page, "close");
+    await page.locator("#read-selection").click();
+    await page.waitForSelector("#preview:not([hidden])");
+    await page.locator("#preview").click();
+    await page.waitForSelector(PREVIEW_DONE);
+    const confirmed = Date.now();
+    await page.locator("#confirm").click();
+    await until(hedgeId, (h) => h.status === "closed");
+    expect((await hedgeOf(hedgeId)).status).toBe("closed");
+    expect(Date.now() - confirmed).toBeLessThan(10_000);
+    let log = await logRows(page);
+    for (let i = 0; i < 100 && !log.some((r) => r.action === "close" && r.status === "closed"); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      log = await logRows(page);
+    }
+    expect(log.filter((r) => r.hedgeId === hedgeId || r.action === "close").map((r) => [r.action, r.status, r.decision])).toEqual([
+      ["open", "filled", null],
+      ["add", "filled", null],
+      ["reduce", "filled", null],
+      ["close", "closed", null],
+    ]);
     await page.context().close();
   });
 });

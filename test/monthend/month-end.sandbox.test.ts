@@ -77,7 +77,7 @@ test("a month of opens, adds, reductions and closes reconciles, and the realized
   const at = (hours: number) => start + hours * HOUR;
 
   const workbook = new MemoryWorkbook();
-  const desk = createDesk({ client, workbook, pollIntervalMs: 50 });
+  const desk = await createDesk({ client, workbook, pollIntervalMs: 50 });
   const ORDER = ["Market", "Side", "Notional", "Tenor", "Client reference"];
   const AMOUNT = ["Market", "Side", "Amount"];
   try {
@@ -221,7 +221,7 @@ test("a reduce that leaves less than the close tolerance closes the hedge; the m
   const own = await startSandbox({ port: 0, http: true, fillMs: 20, seed: 11 });
   const ownClient = new HedgingClient({ apiKey: DEMO_API_KEY, baseUrl: own.baseUrl });
   const workbook = new MemoryWorkbook();
-  const desk = createDesk({ client: ownClient, workbook, pollIntervalMs: 50 });
+  const desk = await createDesk({ client: ownClient, workbook, pollIntervalMs: 50 });
   try {
     const now = (await clock(own)).now_ms;
     const current = monthWindow(monthLabel(monthOf(now)));

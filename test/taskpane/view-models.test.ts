@@ -301,11 +301,12 @@ describe("unfinished rows", () => {
       message:
         'Needs your decision: Hedge hdg_1 is filled at 90,000.00 USD. Choose "It was done" or "It was not done" under Unfinished rows.',
     });
+    const closing = status("c", { action: "close", notional: null, status: "submitting" });
     const view = unfinishedView(plan([item("a", "decide")]), {
       resumed: true,
       claimed: new Set(),
       decisions: [waiting],
-      waits: [{ market: "USDTNGN", side: "buy", row: waiting, queued: 1, reason: "needs_decision" }],
+      waits: [{ market: "USDTNGN", side: "buy", row: waiting, queued: 1, next: closing, reason: "needs_decision" }],
     });
     expect(view.headline).toBe("1 row needs your decision: the service cannot tell whether it took effect.");
     expect(view.rows).toEqual([
@@ -313,6 +314,13 @@ describe("unfinished rows", () => {
     ]);
     expect(view.waits).toEqual([
       "USDTNGN buy waits on: Add buy USDTNGN 50,000.00 USD logged 2026-11-20 10:15:03 UTC (needs your decision; 1 more row queued).",
+    ]);
+    // The Close chosen meanwhile says what it waits for, and offers the decision in place.
+    expect(view.waitLines).toEqual([
+      {
+        text: "Close buy USDTNGN whole position waits for your decision on Add buy USDTNGN 50,000.00 USD logged 2026-11-20 10:15:03 UTC: decide it here.",
+        decide: expect.objectContaining({ key: "a", decide: true }),
+      },
     ]);
     expect(unfinishedView(null, { ...none, resumed: true }).empty).toBe(true);
   });

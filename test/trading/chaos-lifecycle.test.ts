@@ -92,7 +92,7 @@ it("adds, reduces and closes on six market sides, faults on, pane reloaded with 
   const intentStore = new MemoryIntentStore();
   const abort = new AbortController();
   let reduceAccepted = false;
-  const desk1 = createDesk({
+  const desk1 = await createDesk({
     client: deskClient(sb, KEY),
     workbook: runtime1,
     intentStore,

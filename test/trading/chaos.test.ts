@@ -67,7 +67,7 @@ it("50 rows, faults on, pane reloaded mid-batch: one effect per row, nothing mis
   let accepted = 0;
   let killed!: () => void;
   const killedNow = new Promise<void>((resolve) => (killed = resolve));
-  const desk1 = createDesk({
+  const desk1 = await createDesk({
     client: deskClient(sb, KEY),
     workbook: runtime1,
     intentStore,

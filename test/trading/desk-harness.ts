@@ -39,7 +39,7 @@ export async function resumeInNewPane(
   settleMs: number,
   intentStore?: IntentStore,
 ): Promise<number> {
-  const desk = createDesk({ client, workbook, intentStore, pollIntervalMs: 1_000, concurrency: 4 });
+  const desk = await createDesk({ client, workbook, intentStore, pollIntervalMs: 1_000, concurrency: 4 });
   try {
     const plan = await desk.inspect();
     const { resumed } = await desk.resume({ claim: plan.items.filter((i) => i.owner === "unclaimed").map((i) => i.row.idempotencyKey) });

@@ -22,11 +22,11 @@ beforeAll(async () => {
 afterAll(() => sb.close());
 beforeEach(() => sb.reset());
 
-function setup(grid: CellValue[][], apiKey = DEMO_API_KEY) {
+async function setup(grid: CellValue[][], apiKey = DEMO_API_KEY) {
   const workbook = new MemoryWorkbook({ sheets: { Exposures: grid } }).select("Exposures", `A2:E${grid.length}`);
   const events: Progress[] = [];
   const client = deskClient(sb, apiKey);
-  const desk = createDesk({ client, workbook, pollIntervalMs: 250, onProgress: (p) => events.push(p) });
+  const desk = await createDesk({ client, workbook, pollIntervalMs: 250, onProgress: (p) => events.push(p) });
   return { workbook, desk, client, events };
 }
 
@@ -51,7 +51,7 @@ describe("desk over the sandbox", () => {
 
   it("previews an open with the service's quote and limits, then journals, sends and logs the fill as the service has it", async () => {
     const grid = [HEADER, ["USDTNGN", "buy", "100,000", 7, "DEAL-1"], ["USDTNGN", "sell", 40_000, 3, "DEAL-2"]];
-    const { workbook, desk, client, events } = setup(grid);
+    const { workbook, desk, client, events } = await setup(grid);
     const read = await desk.readRows("open");
     const preview = await desk.preview("open", read.rows);
     const quote = (await client.quote({ market: "USDTNGN", side: "buy", notional_usd: 100_000, tenor_days: 7 })).data;
@@ -110,7 +110,7 @@ describe("desk over the sandbox", () => {
   });
 
   it("adds, reduces and closes, each tracked to its final state by the hedge's notional and status", async () => {
-    const { workbook, desk } = setup([HEADER, ["USDTNGN", "buy", 100_000, 7, "D-1"]]);
+    const { workbook, desk } = await setup([HEADER, ["USDTNGN", "buy", 100_000, 7, "D-1"]]);
     await trade(desk, workbook, "open", [HEADER, ["USDTNGN", "buy", 100_000, 7, "D-1"]]);
     const amount = ["Market", "Side", "Amount"];
     await trade(desk, workbook, "add", [amount, ["USDTNGN", "buy", 25_000], ["USDTNGN", "buy", 5_000]]);
@@ -149,7 +149,7 @@ describe("desk over the sandbox", () => {
   });
 
   it("blocks what cannot work in the preview and sends nothing for it", async () => {
-    const { workbook, desk } = setup([HEADER]);
+    const { workbook, desk } = await setup([HEADER]);
     await trade(desk, workbook, "open", [HEADER, ["USDTNGN", "buy", 100_000, 7, "D-1"]]);
     workbook
       .setSheet("Exposures", [
@@ -198,7 +198,7 @@ describe("desk over the sandbox", () => {
     });
     // ~10.1% of 600,000 is ~60,600 USDC of collateral: more than the 50,000 balance.
     const grid = [HEADER, ["USDTNGN", "buy", 300_000, 7, "B-1"], ["USDTNGN", "sell", 300_000, 7, "B-2"]];
-    const { desk, workbook } = setup(grid, poor);
+    const { desk, workbook } = await setup(grid, poor);
     const preview = await desk.preview("open", (await desk.readRows("open")).rows);
     const balance = preview.checks.find((c) => c.label.startsWith("Balance"))!;
     expect(balance).toMatchObject({ available: 50_000, ok: false });
@@ -215,7 +215,7 @@ describe("desk over the sandbox", () => {
 
   it("flags rows the log shows as done and sends them again only when asked", async () => {
     const grid = [HEADER, ["USDTNGN", "buy", 10_000, 1, "DUP-1"]];
-    const { workbook, desk } = setup(grid);
+    const { workbook, desk } = await setup(grid);
     await trade(desk, workbook, "open", grid);
     const close = [
       ["Market", "Side"],
@@ -240,10 +240,10 @@ describe("desk over the sandbox", () => {
 
   it("logs a refusal by the service as rejected with its error code, and leaves nothing on the service", async () => {
     const grid = [HEADER, ["USDTNGN", "sell", 10_000, 3, "R-1"]];
-    const { desk } = setup(grid);
+    const { desk } = await setup(grid);
     const preview = await desk.preview("open", (await desk.readRows("open")).rows);
     // Someone else (another pane) opens the same market side between preview and send.
-    const other = setup(grid);
+    const other = await setup(grid);
     await trade(other.desk, other.workbook, "open", [HEADER, ["USDTNGN", "sell", 5_000, 3, "OTHER"]]);
     const sent = await desk.send(preview);
     expect(sent.rows[0]).toMatchObject({ status: "rejected", errorCode: "hedge_exists" });
@@ -277,7 +277,7 @@ describe("desk over the sandbox", () => {
     await journal.flush();
     const older = intentFromRow(row(4, "buy", "USDTNGN", "RES-3"), newIdempotencyKey(), "sandbox", at, null);
 
-    const desk = createDesk({ client, workbook, intentStore, pollIntervalMs: 250 });
+    const desk = await createDesk({ client, workbook, intentStore, pollIntervalMs: 250 });
     // Opening the pane lists them and what the service shows; nothing is sent.
     const plan = await desk.inspect();
     expect(plan.items.map((i) => [i.row.idempotencyKey, i.owner, i.step])).toEqual([
@@ -299,7 +299,7 @@ describe("desk over the sandbox", () => {
     // log knows it (no Sent at, not in this computer's journal): it may have been sent, the service shows nothing, so it is
     // never sent blindly: the user decides.
     await new Journal(workbook).append([older]);
-    const next = createDesk({ client, workbook, intentStore, pollIntervalMs: 250 });
+    const next = await createDesk({ client, workbook, intentStore, pollIntervalMs: 250 });
     const listed = await next.inspect();
     expect(listed.items.map((i) => [i.row.idempotencyKey, i.owner, i.step])).toEqual([[older.idempotencyKey, "unclaimed", "decide"]]);
     expect((await next.resume()).resumed).toEqual([]);
@@ -313,7 +313,7 @@ describe("desk over the sandbox", () => {
     expect(log[2].decidedAt).toEqual(expect.any(String));
     next.stop();
     // A second resume finds nothing to do.
-    expect((await createDesk({ client, workbook }).resume()).resumed).toEqual([]);
+    expect((await (await createDesk({ client, workbook })).resume()).resumed).toEqual([]);
   });
 
   it("keeps accounts apart: the log records the account, and another account's key neither resumes nor counts that account's rows", async () => {
@@ -324,7 +324,7 @@ describe("desk over the sandbox", () => {
     expect(addressA).not.toBe(addressB);
     // Account A sends one row (the Account column is filled) and journals a second that never left (its pane died).
     const grid = [HEADER, ["USDTNGN", "buy", 15_000, 7, "ACC-1"]];
-    const { workbook, desk } = setup(grid, DEMO_API_KEY);
+    const { workbook, desk } = await setup(grid, DEMO_API_KEY);
     await trade(desk, workbook, "open", grid);
     desk.stop();
     const storeA = new MemoryIntentStore();
@@ -342,7 +342,7 @@ describe("desk over the sandbox", () => {
     expect((await workbook.readLog()).map((r) => r.account)).toEqual([addressA, addressA]);
 
     // The same workbook connected with account B's key: A's unfinished row is not sent under B, and A's done row is no duplicate for B.
-    const deskB = createDesk({ client: clientB, workbook, intentStore: storeA, pollIntervalMs: 250 });
+    const deskB = await createDesk({ client: clientB, workbook, intentStore: storeA, pollIntervalMs: 250 });
     expect((await deskB.resume()).resumed).toEqual([]);
     expect((await serviceState(sb, DEMO_API_KEY_2)).hedges).toEqual([]);
     workbook.setSheet("Exposures", grid).select("Exposures", "A2:E2");
@@ -351,7 +351,7 @@ describe("desk over the sandbox", () => {
     deskB.stop();
 
     // Back on account A: the stranded row is taken up and sent once, under A; the first row is A's duplicate.
-    const deskA = createDesk({ client: clientA, workbook, intentStore: storeA, pollIntervalMs: 250, account: addressA });
+    const deskA = await createDesk({ client: clientA, workbook, intentStore: storeA, pollIntervalMs: 250, account: addressA });
     expect((await deskA.resume()).resumed.map((r) => r.idempotencyKey)).toEqual([stranded.idempotencyKey]);
     await deskA.settled(20_000);
     expect((await serviceState(sb, DEMO_API_KEY)).hedges.map((h) => h.client_reference).sort()).toEqual(["ACC-1", "ACC-2"]);
@@ -362,7 +362,7 @@ describe("desk over the sandbox", () => {
 
   it("survives an answer lost after commit: the retry with the same key gets the original result, one hedge", async () => {
     const grid = [HEADER, ["USDTNGN", "buy", 10_000, 7, "DROP-1"]];
-    const { workbook, desk } = setup(grid);
+    const { workbook, desk } = await setup(grid);
     await controlOk(sb, "POST", "/faults", { drop_after_commit: 1 });
     await trade(desk, workbook, "open", grid);
     const service = await serviceState(sb, DEMO_API_KEY);

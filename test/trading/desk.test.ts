@@ -72,7 +72,7 @@ interface World {
   workbook: MemoryWorkbook;
   store: MemoryIntentStore;
   errors: Error[];
-  desk(options?: Partial<DeskOptions>): TradingDesk;
+  desk(options?: Partial<DeskOptions>): Promise<TradingDesk>;
   /** A row as this computer journalled it (its key id known), with `patch` applied (e.g. sentAt: it was sent). */
   journalled(
     r: TradeRow,
@@ -97,8 +97,8 @@ function world(): World {
     workbook,
     store,
     errors,
-    desk: (options = {}) => {
-      const d = createDesk({
+    desk: async (options = {}) => {
+      const d = await createDesk({
         client: service.client(),
         workbook,
         intentStore: store,
@@ -144,7 +144,7 @@ describe("journalled before anything leaves", () => {
     w.service.onPost = async () => {
       seen.push(...(await w.log()));
     };
-    const desk = w.desk();
+    const desk = await w.desk();
     const sending = desk.send(previewOf([addRow(25_000)]));
     await advance(100);
     const { rows } = await sending;
@@ -166,7 +166,7 @@ describe("journalled before anything leaves", () => {
   it("while the log cannot be written nothing is sent; once it can, the row is sent once", async () => {
     const w = world();
     w.service.seed({ notional_usd: 100_000 });
-    const desk = w.desk();
+    const desk = await w.desk();
     const updateLog = w.workbook.updateLog.bind(w.workbook);
     let broken = true;
     w.workbook.updateLog = async (u) => {
@@ -190,12 +190,12 @@ describe("journalled before anything leaves", () => {
     // The first pane journals the row, then Excel stops it while it reads the side's hedge.
     const stuck = w.service.client();
     stuck.list = () => new Promise(() => undefined);
-    const first = w.desk({ client: stuck });
+    const first = await w.desk({ client: stuck });
     void first.send(previewOf([addRow(25_000)]));
     await advance(100);
     first.stop();
     expect(w.service.posts).toEqual([]);
-    const next = w.desk();
+    const next = await w.desk();
     const plan = await next.inspect();
     expect(plan.items.map((i) => [i.step, i.serviceSays])).toEqual([
       ["send", "Not asked: this computer's journal shows it was never sent."],
@@ -211,7 +211,7 @@ describe("journalled before anything leaves", () => {
     w.service.seed({ side: "sell" });
     w.service.seed({ market: "USDTXAF" });
     w.service.seed({ status: "closed" });
-    const desk = w.desk();
+    const desk = await w.desk();
     const sending = desk.send(previewOf([addRow(25_000)]));
     await advance(100);
     expect((await sending).rows).toEqual([
@@ -229,7 +229,7 @@ describe("journalled before anything leaves", () => {
     // The oldest hedge of 501: the list (newest first, 500 a page) shows it on its second page.
     w.service.seed({ id: "h-mine", notional_usd: 70_000 });
     for (let i = 0; i < 500; i++) w.service.seed({ market: `USDTX${i}` });
-    const desk = w.desk();
+    const desk = await w.desk();
     const sending = desk.send(previewOf([addRow(5_000)]));
     await advance(100);
     await sending;
@@ -238,7 +238,7 @@ describe("journalled before anything leaves", () => {
     const w2 = world();
     w2.service.seed({ id: "h-accepted", status: "submitted", side: "sell", notional_usd: 30_000 });
     // (This service refuses an add to a hedge not filled yet: what matters is which hedge the row was journalled against.)
-    const desk2 = w2.desk();
+    const desk2 = await w2.desk();
     const s2 = desk2.send(previewOf([addRow(5_000, { side: "sell" })]));
     await advance(100);
     await s2;
@@ -251,7 +251,7 @@ describe("journalled before anything leaves", () => {
     w.service.seed({ id: "h-mine", notional_usd: 70_000 });
     let readBeforeSend: string[] = [];
     w.service.onPost = () => void (readBeforeSend = [...w.service.reads]);
-    const desk = w.desk();
+    const desk = await w.desk();
     await Promise.all([desk.send(previewOf([addRow(5_000)])), advance(100)]);
     expect(readBeforeSend.filter((r) => r.startsWith("list"))).toEqual(["list status=filled limit=500"]);
     expect((await w.log())[0]).toMatchObject({ hedgeId: "h-mine", notionalBefore: 70_000 });
@@ -261,7 +261,7 @@ describe("journalled before anything leaves", () => {
     const w = world();
     w.service.seed({ id: "h-mine", notional_usd: 70_000 });
     for (let i = 0; i < 10_000; i++) w.service.seed({ market: `USDTX${i}` });
-    const desk = w.desk();
+    const desk = await w.desk();
     const sending = desk.send(previewOf([addRow(5_000)]));
     await advance(100);
     expect((await sending).rows[0]).toMatchObject({
@@ -279,7 +279,7 @@ describe("a send whose outcome is not known: the service is asked before anythin
   it("an answer lost after the service acted: the row is found on the service and adopted, never sent twice", async () => {
     const w = world();
     w.service.fail("open", { code: "network_error", status: null, acted: true });
-    const desk = w.desk();
+    const desk = await w.desk();
     const sending = desk.send(previewOf([row()]));
     await advance(100);
     expect((await sending).rows).toEqual([
@@ -299,7 +299,7 @@ describe("a send whose outcome is not known: the service is asked before anythin
   it("an answer lost before the service acted: not on the service, so sent again with the same key, once", async () => {
     const w = world();
     w.service.fail("open", { code: "service_unavailable" });
-    const desk = w.desk();
+    const desk = await w.desk();
     const sending = desk.send(previewOf([row()]));
     await advance(100);
     await sending;
@@ -315,7 +315,7 @@ describe("a send whose outcome is not known: the service is asked before anythin
     const w = world();
     w.service.fail("open", { code: "service_unavailable" });
     w.service.failReads(6);
-    const desk = w.desk();
+    const desk = await w.desk();
     const asked = () => w.service.readTimes.filter((_, i) => w.service.reads[i].includes("client_reference=D-1")).map((t) => t - START);
     const sending = desk.send(previewOf([row()]));
     await advance(100);
@@ -337,7 +337,7 @@ describe("a send whose outcome is not known: the service is asked before anythin
     );
     const young = await w.journalled(row({ side: "sell" }), { sentAt: iso(START - RESEND_WINDOW_MS - DOUBT_LIMIT_MS + 1_000) });
     w.service.failReads(2);
-    const desk = w.desk();
+    const desk = await w.desk();
     await desk.resume();
     await advance(100);
     expect(await byKey(w, old.idempotencyKey)).toMatchObject({
@@ -352,7 +352,7 @@ describe("a send whose outcome is not known: the service is asked before anythin
   it("an unreadable answer, then no clear answer for over 10 minutes: the user decides, and nothing was sent again", async () => {
     const w = world();
     w.service.fail("open", { code: "invalid_response", status: 200, message: "Unexpected body." });
-    const desk = w.desk();
+    const desk = await w.desk();
     const sending = desk.send(previewOf([row()]));
     await advance(100);
     expect((await sending).rows[0]).toMatchObject({
@@ -373,7 +373,7 @@ describe("a send whose outcome is not known: the service is asked before anythin
   it("an answer the service gives 10 minutes to the millisecond after the doubt began is still in time: the row goes again, once", async () => {
     const w = world();
     w.service.fail("open", { code: "invalid_response", status: 200, message: "Unexpected body." });
-    const desk = w.desk();
+    const desk = await w.desk();
     const sending = desk.send(previewOf([row()]));
     await advance(0);
     const { rows } = await sending;
@@ -391,7 +391,7 @@ describe("a send whose outcome is not known: the service is asked before anythin
     const w = world();
     const young = await w.journalled(row(), { sentAt: iso(START - RESEND_WINDOW_MS + 1) });
     const old = await w.journalled(row({ side: "sell", clientReference: "D-2" }), { sentAt: iso(START - RESEND_WINDOW_MS) });
-    const desk = w.desk();
+    const desk = await w.desk();
     const plan = await desk.inspect();
     expect(plan.items.map((i) => [i.row.idempotencyKey, i.step, i.detail])).toEqual([
       [young.idempotencyKey, "resend", "Sent 15 min ago: Resume sends it again with the same idempotency key (the service acts once)."],
@@ -413,7 +413,7 @@ describe("a send whose outcome is not known: the service is asked before anythin
   it("a row only the log knows (another computer, or an older version) is never re-sent, sent or not", async () => {
     const w = world();
     const r = await w.journalled(row(), {}, { keyId: null });
-    const desk = w.desk();
+    const desk = await w.desk();
     expect((await desk.inspect()).items.map((i) => [i.step, i.detail])).toEqual([
       ["decide", "Not on the service, and sent with another API key or from another computer: a re-send could act twice."],
     ]);
@@ -429,7 +429,7 @@ describe("a send whose outcome is not known: the service is asked before anythin
     const w = world();
     const h = w.service.seed({ notional_usd: 110_000 });
     const r = await w.journalled(addRow(25_000), { sentAt: iso(START), hedgeId: h.id, notionalBefore: 100_000 });
-    const desk = w.desk();
+    const desk = await w.desk();
     await desk.resume();
     await advance(100);
     expect(await byKey(w, r.idempotencyKey)).toMatchObject({
@@ -449,7 +449,7 @@ describe("a send whose outcome is not known: the service is asked before anythin
     const w = world();
     const h = w.service.seed({ notional_usd: 110_000 });
     const r = await w.journalled(addRow(25_000), { sentAt: iso(START), hedgeId: h.id, notionalBefore: 100_000 });
-    const desk = w.desk();
+    const desk = await w.desk();
     await desk.resume();
     await advance(100);
     w.service.readsDownFor(MISMATCH_LIMIT_MS);
@@ -464,7 +464,7 @@ describe("a send whose outcome is not known: the service is asked before anythin
     const w = world();
     w.service.fail("open", { code: "insufficient_collateral", message: "Balance too low." });
     w.service.fail("open", { code: "idempotency_in_flight", message: "Still working." });
-    const desk = w.desk();
+    const desk = await w.desk();
     const sending = desk.send(previewOf([row(), row({ side: "sell", clientReference: "D-2" })]));
     await advance(100);
     const { rows } = await sending;
@@ -482,7 +482,7 @@ describe("a send whose outcome is not known: the service is asked before anythin
   it("a refusal the add-in has no advice for shows the service's words alone", async () => {
     const w = world();
     w.service.fail("open", { code: "validation_error", message: "tenor_days must be 1 to 365." });
-    const desk = w.desk();
+    const desk = await w.desk();
     const sending = desk.send(previewOf([row()]));
     await advance(100);
     expect((await sending).rows[0]).toMatchObject({
@@ -495,7 +495,7 @@ describe("a send whose outcome is not known: the service is asked before anythin
 
   it("a row without a usable idempotency key is never sent: the user decides", async () => {
     const w = world();
-    const desk = w.desk({ newKey: () => "" });
+    const desk = await w.desk({ newKey: () => "" });
     const sending = desk.send(previewOf([row()]));
     await advance(100);
     expect((await sending).rows[0]).toMatchObject({
@@ -544,7 +544,7 @@ describe("the user's word on a row that needs a decision", () => {
       notionalBefore: 100_000,
     });
     await w.journalled(addRow(1_000), {}, { key: "behind" });
-    const desk = w.desk();
+    const desk = await w.desk();
     await desk.resume();
     await advance(MISMATCH_MIN_MS + 1_000);
     return { desk, r, h };
@@ -598,7 +598,7 @@ describe("the user's word on a row that needs a decision", () => {
       w.service.onPost = null;
       h.notional_usd = 107_000;
     };
-    const desk = w.desk();
+    const desk = await w.desk();
     let returned = false;
     const sending = desk.send(previewOf([addRow(25_000), addRow(5_000, { rowNumber: 3 })])).then((x) => ((returned = true), x));
     await advance(MISMATCH_LIMIT_MS + 60_000);
@@ -616,7 +616,7 @@ describe("the user's word on a row that needs a decision", () => {
       { loggedAt: iso(START - 60_000) },
     );
     const later = await w.journalled(addRow(1_000), { status: "needs_decision" });
-    const desk = w.desk();
+    const desk = await w.desk();
     await desk.resume();
     await advance(100);
     expect(desk.pending()).toEqual([expect.objectContaining({ idempotencyKey: earlier.idempotencyKey, status: "submitting" })]);
@@ -671,7 +671,7 @@ describe("the user's word on a row that needs a decision", () => {
     const theirs = intentFromRow(row({ side: "sell" }), "theirs", "sandbox", iso(START), "0x00000000000000000000000000000000000000bb");
     const live = intentFromRow(row({ side: "sell", market: "USDTXAF" }), "live", "production", iso(START), ACCOUNT);
     await new Journal(w.workbook).append([theirs, live]);
-    const desk = w.desk();
+    const desk = await w.desk();
     await expect(desk.decide("nope", "done")).rejects.toThrow("No unfinished row with idempotency key nope in the Hedge Log.");
     for (const key of ["theirs", "live"])
       await expect(desk.decide(key, "done")).rejects.toThrow(
@@ -689,7 +689,7 @@ describe("the user's word on a row that needs a decision", () => {
   it("a row not taken up yet can be decided from the list: marked not sent, without asking or sending anything", async () => {
     const w = world();
     const r = await w.journalled(row(), { sentAt: iso(START - 3_600_000) });
-    const desk = w.desk();
+    const desk = await w.desk();
     await desk.inspect();
     const reads = w.service.reads.length;
     expect(await desk.decide(r.idempotencyKey, "not_done")).toMatchObject({ status: "not_sent" });
@@ -706,7 +706,7 @@ describe("the user's word on a row that needs a decision", () => {
   it("It was done on an open the service accepted but has not filled: followed until it fills", async () => {
     const w = world();
     const r = await w.journalled(row(), { sentAt: iso(START - 20 * 60_000) }, { keyId: null });
-    const desk = w.desk();
+    const desk = await w.desk();
     await desk.resume();
     await advance(100);
     expect((await byKey(w, r.idempotencyKey)).status).toBe("needs_decision");
@@ -723,7 +723,7 @@ describe("following rows the service accepted until they are final", () => {
   it("hedge_not_found while following: asked again for at least 30 s and 5 rounds, then the user decides", async () => {
     const w = world();
     const r = await w.journalled(addRow(25_000), { sentAt: iso(START), status: "submitted", hedgeId: "h-gone", notionalBefore: 100_000 });
-    const desk = w.desk();
+    const desk = await w.desk();
     await desk.resume();
     await advance(100);
     expect(await byKey(w, r.idempotencyKey)).toMatchObject({
@@ -744,7 +744,7 @@ describe("following rows the service accepted until they are final", () => {
   it("hedge_not_found, then the accepted hedge shown as it should be: the doubt is over, and a later hedge_not_found starts a new count", async () => {
     const w = world();
     const r = await w.journalled(row(), { sentAt: iso(START), status: "submitted", hedgeId: "h-1" });
-    const desk = w.desk();
+    const desk = await w.desk();
     await desk.resume();
     await advance(100);
     expect(await byKey(w, r.idempotencyKey)).toMatchObject({ status: "submitted", errorCode: "hedge_not_found" });
@@ -773,7 +773,7 @@ describe("following rows the service accepted until they are final", () => {
   it("hedge_not_found asked slowly (a 10 s poll): 30 s are not enough without 5 rounds; the 5th round parks it; 2 min park it whatever the rounds", async () => {
     const w = world();
     const r = await w.journalled(addRow(25_000), { sentAt: iso(START), status: "submitted", hedgeId: "h-gone", notionalBefore: 100_000 });
-    const desk = w.desk({ pollIntervalMs: 10_000 });
+    const desk = await w.desk({ pollIntervalMs: 10_000 });
     await desk.resume();
     const asked = () => w.service.reads.filter((x) => x === "get h-gone").length;
     await advance(35_000); // rounds at 0, 10, 20, 30 s
@@ -784,7 +784,7 @@ describe("following rows the service accepted until they are final", () => {
     // Polled every 40 s, the 4th round falls at exactly 2 min: that is enough.
     const w2 = world();
     const r2 = await w2.journalled(addRow(25_000), { sentAt: iso(START), status: "submitted", hedgeId: "h-gone", notionalBefore: 100_000 });
-    const desk2 = w2.desk({ pollIntervalMs: 40_000 });
+    const desk2 = await w2.desk({ pollIntervalMs: 40_000 });
     await desk2.resume();
     await advance(MISMATCH_LIMIT_MS + 100);
     expect((await byKey(w2, r2.idempotencyKey)).status).toBe("needs_decision");
@@ -802,7 +802,7 @@ describe("following rows the service accepted until they are final", () => {
       notionalBefore: 100_000,
     });
     w.service.end(dropped);
-    const desk = w.desk();
+    const desk = await w.desk();
     await desk.resume();
     await advance(5_000);
     expect(await byKey(w, a.idempotencyKey)).toMatchObject({
@@ -821,7 +821,7 @@ describe("following rows the service accepted until they are final", () => {
     const w = world();
     const h = w.service.seed({ notional_usd: 110_000 });
     const r = await w.journalled(addRow(25_000), { sentAt: iso(START), status: "submitted", hedgeId: h.id, notionalBefore: 100_000 });
-    const desk = w.desk();
+    const desk = await w.desk();
     await desk.resume();
     await advance(MISMATCH_MIN_MS - 1_000);
     expect((await byKey(w, r.idempotencyKey)).status).toBe("submitted");
@@ -841,7 +841,7 @@ describe("following rows the service accepted until they are final", () => {
       opened_at: iso(START),
       filled_at: null,
     });
-    const desk = w.desk();
+    const desk = await w.desk();
     await desk.resume();
     await advance(1_500);
     expect(await byKey(w, r.idempotencyKey)).toMatchObject({
@@ -860,7 +860,7 @@ describe("following rows the service accepted until they are final", () => {
   it("a stopped desk (the pane closed) sends and reads nothing more", async () => {
     const w = world();
     w.service.fail("open", { code: "service_unavailable" });
-    const desk = w.desk();
+    const desk = await w.desk();
     const sending = desk.send(previewOf([row()]));
     await advance(100);
     await sending;
@@ -878,7 +878,7 @@ describe("a pane that closes", () => {
     const w = world();
     let answer: () => void = () => undefined;
     w.service.onPost = () => new Promise<void>((resolve) => (answer = resolve));
-    const desk = w.desk();
+    const desk = await w.desk();
     const sending = desk.send(previewOf([row()]));
     await advance(100);
     desk.stop();
@@ -897,7 +897,7 @@ describe("a pane that closes", () => {
     const list = client.list.bind(client);
     let release: () => void = () => undefined;
     client.list = (...a: Parameters<typeof list>) => new Promise<void>((resolve) => (release = resolve)).then(() => list(...a));
-    const desk = w.desk({ client });
+    const desk = await w.desk({ client });
     await desk.resume();
     await advance(100);
     desk.stop();
@@ -913,7 +913,7 @@ describe("one row at a time per market side", () => {
     w.service.fillAtOnce = true;
     const h1 = w.service.seed({ notional_usd: 100_000 });
     w.service.seed({ side: "sell", notional_usd: 50_000 });
-    const desk = w.desk();
+    const desk = await w.desk();
     const first = desk.send(previewOf([addRow(1_000)]));
     await advance(2_000);
     expect((await first).rows[0]).toMatchObject({ hedgeId: h1.id });
@@ -939,7 +939,7 @@ describe("one row at a time per market side", () => {
     w.service.seed({ notional_usd: 90_000, status: "closed" }); // newer, closed
     const accepted = w.service.seed({ side: "sell", notional_usd: 60_000, status: "submitted", filled_at: null });
     w.service.seed({ side: "sell", notional_usd: 80_000, status: "closed" });
-    const desk = w.desk();
+    const desk = await w.desk();
     const sending = desk.send(previewOf([addRow(1_000), addRow(2_000, { rowNumber: 3, side: "sell" })]));
     await advance(100);
     await sending;
@@ -953,7 +953,7 @@ describe("one row at a time per market side", () => {
     const w = world();
     w.service.seed({ notional_usd: 100_000 });
     w.service.failReads(2);
-    const desk = w.desk();
+    const desk = await w.desk();
     void desk.send(previewOf([addRow(1_000)]));
     await advance(100);
     expect(w.service.posts).toEqual([]);
@@ -968,7 +968,7 @@ describe("one row at a time per market side", () => {
     w.service.seed({ notional_usd: 100_000 });
     w.service.seed({ side: "sell", notional_usd: 100_000 });
     const release = w.holdAnswers();
-    const desk = w.desk();
+    const desk = await w.desk();
     const sending = desk.send(previewOf([addRow(1_000), addRow(2_000, { rowNumber: 3 }), addRow(3_000, { rowNumber: 4, side: "sell" })]));
     await advance(100);
     expect(desk.waits()).toEqual([
@@ -977,6 +977,7 @@ describe("one row at a time per market side", () => {
         side: "buy",
         row: expect.objectContaining({ rowNumber: 2, status: "submitting" }),
         queued: 1,
+        next: expect.objectContaining({ rowNumber: 3, status: "submitting" }),
         reason: "in_progress",
       },
     ]);
@@ -993,7 +994,7 @@ describe("one row at a time per market side", () => {
   it("waits() names a side whose row waits for a decision even with nothing queued behind it; needsDecision() lists it, and rows of earlier sessions", async () => {
     const w = world();
     const earlier = await w.journalled(row({ side: "sell" }), { status: "needs_decision", sentAt: iso(START - 3_600_000) });
-    const desk = w.desk({ newKey: () => "" });
+    const desk = await w.desk({ newKey: () => "" });
     await desk.inspect();
     expect(desk.needsDecision().map((r) => r.idempotencyKey)).toEqual([earlier.idempotencyKey]);
     const { rows } = await Promise.all([desk.send(previewOf([row()])), advance(100)]).then(([sent]) => sent);
@@ -1003,6 +1004,7 @@ describe("one row at a time per market side", () => {
         side: "buy",
         row: expect.objectContaining({ rowNumber: 2, status: "needs_decision" }),
         queued: 0,
+        next: null,
         reason: "needs_decision",
       },
     ]);
@@ -1017,7 +1019,7 @@ describe("one row at a time per market side", () => {
     w.service.onPost = async (p) => {
       if (p.key === "new-key-2") firstWhenSecondLeft.push(await byKey(w, "new-key-1"));
     };
-    const desk = w.desk();
+    const desk = await w.desk();
     const sending = desk.send(previewOf([addRow(25_000), addRow(5_000), addRow(1_000, { side: "sell" })]));
     await advance(2_000);
     await sending;
@@ -1040,14 +1042,14 @@ describe("one row at a time per market side", () => {
       { sentAt: iso(START - 3_600_000), hedgeId: "h-1", notionalBefore: 100_000 },
       { loggedAt: iso(START - 3_600_000) },
     );
-    const desk = w.desk();
+    const desk = await w.desk();
     await desk.resume();
     await advance(100);
     expect((await byKey(w, decide.idempotencyKey)).status).toBe("needs_decision");
     // A row another pane journalled meanwhile, not taken up by this one.
     desk.stop();
     await w.journalled(addRow(1_000, { market: "USDTXAF" }), {}, { loggedAt: iso(START - 60_000) });
-    const desk2 = w.desk();
+    const desk2 = await w.desk();
     const preview = previewOf([
       addRow(1, { rowNumber: 3 }),
       addRow(2, { rowNumber: 4, market: "USDTXAF" }),
@@ -1095,7 +1097,7 @@ describe("one row at a time per market side", () => {
 
   it("a preview for another environment, or with batch blockers, sends nothing", async () => {
     const w = world();
-    const desk = w.desk();
+    const desk = await w.desk();
     await expect(desk.send({ ...previewOf([row()]), environment: "production" })).rejects.toThrow(
       "This preview was made for production, but the desk trades in sandbox: preview again. Nothing was sent.",
     );
@@ -1112,7 +1114,7 @@ describe("the unfinished rows listed on opening, and what Resume does with each"
     const w = world();
     w.service.seed({ notional_usd: 100_000 });
     const release = w.holdAnswers();
-    const desk = w.desk();
+    const desk = await w.desk();
     const sending = desk.send(previewOf([addRow(25_000)]));
     await advance(100);
     expect(w.service.posts).toHaveLength(1);
@@ -1133,7 +1135,7 @@ describe("the unfinished rows listed on opening, and what Resume does with each"
     const at = iso(START - 60_000);
     const rows = [];
     for (const amount of [1_000, 2_000, 3_000]) rows.push(await w.journalled(addRow(amount), {}, { loggedAt: at }));
-    const desk = w.desk();
+    const desk = await w.desk();
     await desk.resume();
     await advance(5_000);
     expect(w.service.posts.map((p) => p.key)).toEqual(rows.map((r) => r.idempotencyKey));
@@ -1148,7 +1150,7 @@ describe("the unfinished rows listed on opening, and what Resume does with each"
     const b = await w.journalled(addRow(2_000), {}, { loggedAt: iso(t0) });
     const c = await w.journalled(addRow(3_000), { sentAt: iso(t0 + 10_000) }, { loggedAt: iso(t0) });
     const d = await w.journalled(addRow(4_000), {}, { loggedAt: iso(t0 - 60_000) });
-    const { resumed } = await w.desk().resume();
+    const { resumed } = await (await w.desk()).resume();
     expect(resumed.map((r) => r.idempotencyKey)).toEqual([d, c, a, b].map((r) => r.idempotencyKey));
   });
 
@@ -1166,7 +1168,7 @@ describe("the unfinished rows listed on opening, and what Resume does with each"
       notionalBefore: 5_000,
     });
     w.service.seed({ id: "h-2", side: "sell", notional_usd: 5_000 });
-    const desk = w.desk();
+    const desk = await w.desk();
     const plan = await desk.inspect();
     const step = (key: string) => plan.items.find((i) => i.row.idempotencyKey === key)!;
     expect(step(other.idempotencyKey)).toMatchObject({
@@ -1210,7 +1212,7 @@ describe("the unfinished rows listed on opening, and what Resume does with each"
       hedgeId: h.id,
       notionalBefore: 100_000,
     });
-    const desk = w.desk();
+    const desk = await w.desk();
     const reads = w.service.reads.length;
     const plan = await desk.inspect();
     expect(plan.items.map((i) => [i.row.idempotencyKey, i.owner, i.step, i.serviceSays, i.detail])).toEqual([
@@ -1270,7 +1272,7 @@ describe("the unfinished rows listed on opening, and what Resume does with each"
       hedgeId: "h-1",
       notionalBefore: 100_000,
     });
-    const desk = w.desk();
+    const desk = await w.desk();
     await desk.inspect();
     const journal = new Journal(w.workbook, { store: w.store, scope: intentScope("sandbox", ACCOUNT) });
     await journal.load();
@@ -1311,7 +1313,7 @@ describe("the unfinished rows listed on opening, and what Resume does with each"
       // Neither environment nor account written: it may be this desk's, so it is listed.
       { ...logged, idempotencyKey: " ", market: "USDTXFF", account: null, environment: "" },
     ]);
-    const desk = w.desk();
+    const desk = await w.desk();
     const plan = await desk.inspect();
     expect(plan.otherAccounts).toBe(2);
     expect(plan.items.map((i) => [i.row.idempotencyKey, i.owner])).toEqual([["unclaimed", "unclaimed"]]);
@@ -1339,7 +1341,7 @@ describe("the unfinished rows listed on opening, and what Resume does with each"
     w.service.seed({ id: "h-there", client_reference: "D-1", notional_usd: 10_000, status: "filled", opened_at: iso(START) });
     w.service.seed({ id: "h-a", side: "sell", client_reference: "TWO", notional_usd: 10_000, status: "filled", opened_at: iso(START) });
     w.service.seed({ id: "h-b", side: "sell", client_reference: "TWO", notional_usd: 10_000, status: "filled", opened_at: iso(START) });
-    const desk = w.desk();
+    const desk = await w.desk();
     await desk.resume();
     await advance(100);
     expect(await byKey(w, r.idempotencyKey)).toMatchObject({ status: "filled", hedgeId: "h-there", message: "Filled." });
@@ -1354,7 +1356,7 @@ describe("what the pane sees while rows go", () => {
     const w = world();
     w.service.fillAtOnce = true;
     const seen: Array<[string, number, number, number, number]> = [];
-    const desk = w.desk({
+    const desk = await w.desk({
       onProgress: (p) => {
         seen.push([p.row.status, p.total, p.done, p.counts.submitting, p.counts.filled]);
         throw new Error("a broken listener");
@@ -1374,7 +1376,7 @@ describe("what the pane sees while rows go", () => {
   it("rounds that change nothing tell the pane nothing: a poll that sees the row still accepted, a question the service cannot answer", async () => {
     const w = world();
     let told = 0;
-    const desk = w.desk({ onProgress: () => told++ });
+    const desk = await w.desk({ onProgress: () => told++ });
     await Promise.all([desk.send(previewOf([row()])), advance(100)]);
     expect((await w.log())[0]).toMatchObject({ status: "submitted" });
     let before = told;
@@ -1396,7 +1398,7 @@ describe("what the pane sees while rows go", () => {
 
   it("settled() waits until every row is final; it gives up after its time with how many are left, which stay listed", async () => {
     const w = world();
-    const desk = w.desk();
+    const desk = await w.desk();
     await desk.settled(10);
     const sending = desk.send(previewOf([row()]));
     await advance(100);
@@ -1411,7 +1413,7 @@ describe("what the pane sees while rows go", () => {
     expect((await w.log())[0].status).toBe("filled");
   });
 
-  it("the account of the key is asked once; a burst of 429s is waited out; a refused key fails the call, and the next call asks again", async () => {
+  it("the account of the key is asked once, before the desk is built; a burst of 429s is waited out; a refused key fails the desk, and the next one asks again", async () => {
     const w = world();
     const client = w.service.client();
     const answers = [
@@ -1422,11 +1424,11 @@ describe("what the pane sees while rows go", () => {
     ];
     let asked = 0;
     (client as unknown as { account: () => Promise<unknown> }).account = () => answers[asked++]();
-    const desk = w.desk({ client });
-    await expect(desk.log()).rejects.toThrow("Bad key.");
-    const loading = desk.log();
+    await expect(w.desk({ client })).rejects.toThrow("Bad key.");
+    const loading = w.desk({ client });
     await advance(BACKOFF_MS[0] + BACKOFF_MS[1]);
-    await expect(loading).resolves.toEqual([]);
+    const desk = await loading;
+    await expect(desk.log()).resolves.toEqual([]);
     await desk.log();
     expect(asked).toBe(4);
     const sending = desk.send(previewOf([row()]));
@@ -1438,7 +1440,7 @@ describe("what the pane sees while rows go", () => {
     const w = world();
     w.service.seed({ notional_usd: 100_000 });
     const release = w.holdAnswers();
-    const desk = w.desk();
+    const desk = await w.desk();
     const sending = desk.send(previewOf([addRow(25_000)]));
     await advance(100);
     await desk.resume(); // the pane shown again, Resume pressed, while the Add is out
@@ -1456,7 +1458,7 @@ describe("what the pane sees while rows go", () => {
 
   it("a desk stopped and used again (the pane shown again) sends with a fresh signal; an aborted send stops waiting at once", async () => {
     const w = world();
-    const desk = w.desk();
+    const desk = await w.desk();
     desk.stop();
     const sending = desk.send(previewOf([row()]));
     await advance(100);
@@ -1478,7 +1480,7 @@ describe("reading the selection", () => {
   it("the Hedge Log itself is not a selection of trades; a failed read is shown as a selection problem", async () => {
     const w = world();
     w.workbook.setSheet("Hedge Log", [["x"]]).select("Hedge Log", "A1:A1");
-    const desk = w.desk({ account: ACCOUNT });
+    const desk = await w.desk({ account: ACCOUNT });
     const e = await desk.readRows("open").catch((x: unknown) => x as Error);
     expect(e).toMatchObject({
       code: "selection",
@@ -1498,7 +1500,7 @@ describe("the preview says which row a market side waits on", () => {
   it("a row this pane works on holds the side (a warning: the new row waits its turn); a decision blocks it", async () => {
     const w = world();
     const busy = await w.journalled(row(), { sentAt: iso(START), status: "submitted", hedgeId: "h-x" });
-    const desk = w.desk();
+    const desk = await w.desk();
     await desk.resume();
     await advance(100);
     expect(await reasons(desk)).toEqual({
@@ -1510,7 +1512,7 @@ describe("the preview says which row a market side waits on", () => {
       { sentAt: iso(START - 3_600_000), hedgeId: "h-x", notionalBefore: 1 },
       { loggedAt: iso(START - 3_600_000) },
     );
-    const desk2 = w.desk();
+    const desk2 = await w.desk();
     await desk2.inspect();
     expect((await reasons(desk2)).blockers).toEqual([
       "USDTNGN buy has an unfinished row, the open logged 2025-03-04 05:06:07 UTC: resume it under Unfinished rows first.",
@@ -1524,7 +1526,7 @@ describe("the preview says which row a market side waits on", () => {
 
   it("an Add with no open hedge on its side is blocked, and says when the lists were too long to read to the end", async () => {
     const w = world();
-    const desk = w.desk();
+    const desk = await w.desk();
     const blockers = async () => (await desk.preview("add", [addRow(5_000)])).lines[0].blockers;
     expect(await blockers()).toEqual(["No open hedge on USDTNGN buy: use Open first."]);
     w.service.seed({ id: "h-mine" });
@@ -1540,7 +1542,7 @@ describe("the preview says which row a market side waits on", () => {
     const production = intentFromRow(row(), "prod", "production", iso(START), ACCOUNT);
     await new Journal(w.workbook).append([theirs, production]);
     await w.journalled(row({ side: "sell" }), { status: "rejected" });
-    const desk = w.desk();
+    const desk = await w.desk();
     expect(await reasons(desk)).toEqual({ blockers: [], warnings: [] });
     expect(await reasons(desk, "sell")).toEqual({ blockers: [], warnings: [] });
   });
@@ -1556,7 +1558,7 @@ describe("more than one row at once, and the requests it costs", () => {
       const w = world();
       const held: Array<() => void> = [];
       w.service.onPost = () => new Promise<void>((resolve) => held.push(resolve));
-      const desk = w.desk(concurrency === undefined ? {} : { concurrency });
+      const desk = await w.desk(concurrency === undefined ? {} : { concurrency });
       void desk.send(previewOf([row(), row({ side: "sell", clientReference: "D-2" }), row({ market: "USDTXAF", clientReference: "D-3" })]));
       await advance(100);
       expect(w.service.posts).toHaveLength(together);
@@ -1573,7 +1575,7 @@ describe("more than one row at once, and the requests it costs", () => {
   it("a fresh row's first send needs no question; a side's next row reads the hedge its previous row acted on, by id", async () => {
     const w = world();
     w.service.fillAtOnce = true;
-    const desk = w.desk();
+    const desk = await w.desk();
     const sending = desk.send(previewOf([row()]));
     await advance(10);
     expect(w.service.reads.filter((r) => r.startsWith("list client_reference"))).toEqual([]);
@@ -1593,7 +1595,7 @@ describe("more than one row at once, and the requests it costs", () => {
   it("a side's hedge the service accepted but has not filled, read by id, is the side's too: no list is read", async () => {
     const w = world();
     w.service.seed({ id: "h-accepted", status: "submitted", notional_usd: 30_000 });
-    const desk = w.desk();
+    const desk = await w.desk();
     // This service refuses an Add to a hedge not filled yet: the row is final, and tells the desk the side's hedge.
     await Promise.all([desk.send(previewOf([addRow(5_000)])), advance(100)]);
     expect((await w.log())[0]).toMatchObject({ hedgeId: "h-accepted", status: "rejected" });
@@ -1607,7 +1609,7 @@ describe("more than one row at once, and the requests it costs", () => {
     const w = world();
     w.service.fillAtOnce = true;
     w.service.seed({ id: "h-old", notional_usd: 100_000 });
-    const desk = w.desk();
+    const desk = await w.desk();
     const first = desk.send(previewOf([row({ action: "close", notional: null, tenor: null, clientReference: null }), row()]));
     await advance(2_000);
     await first;
@@ -1647,7 +1649,7 @@ describe("more than one row at once, and the requests it costs", () => {
   it("after a Close, the side's next Add is not sent to the closed hedge: nothing is open, so it is rejected unsent", async () => {
     const w = world();
     w.service.seed({ notional_usd: 100_000 });
-    const desk = w.desk();
+    const desk = await w.desk();
     const sending = desk.send(previewOf([row({ action: "close", notional: null, tenor: null, clientReference: null }), addRow(5_000)]));
     await advance(2_000);
     const { rows } = await sending;
@@ -1659,7 +1661,7 @@ describe("more than one row at once, and the requests it costs", () => {
     const w = world();
     w.service.seed({ notional_usd: 100_000 });
     w.service.failReads(1, "service_unavailable");
-    const desk = w.desk();
+    const desk = await w.desk();
     const sending = desk.send(previewOf([addRow(5_000)]));
     await advance(10);
     expect((await sending).rows[0]).toMatchObject({ status: "submitting", errorCode: "service_unavailable" });
@@ -1675,7 +1677,7 @@ describe("more than one row at once, and the requests it costs", () => {
     const client = w.service.client();
     const list = client.list.bind(client);
     client.list = (query = {}, signal) => list({ ...query, starting_after: undefined }, signal);
-    const desk = w.desk({ client });
+    const desk = await w.desk({ client });
     const sending = desk.send(previewOf([addRow(5_000)]));
     await advance(100);
     expect((await sending).rows[0]).toMatchObject({ status: "rejected", errorCode: "no_open_hedge" });
@@ -1684,7 +1686,7 @@ describe("more than one row at once, and the requests it costs", () => {
 
   it("one poll per interval however many sends start while rows are being followed", async () => {
     const w = world();
-    const desk = w.desk({ pollIntervalMs: 1_000 });
+    const desk = await w.desk({ pollIntervalMs: 1_000 });
     const first = desk.send(previewOf([row()]));
     await advance(100);
     expect((await first).rows[0].status).toBe("submitted");
@@ -1703,7 +1705,7 @@ describe("more than one row at once, and the requests it costs", () => {
 
   it("a pane closed while a row is followed, and shown again: Resume follows it to its fill", async () => {
     const w = world();
-    const desk = w.desk();
+    const desk = await w.desk();
     const sending = desk.send(previewOf([row()]));
     await advance(100);
     expect((await sending).rows[0].status).toBe("submitted");
@@ -1718,7 +1720,7 @@ describe("more than one row at once, and the requests it costs", () => {
     const w = world();
     await w.journalled(row(), { sentAt: iso(START), status: "submitted", hedgeId: "h-1" });
     w.service.seed({ id: "h-1", client_reference: "D-1", notional_usd: 10_000, status: "submitted", opened_at: iso(START) });
-    const desk = w.desk({ pollIntervalMs: 10 });
+    const desk = await w.desk({ pollIntervalMs: 10 });
     await desk.resume();
     await advance(1_000);
     const polls = w.service.reads.filter((r) => r.startsWith("list status=submitted")).length;
@@ -1753,7 +1755,7 @@ describe("more than one row at once, and the requests it costs", () => {
     for (const { intent, o } of older)
       journal.update(intent, { ...(o.status ? { status: o.status } : {}), ...(o.sentAt ? { sentAt: iso(START - 3_600_000) } : {}) });
     await journal.flush();
-    const desk = w.desk({ concurrency: 3 });
+    const desk = await w.desk({ concurrency: 3 });
     const plan = await desk.inspect();
     const notAsked = `Not asked yet (the newest ${INSPECT_ASK_MAX} rows are).`;
     expect(plan.items.map((i) => i.row.idempotencyKey)).toEqual(
@@ -1771,7 +1773,7 @@ describe("more than one row at once, and the requests it costs", () => {
     const w = world();
     const r = await w.journalled(row(), { sentAt: iso(START), status: "filled", hedgeId: "h-1" });
     const emptied = new MemoryWorkbook();
-    const desk = createDesk({ client: w.service.client(), workbook: emptied, intentStore: w.store, pollIntervalMs: 1_000 });
+    const desk = await createDesk({ client: w.service.client(), workbook: emptied, intentStore: w.store, pollIntervalMs: 1_000 });
     afterEachDesk.push(() => desk.stop());
     const plan = await desk.inspect();
     expect(plan.missing).toEqual([expect.objectContaining({ idempotencyKey: r.idempotencyKey, status: "filled" })]);
@@ -1788,7 +1790,7 @@ describe("a desk in a host without AbortSignal.any", () => {
   it("an aborted send, or a stopped desk, still stops the row's request", async () => {
     const w = world();
     w.service.onPost = () => new Promise<void>(() => undefined);
-    const desk = w.desk();
+    const desk = await w.desk();
     const abort = new AbortController();
     const sending = desk.send(previewOf([row()]), { signal: abort.signal });
     await advance(100);
@@ -1798,7 +1800,7 @@ describe("a desk in a host without AbortSignal.any", () => {
 
     const w2 = world();
     w2.service.onPost = () => new Promise<void>(() => undefined);
-    const desk2 = w2.desk();
+    const desk2 = await w2.desk();
     const done = new AbortController();
     done.abort(new Error("Aborted before it began."));
     const early = desk2.send(previewOf([row()]), { signal: done.signal });
@@ -1818,7 +1820,7 @@ describe("how long ago, in the words of the message", () => {
   ])("a row sent %i ms ago and not on the service: %s, sent again", async (ms, words) => {
     const w = world();
     await w.journalled(row(), { sentAt: iso(START - ms) });
-    const plan = await w.desk().inspect();
+    const plan = await (await w.desk()).inspect();
     expect(plan.items[0]).toMatchObject({ step: "resend", detail: expect.stringContaining(`${words}: Resume sends it again`) });
   });
 
@@ -1830,7 +1832,7 @@ describe("how long ago, in the words of the message", () => {
   ])("a row sent %i ms ago, not on the service: sent %s ago, the user decides", async (ms, words) => {
     const w = world();
     await w.journalled(row(), { sentAt: iso(START - ms) });
-    const plan = await w.desk().inspect();
+    const plan = await (await w.desk()).inspect();
     expect(plan.items[0]).toMatchObject({ step: "decide", detail: expect.stringContaining(`sent ${words} ago:`) });
   });
 });
@@ -1843,7 +1845,7 @@ describe("more of what the messages say", () => {
     const open = client.open.bind(client);
     let calls = 0;
     client.open = (...a: Parameters<typeof open>) => (++calls === 2 ? Promise.reject("a bare string") : open(...a));
-    const desk = w.desk({ client });
+    const desk = await w.desk({ client });
     const sending = desk.send(previewOf([row(), row({ side: "sell", clientReference: "D-2" })]));
     await advance(100);
     const { rows } = await sending;
@@ -1859,7 +1861,7 @@ describe("more of what the messages say", () => {
     const w = world();
     const reference = "R".repeat(300);
     const r = await w.journalled(row({ clientReference: reference }), { sentAt: iso(START - 3_600_000) });
-    const desk = w.desk();
+    const desk = await w.desk();
     await desk.resume();
     await advance(100);
     await desk.decide(r.idempotencyKey, "done");
@@ -1868,7 +1870,7 @@ describe("more of what the messages say", () => {
     expect(decision).toBe(`done: No hedge with client reference ${reference}`.slice(0, 250));
   });
 
-  it("five 429s in a row for the account: the call fails with the service's words", async () => {
+  it("five 429s in a row for the account: the desk is not built, with the service's words", async () => {
     const w = world();
     const client = w.service.client();
     let asked = 0;
@@ -1876,8 +1878,10 @@ describe("more of what the messages say", () => {
       asked++;
       return Promise.reject(new HedgingApiError({ code: "rate_limited", status: 429, message: "Slow down." }));
     };
-    const desk = w.desk({ client });
-    const loading = desk.log().catch((e: Error) => e.message);
+    const loading = w.desk({ client }).then(
+      () => "built",
+      (e: Error) => e.message,
+    );
     await advance(BACKOFF_MS.slice(0, 4).reduce((a, b) => a + b, 0));
     expect(await loading).toBe("Slow down.");
     expect(asked).toBe(5);
@@ -1887,7 +1891,7 @@ describe("more of what the messages say", () => {
     const w = world();
     const h = w.service.seed({ notional_usd: 110_000 });
     const r = await w.journalled(addRow(25_000), { sentAt: iso(START), status: "submitted", hedgeId: h.id, notionalBefore: 100_000 });
-    const desk = w.desk();
+    const desk = await w.desk();
     await desk.resume();
     await advance(20_000);
     h.notional_usd = 100_000; // not filled yet: as before the row
@@ -1897,5 +1901,75 @@ describe("more of what the messages say", () => {
     expect((await byKey(w, r.idempotencyKey)).status).toBe("submitted");
     await advance(15_000);
     expect((await byKey(w, r.idempotencyKey)).status).toBe("needs_decision");
+  });
+});
+
+describe("a market side judged as a chain (issue 22)", () => {
+  const sell = (over: Partial<TradeRow>) => row({ side: "sell", tenor: null, clientReference: null, ...over });
+
+  it("the crash window: an Add submitted and the Reduce after it, both executed, resolve with no decision; a Close chosen meanwhile closes the hedge", async () => {
+    const w = world();
+    const h = w.service.seed({ side: "sell", notional_usd: 50_000 }); // both executed: 100,000 + 50,000 − 100,000
+    await w.journalled(row({ side: "sell", notional: 100_000, clientReference: "O-1" }), {
+      status: "filled",
+      hedgeId: h.id,
+      sentAt: iso(START - 60_000),
+    });
+    const addRow1 = await w.journalled(sell({ action: "add", notional: 50_000 }), {
+      status: "submitted",
+      hedgeId: h.id,
+      notionalBefore: 100_000,
+      sentAt: iso(START - 50_000),
+    });
+    const reduce = await w.journalled(sell({ action: "reduce", notional: 100_000 }), {
+      hedgeId: h.id,
+      notionalBefore: 150_000,
+      sentAt: iso(START - 40_000),
+    });
+    const desk = await w.desk();
+    const plan = await desk.inspect();
+    expect(plan.items.map((i) => [i.row.action, i.step])).toEqual([
+      ["add", "record"],
+      ["reduce", "record"],
+    ]);
+    expect(plan.items[0].serviceSays).toContain("The next row of this side (reduce sell 100,000.00 USD");
+    await desk.resume();
+    const closing = desk.send(previewOf([sell({ action: "close", notional: null })]));
+    await advance(3_000);
+    await closing;
+    const log = await w.log();
+    expect(log.map((r) => [r.action, r.status])).toEqual([
+      ["open", "filled"],
+      ["add", "filled"],
+      ["reduce", "filled"],
+      ["close", "closed"],
+    ]);
+    expect(desk.needsDecision()).toEqual([]);
+    expect(h.status).toBe("closed");
+    // Nothing was sent again: the one request is the Close's.
+    expect(w.service.posts.map((p) => p.op)).toEqual(["close"]);
+    expect([addRow1, reduce].map((r) => log.find((x) => x.idempotencyKey === r.idempotencyKey)!.message)).toEqual([
+      "Filled: the next row of this side found the hedge at 150,000.00 USD.",
+      "Filled: hedge notional now 50,000.00 USD.",
+    ]);
+  });
+
+  it("an unexplained change stays unclear: the row needs your decision as before, and the Close behind it waits", async () => {
+    const w = world();
+    const h = w.service.seed({ side: "sell", notional_usd: 185_000 });
+    const added = await w.journalled(sell({ action: "add", notional: 50_000 }), {
+      status: "submitted",
+      hedgeId: h.id,
+      notionalBefore: 100_000,
+      sentAt: iso(START - 50_000),
+    });
+    const desk = await w.desk();
+    await desk.resume();
+    const closing = desk.send(previewOf([sell({ action: "close", notional: null })]));
+    await advance(130_000);
+    expect((await closing).rows[0].status).toBe("submitting");
+    expect((await byKey(w, added.idempotencyKey)).status).toBe("needs_decision");
+    expect(desk.waits()).toEqual([expect.objectContaining({ reason: "needs_decision", queued: 1 })]);
+    expect(w.service.posts).toEqual([]);
   });
 });

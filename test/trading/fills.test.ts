@@ -310,7 +310,7 @@ describe("the desk polling fills", () => {
     await journal.flush();
     const { client, calls } = service(hedges);
     Object.assign(client, { environment: "sandbox", keyId: KEY_ID, account: async () => ({ data: { account_address: ACCOUNT } }) });
-    const desk = createDesk({ client, workbook, intentStore: store, pollIntervalMs: 1_000 });
+    const desk = await createDesk({ client, workbook, intentStore: store, pollIntervalMs: 1_000 });
     await desk.resume();
     await jest.advanceTimersByTimeAsync(5_000);
     desk.stop();

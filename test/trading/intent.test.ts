@@ -158,7 +158,7 @@ describe("intent state machine", () => {
       list: async () => ({ data: [] }),
       get: async () => ({ data: [] }),
     } as unknown as HedgingClient;
-    const desk = createDesk({ client, workbook, pollIntervalMs: 1_000 });
+    const desk = await createDesk({ client, workbook, pollIntervalMs: 1_000 });
     const plan = await desk.inspect();
     expect(plan.items).toEqual([]);
     expect(plan.unusable.map((u) => u.reason)).toEqual([

@@ -29,7 +29,7 @@ it("after a full session, no cell, format, table, document setting or custom pro
   const grid = (rows: CellValue[][]) => [["Market", "Side", "Notional", "Tenor", "Client reference"], ...rows];
   const workbook = new MemoryWorkbook({ sheets: { Exposures: grid([["USDTNGN", "buy", 50_000, 7, "K-1"]]) } }).select("Exposures", "A2:E2");
   const client = deskClient(sb, DEMO_API_KEY);
-  const desk = createDesk({ client, workbook, pollIntervalMs: 250 });
+  const desk = await createDesk({ client, workbook, pollIntervalMs: 250 });
   const run = async (action: "open" | "add" | "reduce" | "close", rows: CellValue[][]) => {
     workbook.setSheet("Exposures", grid(rows)).select("Exposures", `A2:E${rows.length + 1}`);
     const preview = await desk.preview(action, (await desk.readRows(action)).rows);
@@ -54,12 +54,12 @@ it("after a full session, no cell, format, table, document setting or custom pro
   await desk.settled(20_000);
 
   // A resume in a new desk.
-  await createDesk({ client: deskClient(sb, DEMO_API_KEY), workbook }).resume();
+  await (await createDesk({ client: deskClient(sb, DEMO_API_KEY), workbook })).resume();
 
   // A bad key: its errors must not be written anywhere either.
   const bad = "svc_test_this_key_was_revoked_9999";
-  const badDesk = createDesk({ client: deskClient(sb, bad), workbook });
-  await expect(badDesk.preview("open", (await badDesk.readRows("open")).rows)).rejects.toMatchObject({ code: "invalid_api_key" });
+  // (the desk is built only once GET /account proved the key: a revoked one fails there)
+  await expect(createDesk({ client: deskClient(sb, bad), workbook })).rejects.toMatchObject({ code: "invalid_api_key" });
 
   const log = await workbook.readLog();
   expect(log.map((r) => [r.action, r.status])).toEqual([

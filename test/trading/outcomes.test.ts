@@ -98,7 +98,7 @@ describe("a send whose outcome the service did not make clear", () => {
       const odd = failWith({ code, status: code === "invalid_response" ? 200 : 409, message: "Something odd." });
       const { client, keys } = fakeClient(Array.from({ length: 20 }, () => odd));
       const list = client.list as jest.Mock;
-      const desk = createDesk({ client, workbook, intentStore: store, pollIntervalMs: 1_000 });
+      const desk = await createDesk({ client, workbook, intentStore: store, pollIntervalMs: 1_000 });
       await desk.resume();
       await jest.advanceTimersByTimeAsync(500);
       let [row] = await workbook.readLog();
@@ -134,7 +134,7 @@ describe("a send whose outcome the service did not make clear", () => {
     const { client, keys } = fakeClient([], () => [
       hedge({ status: "filled", fill_tx_hash: "0xfill", struck_rate: 1501, filled_at: LOGGED }),
     ]);
-    const desk = createDesk({ client, workbook, intentStore: store, pollIntervalMs: 1_000 });
+    const desk = await createDesk({ client, workbook, intentStore: store, pollIntervalMs: 1_000 });
     await desk.resume();
     await jest.advanceTimersByTimeAsync(2_000);
     expect(keys).toEqual([]);
@@ -148,7 +148,7 @@ describe("a send whose outcome the service did not make clear", () => {
     jest.setSystemTime(Date.parse(LOGGED) + 25 * 3_600_000);
     await sentRow(workbook, store);
     const { client, keys } = fakeClient([accepted]);
-    const desk = createDesk({ client, workbook, intentStore: store, pollIntervalMs: 1_000 });
+    const desk = await createDesk({ client, workbook, intentStore: store, pollIntervalMs: 1_000 });
     const plan = await desk.inspect();
     expect(plan.items.map((i) => i.step)).toEqual(["decide"]);
     await desk.resume();
@@ -167,7 +167,7 @@ describe("a send whose outcome the service did not make clear", () => {
     void intent;
     const { client, keys } = fakeClient([accepted]);
     (client as unknown as { keyId: string }).keyId = "k-the-new-key";
-    const desk = createDesk({ client, workbook, intentStore: store, pollIntervalMs: 1_000 });
+    const desk = await createDesk({ client, workbook, intentStore: store, pollIntervalMs: 1_000 });
     await desk.resume();
     await jest.advanceTimersByTimeAsync(5_000);
     expect(keys).toEqual([]);
@@ -180,7 +180,7 @@ describe("a send whose outcome the service did not make clear", () => {
     const store = new MemoryIntentStore();
     await sentRow(workbook, store);
     const { client, keys } = fakeClient([failWith({ code: "hedge_exists", status: 409, message: "A hedge is already open." })]);
-    const desk = createDesk({ client, workbook, intentStore: store, pollIntervalMs: 1_000 });
+    const desk = await createDesk({ client, workbook, intentStore: store, pollIntervalMs: 1_000 });
     await desk.resume();
     await jest.advanceTimersByTimeAsync(30_000);
     expect(keys).toEqual(["key-1"]);
@@ -195,7 +195,7 @@ describe("a send whose outcome the service did not make clear", () => {
     const store = new MemoryIntentStore();
     await sentRow(workbook, store);
     const { client, keys } = fakeClient([failWith({ code: "rate_limited", status: 429, message: "Slow down." }), accepted]);
-    const desk = createDesk({ client, workbook, intentStore: store, pollIntervalMs: 1_000 });
+    const desk = await createDesk({ client, workbook, intentStore: store, pollIntervalMs: 1_000 });
     await desk.resume();
     await jest.advanceTimersByTimeAsync(2_500);
     expect(keys).toEqual(["key-1", "key-1"]);
@@ -222,7 +222,7 @@ describe("log writes the user should know about", () => {
     };
     const errors: Error[] = [];
     const { client } = fakeClient([deleteRowA, accepted]);
-    const desk = createDesk({
+    const desk = await createDesk({
       client,
       workbook,
       intentStore: store,

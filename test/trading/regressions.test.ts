@@ -123,7 +123,7 @@ it("the 25-hour reopen: an Add that executed (answer lost) is recorded from the 
   await controlOk(sb, "POST", "/clock", { advance_hours: 25 });
   const later = () => new Date(Date.now() + 25 * HOUR);
   posts.length = 0;
-  const desk = createDesk({ client, workbook, intentStore: store, pollIntervalMs: 250, now: later });
+  const desk = await createDesk({ client, workbook, intentStore: store, pollIntervalMs: 250, now: later });
   const plan = await desk.inspect();
   expect(plan.items.map((i) => [i.row.idempotencyKey, i.step])).toEqual([[add.idempotencyKey, "record"]]);
   expect(plan.items[0].serviceSays).toMatch(/filled at 150,000\.00 USD/);
@@ -146,7 +146,7 @@ it("the 25-hour reopen of an Add accepted but not filled yet (fills stalled): no
   await client.add({ market: "USDTNGN", side: "buy", additional_notional_usd: 50_000 }, { idempotencyKey: add.idempotencyKey });
   await controlOk(sb, "POST", "/clock", { advance_hours: 25 });
   posts.length = 0;
-  const desk = createDesk({ client, workbook, intentStore: store, pollIntervalMs: 250, now: () => new Date(Date.now() + 25 * HOUR) });
+  const desk = await createDesk({ client, workbook, intentStore: store, pollIntervalMs: 250, now: () => new Date(Date.now() + 25 * HOUR) });
   expect((await desk.inspect()).items.map((i) => i.step)).toEqual(["decide"]);
   await desk.resume();
   await until("the row to need a decision", async () => (await workbook.readLog())[0].status === "needs_decision");
@@ -179,7 +179,7 @@ it("the frozen pane: an Add submitted and a Reduce submitting (both executed, an
   await client.decrease({ market: "USDTNGN", side: "buy", reduce_notional_usd: 30_000 }, { idempotencyKey: reduce.idempotencyKey });
   await until("both to fill", async () => (await client.get(hedge.id)).data.notional_usd === 120_000);
 
-  const desk = createDesk({ client, workbook, pollIntervalMs: 250, now: fastClock(30) });
+  const desk = await createDesk({ client, workbook, pollIntervalMs: 250, now: fastClock(30) });
   const started = Date.now();
   await desk.resume();
   expect(Date.now() - started).toBeLessThan(3_000); // Resume never awaits a blocked send
@@ -250,7 +250,7 @@ it("the edited log row: the request is rebuilt from this computer's journal (wha
   cells[1][LOG_COLUMNS.findIndex((c) => c.field === "notional")] = 60_000;
   workbook.setSheet(LOG_SHEET_NAME, cells);
   posts.length = 0;
-  const desk = createDesk({ client, workbook, intentStore: store, pollIntervalMs: 250 });
+  const desk = await createDesk({ client, workbook, intentStore: store, pollIntervalMs: 250 });
   await desk.resume();
   await until("the re-send's answer", () => posts.length > 0 && desk.pending().every((r) => r.status === "submitted"));
   expect(posts.map((p) => p.code)).toEqual([null]); // the same body: replayed, not idempotency_key_reuse
@@ -275,7 +275,7 @@ it("hedge_not_found while following a row is asked again a capped number of time
   await journal.load();
   journal.update(journal.get(stray.idempotencyKey)!, { status: "submitted" });
   await journal.flush();
-  const desk = createDesk({ client, workbook, intentStore: store, pollIntervalMs: 250, now: fastClock(30) });
+  const desk = await createDesk({ client, workbook, intentStore: store, pollIntervalMs: 250, now: fastClock(30) });
   await desk.resume();
   workbook
     .setSheet("Exposures", [
@@ -315,7 +315,7 @@ it("a failed open whose answer has no hedge_id, while the list lags, is logged f
       ],
     },
   }).select("Exposures", "A2:E2");
-  const desk = createDesk({ client, workbook, intentStore: new MemoryIntentStore(), pollIntervalMs: 250 });
+  const desk = await createDesk({ client, workbook, intentStore: new MemoryIntentStore(), pollIntervalMs: 250 });
   await desk.send(await desk.preview("open", (await desk.readRows("open")).rows));
   await desk.settled(20_000);
   desk.stop();
@@ -349,7 +349,7 @@ it.each([
         ],
       },
     }).select("Exposures", "A2:E2");
-    const desk = createDesk({ client, workbook, intentStore: new MemoryIntentStore(), pollIntervalMs: 250 });
+    const desk = await createDesk({ client, workbook, intentStore: new MemoryIntentStore(), pollIntervalMs: 250 });
     // The first try fails on the service (nothing opened).
     await controlOk(sb, "POST", "/faults", { fail_rate: 1 });
     await desk.send(await desk.preview("open", (await desk.readRows("open")).rows));
@@ -427,7 +427,12 @@ it("a row sent while the pane reads the log again (Check again): this computer's
       ],
     },
   }).select("Exposures", "A2:C2");
-  const desk1 = createDesk({ client: deskClient(sb, DEMO_API_KEY, { transport }), workbook, intentStore: paneStore, pollIntervalMs: 250 });
+  const desk1 = await createDesk({
+    client: deskClient(sb, DEMO_API_KEY, { transport }),
+    workbook,
+    intentStore: paneStore,
+    pollIntervalMs: 250,
+  });
   const preview = await desk1.preview("add", (await desk1.readRows("add")).rows);
   listGate.armed = true;
   void desk1.send(preview);
@@ -448,7 +453,7 @@ it("a row sent while the pane reads the log again (Check again): this computer's
   // Excel reopens the workbook as last saved (before the Add), a day and an hour later: the service forgot the key.
   await controlOk(sb, "POST", "/clock", { advance_hours: 25 });
   const { client, posts } = counting(DEMO_API_KEY);
-  const desk2 = createDesk({
+  const desk2 = await createDesk({
     client,
     workbook: new MemoryWorkbook(),
     intentStore: store,
@@ -484,7 +489,7 @@ it("a reopen under another account: its unfinished rows are listed as another ac
   );
   await new Journal(workbook).append([noAccount]);
   // The same computer and workbook, another API key of another account.
-  const desk = createDesk({ client: b.client, workbook, intentStore: store, pollIntervalMs: 250 });
+  const desk = await createDesk({ client: b.client, workbook, intentStore: store, pollIntervalMs: 250 });
   const plan = await desk.inspect();
   expect(plan.otherAccounts).toBe(1);
   expect(plan.items.map((i) => [i.row.idempotencyKey, i.owner])).toEqual([[noAccount.idempotencyKey, "unclaimed"]]);
@@ -508,7 +513,7 @@ it("a workbook closed without saving: the rows it lost come back from this compu
   });
   const store = new MemoryIntentStore();
   // One row traded and saved; the workbook is saved here.
-  const desk1 = createDesk({ client, workbook: saved.select("Exposures", "A2:E2"), intentStore: store, pollIntervalMs: 250 });
+  const desk1 = await createDesk({ client, workbook: saved.select("Exposures", "A2:E2"), intentStore: store, pollIntervalMs: 250 });
   await desk1.send(await desk1.preview("open", (await desk1.readRows("open")).rows));
   await desk1.settled(10_000);
   const savedLog = saved.cells(LOG_SHEET_NAME);
@@ -520,7 +525,7 @@ it("a workbook closed without saving: the rows it lost come back from this compu
   const reopened = new MemoryWorkbook({ sheets: { [LOG_SHEET_NAME]: savedLog } });
   reopened.addTable("HedgeLog", LOG_SHEET_NAME, `A1:${String.fromCharCode(64 + LOG_COLUMNS.length)}${savedLog.length}`);
   expect((await reopened.readLog()).map((r) => r.clientReference)).toEqual(["DS-1"]);
-  const desk2 = createDesk({ client, workbook: reopened, intentStore: store, pollIntervalMs: 250 });
+  const desk2 = await createDesk({ client, workbook: reopened, intentStore: store, pollIntervalMs: 250 });
   const plan = await desk2.inspect();
   expect(plan.items.map((i) => [i.row.action, i.step])).toEqual([["open", expect.stringMatching(/^(follow|record)$/)]]);
   await desk2.resume();
@@ -553,7 +558,7 @@ it("two identical Reduces of one batch, the first sent (no answer) and written b
   journal.update(first, { sentAt: at, hedgeId: hedge.id, notionalBefore: 25_000 });
   await journal.flush();
   posts.length = 0;
-  const desk = createDesk({ client, workbook, intentStore: store, pollIntervalMs: 250 });
+  const desk = await createDesk({ client, workbook, intentStore: store, pollIntervalMs: 250 });
   await desk.resume();
   await desk.settled(15_000);
   desk.stop();
@@ -582,7 +587,7 @@ describe("what the user selected", () => {
     }) as Workbook;
 
   it("the filtered table: the rows Excel hides are counted, and the read summary and the LIVE dialog say how many were skipped", async () => {
-    const desk = createDesk({
+    const desk = await createDesk({
       client: deskClient(sb, DEMO_API_KEY),
       account: null,
       workbook: stub({
@@ -605,7 +610,7 @@ describe("what the user selected", () => {
 
   it("the multi-area selection: its message reaches the pane as a selection problem, not unexpected_error", async () => {
     const message = "The selection has 2 areas (Ctrl+click): select one block of rows, or read each area on its own.";
-    const desk = createDesk({
+    const desk = await createDesk({
       client: deskClient(sb, DEMO_API_KEY),
       account: null,
       workbook: stub({

@@ -36,7 +36,7 @@ describe("a preview that scales", () => {
       ...Array.from({ length: 100 }, (_, i) => ["USDTNGN", "buy", AMOUNTS[i % 5]]),
     ];
     const workbook = new MemoryWorkbook({ sheets: { Rows: grid } }).select("Rows", "A2:C101");
-    const desk = createDesk({ client, workbook, concurrency: options.concurrency ?? 4 });
+    const desk = await createDesk({ client, workbook, concurrency: options.concurrency ?? 4 });
     const read = await desk.readRows("add");
     const partials: Preview[] = [];
     const abort = new AbortController();
@@ -206,7 +206,7 @@ describe("opening with a long unfinished list", () => {
         return { data: [] };
       },
     } as unknown as HedgingClient;
-    const plan = await createDesk({ client, workbook, intentStore: store }).inspect();
+    const plan = await (await createDesk({ client, workbook, intentStore: store })).inspect();
     expect(plan.items).toHaveLength(INSPECT_ASK_MAX + 5);
     expect(asked).toHaveLength(INSPECT_ASK_MAX);
     expect(asked).not.toContain("R0");

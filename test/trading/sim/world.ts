@@ -380,7 +380,7 @@ async function simulate(
 
   const session = async (life: Life, calm: boolean) => {
     const client = new HedgingClient({ apiKey: API_KEY, baseUrl: BASE_URL, transport: transport(life), random: () => rng.next() });
-    const desk = createDesk({
+    const desk = await createDesk({
       client,
       workbook: workbookOf(life),
       intentStore: storeOf(life),

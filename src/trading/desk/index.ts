@@ -1,0 +1,447 @@
+// createDesk: the TradingDesk facade the pane calls, built once the account is known — read rows, preview, journal-then-send one row at a time per market side, resume and decisions on the user's word — over its parts: lanes, scheduler, row runner, fill follower, resume planner, all around the recovery rule (./rule.ts).
+import { newIdempotencyKey } from "../../api/client";
+import { buildPreview } from "../preview";
+import { readTradeRows } from "../rows";
+import { Journal } from "../journal";
+import { intentFromRow, isFinal, rowStatusOf, type Intent, type IntentPatch } from "../intent";
+import { check, laneOf, type OpenedHedges } from "../fills";
+import { sameAccount } from "../duplicates";
+import { intentScope } from "../intent-store";
+import { LOG_SHEET_NAME } from "../hedge-log";
+import { chainOf, sideOrder, type Judged } from "../verdict";
+import {
+  INTENT_STATUSES,
+  type Action,
+  type Decision,
+  type DeskOptions,
+  type IntentStatus,
+  type LaneWait,
+  type Preview,
+  type PreviewOptions,
+  type ReadResult,
+  type ResumeOptions,
+  type ResumePlan,
+  type ResumeResult,
+  type RowStatus,
+  type SendOptions,
+  type SendResult,
+  type TradeRow,
+  type TradingDesk,
+} from "../types";
+import { when, type DeskContext } from "./context";
+import { Lanes } from "./lanes";
+import { Scheduler } from "./scheduler";
+import { RowRunner } from "./runner";
+import { FillFollower } from "./fill-follower";
+import { planResume } from "./resume-planner";
+import { BACKOFF_MS, classifyFailure } from "./rule";
+
+export {
+  BACKOFF_MS,
+  RESEND_WINDOW_MS,
+  DOUBT_MAX_ROUNDS,
+  DOUBT_LIMIT_MS,
+  MISMATCH_MAX_ROUNDS,
+  MISMATCH_MIN_MS,
+  MISMATCH_LIMIT_MS,
+  classifyFailure,
+} from "./rule";
+export { INSPECT_ASK_MAX } from "./resume-planner";
+export { submittedMessage } from "./runner";
+
+/**
+ * Builds the desk over a client and a workbook, once the account of the key is known (options.account, else one
+ * GET /account) and the log and this computer's journal are read. See TradingDesk in ../types for the calls and their order.
+ */
+export async function createDesk(options: DeskOptions): Promise<TradingDesk> {
+  const environment = options.environment ?? options.client.environment;
+  const account = options.account !== undefined ? options.account : await accountOf(options);
+  const now = options.now ?? (() => new Date());
+  const journal = new Journal(options.workbook, {
+    onError: options.onError,
+    now,
+    store: options.intentStore,
+    scope: intentScope(environment, account),
+  });
+  await journal.load();
+  return new Desk(options, environment, account, journal, now);
+}
+
+/** GET /account once (transient errors, e.g. a burst of 429s, are waited out a few times before giving up). */
+async function accountOf(options: DeskOptions): Promise<string | null> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return (await options.client.account()).data.account_address ?? null;
+    } catch (e) {
+      if (classifyFailure(e) !== "transient" || attempt >= 4) throw e;
+      await new Promise((r) => setTimeout(r, BACKOFF_MS[attempt]));
+    }
+  }
+}
+
+class Desk implements TradingDesk, DeskContext {
+  readonly client;
+  readonly concurrency: number;
+  private readonly workbook;
+  private readonly newKey: () => string;
+  private readonly lanes = new Lanes();
+  private readonly scheduler: Scheduler;
+  private readonly runner: RowRunner;
+  private readonly follower: FillFollower;
+  private readonly waiters = new Set<() => void>();
+  private readonly changeWaiters = new Set<() => void>();
+  /** Aborted by stop(): every request the desk has out stops with it (a stopped pane sends nothing more). */
+  private lifeController = new AbortController();
+  /** The journal's rows indexed as chains (verdict.ts's chainOf); null once any row changed. */
+  private chainIndex: ((intent: Intent) => Intent | null) | null = null;
+
+  constructor(
+    private readonly options: DeskOptions,
+    readonly environment: DeskContext["environment"],
+    readonly account: string | null,
+    readonly journal: Journal,
+    readonly now: () => Date,
+  ) {
+    this.client = options.client;
+    this.workbook = options.workbook;
+    this.concurrency = Math.max(1, options.concurrency ?? 4);
+    this.newKey = options.newKey ?? newIdempotencyKey;
+    this.runner = new RowRunner(this, this.lanes);
+    this.scheduler = new Scheduler(this, this.lanes, (t) => this.runner.step(t));
+    this.follower = new FillFollower(this, this.lanes, this.runner, Math.max(250, options.pollIntervalMs ?? 500), () =>
+      this.scheduler.kick(),
+    );
+  }
+
+  // ---- the context the parts share ----
+
+  life(): AbortSignal {
+    return this.lifeController.signal;
+  }
+
+  private get stopped(): boolean {
+    return this.lifeController.signal.aborted;
+  }
+
+  /** A stopped desk starts again (send, resume, a decision, fill polling): new requests get a fresh abort signal. */
+  private restart(): void {
+    if (this.stopped) this.lifeController = new AbortController();
+  }
+
+  openedHedges(): OpenedHedges {
+    const held = new Map<string, string>();
+    for (const r of this.journal.records())
+      if (r.action === "open" && r.hedgeId && !held.has(r.hedgeId)) held.set(r.hedgeId, r.idempotencyKey);
+    return held;
+  }
+
+  chain(): (intent: Intent) => Intent | null {
+    // Indexed once until a row changes (a batch in doubt re-checks many rows between two moves).
+    return (this.chainIndex ??= chainOf(this.journal.all()));
+  }
+
+  move(intent: Intent, patch: IntentPatch): void {
+    const changed = this.journal.update(intent, patch);
+    if (Object.keys(changed).length === 0) return;
+    this.chainIndex = null;
+    this.emit(intent);
+    this.changed();
+  }
+
+  changed(): void {
+    for (const w of [...this.changeWaiters]) w();
+    if (this.pending().length === 0) for (const w of [...this.waiters]) w();
+  }
+
+  report(e: unknown): void {
+    try {
+      this.options.onError?.(e instanceof Error ? e : new Error(String(e)));
+    } catch {
+      // a failing listener must not stop trading
+    }
+  }
+
+  // ---- reading and previewing ----
+
+  async readRows(action: Action): Promise<ReadResult> {
+    let selection;
+    try {
+      selection = await this.workbook.readSelection();
+    } catch (e) {
+      throw selectionError(e);
+    }
+    if (selection.sheetName === LOG_SHEET_NAME) {
+      throw selectionError(new Error(`The selection is on the ${LOG_SHEET_NAME} sheet: select the rows of your exposure sheet instead.`));
+    }
+    return readTradeRows(action, selection);
+  }
+
+  preview(action: Action, rows: TradeRow[], options: PreviewOptions = {}): Promise<Preview> {
+    return buildPreview(
+      {
+        client: this.client,
+        environment: this.environment,
+        account: this.account,
+        readLog: (query) => this.workbook.readLog(query),
+        known: () => this.journal.records(),
+        busySides: () => this.busySides(),
+        concurrency: this.concurrency,
+        now: this.now,
+      },
+      action,
+      rows,
+      options,
+    );
+  }
+
+  private busySides() {
+    return this.lanes.busySides(this.journal.all(), this.environment, this.account);
+  }
+
+  // ---- sending ----
+
+  async send(preview: Preview, options: SendOptions = {}): Promise<SendResult> {
+    if (preview.environment !== this.environment) {
+      throw new Error(
+        `This preview was made for ${preview.environment}, but the desk trades in ${this.environment}: preview again. Nothing was sent.`,
+      );
+    }
+    if (preview.blockers.length > 0) throw new Error(`Nothing was sent: ${preview.blockers.join(" ")}`);
+    this.restart();
+    const { rows, skipped } = this.sendable(preview, options);
+    if (rows.length === 0) return { rows: [], skipped };
+
+    // Journal first: every row is in the per-user journal and the log as `submitting` before any request leaves.
+    const loggedAt = this.now().toISOString();
+    const intents = rows.map((row) => intentFromRow(row, this.newKey(), this.environment, loggedAt, this.account));
+    for (const i of intents) i.keyId = this.client.keyId;
+    await this.journal.append(intents);
+    this.chainIndex = null;
+    const signal = options.signal;
+    for (const intent of intents) {
+      this.lanes.track(intent, true).signal = signal;
+      this.emit(intent);
+    }
+    this.startFillPolling();
+    this.scheduler.kick();
+    await this.until(() => signal?.aborted === true || this.stopped || intents.every((i) => this.lanes.get(i.idempotencyKey)?.answered));
+    await this.journal.flush().catch(() => undefined);
+    return { rows: intents.map(rowStatusOf), skipped };
+  }
+
+  /** The preview's lines that go now, and the others with the reason (blockers, a side that waits, a duplicate). */
+  private sendable(preview: Preview, options: SendOptions): { rows: TradeRow[]; skipped: SendResult["skipped"] } {
+    const skipped: SendResult["skipped"] = [];
+    const rows: TradeRow[] = [];
+    const busy = this.busySides();
+    for (const line of preview.lines) {
+      const waiting = busy.get(laneOf(line.row));
+      if (line.blockers.length > 0) skipped.push({ rowNumber: line.row.rowNumber, reason: line.blockers.join(" ") });
+      else if (waiting?.blocking) skipped.push({ rowNumber: line.row.rowNumber, reason: waiting.reason });
+      else if (line.duplicateOf && !options.sendAgain) {
+        skipped.push({
+          rowNumber: line.row.rowNumber,
+          reason: `Already in the log (${line.duplicateOf.status}, logged ${when(line.duplicateOf.loggedAt)}, key ${line.duplicateOf.idempotencyKey}): tick "send again" to send it anyway.`,
+        });
+      } else rows.push(line.row);
+    }
+    return { rows, skipped };
+  }
+
+  // ---- resume and decisions ----
+
+  async inspect(): Promise<ResumePlan> {
+    await this.reload();
+    return planResume(this);
+  }
+
+  async resume(options: ResumeOptions = {}): Promise<ResumeResult> {
+    await this.reload();
+    this.restart();
+    const claimed = new Set(options.claim ?? []);
+    const resumed: Intent[] = [];
+    for (const intent of this.journal.all()) {
+      if (isFinal(intent.status) || intent.environment !== this.environment) continue;
+      if (intent.account ? !sameAccount(intent.account, this.account) : !claimed.has(intent.idempotencyKey)) continue;
+      if (!intent.account) this.move(intent, { account: this.account });
+      resumed.push(intent);
+    }
+    // A market side's rows are taken up in the order they went (verdict.ts's sideOrder): a row sent before must be
+    // settled before a later one leaves, or the later one's effect could be taken for it.
+    resumed.sort(sideOrder);
+    for (const intent of resumed) {
+      this.lanes.track(intent, false);
+      this.emit(intent);
+    }
+    if (resumed.length > 0) {
+      this.startFillPolling();
+      this.scheduler.kick();
+    }
+    await this.journal.flush().catch(() => undefined);
+    return { resumed: resumed.map(rowStatusOf) };
+  }
+
+  async restore(idempotencyKeys: readonly string[]): Promise<RowStatus[]> {
+    const restored = await this.journal.restore(idempotencyKeys);
+    this.chainIndex = null;
+    return restored.map(rowStatusOf);
+  }
+
+  async decide(idempotencyKey: string, decision: Decision): Promise<RowStatus> {
+    const intent = this.lanes.get(idempotencyKey)?.intent ?? this.journal.get(idempotencyKey);
+    if (!intent) throw new Error(`No unfinished row with idempotency key ${idempotencyKey} in the ${LOG_SHEET_NAME}.`);
+    if (isFinal(intent.status)) throw new Error(`That row is already final (${intent.status}): nothing to decide.`);
+    if (intent.environment !== this.environment || (intent.account && !sameAccount(intent.account, this.account)))
+      throw new Error("That row belongs to another account or environment: decide it with that account's key.");
+    if (this.lanes.has(idempotencyKey) && intent.status !== "needs_decision")
+      throw new Error("The add-in is still working on that row (it needs no decision): wait for its outcome.");
+    const at = this.now().toISOString();
+    this.restart();
+    const t = this.lanes.track(intent, false);
+    if (!intent.account) this.move(intent, { account: this.account });
+    if (intent.status !== "needs_decision") this.move(intent, { status: "needs_decision" });
+    if (decision === "not_done") {
+      this.move(intent, {
+        status: "not_sent",
+        decision: "not done",
+        decidedAt: at,
+        errorCode: null,
+        message: `Marked not sent by the user (${when(at)}): nothing is sent for this row.`,
+      });
+    } else {
+      const v: Judged | null = await check(this.client, intent, this.life(), () => this.openedHedges(), this.chain()(intent)).then(
+        (c) => c.verdict,
+        () => null,
+      );
+      this.move(intent, { errorCode: null, ...donePatch(intent, v), decidedAt: at });
+    }
+    t.answered = true;
+    await this.journal.flush();
+    if (intent.status === "submitted") this.startFillPolling();
+    this.scheduler.kick();
+    return rowStatusOf(intent);
+  }
+
+  // ---- polling and state ----
+
+  startFillPolling(): void {
+    this.restart();
+    this.follower.start();
+  }
+
+  stop(): void {
+    this.lifeController.abort(new Error("The desk was stopped: nothing more is sent."));
+    for (const w of [...this.changeWaiters]) w();
+    this.follower.stop();
+    this.scheduler.stop();
+    void this.journal.flush().catch(() => undefined);
+  }
+
+  pending(): RowStatus[] {
+    return this.lanes.pending();
+  }
+
+  needsDecision(): RowStatus[] {
+    // The journal holds every row this desk tracks (a row is journalled before it is tracked) and the earlier sessions' rows.
+    return this.journal
+      .all()
+      .filter((i) => i.status === "needs_decision")
+      .map(rowStatusOf);
+  }
+
+  waits(): LaneWait[] {
+    return this.lanes.waits();
+  }
+
+  settled(timeoutMs = 120_000): Promise<void> {
+    if (this.pending().length === 0) return this.journal.flush();
+    return new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiters.delete(done);
+        reject(
+          new Error(
+            `${this.pending().length} row(s) still not final after ${timeoutMs} ms; they stay in the log and are listed next time.`,
+          ),
+        );
+      }, timeoutMs);
+      const done = () => {
+        clearTimeout(timer);
+        this.waiters.delete(done);
+        this.journal.flush().then(resolve, reject);
+      };
+      this.waiters.add(done);
+    });
+  }
+
+  async log() {
+    return this.journal.records();
+  }
+
+  /** Reads the log and the per-user journal again (on opening, before Resume), keeping this session's rows as they are. */
+  private async reload(): Promise<void> {
+    await this.journal.flush().catch(() => undefined);
+    // This session's own rows: their in-memory state is the newest; the journal keeps them as they are while it reads.
+    await this.journal.load((key) => this.lanes.get(key)?.intent);
+    this.chainIndex = null;
+    for (const t of this.lanes.all()) this.journal.adopt(t.intent);
+  }
+
+  /** Resolves when `condition` holds (checked on every change). */
+  private until(condition: () => boolean): Promise<void> {
+    if (condition()) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const check = () => {
+        if (condition()) {
+          this.changeWaiters.delete(check);
+          resolve();
+        }
+      };
+      this.changeWaiters.add(check);
+    });
+  }
+
+  private emit(intent: Intent): void {
+    const onProgress = this.options.onProgress;
+    if (!onProgress) return;
+    const counts = Object.fromEntries(INTENT_STATUSES.map((s) => [s, 0])) as Record<IntentStatus, number>;
+    let done = 0;
+    for (const t of this.lanes.all()) {
+      counts[t.intent.status]++;
+      if (isFinal(t.intent.status)) done++;
+    }
+    try {
+      onProgress({ row: rowStatusOf(intent), total: this.lanes.size, done, counts });
+    } catch {
+      // A failing progress listener must not stop trading.
+    }
+  }
+}
+
+/**
+ * "It was done": adopt what the service shows — its effect; "no effect, and none can come any more" when its hedge ended
+ * without it; otherwise the user's word stands (the service shows something the add-in cannot match).
+ */
+function donePatch(intent: Intent, v: Judged | null): IntentPatch {
+  const shown = v ? v.says : "The service could not be asked.";
+  const patch: IntentPatch =
+    v?.kind === "effect"
+      ? { ...v.patch }
+      : v?.kind === "absent" && v.settled
+        ? { status: "failed", message: `The service shows it had no effect: ${shown}` }
+        : { status: intent.action === "close" ? "closed" : "filled", message: `Marked done by the user; the service showed: ${shown}` };
+  return { ...patch, decision: `done: ${shown}`.slice(0, 250) };
+}
+
+/** An error about the selection (multi-area, nothing selected, the log sheet): shown with its own code, not as unexpected. */
+export class SelectionError extends Error {
+  readonly code = "selection";
+  constructor(message: string) {
+    super(message);
+    this.name = "SelectionError";
+  }
+}
+
+function selectionError(e: unknown): Error {
+  if (e instanceof SelectionError) return e;
+  return new SelectionError(e instanceof Error ? e.message : String(e));
+}

@@ -1,0 +1,181 @@
+// The recovery rule, written once: what to do next with one unfinished row, from what the service shows (its verdict) and what this computer knows (the facts). Pure. The first send, a re-check after doubt, a poll round and the resume plan all ask it.
+import { isHedgingApiError } from "../../api/errors";
+import type { Intent, IntentPatch } from "../intent";
+import type { Judged } from "../verdict";
+
+/** Waits between attempts of a row in doubt (network trouble, 5xx, 429, an answer that could not be read). */
+export const BACKOFF_MS = [1_000, 2_000, 4_000, 8_000, 15_000];
+/**
+ * A row is sent again with the same idempotency key only while this young (from its first send) and under the same API
+ * key: well inside any plausible key retention (the sandbox keeps keys 24 h; the spec does not say). Older, the service
+ * may have forgotten the key, and a re-send could act twice: such a row needs the user's decision.
+ */
+export const RESEND_WINDOW_MS = 15 * 60_000;
+/** Unknown outcomes (an answer that could not be read, a key reused with another body) are re-asked this many times… */
+export const DOUBT_MAX_ROUNDS = 6;
+/** …within this long, then the row needs a decision. */
+export const DOUBT_LIMIT_MS = 10 * 60_000;
+/**
+ * hedge_not_found, or a hedge that does not match its row: asked again at least MISMATCH_MAX_ROUNDS times over at least
+ * MISMATCH_MIN_MS (a service may take a moment to show a new hedge), at most MISMATCH_LIMIT_MS, then a decision.
+ */
+export const MISMATCH_MAX_ROUNDS = 5;
+export const MISMATCH_MIN_MS = 30_000;
+export const MISMATCH_LIMIT_MS = 2 * 60_000;
+
+/** What the service was seen to show: a verdict, nothing yet (not asked), or no answer (the question failed). */
+export type Shown = Judged | { kind: "not_asked" } | { kind: "unreachable"; code: string };
+
+/** What this computer knows about the row, beside what the service shows. */
+export interface Facts {
+  /** This computer's journal holds the row and records no first send (see neverSent). */
+  neverSent: boolean;
+  /** Journalled by this desk in this session: its first send needs no question to the service. */
+  fresh: boolean;
+  /** Who sent it: with the API key in use from this computer, with another key, or unknown (another computer, an older version). */
+  sentBy: "this_key" | "other_key" | "unknown";
+  /** Milliseconds since its first send (Infinity when no Sent at is known). */
+  sentAgoMs: number;
+  /** Unknown outcomes counted so far, and for how long (null: none). */
+  doubt: { rounds: number; forMs: number } | null;
+  /** The service will be asked again before anything final: false once the mismatch caps are reached (and in the resume plan of a row not accepted). */
+  mayAskAgain: boolean;
+}
+
+/** Why a row is parked for the user's decision. */
+export type ParkWhy = "awaiting" | "unreachable" | "unclear" | "other_key" | "too_old" | "doubt_rounds" | "doubt_time";
+
+export type Step =
+  /** Record what the service shows (its effect, or "failed": its hedge ended without it). */
+  | { kind: "adopt"; patch: IntentPatch }
+  /** Never sent: send it now with its own key. */
+  | { kind: "send" }
+  /** Sent moments ago with this key and not on the service: send it again with the same key (the service acts once). */
+  | { kind: "resend" }
+  /** Ask the service (again) after a wait. */
+  | { kind: "wait"; why: "ask_first" | "unreachable" | "unclear" }
+  /** Accepted and not final: the fill follower follows it. */
+  | { kind: "follow" }
+  /** Only the user can tell: park it for a decision, with the reason shown. */
+  | { kind: "park"; why: ParkWhy; reason: string };
+
+/**
+ * The rule (src/trading/README.md, "Before anything is sent again, the service is asked"):
+ * - a row waiting for a decision stays so;
+ * - the service shows the row's effect: adopt it (an accepted row the service still holds is followed);
+ * - an accepted row the service does not show yet is followed; one whose hedge ended without it failed;
+ * - the service shows something the row cannot be matched to: ask again while the caps allow, then park (at once for
+ *   a row this computer never sent);
+ * - not on the service: never sent → send; sent with this key under 15 min ago and doubts within their caps → resend
+ *   with the same key; otherwise park (another key or computer, too old, too many doubts);
+ * - the service could not be asked: ask again, and park a row sent longer ago than the resend window and the doubt limit;
+ * - not asked yet: an accepted row is followed, a row known never sent is sent (a resumed Open asks first), else ask first.
+ */
+export function nextStep(intent: Intent, shown: Shown, facts: Facts): Step {
+  if (intent.status === "needs_decision")
+    return { kind: "park", why: "awaiting", reason: "The service could not tell whether this row took effect." };
+  const accepted = intent.status === "submitted";
+  switch (shown.kind) {
+    case "not_asked":
+      if (accepted) return { kind: "follow" };
+      if (facts.neverSent && (facts.fresh || intent.action !== "open")) return { kind: "send" };
+      return { kind: "wait", why: "ask_first" };
+    case "unreachable":
+      if (accepted) return { kind: "follow" };
+      if (!facts.neverSent && facts.sentAgoMs >= RESEND_WINDOW_MS + DOUBT_LIMIT_MS)
+        return {
+          kind: "park",
+          why: "unreachable",
+          reason: `The service could not be asked (${shown.code}) since the row was sent ${ago(facts.sentAgoMs)} ago.`,
+        };
+      return { kind: "wait", why: "unreachable" };
+    case "effect":
+      return { kind: "adopt", patch: shown.patch };
+    case "unclear":
+      // A row this computer never sent has no request of its own on the way that could still make the picture clear.
+      if (facts.mayAskAgain && !facts.neverSent) return accepted ? { kind: "follow" } : { kind: "wait", why: "unclear" };
+      return { kind: "park", why: "unclear", reason: shown.says };
+    case "absent":
+      return absentStep(intent, shown, facts);
+  }
+}
+
+/** Not on the service (yet). */
+function absentStep(intent: Intent, shown: Extract<Judged, { kind: "absent" }>, facts: Facts): Step {
+  if (intent.status === "submitted") {
+    if (!shown.settled) return { kind: "follow" };
+    return {
+      kind: "adopt",
+      patch: {
+        status: "failed",
+        message: `The hedge ended before this ${intent.action} took effect: it was dropped (nothing happened). ${shown.says}`,
+      },
+    };
+  }
+  if (facts.neverSent) return { kind: "send" };
+  if (facts.sentBy !== "this_key")
+    return {
+      kind: "park",
+      why: "other_key",
+      reason: `${shown.says} It was sent ${facts.sentBy === "other_key" ? "with another API key" : "from another computer (or before this version)"}: a re-send with this key could act a second time.`,
+    };
+  // Sent with this key by this computer, which records when before a request leaves: the age is known (were it not,
+  // Infinity fails the comparison and the row waits for the user).
+  if (!(facts.sentAgoMs < RESEND_WINDOW_MS))
+    return {
+      kind: "park",
+      why: "too_old",
+      reason: `${shown.says} It was sent ${ago(facts.sentAgoMs)} ago: the service may have forgotten its idempotency key, so a re-send could act a second time.`,
+    };
+  const last = intent.errorCode ?? "no answer";
+  if (facts.doubt && facts.doubt.rounds >= DOUBT_MAX_ROUNDS)
+    return {
+      kind: "park",
+      why: "doubt_rounds",
+      reason: `${shown.says} Asked ${facts.doubt.rounds} times without a clear answer (last: ${last}).`,
+    };
+  if (facts.doubt && facts.doubt.forMs > DOUBT_LIMIT_MS)
+    return { kind: "park", why: "doubt_time", reason: `${shown.says} No clear answer for ${ago(facts.doubt.forMs)} (last: ${last}).` };
+  return { kind: "resend" };
+}
+
+/** Counts a mismatching round (hedge_not_found, a hedge that does not match); true when the caps are reached. */
+export function mismatchCapped(doubt: { since: number; rounds: number }, nowMs: number): boolean {
+  const elapsed = nowMs - doubt.since;
+  return (doubt.rounds >= MISMATCH_MAX_ROUNDS && elapsed >= MISMATCH_MIN_MS) || elapsed >= MISMATCH_LIMIT_MS;
+}
+
+/** A 4xx that does not mean "the service did nothing": the key was used for another body. (A busy key, 409
+ * idempotency_in_flight, is retryable: transient.) */
+const NOT_A_REFUSAL = new Set(["idempotency_key_reuse"]);
+
+/**
+ * What a failed send means for the row:
+ *  - transient: nothing known yet (network, timeout, 5xx, 429, in flight): ask the service, then maybe re-send;
+ *  - refused: a 4xx the service sent that says it did nothing (e.g. hedge_exists, validation_error): final `rejected`;
+ *  - unknown: anything else (invalid_response — a 200 we could not read —, idempotency_key_reuse, unexpected errors):
+ *    the service may have acted; asked again a capped number of times, then the user decides.
+ */
+export function classifyFailure(e: unknown): "transient" | "refused" | "unknown" {
+  if (!isHedgingApiError(e)) return "unknown";
+  if (e.retryable) return "transient";
+  if (e.status !== null && e.status >= 400 && e.status <= 499 && !NOT_A_REFUSAL.has(e.code)) return "refused";
+  return "unknown";
+}
+
+/**
+ * Known never sent: this computer's journal holds the row (it is written there before anything else) and no first send
+ * is recorded (it is recorded there before the request leaves). A row only the log knows (another computer, an older
+ * version) may have been sent whatever its Sent at says: the service is asked, and a re-send is never made blindly.
+ */
+export function neverSent(intent: Intent): boolean {
+  return intent.sentAt === null && intent.keyId !== null;
+}
+
+/** "40 s", "15 min", "3 h", "2 days". */
+export function ago(ms: number): string {
+  if (ms < 90_000) return `${Math.max(0, Math.round(ms / 1000))} s`;
+  if (ms < 90 * 60_000) return `${Math.round(ms / 60_000)} min`;
+  if (ms < 48 * 3_600_000) return `${Math.round(ms / 3_600_000)} h`;
+  return `${Math.round(ms / 86_400_000)} days`;
+}

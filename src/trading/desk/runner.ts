@@ -1,0 +1,239 @@
+// The row runner: one step of a market side's head that is not accepted yet — ask the service when in doubt, let the recovery rule say what follows (send, resend with the same key, adopt, wait, park) — and its doubt policy (backoff, mismatch and unknown-outcome counts).
+import { utcMs } from "../../api/time";
+import { errorCode, isHedgingApiError } from "../../api/errors";
+import type { Hedge } from "../../api/schemas";
+import { isFinal, submit, usableKey, type Intent, type IntentPatch } from "../intent";
+import { check, laneOf, OPEN_LOOKUP_SCOPE, openHedges } from "../fills";
+import { usdText } from "../verdict";
+import type { Action } from "../types";
+import type { DeskContext, Tracking } from "./context";
+import type { Lanes } from "./lanes";
+import { BACKOFF_MS, classifyFailure, mismatchCapped, neverSent, nextStep, type Facts, type Shown, type Step } from "./rule";
+
+export class RowRunner {
+  constructor(
+    private readonly ctx: DeskContext,
+    private readonly lanes: Lanes,
+  ) {}
+
+  /** What this computer knows about a row, for the rule. */
+  facts(t: Tracking, mayAskAgain: boolean): Facts {
+    const intent = t.intent;
+    const now = this.ctx.now().getTime();
+    return {
+      neverSent: neverSent(intent),
+      fresh: t.fresh,
+      sentBy: intent.keyId === this.ctx.client.keyId ? "this_key" : intent.keyId ? "other_key" : "unknown",
+      sentAgoMs: intent.sentAt ? now - utcMs(intent.sentAt) : Infinity,
+      doubt: t.doubt ? { rounds: t.doubt.rounds, forMs: now - t.doubt.since } : null,
+      mayAskAgain,
+    };
+  }
+
+  /** One step of a `submitting` head: its first send, or (after any doubt) a question to the service and what the rule says. */
+  async step(t: Tracking): Promise<void> {
+    const intent = t.intent;
+    if (intent.status !== "submitting") return;
+    // The previous row of this side is final in the journal (log and per-user store) before this one leaves.
+    try {
+      await this.ctx.journal.flush();
+    } catch {
+      this.backoff(t);
+      return;
+    }
+    if (nextStep(intent, { kind: "not_asked" }, this.facts(t, true)).kind === "send") return this.send(t);
+    let shown: Shown;
+    let failure: unknown = null;
+    try {
+      shown = (await check(this.ctx.client, intent, this.signalOf(t), () => this.ctx.openedHedges(), this.ctx.chain()(intent))).verdict;
+    } catch (e) {
+      shown = { kind: "unreachable", code: errorCode(e) };
+      failure = e;
+    }
+    const capped = shown.kind === "unclear" && this.countMismatch(t);
+    await this.apply(t, nextStep(intent, shown, this.facts(t, !capped)), shown, failure);
+  }
+
+  private async apply(t: Tracking, step: Step, shown: Shown, failure: unknown): Promise<void> {
+    switch (step.kind) {
+      case "adopt":
+        return this.adopt(t, step.patch);
+      case "send":
+        return this.send(t);
+      case "resend":
+        return this.attempt(t);
+      case "park":
+        return this.park(t, step.reason);
+      case "wait":
+        if (step.why === "unreachable") return this.trouble(t, failure, false);
+        if (shown.kind === "unclear") this.ctx.move(t.intent, { message: `Asking the service again: ${shown.says}` });
+        return this.backoff(t);
+      case "follow":
+        return; // accepted: the fill follower has it
+    }
+  }
+
+  /** A row never sent: records the side's hedge and its notional (Add / Reduce / Close) and the send time, then sends. */
+  private async send(t: Tracking): Promise<void> {
+    const intent = t.intent;
+    try {
+      const patch: IntentPatch = { sentAt: this.ctx.now().toISOString() };
+      if (intent.action !== "open") {
+        const found = await this.sideHedge(intent, this.signalOf(t));
+        if (!found.hedge) {
+          this.ctx.move(intent, {
+            status: "rejected",
+            errorCode: "no_open_hedge",
+            message: found.complete
+              ? `No open hedge on ${intent.market} ${intent.side} (checked just before sending): nothing was sent. Use Open first.`
+              : `No open hedge on ${intent.market} ${intent.side} ${OPEN_LOOKUP_SCOPE}: nothing was sent. Check the hedge on the service.`,
+          });
+          t.answered = true;
+          return;
+        }
+        patch.hedgeId = found.hedge.id;
+        patch.notionalBefore = found.hedge.notional_usd;
+      }
+      intent.keyId = this.ctx.client.keyId;
+      this.ctx.move(intent, patch);
+      // Durable in both journals before the request leaves; if not, it does not leave now.
+      await this.ctx.journal.flush();
+    } catch (e) {
+      this.trouble(t, e, false);
+      return;
+    }
+    await this.attempt(t);
+  }
+
+  /**
+   * The open hedge on the row's market side: the one the side's earlier rows acted on, read by id, when it is still open;
+   * else from status-filtered list pages (openHedges). `complete` false: the lists were too long to read to their end.
+   */
+  private async sideHedge(intent: Intent, signal: AbortSignal): Promise<{ hedge: Hedge } | { hedge: null; complete: boolean }> {
+    // The row itself is not final (it is being sent): only earlier rows of its side can name the hedge.
+    const known = this.lanes
+      .all()
+      .filter((t) => laneOf(t.intent) === laneOf(intent) && t.intent.hedgeId && isFinal(t.intent.status))
+      .sort((a, b) => b.seq - a.seq)[0]?.intent.hedgeId;
+    if (known) {
+      try {
+        const { data } = await this.ctx.client.get(known, signal);
+        // The id came from a row of this side: still open, it is the side's hedge.
+        if (data.status === "filled" || data.status === "submitted") return { hedge: data };
+      } catch (e) {
+        if (!isHedgingApiError(e) || e.code !== "hedge_not_found") throw e;
+      }
+    }
+    const { bySide, complete } = await openHedges(this.ctx.client, signal, (open) => open.has(laneOf(intent)));
+    return { hedge: bySide.get(laneOf(intent)) ?? null, complete };
+  }
+
+  /** Sends the row's request with its own key. */
+  private async attempt(t: Tracking): Promise<void> {
+    const intent = t.intent;
+    if (!usableKey(intent.idempotencyKey)) return this.park(t, "The row has no usable idempotency key: it is never sent.");
+    try {
+      const submission = await submit(this.ctx.client, intent, this.signalOf(t));
+      t.doubt = null;
+      t.attempts = 0;
+      this.ctx.move(intent, {
+        status: "submitted",
+        hedgeId: submission.hedgeId ?? intent.hedgeId,
+        orderTxHash: submission.orderTxHash,
+        errorCode: null,
+        message: submittedMessage(intent.action, submission.newNotional),
+      });
+      t.answered = true;
+      this.ctx.startFillPolling();
+    } catch (e) {
+      const outcome = classifyFailure(e);
+      if (outcome === "refused" && isHedgingApiError(e)) {
+        this.ctx.move(intent, { status: "rejected", errorCode: e.code, message: `${e.message}${e.advice ? ` ${e.advice}` : ""}` });
+        t.answered = true;
+      } else this.trouble(t, e, outcome === "unknown");
+    }
+  }
+
+  /** Counts a mismatching round (hedge_not_found, a hedge that does not match); true when the caps are reached. */
+  countMismatch(t: Tracking): boolean {
+    const now = this.ctx.now().getTime();
+    t.doubt ??= { since: now, rounds: 0 };
+    t.doubt.rounds++;
+    return mismatchCapped(t.doubt, now);
+  }
+
+  /** Trouble while sending or asking: the row stays `submitting`, in doubt, and is asked again after a wait. */
+  private trouble(t: Tracking, e: unknown, unknownOutcome: boolean): void {
+    const code = errorCode(e);
+    t.answered = true;
+    if (unknownOutcome) {
+      t.doubt ??= { since: this.ctx.now().getTime(), rounds: 0 };
+      t.doubt.rounds++;
+      this.ctx.move(t.intent, { errorCode: code, message: unknownOutcomeMessage(code, e) });
+    } else {
+      this.ctx.move(t.intent, {
+        errorCode: code,
+        message: `Not confirmed yet (${code}): the add-in asks the service before sending again with the same idempotency key.`,
+      });
+    }
+    // A send that may have left is asked about before anything is sent again.
+    this.backoff(t);
+  }
+
+  private backoff(t: Tracking): void {
+    t.wakeAt = this.ctx.now().getTime() + BACKOFF_MS[Math.min(t.attempts, BACKOFF_MS.length - 1)];
+    t.attempts++;
+  }
+
+  /** Records what the service shows: any doubt is over, and what a doubt said (error code) is taken back. */
+  adopt(t: Tracking, patch: IntentPatch): void {
+    t.doubt = null;
+    t.attempts = 0;
+    t.answered = true;
+    this.ctx.move(t.intent, { errorCode: null, ...patch });
+    if (t.intent.status === "submitted") this.ctx.startFillPolling();
+  }
+
+  park(t: Tracking, says: string): void {
+    t.answered = true;
+    this.ctx.move(t.intent, {
+      status: "needs_decision",
+      message: `Needs your decision: ${says} Choose "It was done" or "It was not done" under Unfinished rows.`,
+    });
+  }
+
+  /** The signal a row's requests carry: the desk's, and its send's when it has one. */
+  signalOf(t?: Tracking): AbortSignal {
+    const life = this.ctx.life();
+    if (!t?.signal) return life;
+    if (t.both?.life !== life) t.both = { life, signal: anySignal([life, t.signal]) };
+    return t.both.signal;
+  }
+}
+
+/** Aborted when any of `signals` is (AbortSignal.any where the host has it). */
+function anySignal(signals: AbortSignal[]): AbortSignal {
+  const any = (AbortSignal as unknown as { any?: (s: AbortSignal[]) => AbortSignal }).any;
+  if (typeof any === "function") return any.call(AbortSignal, signals);
+  const both = new AbortController();
+  for (const s of signals) {
+    if (s.aborted) both.abort(s.reason);
+    else s.addEventListener("abort", () => both.abort(s.reason), { once: true });
+  }
+  return both.signal;
+}
+
+function unknownOutcomeMessage(code: string, e: unknown): string {
+  const detail = e instanceof Error && e.message ? ` ${e.message.replace(/\s+$/, "")}` : "";
+  return (
+    `Outcome unknown (${code}):${detail} The service may have acted on this row; do not send it again yourself. ` +
+    `The add-in asks the service what it did (a few times, then it asks for your decision).`
+  );
+}
+
+/** The "submitted" message (informational: the outcome is judged from the hedge, never read back from this text). */
+export function submittedMessage(action: Action, newNotional: number | null): string {
+  if ((action === "add" || action === "reduce") && newNotional !== null)
+    return `Submitted: the service expects the hedge at ${usdText(newNotional)}.`;
+  return "Submitted: waiting for the fill.";
+}

@@ -1,0 +1,123 @@
+// The recovery rule as a table, one line per case, each named as src/trading/README.md states it: what the desk does next with an unfinished row, from what the service shows and what this computer knows.
+import { DOUBT_LIMIT_MS, DOUBT_MAX_ROUNDS, nextStep, RESEND_WINDOW_MS, type Facts, type Shown } from "../../src/trading/desk/rule";
+import { intentFromRow, type Intent } from "../../src/trading/intent";
+import type { IntentStatus } from "../../src/trading/types";
+
+function add(status: IntentStatus): Intent {
+  const i = intentFromRow(
+    { rowNumber: 2, action: "add", market: "USDTNGN", side: "buy", notional: 25_000, tenor: null, clientReference: null },
+    "k-1",
+    "sandbox",
+    "2026-11-25T10:00:00.000Z",
+  );
+  return Object.assign(i, { status, errorCode: "service_unavailable" });
+}
+const open = (status: IntentStatus): Intent => Object.assign(add(status), { action: "open" as const });
+
+const SENT = { neverSent: false, fresh: false, sentBy: "this_key", sentAgoMs: 60_000, doubt: null, mayAskAgain: true } satisfies Facts;
+const NEVER = { ...SENT, neverSent: true, sentAgoMs: Infinity };
+const filled: Shown = { kind: "effect", patch: { status: "filled", message: "Filled." }, says: "Hedge h-1 is filled at 125,000.00 USD." };
+const held: Shown = { kind: "effect", patch: { status: "submitted", message: "Submitted." }, says: "Hedge h-1 is accepted." };
+const absent: Shown = { kind: "absent", settled: false, says: "Its notional is the one before this row." };
+const ended: Shown = { kind: "absent", settled: true, says: "It closed without this row." };
+const unclear: Shown = { kind: "unclear", says: "The change does not match the row." };
+const down: Shown = { kind: "unreachable", code: "service_unavailable" };
+const notAsked: Shown = { kind: "not_asked" };
+
+const cases: Array<[string, Intent, Shown, Facts, string]> = [
+  ["a row waiting for your decision stays so", add("needs_decision"), filled, SENT, "park:awaiting"],
+  ["the service shows the row took effect: it is recorded, nothing is sent", add("submitting"), filled, SENT, "adopt:filled"],
+  ["the service shows an accepted row's fill: it is recorded", add("submitted"), filled, SENT, "adopt:filled"],
+  ["an accepted row the service still holds is recorded as it shows (then followed)", add("submitted"), held, SENT, "adopt:submitted"],
+  ["an accepted row not there yet is followed to its fill", add("submitted"), absent, SENT, "follow"],
+  ["an accepted row whose hedge ended without it failed: nothing happened", add("submitted"), ended, SENT, "adopt:failed"],
+  ["a hedge that does not match its row is asked again while the caps allow", add("submitting"), unclear, SENT, "wait:unclear"],
+  ["an accepted row that does not match is followed while the caps allow", add("submitted"), unclear, SENT, "follow"],
+  [
+    "a hedge that does not match its row, asked to the caps, needs your decision",
+    add("submitting"),
+    unclear,
+    { ...SENT, mayAskAgain: false },
+    "park:unclear",
+  ],
+  ["a row never sent that the service cannot match needs your decision at once", open("submitting"), unclear, NEVER, "park:unclear"],
+  ["never sent (this computer's journal says so): sent now with its own key", add("submitting"), notAsked, NEVER, "send"],
+  ["a row journalled by this session is sent without asking first", open("submitting"), notAsked, { ...NEVER, fresh: true }, "send"],
+  ["a resumed Open never sent is looked for on the service first", open("submitting"), notAsked, NEVER, "wait:ask_first"],
+  ["a resumed Open never sent and not on the service is sent", open("submitting"), absent, NEVER, "send"],
+  ["a row sent before is never sent again without asking the service first", add("submitting"), notAsked, SENT, "wait:ask_first"],
+  ["not on the service, sent under 15 min ago with this key: sent again with the same key", add("submitting"), absent, SENT, "resend"],
+  [
+    "not on the service, sent 15 min ago or more: a re-send could act twice, your decision",
+    add("submitting"),
+    absent,
+    { ...SENT, sentAgoMs: RESEND_WINDOW_MS },
+    "park:too_old",
+  ],
+  [
+    "not on the service, sent with another API key: your decision",
+    add("submitting"),
+    absent,
+    { ...SENT, sentBy: "other_key" },
+    "park:other_key",
+  ],
+  [
+    "not on the service, sent from another computer or an older version: your decision",
+    add("submitting"),
+    absent,
+    { ...SENT, sentBy: "unknown" },
+    "park:other_key",
+  ],
+  [
+    "unknown outcomes are re-asked at most 6 times",
+    add("submitting"),
+    absent,
+    { ...SENT, doubt: { rounds: DOUBT_MAX_ROUNDS, forMs: 1_000 } },
+    "park:doubt_rounds",
+  ],
+  [
+    "unknown outcomes are re-asked within 10 minutes",
+    add("submitting"),
+    absent,
+    { ...SENT, doubt: { rounds: 2, forMs: DOUBT_LIMIT_MS + 1 } },
+    "park:doubt_time",
+  ],
+  [
+    "unknown outcomes within their caps: sent again with the same key",
+    add("submitting"),
+    absent,
+    { ...SENT, doubt: { rounds: DOUBT_MAX_ROUNDS - 1, forMs: DOUBT_LIMIT_MS } },
+    "resend",
+  ],
+  ["the service could not be asked: asked again after a wait", add("submitting"), down, SENT, "wait:unreachable"],
+  ["the service could not be asked about a row never sent: asked again", open("submitting"), down, NEVER, "wait:unreachable"],
+  [
+    "the service could not be asked since the resend window and the doubt limit: your decision",
+    add("submitting"),
+    down,
+    { ...SENT, sentAgoMs: RESEND_WINDOW_MS + DOUBT_LIMIT_MS },
+    "park:unreachable",
+  ],
+  ["an accepted row the service could not be asked about is followed", add("submitted"), down, SENT, "follow"],
+];
+
+describe("the recovery rule", () => {
+  test.each(cases)("%s", (_rule, intent, shown, facts, expected) => {
+    const step = nextStep(intent, shown, facts);
+    const why = step.kind === "adopt" ? step.patch.status : step.kind === "wait" || step.kind === "park" ? step.why : null;
+    expect(why ? `${step.kind}:${why}` : step.kind).toBe(expected);
+  });
+
+  it("a parked row says why in words the pane shows: what the service showed, and what stops a re-send", () => {
+    const step = nextStep(add("submitting"), absent, { ...SENT, sentAgoMs: 20 * 60_000 });
+    expect(step).toEqual({
+      kind: "park",
+      why: "too_old",
+      reason:
+        "Its notional is the one before this row. It was sent 20 min ago: the service may have forgotten its idempotency key, so a re-send could act a second time.",
+    });
+    expect(nextStep(add("submitting"), absent, { ...SENT, doubt: { rounds: 6, forMs: 0 } })).toMatchObject({
+      reason: expect.stringContaining("Asked 6 times without a clear answer (last: service_unavailable)."),
+    });
+  });
+});
