@@ -108,7 +108,7 @@ describeWithBrowser("the production page in Chromium", (chromiumPath) => {
   test("?harness=memory outside Excel: the page says to open it from Excel, and there is no window.hedgeHarness", async () => {
     const pane = await session.open({ query: "harness=memory" });
     const { page } = pane;
-    await page.waitForSelector("#outside-office:not([hidden])", { timeout: 20_000 });
+    await page.waitForSelector("#outside-office:not([hidden])");
     expect(await page.locator("#app").isHidden()).toBe(true);
     expect(await page.evaluate(() => "hedgeHarness" in window)).toBe(false);
     expect(await page.locator("body").innerText()).toBe("Hedge for Excel\n\nOpen this page from Excel: on the Home tab, choose Hedge.");

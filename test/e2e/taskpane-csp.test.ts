@@ -64,7 +64,7 @@ describeWithBrowser("the task pane under its Content-Security-Policy", (chromium
   test("the full flow — connect, overview, read, preview, confirm, fills, month end — reports no violation", async () => {
     const { page } = world.pane;
     await connect(page, DEMO_API_KEY, world.sandbox.baseUrl);
-    await page.waitForSelector("svg.sparkline[data-points]:not([data-points='0'])", { timeout: 10_000 });
+    await page.waitForSelector("svg.sparkline[data-points]:not([data-points='0'])");
     await select(page, "A2:E3");
     await page.locator("#read-selection").click();
     await page.waitForSelector("#preview:not([hidden])");
