@@ -23,6 +23,8 @@ const CERT_DIR = path.join(os.homedir(), ".office-addin-dev-certs");
  */
 const OFFICE_JS_URL = "https://appsforoffice.microsoft.com/lib/1/hosted/office.js";
 const OFFICE_SCRIPT_SOURCES = [new URL(".", OFFICE_JS_URL).href, "https://ajax.aspnetcdn.com/ajax/3.5/MicrosoftAjax.js"];
+/** The one frame Office.js opens itself, even outside Office: its telemetry page (a foreign origin, which cannot read this page). */
+const OFFICE_FRAME_SOURCES = ["https://telemetryservice.firstpartyapps.oaspapps.com"];
 /** Development and test builds may also reach the local sandbox, on any port (CSP cannot say 127.x.x.x or [::1]). */
 const LOOPBACK_SOURCES = ["http://localhost:*", "https://localhost:*", "http://127.0.0.1:*", "https://127.0.0.1:*"];
 /**
@@ -132,7 +134,8 @@ function serviceOrigins(env, production) {
 /**
  * The page's Content-Security-Policy (src/README.md "Security" gives the reason for each entry). Everything from this
  * add-in's origin by default; scripts also from Office.js's folder and MicrosoftAjax's one file, no inline script;
- * images, fonts and styles from this origin (inline styles allowed: Office.js and Fluent set them); connections only to
+ * images, fonts and styles from this origin (inline styles allowed: Office.js and Fluent set them); frames from this
+ * origin and Office.js's telemetry page; connections only to
  * this origin and the allowed service origins; no sandbox and no frame-ancestors, which would stop Excel on the web
  * from framing the page or Office.js from loading. The one page of the shared runtime: the functions and commands run
  * in it too (manifest.xml's Runtime and FunctionFile are taskpane.html).
@@ -145,6 +148,7 @@ function contentSecurityPolicy(origins, production) {
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self'",
     "font-src 'self'",
+    `frame-src 'self' ${OFFICE_FRAME_SOURCES.join(" ")}`,
     `connect-src ${[...new Set(connect)].join(" ")}`,
     "object-src 'none'",
     "base-uri 'self'",

@@ -86,7 +86,7 @@ test("development builds need neither setting and put the harness entry before t
 test("the CSP: self by default, Office.js's folder and MicrosoftAjax's one file, inline styles, connections only to self and the service origins (plus loopback in development)", () => {
   expect(makeConfig.contentSecurityPolicy(["https://api.hedging.example"], true)).toBe(
     "default-src 'self'; script-src 'self' https://appsforoffice.microsoft.com/lib/1/hosted/ https://ajax.aspnetcdn.com/ajax/3.5/MicrosoftAjax.js; " +
-      "style-src 'self' 'unsafe-inline'; img-src 'self'; font-src 'self'; " +
+      "style-src 'self' 'unsafe-inline'; img-src 'self'; font-src 'self'; frame-src 'self' https://telemetryservice.firstpartyapps.oaspapps.com; " +
       "connect-src 'self' https://api.hedging.example; object-src 'none'; base-uri 'self'; form-action 'none'",
   );
   const dev = makeConfig.contentSecurityPolicy([], false);

@@ -67,7 +67,7 @@ test("the production page says only to open it from Excel, under a CSP of its SE
   const csp = /http-equiv="?Content-Security-Policy"? content="([^"]+)"/.exec(html)?.[1];
   expect(csp).toBe(
     "default-src 'self'; script-src 'self' https://appsforoffice.microsoft.com/lib/1/hosted/ https://ajax.aspnetcdn.com/ajax/3.5/MicrosoftAjax.js; " +
-      "style-src 'self' 'unsafe-inline'; img-src 'self'; font-src 'self'; connect-src 'self' https://api.hedging.example https://sandbox.hedging.example; object-src 'none'; base-uri 'self'; form-action 'none'",
+      "style-src 'self' 'unsafe-inline'; img-src 'self'; font-src 'self'; frame-src 'self' https://telemetryservice.firstpartyapps.oaspapps.com; connect-src 'self' https://api.hedging.example https://sandbox.hedging.example; object-src 'none'; base-uri 'self'; form-action 'none'",
   );
   expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
 });

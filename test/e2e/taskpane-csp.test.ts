@@ -41,6 +41,8 @@ describeWithBrowser("the task pane under its Content-Security-Policy", (chromium
     expect(policy["style-src"]).toEqual(["'self'", "'unsafe-inline'"]);
     expect(policy["img-src"]).toEqual(["'self'"]);
     expect(policy["font-src"]).toEqual(["'self'"]);
+    // Office.js frames its telemetry page even outside Office; nothing else may be framed.
+    expect(policy["frame-src"]).toEqual(["'self'", "https://telemetryservice.firstpartyapps.oaspapps.com"]);
     // The test build reaches the local sandbox on any port; nothing else beyond the page's own origin.
     expect(policy["connect-src"]).toEqual([
       "'self'",
