@@ -15,8 +15,16 @@ if (!Number.isInteger(DEV_PORT) || DEV_PORT < 1 || DEV_PORT > 65535)
   throw configError('package.json: config.dev_server_port must be a port number, e.g. "config": { "dev_server_port": 3000 }.');
 const DEV_URL = `https://localhost:${DEV_PORT}/`;
 const CERT_DIR = path.join(os.homedir(), ".office-addin-dev-certs");
-/** Office.js comes from Microsoft's CDN; its Windows and Mac host scripts pull MicrosoftAjax from ajax.aspnetcdn.com. */
-const OFFICE_SCRIPT_ORIGINS = ["https://appsforoffice.microsoft.com", "https://ajax.aspnetcdn.com"];
+/**
+ * The scripts the page may load besides its own bundles (src/README.md "Security"): Office.js's folder on Microsoft's
+ * CDN (office.js loads its host script, e.g. excel-web-16.00.js, and its strings from beside itself, so its exact URL
+ * alone would stop it in Excel) and the one MicrosoftAjax file its Windows, Mac and custom-functions host scripts load
+ * from ajax.aspnetcdn.com (the rest of that host serves old jQuery and Knockout: script gadgets).
+ */
+const OFFICE_JS_URL = "https://appsforoffice.microsoft.com/lib/1/hosted/office.js";
+const OFFICE_SCRIPT_SOURCES = [new URL(".", OFFICE_JS_URL).href, "https://ajax.aspnetcdn.com/ajax/3.5/MicrosoftAjax.js"];
+/** The one frame Office.js opens itself, even outside Office: its telemetry page (a foreign origin, which cannot read this page). */
+const OFFICE_FRAME_SOURCES = ["https://telemetryservice.firstpartyapps.oaspapps.com"];
 /** Development and test builds may also reach the local sandbox, on any port (CSP cannot say 127.x.x.x or [::1]). */
 const LOOPBACK_SOURCES = ["http://localhost:*", "https://localhost:*", "http://127.0.0.1:*", "https://127.0.0.1:*"];
 /**
@@ -50,7 +58,7 @@ function publicUrl(env, production) {
     throw configError(
       "ADDIN_PUBLIC_URL is not set: a production build needs the https:// address it will be published at, so that " +
         `dist/manifest.xml does not point Excel at ${DEV_URL}. Build with e.g. ` +
-        "ADDIN_PUBLIC_URL=https://addins.example.com/hedge/ npm run build (README: Pointing at the real service).",
+        "ADDIN_PUBLIC_URL=https://hedge.addins.example.com/ npm run build (README: Pointing at the real service).",
     );
   }
   let url;
@@ -64,7 +72,28 @@ function publicUrl(env, production) {
   }
   if (url.search || url.hash || url.username || url.password)
     throw configError(`ADDIN_PUBLIC_URL must be a plain https:// address without query, fragment or user name, got "${value}".`);
-  return url.href.endsWith("/") ? url.href : `${url.href}/`;
+  const href = url.href.endsWith("/") ? url.href : `${url.href}/`;
+  if (production && url.pathname !== "/") sharedOrigin(env, href, url.origin);
+  return href;
+}
+
+/**
+ * An ADDIN_PUBLIC_URL with a path shares its origin with whatever else that host serves. OfficeRuntime.storage (where
+ * the pane keeps the API key) and the CSP's 'self' are per origin, so any other page or add-in on that origin could
+ * read the key, LIVE included, and would count as the add-in's own scripts and connections. Refused, unless the
+ * builder says SHARED_ORIGIN_OK=1, which builds with this warning.
+ */
+function sharedOrigin(env, href, origin) {
+  const risk =
+    `ADDIN_PUBLIC_URL ${href} has a path, so the add-in shares the origin ${origin} with anything else served there. ` +
+    "OfficeRuntime.storage, where the pane keeps the API key (LIVE keys too), and the page's Content-Security-Policy " +
+    `'self' are per origin: any other page or add-in on ${origin} can read the key and is trusted as the add-in's own.`;
+  if (setting(env, "SHARED_ORIGIN_OK") !== "1")
+    throw configError(
+      `${risk} Publish the add-in at the root of an origin of its own, e.g. ADDIN_PUBLIC_URL=https://hedge.addins.example.com/, ` +
+        "or, if nothing else is ever served from that origin, build with --env SHARED_ORIGIN_OK=1 (README: Pointing at the real service).",
+    );
+  console.warn(`WARNING: ${risk} Building anyway because SHARED_ORIGIN_OK=1: make sure nothing else is ever served from ${origin}.`);
 }
 
 /**
@@ -103,16 +132,23 @@ function serviceOrigins(env, production) {
 }
 
 /**
- * The page's Content-Security-Policy (src/README.md "Security" gives the reason for each entry). Scripts only from this
- * add-in's origin and Office's CDN, no inline script; inline styles allowed (Office.js and Fluent set them);
- * connections only to this origin and the allowed service origins; no sandbox and no frame-ancestors, which would
- * stop Excel on the web from framing the page or Office.js from loading.
+ * The page's Content-Security-Policy (src/README.md "Security" gives the reason for each entry). Everything from this
+ * add-in's origin by default; scripts also from Office.js's folder and MicrosoftAjax's one file, no inline script;
+ * images, fonts and styles from this origin (inline styles allowed: Office.js and Fluent set them); frames from this
+ * origin and Office.js's telemetry page; connections only to
+ * this origin and the allowed service origins; no sandbox and no frame-ancestors, which would stop Excel on the web
+ * from framing the page or Office.js from loading. The one page of the shared runtime: the functions and commands run
+ * in it too (manifest.xml's Runtime and FunctionFile are taskpane.html).
  */
 function contentSecurityPolicy(origins, production) {
   const connect = ["'self'", ...origins, ...(production ? [] : LOOPBACK_SOURCES)];
   return [
-    `script-src 'self' ${OFFICE_SCRIPT_ORIGINS.join(" ")}`,
+    "default-src 'self'",
+    `script-src 'self' ${OFFICE_SCRIPT_SOURCES.join(" ")}`,
     "style-src 'self' 'unsafe-inline'",
+    "img-src 'self'",
+    "font-src 'self'",
+    `frame-src 'self' ${OFFICE_FRAME_SOURCES.join(" ")}`,
     `connect-src ${[...new Set(connect)].join(" ")}`,
     "object-src 'none'",
     "base-uri 'self'",
@@ -366,3 +402,4 @@ module.exports.publicUrl = publicUrl;
 module.exports.manifestTemplateUrl = manifestTemplateUrl;
 module.exports.pageBudget = pageBudget;
 module.exports.DEV_URL = DEV_URL;
+module.exports.OFFICE_JS_URL = OFFICE_JS_URL;

@@ -1,7 +1,7 @@
 // The one request sender: auth headers, envelope unwrapping, validation, a retry policy per kind of call, timeouts, idempotency, adaptive rate and concurrency limits, single-flight GETs.
 import type { z } from "zod";
-import { HedgingApiError, redact } from "./errors";
-import { maskKey } from "./environment";
+import { HedgingApiError } from "./errors";
+import { redactKey } from "./redact";
 import { envelopeSchema, issuePath, type Meta } from "./schemas";
 import { fetchTransport, type HttpTransport, type HttpResponse } from "./transport";
 import { FlowControl, realSleep, type Answer, type FlowState, type Priority, type RateOptions, type Sleep } from "./throttle";
@@ -93,7 +93,6 @@ interface SharedGet {
 export class RequestSender {
   readonly baseUrl: string;
   private readonly apiKey: string;
-  private readonly masked: string;
   private readonly transport: HttpTransport;
   private readonly timeoutMs: number;
   private readonly retry: RetryPolicy;
@@ -109,7 +108,6 @@ export class RequestSender {
   constructor(options: SenderOptions) {
     this.baseUrl = options.baseUrl;
     this.apiKey = options.apiKey;
-    this.masked = maskKey(options.apiKey);
     this.transport = options.transport ?? fetchTransport;
     this.timeoutMs = options.timeoutMs ?? 15_000;
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
@@ -378,7 +376,7 @@ export class RequestSender {
   }
 
   private clean(text: string): string {
-    return redact(text, this.apiKey, this.masked);
+    return redactKey(text, this.apiKey);
   }
 }
 

@@ -1,6 +1,5 @@
 // The HTTP transport interface and its fetch implementation (browser fetch in Office, global fetch in Node 20): no redirects, no cookies, the key masked out of every answer; and the CORS diagnosis.
-import { redact } from "./errors";
-import { maskKey } from "./environment";
+import { redactKey } from "./redact";
 
 export interface HttpRequest {
   method: "GET" | "POST";
@@ -50,9 +49,10 @@ export const fetchTransport: HttpTransport = async (request) => {
     }
     throw e;
   }
-  // A service that echoes the key (in a message, in `details`, URL- or JSON-encoded) never hands it further than this.
+  // A service or gateway that echoes the key (in a message, in `details`, in a header; cased, cut, escaped or encoded)
+  // never hands it further than this.
   const key = bearerKey(request.headers);
-  const clean = (text: string) => (key ? redact(text, key, maskKey(key)) : text);
+  const clean = (text: string) => redactKey(text, key);
   const body = clean(await response.text());
   return {
     status: response.status,

@@ -148,6 +148,10 @@ export function declaredCustomFunctionIds(source: string): string[] {
   return ids;
 }
 
+/** Reports one problem. */
+type Report = (code: ProblemCode, message: string) => void;
+type Resources = Map<string, { kind: ResourceKind; value: string; element: XmlElement }>;
+
 /**
  * Checks manifest.xml against the build and the code. Returns every problem found (empty when fine).
  * @param manifestXml the text of manifest.xml
@@ -163,20 +167,30 @@ export function checkManifest(
   options: ManifestCheckOptions = {},
 ): ManifestProblem[] {
   const devUrl = options.devUrl ?? manifestTemplateUrl(manifestXml);
-  const namespace = options.namespace ?? NAMESPACE;
   const problems: ManifestProblem[] = [];
-  const problem = (code: ProblemCode, message: string) => problems.push({ code, message });
+  const problem: Report = (code, message) => problems.push({ code, message });
 
   const parsed = parse(manifestXml);
   if (!Array.isArray(parsed)) return [parsed];
   const all = [...walk(parsed)];
   const root = parsed.find((element) => element.name === "OfficeApp");
-
-  // --- structure of an Excel task pane add-in
   if (!root) {
     problem("structure", "the root element is not <OfficeApp>");
     return problems;
   }
+  checkStructure(root, all, problem);
+  const resources = collectResources(all, problem);
+  checkResids(all, resources, problem);
+  checkUrls(all, distFiles, devUrl, problem);
+  const functionsPoint = all.find((element) => element.name === "ExtensionPoint" && element.attrs["xsi:type"] === "CustomFunctions");
+  checkSharedRuntime(all, functionsPoint, resources, problem);
+  checkNamespace(functionsPoint, resources, options.namespace ?? NAMESPACE, problem);
+  checkFunctions(functionsJson, declaredIds, problem);
+  return problems;
+}
+
+/** An Excel task pane add-in: its root, required elements, host and requirement sets. */
+function checkStructure(root: XmlElement, all: readonly XmlElement[], problem: Report): void {
   if (root.attrs["xsi:type"] !== "TaskPaneApp")
     problem("structure", `<OfficeApp xsi:type="${root.attrs["xsi:type"] ?? ""}"> must be "TaskPaneApp"`);
   const child = (name: string) => root.children.find((element) => element.name === name);
@@ -213,9 +227,11 @@ export function checkManifest(
       "structure",
       `CustomFunctionsRuntime MinVersion="${cfr.attrs.MinVersion ?? ""}" must be at least 1.3 (error messages in cells need it)`,
     );
+}
 
-  // --- resources
-  const resources = new Map<string, { kind: ResourceKind; value: string; element: XmlElement }>();
+/** The <Resources> entries by id: unique, short enough, with a value, https where a URL. */
+function collectResources(all: readonly XmlElement[], problem: Report): Resources {
+  const resources: Resources = new Map();
   for (const element of all) {
     const parent = element.path[element.path.length - 2];
     const kind = RESOURCE_GROUPS[parent];
@@ -241,8 +257,11 @@ export function checkManifest(
     }
     resources.set(resId, { kind, value: value ?? "", element });
   }
+  return resources;
+}
 
-  // --- every resid resolves, to the right kind of resource
+/** Every resid resolves, to the right kind of resource. */
+function checkResids(all: readonly XmlElement[], resources: Resources, problem: Report): void {
   for (const element of all) {
     const resid = element.attrs.resid;
     if (resid === undefined) continue;
@@ -259,8 +278,10 @@ export function checkManifest(
       );
     }
   }
+}
 
-  // --- every URL is https, and every dev-server URL is a file the build emits
+/** Every URL is https, and every dev-server URL is a file the build emits. */
+function checkUrls(all: readonly XmlElement[], distFiles: readonly string[], devUrl: string | undefined, problem: Report): void {
   const built = new Set(distFiles.map((file) => file.replace(/\\/g, "/").replace(/^\.?\//, "")));
   const reported = new Set<string>();
   for (const element of all) {
@@ -282,9 +303,15 @@ export function checkManifest(
       }
     }
   }
+}
 
-  // --- shared runtime wiring: one long-lived runtime page used by the functions, the pane and the commands
-  const functionsPoint = all.find((element) => element.name === "ExtensionPoint" && element.attrs["xsi:type"] === "CustomFunctions");
+/** Shared runtime wiring: one long-lived runtime page used by the functions, the pane and the commands. */
+function checkSharedRuntime(
+  all: readonly XmlElement[],
+  functionsPoint: XmlElement | undefined,
+  resources: Resources,
+  problem: Report,
+): void {
   const runtime = all.find((element) => element.name === "Runtime" && element.path.includes("Runtimes"));
   if (!runtime) {
     problem("structure", 'no <Runtimes><Runtime resid=... lifetime="long"/></Runtimes>: the add-in needs the shared runtime');
@@ -313,8 +340,10 @@ export function checkManifest(
       );
     }
   }
+}
 
-  // --- custom functions namespace
+/** The custom functions namespace. */
+function checkNamespace(functionsPoint: XmlElement | undefined, resources: Resources, namespace: string, problem: Report): void {
   const namespaceElement = functionsPoint?.children.find((element) => element.name === "Namespace");
   if (!namespaceElement) {
     problem(
@@ -330,8 +359,10 @@ export function checkManifest(
       );
     }
   }
+}
 
-  // --- functions.json against the @customfunction tags
+/** functions.json against the @customfunction tags: the same ids, each with a description. */
+function checkFunctions(functionsJson: unknown, declaredIds: readonly string[], problem: Report): void {
   const functions = (functionsJson as { functions?: unknown } | null)?.functions;
   if (!Array.isArray(functions)) {
     problem("function-ids", 'functions.json has no "functions" array');
@@ -351,6 +382,4 @@ export function checkManifest(
       }
     }
   }
-
-  return problems;
 }

@@ -91,88 +91,123 @@ export const HISTORY_INCOMPLETE_LABEL = "WARNING: history incomplete";
 
 /** Builds the sheet; one row per hedge, position or difference, plain values only. */
 export function reconContent(recon: Reconciliation): SheetContent {
-  const width = Math.max(REALIZED_COLUMNS.length, OPEN_COLUMNS.length, DIFFERENCE_COLUMNS.length, 2);
-  const values: CellValue[][] = [];
-  const formats: string[][] = [];
-  const boldRows: number[] = [];
-  const sections: SheetSection[] = [];
-  const widths = Array.from({ length: width }, () => 0);
+  const sheet = new SheetBuilder(Math.max(REALIZED_COLUMNS.length, OPEN_COLUMNS.length, DIFFERENCE_COLUMNS.length, 2));
+  summarySection(sheet, recon);
+  sheet.blank();
+  realizedSection(sheet, recon);
+  sheet.blank();
+  openSection(sheet, recon);
+  sheet.blank();
+  sheet.section("Differences with the Hedge Log", () => {
+    sheet.table(DIFFERENCE_COLUMNS, recon.differences, "No differences: every log action and every service hedge of the period match.");
+  });
+  return sheet.content(reconSheetName(recon.window.label));
+}
 
-  const push = (cells: Array<[CellValue | undefined, string]>, bold = false) => {
-    const row: CellValue[] = Array.from({ length: width }, () => "");
-    const fmt: string[] = Array.from({ length: width }, () => FORMATS.general);
+/** The sheet's rows as they are added: values, formats, bold rows, titled sections and column widths. */
+class SheetBuilder {
+  private readonly values: CellValue[][] = [];
+  private readonly formats: string[][] = [];
+  private readonly boldRows: number[] = [];
+  private readonly sections: SheetSection[] = [];
+  readonly widths: number[];
+
+  constructor(private readonly width: number) {
+    this.widths = Array.from({ length: width }, () => 0);
+  }
+
+  push(cells: Array<[CellValue | undefined, string]>, bold = false): void {
+    const row: CellValue[] = Array.from({ length: this.width }, () => "");
+    const fmt: string[] = Array.from({ length: this.width }, () => FORMATS.general);
     cells.forEach(([v, f], i) => {
       row[i] = v === undefined || v === null ? "" : v;
       fmt[i] = f;
     });
-    if (bold) boldRows.push(values.length);
-    values.push(row);
-    formats.push(fmt);
-  };
-  const blank = () => push([]);
-  const section = (title: string, body: () => void) => {
-    const firstRow = values.length;
-    push([[title, FORMATS.text]], true);
+    if (bold) this.boldRows.push(this.values.length);
+    this.values.push(row);
+    this.formats.push(fmt);
+  }
+
+  blank(): void {
+    this.push([]);
+  }
+
+  /** A bold title row, then the body's rows, recorded as one section. */
+  section(title: string, body: () => void): void {
+    const firstRow = this.values.length;
+    this.push([[title, FORMATS.text]], true);
     body();
-    sections.push({ title, firstRow, lastRow: values.length - 1 });
-  };
-  const table = <T>(columns: readonly Column<T>[], items: readonly T[], empty: string) => {
-    columns.forEach((c, i) => (widths[i] = Math.max(widths[i], c.width)));
-    push(
+    this.sections.push({ title, firstRow, lastRow: this.values.length - 1 });
+  }
+
+  /** A label and one value. */
+  line(label: string, value: CellValue, format: string, bold = false): void {
+    this.push(
+      [
+        [label, FORMATS.text],
+        [value, format],
+      ],
+      bold,
+    );
+  }
+
+  /** A bold header row, then one row per item (or the `empty` sentence). */
+  table<T>(columns: readonly Column<T>[], items: readonly T[], empty: string): void {
+    columns.forEach((c, i) => (this.widths[i] = Math.max(this.widths[i], c.width)));
+    this.push(
       columns.map((c) => [c.header, FORMATS.text]),
       true,
     );
-    if (items.length === 0) push([[empty, FORMATS.text]]);
-    for (const item of items) push(columns.map((c) => [c.value(item), FORMAT_OF[c.kind]]));
-  };
+    if (items.length === 0) this.push([[empty, FORMATS.text]]);
+    for (const item of items) this.push(columns.map((c) => [c.value(item), FORMAT_OF[c.kind]]));
+  }
+
   /** A totals row: label in the first column, amounts under their own headers. */
-  const totalsRow = <T>(columns: readonly Column<T>[], label: string, amounts: Record<string, number>) => {
-    push(
+  totalsRow<T>(columns: readonly Column<T>[], label: string, amounts: Record<string, number>): void {
+    this.push(
       columns.map((c, i) =>
         i === 0 ? [label, FORMATS.text] : c.header in amounts ? [amounts[c.header], FORMAT_OF[c.kind]] : ["", FORMATS.general],
       ),
       true,
     );
-  };
+  }
 
+  content(name: string): SheetContent {
+    const { values, formats, boldRows, sections } = this;
+    return { name, values, formats, columnWidths: this.widths.map((w) => w || 64), boldRows, sections };
+  }
+}
+
+/** The title section: a cut-short history first, then the environment, the period, the counts and the notes. */
+function summarySection(sheet: SheetBuilder, recon: Reconciliation): void {
   const { counts, window: month } = recon;
-  section(`Hedge reconciliation ${month.label}`, () => {
-    const line = (label: string, value: CellValue, format: string) =>
-      push([
-        [label, FORMATS.text],
-        [value, format],
-      ]);
+  sheet.section(`Hedge reconciliation ${month.label}`, () => {
     // First and bold: a history read cut short changes what every section below can be trusted for.
-    if (recon.historyIncomplete)
-      push(
-        [
-          [HISTORY_INCOMPLETE_LABEL, FORMATS.text],
-          [recon.historyIncomplete, FORMATS.text],
-        ],
-        true,
-      );
-    line("Environment", recon.environment, FORMATS.text);
-    line("Account address", recon.accountAddress ?? "not configured", FORMATS.text);
-    line("Period start (UTC)", toExcelDate(new Date(month.startMs).toISOString()), FORMATS.date);
-    line("Period end (UTC, exclusive)", toExcelDate(new Date(month.endMs).toISOString()), FORMATS.date);
-    line("Generated at (UTC)", toExcelDate(new Date(recon.generatedAtMs).toISOString()), FORMATS.date);
-    line("Hedges closed in the period", counts.realized, FORMATS.count);
-    line("Open positions", counts.open, FORMATS.count);
-    line("Service hedges in the period", counts.serviceHedges, FORMATS.count);
-    line("Log rows matched", counts.logRows, FORMATS.count);
-    line("Differences", counts.differences, FORMATS.count);
-    line("Actions pending", counts.pending, FORMATS.count);
-    for (const note of recon.notes) line("Note", note, FORMATS.text);
+    if (recon.historyIncomplete) sheet.line(HISTORY_INCOMPLETE_LABEL, recon.historyIncomplete, FORMATS.text, true);
+    sheet.line("Environment", recon.environment, FORMATS.text);
+    sheet.line("Account address", recon.accountAddress ?? "not configured", FORMATS.text);
+    sheet.line("Period start (UTC)", toExcelDate(new Date(month.startMs).toISOString()), FORMATS.date);
+    sheet.line("Period end (UTC, exclusive)", toExcelDate(new Date(month.endMs).toISOString()), FORMATS.date);
+    sheet.line("Generated at (UTC)", toExcelDate(new Date(recon.generatedAtMs).toISOString()), FORMATS.date);
+    sheet.line("Hedges closed in the period", counts.realized, FORMATS.count);
+    sheet.line("Open positions", counts.open, FORMATS.count);
+    sheet.line("Service hedges in the period", counts.serviceHedges, FORMATS.count);
+    sheet.line("Log rows matched", counts.logRows, FORMATS.count);
+    sheet.line("Differences", counts.differences, FORMATS.count);
+    sheet.line("Actions pending", counts.pending, FORMATS.count);
+    for (const note of recon.notes) sheet.line("Note", note, FORMATS.text);
   });
-  widths[0] = Math.max(widths[0], 150);
-  widths[1] = Math.max(widths[1], 120);
-  blank();
+  sheet.widths[0] = Math.max(sheet.widths[0], 150);
+  sheet.widths[1] = Math.max(sheet.widths[1], 120);
+}
 
-  section("Realized: hedges closed in the period", () => {
-    table(REALIZED_COLUMNS, recon.realized, "No hedge closed in the period.");
+/** Hedges closed in the period, with a totals row per side and for all. */
+function realizedSection(sheet: SheetBuilder, recon: Reconciliation): void {
+  sheet.section("Realized: hedges closed in the period", () => {
+    sheet.table(REALIZED_COLUMNS, recon.realized, "No hedge closed in the period.");
     for (const t of recon.realizedTotals) {
       const label = t.label === "all" ? `Total (${t.count})` : `Total ${t.label} (${t.count})`;
-      totalsRow(REALIZED_COLUMNS, label, {
+      sheet.totalsRow(REALIZED_COLUMNS, label, {
         "Size (USD)": t.sizeUsd,
         "Gross P&L (USD)": t.grossPnlUsd,
         "Carry (USD)": t.carryUsd,
@@ -181,24 +216,19 @@ export function reconContent(recon: Reconciliation): SheetContent {
       });
     }
   });
-  blank();
+}
 
+/** Positions open when the sheet was made, with their totals. */
+function openSection(sheet: SheetBuilder, recon: Reconciliation): void {
   const asOf = new Date(recon.generatedAtMs).toISOString().slice(0, 16).replace("T", " ");
-  section(`Open positions at ${asOf} UTC`, () => {
-    table(OPEN_COLUMNS, recon.open, "No open position.");
+  sheet.section(`Open positions at ${asOf} UTC`, () => {
+    sheet.table(OPEN_COLUMNS, recon.open, "No open position.");
     const t = recon.openTotals;
-    totalsRow(OPEN_COLUMNS, `Total (${t.count})`, {
+    sheet.totalsRow(OPEN_COLUMNS, `Total (${t.count})`, {
       "Size (USD)": t.sizeUsd,
       "Unrealized gross P&L (USD)": t.grossPnlUsd,
       "Accrued carry (USD)": t.accruedCarryUsd,
       "Unrealized net P&L (USD)": t.netPnlUsd,
     });
   });
-  blank();
-
-  section("Differences with the Hedge Log", () => {
-    table(DIFFERENCE_COLUMNS, recon.differences, "No differences: every log action and every service hedge of the period match.");
-  });
-
-  return { name: reconSheetName(month.label), values, formats, columnWidths: widths.map((w) => w || 64), boldRows, sections };
 }

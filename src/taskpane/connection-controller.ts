@@ -10,7 +10,8 @@ import {
   type Environment,
   type ServicePolicy,
 } from "../api/environment";
-import { HedgingApiError, isHedgingApiError, redact } from "../api/errors";
+import { HedgingApiError, isHedgingApiError } from "../api/errors";
+import { redactKey } from "../api/redact";
 import { diagnoseCors, type CorsDiagnosis } from "../api/transport";
 import type { Account } from "../api/schemas";
 import type { SettingsStore } from "../feeds/settings-store";
@@ -31,7 +32,7 @@ export interface ErrorView {
 
 /** Turns anything thrown into an ErrorView with `secret` (the key) masked out of every text. */
 export function errorView(e: unknown, secret?: string | null): ErrorView {
-  const clean = (text: string) => (secret ? redact(text, secret, maskKey(secret)) : text);
+  const clean = (text: string) => redactKey(text, secret);
   if (e instanceof HedgingApiError) return { code: e.code, message: clean(e.message), advice: e.advice ? clean(e.advice) : null };
   const message = e instanceof Error ? e.message : String(e);
   // Errors that name their kind (e.g. a selection the add-in cannot read) keep it: they are not unexpected.

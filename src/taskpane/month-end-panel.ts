@@ -15,8 +15,18 @@ type RadioGroupElement = HTMLElement & { value: string | null };
 export function mountMonthEndPanel(container: HTMLElement, deps: MonthEndPanelDeps): MonthEndController {
   const controller = new MonthEndController(deps);
   const id = `month-end-${++panels}`;
-  const first = controller.view;
+  const parts = monthEndParts(id, controller.view);
+  parts.snapshotGroup.hidden = !controller.canSnapshot;
+  container.replaceChildren(monthEndSection(id, parts));
+  wireMonthEnd(id, parts, controller);
+  controller.subscribe((view) => renderMonthEnd(parts, view));
+  return controller;
+}
 
+type MonthEndParts = ReturnType<typeof monthEndParts>;
+
+/** The panel's controls: month picker, Reconcile, snapshot scope and button, the confirmation, progress and message. */
+function monthEndParts(id: string, first: MonthEndView) {
   // The months never change while the panel lives: the list is built once, with the default month selected.
   const monthSelect = h(
     "fluent-dropdown",
@@ -61,31 +71,51 @@ export function mountMonthEndPanel(container: HTMLElement, deps: MonthEndPanelDe
       "Replaces every HEDGE.* formula by its current value, with a note saying when, so a closed month stops moving.",
     ),
   );
-  snapshotGroup.hidden = !controller.canSnapshot;
+  return {
+    monthSelect,
+    reconcileButton,
+    scopeGroup,
+    snapshotButton,
+    confirmText,
+    confirmButton,
+    cancelButton,
+    confirmBox,
+    progress,
+    message,
+    snapshotGroup,
+  };
+}
 
-  container.replaceChildren(
+/** The section that lays the controls out, with its title, labels and hints. */
+function monthEndSection(
+  id: string,
+  { monthSelect, reconcileButton, snapshotGroup, confirmBox, progress, message }: MonthEndParts,
+): HTMLElement {
+  return h(
+    "section",
+    { class: "month-end", "aria-labelledby": `${id}-title` },
+    h("h2", { id: `${id}-title` }, "Month end"),
     h(
-      "section",
-      { class: "month-end", "aria-labelledby": `${id}-title` },
-      h("h2", { id: `${id}-title` }, "Month end"),
-      h(
-        "div",
-        { class: "month-end-reconcile-group" },
-        h("div", { class: "month-end-field" }, h("span", { id: `${id}-month-label`, class: "label" }, "Month (UTC)"), monthSelect),
-        reconcileButton,
-      ),
-      h(
-        "p",
-        { class: "hint" },
-        "Writes a new sheet “Hedge Recon YYYY-MM” as plain values: realized hedges with totals, open positions, and differences with the Hedge Log.",
-      ),
-      snapshotGroup,
-      confirmBox,
-      progress,
-      message,
+      "div",
+      { class: "month-end-reconcile-group" },
+      h("div", { class: "month-end-field" }, h("span", { id: `${id}-month-label`, class: "label" }, "Month (UTC)"), monthSelect),
+      reconcileButton,
     ),
+    h(
+      "p",
+      { class: "hint" },
+      "Writes a new sheet “Hedge Recon YYYY-MM” as plain values: realized hedges with totals, open positions, and differences with the Hedge Log.",
+    ),
+    snapshotGroup,
+    confirmBox,
+    progress,
+    message,
   );
+}
 
+/** Keyboard and ARIA fixes of the Fluent controls, and each control to the controller. */
+function wireMonthEnd(id: string, parts: MonthEndParts, controller: MonthEndController): void {
+  const { monthSelect, scopeGroup, reconcileButton, snapshotButton, confirmButton, cancelButton } = parts;
   labelDropdownControl(monthSelect, `${id}-month-label`);
   // Enter on the closed dropdown: Fluent opens the list, but the button's own Enter click would close it again at once.
   monthSelect.addEventListener(
@@ -107,24 +137,24 @@ export function mountMonthEndPanel(container: HTMLElement, deps: MonthEndPanelDe
   snapshotButton.addEventListener("click", () => controller.askSnapshot(chosenScope()));
   confirmButton.addEventListener("click", () => void controller.snapshot());
   cancelButton.addEventListener("click", () => controller.cancelSnapshot());
+}
 
-  const render = (view: MonthEndView) => {
-    // Only once the dropdown found its listbox can its value be set (before that, the option's `selected` holds it).
-    if (monthSelect.listbox && monthSelect.value !== view.month) monthSelect.value = view.month;
-    const busy = view.busy !== null;
-    // The scope group stays enabled: disabling a Fluent radio group clears its choice.
-    for (const el of [monthSelect, reconcileButton, snapshotButton]) el.toggleAttribute("disabled", busy || view.confirming !== null);
-    reconcileButton.textContent = view.busy === "reconcile" ? "Reconciling…" : "Reconcile month";
-    confirmBox.hidden = view.confirming === null;
-    if (view.confirming) {
-      confirmText.textContent =
-        `Replace every HEDGE.* formula ${view.confirming === "sheet" ? "on the active sheet" : "in the selection"} by its current value? ` +
-        "Excel cannot undo this; each cell's note keeps the formula and the time.";
-    }
-    progress.hidden = view.progress === null;
-    progress.textContent = view.progress ?? "";
-    showMessage(message, view.message, "month-end-message");
-  };
-  controller.subscribe(render);
-  return controller;
+/** Shows one state of the controller. */
+function renderMonthEnd(parts: MonthEndParts, view: MonthEndView): void {
+  const { monthSelect, reconcileButton, snapshotButton, confirmBox, confirmText, progress, message } = parts;
+  // Only once the dropdown found its listbox can its value be set (before that, the option's `selected` holds it).
+  if (monthSelect.listbox && monthSelect.value !== view.month) monthSelect.value = view.month;
+  const busy = view.busy !== null;
+  // The scope group stays enabled: disabling a Fluent radio group clears its choice.
+  for (const el of [monthSelect, reconcileButton, snapshotButton]) el.toggleAttribute("disabled", busy || view.confirming !== null);
+  reconcileButton.textContent = view.busy === "reconcile" ? "Reconciling…" : "Reconcile month";
+  confirmBox.hidden = view.confirming === null;
+  if (view.confirming) {
+    confirmText.textContent =
+      `Replace every HEDGE.* formula ${view.confirming === "sheet" ? "on the active sheet" : "in the selection"} by its current value? ` +
+      "Excel cannot undo this; each cell's note keeps the formula and the time.";
+  }
+  progress.hidden = view.progress === null;
+  progress.textContent = view.progress ?? "";
+  showMessage(message, view.message, "month-end-message");
 }

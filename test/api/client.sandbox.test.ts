@@ -35,10 +35,15 @@ test("all 13 methods, in the order a treasury desk would use them", async () => 
   expect(opened.idempotencyKey).toEqual(expect.any(String));
   const id = opened.data.hedge_id!;
 
-  const filled = await until(async () => {
-    const h = (await c.get(id)).data; // 7
-    return h.status === "filled" ? h : undefined;
-  });
+  // Waited for as long as it takes (a busy machine is slow, not wrong): the test's timeout is the only bound.
+  const filled = await until(
+    async () => {
+      const h = (await c.get(id)).data; // 7
+      return h.status === "filled" ? h : undefined;
+    },
+    Infinity,
+    "the open to fill",
+  );
   expect(filled.client_reference).toBe("TRS-001");
 
   const added = await c.add({ market: "USDTNGN", side: "buy", additional_notional_usd: 30_000 }); // 8
@@ -48,14 +53,14 @@ test("all 13 methods, in the order a treasury desk would use them", async () => 
 
   const reduced = await c.decrease({ market: "USDTNGN", side: "buy", reduce_notional_usd: 60_000 }); // 10
   expect(reduced.data).toMatchObject({ hedge_id: id, reduced_notional_usd: 60_000, new_notional_usd: 100_000 });
-  await until(async () => (await c.get(id)).data.notional_usd === 100_000 || undefined);
+  await until(async () => (await c.get(id)).data.notional_usd === 100_000 || undefined, Infinity, "the reduction to apply");
 
   const listed = await c.list({ client_reference: "TRS-001", status: "filled", limit: 10 }); // 11
   expect(listed.data.map((h) => h.id)).toEqual([id]);
 
   const closed = await c.close({ market: "USDTNGN", side: "buy" }); // 12
   expect(closed.data).toMatchObject({ status: "submitted", hedge_id: id });
-  await until(async () => (await c.get(id)).data.status === "closed" || undefined);
+  await until(async () => (await c.get(id)).data.status === "closed" || undefined, Infinity, "the close to apply");
 
   const history = await c.history({ limit: 10 }); // 13
   expect(history.data.map((r) => [r.exit_type, r.size_usd])).toEqual([
@@ -126,10 +131,11 @@ test("an in-flight duplicate is retried by the client until the first answer is 
     retry: { maxAttempts: 10, baseDelayMs: 60, maxDelayMs: 120 },
     onAttempt: (e) => codes.push(e.code),
   });
-  const [a, b] = await Promise.all([
-    c.close({ market: "USDTNGN", side: "buy" }, { idempotencyKey: key }),
-    new Promise((r) => setTimeout(r, 50)).then(() => second.close({ market: "USDTNGN", side: "buy" }, { idempotencyKey: key })),
-  ]);
+  const before = sb.idempotency.size;
+  const first = c.close({ market: "USDTNGN", side: "buy" }, { idempotencyKey: key });
+  // The second is sent once the sandbox holds the first's key in flight (during its 200 ms latency), not after a guessed delay.
+  await until(() => sb.idempotency.size > before, Infinity, "the first close to reach the sandbox");
+  const [a, b] = await Promise.all([first, second.close({ market: "USDTNGN", side: "buy" }, { idempotencyKey: key })]);
   expect(a.data).toEqual(b.data);
   expect(codes[0]).toBe("idempotency_in_flight");
   expect(codes.at(-1)).toBeNull();

@@ -17,6 +17,31 @@ afterEach(async () => {
   await server.close();
 });
 
+/**
+ * A server script that holds each answer until `cap` requests are in flight together (or all `total` have come), so
+ * that a concurrency test sees the cap reached however slowly a busy machine sends; `peak` is the most seen at once.
+ */
+function heldUntilCap(cap: number, total: number) {
+  let inFlight = 0;
+  let received = 0;
+  /** How many times the cap was reached: a request waits for the next time after it came. */
+  let openings = 0;
+  const gate = {
+    peak: 0,
+    script: async () => {
+      inFlight++;
+      received++;
+      gate.peak = Math.max(gate.peak, inFlight);
+      if (inFlight >= cap) openings++;
+      const cameAt = inFlight >= cap ? openings - 1 : openings;
+      while (openings === cameAt && received < total) await new Promise((r) => setTimeout(r, 1));
+      inFlight--;
+      return ok(ex.quote);
+    },
+  };
+  return gate;
+}
+
 function client(options: Partial<ClientOptions> = {}): HedgingClient {
   return new HedgingClient({
     apiKey: KEY,
@@ -391,15 +416,8 @@ describe("flow control", () => {
   });
 
   test("a waiter takes a finished request's place: the cap holds while requests keep arriving", async () => {
-    let inFlight = 0;
-    let peak = 0;
-    server.setScript(async () => {
-      inFlight++;
-      peak = Math.max(peak, inFlight);
-      await new Promise((r) => setTimeout(r, 5));
-      inFlight--;
-      return ok(ex.quote);
-    });
+    const gate = heldUntilCap(2, 20);
+    server.setScript(gate.script);
     const c = client({ maxConcurrent: 2 });
     const calls: Promise<unknown>[] = [];
     for (let i = 0; i < 20; i++) {
@@ -407,24 +425,17 @@ describe("flow control", () => {
       await new Promise((r) => setTimeout(r, 2));
     }
     await Promise.all(calls);
-    expect(peak).toBe(2);
+    expect(gate.peak).toBe(2);
   });
 
   test("the concurrency cap bounds requests in flight", async () => {
-    let inFlight = 0;
-    let peak = 0;
-    server.setScript(async () => {
-      inFlight++;
-      peak = Math.max(peak, inFlight);
-      await new Promise((r) => setTimeout(r, 30));
-      inFlight--;
-      return ok(ex.quote);
-    });
+    const gate = heldUntilCap(3, 12);
+    server.setScript(gate.script);
     const c = client({ maxConcurrent: 3 });
     await Promise.all(
       Array.from({ length: 12 }, (_, i) => c.quote({ market: "USDTNGN", side: "sell", notional_usd: i + 1, tenor_days: 3 })),
     );
-    expect(peak).toBe(3);
+    expect(gate.peak).toBe(3);
   });
 
   test("requests in the last minute are counted, retries included", async () => {
@@ -467,6 +478,7 @@ describe("cancelled callers", () => {
   /** A transport that never answers by itself: it records each request's signal and settles when told. */
   function heldTransport() {
     const requests: Array<{ url: string; signal: AbortSignal; answer: () => void }> = [];
+    const waiting: Array<{ count: number; arrived: () => void }> = [];
     const transport: ClientOptions["transport"] = (request) =>
       new Promise((resolve, reject) => {
         request.signal.addEventListener("abort", () => reject(new Error("aborted")), { once: true });
@@ -475,18 +487,32 @@ describe("cancelled callers", () => {
           signal: request.signal,
           answer: () => resolve({ status: 200, header: () => null, body: JSON.stringify({ data: ex.account, error: null, meta: {} }) }),
         });
+        for (const w of waiting.filter((w) => requests.length >= w.count)) w.arrived();
       });
-    return { requests, transport };
+    /** Resolves once `count` requests have reached the transport (however long a busy machine takes). */
+    const arrived = (count: number) =>
+      new Promise<void>((resolve) => (requests.length >= count ? resolve() : waiting.push({ count, arrived: resolve })));
+    return { requests, transport, arrived };
+  }
+  /** A sleep that says when the sender starts waiting between attempts (a wait of a second or more), instead of a guessed delay. */
+  function watchedSleep() {
+    let started!: () => void;
+    const waiting = new Promise<void>((resolve) => (started = resolve));
+    const sleep = (ms: number) => {
+      if (ms >= 1_000) started();
+      return unrefSleep(ms);
+    };
+    return { sleep, waiting };
   }
 
   test("a shared GET keeps going while another caller waits for it, and is aborted when the last one leaves", async () => {
-    const { requests, transport } = heldTransport();
+    const { requests, transport, arrived } = heldTransport();
     const c = client({ transport });
     const one = new AbortController();
     const two = new AbortController();
     const first = c.polling().account(one.signal);
     const second = c.polling().account(two.signal);
-    await new Promise((r) => setTimeout(r, 10));
+    await arrived(1);
     expect(requests).toHaveLength(1);
     one.abort(new Error("cell A cancelled"));
     await expect(first).rejects.toThrow("cell A cancelled");
@@ -496,14 +522,14 @@ describe("cancelled callers", () => {
     expect(requests[0].signal.aborted).toBe(true);
     // The next caller gets a request of its own, not the aborted one.
     const third = c.polling().account();
-    await new Promise((r) => setTimeout(r, 10));
+    await arrived(2);
     expect(requests).toHaveLength(2);
     requests[1].answer();
     await expect(third).resolves.toMatchObject({ data: { balance_usdc: 250000 } });
   });
 
   test("a POST cancelled on its way rejects with the caller's reason, is never sent again, and the feeds are told it may have acted", async () => {
-    const { requests, transport } = heldTransport();
+    const { requests, transport, arrived } = heldTransport();
     const c = client({ transport });
     const events: Array<{ path: string; idempotencyKey: string; ok: boolean }> = [];
     c.onTrade((e) => events.push(e));
@@ -512,7 +538,7 @@ describe("cancelled callers", () => {
       { market: "USDTNGN", side: "buy", notional_usd: 10000, tenor_days: 7, client_reference: "DEAL-1" },
       { idempotencyKey: "open-cancelled", signal: controller.signal },
     );
-    await new Promise((r) => setTimeout(r, 10));
+    await arrived(1);
     expect(requests).toHaveLength(1);
     controller.abort(new Error("user cancelled"));
     await expect(open).rejects.toThrow("user cancelled");
@@ -525,16 +551,15 @@ describe("cancelled callers", () => {
   test("a POST cancelled between attempts stops at once: no further attempt, and the failed one is told to the feeds", async () => {
     server.setScript(() => fail(503, "executor_unavailable"));
     const events: boolean[] = [];
-    const c = client({ random: () => 1, sleep: unrefSleep, retry: { baseDelayMs: 60_000, maxDelayMs: 60_000 } });
+    const between = watchedSleep();
+    const c = client({ random: () => 1, sleep: between.sleep, retry: { baseDelayMs: 60_000, maxDelayMs: 60_000 } });
     c.onTrade((e) => events.push(e.ok));
     const controller = new AbortController();
-    const started = Date.now();
     const add = c.add({ market: "USDTNGN", side: "buy", additional_notional_usd: 1 }, { signal: controller.signal });
-    while (server.received.length === 0) await new Promise((r) => setTimeout(r, 5));
-    await new Promise((r) => setTimeout(r, 20));
+    await between.waiting; // the first attempt failed; the sender waits out its 60 s back-off
     controller.abort(new Error("pane closed"));
+    // At once, not after the 60 s back-off (which would pass the test's timeout).
     await expect(add).rejects.toThrow("pane closed");
-    expect(Date.now() - started).toBeLessThan(5_000);
     expect(server.received).toHaveLength(1);
     expect(events).toEqual([false]);
   });
@@ -542,12 +567,12 @@ describe("cancelled callers", () => {
   test("a POST cancelled before it left, or after a refusal, is no trade: nothing is told", async () => {
     const events: boolean[] = [];
     server.setScript(() => fail(429, "rate_limited", "slow down", null, { "Retry-After": "30" }));
-    const c = client({ sleep: unrefSleep });
+    const retryAfter = watchedSleep();
+    const c = client({ sleep: retryAfter.sleep });
     c.onTrade((e) => events.push(e.ok));
     const refused = new AbortController();
     const add = c.add({ market: "USDTNGN", side: "buy", additional_notional_usd: 1 }, { signal: refused.signal });
-    while (server.received.length === 0) await new Promise((r) => setTimeout(r, 5));
-    await new Promise((r) => setTimeout(r, 20));
+    await retryAfter.waiting; // refused with Retry-After: 30, and waiting it out
     refused.abort(new Error("cancelled while waiting out the 429"));
     await expect(add).rejects.toThrow("cancelled while waiting out the 429");
     const before = new AbortController();
@@ -560,13 +585,14 @@ describe("cancelled callers", () => {
   });
 
   test("a GET asked with a signal already cancelled is never sent, and does not cancel the same read for others", async () => {
-    const { requests, transport } = heldTransport();
+    const { requests, transport, arrived } = heldTransport();
     const c = client({ transport });
     const other = c.polling().account();
     const cancelled = new AbortController();
     cancelled.abort(new Error("cell gone"));
     await expect(c.polling().account(cancelled.signal)).rejects.toThrow("cell gone");
-    await new Promise((r) => setTimeout(r, 10));
+    await arrived(1);
+    await new Promise((r) => setTimeout(r, 10)); // (nothing more may arrive)
     expect(requests).toHaveLength(1);
     expect(requests[0].signal.aborted).toBe(false);
     requests[0].answer();
@@ -574,17 +600,17 @@ describe("cancelled callers", () => {
   });
 
   test("a read left by all its callers and asked again at once: the callers after share the new request", async () => {
-    const { requests, transport } = heldTransport();
+    const { requests, transport, arrived } = heldTransport();
     const c = client({ transport });
     const leaving = new AbortController();
     const first = c.polling().account(leaving.signal);
-    await new Promise((r) => setTimeout(r, 10));
+    await arrived(1);
     leaving.abort(new Error("cell gone"));
     const second = c.polling().account(); // before the abandoned request has wound down
     await expect(first).rejects.toThrow("cell gone");
-    await new Promise((r) => setTimeout(r, 10));
+    await arrived(2);
     const third = c.polling().account();
-    await new Promise((r) => setTimeout(r, 10));
+    await new Promise((r) => setTimeout(r, 10)); // (the third shares the second: nothing more may arrive)
     expect(requests).toHaveLength(2);
     requests[1].answer();
     await expect(Promise.all([second, third])).resolves.toHaveLength(2);

@@ -11,17 +11,20 @@ type MakeConfig = ((
   contentSecurityPolicy(origins: string[], production: boolean): string;
   serviceOrigins(env: Record<string, string>, production: boolean): string[];
   pageBudget(options: { page: string; entries: string[]; maxGzipBytes: number }): Plugin;
+  publicUrl(env: Record<string, string>, production: boolean): string;
+  OFFICE_JS_URL: string;
 };
 const CONFIG_FILE = path.resolve(__dirname, "../../webpack.config.js");
 const PACKAGE_FILE = path.resolve(__dirname, "../../package.json");
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const makeConfig = require(CONFIG_FILE) as MakeConfig;
 
-const GOOD = { ADDIN_PUBLIC_URL: "https://hedge.example.com/addin/", SERVICE_ORIGINS: "https://api.hedging.example" };
+const GOOD = { ADDIN_PUBLIC_URL: "https://hedge.addins.example.com/", SERVICE_ORIGINS: "https://api.hedging.example" };
 const saved = { ...process.env };
 beforeEach(() => {
   delete process.env.ADDIN_PUBLIC_URL;
   delete process.env.SERVICE_ORIGINS;
+  delete process.env.SHARED_ORIGIN_OK;
 });
 afterAll(() => {
   process.env = saved;
@@ -29,7 +32,7 @@ afterAll(() => {
 
 test("a production build without ADDIN_PUBLIC_URL stops, saying what to set", async () => {
   await expect(makeConfig({ SERVICE_ORIGINS: GOOD.SERVICE_ORIGINS }, { mode: "production" })).rejects.toThrow(
-    /ADDIN_PUBLIC_URL is not set: a production build needs the https:\/\/ address .* ADDIN_PUBLIC_URL=https:\/\/addins\.example\.com\/hedge\//,
+    /ADDIN_PUBLIC_URL is not set: a production build needs the https:\/\/ address .* ADDIN_PUBLIC_URL=https:\/\/hedge\.addins\.example\.com\//,
   );
 });
 
@@ -80,16 +83,65 @@ test("development builds need neither setting and put the harness entry before t
   expect((await makeConfig(GOOD, { mode: "production" })).entry.taskpane).toBe("./src/taskpane/taskpane.ts");
 });
 
-test("the CSP: Office's script hosts, inline styles, connections only to self and the service origins (plus loopback in development)", () => {
+test("the CSP: self by default, Office.js's folder and MicrosoftAjax's one file, inline styles, connections only to self and the service origins (plus loopback in development)", () => {
   expect(makeConfig.contentSecurityPolicy(["https://api.hedging.example"], true)).toBe(
-    "script-src 'self' https://appsforoffice.microsoft.com https://ajax.aspnetcdn.com; style-src 'self' 'unsafe-inline'; " +
+    "default-src 'self'; script-src 'self' https://appsforoffice.microsoft.com/lib/1/hosted/ https://ajax.aspnetcdn.com/ajax/3.5/MicrosoftAjax.js; " +
+      "style-src 'self' 'unsafe-inline'; img-src 'self'; font-src 'self'; frame-src 'self' https://telemetryservice.firstpartyapps.oaspapps.com; " +
       "connect-src 'self' https://api.hedging.example; object-src 'none'; base-uri 'self'; form-action 'none'",
   );
   const dev = makeConfig.contentSecurityPolicy([], false);
   expect(dev).toContain("connect-src 'self' http://localhost:* https://localhost:* http://127.0.0.1:* https://127.0.0.1:*;");
   for (const csp of [dev, makeConfig.contentSecurityPolicy(["https://a.example"], true)]) {
     expect(csp).not.toMatch(/sandbox|frame-ancestors|unsafe-eval|script-src[^;]*unsafe-inline/);
+    // No whole CDN host: ajax.aspnetcdn.com also serves old jQuery and Knockout (script gadgets).
+    expect(csp).not.toMatch(/script-src[^;]*https:\/\/[a-z.]+(?:[ ;]|$)/);
   }
+});
+
+test("the page the functions and commands run in is taskpane.html, the page under the CSP, and it loads Office.js from the URL the CSP names", () => {
+  const manifest = fs.readFileSync(path.resolve(__dirname, "../../manifest.xml"), "utf8");
+  const urlOf = (resid: string) => new RegExp(`<bt:Url id="${resid}" DefaultValue="([^"]+)"`).exec(manifest)![1];
+  expect(/<Runtime resid="([^"]+)"/.exec(manifest)![1]).toBe("Taskpane.Url");
+  expect(/<FunctionFile resid="([^"]+)"/.exec(manifest)![1]).toBe("Taskpane.Url");
+  expect(urlOf("Taskpane.Url")).toMatch(/\/taskpane\.html$/);
+  const html = fs.readFileSync(path.resolve(__dirname, "../../src/taskpane/taskpane.html"), "utf8");
+  const scripts = [...html.matchAll(/<script[^>]*src="([^"]+)"/g)].map((m) => m[1]);
+  expect(scripts).toEqual([makeConfig.OFFICE_JS_URL]);
+  const policy = makeConfig.contentSecurityPolicy([], true);
+  const scriptSources = /script-src ([^;]+)/.exec(policy)![1].split(" ");
+  expect(scriptSources.some((source) => source.endsWith("/") && makeConfig.OFFICE_JS_URL.startsWith(source))).toBe(true);
+});
+
+describe("an add-in origin of its own (OfficeRuntime.storage and the CSP's 'self' are per origin)", () => {
+  const withPath = { ...GOOD, ADDIN_PUBLIC_URL: "https://addins.example.com/hedge/" };
+  let warn: jest.SpyInstance;
+  beforeEach(() => {
+    warn = jest.spyOn(console, "warn").mockImplementation(() => {});
+  });
+  afterEach(() => warn.mockRestore());
+
+  test("a production build for an address with a path stops, saying why and what to do", async () => {
+    await expect(makeConfig(withPath, { mode: "production" })).rejects.toThrow(
+      /ADDIN_PUBLIC_URL https:\/\/addins\.example\.com\/hedge\/ has a path.*OfficeRuntime\.storage.*API key.*per origin.*https:\/\/hedge\.addins\.example\.com\/.*SHARED_ORIGIN_OK=1/,
+    );
+    expect(warn).not.toHaveBeenCalled();
+  });
+
+  test("SHARED_ORIGIN_OK=1 builds it, with a warning that explains the risk", async () => {
+    await expect(makeConfig({ ...withPath, SHARED_ORIGIN_OK: "1" }, { mode: "production" })).resolves.toMatchObject({
+      devtool: "hidden-source-map",
+    });
+    expect(warn).toHaveBeenCalledWith(
+      expect.stringMatching(/^WARNING: .*OfficeRuntime\.storage.*per origin.*https:\/\/addins\.example\.com can read the key/),
+    );
+  });
+
+  test("the root of an origin builds without a word; development builds are not asked", async () => {
+    await expect(makeConfig(GOOD, { mode: "production" })).resolves.toBeDefined();
+    await expect(makeConfig({ ADDIN_PUBLIC_URL: "https://hedge.addins.example.com" }, { mode: "development" })).resolves.toBeDefined();
+    expect(makeConfig.publicUrl({ ADDIN_PUBLIC_URL: "https://addins.example.com/hedge" }, false)).toBe("https://addins.example.com/hedge/");
+    expect(warn).not.toHaveBeenCalled();
+  });
 });
 
 describe("the dev server's port is package.json's config.dev_server_port, and only there", () => {

@@ -8,7 +8,7 @@ export const PROD_DIST = path.join(ROOT, "test/artifacts/prod-dist");
 export type BuildMode = "development" | "production";
 /** What the production build is built for here: a public host (not localhost) and two service origins. */
 export const PRODUCTION_ENV = {
-  ADDIN_PUBLIC_URL: "https://hedge.example.com/addin/",
+  ADDIN_PUBLIC_URL: "https://hedge.addins.example.com/",
   SERVICE_ORIGINS: "https://api.hedging.example,https://sandbox.hedging.example",
 };
 const distOf = (mode: BuildMode) => (mode === "production" ? PROD_DIST : E2E_DIST);

@@ -9,6 +9,9 @@ import { startSandbox, type RunningSandbox } from "../../src/sandbox/server";
 import type { HedgeHarness } from "../../src/taskpane/harness";
 import type { LogRecord } from "../../src/trading/hedge-log";
 
+/** How long any one wait of a page may take before it fails naming what it waited for: the e2e tests' own timeout's share. */
+export const WAIT_MS = 60_000;
+
 const ROOT = path.resolve(__dirname, "../..");
 const OFFICE_JS_DIR = path.join(ROOT, "node_modules/@microsoft/office-js/dist");
 export const ARTIFACTS = path.join(ROOT, "test/artifacts");
@@ -67,7 +70,9 @@ export async function startPaneSession(executablePath: string, { mode = "develop
     async open({ query = "harness=memory", width = PANE_WIDTH, height = 900 } = {}) {
       const context = await browser.newContext({ viewport: { width, height } });
       const page = await context.newPage();
-      page.setDefaultTimeout(15_000);
+      // A wait is for its event (a selector, a text), as long as a busy machine needs: the bound is the test's own timeout,
+      // not a guessed budget per step (a Chromium suite beside a mutation run took longer than 15 s for one step).
+      page.setDefaultTimeout(WAIT_MS);
       const messages: string[] = [];
       page.on("console", (m) => messages.push(`${m.type()}: ${m.text()}`));
       page.on("pageerror", (e) => messages.push(`pageerror: ${e.message}\n${e.stack ?? ""}`));
@@ -147,7 +152,7 @@ export function logRows(page: Page): Promise<LogRecord[]> {
 }
 
 export async function waitReady(page: Page): Promise<void> {
-  await page.waitForSelector("html[data-ready=true]", { timeout: 20_000 });
+  await page.waitForSelector("html[data-ready=true]");
 }
 
 /** The whole page by default; `fullPage: false` shows what the pane's window shows (e.g. a modal dialog over it). */
@@ -173,9 +178,7 @@ export async function connect(page: Page, apiKey: string, baseUrl: string): Prom
   await page.locator("#api-key").fill(apiKey);
   await page.locator("#base-url input").fill(baseUrl);
   await page.locator("#connect").click();
-  await page.waitForFunction(() => /Connected with key/.test(document.getElementById("connection-status")?.textContent ?? ""), undefined, {
-    timeout: 15_000,
-  });
+  await page.waitForFunction(() => /Connected with key/.test(document.getElementById("connection-status")?.textContent ?? ""));
 }
 
 export async function chooseAction(page: Page, action: "open" | "add" | "reduce" | "close"): Promise<void> {
@@ -198,7 +201,7 @@ export async function rowStatuses(page: Page): Promise<Array<{ row: string; stat
 }
 
 /** Waits until every listed row reached one of `statuses`. */
-export async function waitRowsFinal(page: Page, count: number, timeoutMs = 30_000): Promise<void> {
+export async function waitRowsFinal(page: Page, count: number, timeoutMs = WAIT_MS): Promise<void> {
   await page.waitForFunction(
     (n) => {
       const lis = [...document.querySelectorAll("#row-status li")] as HTMLElement[];

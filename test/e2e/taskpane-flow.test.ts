@@ -37,7 +37,7 @@ describeWithBrowser("task pane in Chromium against the sandbox", (chromiumPath) 
     // Overview: figures, the exposure bar, the sparkline with at least one reading, and the market per side.
     await page.waitForSelector("#figures dd");
     await page.waitForSelector("svg.exposure-bar");
-    await page.waitForSelector("svg.sparkline[data-points]:not([data-points='0'])", { timeout: 10_000 });
+    await page.waitForSelector("svg.sparkline[data-points]:not([data-points='0'])");
     await expect(page.locator("#markets-body").textContent()).resolves.toMatch(/USDTNGN[\s\S]*buy[\s\S]*sell/);
     await screenshot(page, "02-connected-overview-320");
     expect(await axeViolations(page)).toEqual([]);

@@ -156,7 +156,7 @@ describeWithBrowser("task pane safety in Chromium", (chromiumPath) => {
 
   test("outside Excel without the harness flag, the page says to open it from Excel", async () => {
     const { page } = await world.session.open({ query: "" });
-    await page.waitForSelector("#outside-office:not([hidden])", { timeout: 20_000 });
+    await page.waitForSelector("#outside-office:not([hidden])");
     await expect(page.locator("#outside-office").textContent()).resolves.toMatch(/Open this page from Excel/);
     expect(await page.locator("#app").isHidden()).toBe(true);
     await page.context().close();

@@ -1,0 +1,89 @@
+// The one key redaction against a table of echoes a gateway makes (cased, cut, hex, base64 of the key and of "Bearer key", URL, form, HTML and JSON escaping): none survives, the text around stays, and text that only looks alike is left alone.
+import { redactKey, SECRET_RUN } from "../../src/api/redact";
+
+/** A key with characters that escapings change (+ / =), so that every escaped echo differs from the key itself. */
+const KEY = "svc_live_k+y/with=chars_0123456789WXYZ";
+const SECRET = KEY.slice("svc_live_".length);
+const MASKED = "svc_live_…WXYZ";
+
+const hex = (text: string) => Buffer.from(text, "latin1").toString("hex");
+const b64 = (text: string) => Buffer.from(text, "latin1").toString("base64");
+const urlSafe = (base64: string) => base64.replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+const htmlEscaped = (text: string) => text.replace(/[&<>"'/+=]/g, (c) => `&#${c.charCodeAt(0)};`);
+const htmlHexEscaped = (text: string) => text.replace(/[/+=]/g, (c) => `&#x${c.charCodeAt(0).toString(16).toUpperCase()};`);
+const jsonUnicode = (text: string) => text.replace(/[+/=]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+
+/** Every way a gateway was seen, or could be expected, to hand the key back. */
+const ECHOES: Array<[string, string]> = [
+  ["as it is", KEY],
+  ["upper-cased", KEY.toUpperCase()],
+  ["lower-cased", KEY.toLowerCase()],
+  ["the secret part alone", SECRET],
+  ["cut to its first 12 secret characters", `svc_live_${SECRET.slice(0, SECRET_RUN)}`],
+  ["12 characters from the middle of the secret", SECRET.slice(7, 7 + SECRET_RUN)],
+  ["the last 12 characters, upper-cased", SECRET.slice(-SECRET_RUN).toUpperCase()],
+  ["hex", hex(KEY)],
+  ["hex, upper-case digits", hex(KEY).toUpperCase()],
+  ["hex of 12 secret characters", hex(SECRET.slice(3, 3 + SECRET_RUN))],
+  ["hex with 0x, from an odd character", `0x${hex(KEY).slice(1)}`],
+  ["base64", b64(KEY)],
+  ["base64 without padding", b64(KEY).replace(/=+$/, "")],
+  ["base64, URL-safe", urlSafe(b64(KEY))],
+  ["base64 of Bearer key", b64(`Bearer ${KEY}`)],
+  ["base64 of Bearer key, URL-safe", urlSafe(b64(`Bearer ${KEY}`))],
+  ["base64 of Bearer key, cut", b64(`Bearer ${KEY}`).slice(0, 40)],
+  ["base64 of the key from its second character", b64(KEY.slice(1))],
+  ["base64 of 12 secret characters", b64(SECRET.slice(5, 5 + SECRET_RUN))],
+  ["base64, percent-encoded", encodeURIComponent(b64(KEY))],
+  ["URL-encoded", encodeURIComponent(KEY)],
+  ["URL-encoded, lower-case hex", encodeURIComponent(KEY).replace(/%[0-9A-F]{2}/g, (p) => p.toLowerCase())],
+  ["every character percent-encoded", [...KEY].map((c) => `%${c.charCodeAt(0).toString(16)}`).join("")],
+  ["form-encoded", new URLSearchParams({ k: KEY }).toString().slice(2)],
+  ["HTML-escaped (decimal)", htmlEscaped(KEY)],
+  ["HTML-escaped (hex), upper-cased", htmlHexEscaped(KEY).toUpperCase()],
+  ["HTML named entities", KEY.replace(/\//g, "&sol;").replace(/\+/g, "&plus;").replace(/=/g, "&equals;")],
+  ["JSON-escaped", JSON.stringify(KEY).slice(1, -1).replace(/\//g, "\\/")],
+  ["JSON \\u escapes", jsonUnicode(KEY)],
+];
+
+describe.each(ECHOES)("an echo of the key %s", (_how, echo) => {
+  test("in a message: masked, the words around kept", () => {
+    const out = redactKey(`Unknown key [${echo}] at the gateway.`, KEY);
+    expect(out).toMatch(/^Unknown key \[.*svc_live_…WXYZ.*\] at the gateway\.$/);
+    expect(out).not.toContain(echo);
+    // Nothing of the secret is left, in any case, as text or decoded.
+    expect(out.toLowerCase()).not.toContain(SECRET.slice(0, SECRET_RUN).toLowerCase());
+  });
+
+  test("inside a JSON answer: masked, and the answer still parses", () => {
+    const body = JSON.stringify({ error: { code: "invalid_api_key", message: `key ${echo}`, details: { seen: echo } } });
+    const out = redactKey(body, KEY);
+    const parsed = JSON.parse(out) as { error: { message: string; details: { seen: string } } };
+    expect(parsed.error.message).toContain(MASKED);
+    expect(parsed.error.details.seen).toContain(MASKED);
+    expect(out).not.toContain(echo);
+  });
+});
+
+describe("what is not the key stays as it is", () => {
+  test.each([
+    ["another key of the same environment", "svc_live_a9Zq7Lm2Pr4Tx8Vb"],
+    ["the key's public prefix and last four characters", "svc_live_…WXYZ and svc_live_"],
+    ["11 characters of the secret", SECRET.slice(0, SECRET_RUN - 1)],
+    ["a transaction hash", "0x7f3a9c1e5b2d4f6a8c0e1b3d5f7a9c1e3b5d7f9a1c3e5b7d9f1a3c5e7b9d1f3a"],
+    ["base64 of something else", b64("Bearer svc_live_someone_elses_key_42")],
+    ["escapes that are not the key", "AT&amp;T &lt;b&gt; 50%25 \\u00e9 &#233; &nbsp;"],
+  ])("%s", (_what, text) => {
+    expect(redactKey(text, KEY)).toBe(text);
+  });
+
+  test("without a key there is nothing to mask", () => {
+    expect(redactKey(`x ${KEY}`, null)).toBe(`x ${KEY}`);
+  });
+
+  test("masking twice masks nothing more (the transport's answer goes through the sender's errors again)", () => {
+    const once = redactKey(`a ${KEY} b ${b64(KEY)}`, KEY);
+    expect(once).toBe(`a ${MASKED} b ${MASKED}`);
+    expect(redactKey(once, KEY)).toBe(once);
+  });
+});
