@@ -22,6 +22,8 @@ it(`${SEEDS} seeded worlds: no effect twice, a side's rows leave in order, the l
   // Crash windows on a side's chain: explained ones and ones another workbook made unexplainable.
   expect(totals["chain:explained"] ?? 0).toBeGreaterThan(SEEDS / 10);
   expect((totals["chain:worlds"] ?? 0) - (totals["chain:explained"] ?? 0)).toBeGreaterThan(0);
+  // Rows the service shows took effect while the log lags: what CHAIN_RESOLVES_WITHOUT_DECISION holds the desk to.
+  expect(totals["chain:tookEffect"] ?? 0).toBeGreaterThan(SEEDS / 10);
   console.log(
     `simulation: ${SEEDS} seeds (CHAIN_RESOLVES_WITHOUT_DECISION ${CHAIN_RESOLVES_WITHOUT_DECISION ? "on" : "off"}), ${JSON.stringify(totals)}`,
   );

@@ -3,13 +3,15 @@ import { cellsToLogRecord, LOG_COLUMNS, LOG_SHEET_NAME, type LogRecord } from ".
 import type { Mutation } from "./faults";
 import { KEY_COLUMN, type Files } from "./files";
 import { API_KEY, type Service, type ServiceEvents, type Truth } from "./service";
-import { chainExplained, type CrashWindow } from "./explained";
+import { judgeChain, type CrashWindow, type Effect } from "./explained";
 
 /**
- * The chain switch. Off: a crash-window state may end with rows parked for the user's decision (counted as
- * `chain:decisions`). On: a crash-window state the service fully explains (every row's effect readable from the hedge's
- * notional and the rows' Notional before and amounts, see explained.ts) must resolve with no row needing a decision.
- * Turn it on once the desk judges a market side as a chain (issue 22, item 2).
+ * The chain switch. Off: a crash window may end with rows parked for the user's decision (counted: `chain:decisions`, and
+ * `chain:tookEffectParked` for rows the service shows took effect). On: in a crash window the service fully explains
+ * (every unfinished row's effect readable from the hedge's notional and the rows' Notional before and amounts, see
+ * explained.ts), no row the chain shows as having taken effect may need a decision: the desk adopts what the service
+ * shows. (A row sent that did not take effect, or never sent, known only from the log, may still wait for the user's
+ * word on a re-send: the chain does not change that rule.) Turn it on once the desk judges a side as a chain (issue 22).
  */
 export const CHAIN_RESOLVES_WITHOUT_DECISION = false;
 
@@ -51,7 +53,7 @@ export class Checker implements ServiceEvents {
   private logSeen = -1;
   /** Each final row as last judged (status, hedge, action): unchanged and with the service unchanged, it is not judged again. */
   private readonly judged = new Map<string, string>();
-  private window: (CrashWindow & { explained: boolean }) | null = null;
+  private window: (CrashWindow & { effects: Map<string, Effect> | null }) | null = null;
 
   constructor(
     private readonly service: () => Service,
@@ -167,24 +169,33 @@ export class Checker implements ServiceEvents {
 
   // ---- the chain ----
 
-  /** A crash window was left in the file: whether the service fully explains it is judged now, from the state alone. */
+  /** A crash window was left in the file: what the service shows of each row is judged now, from the state alone. */
   crashWindow(window: CrashWindow): void {
-    const explained = chainExplained(window, this.service());
-    this.window = { ...window, explained };
-    this.stats["chain:worlds"] = (this.stats["chain:worlds"] ?? 0) + 1;
-    if (explained) this.stats["chain:explained"] = (this.stats["chain:explained"] ?? 0) + 1;
+    const effects = judgeChain(window, this.service());
+    this.window = { ...window, effects };
+    this.count("chain:worlds");
+    if (effects) this.count("chain:explained");
+    this.count("chain:tookEffect", [...(effects?.values() ?? [])].filter((e) => e === "took").length);
   }
 
   /** The first pane resumed the crash window and settled: its rows needing a decision are counted (and, with the switch on, refused). */
   chainRecovered(needsDecision: readonly string[]): string {
     const w = this.window;
     if (!w) return "";
-    const parked = w.rows.filter((r) => needsDecision.includes(r.idempotencyKey)).map((r) => `${r.idempotencyKey} ${r.action}`);
-    this.stats["chain:decisions"] = (this.stats["chain:decisions"] ?? 0) + parked.length;
-    if (parked.length > 0 && w.explained) this.stats["chain:explainedButParked"] = (this.stats["chain:explainedButParked"] ?? 0) + 1;
-    if (CHAIN_RESOLVES_WITHOUT_DECISION && w.explained && parked.length > 0)
-      this.fail(`the crash window of ${w.market} ${w.side} is explained by the service, yet ${parked.join(", ")} needed a decision`);
-    return `${w.explained ? "explained" : "not explained"}, ${parked.length} needing a decision`;
+    const parked = w.rows.filter((r) => needsDecision.includes(r.idempotencyKey));
+    const tookEffect = parked.filter((r) => w.effects?.get(r.idempotencyKey) === "took").map((r) => `${r.idempotencyKey} ${r.action}`);
+    this.count("chain:decisions", parked.length);
+    this.count("chain:tookEffectParked", tookEffect.length);
+    if (CHAIN_RESOLVES_WITHOUT_DECISION && tookEffect.length > 0)
+      this.fail(
+        `the service shows ${tookEffect.join(", ")} of ${w.market} ${w.side} took effect (the chain explains it), yet it needed a decision`,
+      );
+    const read = w.effects ? [...w.effects].map(([k, e]) => `${k}:${e}`).join(" ") : "not explained";
+    return `${read}; ${parked.length} needing a decision (${tookEffect.length} that took effect)`;
+  }
+
+  private count(name: string, by = 1): void {
+    this.stats[name] = (this.stats[name] ?? 0) + by;
   }
 
   // ---- at the end ----
