@@ -1,6 +1,11 @@
 // The deterministic simulation in `npm test`: 1,000 seeded worlds (panes killed at random, lost answers, 5xx, 429, forgotten keys, a lagging list, stalled and failing fills, edits, Don't Save, crash windows on a market side's chain of rows), invariants checked as things happen, after every step and at the end; a failing seed prints how to replay it.
 import { runSeed } from "./sim/world";
-import { CHAIN_RESOLVES_WITHOUT_DECISION } from "./sim/checker";
+import { CHAIN_RESOLVES_WITHOUT_DECISION, Checker } from "./sim/checker";
+import { newLife, type Life } from "./sim/faults";
+import { Files } from "./sim/files";
+import { Rng } from "./sim/rng";
+import { Service } from "./sim/service";
+import { logRow } from "../support/builders";
 
 const SEEDS = Number(process.env.SIM_SEEDS ?? 1_000);
 
@@ -29,3 +34,69 @@ it(`${SEEDS} seeded worlds: no effect twice, a side's rows leave in order, the l
   );
   expect(failures).toEqual([]);
 }, 600_000);
+
+// The checker can fail: each invariant checked as things happen is shown a world that breaks it.
+describe("the simulation's checker notices", () => {
+  const world = () => {
+    const files = new Files();
+    const stats: Record<string, number> = { kills: 0, mutations: 0 };
+    let service: Service | null = null;
+    const checker = new Checker(() => service!, files, stats);
+    service = new Service(1, new Rng(1), () => undefined, checker);
+    return { files, stats, checker, service };
+  };
+  const worlds: Array<ReturnType<typeof world>> = [];
+  const made = () => {
+    const w = world();
+    worlds.push(w);
+    return w;
+  };
+  afterEach(() => worlds.splice(0).forEach((w) => w.service.dispose()));
+  const add = (life: Life, key: string | undefined) => ({
+    life,
+    key,
+    method: "POST",
+    path: "/hedges/add",
+    body: JSON.stringify({ market: "USDTNGN", side: "sell", additional_notional_usd: 1_000 }),
+  });
+
+  it("a key executed twice, a key no row made", () => {
+    const { checker } = made();
+    checker.executed("k1-1", { executions: 1, orderTx: "0x1", hedgeId: "h" });
+    expect(checker.violations).toEqual([]);
+    checker.executed("k1-1", { executions: 2, orderTx: "0x1", hedgeId: "h" });
+    checker.executed("stray", { executions: 1, orderTx: "0x2", hedgeId: "h" });
+    expect(checker.violations.join("\n")).toMatch(/k1-1 executed 2 times[\s\S]*executed a key no row made: stray/);
+  });
+
+  it("a side's earlier row leaving after a later one, a request without a key, an old row sent before Resume", () => {
+    const { checker } = made();
+    const life = newLife(1);
+    life.createdKeys = new Set(["k1-2", "k1-3"]);
+    checker.leaving(add(life, "k1-3"));
+    checker.leaving(add(life, "k1-3")); // the same row again (a re-send with its key) is in order
+    expect(checker.violations).toEqual([]);
+    checker.leaving(add(life, "k1-2"));
+    expect(checker.violations.join("\n")).toMatch(/k1-2 .* left after a later row of USDTNGN sell/);
+    checker.leaving(add(life, undefined));
+    expect(checker.violations.join("\n")).toMatch(/left without an Idempotency-Key/);
+    checker.leaving(add(life, "k1-9"));
+    expect(checker.violations.join("\n")).toMatch(/pane 1 sent k1-9 .* before the user pressed Resume/);
+  });
+
+  it("after a step: a final row the service contradicts (filled, never executed)", async () => {
+    const { checker, files } = made();
+    checker.afterStep();
+    await files.open.ensureLog();
+    await files.open.appendLog([
+      logRow({ idempotencyKey: "k1-1", status: "filled" }),
+      logRow({ idempotencyKey: "k1-2", status: "rejected" }),
+    ]);
+    checker.afterStep();
+    expect(checker.violations).toEqual([]); // the log moved, but the checker has not been told
+    files.logVersion++;
+    checker.afterStep();
+    expect(checker.violations).toHaveLength(1);
+    expect(checker.violations[0]).toMatch(/k1-1 \(open USDTNGN buy 100000\) logged filled but the service never executed it/);
+  });
+});
