@@ -1,5 +1,6 @@
-// The chain states of the workload: one market side's rows (Open, Adds and Reduces, maybe a Close, one at a time) left in the Hedge Log as a crash after any prefix leaves them, the later rows executed on the service or not, and no journal on this computer (the log is all the next pane has).
+// The chain states of the workload: one market side's rows (Open, Adds and Reduces, maybe a Close, one at a time) left in the Hedge Log as a crash after any prefix leaves them, the later rows executed on the service or not, this computer's journal kept (it never lags the log) or gone (the log is all the next pane has).
 import { intentFromRow, intentToLogRecord, submit, type Intent } from "../../../src/trading/intent";
+import { intentScope, type StoredIntent } from "../../../src/trading/intent-store";
 import type { Action, TradeRow } from "../../../src/trading/types";
 import type { HedgingClient } from "../../../src/api/client";
 import { newLife, type Life } from "./faults";
@@ -7,6 +8,7 @@ import { paneClient } from "./pane";
 import { ADDRESS, MARKETS, SIDES } from "./service";
 import type { Rng } from "./rng";
 import type { World } from "./world";
+import { FINAL } from "./checker";
 
 /** What the crash leaves: rows [0, final) final in the log; rows [0, effect) executed on the service; row `effect` sent and lost when `lost`. */
 interface ChainPlan {
@@ -16,11 +18,13 @@ interface ChainPlan {
   effect: number;
   final: number;
   lost: boolean;
+  /** This computer's journal survived the crash (else the log is all the next pane has). */
+  journal: boolean;
 }
 
 const iso = () => new Date(Date.now()).toISOString();
 
-/** Plays one side's chain up to the crash, writes the log as it stands, and tells the checker the window it left. */
+/** Plays one side's chain up to the crash, writes the log (and maybe the journal) as it stands, and tells the checker the window it left. */
 export async function leaveCrashWindow(world: World): Promise<void> {
   const plan = planChain(world.rng, world.seed);
   const ghost = newLife(0);
@@ -28,25 +32,43 @@ export async function leaveCrashWindow(world: World): Promise<void> {
   const engine = world.service.engine;
   const failRate = engine.failRate;
   engine.failRate = 0; // the chain's orders fill: a failed Open would end the chain before it starts
-  const intents: Intent[] = [];
+  const logged: Intent[] = [];
+  const known: Intent[] = [];
+  const lastSent = plan.lost ? plan.effect : plan.effect - 1;
   for (const [i, row] of plan.rows.entries()) {
     await world.time.run(() => false, world.rng.int(1_000, 20_000));
     const intent = intentFromRow(row, world.keys.next(ghost), "sandbox", iso(), ADDRESS);
-    intents.push(intent);
-    if (i < plan.effect || (i === plan.effect && plan.lost)) markSent(world, intent);
-    if (i < plan.effect) await execute(world, client, intent, i < plan.final);
+    if (i <= lastSent) markSent(world, intent);
+    const states = i < plan.effect ? await execute(world, client, intent) : { final: {}, answered: {} };
+    // The log lags: final before `final`, then as the crash caught each row. The journal knew every row before the last sent one final.
+    logged.push({ ...intent, ...(i < plan.final ? states.final : world.rng.chance(0.5) ? states.answered : {}) });
+    known.push(i < lastSent ? { ...intent, ...states.final } : logged[i]);
   }
   engine.failRate = failRate;
   if (world.rng.chance(0.2)) await outsideChange(world, ghost, client, plan);
-  const records = intents.map(intentToLogRecord);
+  const records = logged.map(intentToLogRecord);
   await world.files.open.ensureLog();
   await world.files.open.appendLog(records);
   world.files.save();
   world.files.reopen();
+  if (plan.journal) await journal(world, known, client.keyId);
   world.log(
-    `crash window on ${plan.market} ${plan.side}: ${records.map((r) => `${r.idempotencyKey}:${r.action}:${r.status}${r.sentAt ? "+sent" : ""}`).join(" ")} (${plan.effect} executed${plan.lost ? ", the next lost" : ""})`,
+    `crash window on ${plan.market} ${plan.side}: ${records.map((r) => `${r.idempotencyKey}:${r.action}:${r.status}${r.sentAt ? "+sent" : ""}`).join(" ")} (${plan.effect} executed${plan.lost ? ", the next lost" : ""}; ${plan.journal ? "this computer's journal" : "no journal"})`,
   );
   world.checker.crashWindow({ market: plan.market, side: plan.side, rows: records });
+}
+
+/** This computer's journal as the crashed pane left it (it writes there before the log, so it never lags the log). */
+async function journal(world: World, known: Intent[], keyId: string): Promise<void> {
+  const entries: StoredIntent[] = known.map((intent, i) => ({
+    record: intentToLogRecord(intent),
+    keyId: intent.sentAt ? keyId : null,
+    anchor: i > 0 ? known[i - 1].idempotencyKey : null,
+    finalAt: FINAL.has(intent.status) ? iso() : null,
+  }));
+  await world.files.store.put(intentScope("sandbox", ADDRESS), entries);
+  for (const e of entries) world.files.journalled.add(e.record.idempotencyKey);
+  world.stats["chain:journal"] = (world.stats["chain:journal"] ?? 0) + 1;
 }
 
 /** A side's chain (Open, one to three Adds or Reduces, sometimes a Close) and where the crash falls in it. */
@@ -72,7 +94,10 @@ function planChain(rng: Rng, seed: number): ChainPlan {
   }
   if (rng.chance(0.5)) rows.push(row("close", null, rows.length));
   const effect = rng.int(0, rows.length);
-  return { market, side, rows, effect, lost: effect < rows.length && rng.chance(0.5), final: rng.int(0, effect) };
+  const lost = effect < rows.length && rng.chance(0.5);
+  // Half the time the log lags by two rows or more (issue 22's window: a row that took effect, then another that left after it).
+  const final = rng.chance(0.5) ? rng.int(0, effect) : Math.max(0, effect - rng.int(2, 3));
+  return { market, side, rows, effect, lost, final, journal: rng.chance(0.5) };
 }
 
 /** Written before a request leaves: Sent at, and for Add / Reduce / Close the side's hedge and its notional then. */
@@ -84,19 +109,22 @@ function markSent(world: World, intent: Intent): void {
   intent.notionalBefore = h.notional / 1_000_000;
 }
 
-/** The row's request executes and its order fills; the log shows it final (`final`), or as the crash caught it (submitted or submitting). */
-async function execute(world: World, client: HedgingClient, intent: Intent, final: boolean): Promise<void> {
+/** The row's request executes and its order fills: the row as the desk records it once final, and as its answer left it. */
+async function execute(
+  world: World,
+  client: HedgingClient,
+  intent: Intent,
+): Promise<{ final: Partial<Intent>; answered: Partial<Intent> }> {
   const submission = await world.time.runUntilDone(submit(client, intent), 60_000);
   if (!submission) throw new Error(`the chain's ${intent.action} ${intent.idempotencyKey} was not answered`);
   await world.time.run(() => world.service.outcomeOf(intent.idempotencyKey) !== undefined, 10 * 60_000);
-  const answered = { hedgeId: submission.hedgeId ?? intent.hedgeId, orderTxHash: submission.orderTxHash };
-  if (final) {
-    const h = world.service.hedges().find((x) => x.id === answered.hedgeId);
-    const closed = intent.action === "close" || h?.status === "closed";
-    Object.assign(intent, answered, { status: closed ? "closed" : "filled", message: closed ? "Closed." : "Filled." });
-    if (intent.action === "open" && h)
-      Object.assign(intent, { fillTxHash: h.fillTx, filledAt: h.filledAt ? new Date(h.filledAt).toISOString() : null });
-  } else if (world.rng.chance(0.5)) Object.assign(intent, answered, { status: "submitted" });
+  const answered = { status: "submitted" as const, hedgeId: submission.hedgeId ?? intent.hedgeId, orderTxHash: submission.orderTxHash };
+  const h = world.service.hedges().find((x) => x.id === answered.hedgeId);
+  const closed = intent.action === "close" || h?.status === "closed";
+  const final: Partial<Intent> = { ...answered, status: closed ? "closed" : "filled", message: closed ? "Closed." : "Filled." };
+  if (intent.action === "open" && h)
+    Object.assign(final, { fillTxHash: h.fillTx, filledAt: h.filledAt ? new Date(h.filledAt).toISOString() : null });
+  return { final, answered };
 }
 
 /** Another workbook (or a person) adds to the side after the crash: no row of this log explains it. */
