@@ -8,7 +8,7 @@ import { paneClient } from "./pane";
 import { ADDRESS, MARKETS, SIDES } from "./service";
 import type { Rng } from "./rng";
 import type { World } from "./world";
-import { FINAL } from "./checker";
+import { FINAL } from "./explained";
 
 /** What the crash leaves: rows [0, final) final in the log; rows [0, effect) executed on the service; row `effect` sent and lost when `lost`. */
 interface ChainPlan {

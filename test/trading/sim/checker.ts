@@ -3,7 +3,7 @@ import { cellsToLogRecord, LOG_COLUMNS, LOG_SHEET_NAME, type LogRecord } from ".
 import type { Mutation } from "./faults";
 import { KEY_COLUMN, type Files } from "./files";
 import { API_KEY, type Service, type ServiceEvents, type Truth } from "./service";
-import { judgeChain, type CrashWindow, type Effect } from "./explained";
+import { FINAL, judgeChain, type CrashWindow, type Effect } from "./explained";
 
 /**
  * The chain switch. Off: a crash window may end with rows parked for the user's decision (counted: `chain:decisions`, and
@@ -19,7 +19,6 @@ const STATUS_COLUMN = LOG_COLUMNS.findIndex((c) => c.field === "status");
 const HEDGE_COLUMN = LOG_COLUMNS.findIndex((c) => c.field === "hedgeId");
 const ACTION_COLUMN = LOG_COLUMNS.findIndex((c) => c.field === "action");
 const MESSAGE_COLUMN = LOG_COLUMNS.findIndex((c) => c.field === "message");
-export const FINAL = new Set(["filled", "failed", "closed", "rejected", "not_sent"]);
 const ROW_KEY = /^k\d+-(\d+)$/;
 
 /** What each (action, what its order did) allows the log to say, once the row is final. */
@@ -121,8 +120,12 @@ export class Checker implements ServiceEvents {
     if (!wb.sheetNames().includes(LOG_SHEET_NAME)) return;
     for (const cells of wb.cells(LOG_SHEET_NAME).slice(1)) {
       const status = cells[STATUS_COLUMN];
-      if (typeof status !== "string" || !FINAL.has(status)) continue;
       const key = String(cells[KEY_COLUMN]);
+      // A row not final (again: the file reopened as saved) is judged afresh once it is final.
+      if (typeof status !== "string" || !FINAL.has(status)) {
+        this.judged.delete(key);
+        continue;
+      }
       const seen = `${status} ${String(cells[HEDGE_COLUMN])} ${String(cells[ACTION_COLUMN])}`;
       if (!all && this.judged.get(key) === seen) continue;
       this.judged.set(key, seen);

@@ -1,5 +1,6 @@
 // Whether the service fully explains a market side's crash window: every unfinished row's effect readable from the hedge's notional now and the rows' Notional before and amounts (the chain rule of issue 22, written independently of the desk's).
 import type { LogRecord } from "../../../src/trading/hedge-log";
+import { FINAL_STATUSES } from "../../../src/trading/types";
 import type { Service } from "./service";
 
 /** A market side's rows as the crash left them in the Hedge Log, in the order they were made. */
@@ -9,7 +10,8 @@ export interface CrashWindow {
   rows: LogRecord[];
 }
 
-const FINAL = new Set(["filled", "failed", "closed", "rejected", "not_sent"]);
+/** The final states (the project's list), as a set of the log's status text. */
+export const FINAL: ReadonlySet<string> = new Set<string>(FINAL_STATUSES);
 const near = (a: number, b: number) => Math.abs(a - b) < 0.005;
 
 /** A row's effect as the chain reads it: took effect, did not (sent, not on the service), never sent, or final already. */
