@@ -5,6 +5,8 @@ import { newLife, type Life } from "./sim/faults";
 import { Files } from "./sim/files";
 import { Rng } from "./sim/rng";
 import { Service } from "./sim/service";
+import { judgeChain } from "./sim/explained";
+import type { LogRecord } from "../../src/trading/hedge-log";
 import { logRow } from "../support/builders";
 
 const SEEDS = Number(process.env.SIM_SEEDS ?? 1_000);
@@ -98,5 +100,67 @@ describe("the simulation's checker notices", () => {
     checker.afterStep();
     expect(checker.violations).toHaveLength(1);
     expect(checker.violations[0]).toMatch(/k1-1 \(open USDTNGN buy 100000\) logged filled but the service never executed it/);
+  });
+});
+
+// The chain as the simulation reads a crash window (explained.ts), on issue 22's cases: the switch holds the desk to these.
+describe("the simulation reads a side's crash window as a chain", () => {
+  const open = logRow({
+    idempotencyKey: "k1-1",
+    action: "open",
+    side: "sell",
+    notional: 100_000,
+    clientReference: "C1",
+    sentAt: "2026-11-23T08:00:00Z",
+  });
+  const row = (key: string, action: string, notional: number | null, status: string, notionalBefore: number | null) =>
+    logRow({
+      idempotencyKey: key,
+      action,
+      side: "sell",
+      notional,
+      status,
+      notionalBefore,
+      sentAt: notionalBefore === null ? null : "2026-11-23T08:01:00Z",
+    });
+  /** A service holding the side's hedge at `now` (null: none open), opened for client reference C1. */
+  const service = (now: number | null) => {
+    const hedge = {
+      market: "USDTNGN",
+      side: "sell",
+      clientReference: "C1",
+      notional: (now ?? 0) * 1_000_000,
+      status: now === null ? "closed" : "filled",
+    };
+    return { sideHedge: () => (now === null ? null : hedge), hedges: () => [hedge] } as unknown as Service;
+  };
+  const read = (rows: LogRecord[], now: number | null) => {
+    const effects = judgeChain({ market: "USDTNGN", side: "sell", rows }, service(now));
+    return effects ? Object.fromEntries(effects) : null;
+  };
+
+  it.each([
+    [
+      "the crash window: Add submitted, Reduce submitting, both executed",
+      [open, row("k1-2", "add", 50_000, "submitted", 100_000), row("k1-3", "reduce", 100_000, "submitting", 150_000)],
+      50_000,
+      { "k1-1": "final", "k1-2": "took", "k1-3": "took" },
+    ],
+    [
+      "Reduce then Close, both executed",
+      [open, row("k1-2", "reduce", 40_000, "submitting", 100_000), row("k1-3", "close", null, "submitting", 60_000)],
+      null,
+      { "k1-1": "final", "k1-2": "took", "k1-3": "took" },
+    ],
+    [
+      "two Adds, the first executed and the second not",
+      [open, row("k1-2", "add", 10_000, "submitting", 100_000), row("k1-3", "add", 20_000, "submitting", 110_000)],
+      110_000,
+      { "k1-1": "final", "k1-2": "took", "k1-3": "not" },
+    ],
+    ["a row never sent", [open, row("k1-2", "add", 10_000, "submitting", null)], 100_000, { "k1-1": "final", "k1-2": "unsent" }],
+    ["a change no row of this log explains (another workbook)", [open, row("k1-2", "add", 10_000, "submitting", 100_000)], 117_777.5, null],
+  ] as const)("%s", (_name, rows, now, expected) => {
+    expect(read([...rows] as LogRecord[], now)).toEqual(expected);
   });
 });
