@@ -14,10 +14,11 @@ const BOUND_MS = 2 * 3_600_000;
 /** Worlds that start from a crash window on one market side (the chain states). */
 const CHAIN_WORLDS = 0.3;
 
-/** One world from start to end: maybe a crash window first, then 2–5 sessions with faults, then a calm one that must finish every row. */
+/** One world from start to end: maybe a crash window and a calm pane on it first, then sessions with faults, then a calm one that must finish every row. */
 export async function play(world: World): Promise<void> {
   let id = 0;
-  if (world.rng.chance(CHAIN_WORLDS)) {
+  const chain = world.rng.chance(CHAIN_WORLDS);
+  if (chain) {
     await leaveCrashWindow(world);
     // The first pane after the crash: no faults; the user resumes, and what the desk could not resolve alone is counted.
     const life = newLife(++id);
@@ -26,7 +27,8 @@ export async function play(world: World): Promise<void> {
     );
     await closeExcel(world, life);
   }
-  const sessions = world.rng.int(2, 5);
+  // 2–5 sessions; a chain world's first pane is one of them (the run time stays where it was).
+  const sessions = world.rng.int(chain ? 1 : 2, chain ? 4 : 5);
   // Some worlds stall fills for hours from one session on (orders accepted, not filled): an accepted Add is then invisible.
   const longStallFrom = world.rng.chance(0.2) ? world.rng.int(0, sessions - 1) : -1;
   const killy = world.rng.chance(0.8);
