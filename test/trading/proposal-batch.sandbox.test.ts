@@ -40,7 +40,7 @@ test("model → Propose → trade the proposal as one batch → re-proposing pro
   const client = deskClient(sb, DEMO_API_KEY);
   /** Rows in the order the service first accepted them (one entry per idempotency key). */
   const accepted = new Map<string, string>();
-  const desk = createDesk({
+  const desk = await createDesk({
     client,
     workbook,
     pollIntervalMs: 200,

@@ -1,4 +1,5 @@
 // `npm run sim -- --seeds 20000` runs that many seeds (from --from, default 1); `--seed N` replays one exactly, with its trace.
+import { CHAIN_RESOLVES_WITHOUT_DECISION } from "./checker";
 import { runSeed } from "./world";
 
 function arg(name: string): string | undefined {
@@ -33,7 +34,9 @@ async function main(): Promise<void> {
     if ((seed - from + 1) % 1000 === 0)
       console.log(`${seed - from + 1} seeds, ${failing.length} failing, ${((performance.now() - started) / 1000).toFixed(0)} s`);
   }
-  console.log(`${seeds} seeds from ${from} in ${((performance.now() - started) / 1000).toFixed(1)} s: ${failing.length} failing.`);
+  console.log(
+    `${seeds} seeds from ${from} in ${((performance.now() - started) / 1000).toFixed(1)} s: ${failing.length} failing (CHAIN_RESOLVES_WITHOUT_DECISION ${CHAIN_RESOLVES_WITHOUT_DECISION ? "on" : "off"}).`,
+  );
   console.log(JSON.stringify(totals));
   if (failing.length > 0) process.exitCode = 1;
 }
