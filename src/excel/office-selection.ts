@@ -1,5 +1,4 @@
 // Reads what the user selected and sees through Office.js: the areas of the selection, their table (intersected, not taken whole), only the visible rows, in chunks.
-import type { CellValue } from "../trading/cells";
 import type { SelectedRows, SheetRow } from "../trading/workbook";
 import { ReadSizer, cutSpans, readSpans, type RowSpan } from "./chunks";
 import { mergeSpans, planSelection, spanRows, spansAddress, type CellRect, type TableFacts } from "./selection-plan";
@@ -19,9 +18,13 @@ const headerText = (v: unknown) => (v === null || v === undefined ? "" : String(
 /**
  * The selected rows: every area of the selection, the table it sits in intersected with it, hidden rows (filtered out, or
  * hidden by the user) skipped and counted. Syncs: the areas, their tables and the used range; the tables' extent; which
- * rows are hidden; then the values of the visible rows, chunked.
+ * rows are hidden; then the header and the visible rows' values, chunked by their bytes.
  */
-export async function readSelectedRows(context: Excel.RequestContext, sizer = new ReadSizer()): Promise<SelectedRows> {
+export async function readSelectedRows(
+  context: Excel.RequestContext,
+  sizer = new ReadSizer(),
+  headerSizer = new ReadSizer(),
+): Promise<SelectedRows> {
   const selected = context.workbook.getSelectedRanges();
   const areas = selected.areas.load(GEOMETRY.map((p) => `items/${p}`).join(","));
   const sheet = selected.worksheet.load("name");
@@ -42,7 +45,6 @@ export async function readSelectedRows(context: Excel.RequestContext, sizer = ne
 
   // Which rows are hidden: one property per block of rows (all, none or some); only blocks with some get their visible
   // cells, a few blocks per sync (a filter that hides every other row makes one area per visible row).
-  const header = sheet.getRangeByIndexes(plan.headerRow, plan.left, 1, width).load("values");
   const probes = cutSpans(plan.spans, PROBE_ROWS).map((span) => {
     const range = sheet.getRangeByIndexes(span.start, plan.left, span.count, 1).load("rowHidden");
     range.untrack();
@@ -66,9 +68,13 @@ export async function readSelectedRows(context: Excel.RequestContext, sizer = ne
     for (const list of areas) for (const a of list.items) visible.push({ start: a.rowIndex, count: a.rowCount });
   }
   const shown = mergeSpans(visible);
-  const headers = (header.values[0] as CellValue[]).map(headerText);
 
-  // The visible rows' values, chunked; each chunk's range proxies released at once.
+  // The header, chunked by its bytes like any row but with a sizer of its own: short names say nothing of what the rows weigh.
+  let headers: string[] = [];
+  for await (const chunk of readSpans(context, sheet, [{ start: plan.headerRow, count: 1 }], plan.left, width, headerSizer)) {
+    headers = chunk[0].values[0].map(headerText);
+  }
+  // The visible rows' values, chunked by their bytes; each chunk's range proxies released at once.
   const rows: SheetRow[] = [];
   for await (const chunk of readSpans(context, sheet, shown, plan.left, width, sizer)) {
     for (const { span, values } of chunk) values.forEach((v, i) => rows.push({ rowNumber: span.start + i + 1, values: v }));

@@ -68,7 +68,13 @@ export class OfficeMeter {
       const answer = JSON.stringify(host.execute(JSON.parse(body)));
       const flags = Number(/flags=(\d+)/.exec(request.url)?.[1] ?? 0);
       const actions = (JSON.parse(body) as { Actions?: unknown[] }).Actions?.length ?? 0;
-      this.syncs.push({ requestBytes: body.length, responseBytes: answer.length, actions, flags, label: this.current });
+      this.syncs.push({
+        requestBytes: Buffer.byteLength(body),
+        responseBytes: Buffer.byteLength(answer),
+        actions,
+        flags,
+        label: this.current,
+      });
       return { statusCode: 200, headers: { "content-type": "application/json" }, body: answer };
     });
   }
