@@ -401,13 +401,24 @@ export class OfficeWorkbook implements Workbook {
     sheet.freezePanes.freezeRows(1);
   }
 
-  /** Whether a body row holds nothing in the add-in's columns. */
+  /** Whether a body row holds nothing in the add-in's columns (read by the same byte-sized rule: the row may hold long text). */
   private async isBlankRow(context: Excel.RequestContext, log: LogTable, row: number): Promise<boolean> {
     const span = fieldSpan(log.layout);
     if (!span) return true;
-    const range = log.sheet.getRangeByIndexes(log.top + row, log.left + span.left, 1, span.right - span.left + 1).load("values");
-    await context.sync();
-    return (range.values[0] as CellValue[]).every((v) => v === "" || v === null);
+    const width = span.right - span.left + 1;
+    const sizer = new ReadSizer(this.limits);
+    for await (const chunk of readSpans(
+      context,
+      log.sheet,
+      [{ start: row, count: 1 }],
+      log.left + span.left,
+      width,
+      sizer,
+      (s) => log.top + s,
+    )) {
+      return chunk[0].values[0].every((v) => v === "" || v === null);
+    }
+    return true;
   }
 
   /** Queues the cells of some fields for consecutive body rows from `row`: one safe write per run of adjacent columns. */
