@@ -83,6 +83,18 @@ export class ReadSizer {
     this.allowed = Math.max(1, Math.min(this.limits.maxCells, this.allowed * READ_GROWTH, byBytes));
   }
 
+  /**
+   * Learns that Excel refused a chunk as too large (more than 5 MB: its cells weigh far more than the last chunk's). The
+   * next chunk is the first chunk's size again, which fits whatever the cells hold; false when that was already the size
+   * refused (nothing smaller to try).
+   */
+  refused(cells: number): boolean {
+    const first = Math.max(1, Math.min(this.limits.firstCells ?? FIRST_READ_CELLS, this.limits.maxCells));
+    if (cells <= first) return false;
+    this.allowed = first;
+    return true;
+  }
+
   /** Learns from blocks of values just read. */
   observeValues(...blocks: ReadonlyArray<readonly (readonly unknown[])[]>): void {
     let cells = 0;
@@ -185,6 +197,9 @@ export function takeBlocks<T extends Block>(queue: readonly T[], allowance: Chun
   return { taken, rest: queue.slice(i) };
 }
 
+/** Excel's refusal of an answer over its limit (5 MB on the web). */
+const isTooLarge = (e: unknown) => (e as { code?: unknown } | null)?.code === "ResponsePayloadSizeLimitExceeded";
+
 type LoadedProperty = "values" | "formulas" | "valueTypes";
 
 /** One block of a chunk as read: its range with the properties loaded. */
@@ -216,7 +231,14 @@ export async function* readBlocks<T extends Block>(
       range.untrack();
       return { block, range };
     });
-    await context.sync();
+    try {
+      await context.sync();
+    } catch (e) {
+      // A read changes nothing, so a chunk Excel refused as too large is read again, from the first chunk's size.
+      if (!isTooLarge(e) || !sizer.refused(taken.reduce((n, b) => n + b.rows * b.columns, 0))) throw e;
+      pending = [...taken, ...rest];
+      continue;
+    }
     let cells = 0;
     let bytes = 0;
     for (const { block, range } of reads) {

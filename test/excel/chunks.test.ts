@@ -44,6 +44,16 @@ describe("ReadSizer", () => {
     expect(sizer.cells()).toBe(READ_GROWTH * heavy);
   });
 
+  it("after Excel refuses a chunk as too large, starts again from the first chunk's size; a first-size chunk refused is no retry", () => {
+    const sizer = new ReadSizer();
+    for (let i = 0; i < 6; i++) sizer.observeValues(Array.from({ length: sizer.cells() }, () => ["ok"]));
+    const big = sizer.cells();
+    expect(big).toBeGreaterThan(FIRST_READ_CELLS);
+    expect(sizer.refused(big)).toBe(true);
+    expect(sizer.cells()).toBe(FIRST_READ_CELLS);
+    expect(sizer.refused(FIRST_READ_CELLS)).toBe(false);
+  });
+
   it("counts text beyond ASCII in UTF-8 bytes", () => {
     expect(jsonBytes(["é"])).toBe(6);
     expect(jsonBytes(["€"])).toBe(7);
