@@ -51,7 +51,8 @@ export function jsonBytes(value: unknown): number {
  * snapshot's formula scan and spills). The first chunk is FIRST_READ_CELLS cells; each next one is as many cells as the
  * budget holds at what a cell of the last chunk weighed (every property loaded counted), at most READ_GROWTH times the
  * last allowance and the cell cap. A chunk's answer therefore passes the 1 MiB goal only when its cells weigh more than
- * twice what the last chunk's did on average; the chunks shrink or grow with the data as it goes.
+ * twice what the last chunk's did on average (light rows, then long text); the chunks shrink or grow with the data as it
+ * goes, and a chunk Excel refuses as too large (over 5 MB) is read again from the first chunk's size (`readBlocks`).
  */
 export class ReadSizer {
   private allowed: number;
