@@ -1,4 +1,5 @@
 // Reads what the user selected and sees through Office.js: the areas of the selection, their table (intersected, not taken whole), only the visible rows, in chunks.
+import type { CellValue } from "../trading/cells";
 import type { SelectedRows, SheetRow } from "../trading/workbook";
 import { ReadSizer, cutSpans, readSpans, type RowSpan } from "./chunks";
 import { mergeSpans, planSelection, spanRows, spansAddress, type CellRect, type TableFacts } from "./selection-plan";
@@ -43,6 +44,8 @@ export async function readSelectedRows(
   const plan = planSelection(sheet.name, areas.items.map(rectOf), tableFacts, used.isNullObject ? null : rectOf(used));
   const width = plan.right - plan.left + 1;
 
+  // The header: with the hidden-row probes when a first chunk holds it, else read on its own below.
+  const header = width <= headerSizer.cells() ? sheet.getRangeByIndexes(plan.headerRow, plan.left, 1, width).load("values") : null;
   // Which rows are hidden: one property per block of rows (all, none or some); only blocks with some get their visible
   // cells, a few blocks per sync (a filter that hides every other row makes one area per visible row).
   const probes = cutSpans(plan.spans, PROBE_ROWS).map((span) => {
@@ -69,11 +72,9 @@ export async function readSelectedRows(
   }
   const shown = mergeSpans(visible);
 
-  // The header, chunked by its bytes like any row but with a sizer of its own: short names say nothing of what the rows weigh.
-  let headers: string[] = [];
-  for await (const chunk of readSpans(context, sheet, [{ start: plan.headerRow, count: 1 }], plan.left, width, headerSizer)) {
-    headers = chunk[0].values[0].map(headerText);
-  }
+  const headers = (
+    header ? (header.values[0] as CellValue[]) : await readRow(context, sheet, plan.headerRow, plan.left, width, headerSizer)
+  ).map(headerText);
   // The visible rows' values, chunked by their bytes; each chunk's range proxies released at once.
   const rows: SheetRow[] = [];
   for await (const chunk of readSpans(context, sheet, shown, plan.left, width, sizer)) {
@@ -94,4 +95,20 @@ export async function readSelectedRows(
     rows,
     hiddenRowsSkipped: spanRows(plan.spans) - spanRows(shown),
   };
+}
+
+/**
+ * One row read by the byte-sized rule (in column ranges when it is wide), with a sizer of its own: a header's short names
+ * say nothing of what the rows under it weigh.
+ */
+async function readRow(
+  context: Excel.RequestContext,
+  sheet: Excel.Worksheet,
+  row: number,
+  left: number,
+  width: number,
+  sizer: ReadSizer,
+): Promise<CellValue[]> {
+  for await (const chunk of readSpans(context, sheet, [{ start: row, count: 1 }], left, width, sizer)) return chunk[0].values[0];
+  return [];
 }
