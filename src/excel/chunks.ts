@@ -71,11 +71,6 @@ export class ReadSizer {
     return { cells: this.allowed, rows: this.limits.maxRows, ranges: this.limits.maxRanges ?? MAX_RANGES_PER_SYNC };
   }
 
-  /** Rows to read in the next sync when each row has `columns` cells (at least one; `readBlocks` cuts a wider row in column ranges). */
-  rows(columns: number): number {
-    return Math.max(1, Math.min(this.limits.maxRows, Math.floor(this.allowed / Math.max(1, columns))));
-  }
-
   /** Learns from a chunk just read: its cells, and the bytes of everything loaded for them. */
   observe(cells: number, bytes: number): void {
     if (cells <= 0) return;
@@ -94,17 +89,6 @@ export class ReadSizer {
     if (cells <= first) return false;
     this.allowed = first;
     return true;
-  }
-
-  /** Learns from blocks of values just read. */
-  observeValues(...blocks: ReadonlyArray<readonly (readonly unknown[])[]>): void {
-    let cells = 0;
-    let bytes = 0;
-    for (const values of blocks) {
-      cells += values.reduce((n, row) => n + row.length, 0);
-      bytes += jsonBytes(values);
-    }
-    this.observe(cells, bytes);
   }
 }
 

@@ -16,7 +16,18 @@ import {
   type LogUpdate,
   type LogUpdateResult,
 } from "../trading/hedge-log";
-import { BYTES_PER_RANGE, DEFAULT_LIMITS, ReadSizer, jsonBytes, packByBytes, readSpans, spansOf, type ChunkLimits } from "./chunks";
+import {
+  BYTES_PER_RANGE,
+  DEFAULT_LIMITS,
+  ReadSizer,
+  jsonBytes,
+  packByBytes,
+  readBlocks,
+  readSpans,
+  spansOf,
+  type Block,
+  type ChunkLimits,
+} from "./chunks";
 import {
   columnOf,
   columnRuns,
@@ -434,25 +445,18 @@ export class OfficeWorkbook implements Workbook {
 
   /** Some columns of every body row, read in chunks (keys as text; a column the table lacks reads as empty). */
   private async readFields(context: Excel.RequestContext, log: LogTable, fields: readonly Field[]): Promise<Map<Field, CellValue[]>> {
-    const out = new Map<Field, CellValue[]>(fields.map((f) => [f, []]));
-    const present = fields.filter((f) => log.layout.index.has(f));
-    const sizer = new ReadSizer(this.limits);
-    for (let start = 0; start < log.rows;) {
-      const count = Math.min(sizer.rows(Math.max(1, present.length)), log.rows - start);
-      const reads = present.map((f) => {
-        const range = log.sheet.getRangeByIndexes(log.top + start, log.left + log.layout.index.get(f)!, count, 1).load("values");
-        range.untrack();
-        return { f, range };
-      });
-      await context.sync();
-      sizer.observeValues(...reads.map((r) => r.range.values));
-      for (const { f, range } of reads) {
-        const values = range.values as CellValue[][];
-        const list = out.get(f)!;
-        for (const [v] of values) list.push(f === "idempotencyKey" ? keyText(v) : v);
+    // A column the table lacks reads as empty.
+    const out = new Map<Field, CellValue[]>(fields.map((f) => [f, Array.from({ length: log.rows }, (): CellValue => "")]));
+    const columns = fields
+      .filter((f) => log.layout.index.has(f))
+      .map((field) => ({ field, row: 0, column: log.layout.index.get(field)!, rows: log.rows, columns: 1 }));
+    const place = (b: Block) => ({ row: log.top + b.row, column: log.left + b.column });
+    const chunks = log.rows > 0 ? readBlocks(context, log.sheet, columns, ["values"], new ReadSizer(this.limits), place) : [];
+    for await (const reads of chunks) {
+      for (const { block, range } of reads) {
+        const list = out.get(block.field)!;
+        (range.values as CellValue[][]).forEach(([v], i) => (list[block.row + i] = block.field === "idempotencyKey" ? keyText(v) : v));
       }
-      for (const f of fields) if (!present.includes(f)) out.get(f)!.push(...Array.from({ length: count }, () => ""));
-      start += count;
     }
     if (log.name === LOG_TABLE_NAME && fields.includes("idempotencyKey")) {
       // The live log's keys just read: remember where each is.

@@ -12,6 +12,8 @@ import {
 } from "../../src/excel/chunks";
 
 const text = (chars: number) => "x".repeat(chars);
+/** A chunk of these values read: its cells and its JSON bytes, as readBlocks reports them. */
+const see = (sizer: ReadSizer, values: unknown[][]) => sizer.observe(values.flat().length, jsonBytes(values));
 
 describe("ReadSizer", () => {
   it("starts with a chunk that fits the budget even if every cell holds Excel's longest text", () => {
@@ -26,7 +28,10 @@ describe("ReadSizer", () => {
     const seen: number[] = [];
     for (let i = 0; i < 8; i++) {
       seen.push(sizer.cells());
-      sizer.observeValues(Array.from({ length: sizer.cells() }, () => [1.25]));
+      see(
+        sizer,
+        Array.from({ length: sizer.cells() }, () => [1.25]),
+      );
     }
     const growth = seen.map((_, i) => Math.min(MAX_CELLS_PER_SYNC, FIRST_READ_CELLS * READ_GROWTH ** i));
     expect(seen).toEqual(growth);
@@ -35,18 +40,26 @@ describe("ReadSizer", () => {
 
   it("sizes the next chunk from the bytes the last one carried, both ways", () => {
     const sizer = new ReadSizer();
-    for (let i = 0; i < 6; i++) sizer.observeValues(Array.from({ length: sizer.cells() }, () => [1]));
-    sizer.observeValues([[text(2_000)], [text(2_000)]]);
+    for (let i = 0; i < 6; i++)
+      see(
+        sizer,
+        Array.from({ length: sizer.cells() }, () => [1]),
+      );
+    see(sizer, [[text(2_000)], [text(2_000)]]);
     const heavy = sizer.cells();
     expect(jsonBytes(Array.from({ length: heavy }, () => [text(2_000)]))).toBeLessThanOrEqual(SYNC_BUDGET_BYTES);
     expect(jsonBytes(Array.from({ length: 2 * heavy }, () => [text(2_000)]))).toBeGreaterThan(SYNC_BUDGET_BYTES);
-    sizer.observeValues([[1], [2]]);
+    see(sizer, [[1], [2]]);
     expect(sizer.cells()).toBe(READ_GROWTH * heavy);
   });
 
   it("after Excel refuses a chunk as too large, starts again from the first chunk's size; a first-size chunk refused is no retry", () => {
     const sizer = new ReadSizer();
-    for (let i = 0; i < 6; i++) sizer.observeValues(Array.from({ length: sizer.cells() }, () => ["ok"]));
+    for (let i = 0; i < 6; i++)
+      see(
+        sizer,
+        Array.from({ length: sizer.cells() }, () => ["ok"]),
+      );
     const big = sizer.cells();
     expect(big).toBeGreaterThan(FIRST_READ_CELLS);
     expect(sizer.refused(big)).toBe(true);
