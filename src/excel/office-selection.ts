@@ -19,9 +19,13 @@ const headerText = (v: unknown) => (v === null || v === undefined ? "" : String(
 /**
  * The selected rows: every area of the selection, the table it sits in intersected with it, hidden rows (filtered out, or
  * hidden by the user) skipped and counted. Syncs: the areas, their tables and the used range; the tables' extent; which
- * rows are hidden; then the values of the visible rows, chunked.
+ * rows are hidden; then the header and the visible rows' values, chunked by their bytes.
  */
-export async function readSelectedRows(context: Excel.RequestContext, sizer = new ReadSizer()): Promise<SelectedRows> {
+export async function readSelectedRows(
+  context: Excel.RequestContext,
+  sizer = new ReadSizer(),
+  headerSizer = new ReadSizer(),
+): Promise<SelectedRows> {
   const selected = context.workbook.getSelectedRanges();
   const areas = selected.areas.load(GEOMETRY.map((p) => `items/${p}`).join(","));
   const sheet = selected.worksheet.load("name");
@@ -40,9 +44,10 @@ export async function readSelectedRows(context: Excel.RequestContext, sizer = ne
   const plan = planSelection(sheet.name, areas.items.map(rectOf), tableFacts, used.isNullObject ? null : rectOf(used));
   const width = plan.right - plan.left + 1;
 
+  // The header: with the hidden-row probes when a first chunk holds it, else read on its own below.
+  const header = width <= headerSizer.cells() ? sheet.getRangeByIndexes(plan.headerRow, plan.left, 1, width).load("values") : null;
   // Which rows are hidden: one property per block of rows (all, none or some); only blocks with some get their visible
   // cells, a few blocks per sync (a filter that hides every other row makes one area per visible row).
-  const header = sheet.getRangeByIndexes(plan.headerRow, plan.left, 1, width).load("values");
   const probes = cutSpans(plan.spans, PROBE_ROWS).map((span) => {
     const range = sheet.getRangeByIndexes(span.start, plan.left, span.count, 1).load("rowHidden");
     range.untrack();
@@ -66,9 +71,11 @@ export async function readSelectedRows(context: Excel.RequestContext, sizer = ne
     for (const list of areas) for (const a of list.items) visible.push({ start: a.rowIndex, count: a.rowCount });
   }
   const shown = mergeSpans(visible);
-  const headers = (header.values[0] as CellValue[]).map(headerText);
 
-  // The visible rows' values, chunked; each chunk's range proxies released at once.
+  const headers = (
+    header ? (header.values[0] as CellValue[]) : await readRow(context, sheet, plan.headerRow, plan.left, width, headerSizer)
+  ).map(headerText);
+  // The visible rows' values, chunked by their bytes; each chunk's range proxies released at once.
   const rows: SheetRow[] = [];
   for await (const chunk of readSpans(context, sheet, shown, plan.left, width, sizer)) {
     for (const { span, values } of chunk) values.forEach((v, i) => rows.push({ rowNumber: span.start + i + 1, values: v }));
@@ -88,4 +95,20 @@ export async function readSelectedRows(context: Excel.RequestContext, sizer = ne
     rows,
     hiddenRowsSkipped: spanRows(plan.spans) - spanRows(shown),
   };
+}
+
+/**
+ * One row read by the byte-sized rule (in column ranges when it is wide), with a sizer of its own: a header's short names
+ * say nothing of what the rows under it weigh.
+ */
+async function readRow(
+  context: Excel.RequestContext,
+  sheet: Excel.Worksheet,
+  row: number,
+  left: number,
+  width: number,
+  sizer: ReadSizer,
+): Promise<CellValue[]> {
+  for await (const chunk of readSpans(context, sheet, [{ start: row, count: 1 }], left, width, sizer)) return chunk[0].values[0];
+  return [];
 }

@@ -16,7 +16,18 @@ import {
   type LogUpdate,
   type LogUpdateResult,
 } from "../trading/hedge-log";
-import { BYTES_PER_RANGE, DEFAULT_LIMITS, ReadSizer, jsonBytes, packByBytes, readSpans, spansOf, type ChunkLimits } from "./chunks";
+import {
+  BYTES_PER_RANGE,
+  DEFAULT_LIMITS,
+  ReadSizer,
+  jsonBytes,
+  packByBytes,
+  readBlocks,
+  readSpans,
+  spansOf,
+  type Block,
+  type ChunkLimits,
+} from "./chunks";
 import {
   columnOf,
   columnRuns,
@@ -29,7 +40,7 @@ import {
   withAppended,
   type LogLayout,
 } from "./log-layout";
-import { archiveYears, dedupeByKey, isArchivable, planArchive, type ArchiveCandidate } from "./log-archive";
+import { archiveYears, dedupeByKey, isArchivable, planArchive, type ArchiveCandidate, type ArchiveMove } from "./log-archive";
 import { readSelectedRows } from "./office-selection";
 import { queueSafeWrite } from "./safe-cells";
 
@@ -51,6 +62,12 @@ interface LogTable {
   /** Body rows (a new table's one empty row included). */
   rows: number;
   layout: LogLayout;
+}
+
+/** An archive year's table and the keys it holds. */
+interface ArchiveTarget {
+  log: LogTable;
+  keys: Set<string>;
 }
 
 export interface OfficeWorkbookOptions {
@@ -89,7 +106,7 @@ export class OfficeWorkbook implements Workbook {
   }
 
   readSelection(): Promise<SelectedRows> {
-    return this.run((context) => readSelectedRows(context, new ReadSizer(this.limits)));
+    return this.run((context) => readSelectedRows(context, new ReadSizer(this.limits), new ReadSizer(this.limits)));
   }
 
   ensureLog(): Promise<void> {
@@ -217,94 +234,124 @@ export class OfficeWorkbook implements Workbook {
 
   archiveLog(request: LogArchiveRequest): Promise<LogArchiveResult> {
     return this.inTurn(async (context) => {
-      const empty: LogArchiveResult = { total: 0, byYear: {}, kept: 0, sheets: [] };
       const log = await this.openLog(context, "columns");
-      if (!log) return empty;
-      const columns = await this.readFields(context, log, ["idempotencyKey", "status", "loggedAt"]);
-      const candidates: ArchiveCandidate[] = [];
-      const keys = columns.get("idempotencyKey")!.map(String);
-      keys.forEach((key, row) =>
-        candidates.push({ row, key, status: String(columns.get("status")![row] ?? ""), loggedAt: columns.get("loggedAt")![row] }),
-      );
-      const plan = planArchive(candidates, request);
+      if (!log) return { total: 0, byYear: {}, kept: 0, sheets: [] };
+      const { plan, keys } = await this.planArchive(context, log, request);
       if (request.dryRun || plan.moves.length === 0) return plan.result;
       this.rowOfKey.clear();
-
-      // The year sheets, created when missing, and the keys they already hold (an archive cut short is resumed, never doubled).
-      const targets = new Map<number, { log: LogTable; keys: Set<string> }>();
-      for (const year of archiveYears(plan.moves)) {
-        const target = (await this.openLog(context, "create", year))!;
-        const held = await this.readFields(context, target, ["idempotencyKey"]);
-        const targetKeys = new Set(
-          held
-            .get("idempotencyKey")!
-            .map(String)
-            .filter((k) => k !== ""),
-        );
-        if (target.rows === 1 && (await this.isBlankRow(context, target, 0))) target.rows = 0;
-        targets.set(year, { log: target, keys: targetKeys });
-      }
-
-      const span = fieldSpan(log.layout)!;
-      const width = span.right - span.left + 1;
-      let removed = 0;
-      let moved = 0;
-      const yearOf = new Map(plan.moves.map((m) => [m.row, m.year]));
-      // Each chunk read at its rows' place now that earlier chunks are gone, and checked to be still the rows planned.
-      const chunks = readSpans(
-        context,
-        log.sheet,
-        spansOf(plan.moves.map((m) => m.row)),
-        log.left + span.left,
-        width,
-        new ReadSizer(this.limits),
-        (start) => log.top + start - removed,
-      );
-      for await (const chunk of chunks) {
-        const byYear = new Map<number, Array<Map<Field, CellValue>>>();
-        for (const { span: s, values } of chunk) {
-          values.forEach((row, i) => {
-            const record = recordFromRow(row, log.layout, span.left);
-            if (record.idempotencyKey !== keys[s.start + i] || !isArchivable(record, request)) {
-              throw new Error(
-                `The ${LOG_SHEET_NAME} changed while archiving (row ${log.top + s.start - removed + i + 1} is not the row planned): ` +
-                  `${moved} rows were archived, nothing else moved. Run Archive again.`,
-              );
-            }
-            const year = yearOf.get(s.start + i)!;
-            const target = targets.get(year)!;
-            if (target.keys.has(record.idempotencyKey)) return; // copied by an earlier run that stopped before removing it
-            target.keys.add(record.idempotencyKey);
-            const list = byYear.get(year) ?? [];
-            list.push(copyCells(row, log.layout, span.left));
-            byYear.set(year, list);
-          });
-        }
-        // Copy first, then remove: a run stopped in between leaves the row in both places, never in neither.
-        for (const [year, rows] of byYear) {
-          const target = targets.get(year)!.log;
-          const ghost = target.rows === 0;
-          const add = ghost ? rows.length - 1 : rows.length;
-          if (add > 0)
-            target.table.rows.add(
-              undefined,
-              Array.from({ length: add }, () => Array.from({ length: target.layout.width }, () => "")),
-            );
-          this.queueRows(target, target.rows, rows, ALL_FIELDS);
-          target.rows += rows.length;
-        }
-        if (byYear.size > 0) await context.sync();
-        for (const { span: s } of [...chunk].reverse()) {
-          log.sheet.getRangeByIndexes(log.top + s.start - removed, log.left, s.count, log.layout.width).delete("Up");
-        }
-        await context.sync();
-        const count = chunk.reduce((n, c) => n + c.span.count, 0);
-        removed += count;
-        moved += count;
-        request.onProgress?.(moved, plan.moves.length);
-      }
+      const targets = await this.openArchiveTargets(context, plan.moves);
+      await this.moveRows(context, log, plan.moves, keys, targets, request);
       return plan.result;
     });
+  }
+
+  // ---- the archive's phases ----
+
+  /** Which rows move to which year, from the key, status and time columns alone; and every body row's key (to check each row before it moves). */
+  private async planArchive(
+    context: Excel.RequestContext,
+    log: LogTable,
+    request: LogArchiveRequest,
+  ): Promise<{ plan: ReturnType<typeof planArchive>; keys: string[] }> {
+    const columns = await this.readFields(context, log, ["idempotencyKey", "status", "loggedAt"]);
+    const keys = columns.get("idempotencyKey")!.map(String);
+    const candidates: ArchiveCandidate[] = keys.map((key, row) => ({
+      row,
+      key,
+      status: String(columns.get("status")![row] ?? ""),
+      loggedAt: columns.get("loggedAt")![row],
+    }));
+    return { plan: planArchive(candidates, request), keys };
+  }
+
+  /** The year sheets, created when missing, and the keys they already hold (an archive cut short is resumed, never doubled). */
+  private async openArchiveTargets(context: Excel.RequestContext, moves: readonly ArchiveMove[]): Promise<Map<number, ArchiveTarget>> {
+    const targets = new Map<number, ArchiveTarget>();
+    for (const year of archiveYears(moves)) {
+      const target = (await this.openLog(context, "create", year))!;
+      const held = await this.readFields(context, target, ["idempotencyKey"]);
+      const keys = new Set(
+        held
+          .get("idempotencyKey")!
+          .map(String)
+          .filter((k) => k !== ""),
+      );
+      if (target.rows === 1 && (await this.isBlankRow(context, target, 0))) target.rows = 0;
+      targets.set(year, { log: target, keys });
+    }
+    return targets;
+  }
+
+  /**
+   * The rows planned, chunk by chunk: each chunk read where its rows are now that earlier chunks are gone and checked to be
+   * still the rows planned, copied to its year's sheet, then removed (copy first: a run stopped in between leaves a row in
+   * both places, never in neither).
+   */
+  private async moveRows(
+    context: Excel.RequestContext,
+    log: LogTable,
+    moves: readonly ArchiveMove[],
+    keys: readonly string[],
+    targets: ReadonlyMap<number, ArchiveTarget>,
+    request: LogArchiveRequest,
+  ): Promise<void> {
+    const span = fieldSpan(log.layout)!;
+    const width = span.right - span.left + 1;
+    const yearOf = new Map(moves.map((m) => [m.row, m.year]));
+    let removed = 0;
+    const chunks = readSpans(
+      context,
+      log.sheet,
+      spansOf(moves.map((m) => m.row)),
+      log.left + span.left,
+      width,
+      new ReadSizer(this.limits),
+      (start) => log.top + start - removed,
+    );
+    for await (const chunk of chunks) {
+      const byYear = new Map<number, Array<Map<Field, CellValue>>>();
+      for (const { span: s, values } of chunk) {
+        values.forEach((row, i) => {
+          const record = recordFromRow(row, log.layout, span.left);
+          if (record.idempotencyKey !== keys[s.start + i] || !isArchivable(record, request)) {
+            throw new Error(
+              `The ${LOG_SHEET_NAME} changed while archiving (row ${log.top + s.start - removed + i + 1} is not the row planned): ` +
+                `${removed} rows were archived, nothing else moved. Run Archive again.`,
+            );
+          }
+          const year = yearOf.get(s.start + i)!;
+          const target = targets.get(year)!;
+          if (target.keys.has(record.idempotencyKey)) return; // copied by an earlier run that stopped before removing it
+          target.keys.add(record.idempotencyKey);
+          const list = byYear.get(year) ?? [];
+          list.push(copyCells(row, log.layout, span.left));
+          byYear.set(year, list);
+        });
+      }
+      for (const [year, rows] of byYear) this.queueArchiveRows(targets.get(year)!.log, rows);
+      if (byYear.size > 0) await context.sync();
+      for (const { span: s } of [...chunk].reverse()) {
+        log.sheet
+          .getRangeByIndexes(log.top + s.start - removed, log.left, s.count, log.layout.width)
+          .untrack()
+          .delete("Up");
+      }
+      await context.sync();
+      removed += chunk.reduce((n, c) => n + c.span.count, 0);
+      request.onProgress?.(removed, moves.length);
+    }
+  }
+
+  /** Queues rows appended to an archive year's table (filling a new table's empty first row). */
+  private queueArchiveRows(target: LogTable, rows: ReadonlyArray<ReadonlyMap<Field, CellValue>>): void {
+    const add = target.rows === 0 ? rows.length - 1 : rows.length;
+    if (add > 0)
+      target.table.rows.add(
+        undefined,
+        Array.from({ length: add }, () => Array.from({ length: target.layout.width }, () => "")),
+      );
+    this.queueRows(target, target.rows, rows, ALL_FIELDS);
+    target.rows += rows.length;
   }
 
   // ---- internals ----
@@ -358,20 +405,31 @@ export class OfficeWorkbook implements Workbook {
     const table = sheet.tables.add(sheet.getRangeByIndexes(0, 0, 1, LOG_COLUMNS.length), true);
     table.name = name;
     LOG_COLUMNS.forEach((column, i) => {
-      sheet.getRangeByIndexes(0, i, 1, 1).getEntireColumn().format.columnWidth = column.width;
+      sheet.getRangeByIndexes(0, i, 1, 1).untrack().getEntireColumn().untrack().format.columnWidth = column.width;
       // The new table's one body row: the column's format, which Excel carries to the rows added under it.
-      sheet.getRangeByIndexes(1, i, 1, 1).numberFormat = [[column.numberFormat]];
+      sheet.getRangeByIndexes(1, i, 1, 1).untrack().numberFormat = [[column.numberFormat]];
     });
     sheet.freezePanes.freezeRows(1);
   }
 
-  /** Whether a body row holds nothing in the add-in's columns. */
+  /** Whether a body row holds nothing in the add-in's columns (read by the same byte-sized rule: the row may hold long text). */
   private async isBlankRow(context: Excel.RequestContext, log: LogTable, row: number): Promise<boolean> {
     const span = fieldSpan(log.layout);
     if (!span) return true;
-    const range = log.sheet.getRangeByIndexes(log.top + row, log.left + span.left, 1, span.right - span.left + 1).load("values");
-    await context.sync();
-    return (range.values[0] as CellValue[]).every((v) => v === "" || v === null);
+    const width = span.right - span.left + 1;
+    const sizer = new ReadSizer(this.limits);
+    for await (const chunk of readSpans(
+      context,
+      log.sheet,
+      [{ start: row, count: 1 }],
+      log.left + span.left,
+      width,
+      sizer,
+      (s) => log.top + s,
+    )) {
+      return chunk[0].values[0].every((v) => v === "" || v === null);
+    }
+    return true;
   }
 
   /** Queues the cells of some fields for consecutive body rows from `row`: one safe write per run of adjacent columns. */
@@ -387,25 +445,18 @@ export class OfficeWorkbook implements Workbook {
 
   /** Some columns of every body row, read in chunks (keys as text; a column the table lacks reads as empty). */
   private async readFields(context: Excel.RequestContext, log: LogTable, fields: readonly Field[]): Promise<Map<Field, CellValue[]>> {
-    const out = new Map<Field, CellValue[]>(fields.map((f) => [f, []]));
-    const present = fields.filter((f) => log.layout.index.has(f));
-    const sizer = new ReadSizer(this.limits);
-    for (let start = 0; start < log.rows;) {
-      const count = Math.min(sizer.rows(Math.max(1, present.length)), log.rows - start);
-      const reads = present.map((f) => {
-        const range = log.sheet.getRangeByIndexes(log.top + start, log.left + log.layout.index.get(f)!, count, 1).load("values");
-        range.untrack();
-        return { f, range };
-      });
-      await context.sync();
-      for (const { f, range } of reads) {
-        const values = range.values as CellValue[][];
-        sizer.observe(values);
-        const list = out.get(f)!;
-        for (const [v] of values) list.push(f === "idempotencyKey" ? keyText(v) : v);
+    // A column the table lacks reads as empty.
+    const out = new Map<Field, CellValue[]>(fields.map((f) => [f, Array.from({ length: log.rows }, (): CellValue => "")]));
+    const columns = fields
+      .filter((f) => log.layout.index.has(f))
+      .map((field) => ({ field, row: 0, column: log.layout.index.get(field)!, rows: log.rows, columns: 1 }));
+    const place = (b: Block) => ({ row: log.top + b.row, column: log.left + b.column });
+    const chunks = log.rows > 0 ? readBlocks(context, log.sheet, columns, ["values"], new ReadSizer(this.limits), place) : [];
+    for await (const reads of chunks) {
+      for (const { block, range } of reads) {
+        const list = out.get(block.field)!;
+        (range.values as CellValue[][]).forEach(([v], i) => (list[block.row + i] = block.field === "idempotencyKey" ? keyText(v) : v));
       }
-      for (const f of fields) if (!present.includes(f)) out.get(f)!.push(...Array.from({ length: count }, () => ""));
-      start += count;
     }
     if (log.name === LOG_TABLE_NAME && fields.includes("idempotencyKey")) {
       // The live log's keys just read: remember where each is.

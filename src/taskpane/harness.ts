@@ -32,6 +32,10 @@ export interface HedgeHarness {
   setSheet(name: string, grid: CellValue[][]): void;
   addTable(name: string, sheet: string, address: string): void;
   cells(sheet: string): CellValue[][];
+  /** Each cell's number format as the memory workbook keeps it ("@" is text, "General" when none), in the shape of `cells(sheet)`. */
+  formats(sheet: string): string[][];
+  /** Each cell's formula, or null: a string Excel would have read as a formula shows here, so a test can tell text from formula. */
+  formulas(sheet: string): Array<Array<string | null>>;
   /** Every cell, table, document setting and custom property, as a saved .xlsx would hold them. */
   everything(): Array<{ where: string; value: string }>;
   /** The memory settings store's entries (the key's own entry included). */
@@ -68,6 +72,8 @@ export function createHarness(): {
     setSheet: (name, grid) => void workbook.setSheet(name, grid),
     addTable: (name, sheet, address) => void workbook.addTable(name, sheet, address),
     cells: (sheet) => workbook.cells(sheet),
+    formats: (sheet) => workbook.formats(sheet),
+    formulas: (sheet) => workbook.formulas(sheet),
     everything: () => workbook.everything(),
     settings: () => store.dump(),
     documentSettings: () => Object.fromEntries(workbook.documentSettings),

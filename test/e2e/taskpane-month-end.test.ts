@@ -4,6 +4,7 @@ import type { Account, ClosedHedge } from "../../src/api/schemas";
 import type { CellValue } from "../../src/trading/cells";
 import { addMonths, monthLabel, monthOf, monthWindow } from "../../src/monthend/month";
 import { REALIZED_COLUMNS } from "../../src/monthend/recon-layout";
+import { HARNESS_ROWS, HARNESS_SHEET } from "../../src/taskpane/harness";
 import { journalled } from "../support/builders";
 import { describeWithBrowser } from "./browser";
 import {
@@ -25,6 +26,8 @@ import type { Page } from "playwright-core";
 jest.setTimeout(90_000);
 
 const cents = (n: number) => Math.round(n * 100);
+/** A client reference Excel would read as a formula if it were typed into a General cell. */
+const FORMULA_TEXT = "=1+1";
 const sum = (records: ClosedHedge[], field: "size_usd" | "gross_pnl_usd" | "carry_usd" | "fees_usd" | "net_pnl_usd") =>
   records.reduce((a, r) => a + r[field], 0);
 
@@ -54,7 +57,12 @@ describeWithBrowser("month end in the task pane", (chromiumPath) => {
     await connect(page, DEMO_API_KEY, world.sandbox.baseUrl);
     await page.waitForSelector("#month-end-host:not([hidden]) .month-end-reconcile");
 
-    // Open buy 250,000 and sell 100,000; reduce the buy by 100,000; close the sell: two realized records.
+    // Open buy 250,000 and sell 100,000 (its client reference "=1+1", text that Excel would read as a formula); reduce the
+    // buy by 100,000; close the sell: two realized records.
+    await page.evaluate(([sheet, rows]) => (window as unknown as HarnessWindow).hedgeHarness.setSheet(sheet, rows), [
+      HARNESS_SHEET,
+      HARNESS_ROWS.map((r) => r.map((v) => (v === "DEAL-1002" ? FORMULA_TEXT : v))),
+    ] as const);
     await select(page, "A2:E3");
     await send(page, 2);
     await page.evaluate(() => {
@@ -104,9 +112,21 @@ describeWithBrowser("month end in the task pane", (chromiumPath) => {
       (name) => (window as unknown as HarnessWindow).hedgeHarness.cells(name),
       `Hedge Recon ${month}`,
     )) as CellValue[][];
-    // Plain values only: no formula anywhere, so the sheet reads the same without the add-in.
+    // Plain values only: no formula anywhere, so the sheet reads the same without the add-in; "=1+1" is text, in the recon
+    // sheet and in the Hedge Log.
     for (const row of cells) for (const v of row) expect(v === null || ["string", "number", "boolean"].includes(typeof v)).toBe(true);
-    expect(cells.flat().filter((v) => typeof v === "string" && v.startsWith("="))).toEqual([]);
+    const kept = (sheet: string) =>
+      page.evaluate((name) => {
+        const h = (window as unknown as HarnessWindow).hedgeHarness;
+        return { cells: h.cells(name), formats: h.formats(name), formulas: h.formulas(name) };
+      }, sheet);
+    for (const sheet of [`Hedge Recon ${month}`, "Hedge Log"]) {
+      const { cells: grid, formats, formulas } = await kept(sheet);
+      expect({ sheet, formulas: formulas.flat().filter((f) => f !== null) }).toEqual({ sheet, formulas: [] });
+      const at = grid.flatMap((row, r) => row.map((v, c) => ({ v, r, c }))).filter((x) => x.v === FORMULA_TEXT);
+      expect(at.length).toBeGreaterThan(0);
+      for (const { r, c } of at) expect({ sheet, format: formats[r][c] }).toEqual({ sheet, format: "@" });
+    }
 
     // Header: title, environment, account address, counts.
     const line = (label: string) => cells.find((r) => r[0] === label)?.[1];

@@ -1,6 +1,7 @@
 // The memory workbook behaves as the Office.js adapter does: visible rows of the selection only (filters, hidden rows), tables intersected, several areas, and the log kept by header name.
 import { MemoryWorkbook } from "../../src/excel/memory-workbook";
 import { LOG_SHEET_NAME, LOG_TABLE_NAME } from "../../src/trading/hedge-log";
+import { FINAL_STATUSES } from "../../src/trading/types";
 import type { CellValue } from "../../src/trading/cells";
 import { journalled } from "../support/builders";
 
@@ -88,5 +89,26 @@ describe("MemoryWorkbook log by header name", () => {
       ["k3", "submitting", null, "R-3"],
     ]);
     expect(wb.table(LOG_TABLE_NAME)?.rect.right).toBe(grid[0].length - 1);
+  });
+
+  it("an archive moves the rows left behind up with their own formats: a Filled at cell of =1+1 stays text", async () => {
+    const wb = new MemoryWorkbook();
+    const old = (key: string) =>
+      journalled(key, { status: "filled", loggedAt: "2024-05-01T00:00:00.000Z", filledAt: "2024-05-01T00:00:04.000Z" });
+    await wb.appendLog([old("k1"), old("k2"), journalled("k3", { filledAt: "=1+1" })]);
+    const column = wb.cells(LOG_SHEET_NAME)[0].indexOf("Filled at (UTC)");
+    expect(column).toBeGreaterThanOrEqual(0);
+    expect(wb.formats(LOG_SHEET_NAME)[1][column]).not.toBe("@"); // a time: the column's date format
+    expect(wb.formats(LOG_SHEET_NAME)[3][column]).toBe("@");
+    await wb.archiveLog({ before: "2025-01-01T00:00:00Z", finalStatuses: FINAL_STATUSES });
+    expect(wb.cells(LOG_SHEET_NAME)[1][column]).toBe("=1+1");
+    expect(wb.formats(LOG_SHEET_NAME)[1][column]).toBe("@");
+    expect(
+      wb
+        .formulas(LOG_SHEET_NAME)
+        .flat()
+        .filter((f) => f !== null),
+    ).toEqual([]);
+    expect((await wb.readLog()).map((r) => r.idempotencyKey)).toEqual(["k1", "k2", "k3"]);
   });
 });

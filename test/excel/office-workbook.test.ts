@@ -393,7 +393,8 @@ describe("OfficeWorkbook log", () => {
       const found = await wb.readLog({ statusNotIn: ["filled"], loggedSince: "2026-01-01T00:00:00Z", keys: ["k0"] });
       expect(found.map((r) => r.idempotencyKey)).toEqual(["k0", "k4", "k9", "k11"]);
       const wide = model.valueLoads.filter((l) => l.columns > 1);
-      expect(wide.reduce((n, l) => n + l.rows, 0)).toBe(1 + 4); // the header row, then whole rows of the four matches only
+      // The header row, then whole rows of the four matches only (a row wider than the first chunk's cells in column ranges).
+      expect(wide.reduce((n, l) => n + l.rows * l.columns, 0)).toBe((1 + 4) * wide[0].columns);
       expect(model.valueLoads.filter((l) => l.columns === 1).every((l) => l.rows <= 3)).toBe(true);
       expect(await wb.readLog({})).toEqual([]);
     });

@@ -1,5 +1,5 @@
-// The payload meter in npm test: Microsoft's own Excel request serializer (excel-web, in a Node vm) runs the real adapters over each scenario of issue 10 at a reduced scale; every context.sync must stay within 1 MiB each way.
-import { OfficeMeter } from "./wire/office-vm";
+// The payload meter in npm test: Microsoft's own Excel request serializer (excel-web, in a Node vm) runs the real adapters over each scenario of issue 10 and issue 25's long text at a reduced scale; every context.sync must stay within 1 MiB each way.
+import { EXCEL_WEB_LIMIT_BYTES, OfficeMeter } from "./wire/office-vm";
 import { MiB, allScenarios, kib, TEST_SCALE, type StepResult } from "./wire/scenarios";
 
 let results: StepResult[] = [];
@@ -30,10 +30,35 @@ describe("every context.sync stays within 1 MiB, measured with Microsoft's seria
     [/selection of/, /read selection/],
     [/snapshot of/, /snapshot/],
     [/recon sheet/, /write sheet/],
+    [/long text: selection of/, /read selection/],
+    [/long text: log of/, /^read \(month end\)$/],
+    [/long text: log of/, /archive/],
+    [/long text: log of/, /archive and log/],
+    [/long text: snapshot/, /snapshot/],
   ])("%s %s carries more than 1 MiB in all, so only chunking keeps each sync under it", (scenario, step) => {
     const m = find(scenario, step);
     expect(m.total).toBeGreaterThan(MiB);
     expect(m.syncs).toBeGreaterThan(2);
+  });
+
+  it("a row wider than 1 MiB (40 cells of Excel's longest text) is read in column ranges, each within 1 MiB", () => {
+    const m = find(/long text: .* rows × 40/, /read selection/);
+    const rows = TEST_SCALE.wideRows;
+    expect(m.total).toBeGreaterThan(rows * MiB);
+    const heavy = results.find((r) => /rows × 40/.test(r.scenario))!.syncs.filter((s) => s.responseBytes > 64 * 1024);
+    expect(heavy.length).toBeGreaterThanOrEqual(2 * rows);
+    expect(m.response).toBeLessThanOrEqual(MiB);
+  });
+
+  it("no answer is refused by Excel (over 5 MB), but where light rows are followed by long text: that chunk is read again from the first chunk's size", () => {
+    const refused = results.filter((r) => r.syncs.some((s) => s.refusedBytes > 0)).map((r) => r.scenario);
+    expect(refused).toEqual([expect.stringMatching(/short comments, then/)]);
+    const syncs = results.find((r) => /short comments, then/.test(r.scenario))!.syncs;
+    const at = syncs.findIndex((s) => s.refusedBytes > 0);
+    expect(syncs.filter((s) => s.refusedBytes > 0)).toHaveLength(1);
+    expect(syncs[at].refusedBytes).toBeGreaterThan(EXCEL_WEB_LIMIT_BYTES);
+    // The next chunk is small again (the first chunk's 15 cells), then grows with what the rows weigh.
+    expect(syncs[at + 1].responseBytes).toBeLessThan(32 * 1024);
   });
 
   it("appending one row and updating four cost the same whatever the log's size (bounded by the work)", () => {

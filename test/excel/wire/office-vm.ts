@@ -13,6 +13,8 @@ export interface SyncRecord {
   requestBytes: number;
   /** Bytes of the response body (JSON). */
   responseBytes: number;
+  /** Bytes of an answer Excel on the web would refuse (over 5 MB; the response is then its error), else 0. */
+  refusedBytes: number;
   actions: number;
   /** The request flags (64 = delayForCellEdit). */
   flags: number;
@@ -23,6 +25,8 @@ export interface SyncRecord {
 type Namespaces = { Excel: typeof Excel; OfficeExtension: typeof OfficeExtension };
 
 let compiled: string | null = null;
+/** Excel on the web's limit on a request or a response. */
+export const EXCEL_WEB_LIMIT_BYTES = 5 * 1024 * 1024;
 
 /** A fresh vm with the excel-web script loaded; each meter gets its own (the script keeps global state). */
 function loadScript(): Namespaces {
@@ -68,8 +72,22 @@ export class OfficeMeter {
       const answer = JSON.stringify(host.execute(JSON.parse(body)));
       const flags = Number(/flags=(\d+)/.exec(request.url)?.[1] ?? 0);
       const actions = (JSON.parse(body) as { Actions?: unknown[] }).Actions?.length ?? 0;
-      this.syncs.push({ requestBytes: body.length, responseBytes: answer.length, actions, flags, label: this.current });
-      return { statusCode: 200, headers: { "content-type": "application/json" }, body: answer };
+      const refused = Buffer.byteLength(answer) > EXCEL_WEB_LIMIT_BYTES;
+      // Excel on the web answers a response over its limit with an error, as Office.js parses it (no values).
+      const sent = refused
+        ? JSON.stringify({
+            error: { code: "ResponsePayloadSizeLimitExceeded", message: "The response payload size has exceeded the limit." },
+          })
+        : answer;
+      this.syncs.push({
+        requestBytes: Buffer.byteLength(body),
+        responseBytes: Buffer.byteLength(sent),
+        refusedBytes: refused ? Buffer.byteLength(answer) : 0,
+        actions,
+        flags,
+        label: this.current,
+      });
+      return { statusCode: refused ? 413 : 200, headers: { "content-type": "application/json" }, body: sent };
     });
   }
 

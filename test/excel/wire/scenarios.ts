@@ -1,4 +1,4 @@
-// The payload scenarios of issue 10, at any scale: a Hedge Log of N rows (read, append one, update four), journalling a batch, a resume, a wide selection, a snapshot and a recon sheet, each run through Microsoft's serializer and measured per context.sync.
+// The payload scenarios of issue 10 and issue 25's long text, at any scale: a Hedge Log of N rows (read, append one, update four), journalling a batch, a resume, a wide selection, a snapshot, a recon sheet, and the same reads over long text (500- and 2,000-character cells, rows over 1 MiB), each run through Microsoft's serializer and measured per context.sync.
 import { OfficeWorkbook } from "../../../src/excel/office-workbook";
 import { officeSheetWriter } from "../../../src/excel/recon-sheet";
 import { officeSnapshotter } from "../../../src/excel/snapshot";
@@ -22,6 +22,16 @@ export interface Scale {
   snapshotFormulas: number;
   /** Rows of the recon sheet. */
   reconRows: number;
+  /** Long text (issue 25): rows of a 20-column selection with 15 comment columns of 500 characters. */
+  longSelectionRows: number;
+  /** Rows of a log whose Message cells hold 2,000 characters (month end, a query and an archive). */
+  longLogRows: number;
+  /** Rows of a 40-column selection whose 35 note columns hold Excel's longest text (32,767 characters): each row over 1 MiB. */
+  wideRows: number;
+  /** Formula cells whose values are 2,000 characters of text, a tenth of them HEDGE formulas (the snapshot's formula scan). */
+  longFormulaCells: number;
+  /** Rows of a selection whose comments are short, then as many again whose comments hold 500 characters. */
+  lightThenLongRows: number;
 }
 
 export const ISSUE_SCALE: Scale = {
@@ -32,6 +42,11 @@ export const ISSUE_SCALE: Scale = {
   snapshotCells: 100_000,
   snapshotFormulas: 5_000,
   reconRows: 5_000,
+  longSelectionRows: 10_000,
+  longLogRows: 20_000,
+  wideRows: 10,
+  longFormulaCells: 5_000,
+  lightThenLongRows: 10_000,
 };
 
 /** Small enough for `npm test`, large enough that each heavy step carries more than 1 MiB in all, so only chunking keeps each sync under it. */
@@ -43,6 +58,11 @@ export const TEST_SCALE: Scale = {
   snapshotCells: 25_000,
   snapshotFormulas: 1_250,
   reconRows: 3_000,
+  longSelectionRows: 600,
+  longLogRows: 1_500,
+  wideRows: 3,
+  longFormulaCells: 1_000,
+  lightThenLongRows: 3_000,
 };
 
 export interface StepResult {
@@ -269,6 +289,205 @@ export async function reconScenario(scale: Scale): Promise<StepResult[]> {
   ];
 }
 
+/** Long text of `chars` characters: words of hex from a pool of 64 strings, so building a sheet of them stays fast and every run weighs the same. */
+function longTexts(seed: number, chars: number): (i: number) => string {
+  const next = random(seed);
+  const pool = Array.from({ length: 64 }, () => {
+    let text = "";
+    while (text.length < chars) text += `${hex(next, 7)} `;
+    return text.slice(0, chars);
+  });
+  return (i) => pool[i % pool.length];
+}
+
+/** Issue 25's long text: a selection of 500-character comments, a log of 2,000-character messages, rows each over 1 MiB, a snapshot among long formula results. */
+export async function longTextScenarios(scale: Scale): Promise<StepResult[]> {
+  return [
+    ...(await longSelectionScenario(scale)),
+    ...(await wideRowScenario(scale)),
+    ...(await longLogScenario(scale)),
+    ...(await longSnapshotScenario(scale)),
+    ...(await lightThenLongScenario(scale)),
+  ];
+}
+
+/**
+ * The case the sizing rule cannot foresee: thousands of rows of short comments, then rows of 500-character ones. The
+ * chunk sized by the light rows is refused by Excel (over 5 MB); it is read again from the first chunk's size.
+ */
+export async function lightThenLongScenario(scale: Scale): Promise<StepResult[]> {
+  const next = random(10);
+  const text = longTexts(10, 500);
+  const host = new WireHost();
+  const sheet = host.addSheet("Exposures");
+  const headers = [
+    "Market",
+    "Side",
+    "Notional USD",
+    "Tenor",
+    "Client reference",
+    ...Array.from({ length: 15 }, (_, i) => `Comment ${i + 1}`),
+  ];
+  sheet.fill(0, 0, [headers]);
+  const rows = 2 * scale.lightThenLongRows;
+  const comment = (r: number, i: number) => (r > scale.lightThenLongRows ? text(r + i) : `ok ${i}`);
+  for (let r = 1; r <= rows; r++)
+    sheet.fill(r, 0, [
+      [
+        "USDTNGN",
+        r % 2 ? "buy" : "sell",
+        Math.round(next() * 1e7) / 100,
+        7,
+        `DEAL-${r}`,
+        ...Array.from({ length: 15 }, (_, i) => comment(r, i)),
+      ],
+    ]);
+  host.select("Exposures", { top: 1, left: 0, bottom: rows, right: 19 });
+  const meter = new OfficeMeter(host);
+  const wb = new OfficeWorkbook(meter.excel);
+  return [
+    await step(
+      meter,
+      `long text: selection of ${n(scale.lightThenLongRows)} rows of short comments, then ${n(scale.lightThenLongRows)} of 500 characters`,
+      "read selection",
+      async () => {
+        const read = await wb.readSelection();
+        if (read.rows.length !== rows) throw new Error(`read ${read.rows.length} rows`);
+        if (read.rows.some((row, i) => row.values[19] !== comment(i + 1, 14))) throw new Error("a comment read wrong");
+      },
+    ),
+  ];
+}
+
+export async function longSelectionScenario(scale: Scale): Promise<StepResult[]> {
+  const next = random(6);
+  const text = longTexts(6, 500);
+  const host = new WireHost();
+  const sheet = host.addSheet("Exposures");
+  const headers = [
+    "Market",
+    "Side",
+    "Notional USD",
+    "Tenor",
+    "Client reference",
+    ...Array.from({ length: 15 }, (_, i) => `Comment ${i + 1}`),
+  ];
+  sheet.fill(0, 0, [headers]);
+  for (let r = 1; r <= scale.longSelectionRows; r++)
+    sheet.fill(r, 0, [
+      [
+        "USDTNGN",
+        r % 2 ? "buy" : "sell",
+        Math.round(next() * 1e7) / 100,
+        7,
+        `DEAL-${r}`,
+        ...Array.from({ length: 15 }, (_, i) => text(r + i)),
+      ],
+    ]);
+  host.select("Exposures", { top: 1, left: 0, bottom: scale.longSelectionRows, right: 19 });
+  const meter = new OfficeMeter(host);
+  const wb = new OfficeWorkbook(meter.excel);
+  return [
+    await step(
+      meter,
+      `long text: selection of ${n(scale.longSelectionRows)} × 20, 15 columns of 500 characters`,
+      "read selection",
+      async () => {
+        const read = await wb.readSelection();
+        if (read.rows.length !== scale.longSelectionRows) throw new Error(`read ${read.rows.length} rows`);
+        if (read.rows.some((row, i) => row.values[19] !== text(i + 1 + 14))) throw new Error("a comment read wrong");
+      },
+    ),
+  ];
+}
+
+export async function wideRowScenario(scale: Scale): Promise<StepResult[]> {
+  const text = longTexts(7, 32_767);
+  const host = new WireHost();
+  const sheet = host.addSheet("Exposures");
+  const headers = ["Market", "Side", "Notional USD", "Tenor", "Client reference", ...Array.from({ length: 35 }, (_, i) => `Note ${i + 1}`)];
+  sheet.fill(0, 0, [headers]);
+  for (let r = 1; r <= scale.wideRows; r++)
+    sheet.fill(r, 0, [["USDTNGN", "sell", 1000 * r, 7, `DEAL-${r}`, ...Array.from({ length: 35 }, (_, i) => text(r * 35 + i))]]);
+  host.select("Exposures", { top: 1, left: 0, bottom: scale.wideRows, right: 39 });
+  const meter = new OfficeMeter(host);
+  const wb = new OfficeWorkbook(meter.excel);
+  return [
+    await step(meter, `long text: ${n(scale.wideRows)} rows × 40 of 32,767 characters (1.1 MiB a row)`, "read selection", async () => {
+      const read = await wb.readSelection();
+      if (read.rows.length !== scale.wideRows) throw new Error(`read ${read.rows.length} rows`);
+      if (read.rows.some((row, i) => row.values.length !== 40 || row.values[39] !== text((i + 1) * 35 + 34)))
+        throw new Error("a row read wrong");
+    }),
+  ];
+}
+
+export async function longLogScenario(scale: Scale): Promise<StepResult[]> {
+  const next = random(8);
+  const text = longTexts(8, 2_000);
+  const host = new WireHost();
+  const records = Array.from({ length: scale.longLogRows }, (_, i) => ({
+    ...logRecord(i, next, i % 50 === 0 ? "submitted" : "filled"),
+    message: text(i),
+  }));
+  seedLog(host, records);
+  const meter = new OfficeMeter(host);
+  const scenario = `long text: log of ${n(scale.longLogRows)} rows, Messages of 2,000 characters`;
+  const wb = new OfficeWorkbook(meter.excel);
+  const half = records[Math.floor(records.length / 2)].loggedAt;
+  return [
+    await step(meter, scenario, "read (month end)", async () => {
+      const read = await wb.readLog();
+      if (read.length !== scale.longLogRows || read.some((r, i) => r.message !== text(i))) throw new Error(`read ${read.length} rows`);
+    }),
+    await step(meter, scenario, "read unfinished (query)", async () => {
+      const unfinished = await wb.readLog({ statusNotIn: ["filled", "failed", "closed", "rejected"] });
+      if (unfinished.length !== Math.ceil(scale.longLogRows / 50)) throw new Error(`found ${unfinished.length} unfinished rows`);
+    }),
+    await step(meter, scenario, "archive the older half", async () => {
+      const result = await wb.archiveLog({ before: half, finalStatuses: ["filled"] });
+      if (result.total < scale.longLogRows / 2 - scale.longLogRows / 50) throw new Error(`archived ${result.total} rows`);
+    }),
+    await step(meter, scenario, "read (month end, archive and log)", async () => {
+      const read = await wb.readLog();
+      if (read.length !== scale.longLogRows) throw new Error(`read ${read.length} rows`);
+    }),
+  ];
+}
+
+export async function longSnapshotScenario(scale: Scale): Promise<StepResult[]> {
+  const next = random(9);
+  const text = longTexts(9, 2_000);
+  const host = new WireHost();
+  const sheet = host.addSheet("Desk");
+  const columns = 10;
+  let hedge = 0;
+  for (let i = 0; i < scale.longFormulaCells; i++) {
+    const r = Math.floor(i / columns);
+    const c = i % columns;
+    if (i % 10 === 3) {
+      hedge++;
+      sheet.put(r, c, { v: 1500 + Math.round(next() * 1e6) / 1e4, f: `=HEDGE.PRICE("USDTNGN")`, nf: "#,##0.0000" });
+    } else sheet.put(r, c, { v: text(i), f: `=REPT("memo ",400)` });
+  }
+  const meter = new OfficeMeter(host);
+  const snapshotter = officeSnapshotter({
+    run: meter.runner,
+    isSetSupported: (_name, version) => version === "1.10" || version === "1.12",
+  });
+  return [
+    await step(
+      meter,
+      `long text: snapshot among ${n(scale.longFormulaCells)} formula cells of 2,000 characters`,
+      "snapshot whole sheet",
+      async () => {
+        const result = await snapshotter.snapshot("sheet", new Date("2026-11-30T17:00:00Z"));
+        if (result.replaced.length !== hedge) throw new Error(`replaced ${result.replaced.length} of ${hedge}`);
+      },
+    ),
+  ];
+}
+
 export async function allScenarios(scale: Scale): Promise<StepResult[]> {
   return [
     ...(await logScenario(scale)),
@@ -276,6 +495,7 @@ export async function allScenarios(scale: Scale): Promise<StepResult[]> {
     ...(await selectionScenario(scale)),
     ...(await snapshotScenario(scale)),
     ...(await reconScenario(scale)),
+    ...(await longTextScenarios(scale)),
   ];
 }
 
