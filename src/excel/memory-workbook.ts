@@ -1,6 +1,6 @@
 // An in-memory Workbook (sheets of cells with formats, hidden rows and filters, tables, a selection of one or more areas, document settings) behind the same interface as the Office.js adapter: for tests, benches and the browser e2e page.
 import { toExcelDate, type CellValue } from "../trading/cells";
-import type { SelectedRows, Workbook } from "../trading/workbook";
+import { WORKBOOK_ID_PROPERTY, newWorkbookId, type SelectedRows, type Workbook, type WorkbookIdentity } from "../trading/workbook";
 import {
   LOG_COLUMNS,
   LOG_HEADERS,
@@ -62,6 +62,10 @@ interface MemorySheet {
 export interface MemoryWorkbookInit {
   /** Sheets by name, each a grid of values starting at A1. */
   sheets?: Record<string, CellValue[][]>;
+  /** Custom document properties as saved in the file (e.g. the workbook id of an earlier session). */
+  customProperties?: Record<string, string>;
+  /** The file's name, as Excel shows it (none: a new, never saved workbook). */
+  name?: string;
 }
 
 /** Column letters → 0-based index ("A" → 0, "AA" → 26). */
@@ -168,8 +172,15 @@ export class MemoryWorkbook implements Workbook {
   /** Excel calls made (for tests and benches that count round trips). */
   calls = 0;
 
+  /** The workbook id was written in this session (the file had none). */
+  private idWrittenHere = false;
+  /** The file's name (null: never saved). */
+  readonly name: string | null;
+
   constructor(init: MemoryWorkbookInit = {}) {
     for (const [name, grid] of Object.entries(init.sheets ?? {})) this.setSheet(name, grid);
+    for (const [k, v] of Object.entries(init.customProperties ?? {})) this.customProperties.set(k, v);
+    this.name = init.name ?? null;
   }
 
   // ---- building and inspecting (not part of Workbook) ----
@@ -433,6 +444,16 @@ export class MemoryWorkbook implements Workbook {
     }
     this.changed();
     return { missing };
+  }
+
+  async identity(): Promise<WorkbookIdentity> {
+    this.calls++;
+    let id = this.customProperties.get(WORKBOOK_ID_PROPERTY);
+    if (!id) {
+      this.customProperties.set(WORKBOOK_ID_PROPERTY, (id = newWorkbookId()));
+      this.idWrittenHere = true;
+    }
+    return { id, name: this.name, fresh: this.idWrittenHere };
   }
 
   async showLog(): Promise<void> {

@@ -14,6 +14,7 @@ import { SeededRandom } from "../../../src/sandbox/random";
 import { DEFAULT_MARKETS, type MarketConfig } from "../../../src/sandbox/pricing";
 import type { HedgeState } from "../../../src/sandbox/state";
 import { MemoryWorkbook, columnLetters } from "../../../src/excel/memory-workbook";
+import { WORKBOOK_ID_PROPERTY } from "../../../src/trading/workbook";
 import { MemoryIntentStore } from "../../../src/excel/intent-store";
 import { createDesk } from "../../../src/trading/desk";
 import { LOG_COLUMNS, LOG_SHEET_NAME, LOG_TABLE_NAME, type LogRecord } from "../../../src/trading/hedge-log";
@@ -244,6 +245,7 @@ async function simulate(
     appendLog: living(life, "appendLog", (r) => open.appendLog(r)),
     updateLog: living(life, "updateLog", (u) => open.updateLog(u)),
     showLog: living(life, "showLog", () => open.showLog()),
+    identity: living(life, "identity", () => open.identity()),
   });
   const storeOf = (life: Life): IntentStore => ({
     load: living(life, "store.load", (s) => store.load(s), false),
@@ -625,7 +627,8 @@ function snapshotLog(wb: MemoryWorkbook): CellValue[][] | null {
 
 /** The workbook as Excel opens it from the file: the saved Hedge Log table (if any). */
 function openWorkbook(grid: CellValue[][] | null): MemoryWorkbook {
-  const wb = new MemoryWorkbook({ sheets: { Exposures: [["Market"]] } });
+  // The file was saved with its workbook id before the run began (an id lost with unsaved changes is journal.test.ts's case).
+  const wb = new MemoryWorkbook({ sheets: { Exposures: [["Market"]] }, customProperties: { [WORKBOOK_ID_PROPERTY]: "wb-sim" }, name: "Sim.xlsx" });
   if (!grid) return wb;
   const rows = grid.filter((r, i) => i === 0 || r.some((v) => v !== "" && v !== null));
   wb.setSheet(LOG_SHEET_NAME, rows);
