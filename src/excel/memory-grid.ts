@@ -30,6 +30,10 @@ export interface MemorySheet {
 export interface MemoryWorkbookInit {
   /** Sheets by name, each a grid of values starting at A1. */
   sheets?: Record<string, CellValue[][]>;
+  /** Custom document properties as saved in the file (e.g. the workbook id of an earlier session). */
+  customProperties?: Record<string, string>;
+  /** The file's name, as Excel shows it (none: a new, never saved workbook). */
+  name?: string;
 }
 
 /** Column letters → 0-based index ("A" → 0, "AA" → 26). */
@@ -132,11 +136,15 @@ export class MemoryGrid {
   private readonly listeners = new Set<() => void>();
   /** Document settings (Office.context.document.settings): saved inside the .xlsx. The engine never writes here; tests scan it. */
   readonly documentSettings = new Map<string, string>();
-  /** Custom document properties, saved inside the .xlsx too. Same rule. */
+  /** Custom document properties, saved inside the .xlsx too. The engine writes one: the workbook's random id (not a secret). */
   readonly customProperties = new Map<string, string>();
+  /** The file's name (null: never saved). */
+  readonly name: string | null;
 
   constructor(init: MemoryWorkbookInit = {}) {
     for (const [name, grid] of Object.entries(init.sheets ?? {})) this.setSheet(name, grid);
+    for (const [k, v] of Object.entries(init.customProperties ?? {})) this.customProperties.set(k, v);
+    this.name = init.name ?? null;
   }
 
   // ---- building and inspecting ----

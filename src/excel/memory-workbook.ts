@@ -1,6 +1,6 @@
 // The memory workbook: the Workbook port (the selection as the user sees it, the Hedge Log kept by header name, its archive) over the Excel grid model of memory-grid.ts, behind the same interface as the Office.js adapter: for tests, benches, the simulation and the browser e2e page.
 import type { CellValue } from "../trading/cells";
-import type { SelectedRows, Workbook } from "../trading/workbook";
+import { WORKBOOK_ID_PROPERTY, newWorkbookId, type SelectedRows, type Workbook, type WorkbookIdentity } from "../trading/workbook";
 import {
   LOG_COLUMNS,
   LOG_HEADERS,
@@ -138,6 +138,19 @@ export class MemoryWorkbook extends MemoryGrid implements Workbook {
     }
     this.changed();
     return { missing };
+  }
+
+  /** The workbook id was written in this session (the file had none). */
+  private idWrittenHere = false;
+
+  async identity(): Promise<WorkbookIdentity> {
+    this.calls++;
+    let id = this.customProperties.get(WORKBOOK_ID_PROPERTY);
+    if (!id) {
+      this.customProperties.set(WORKBOOK_ID_PROPERTY, (id = newWorkbookId()));
+      this.idWrittenHere = true;
+    }
+    return { id, name: this.name, fresh: this.idWrittenHere };
   }
 
   async showLog(): Promise<void> {

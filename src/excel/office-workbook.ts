@@ -1,6 +1,6 @@
 // The Workbook adapter over Office.js (Excel.run): reads what the user selected and sees, and keeps the "Hedge Log" table by header name, every read and write chunked and bounded by the work, not by the log's size.
 import type { CellValue } from "../trading/cells";
-import type { SelectedRows, Workbook } from "../trading/workbook";
+import { WORKBOOK_ID_PROPERTY, newWorkbookId, type SelectedRows, type Workbook, type WorkbookIdentity } from "../trading/workbook";
 import {
   LOG_COLUMNS,
   LOG_HEADERS,
@@ -81,6 +81,7 @@ export class OfficeWorkbook implements Workbook {
   private readonly limits: ChunkLimits;
   /** The log calls in order: one runs at a time (see `inTurn`). */
   private turn: Promise<unknown> = Promise.resolve();
+  private identityRead: Promise<WorkbookIdentity> | null = null;
 
   /** `excel` is the global Excel namespace in the add-in; tests pass an office-addin-mock object or Microsoft's serializer. */
   constructor(
@@ -222,6 +223,28 @@ export class OfficeWorkbook implements Workbook {
       }
       return { missing };
     });
+  }
+
+  /** Reads (once a session) or writes the workbook's id property, and its name; see WorkbookIdentity. */
+  identity(): Promise<WorkbookIdentity> {
+    this.identityRead ??= this.run(async (context) => {
+      const properties = context.workbook.properties.custom;
+      const property = properties.getItemOrNullObject(WORKBOOK_ID_PROPERTY);
+      property.load("value");
+      context.workbook.load("name");
+      await context.sync();
+      let id = property.isNullObject ? "" : String(property.value ?? "");
+      const fresh = !id;
+      if (fresh) {
+        properties.add(WORKBOOK_ID_PROPERTY, (id = newWorkbookId()));
+        await context.sync();
+      }
+      return { id, name: context.workbook.name || null, fresh };
+    }).catch((e: unknown) => {
+      this.identityRead = null; // asked again next time
+      throw e;
+    });
+    return this.identityRead;
   }
 
   showLog(): Promise<void> {

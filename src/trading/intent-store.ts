@@ -12,6 +12,12 @@ export interface StoredIntent {
   anchor: string | null;
   /** When it became final (ISO 8601 UTC); null while unfinished. Final entries are pruned after a while. */
   finalAt: string | null;
+  /** The id of the workbook whose Hedge Log it was appended to (see WorkbookIdentity); null: journalled before ids were kept. */
+  workbookId?: string | null;
+  /** That workbook's file name when it was appended, where Excel knew it (shown in other workbooks; never used to decide). */
+  workbookName?: string | null;
+  /** Ids of the workbooks where the user dismissed it as another workbook's row (it is not listed there again). */
+  dismissedIn?: string[];
 }
 
 /**
@@ -62,6 +68,9 @@ export function laterOf(stored: StoredIntent | null, next: StoredIntent): Stored
       notionalBefore: next.record.notionalBefore ?? stored.record.notionalBefore ?? null,
     },
     keyId: next.keyId ?? stored.keyId,
+    workbookId: next.workbookId ?? stored.workbookId,
+    workbookName: next.workbookName ?? stored.workbookName,
+    dismissedIn: [...new Set([...(stored.dismissedIn ?? []), ...(next.dismissedIn ?? [])])],
   };
 }
 
@@ -73,7 +82,16 @@ export function storedText(previous: string | null | undefined, next: StoredInte
 /** A compact text form (an array in LOG_COLUMNS order, then the extras): ~40 % of the JSON of the object. */
 export function encodeStoredIntent(entry: StoredIntent): string {
   const record = entry.record as unknown as Record<string, unknown>;
-  return JSON.stringify([1, ...LOG_COLUMNS.map((c) => record[c.field] ?? null), entry.keyId, entry.anchor, entry.finalAt]);
+  return JSON.stringify([
+    1,
+    ...LOG_COLUMNS.map((c) => record[c.field] ?? null),
+    entry.keyId,
+    entry.anchor,
+    entry.finalAt,
+    entry.workbookId ?? null,
+    entry.workbookName ?? null,
+    entry.dismissedIn ?? [],
+  ]);
 }
 
 /** Back from encodeStoredIntent; null for text this version cannot read (it is then left alone). */
@@ -88,6 +106,16 @@ export function decodeStoredIntent(text: string): StoredIntent | null {
   const record: Record<string, unknown> = {};
   LOG_COLUMNS.forEach((c, i) => (record[c.field] = parsed[i + 1]));
   if (typeof record.idempotencyKey !== "string" || record.idempotencyKey === "") return null;
-  const [keyId, anchor, finalAt] = parsed.slice(LOG_COLUMNS.length + 1) as Array<string | null>;
-  return { record: record as unknown as LogRecord, keyId, anchor, finalAt };
+  const [keyId, anchor, finalAt, workbookId, workbookName] = parsed.slice(LOG_COLUMNS.length + 1) as Array<string | null | undefined>;
+  const dismissed: unknown = parsed[LOG_COLUMNS.length + 6];
+  return {
+    record: record as unknown as LogRecord,
+    keyId: keyId ?? null,
+    anchor: anchor ?? null,
+    finalAt: finalAt ?? null,
+    // Entries written before workbook ids were kept end here: they read as of no known workbook.
+    workbookId: typeof workbookId === "string" ? workbookId : null,
+    workbookName: typeof workbookName === "string" ? workbookName : null,
+    dismissedIn: Array.isArray(dismissed) ? dismissed.filter((d): d is string => typeof d === "string") : [],
+  };
 }

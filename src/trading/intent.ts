@@ -70,6 +70,9 @@ export interface Intent extends TradeRequest, RowOutcome, RowJournal {
   keyId: string | null;
   /** A row already in the log when this one was appended (see StoredIntent.anchor). */
   anchor: string | null;
+  /** The workbook it was appended in (see StoredIntent.workbookId): set by the journal, kept by this computer only. */
+  workbookId: string | null;
+  workbookName: string | null;
 }
 
 export type IntentPatch = Partial<
@@ -137,6 +140,8 @@ export function intentFromRow(
     decidedAt: null,
     keyId: null,
     anchor: null,
+    workbookId: null,
+    workbookName: null,
   };
 }
 
@@ -204,6 +209,8 @@ export function intentFromLogRecord(record: LogRecord): Intent | null {
     decidedAt: record.decidedAt || null,
     keyId: null,
     anchor: null,
+    workbookId: null,
+    workbookName: null,
   };
 }
 

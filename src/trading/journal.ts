@@ -1,5 +1,5 @@
 // The journal: the "Hedge Log" table plus the per-user intent store as the durable record of every intent. Appends before sending; reads only unfinished, today's and known rows; merges the two on opening; coalesces status updates.
-import { type Workbook } from "./workbook";
+import { type Workbook, type WorkbookIdentity } from "./workbook";
 import { LOG_SHEET_NAME, LOG_STATUS_FIELDS, type LogRecord, type LogUpdate } from "./hedge-log";
 import { applyPatch, intentFromLogRecord, intentToLogRecord, isFinal, unusableReason, type Intent, type IntentPatch } from "./intent";
 import { prunable, type IntentStore, type StoredIntent } from "./intent-store";
@@ -31,7 +31,15 @@ export interface LoadReport {
   orphans: Intent[];
   /** Rows whose body in the log differs from what was journalled (and sent): the journalled one is kept. */
   edited: Array<{ intent: Intent; fields: string[] }>;
+  /**
+   * Unfinished rows this computer journalled in another workbook (another id) that its log may be missing: never written
+   * here; listed (with that workbook's name where known) until the user dismisses them in this workbook.
+   */
+  otherWorkbooks: Intent[];
 }
+
+/** Whose a journal entry is, seen from this workbook: see load(). */
+type Owner = "mine" | "unknown" | "other";
 
 const RANK: Record<IntentStatus, number> = {
   submitting: 0,
@@ -64,6 +72,9 @@ export class Journal {
   /** Final intents the per-user journal knows that are not in this log (another workbook's): for the duplicate check only. */
   private elsewhere: LogRecord[] = [];
   private readonly orphans = new Map<string, Intent>();
+  /** Unfinished rows of other workbooks (see LoadReport.otherWorkbooks). */
+  private readonly others = new Map<string, Intent>();
+  private identityRead: Promise<WorkbookIdentity> | null = null;
   private readonly pendingLog = new Map<string, LogUpdate>();
   private readonly pendingStore = new Set<string>();
   private readonly finalAt = new Map<string, string>();
@@ -94,7 +105,8 @@ export class Journal {
    * copy of the row (which could tell this computer's journal that a row already sent was never sent).
    */
   async load(live: (idempotencyKey: string) => Intent | undefined = () => undefined): Promise<LoadReport> {
-    const report: LoadReport = { restored: [], orphans: [], edited: [] };
+    const report: LoadReport = { restored: [], orphans: [], edited: [], otherWorkbooks: [] };
+    const me = await this.identity();
     const stored = this.options.store ? await this.options.store.load(this.options.scope!) : [];
     const keys = new Set<string>();
     for (const e of stored) {
@@ -110,6 +122,7 @@ export class Journal {
     this.foreign = [];
     this.elsewhere = [];
     this.orphans.clear();
+    this.others.clear();
     const present = new Set<string>();
     const byKey = new Map(stored.map((e) => [e.record.idempotencyKey, e]));
     for (const record of records) {
@@ -134,32 +147,24 @@ export class Journal {
       const intent = entry ? this.merge(fromLog, record, entry, report) : fromLog!;
       this.intents.set(intent.idempotencyKey, intent);
     }
-    // Entries the log does not have: written back when unfinished, or when appended after a row this log holds.
+    // Entries the log does not have, and which workbook each is from (an entry is only ever written back into its own).
     const missing = stored.filter((e) => !present.has(e.record.idempotencyKey)).sort((a, b) => byLoggedAt(a.record, b.record));
-    // Back: unfinished rows; rows appended after a row this log holds (or gets back); and the rows those were appended after.
-    const back = new Set<string>();
-    const inLog = (k: string | null) => k !== null && (present.has(k) || back.has(k));
-    for (let changed = true; changed;) {
-      changed = false;
-      for (const e of missing) {
-        const key = e.record.idempotencyKey;
-        if (back.has(key)) continue;
-        const after = missing.some((o) => o.anchor === key && back.has(o.record.idempotencyKey));
-        if (!isFinal(e.record.status) || live(key) || inLog(e.anchor) || after) {
-          back.add(key);
-          changed = true;
-        }
-      }
-    }
+    const back = writtenBack(missing, present, me, live);
     const restored: Intent[] = [];
     for (const e of missing) {
       const intent = live(e.record.idempotencyKey) ?? this.fromStore(e);
       if (!intent) continue;
-      if (back.has(e.record.idempotencyKey)) restored.push(intent);
-      else {
-        this.elsewhere.push(intentToLogRecord(intent));
-        this.orphans.set(intent.idempotencyKey, intent);
+      const owner = ownerOf(e, me);
+      if (back.has(e.record.idempotencyKey)) {
+        intent.workbookId = me.id;
+        intent.workbookName = me.name;
+        restored.push(intent);
+        continue;
       }
+      this.elsewhere.push(intentToLogRecord(intent));
+      // Restorable on the user's word: rows that may be this workbook's (see mayBeMine); other workbooks' unfinished rows are listed.
+      if (owner !== "other" || mayBeMine(e, me)) this.orphans.set(intent.idempotencyKey, intent);
+      else if (!isFinal(intent.status) && !(e.dismissedIn ?? []).includes(me.id)) this.others.set(intent.idempotencyKey, intent);
     }
     if (restored.length > 0) await this.writeBack(restored);
     report.restored = restored;
@@ -173,6 +178,7 @@ export class Journal {
       }
     }
     report.orphans = [...this.orphans.values()]; // after pruning: a row listed can be restored
+    report.otherWorkbooks = [...this.others.values()];
     await this.flush(); // what the merge queued (nothing: no call)
     return report;
   }
@@ -201,11 +207,41 @@ export class Journal {
 
   /** Adds orphaned rows to this log, on the user's word that they are this workbook's. */
   async restore(keys: readonly string[]): Promise<Intent[]> {
+    const me = await this.identity();
     const wanted = keys.map((k) => this.orphans.get(k)).filter((i): i is Intent => i !== undefined);
     wanted.sort(byLoggedAt);
+    for (const intent of wanted) [intent.workbookId, intent.workbookName] = [me.id, me.name];
     if (wanted.length > 0) await this.writeBack(wanted);
     await this.flush();
     return wanted;
+  }
+
+  /** Unfinished rows journalled in other workbooks (see LoadReport.otherWorkbooks). */
+  otherWorkbookRows(): Intent[] {
+    return [...this.others.values()];
+  }
+
+  /** The user's word that these rows of other workbooks need not be listed in this one again (they stay in their own). */
+  async dismiss(keys: readonly string[]): Promise<Intent[]> {
+    const me = await this.identity();
+    const gone = keys.map((k) => this.others.get(k)).filter((i): i is Intent => i !== undefined);
+    if (gone.length === 0) return [];
+    if (this.options.store)
+      await this.options.store.put(
+        this.options.scope!,
+        gone.map((i) => ({ ...this.entry(i), dismissedIn: [me.id] })),
+      );
+    for (const i of gone) this.others.delete(i.idempotencyKey);
+    return gone;
+  }
+
+  /** This workbook's identity, read once (see WorkbookIdentity). */
+  identity(): Promise<WorkbookIdentity> {
+    this.identityRead ??= this.workbook.identity().catch((e: unknown) => {
+      this.identityRead = null;
+      throw e;
+    });
+    return this.identityRead;
   }
 
   private fromStore(e: StoredIntent): Intent | null {
@@ -213,6 +249,8 @@ export class Journal {
     if (!intent) return null;
     intent.keyId = e.keyId;
     intent.anchor = e.anchor;
+    intent.workbookId = e.workbookId ?? null;
+    intent.workbookName = e.workbookName ?? null;
     if (e.finalAt) this.finalAt.set(intent.idempotencyKey, e.finalAt);
     return intent;
   }
@@ -287,11 +325,14 @@ export class Journal {
    * them: send after this, never before.
    */
   async append(intents: Intent[]): Promise<void> {
+    const me = await this.identity();
     for (const intent of intents) {
       if (intent.status !== "submitting")
         throw new Error(`Intent ${intent.idempotencyKey} must be journalled as submitting, not ${intent.status}.`);
       if (this.intents.has(intent.idempotencyKey)) throw new Error(`Intent ${intent.idempotencyKey} is already in the log.`);
       intent.anchor ??= this.lastKey;
+      intent.workbookId ??= me.id;
+      intent.workbookName ??= me.name;
     }
     if (this.options.store)
       await this.options.store.put(
@@ -314,7 +355,14 @@ export class Journal {
       finalAt = this.now().toISOString();
       this.finalAt.set(intent.idempotencyKey, finalAt);
     }
-    return { record: intentToLogRecord(intent), keyId: intent.keyId, anchor: intent.anchor, finalAt };
+    return {
+      record: intentToLogRecord(intent),
+      keyId: intent.keyId,
+      anchor: intent.anchor,
+      finalAt,
+      workbookId: intent.workbookId,
+      workbookName: intent.workbookName,
+    };
   }
 
   /**
@@ -401,4 +449,47 @@ export class Journal {
   unflushed(): number {
     return Math.max(this.pendingLog.size, this.pendingStore.size);
   }
+}
+
+/** Whose an entry is: this workbook's (its id), of no known workbook (journalled before ids were kept), or another's. */
+function ownerOf(e: StoredIntent, me: WorkbookIdentity): Owner {
+  return !e.workbookId ? "unknown" : e.workbookId === me.id ? "mine" : "other";
+}
+
+/**
+ * Another workbook's row that may be this one's all the same: this file has the same name and got its id only now (it had
+ * none when opened), as a workbook closed without saving after its first trades loses the id with the rows. The user says.
+ */
+function mayBeMine(e: StoredIntent, me: WorkbookIdentity): boolean {
+  return me.fresh === true && me.name !== null && e.workbookName === me.name;
+}
+
+/**
+ * The missing entries written back into this log without asking: this workbook's unfinished rows, its rows appended after
+ * a row this log holds (or gets back) and the rows those were appended after; of no known workbook, only rows tied to this
+ * log by their anchors; another workbook's, never. A row this session is working on (`live`) is this workbook's.
+ */
+function writtenBack(
+  missing: readonly StoredIntent[],
+  present: ReadonlySet<string>,
+  me: WorkbookIdentity,
+  live: (idempotencyKey: string) => Intent | undefined,
+): Set<string> {
+  const back = new Set<string>();
+  const inLog = (k: string | null) => k !== null && (present.has(k) || back.has(k));
+  for (let changed = true; changed;) {
+    changed = false;
+    for (const e of missing) {
+      const key = e.record.idempotencyKey;
+      const owner = ownerOf(e, me);
+      if (back.has(key) || owner === "other") continue;
+      const after = missing.some((o) => o.anchor === key && back.has(o.record.idempotencyKey));
+      const unfinishedHere = owner === "mine" && !isFinal(e.record.status);
+      if (unfinishedHere || live(key) || inLog(e.anchor) || after) {
+        back.add(key);
+        changed = true;
+      }
+    }
+  }
+  return back;
 }

@@ -1,4 +1,5 @@
 // The workbook port of the trading engine: the selected rows in, the "Hedge Log" out. Implemented by src/excel (Office.js and in-memory).
+import { newIdempotencyKey } from "../api/client";
 import type { CellValue } from "./cells";
 import type { LogArchiveRequest, LogArchiveResult, LogQuery, LogRecord, LogUpdate, LogUpdateResult } from "./hedge-log";
 
@@ -29,6 +30,26 @@ export interface SelectedRows {
   hiddenRowsSkipped: number;
 }
 
+/**
+ * Which workbook this is: a random id the add-in writes once into a custom document property (saved in the file; not a
+ * secret) and the file's name where Excel knows it. This computer's journal keeps both with every row, so a row is only
+ * ever written back into the workbook it came from.
+ */
+export interface WorkbookIdentity {
+  id: string;
+  name: string | null;
+  /** The id was written in this session: the file had none when it was opened. */
+  fresh?: boolean;
+}
+
+/** The custom document property holding the workbook's id. */
+export const WORKBOOK_ID_PROPERTY = "HedgeWorkbookId";
+
+/** A new workbook id: random, not a secret (it only tells one workbook's rows from another's on this computer). */
+export function newWorkbookId(): string {
+  return `wb-${newIdempotencyKey()}`;
+}
+
 /** The workbook as the trading engine sees it. Implementations: office-workbook.ts (Excel.run) and memory-workbook.ts. */
 export interface Workbook {
   /** The selected visible rows (see SelectedRows). Throws a clear error when nothing usable is selected. */
@@ -48,6 +69,8 @@ export interface Workbook {
    * key) are skipped and returned in `missing`; the other updates are still written.
    */
   updateLog(updates: LogUpdate[]): Promise<LogUpdateResult>;
+  /** This workbook's identity, writing its id the first time (see WorkbookIdentity). */
+  identity(): Promise<WorkbookIdentity>;
   /** Brings the log sheet to the front (for the pane's "Show log"). */
   showLog(): Promise<void>;
   /**

@@ -42,6 +42,9 @@ const entry = (key: string, finalAt: string | null = null, over: Partial<StoredI
     keyId: "k0123456789abcdef",
     anchor: null,
     finalAt,
+    workbookId: "wb-5d7e2f1a-0c3b-4e8d-9f6a-2b1c0d9e8f7a",
+    workbookName: "Treasury hedges FY26.xlsx",
+    dismissedIn: [],
     ...over,
   };
 };
@@ -91,7 +94,7 @@ describe("what the journal can read back", () => {
     const keyAt = 1 + LOG_COLUMNS.findIndex((c) => c.field === "idempotencyKey");
     const variants = {
       version2: [2, ...good.slice(1)],
-      short: good.slice(0, -1),
+      short: good.slice(0, LOG_COLUMNS.length + 3),
       object: { ...good },
       emptyKey: good.map((v, i) => (i === keyAt ? "" : v)),
       numberKey: good.map((v, i) => (i === keyAt ? 7 : v)),
@@ -100,6 +103,14 @@ describe("what the journal can read back", () => {
     expect(decodeStoredIntent("")).toBeNull();
     // Extras written by a later version are ignored.
     expect(decodeStoredIntent(JSON.stringify([...good, "later"]))).toEqual(entry("k1"));
+  });
+
+  it("an entry journalled before workbook ids were kept reads as of no known workbook; one dismissed keeps where", () => {
+    const good = JSON.parse(encodeStoredIntent(entry("k1"))) as unknown[];
+    const before = good.slice(0, LOG_COLUMNS.length + 4);
+    expect(decodeStoredIntent(JSON.stringify(before))).toEqual(entry("k1", null, { workbookId: null, workbookName: null }));
+    const dismissed = entry("k1", null, { dismissedIn: ["wb-b", "wb-c"] });
+    expect(decodeStoredIntent(encodeStoredIntent(dismissed))).toEqual(dismissed);
   });
 
   it("nothing stored under a scope reads as no entries; writing or removing nothing writes nothing", async () => {

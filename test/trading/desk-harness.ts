@@ -23,6 +23,7 @@ export function killable(inner: Workbook): Workbook & { kill(): void } {
     appendLog: guard((r) => inner.appendLog(r)),
     updateLog: guard((u) => inner.updateLog(u)),
     showLog: guard(() => inner.showLog()),
+    identity: guard(() => inner.identity()),
     kill: () => {
       dead = true;
     },

@@ -8,6 +8,7 @@ import { LOG_COLUMNS, LOG_SHEET_NAME } from "../../src/trading/hedge-log";
 import type { CellValue } from "../../src/trading/cells";
 import type { Action } from "../../src/trading/types";
 import { logCells, logRow } from "../support/builders";
+import { WORKBOOK_ID_PROPERTY } from "../../src/trading/workbook";
 
 /** Waits (real time, up to 2 s) until `ready` holds. */
 async function until(ready: () => Promise<boolean>): Promise<void> {
@@ -48,9 +49,16 @@ function intent(key: string, minutes = 0, action: Action = "open"): Intent {
 const journalOf = (workbook: MemoryWorkbook, store: MemoryIntentStore | null = null, onError?: (e: Error) => void) =>
   new Journal(workbook, { ...(store ? { store, scope: SCOPE } : {}), now: () => NOW, flushDelayMs: 60_000, onError });
 
-/** A workbook holding `log` (the Hedge Log's cells, header first) as a table: the file as it was last saved. */
-function saved(log: CellValue[][]): MemoryWorkbook {
-  const wb = new MemoryWorkbook({ sheets: { [LOG_SHEET_NAME]: log.map((r) => [...r]) } });
+/** This test file's workbook: its id as saved in the file (see WorkbookIdentity). */
+const THIS_WORKBOOK = "wb-this";
+
+/** A workbook holding `log` (the Hedge Log's cells, header first) as a table: the file as it was last saved, with its id. */
+function saved(log: CellValue[][], id = THIS_WORKBOOK, name = "Hedges.xlsx"): MemoryWorkbook {
+  const wb = new MemoryWorkbook({
+    sheets: { [LOG_SHEET_NAME]: log.map((r) => [...r]) },
+    customProperties: { [WORKBOOK_ID_PROPERTY]: id },
+    name,
+  });
   return wb.addTable("HedgeLog", LOG_SHEET_NAME, `A1:${String.fromCharCode(64 + LOG_COLUMNS.length)}${log.length}`);
 }
 
@@ -157,7 +165,7 @@ describe("opening a workbook whose log lost rows (closed without saving, or rows
   it("rows the log lost come back in the order they were logged, whatever order this computer's journal lists them in", async () => {
     const store = new MemoryIntentStore();
     const [a, b, c] = [intent("a", 0, "add"), intent("b", 0, "add"), intent("c", 1, "add")]; // a and b went in one send
-    const entry = (i: Intent) => ({ record: intentToLogRecord(i), keyId: i.keyId, anchor: null, finalAt: null });
+    const entry = (i: Intent) => ({ record: intentToLogRecord(i), keyId: i.keyId, anchor: null, finalAt: null, workbookId: THIS_WORKBOOK });
     await store.put(SCOPE, [c, a, b].map(entry)); // e.g. listed by key, not by time
     const wb = saved([LOG_COLUMNS.map((h) => h.header)]);
     const report = await journalOf(wb, store).load();
@@ -227,7 +235,7 @@ describe("opening a workbook whose log lost rows (closed without saving, or rows
 
   it("a final row the user deleted from the log is not written back unasked: it is listed as missing, for the user to restore", async () => {
     const store = new MemoryIntentStore();
-    const wb = new MemoryWorkbook();
+    const wb = saved([LOG_COLUMNS.map((c) => c.header)]);
     const j1 = journalOf(wb, store);
     await j1.load();
     const a = intent("a");
@@ -244,32 +252,114 @@ describe("opening a workbook whose log lost rows (closed without saving, or rows
     expect(keysOf(await reopened.readLog())).toEqual(["b"]);
   });
 
-  it("another workbook's final rows are not written into this log: they count for the duplicate check, and restore() adds them on the user's word", async () => {
+  it("rows journalled before workbook ids were kept (no id): final or unfinished, they are written back only when tied to this log, else listed for the user's word", async () => {
     const store = new MemoryIntentStore();
-    const other = new MemoryWorkbook();
-    const j1 = journalOf(other, store);
-    await j1.load();
-    const a = intent("a");
-    const b = intent("b", 1);
-    const c = intent("c", 2);
-    for (const i of [a, b, c]) await j1.append([i]);
-    for (const i of [a, b, c]) await filled(j1, i);
-
-    const mine = new MemoryWorkbook();
+    const legacy = (i: Intent, status: string) => ({
+      record: { ...intentToLogRecord(i), status },
+      keyId: i.keyId,
+      anchor: null,
+      finalAt: null,
+    });
+    await store.put(SCOPE, [legacy(intent("a"), "filled"), legacy(intent("b", 1), "submitting"), legacy(intent("c", 2), "filled")]);
+    const mine = saved([LOG_COLUMNS.map((c) => c.header)]);
     const j2 = journalOf(mine, store);
     const report = await j2.load();
     expect(report.restored).toEqual([]);
     expect(keysOf(report.orphans)).toEqual(["a", "b", "c"]);
+    expect(report.otherWorkbooks).toEqual([]);
     expect(await mine.readLog()).toEqual([]);
-    expect(j2.all()).toEqual([]);
     expect(keysOf(j2.records())).toEqual(["a", "b", "c"]);
-    // The user says two of them are this workbook's: they are added in the order they were logged.
+    // The user says two of them are this workbook's: they are added in the order they were logged, and are this workbook's from then on.
     const back = await j2.restore(["c", "a", "unknown"]);
     expect(keysOf(back)).toEqual(["a", "c"]);
     expect(keysOf(await mine.readLog())).toEqual(["a", "c"]);
     expect(keysOf(j2.orphaned())).toEqual(["b"]);
     expect(keysOf(j2.records())).toEqual(["b", "a", "c"]);
     expect(j2.get("a")).toMatchObject({ status: "filled" });
+    await j2.flush();
+    expect(
+      (await store.load(SCOPE))
+        .filter((e) => e.workbookId === THIS_WORKBOOK)
+        .map((e) => e.record.idempotencyKey)
+        .sort(),
+    ).toEqual(["a", "c"]);
+  });
+});
+
+describe("two workbooks on one computer: a row belongs to its workbook", () => {
+  /** Workbook A's pane journals an unfinished 4.25 M Open with a confidential reference, then one final row. */
+  async function workbookA(store: MemoryIntentStore) {
+    const a = saved([LOG_COLUMNS.map((c) => c.header)], "wb-a", "Client A hedges.xlsx");
+    const savedEmpty = a.cells(LOG_SHEET_NAME);
+    const j = journalOf(a, store);
+    await j.load();
+    const done = intent("a-done");
+    await j.append([done]);
+    await filled(j, done);
+    const secret = { ...intent("a-open", 1), notional: 4_250_000, clientReference: "PROJECT-NIGHTINGALE-ACQ" };
+    await j.append([secret]);
+    j.update(secret, { sentAt: at(1) });
+    await j.flush();
+    return { savedEmpty, secret };
+  }
+
+  it("opening workbook B never writes A's rows into it: no Hedge Log is made, and A's unfinished row is listed with A's name", async () => {
+    const store = new MemoryIntentStore();
+    const { secret } = await workbookA(store);
+    const b = new MemoryWorkbook({ sheets: { Exposures: [["Market", "Side", "Notional"]] }, name: "Budget 2027.xlsx" });
+    const j = journalOf(b, store);
+    const report = await j.load();
+    await j.flush();
+    expect(report.restored).toEqual([]);
+    expect(report.orphans).toEqual([]);
+    expect(report.otherWorkbooks.map((i) => [i.idempotencyKey, i.workbookName, i.notional])).toEqual([
+      ["a-open", "Client A hedges.xlsx", 4_250_000],
+    ]);
+    expect(b.sheetNames()).toEqual(["Exposures"]);
+    expect(JSON.stringify(b.cells("Exposures"))).not.toContain(secret.clientReference);
+    // A's final row still counts for B's duplicate check, but B cannot restore it (it is not B's).
+    expect(keysOf(j.records())).toEqual(["a-done", "a-open"]);
+    expect(await j.restore(["a-done", "a-open"])).toEqual([]);
+    expect(b.sheetNames()).toEqual(["Exposures"]);
+  });
+
+  it("dismissed in B, A's row is not listed in B again, and A, reopened as last saved, still gets it back", async () => {
+    const store = new MemoryIntentStore();
+    const { savedEmpty } = await workbookA(store);
+    const b = new MemoryWorkbook({ name: "Budget 2027.xlsx" });
+    const jb = journalOf(b, store);
+    await jb.load();
+    expect(keysOf(await jb.dismiss(["a-open", "not-listed"]))).toEqual(["a-open"]);
+    expect(jb.otherWorkbookRows()).toEqual([]);
+    expect((await journalOf(b, store).load()).otherWorkbooks).toEqual([]);
+    // A third workbook still lists it: a dismissal is per workbook.
+    expect(keysOf((await journalOf(new MemoryWorkbook(), store).load()).otherWorkbooks)).toEqual(["a-open"]);
+    // Workbook A, closed without saving, reopens with an empty log: both its rows come back, in order.
+    const reopened = saved(savedEmpty, "wb-a", "Client A hedges.xlsx");
+    const report = await journalOf(reopened, store).load();
+    expect(keysOf(report.restored)).toEqual(["a-done", "a-open"]);
+    expect((await reopened.readLog()).map((r) => [r.idempotencyKey, r.notional])).toEqual([
+      ["a-done", 50_000],
+      ["a-open", 4_250_000],
+    ]);
+  });
+
+  it("a file of the same name that got its id only now (its id was lost with unsaved changes) is offered A's rows on the user's word, never unasked", async () => {
+    const store = new MemoryIntentStore();
+    await workbookA(store);
+    const sameName = new MemoryWorkbook({ name: "Client A hedges.xlsx" });
+    const j = journalOf(sameName, store);
+    const report = await j.load();
+    expect(report.restored).toEqual([]);
+    expect(keysOf(report.orphans)).toEqual(["a-done", "a-open"]);
+    expect(report.otherWorkbooks).toEqual([]);
+    expect(sameName.sheetNames()).toEqual([]);
+    expect(keysOf(await j.restore(["a-open"]))).toEqual(["a-open"]);
+    expect(keysOf(await sameName.readLog())).toEqual(["a-open"]);
+    // Once this file's id is saved, the same name alone offers nothing: another file of that name lists A's rows as A's.
+    const laterSession = new MemoryWorkbook({ name: "Client A hedges.xlsx", customProperties: { [WORKBOOK_ID_PROPERTY]: "wb-other" } });
+    const later = await journalOf(laterSession, store).load();
+    expect(later.orphans).toEqual([]);
   });
 });
 
@@ -300,10 +390,10 @@ describe("opening a workbook whose log differs from this computer's journal", ()
     const before = { calls: wb.calls, writes: store.writes, cells: wb.cells(LOG_SHEET_NAME) };
     const j2 = journalOf(wb, store);
     const report = await j2.load();
-    expect(report).toEqual({ restored: [], orphans: [], edited: [] });
+    expect(report).toEqual({ restored: [], orphans: [], edited: [], otherWorkbooks: [] });
     expect(j2.get("a")).toMatchObject({ status: "submitted", hedgeId: "h-a", sentAt: at(1) });
     expect(wb.cells(LOG_SHEET_NAME)).toEqual(before.cells);
-    expect({ calls: wb.calls - before.calls, writes: store.writes - before.writes }).toEqual({ calls: 1, writes: 0 }); // the read
+    expect({ calls: wb.calls - before.calls, writes: store.writes - before.writes }).toEqual({ calls: 2, writes: 0 }); // the workbook's id (read, already there) and the log's read
   });
 
   it("a log row further on than the journal (written by another session) wins, and the journal takes it up", async () => {
@@ -498,7 +588,7 @@ describe("opening a workbook whose log differs from this computer's journal", ()
       { record: { ...intentToLogRecord(a), market: null as unknown as string }, keyId: null, anchor: null, finalAt: null },
     ]);
     const j = journalOf(new MemoryWorkbook(), store);
-    expect(await j.load()).toEqual({ restored: [], orphans: [], edited: [] });
+    expect(await j.load()).toEqual({ restored: [], orphans: [], edited: [], otherWorkbooks: [] });
     expect(j.all()).toEqual([]);
   });
 

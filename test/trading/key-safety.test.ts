@@ -1,4 +1,5 @@
 // The API key never lands in the workbook: after a full session (all four actions, a refusal, a lost answer, a resume, a bad key), every cell, format, table name, document setting and custom property is scanned.
+import { WORKBOOK_ID_PROPERTY } from "../../src/trading/workbook";
 import { defaultAccounts } from "../../src/sandbox/accounts";
 import { MemoryWorkbook } from "../../src/excel/memory-workbook";
 import { createDesk } from "../../src/trading/desk";
@@ -73,8 +74,9 @@ it("after a full session, no cell, format, table, document setting or custom pro
   expect(workbook.everything().length).toBeGreaterThan(5 * 17); // the scan saw the whole log
   expect(leaks(workbook, DEMO_API_KEY)).toEqual([]);
   expect(leaks(workbook, bad)).toEqual([]);
-  // The engine never writes document settings or custom properties (both are saved inside the .xlsx).
-  expect([...workbook.documentSettings.keys(), ...workbook.customProperties.keys()]).toEqual([]);
+  // The engine writes no document setting, and one custom property (both are saved inside the .xlsx): the workbook's random id.
+  expect([...workbook.documentSettings.keys()]).toEqual([]);
+  expect(Object.fromEntries(workbook.customProperties)).toEqual({ [WORKBOOK_ID_PROPERTY]: expect.stringMatching(/^wb-[0-9a-f-]{32,36}$/) });
 });
 
 it("the scan finds the key when it is there (the check can fail)", () => {

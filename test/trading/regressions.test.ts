@@ -455,7 +455,8 @@ it("a row sent while the pane reads the log again (Check again): this computer's
   const { client, posts } = counting(DEMO_API_KEY);
   const desk2 = await createDesk({
     client,
-    workbook: new MemoryWorkbook(),
+    // The file as last saved: its log had no row yet, but its id (written when the pane first opened on it) was saved.
+    workbook: new MemoryWorkbook({ customProperties: Object.fromEntries(workbook.customProperties) }),
     intentStore: store,
     pollIntervalMs: 250,
     now: () => new Date(Date.now() + 25 * HOUR),
@@ -522,7 +523,10 @@ it("a workbook closed without saving: the rows it lost come back from this compu
   await desk1.send(await desk1.preview("open", (await desk1.readRows("open")).rows));
   desk1.stop();
   // Reopened: the Hedge Log as last saved.
-  const reopened = new MemoryWorkbook({ sheets: { [LOG_SHEET_NAME]: savedLog } });
+  const reopened = new MemoryWorkbook({
+    sheets: { [LOG_SHEET_NAME]: savedLog },
+    customProperties: Object.fromEntries(saved.customProperties),
+  });
   reopened.addTable("HedgeLog", LOG_SHEET_NAME, `A1:${String.fromCharCode(64 + LOG_COLUMNS.length)}${savedLog.length}`);
   expect((await reopened.readLog()).map((r) => r.clientReference)).toEqual(["DS-1"]);
   const desk2 = await createDesk({ client, workbook: reopened, intentStore: store, pollIntervalMs: 250 });

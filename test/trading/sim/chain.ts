@@ -1,4 +1,5 @@
 // The chain states of the workload: one market side's rows (Open, Adds and Reduces, maybe a Close, one at a time) left in the Hedge Log as a crash after any prefix leaves them, the later rows executed on the service or not, this computer's journal kept (it never lags the log) or gone (the log is all the next pane has).
+import { SIM_WORKBOOK_ID } from "./files";
 import { intentFromRow, intentToLogRecord, submit, type Intent } from "../../../src/trading/intent";
 import { intentScope, type StoredIntent } from "../../../src/trading/intent-store";
 import type { Action, TradeRow } from "../../../src/trading/types";
@@ -65,6 +66,7 @@ async function journal(world: World, known: Intent[], keyId: string): Promise<vo
     keyId: intent.sentAt ? keyId : null,
     anchor: i > 0 ? known[i - 1].idempotencyKey : null,
     finalAt: FINAL.has(intent.status) ? iso() : null,
+    workbookId: SIM_WORKBOOK_ID,
   }));
   await world.files.store.put(intentScope("sandbox", ADDRESS), entries);
   for (const e of entries) world.files.journalled.add(e.record.idempotencyKey);

@@ -1,4 +1,5 @@
 // The workbook file and this computer's journal: the open workbook, the file as last saved, Save or Don't Save, a row deleted from the saved file, and the journal that outlives them.
+import { WORKBOOK_ID_PROPERTY } from "../../../src/trading/workbook";
 import { MemoryWorkbook, columnLetters } from "../../../src/excel/memory-workbook";
 import { MemoryIntentStore } from "../../../src/excel/intent-store";
 import { LOG_COLUMNS, LOG_SHEET_NAME, LOG_TABLE_NAME } from "../../../src/trading/hedge-log";
@@ -42,9 +43,16 @@ function snapshotLog(wb: MemoryWorkbook): CellValue[][] | null {
   return wb.sheetNames().includes(LOG_SHEET_NAME) && wb.tableNames().includes(LOG_TABLE_NAME) ? wb.cells(LOG_SHEET_NAME) : null;
 }
 
-/** The workbook as Excel opens it from the file: the saved Hedge Log table (if any). */
+/** The workbook's id, saved in the file before the run began (an id lost with unsaved changes is journal.test.ts's case). */
+export const SIM_WORKBOOK_ID = "wb-sim";
+
+/** The workbook as Excel opens it from the file: the saved Hedge Log table (if any), and its id. */
 function openWorkbook(grid: CellValue[][] | null): MemoryWorkbook {
-  const wb = new MemoryWorkbook({ sheets: { Exposures: [["Market"]] } });
+  const wb = new MemoryWorkbook({
+    sheets: { Exposures: [["Market"]] },
+    customProperties: { [WORKBOOK_ID_PROPERTY]: SIM_WORKBOOK_ID },
+    name: "Sim.xlsx",
+  });
   if (!grid) return wb;
   const rows = grid.filter((r, i) => i === 0 || r.some((v) => v !== "" && v !== null));
   wb.setSheet(LOG_SHEET_NAME, rows);

@@ -63,6 +63,7 @@ function workbookPort(world: PaneWorld, life: Life): Workbook {
     appendLog: faults.living(life, "appendLog", (r) => files.open.appendLog(r).finally(() => files.logVersion++)),
     updateLog: faults.living(life, "updateLog", (u) => files.open.updateLog(u).finally(() => files.logVersion++)),
     showLog: faults.living(life, "showLog", () => files.open.showLog()),
+    identity: faults.living(life, "identity", () => files.open.identity()),
   };
 }
 
