@@ -40,6 +40,8 @@ export interface UnfinishedView {
   resumeLabel: string;
   /** Rows of this computer's journal the Hedge Log lacks. */
   missing: { text: string; keys: string[] } | null;
+  /** Unfinished rows of other workbooks on this computer: never written here; Dismiss stops listing them here. */
+  otherWorkbooks: { text: string; keys: string[] } | null;
   /** Rows the add-in will never send, with why. */
   unusable: string[];
   /** "USDTNGN buy waits on: Add 50,000.00 USD logged … (needs your decision; 1 more row queued)". */
@@ -109,6 +111,18 @@ export function unfinishedView(
           keys: plan.missing.map((r) => r.idempotencyKey),
         }
       : null;
+  const otherWorkbooks =
+    plan && plan.otherWorkbooks.length > 0 && !options.resumed
+      ? {
+          text: `From another workbook: ${plural(plan.otherWorkbooks.length, "unfinished row")} this computer journalled in another workbook, which is not written here (open that workbook to resume ${plan.otherWorkbooks.length === 1 ? "it" : "them"}): ${plan.otherWorkbooks
+            .map(
+              (o) =>
+                `${rowTitle(o.row)} (logged ${formatUtc(o.row.loggedAt)}, in ${o.workbookName ? `“${o.workbookName}”` : "a workbook never saved"})`,
+            )
+            .join("; ")}.`,
+          keys: plan.otherWorkbooks.map((o) => o.row.idempotencyKey),
+        }
+      : null;
   const unusable = plan
     ? plan.unusable.map((u) => `${u.action || "?"} ${u.side} ${u.market || "(no market)"}, logged ${formatUtc(u.loggedAt)}: ${u.reason}`)
     : [];
@@ -128,12 +142,13 @@ export function unfinishedView(
     headline = `${plural(deciding, "row needs", "rows need")} your decision: the service cannot tell whether ${deciding === 1 ? "it" : "they"} took effect.`;
   else headline = others.trim();
   return {
-    empty: rows.length === 0 && !missing && unusable.length === 0 && waits.length === 0 && headline === "",
+    empty: rows.length === 0 && !missing && !otherWorkbooks && unusable.length === 0 && waits.length === 0 && headline === "",
     headline,
     rows,
     resumeCount,
     resumeLabel: `Resume ${plural(resumeCount, "row")}`,
     missing,
+    otherWorkbooks,
     unusable,
     waits,
     waitLines,

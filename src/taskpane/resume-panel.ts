@@ -33,6 +33,9 @@ function resumeElements() {
     missingBox: byId("resume-missing"),
     missingText: byId("resume-missing-text"),
     restoreButton: byId("resume-restore"),
+    othersBox: byId("resume-other-workbooks"),
+    othersText: byId("resume-other-workbooks-text"),
+    dismissButton: byId("resume-dismiss"),
     unusableList: byId("resume-unusable"),
     waitsList: byId("resume-waits"),
     resumeButton: byId("resume"),
@@ -80,6 +83,7 @@ class ResumeList {
     this.el.resumeButton.addEventListener("click", () => void this.resumePressed());
     this.el.checkButton.addEventListener("click", () => void this.inspect());
     this.el.restoreButton.addEventListener("click", () => void this.restorePressed());
+    this.el.dismissButton.addEventListener("click", () => void this.dismissPressed());
   }
 
   /** Redraws once per frame (a row being confirmed keeps its buttons steady until the user answers). */
@@ -123,6 +127,8 @@ class ResumeList {
   private drawNotes(view: UnfinishedView): void {
     this.el.missingBox.hidden = !view.missing;
     this.el.missingText.textContent = view.missing?.text ?? "";
+    this.el.othersBox.hidden = !view.otherWorkbooks;
+    this.el.othersText.textContent = view.otherWorkbooks?.text ?? "";
     this.el.unusableList.hidden = view.unusable.length === 0;
     this.el.unusableList.replaceChildren(...view.unusable.map((u) => h("li", { class: "warning" }, u)));
     this.el.waitsList.hidden = view.waitLines.length === 0;
@@ -272,6 +278,16 @@ class ResumeList {
       resumeButton.toggleAttribute("disabled", false);
     }
     this.render();
+  }
+
+  private async dismissPressed(): Promise<void> {
+    if (!this.desk || !this.plan) return;
+    try {
+      await this.desk.dismiss(this.plan.otherWorkbooks.map((o) => o.row.idempotencyKey));
+    } catch (e) {
+      this.showError(errorView(e));
+    }
+    await this.inspect();
   }
 
   private async restorePressed(): Promise<void> {

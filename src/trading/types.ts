@@ -244,6 +244,11 @@ export interface ResumePlan {
    * workbook's, or this one's if it was closed without saving before its log was ever saved. restore() adds them.
    */
   missing: RowStatus[];
+  /**
+   * Unfinished rows this computer journalled in another workbook (not this one's, so never written here): listed with
+   * that workbook's name where Excel knew it, until dismiss() stops listing them in this workbook.
+   */
+  otherWorkbooks: Array<{ row: RowStatus; workbookName: string | null }>;
 }
 
 export interface ResumeOptions {
@@ -324,6 +329,8 @@ export interface TradingDesk {
   resume(options?: ResumeOptions): Promise<ResumeResult>;
   /** Adds rows of ResumePlan.missing to this Hedge Log, on the user's word that they are this workbook's. */
   restore(idempotencyKeys: readonly string[]): Promise<RowStatus[]>;
+  /** Stops listing rows of ResumePlan.otherWorkbooks in this workbook (they stay in their own, and in this computer's journal). */
+  dismiss(idempotencyKeys: readonly string[]): Promise<RowStatus[]>;
   /** The user's decision on a row that needs one: "done" adopts what the service shows, "not_done" marks it not sent. Logged with the time. */
   decide(idempotencyKey: string, decision: Decision): Promise<RowStatus>;
   /** Starts the fill poller (idempotent). send() and resume() call it. */

@@ -265,6 +265,7 @@ describe("unfinished rows", () => {
     unusable: [],
     otherAccounts: 0,
     missing: [],
+    otherWorkbooks: [],
     ...over,
   });
   const none = { resumed: false, claimed: new Set<string>(), decisions: [], waits: [] };
@@ -281,6 +282,24 @@ describe("unfinished rows", () => {
     ]);
     // Rows needing a decision are not in the Resume count.
     expect([view.resumeCount, view.resumeLabel]).toEqual([2, "Resume 2 rows"]);
+  });
+
+  test("another workbook's unfinished rows are named with that workbook, never offered for this log, and alone make the list worth showing", () => {
+    const p = plan([], {
+      otherWorkbooks: [
+        { row: status("x", { action: "open", notional: 4_250_000 }), workbookName: "Client A hedges.xlsx" },
+        { row: status("y"), workbookName: null },
+      ],
+    });
+    const view = unfinishedView(p, none);
+    expect(view.empty).toBe(false);
+    expect(view.missing).toBeNull();
+    expect(view.otherWorkbooks?.keys).toEqual(["x", "y"]);
+    expect(view.otherWorkbooks?.text).toBe(
+      "From another workbook: 2 unfinished rows this computer journalled in another workbook, which is not written here (open that workbook to resume them): " +
+        "Open buy USDTNGN 4,250,000.00 USD (logged 2026-11-20 10:15:03 UTC, in “Client A hedges.xlsx”); Add buy USDTNGN 50,000.00 USD (logged 2026-11-20 10:15:03 UTC, in a workbook never saved).",
+    );
+    expect(unfinishedView(p, { ...none, resumed: true }).otherWorkbooks).toBeNull();
   });
 
   test("a row without an account is resumed only once claimed", () => {

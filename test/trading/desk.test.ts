@@ -1769,6 +1769,24 @@ describe("more than one row at once, and the requests it costs", () => {
     expect(w.service.maxReadsInFlight).toBe(3);
   });
 
+  it("another workbook's unfinished row is listed with that workbook's name, never written into this one, and dismissed here on the user's word", async () => {
+    const w = world();
+    const r = await w.journalled(row(), { sentAt: iso(START) });
+    const other = new MemoryWorkbook({ sheets: { Budget: [["Cost centre"]] }, name: "Budget 2027.xlsx" });
+    const desk = await createDesk({ client: w.service.client(), workbook: other, intentStore: w.store, pollIntervalMs: 1_000 });
+    afterEachDesk.push(() => desk.stop());
+    const plan = await desk.inspect();
+    expect(plan.items).toEqual([]);
+    expect(plan.missing).toEqual([]);
+    expect(plan.otherWorkbooks).toEqual([{ row: expect.objectContaining({ idempotencyKey: r.idempotencyKey }), workbookName: null }]);
+    await desk.resume();
+    expect(await desk.restore([r.idempotencyKey])).toEqual([]);
+    expect(other.sheetNames()).toEqual(["Budget"]);
+    expect(w.service.posts).toEqual([]);
+    expect(await desk.dismiss([r.idempotencyKey])).toEqual([expect.objectContaining({ idempotencyKey: r.idempotencyKey })]);
+    expect((await desk.inspect()).otherWorkbooks).toEqual([]);
+  });
+
   it("rows of this computer's journal that the log lost are listed, and restored on the user's word", async () => {
     const w = world();
     const r = await w.journalled(row(), { sentAt: iso(START), status: "filled", hedgeId: "h-1" });

@@ -287,6 +287,10 @@ class Desk implements TradingDesk, DeskContext {
     return restored.map(rowStatusOf);
   }
 
+  async dismiss(idempotencyKeys: readonly string[]): Promise<RowStatus[]> {
+    return (await this.journal.dismiss(idempotencyKeys)).map(rowStatusOf);
+  }
+
   async decide(idempotencyKey: string, decision: Decision): Promise<RowStatus> {
     const intent = this.lanes.get(idempotencyKey)?.intent ?? this.journal.get(idempotencyKey);
     if (!intent) throw new Error(`No unfinished row with idempotency key ${idempotencyKey} in the ${LOG_SHEET_NAME}.`);

@@ -17,7 +17,13 @@ type Planned = Pick<ResumeItem, "serviceSays" | "step" | "detail">;
 /** The plan of every unfinished row of this environment and account (the journal is loaded). */
 export async function planResume(ctx: DeskContext): Promise<ResumePlan> {
   const journal = ctx.journal;
-  const plan: ResumePlan = { items: [], unusable: [], otherAccounts: 0, missing: journal.orphaned().map(rowStatusOf) };
+  const plan: ResumePlan = {
+    items: [],
+    unusable: [],
+    otherAccounts: 0,
+    missing: journal.orphaned().map(rowStatusOf),
+    otherWorkbooks: journal.otherWorkbookRows().map((i) => ({ row: rowStatusOf(i), workbookName: i.workbookName })),
+  };
   const rows: Array<{ intent: Intent; owner: ResumeItem["owner"] }> = [];
   for (const intent of journal.all()) {
     if (isFinal(intent.status)) continue;
