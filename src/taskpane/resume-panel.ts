@@ -59,7 +59,8 @@ class ResumeList {
   private resumed = false;
   private readonly claimed = new Set<string>();
   /** The row whose decision is being confirmed, and where. */
-  private confirming: { key: string; decision: Decision; place: Place } | null = null;
+  /** The decision being confirmed; `nothingShown`: the desk's question when nothing shows the row was done (asked again). */
+  private confirming: { key: string; decision: Decision; place: Place; nothingShown?: string } | null = null;
   private drawing = false;
 
   constructor(
@@ -185,10 +186,12 @@ class ResumeList {
   private decisionControls(row: UnfinishedRowView, titleId: string, place: Place): HTMLElement {
     const confirming = this.confirming;
     if (confirming?.key === row.key && confirming.place === place) {
-      const c = decisionConfirmation(row, confirming.decision);
+      const c = confirming.nothingShown
+        ? { text: confirming.nothingShown, button: "Record as done anyway" }
+        : decisionConfirmation(row, confirming.decision);
       const yes = h("fluent-button", { appearance: "primary", class: "confirm-decision", type: "button" }, c.button);
       const back = h("fluent-button", { class: "decision-back", type: "button" }, "Back");
-      yes.addEventListener("click", () => void this.decide(row.key, confirming.decision));
+      yes.addEventListener("click", () => void this.decide(row.key, confirming.decision, place, confirming.nothingShown !== undefined));
       back.addEventListener("click", () => {
         this.confirming = null;
         this.render();
@@ -217,20 +220,25 @@ class ResumeList {
 
   // ---- actions ----
 
-  private ask(key: string, decision: Decision, place: Place): void {
-    this.confirming = { key, decision, place };
+  private ask(key: string, decision: Decision, place: Place, nothingShown?: string): void {
+    this.confirming = { key, decision, place, nothingShown };
     this.render();
     focusWhenReady(this.placed(key, place, "fluent-button.confirm-decision") ?? this.el.headline);
   }
 
-  private async decide(key: string, decision: Decision): Promise<void> {
+  private async decide(key: string, decision: Decision, place: Place, nothingShown = false): Promise<void> {
     if (!this.desk) return;
     this.confirming = null;
     this.showError(null);
     try {
-      await this.desk.decide(key, decision);
+      await this.desk.decide(key, decision, { nothingShown });
       if (this.plan) this.plan = { ...this.plan, items: this.plan.items.filter((i) => i.row.idempotencyKey !== key) };
     } catch (e) {
+      // Nothing shows it was done: ask once more, in place, with the desk's question (nothing was changed).
+      if ((e as { code?: unknown } | null)?.code === "confirm_nothing_shown") {
+        this.ask(key, decision, place, (e as Error).message);
+        return;
+      }
       this.showError(errorView(e));
     }
     this.render();

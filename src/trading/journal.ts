@@ -72,6 +72,8 @@ export class Journal {
   /** Final intents the per-user journal knows that are not in this log (another workbook's): for the duplicate check only. */
   private elsewhere: LogRecord[] = [];
   private readonly orphans = new Map<string, Intent>();
+  /** Idempotency keys this computer's journal holds (loaded, or appended here): the rest are known from the log alone. */
+  private readonly here = new Set<string>();
   /** Unfinished rows of other workbooks (see LoadReport.otherWorkbooks). */
   private readonly others = new Map<string, Intent>();
   private identityRead: Promise<WorkbookIdentity> | null = null;
@@ -108,6 +110,7 @@ export class Journal {
     const report: LoadReport = { restored: [], orphans: [], edited: [], otherWorkbooks: [] };
     const me = await this.identity();
     const stored = this.options.store ? await this.options.store.load(this.options.scope!) : [];
+    for (const e of stored) this.here.add(e.record.idempotencyKey);
     const keys = new Set<string>();
     for (const e of stored) {
       keys.add(e.record.idempotencyKey);
@@ -214,6 +217,14 @@ export class Journal {
     if (wanted.length > 0) await this.writeBack(wanted);
     await this.flush();
     return wanted;
+  }
+
+  /**
+   * Whether this computer's journal holds the row (it was journalled here before it was sent): false for a row known from
+   * the Hedge Log alone (another computer, an older version, or typed in). Without a store, every row is the log's alone.
+   */
+  journalledHere(idempotencyKey: string): boolean {
+    return this.here.has(idempotencyKey);
   }
 
   /** Unfinished rows journalled in other workbooks (see LoadReport.otherWorkbooks). */
@@ -340,7 +351,10 @@ export class Journal {
         intents.map((i) => this.entry(i)),
       );
     await this.workbook.appendLog(intents.map(intentToLogRecord));
-    for (const intent of intents) this.intents.set(intent.idempotencyKey, intent);
+    for (const intent of intents) {
+      this.intents.set(intent.idempotencyKey, intent);
+      if (this.options.store) this.here.add(intent.idempotencyKey);
+    }
     if (intents.length > 0) this.lastKey = intents[intents.length - 1].idempotencyKey;
   }
 

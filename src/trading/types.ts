@@ -264,6 +264,14 @@ export interface ResumeResult {
 /** The user's word on a row that needs a decision. */
 export type Decision = "done" | "not_done";
 
+export interface DecideOptions {
+  /**
+   * The user confirmed "It was done" although neither the service nor this computer's journal shows anything of the row
+   * (decide() refuses it first with NothingShownError, changing nothing).
+   */
+  nothingShown?: boolean;
+}
+
 /** A market side whose next row waits, and on which row. */
 export interface LaneWait {
   market: string;
@@ -332,7 +340,7 @@ export interface TradingDesk {
   /** Stops listing rows of ResumePlan.otherWorkbooks in this workbook (they stay in their own, and in this computer's journal). */
   dismiss(idempotencyKeys: readonly string[]): Promise<RowStatus[]>;
   /** The user's decision on a row that needs one: "done" adopts what the service shows, "not_done" marks it not sent. Logged with the time. */
-  decide(idempotencyKey: string, decision: Decision): Promise<RowStatus>;
+  decide(idempotencyKey: string, decision: Decision, options?: DecideOptions): Promise<RowStatus>;
   /** Starts the fill poller (idempotent). send() and resume() call it. */
   startFillPolling(): void;
   /** Stops the poller and any retry timers. Unfinished rows stay in the log for the next resume(). */

@@ -587,6 +587,7 @@ describe("what the user selected", () => {
       appendLog: async () => undefined,
       updateLog: async () => ({ missing: [] }),
       showLog: async () => undefined,
+      identity: async () => ({ id: "wb-stub", name: null }),
       ...over,
     }) as Workbook;
 

@@ -13,6 +13,7 @@ import {
   INTENT_STATUSES,
   type Action,
   type Decision,
+  type DecideOptions,
   type DeskOptions,
   type IntentStatus,
   type LaneWait,
@@ -84,7 +85,10 @@ class Desk implements TradingDesk, DeskContext {
   readonly concurrency: number;
   private readonly workbook;
   private readonly newKey: () => string;
-  private readonly lanes = new Lanes();
+  /** With this computer's journal, a row it does not hold is the log's alone (see Lanes); without one, no row can be told apart. */
+  private readonly lanes = new Lanes(
+    (intent) => this.options.intentStore !== undefined && !this.journal.journalledHere(intent.idempotencyKey),
+  );
   private readonly scheduler: Scheduler;
   private readonly runner: RowRunner;
   private readonly follower: FillFollower;
@@ -291,7 +295,7 @@ class Desk implements TradingDesk, DeskContext {
     return (await this.journal.dismiss(idempotencyKeys)).map(rowStatusOf);
   }
 
-  async decide(idempotencyKey: string, decision: Decision): Promise<RowStatus> {
+  async decide(idempotencyKey: string, decision: Decision, options: DecideOptions = {}): Promise<RowStatus> {
     const intent = this.lanes.get(idempotencyKey)?.intent ?? this.journal.get(idempotencyKey);
     if (!intent) throw new Error(`No unfinished row with idempotency key ${idempotencyKey} in the ${LOG_SHEET_NAME}.`);
     if (isFinal(intent.status)) throw new Error(`That row is already final (${intent.status}): nothing to decide.`);
@@ -299,6 +303,18 @@ class Desk implements TradingDesk, DeskContext {
       throw new Error("That row belongs to another account or environment: decide it with that account's key.");
     if (this.lanes.has(idempotencyKey) && intent.status !== "needs_decision")
       throw new Error("The add-in is still working on that row (it needs no decision): wait for its outcome.");
+    // "It was done" reads what the service shows first: with no trace there and none in this computer's journal, the
+    // user confirms it (options.nothingShown) before anything changes, and the log says so.
+    const v: Judged | null =
+      decision === "done"
+        ? await check(this.client, intent, this.life(), () => this.openedHedges(), this.chain()(intent)).then(
+            (c) => c.verdict,
+            () => null,
+          )
+        : null;
+    // Evidence: the service shows the row's effect, or something of its hedge it cannot match; or this computer journalled it.
+    const evidence = (v !== null && v.kind !== "absent") || this.journal.journalledHere(idempotencyKey);
+    if (decision === "done" && !evidence && !options.nothingShown) throw new NothingShownError(v === null);
     const at = this.now().toISOString();
     this.restart();
     const t = this.lanes.track(intent, false);
@@ -313,11 +329,7 @@ class Desk implements TradingDesk, DeskContext {
         message: `Marked not sent by the user (${when(at)}): nothing is sent for this row.`,
       });
     } else {
-      const v: Judged | null = await check(this.client, intent, this.life(), () => this.openedHedges(), this.chain()(intent)).then(
-        (c) => c.verdict,
-        () => null,
-      );
-      this.move(intent, { errorCode: null, ...donePatch(intent, v), decidedAt: at });
+      this.move(intent, { errorCode: null, ...donePatch(intent, v, evidence), decidedAt: at });
     }
     t.answered = true;
     await this.journal.flush();
@@ -425,8 +437,14 @@ class Desk implements TradingDesk, DeskContext {
  * "It was done": adopt what the service shows — its effect; "no effect, and none can come any more" when its hedge ended
  * without it; otherwise the user's word stands (the service shows something the add-in cannot match).
  */
-function donePatch(intent: Intent, v: Judged | null): IntentPatch {
+function donePatch(intent: Intent, v: Judged | null, evidence: boolean): IntentPatch {
   const shown = v ? v.says : "The service could not be asked.";
+  if (!evidence)
+    return {
+      status: intent.action === "close" ? "closed" : "filled",
+      message: `Recorded as done by the user although neither the service nor this computer's journal shows anything of it; the service showed: ${shown}`,
+      decision: "done (nothing on the service)",
+    };
   const patch: IntentPatch =
     v?.kind === "effect"
       ? { ...v.patch }
@@ -434,6 +452,22 @@ function donePatch(intent: Intent, v: Judged | null): IntentPatch {
         ? { status: "failed", message: `The service shows it had no effect: ${shown}` }
         : { status: intent.action === "close" ? "closed" : "filled", message: `Marked done by the user; the service showed: ${shown}` };
   return { ...patch, decision: `done: ${shown}`.slice(0, 250) };
+}
+
+/**
+ * "It was done" on a row that neither the service nor this computer's journal shows: nothing was changed; the pane asks
+ * the user to confirm (decide again with `nothingShown`), and the log then records "done (nothing on the service)".
+ */
+export class NothingShownError extends Error {
+  readonly code = "confirm_nothing_shown";
+  constructor(couldNotAsk: boolean) {
+    super(
+      couldNotAsk
+        ? "The service could not be asked, and this computer's journal has nothing of this row. Record it as done anyway?"
+        : "The service shows nothing of this row. Record it as done anyway?",
+    );
+    this.name = "NothingShownError";
+  }
 }
 
 /** An error about the selection (multi-area, nothing selected, the log sheet): shown with its own code, not as unexpected. */

@@ -10,6 +10,18 @@ export class Lanes {
   private readonly tracked = new Map<string, Tracking>();
   private seq = 0;
 
+  /**
+   * `logOnly`: the row is known from the Hedge Log alone, not from this computer's journal (another computer's, an older
+   * version's, or typed in). Such rows go in a lane of their own beside their side's: one of them waiting for a decision
+   * never holds back the rows this computer journalled, and waits alone.
+   */
+  constructor(private readonly logOnly: (intent: Intent) => boolean = () => false) {}
+
+  /** The lane of a row: its market side, and whether this computer journalled it. */
+  private laneKey(intent: Intent): string {
+    return this.logOnly(intent) ? `${laneOf(intent)} (log only)` : laneOf(intent);
+  }
+
   track(intent: Intent, fresh: boolean): Tracking {
     let t = this.tracked.get(intent.idempotencyKey);
     if (!t) {
@@ -45,7 +57,7 @@ export class Lanes {
     const heads = new Map<string, Tracking>();
     for (const t of this.tracked.values()) {
       if (isFinal(t.intent.status)) continue;
-      const lane = laneOf(t.intent);
+      const lane = this.laneKey(t.intent);
       // `tracked` is in seq order (a row's seq is given as it is added): the first is the head.
       if (!heads.has(lane)) heads.set(lane, t);
     }
@@ -54,9 +66,9 @@ export class Lanes {
 
   /** An earlier row of its side waits for a decision (seq is unique: a row is never earlier than itself). */
   blockedByDecision(t: Tracking): boolean {
-    const lane = laneOf(t.intent);
+    const lane = this.laneKey(t.intent);
     for (const o of this.tracked.values())
-      if (o.seq < t.seq && laneOf(o.intent) === lane && o.intent.status === "needs_decision") return true;
+      if (o.seq < t.seq && this.laneKey(o.intent) === lane && o.intent.status === "needs_decision") return true;
     return false;
   }
 
@@ -71,8 +83,8 @@ export class Lanes {
   waits(): LaneWait[] {
     const out: LaneWait[] = [];
     for (const head of this.heads()) {
-      const lane = laneOf(head.intent);
-      const behind = this.all().filter((t) => t !== head && !isFinal(t.intent.status) && laneOf(t.intent) === lane);
+      const lane = this.laneKey(head.intent);
+      const behind = this.all().filter((t) => t !== head && !isFinal(t.intent.status) && this.laneKey(t.intent) === lane);
       if (head.intent.status === "needs_decision" || behind.length > 0)
         out.push({
           market: head.intent.market,
@@ -99,6 +111,8 @@ export class Lanes {
     for (const intent of [...journalled, ...this.all().map((t) => t.intent)]) {
       if (isFinal(intent.status) || intent.environment !== environment) continue;
       if (!sameAccount(intent.account, account)) continue;
+      // A row of the log alone never holds back new rows (they are journalled here): it waits in a lane of its own.
+      if (this.logOnly(intent)) continue;
       const lane = laneOf(intent);
       const tracked = this.tracked.has(intent.idempotencyKey);
       const blocking = intent.status === "needs_decision" || !tracked;
