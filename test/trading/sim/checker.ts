@@ -11,9 +11,9 @@ import { FINAL, judgeChain, type CrashWindow, type Effect } from "./explained";
  * (every unfinished row's effect readable from the hedge's notional and the rows' Notional before and amounts, see
  * explained.ts), no row the chain shows as having taken effect may need a decision: the desk adopts what the service
  * shows. (A row sent that did not take effect, or never sent, known only from the log, may still wait for the user's
- * word on a re-send: the chain does not change that rule.) Turn it on once the desk judges a side as a chain (issue 22).
+ * word on a re-send: the chain does not change that rule.) On since the desk judges a side as a chain (issue 22).
  */
-export const CHAIN_RESOLVES_WITHOUT_DECISION = false;
+export const CHAIN_RESOLVES_WITHOUT_DECISION = true;
 
 const STATUS_COLUMN = LOG_COLUMNS.findIndex((c) => c.field === "status");
 const HEDGE_COLUMN = LOG_COLUMNS.findIndex((c) => c.field === "hedgeId");
