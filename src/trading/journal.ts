@@ -82,6 +82,8 @@ export class Journal {
   private readonly finalAt = new Map<string, string>();
   private timer: ReturnType<typeof setTimeout> | null = null;
   private flushing: Promise<void> = Promise.resolve();
+  /** load(), append() and restore() one at a time: each reads or changes which rows the log and this computer's journal hold. */
+  private turn: Promise<unknown> = Promise.resolve();
   private readonly flushDelayMs: number;
   private readonly now: () => Date;
   private logEnsured = false;
@@ -106,7 +108,22 @@ export class Journal {
    * replaced by what was read — a status change or a first send made meanwhile is written from them, not from an older
    * copy of the row (which could tell this computer's journal that a row already sent was never sent).
    */
-  async load(live: (idempotencyKey: string) => Intent | undefined = () => undefined): Promise<LoadReport> {
+  load(live: (idempotencyKey: string) => Intent | undefined = () => undefined): Promise<LoadReport> {
+    return this.inTurn(() => this.loadNow(live));
+  }
+
+  /**
+   * Runs `work` after the load, append or restore under way has ended (failed or not). A load that read this computer's
+   * journal while an append had written it but not yet the log would find the row missing and write it back: twice in
+   * the log, and the row's later updates reach only one of the two.
+   */
+  private inTurn<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.turn.catch(() => undefined).then(work);
+    this.turn = run;
+    return run;
+  }
+
+  private async loadNow(live: (idempotencyKey: string) => Intent | undefined): Promise<LoadReport> {
     const report: LoadReport = { restored: [], orphans: [], edited: [], otherWorkbooks: [] };
     const me = await this.identity();
     const stored = this.options.store ? await this.options.store.load(this.options.scope!) : [];
@@ -209,7 +226,11 @@ export class Journal {
   }
 
   /** Adds orphaned rows to this log, on the user's word that they are this workbook's. */
-  async restore(keys: readonly string[]): Promise<Intent[]> {
+  restore(keys: readonly string[]): Promise<Intent[]> {
+    return this.inTurn(() => this.restoreNow(keys));
+  }
+
+  private async restoreNow(keys: readonly string[]): Promise<Intent[]> {
     const me = await this.identity();
     const wanted = keys.map((k) => this.orphans.get(k)).filter((i): i is Intent => i !== undefined);
     wanted.sort(byLoggedAt);
@@ -335,7 +356,11 @@ export class Journal {
    * Writes new intents (status submitting): first to the per-user store, then to the log. Resolves only once both hold
    * them: send after this, never before.
    */
-  async append(intents: Intent[]): Promise<void> {
+  append(intents: Intent[]): Promise<void> {
+    return this.inTurn(() => this.appendNow(intents));
+  }
+
+  private async appendNow(intents: Intent[]): Promise<void> {
     const me = await this.identity();
     for (const intent of intents) {
       if (intent.status !== "submitting")

@@ -363,6 +363,33 @@ describe("two workbooks on one computer: a row belongs to its workbook", () => {
   });
 });
 
+describe("reading the log again while rows are being appended (Check again during Send)", () => {
+  it("a row is in the log once, and its later states reach that row: the reading waits for the append", async () => {
+    const store = new MemoryIntentStore();
+    const wb = saved([LOG_COLUMNS.map((c) => c.header)]);
+    const j = journalOf(wb, store);
+    await j.load();
+    // The log write is slow: this computer's journal holds the row before the log does.
+    const appendLog = wb.appendLog.bind(wb);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    wb.appendLog = async (records) => {
+      await held;
+      return appendLog(records);
+    };
+    const a = intent("a");
+    const appending = j.append([a]);
+    await until(async () => (await store.load(SCOPE)).length === 1);
+    const reading = j.load(); // the desk does not track the row yet: the append has not resolved
+    release();
+    await Promise.all([appending, reading]);
+    j.adopt(a); // as the desk does after reading again
+    j.update(a, { status: "submitted", hedgeId: "h-a" });
+    await j.flush();
+    expect((await wb.readLog()).map((r) => [r.idempotencyKey, r.status, r.hedgeId])).toEqual([["a", "submitted", "h-a"]]);
+  });
+});
+
 describe("opening a workbook whose log differs from this computer's journal", () => {
   async function journalledAndLogged(i: Intent) {
     const store = new MemoryIntentStore();
