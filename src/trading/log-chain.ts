@@ -1,7 +1,6 @@
 // The Hedge Log's hash chain: a row's canonical body and final state, its link (SHA-256 over the previous link and its body), its seal once final, and the check month end runs over the log in sheet order.
-import { sha256 } from "@noble/hashes/sha256";
-import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils";
 import { utcMs } from "../api/time";
+import { hashOf } from "./digest";
 import type { LogRecord } from "./hedge-log";
 
 /** The link before the first row of a chain. */
@@ -69,14 +68,6 @@ function canonical(record: Partial<LogRecord>, fields: readonly string[]): strin
 
 export const canonicalBody = (record: Partial<LogRecord>): string => canonical(record, BODY);
 export const canonicalFinal = (record: Partial<LogRecord>): string => canonical(record, FINAL);
-
-/**
- * SHA-256 (hex) of the texts joined by a newline. Synchronous (@noble/hashes, audited, no dependencies): month end hashes
- * tens of thousands of rows, and Web Crypto's one promise per digest costs more than the digest itself.
- */
-export function hashOf(...parts: string[]): string {
-  return bytesToHex(sha256(utf8ToBytes(parts.join("\n"))));
-}
 
 /** The link of a row appended after `prevHash`. */
 export const rowHashOf = (prevHash: string, record: Partial<LogRecord>): string => hashOf(prevHash, canonicalBody(record));

@@ -1,15 +1,7 @@
 // The Hedge Log's hash chain: fixed vectors of the canonical form and the hash, and month end's check flagging each kind of edit at its row and nothing in an untouched log.
 import { createHash } from "node:crypto";
-import {
-  CHAIN_START,
-  canonicalBody,
-  canonicalFinal,
-  checkChain,
-  finalHashOf,
-  hashOf,
-  rowHashOf,
-  type ChainRow,
-} from "../../src/trading/log-chain";
+import { CHAIN_START, canonicalBody, canonicalFinal, checkChain, finalHashOf, rowHashOf, type ChainRow } from "../../src/trading/log-chain";
+import { hashOf } from "../../src/trading/digest";
 import type { LogRecord } from "../../src/trading/hedge-log";
 
 const body = (i: number): Partial<LogRecord> => ({
