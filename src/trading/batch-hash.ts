@@ -1,0 +1,65 @@
+// The approval batch's hash: SHA-256 over a canonical form of its rows in order, and, against the rows as prepared, what changed since (which row, which field).
+import { hashOf } from "./digest";
+import type { TradeRequest } from "./types";
+
+/** The fields of a row the hash covers, in this order. */
+const FIELDS = ["action", "market", "side", "notional", "tenor", "clientReference"] as const;
+type Field = (typeof FIELDS)[number];
+
+/** A row's canonical values: the amount to the cent as text, empty values null, text as typed (trimmed). */
+function canonicalRow(row: TradeRequest): Array<string | number | null> {
+  return FIELDS.map((f) => {
+    const v = row[f];
+    if (v === null || v === undefined || v === "") return null;
+    if (f === "notional") return (Math.round((v as number) * 100) / 100).toFixed(2);
+    return typeof v === "string" ? v.trim() : v;
+  });
+}
+
+/** The canonical text of a batch: one JSON array per row, in order, one per line. */
+export function canonicalBatch(rows: readonly TradeRequest[]): string {
+  return rows.map((r) => JSON.stringify(canonicalRow(r))).join("\n");
+}
+
+/** The batch hash (hex): what an approver's copy of the rows must match, row for row, to be approved. */
+export function batchHash(rows: readonly TradeRequest[]): string {
+  return hashOf("hedge-batch-v1", canonicalBatch(rows));
+}
+
+export type BatchChange =
+  | { kind: "changed"; position: number; fields: Field[] }
+  | { kind: "added"; position: number }
+  | { kind: "removed"; position: number }
+  | { kind: "moved"; position: number; from: number };
+
+/**
+ * What differs between the rows as prepared and as read now, by 1-based position in the batch: rows moved (the same row
+ * at another place), removed, added, or changed in place (the fields named). Empty: the batch is as prepared.
+ */
+export function batchChanges(prepared: readonly TradeRequest[], now: readonly TradeRequest[]): BatchChange[] {
+  const text = (r: TradeRequest) => JSON.stringify(canonicalRow(r));
+  const wanted = prepared.map(text);
+  const found = now.map(text);
+  const changes: BatchChange[] = [];
+  const used = new Set<number>();
+  found.forEach((t, i) => {
+    if (wanted[i] === t) {
+      used.add(i);
+      return;
+    }
+    const from = wanted.findIndex((w, j) => w === t && found[j] !== w && !used.has(j));
+    if (from >= 0) {
+      used.add(from);
+      changes.push({ kind: "moved", position: i + 1, from: from + 1 });
+    } else if (i < prepared.length && !found.includes(wanted[i])) {
+      used.add(i);
+      const a = canonicalRow(prepared[i]);
+      const b = canonicalRow(now[i]);
+      changes.push({ kind: "changed", position: i + 1, fields: FIELDS.filter((_, k) => a[k] !== b[k]) });
+    } else changes.push({ kind: "added", position: i + 1 });
+  });
+  wanted.forEach((_, j) => {
+    if (!used.has(j) && !found.includes(wanted[j])) changes.push({ kind: "removed", position: j + 1 });
+  });
+  return changes;
+}

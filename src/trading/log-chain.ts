@@ -1,0 +1,204 @@
+// The Hedge Log's hash chain: a row's canonical body and final state, its link (SHA-256 over the previous link and its body), its seal once final, and the check month end runs over the log in sheet order.
+import { utcMs } from "../api/time";
+import { hashOf } from "./digest";
+import type { LogRecord } from "./hedge-log";
+
+/** The link before the first row of a chain. */
+export const CHAIN_START = "0".repeat(64);
+
+/** What the add-in writes beside a row's cells: the link it follows, its own link, and its seal once final. */
+export interface ChainCells {
+  /** The link of the row written before it (CHAIN_START for the first). */
+  prevHash: string | null;
+  /** SHA-256 of prevHash and the row's canonical body. */
+  rowHash: string | null;
+  /** Once the row is final: SHA-256 of rowHash and its canonical final state. */
+  finalHash: string | null;
+}
+
+/** The fields a row is appended with and that never change after (what was journalled and sent). */
+const BODY = [
+  "loggedAt",
+  "environment",
+  "action",
+  "market",
+  "side",
+  "notional",
+  "tenor",
+  "clientReference",
+  "idempotencyKey",
+  "account",
+] as const;
+/** The fields the service's answer and the user's decision set: sealed when the row becomes final. */
+const FINAL = [
+  "status",
+  "hedgeId",
+  "orderTxHash",
+  "fillTxHash",
+  "struckRate",
+  "filledAt",
+  "errorCode",
+  "message",
+  "notionalBefore",
+  "sentAt",
+  "decision",
+  "decidedAt",
+] as const;
+const AMOUNTS = new Set<string>(["notional", "notionalBefore"]);
+const TIMES = new Set<string>(["loggedAt", "filledAt", "sentAt", "decidedAt"]);
+
+/**
+ * One field as the chain sees it, so that what Excel gives back hashes as what was written: amounts to the cent, times to
+ * the whole second in UTC (a time kept as an Excel serial comes back within a millisecond), empty cells as null.
+ */
+function canonicalValue(field: string, value: unknown): string | number | null {
+  if (value === null || value === undefined || value === "") return null;
+  if (AMOUNTS.has(field)) return typeof value === "number" ? value.toFixed(2) : String(value);
+  if (TIMES.has(field)) {
+    const ms = utcMs(String(value));
+    return Number.isFinite(ms) ? new Date(Math.round(ms / 1000) * 1000).toISOString() : String(value);
+  }
+  return typeof value === "number" ? value : String(value);
+}
+
+/** The canonical text of some fields of a record: a JSON array in the fixed order given. */
+function canonical(record: Partial<LogRecord>, fields: readonly string[]): string {
+  return JSON.stringify(fields.map((f) => canonicalValue(f, (record as Record<string, unknown>)[f])));
+}
+
+export const canonicalBody = (record: Partial<LogRecord>): string => canonical(record, BODY);
+export const canonicalFinal = (record: Partial<LogRecord>): string => canonical(record, FINAL);
+
+/** The link of a row appended after `prevHash`. */
+export const rowHashOf = (prevHash: string, record: Partial<LogRecord>): string => hashOf(prevHash, canonicalBody(record));
+/** The seal of a row final in this state. */
+export const finalHashOf = (rowHash: string, record: Partial<LogRecord>): string => hashOf(rowHash, canonicalFinal(record));
+
+/** One row of the log in sheet order, as month end reads it. */
+export interface ChainRow {
+  /** The 1-based sheet row, for the finding. */
+  rowNumber: number;
+  record: Partial<LogRecord>;
+  chain: ChainCells;
+  /** The row's status is final (FINAL_STATUSES): its seal is due. */
+  final: boolean;
+}
+
+export type ChainFindingKind =
+  "before_chain" | "edited" | "edited_after_final" | "not_sealed" | "inserted" | "deleted_before" | "moved" | "cut_off";
+
+export interface ChainFinding {
+  kind: ChainFindingKind;
+  /** The sheet row it is about (cut_off: the last row of the log, or null for an empty log). */
+  rowNumber: number | null;
+  message: string;
+}
+
+/**
+ * Checks a log in sheet order. Rows before the first row with a link are "before the chain" (one finding for them all).
+ * After it, each row must carry a link that is the hash of its stated previous link and its body (else a cell of its
+ * body was edited, or, with no link, it was typed in); its stated previous link must be a row of the log (else the row
+ * written before it was deleted); the rows must stand in the order of their links (the fewest rows that, moved back,
+ * restore that order are flagged as moved); and a final row carries the seal of its final state. `head` is the newest
+ * link this computer wrote into this log (from its journal): a log that does not hold it was cut off.
+ */
+export function checkChain(rows: readonly ChainRow[], head: string | null = null): ChainFinding[] {
+  const start = rows.findIndex((r) => r.chain.rowHash);
+  const unchained = start < 0 ? rows.length : start;
+  const chained = rows.slice(unchained);
+  const findings: ChainFinding[] = [];
+  if (unchained > 0)
+    findings.push({
+      kind: "before_chain",
+      rowNumber: rows[0].rowNumber,
+      message: `${unchained} row(s) from row ${rows[0].rowNumber} were written before the log kept a hash chain: not judged.`,
+    });
+  const own = chained.map(ownFinding);
+  const rowOf = new Map<string, ChainRow>();
+  for (const r of chained) if (r.chain.rowHash && !rowOf.has(r.chain.rowHash)) rowOf.set(r.chain.rowHash, r);
+  const moved = outOfOrder(chained, rowOf);
+  chained.forEach((r, i) => {
+    const at = (kind: ChainFindingKind, message: string) =>
+      findings.push({ kind, rowNumber: r.rowNumber, message: `Row ${r.rowNumber}: ${message}` });
+    const prev = r.chain.prevHash;
+    if (own[i]) at(own[i]!.kind, own[i]!.message);
+    else if (rowOf.get(r.chain.rowHash!) !== r) at("inserted", `a copy of row ${rowOf.get(r.chain.rowHash!)!.rowNumber}, pasted by hand.`);
+    else if (prev !== CHAIN_START && !rowOf.has(prev!)) at("deleted_before", "the row written just before it was deleted.");
+    else if (moved.has(r))
+      at(
+        "moved",
+        prev === CHAIN_START
+          ? "moved: it was the first row of the chain."
+          : `moved: it was written after row ${rowOf.get(prev!)!.rowNumber}.`,
+      );
+  });
+  if (head !== null && !rowOf.has(head)) {
+    const last = rows.length > 0 ? rows[rows.length - 1].rowNumber : null;
+    findings.push({
+      kind: "cut_off",
+      rowNumber: last,
+      message: `The newest row this computer wrote is not in the log: rows were cut off${last === null ? "" : ` after row ${last}`}.`,
+    });
+  }
+  return findings;
+}
+
+/** What is wrong with a row on its own (its link against its cells, its seal); null where nothing is. */
+function ownFinding(r: ChainRow): { kind: ChainFindingKind; message: string } | null {
+  const { prevHash, rowHash, finalHash } = r.chain;
+  if (!rowHash || !prevHash) return { kind: "inserted", message: "inserted by hand: it carries no link of the add-in's chain." };
+  if (rowHashOf(prevHash, r.record) !== rowHash)
+    return {
+      kind: "edited",
+      message: "a cell of what was sent (amount, market, side, tenor, reference, time, key or account) was edited after it was written.",
+    };
+  if (!r.final) return null;
+  if (!finalHash) return { kind: "not_sealed", message: "its final status was not written by the add-in (no seal)." };
+  if (finalHashOf(rowHash, r.record) !== finalHash)
+    return {
+      kind: "edited_after_final",
+      message: "a cell of its outcome (status, rate, hashes, message, decision) was edited after it was final.",
+    };
+  return null;
+}
+
+/**
+ * The rows standing out of the order of their links: each row gets its place in the chain (following links from each
+ * row whose previous link is the start or missing, taken in sheet order), and the rows outside a longest run of rising
+ * places (in sheet order) are the fewest that moved.
+ */
+function outOfOrder(rows: readonly ChainRow[], rowOf: ReadonlyMap<string, ChainRow>): Set<ChainRow> {
+  const next = new Map<string, ChainRow>();
+  for (const r of rows)
+    if (r.chain.prevHash && r.chain.rowHash && rowOf.get(r.chain.rowHash) === r && !next.has(r.chain.prevHash))
+      next.set(r.chain.prevHash, r);
+  const place = new Map<ChainRow, number>();
+  for (const head of rows) {
+    const prev = head.chain.prevHash;
+    if (!prev || place.has(head) || rowOf.get(head.chain.rowHash ?? "") !== head || (prev !== CHAIN_START && rowOf.has(prev))) continue;
+    for (let r: ChainRow | undefined = head; r && !place.has(r); r = next.get(r.chain.rowHash!)) place.set(r, place.size);
+  }
+  const placed = rows.filter((r) => place.has(r));
+  const kept = longestRising(placed.map((r) => place.get(r)!));
+  return new Set(placed.filter((_, i) => !kept.has(i)));
+}
+
+/** Indexes of one longest strictly rising subsequence of `values` (patience sorting, O(n log n)). */
+function longestRising(values: readonly number[]): Set<number> {
+  const tails: number[] = [];
+  const before = new Array<number>(values.length).fill(-1);
+  values.forEach((v, i) => {
+    let lo = 0;
+    let hi = tails.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (values[tails[mid]] < v) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo > 0) before[i] = tails[lo - 1];
+    tails[lo] = i;
+  });
+  const kept = new Set<number>();
+  for (let i = tails.length ? tails[tails.length - 1] : -1; i >= 0; i = before[i]) kept.add(i);
+  return kept;
+}
