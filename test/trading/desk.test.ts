@@ -13,7 +13,7 @@ import {
   submittedMessage,
 } from "../../src/trading/desk";
 import { Journal } from "../../src/trading/journal";
-import { intentFromRow, type Intent } from "../../src/trading/intent";
+import { intentFromRow, intentToLogRecord, type Intent } from "../../src/trading/intent";
 import { intentScope } from "../../src/trading/intent-store";
 import { HedgingApiError } from "../../src/api/errors";
 import type { LogRecord } from "../../src/trading/hedge-log";
@@ -1522,6 +1522,49 @@ describe("the preview says which row a market side waits on", () => {
     expect((await reasons(desk)).blockers).toEqual([
       "USDTNGN buy waits for your decision on the open logged 2025-03-04 05:06:07 UTC: decide it under Unfinished rows first.",
     ]);
+  });
+
+  it("a row only the workbook knows (planted, needing a decision) never blocks rows this computer journals: they go, and it waits alone", async () => {
+    const w = world();
+    const planted = intentFromRow(row({ clientReference: "PLANTED" }), "planted", "sandbox", iso(START - 60_000), ACCOUNT);
+    await w.workbook.appendLog([{ ...intentToLogRecord(planted), status: "needs_decision", sentAt: iso(START - 60_000) }]);
+    const desk = await w.desk();
+    expect((await desk.inspect()).items.map((i) => [i.row.idempotencyKey, i.step])).toEqual([["planted", "decide"]]);
+    expect((await reasons(desk)).blockers).toEqual([]);
+    const h = w.service.seed({ notional_usd: 100_000 });
+    const sending = desk.send(previewOf([addRow(25_000)]));
+    await advance(100);
+    const mine = await sending;
+    expect(mine.skipped).toEqual([]);
+    expect(w.service.posts.map((p) => [p.op, p.key])).toEqual([["add", mine.rows[0].idempotencyKey]]);
+    expect(await byKey(w, mine.rows[0].idempotencyKey)).toMatchObject({ status: "filled", hedgeId: h.id });
+    expect(await byKey(w, "planted")).toMatchObject({ status: "needs_decision" });
+  });
+
+  it("'It was done' on a row neither the service nor this computer's journal shows asks first, changing nothing; confirmed, the log says so", async () => {
+    const w = world();
+    const planted = intentFromRow(row({ clientReference: "PLANTED" }), "planted", "sandbox", iso(START - 60_000), ACCOUNT);
+    await w.workbook.appendLog([{ ...intentToLogRecord(planted), status: "needs_decision", sentAt: iso(START - 60_000) }]);
+    const desk = await w.desk();
+    await desk.inspect();
+    const before = await byKey(w, "planted");
+    await expect(desk.decide("planted", "done")).rejects.toMatchObject({
+      code: "confirm_nothing_shown",
+      message: "The service shows nothing of this row. Record it as done anyway?",
+    });
+    await advance(1_000);
+    expect(await byKey(w, "planted")).toEqual(before);
+    expect(await desk.decide("planted", "done", { nothingShown: true })).toMatchObject({ status: "filled" });
+    expect(await byKey(w, "planted")).toMatchObject({ status: "filled", decision: "done (nothing on the service)" });
+    // A row this computer journalled and sent is decided as before: no second question.
+    const sent = await w.journalled(row({ side: "sell", clientReference: "SENT" }), {
+      sentAt: iso(START - 3_600_000),
+      status: "needs_decision",
+    });
+    const desk2 = await w.desk();
+    await desk2.inspect();
+    expect(await desk2.decide(sent.idempotencyKey, "done")).toMatchObject({ idempotencyKey: sent.idempotencyKey });
+    expect((await byKey(w, sent.idempotencyKey)).decision).toMatch(/^done: /);
   });
 
   it("an Add with no open hedge on its side is blocked, and says when the lists were too long to read to the end", async () => {
