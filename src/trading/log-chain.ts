@@ -1,7 +1,7 @@
 // The Hedge Log's hash chain: a row's canonical body and final state, its link (SHA-256 over the previous link and its body), its seal once final, and the check month end runs over the log in sheet order.
 import { utcMs } from "../api/time";
 import { hashOf } from "./digest";
-import type { LogRecord } from "./hedge-log";
+import { LOG_STATUS_FIELDS, type LogRecord } from "./hedge-log";
 
 /** The link before the first row of a chain. */
 export const CHAIN_START = "0".repeat(64);
@@ -29,21 +29,8 @@ const BODY = [
   "idempotencyKey",
   "account",
 ] as const;
-/** The fields the service's answer and the user's decision set: sealed when the row becomes final. */
-const FINAL = [
-  "status",
-  "hedgeId",
-  "orderTxHash",
-  "fillTxHash",
-  "struckRate",
-  "filledAt",
-  "errorCode",
-  "message",
-  "notionalBefore",
-  "sentAt",
-  "decision",
-  "decidedAt",
-] as const;
+/** The fields the service's answer and the user's decision set (the log's status fields but the Account, which is body): sealed when the row becomes final. */
+const FINAL = LOG_STATUS_FIELDS.filter((f) => f !== "account");
 const AMOUNTS = new Set<string>(["notional", "notionalBefore"]);
 const TIMES = new Set<string>(["loggedAt", "filledAt", "sentAt", "decidedAt"]);
 
