@@ -520,6 +520,8 @@ describe("what a failed send means", () => {
     expect(classifyFailure(e("odd_client_error", 499))).toBe("refused");
     expect(classifyFailure(e("idempotency_key_reuse", 409))).toBe("unknown");
     expect(classifyFailure(e("invalid_response", 200))).toBe("unknown");
+    // A 5xx that is not retried (an answer that could not be read) is never taken for a refusal: the service may have acted.
+    expect(classifyFailure(e("invalid_response", 502))).toBe("unknown");
     expect(classifyFailure(e("redirect", 399))).toBe("unknown");
     expect(classifyFailure(e("unexpected", null))).toBe("unknown");
     expect(classifyFailure(new Error("boom"))).toBe("unknown");

@@ -119,5 +119,10 @@ describe("the recovery rule", () => {
     expect(nextStep(add("submitting"), absent, { ...SENT, doubt: { rounds: 6, forMs: 0 } })).toMatchObject({
       reason: expect.stringContaining("Asked 6 times without a clear answer (last: service_unavailable)."),
     });
+    // A row asked about after a reload has no error of its own: the reason says no answer came.
+    const quiet = Object.assign(add("submitting"), { errorCode: null });
+    expect(nextStep(quiet, absent, { ...SENT, doubt: { rounds: 6, forMs: 0 } })).toMatchObject({
+      reason: expect.stringContaining("Asked 6 times without a clear answer (last: no answer)."),
+    });
   });
 });
