@@ -102,27 +102,7 @@ export function unfinishedView(
         ).length
       : 0;
   const deciding = rows.filter((r) => r.decide).length;
-  const missing =
-    plan && plan.missing.length > 0 && !options.resumed
-      ? {
-          text: `This computer's journal has ${plural(plan.missing.length, "recent row")} of this account that this workbook's Hedge Log does not (a workbook closed without saving, or another workbook): ${plan.missing
-            .map((r) => `${rowTitle(r)} (${STATUS_LABELS[r.status].toLowerCase()}, logged ${formatUtc(r.loggedAt)})`)
-            .join("; ")}.`,
-          keys: plan.missing.map((r) => r.idempotencyKey),
-        }
-      : null;
-  const otherWorkbooks =
-    plan && plan.otherWorkbooks.length > 0 && !options.resumed
-      ? {
-          text: `From another workbook: ${plural(plan.otherWorkbooks.length, "unfinished row")} this computer journalled in another workbook, which is not written here (open that workbook to resume ${plan.otherWorkbooks.length === 1 ? "it" : "them"}): ${plan.otherWorkbooks
-            .map(
-              (o) =>
-                `${rowTitle(o.row)} (logged ${formatUtc(o.row.loggedAt)}, in ${o.workbookName ? `“${o.workbookName}”` : "a workbook never saved"})`,
-            )
-            .join("; ")}.`,
-          keys: plan.otherWorkbooks.map((o) => o.row.idempotencyKey),
-        }
-      : null;
+  const { missing, otherWorkbooks } = journalNotes(plan, options.resumed);
   const unusable = plan
     ? plan.unusable.map((u) => `${u.action || "?"} ${u.side} ${u.market || "(no market)"}, logged ${formatUtc(u.loggedAt)}: ${u.reason}`)
     : [];
@@ -210,4 +190,30 @@ export function resumeConfirmation(environment: Environment, count: number): { s
     steps: 2,
     dialog: `LIVE environment — production money. Resume ${plural(count, "unfinished row")}: rows the service shows are recorded, rows never sent (or sent moments ago) are sent with their own idempotency key. Send what needs sending?`,
   };
+}
+
+/** Before Resume: this computer's rows the log lacks that may be this workbook's (offered back), and other workbooks' (listed). */
+function journalNotes(plan: ResumePlan | null, resumed: boolean): Pick<UnfinishedView, "missing" | "otherWorkbooks"> {
+  const missing =
+    plan && plan.missing.length > 0 && !resumed
+      ? {
+          text: `This computer's journal has ${plural(plan.missing.length, "recent row")} of this account that this workbook's Hedge Log does not (it may be this workbook's: journalled by an older version, or before this file's id was saved): ${plan.missing
+            .map((r) => `${rowTitle(r)} (${STATUS_LABELS[r.status].toLowerCase()}, logged ${formatUtc(r.loggedAt)})`)
+            .join("; ")}.`,
+          keys: plan.missing.map((r) => r.idempotencyKey),
+        }
+      : null;
+  const otherWorkbooks =
+    plan && plan.otherWorkbooks.length > 0 && !resumed
+      ? {
+          text: `From another workbook: ${plural(plan.otherWorkbooks.length, "unfinished row")} this computer journalled in another workbook, which is not written here (open that workbook to resume ${plan.otherWorkbooks.length === 1 ? "it" : "them"}): ${plan.otherWorkbooks
+            .map(
+              (o) =>
+                `${rowTitle(o.row)} (logged ${formatUtc(o.row.loggedAt)}, in ${o.workbookName ? `“${o.workbookName}”` : "a workbook never saved"})`,
+            )
+            .join("; ")}.`,
+          keys: plan.otherWorkbooks.map((o) => o.row.idempotencyKey),
+        }
+      : null;
+  return { missing, otherWorkbooks };
 }
