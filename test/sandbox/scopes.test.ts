@@ -1,7 +1,7 @@
 // Keys and scopes: an account with several keys, each with its own scopes; a read-only key is refused every trade and can quote and read the same account; the control API adds a key.
 import { DEMO_API_KEY, DEMO_API_KEY_2, DEMO_LIVE_API_KEY, DEMO_READ_API_KEY } from "../../src/sandbox/demo";
 import type { RunningSandbox } from "../../src/sandbox/server";
-import { control, OPEN, raw, start } from "./helpers";
+import { control, OPEN, raw, start, until } from "./helpers";
 
 let sb: RunningSandbox;
 beforeAll(async () => {
@@ -45,6 +45,9 @@ test("the demo account's read-only key is refused every trade with 403 insuffici
 test("the read-only key quotes and reads the same account as the trading key", async () => {
   const opened = await raw(sb, "POST", "/hedges", { body: OPEN });
   const hedgeId = (opened.json.data as { hedge_id: string }).hedge_id;
+  // Filled first: a fill landing between the two keys' reads would tell them apart (a busy machine lets it).
+  const statusOf = async () => ((await raw(sb, "GET", `/hedges/${hedgeId}`)).json.data as { status: string }).status;
+  await until(async () => (await statusOf()) === "filled", 20_000, "the hedge to fill");
   const quote = await raw(sb, "POST", "/quotes", { key: DEMO_READ_API_KEY, body: OPEN });
   expect([quote.status, (quote.json.data as { notional_usd: number }).notional_usd]).toEqual([200, OPEN.notional_usd]);
   for (const path of ["/markets", "/prices", "/account", "/positions", "/hedges", `/hedges/${hedgeId}`, "/hedges/history"]) {
