@@ -64,16 +64,26 @@ export function archiveYears(moves: readonly ArchiveMove[]): number[] {
 
 /**
  * The archive's rows then the log's, each key once: a row found in both (an archive stopped between copying and removing)
- * counts once, as the log's.
+ * counts once, as the log's. Rows without a key (typed in by hand) are no journal rows: each is kept where it stands.
  */
-export function dedupeByKey(archived: readonly LogRecord[], live: readonly LogRecord[]): LogRecord[] {
-  const liveKeys = new Set(live.map((r) => r.idempotencyKey));
+export function dedupeByKey<T = LogRecord>(
+  archived: readonly T[],
+  live: readonly T[],
+  keyOf: (row: T) => string = (r) => (r as LogRecord).idempotencyKey,
+): T[] {
+  const liveKeys = new Set(live.map(keyOf));
   const seen = new Set<string>();
-  const out: LogRecord[] = [];
+  const out: T[] = [];
   for (const r of archived) {
-    if (liveKeys.has(r.idempotencyKey) || seen.has(r.idempotencyKey)) continue;
-    seen.add(r.idempotencyKey);
+    const key = keyOf(r);
+    if (key.trim() !== "" && (liveKeys.has(key) || seen.has(key))) continue;
+    seen.add(key);
     out.push(r);
   }
   return [...out, ...live];
+}
+
+/** Whether a log row read back holds anything in the add-in's columns (a blank row is no row of the log). */
+export function holdsAnything(record: LogRecord): boolean {
+  return Object.values(record).some((v) => v !== null && v !== undefined && v !== "");
 }

@@ -1,6 +1,14 @@
 // The memory workbook: the Workbook port (the selection as the user sees it, the Hedge Log kept by header name, its archive) over the Excel grid model of memory-grid.ts, behind the same interface as the Office.js adapter: for tests, benches, the simulation and the browser e2e page.
 import type { CellValue } from "../trading/cells";
-import { WORKBOOK_ID_PROPERTY, newWorkbookId, type SelectedRows, type Workbook, type WorkbookIdentity } from "../trading/workbook";
+import {
+  WORKBOOK_ID_PROPERTY,
+  journalRecords,
+  newWorkbookId,
+  type PlacedLogRow,
+  type SelectedRows,
+  type Workbook,
+  type WorkbookIdentity,
+} from "../trading/workbook";
 import {
   LOG_COLUMNS,
   LOG_HEADERS,
@@ -16,7 +24,7 @@ import {
   type LogUpdate,
   type LogUpdateResult,
 } from "../trading/hedge-log";
-import { dedupeByKey, planArchive } from "./log-archive";
+import { dedupeByKey, holdsAnything, planArchive } from "./log-archive";
 import {
   columnOf,
   columnRuns,
@@ -92,12 +100,18 @@ export class MemoryWorkbook extends MemoryGrid implements Workbook {
     this.calls++;
     // As the Office adapter: a query for unfinished rows also returns rows without a key (to show, never to send).
     if (query) return this.logRecords(LOG_TABLE_NAME, !!query.statusNotIn).filter((record) => matchesLogQuery(record, query));
-    const live = this.logRecords(LOG_TABLE_NAME);
-    const years = this.archiveYearsPresent();
-    return dedupeByKey(
-      years.flatMap((y) => this.logRecords(archiveTableName(y))),
-      live,
-    );
+    return journalRecords(this.everyRow());
+  }
+
+  async readLogRows(): Promise<PlacedLogRow[]> {
+    this.calls++;
+    return this.everyRow();
+  }
+
+  /** The year sheets' rows (oldest first) then the log's, each key once (see dedupeByKey). */
+  private everyRow(): PlacedLogRow[] {
+    const archived = this.archiveYearsPresent().flatMap((y) => this.placedRows(archiveTableName(y)));
+    return dedupeByKey(archived, this.placedRows(LOG_TABLE_NAME), (r) => r.record.idempotencyKey);
   }
 
   async appendLog(records: LogRecord[]): Promise<void> {
@@ -217,6 +231,20 @@ export class MemoryWorkbook extends MemoryGrid implements Workbook {
       .filter((m): m is RegExpExecArray => m !== null)
       .map((m) => Number(m[1]))
       .sort((a, b) => a - b);
+  }
+
+  /** Every row of a log table that holds anything, with its sheet and 1-based sheet row. */
+  private placedRows(tableName: string): PlacedLogRow[] {
+    const table = this.tables.get(tableName);
+    if (!table) return [];
+    const sheet = this.sheetOf(table.sheet);
+    const layout = layoutOf(this.rowValues(sheet, table.rect.top, table.rect.left, table.rect.right));
+    const out: PlacedLogRow[] = [];
+    for (let r = table.rect.top + 1; r <= table.rect.bottom; r++) {
+      const record = recordFromRow(this.rowValues(sheet, r, table.rect.left, table.rect.right), layout);
+      if (holdsAnything(record)) out.push({ sheet: table.sheet, rowNumber: r + 1, record });
+    }
+    return out;
   }
 
   private logRecords(tableName: string, keyless = false): LogRecord[] {

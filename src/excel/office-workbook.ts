@@ -1,6 +1,14 @@
 // The Workbook adapter over Office.js (Excel.run): reads what the user selected and sees, and keeps the "Hedge Log" table by header name, every read and write chunked and bounded by the work, not by the log's size.
 import type { CellValue } from "../trading/cells";
-import { WORKBOOK_ID_PROPERTY, newWorkbookId, type SelectedRows, type Workbook, type WorkbookIdentity } from "../trading/workbook";
+import {
+  WORKBOOK_ID_PROPERTY,
+  journalRecords,
+  newWorkbookId,
+  type PlacedLogRow,
+  type SelectedRows,
+  type Workbook,
+  type WorkbookIdentity,
+} from "../trading/workbook";
 import {
   LOG_COLUMNS,
   LOG_HEADERS,
@@ -40,7 +48,15 @@ import {
   withAppended,
   type LogLayout,
 } from "./log-layout";
-import { archiveYears, dedupeByKey, isArchivable, planArchive, type ArchiveCandidate, type ArchiveMove } from "./log-archive";
+import {
+  archiveYears,
+  dedupeByKey,
+  holdsAnything,
+  isArchivable,
+  planArchive,
+  type ArchiveCandidate,
+  type ArchiveMove,
+} from "./log-archive";
 import { readSelectedRows } from "./office-selection";
 import { queueSafeWrite } from "./safe-cells";
 
@@ -119,12 +135,7 @@ export class OfficeWorkbook implements Workbook {
   readLog(query?: LogQuery): Promise<LogRecord[]> {
     return this.inTurn(async (context) => {
       const log = await this.openLog(context, "read");
-      if (!query) {
-        // Month end: every row, the archived years first (oldest), chunked.
-        const archived = await this.readArchives(context);
-        const live = log ? await this.readRecords(context, log, allRows(log)) : [];
-        return dedupeByKey(archived, live);
-      }
+      if (!query) return journalRecords(await this.readEveryRow(context, log)); // month end: the archived years first (oldest)
       if (!log) return [];
       const fields: Field[] = ["idempotencyKey"];
       if (query.statusNotIn) fields.push("status");
@@ -145,6 +156,17 @@ export class OfficeWorkbook implements Workbook {
       });
       return this.readRecords(context, log, matching, { keyless: true });
     });
+  }
+
+  readLogRows(): Promise<PlacedLogRow[]> {
+    return this.inTurn(async (context) => this.readEveryRow(context, await this.openLog(context, "read")));
+  }
+
+  /** The year sheets' rows (oldest first) then the log's, chunked, each key once (see dedupeByKey). */
+  private async readEveryRow(context: Excel.RequestContext, log: LogTable | null): Promise<PlacedLogRow[]> {
+    const archived = await this.readArchives(context);
+    const live = log ? await this.readLogTableRows(context, log, LOG_SHEET_NAME) : [];
+    return dedupeByKey(archived, live, (r) => r.record.idempotencyKey);
   }
 
   appendLog(records: LogRecord[]): Promise<void> {
@@ -489,7 +511,6 @@ export class OfficeWorkbook implements Workbook {
     return out;
   }
 
-  /** Whole records of the given body rows, consecutive rows read together, in chunks; rows without a key are not journal rows. */
   /** The records of the given body rows; rows without a key are left out unless `keyless` (then only those with a status). */
   private async readRecords(
     context: Excel.RequestContext,
@@ -497,10 +518,26 @@ export class OfficeWorkbook implements Workbook {
     rows: readonly number[],
     options: { keyless?: boolean } = {},
   ): Promise<LogRecord[]> {
+    const placed = await this.readPlaced(
+      context,
+      log,
+      rows,
+      (r) => r.idempotencyKey.trim() !== "" || (!!options.keyless && r.status.trim() !== ""),
+    );
+    return placed.map((p) => p.record);
+  }
+
+  /** The given body rows that `keep`, each with its sheet and 1-based sheet row; consecutive rows read together, in chunks. */
+  private async readPlaced(
+    context: Excel.RequestContext,
+    log: LogTable,
+    rows: readonly number[],
+    keep: (record: LogRecord) => boolean,
+  ): Promise<Array<{ bodyRow: number; record: LogRecord }>> {
     const span = fieldSpan(log.layout);
     if (!span || rows.length === 0) return [];
     const width = span.right - span.left + 1;
-    const records: LogRecord[] = [];
+    const placed: Array<{ bodyRow: number; record: LogRecord }> = [];
     const chunks = readSpans(
       context,
       log.sheet,
@@ -511,14 +548,20 @@ export class OfficeWorkbook implements Workbook {
       (start) => log.top + start,
     );
     for await (const chunk of chunks) {
-      for (const { values } of chunk) {
-        for (const row of values) {
+      for (const { span: s, values } of chunk) {
+        values.forEach((row, i) => {
           const record = recordFromRow(row, log.layout, span.left);
-          if (record.idempotencyKey.trim() !== "" || (options.keyless && record.status.trim() !== "")) records.push(record);
-        }
+          if (keep(record)) placed.push({ bodyRow: s.start + i, record });
+        });
       }
     }
-    return records;
+    return placed;
+  }
+
+  /** Every row of a log table that holds anything, with its sheet and 1-based sheet row (month end's chain). */
+  private async readLogTableRows(context: Excel.RequestContext, log: LogTable, sheet: string): Promise<PlacedLogRow[]> {
+    const placed = await this.readPlaced(context, log, allRows(log), holdsAnything);
+    return placed.map(({ bodyRow, record }) => ({ sheet, rowNumber: log.top + bodyRow + 1, record }));
   }
 
   /** Body rows of the given keys: the remembered rows when the sheet still holds those keys there, else one scan of the key column. */
@@ -543,8 +586,8 @@ export class OfficeWorkbook implements Workbook {
     return found;
   }
 
-  /** Every row of the "Hedge Log YYYY" sheets, oldest year first. */
-  private async readArchives(context: Excel.RequestContext): Promise<LogRecord[]> {
+  /** Every row of the "Hedge Log YYYY" sheets that holds anything, oldest year first, where it stands. */
+  private async readArchives(context: Excel.RequestContext): Promise<PlacedLogRow[]> {
     const sheets = context.workbook.worksheets.load("items/name");
     await context.sync();
     const years = sheets.items
@@ -552,10 +595,10 @@ export class OfficeWorkbook implements Workbook {
       .filter((m): m is RegExpExecArray => m !== null && archiveSheetName(Number(m[1])) === m[0])
       .map((m) => Number(m[1]))
       .sort((a, b) => a - b);
-    const out: LogRecord[] = [];
+    const out: PlacedLogRow[] = [];
     for (const year of years) {
       const log = await this.openLog(context, "read", year);
-      if (log) out.push(...(await this.readRecords(context, log, allRows(log))));
+      if (log) out.push(...(await this.readLogTableRows(context, log, archiveSheetName(year))));
     }
     return out;
   }

@@ -1,6 +1,7 @@
 // The month-end panel's state and actions (month picked, Reconcile month, Snapshot to values with its confirmation, progress and results), without the DOM.
 import { isHedgingApiError } from "../api/errors";
 import type { LogRecord } from "../trading/hedge-log";
+import type { PlacedLogRow } from "../trading/workbook";
 import type { SnapshotResult, SnapshotScope, Snapshotter } from "./snapshot-plan";
 import type { MonthEndClient } from "./month-data";
 import { defaultMonth, monthLabel, recentMonths } from "./month";
@@ -12,6 +13,10 @@ export interface MonthEndPanelDeps {
   client: () => MonthEndClient | null;
   /** Every row of the Hedge Log (the engine's Workbook.readLog). */
   readLog: () => Promise<LogRecord[]>;
+  /** Every row with its place (Workbook.readLogRows): read instead, and the log's hash chain checked over it. */
+  readLogRows?: () => Promise<PlacedLogRow[]>;
+  /** The newest link this computer wrote into this workbook's log: chainHeadOf(journal, workbook id). */
+  chainHead?: () => Promise<string | null>;
   /** Writes the recon sheet: officeSheetWriter() in Excel, new MemorySheetWriter(memoryWorkbook) in the harness. */
   writer: SheetWriter;
   /** Snapshot to values: officeSnapshotter() in Excel; null where the workbook holds no formulas (the button is hidden). */
@@ -120,7 +125,14 @@ export class MonthEndController {
     this.set({ busy: "reconcile", confirming: null, progress: `Reconciling ${month}…`, message: null });
     try {
       const { reconciliation: r, sheet } = await reconcileMonth(
-        { client, readLog: this.deps.readLog, writer: this.deps.writer, now: this.now },
+        {
+          client,
+          readLog: this.deps.readLog,
+          readLogRows: this.deps.readLogRows,
+          chainHead: this.deps.chainHead,
+          writer: this.deps.writer,
+          now: this.now,
+        },
         month,
         {
           onProgress: (progress) => this.set({ progress }),
@@ -130,7 +142,10 @@ export class MonthEndController {
       const text =
         `Wrote “${sheet.name}”: ${plural(r.counts.realized, "hedge")} closed (net P&L ${usd(all?.netPnlUsd ?? 0)} USD), ` +
         `${plural(r.counts.open, "open position")}, ${plural(r.counts.differences, "difference")} with the Hedge Log` +
-        (r.counts.pending > 0 ? ` (${r.counts.pending} still pending).` : ".");
+        (r.counts.pending > 0 ? ` (${r.counts.pending} still pending)` : "") +
+        (r.counts.chainFindings > 0
+          ? `; the Hedge Log's chain has ${plural(r.counts.chainFindings, "finding")} (a row edited, inserted, deleted, moved or cut off): see the sheet's Differences.`
+          : ".");
       if (r.historyIncomplete) {
         const warning = `History incomplete: only the newest ${plural(r.counts.realized, "record")} of the month could be read, so the sheet may miss hedges closed earlier in it.`;
         this.set({
@@ -140,7 +155,11 @@ export class MonthEndController {
         });
         return;
       }
-      this.set({ busy: null, progress: null, message: { kind: r.counts.differences > 0 ? "warning" : "success", text, details: r.notes } });
+      this.set({
+        busy: null,
+        progress: null,
+        message: { kind: r.counts.differences + r.counts.chainFindings > 0 ? "warning" : "success", text, details: r.notes },
+      });
     } catch (e) {
       this.set({ busy: null, progress: null, message: errorMessage(e) });
     }

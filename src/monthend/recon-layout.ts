@@ -4,6 +4,7 @@ import { utcMs } from "../api/time";
 import { reconSheetName } from "./month";
 import type { Reconciliation } from "./recon-model";
 import { DIFFERENCE_LABELS } from "./recon-model";
+import { CHAIN_KIND_LABELS, flaggedLines, type ChainReport } from "./log-chain-check";
 import { FORMATS, type CellValue, type SheetContent, type SheetSection } from "./sheet-content";
 
 type Kind = "text" | "usd" | "rate" | "date" | "count";
@@ -86,6 +87,50 @@ export const DIFFERENCE_COLUMNS: readonly Column<DifferenceItem>[] = [
   { header: "What it means", kind: "text", width: 85, value: (d) => d.detail },
 ];
 
+/** A line of the chain's table: a finding, or the sentence that the chain verified. */
+export interface ChainItem {
+  label: string;
+  sheet: string | null;
+  rowNumber: number | null;
+  message: string;
+}
+
+export const CHAIN_COLUMNS: readonly Column<ChainItem>[] = [
+  { header: "Hedge Log chain", kind: "text", width: 120, value: (c) => c.label },
+  { header: "Sheet", kind: "text", width: 110, value: (c) => c.sheet },
+  { header: "Row", kind: "count", width: 100, value: (c) => c.rowNumber ?? "" },
+  // Last on its row, so a long sentence runs on into the empty cells to its right.
+  { header: "What it means", kind: "text", width: 60, value: (c) => c.message },
+];
+
+/** The sentence that says the chain verified: every row of it as the add-in wrote it, and none cut off when the head was known. */
+function verifiedSentence(chain: ChainReport): string {
+  const end = chain.headKnown
+    ? "; its last row is the newest this computer wrote"
+    : " (this computer's journal holds no newest row of this log, so rows cut off its end could not be seen)";
+  return `No edit found: the ${chain.chained} rows of the chain are as the add-in wrote them, none deleted, inserted or moved${end}.`;
+}
+
+/** The chain's findings row by row, then, when none says a row was changed, the sentence that it verified. */
+export function chainItems(chain: ChainReport | null): ChainItem[] {
+  if (!chain) return [];
+  const items: ChainItem[] = chain.lines.map((l) => ({
+    label: CHAIN_KIND_LABELS[l.kind],
+    sheet: l.sheet,
+    rowNumber: l.rowNumber,
+    message: l.message,
+  }));
+  if (chain.chained > 0 && flaggedLines(chain).length === 0)
+    items.push({ label: "Verified", sheet: null, rowNumber: null, message: verifiedSentence(chain) });
+  return items;
+}
+
+/** What the chain's table says when it has no line. */
+function chainEmpty(chain: ChainReport | null): string {
+  if (!chain) return "The Hedge Log's hash chain was not checked.";
+  return chain.rows === 0 ? "The Hedge Log has no rows: no chain to check." : verifiedSentence(chain);
+}
+
 /** The label of the header's first line when the history was read only in part. */
 export const HISTORY_INCOMPLETE_LABEL = "WARNING: history incomplete";
 
@@ -100,6 +145,8 @@ export function reconContent(recon: Reconciliation): SheetContent {
   sheet.blank();
   sheet.section("Differences with the Hedge Log", () => {
     sheet.table(DIFFERENCE_COLUMNS, recon.differences, "No differences: every log action and every service hedge of the period match.");
+    sheet.blank();
+    sheet.table(CHAIN_COLUMNS, chainItems(recon.chain), chainEmpty(recon.chain));
   });
   return sheet.content(reconSheetName(recon.window.label));
 }
@@ -195,6 +242,7 @@ function summarySection(sheet: SheetBuilder, recon: Reconciliation): void {
     sheet.line("Log rows matched", counts.logRows, FORMATS.count);
     sheet.line("Differences", counts.differences, FORMATS.count);
     sheet.line("Actions pending", counts.pending, FORMATS.count);
+    if (recon.chain) sheet.line("Hedge Log chain findings", counts.chainFindings, FORMATS.count);
     for (const note of recon.notes) sheet.line("Note", note, FORMATS.text);
   });
   sheet.widths[0] = Math.max(sheet.widths[0], 150);

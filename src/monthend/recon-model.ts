@@ -3,6 +3,7 @@ import type { Environment } from "../api/environment";
 import type { ClosedHedge, Hedge, Position } from "../api/schemas";
 import { utcMs } from "../api/time";
 import type { LogRecord } from "../trading/hedge-log";
+import type { ChainReport } from "./log-chain-check";
 import type { MonthWindow } from "./month";
 
 /** Everything the reconciliation looks at, fetched beforehand (see month-data.ts). */
@@ -24,6 +25,8 @@ export interface MonthData {
   hedges: Hedge[];
   /** Every Hedge Log row (any environment; rows of the other environment are left out here). */
   log: LogRecord[];
+  /** The check of the log's hash chain over every row read (verifyLogChain); null or absent when it was not run. */
+  chain?: ChainReport | null;
 }
 
 export const DIFFERENCE_KINDS = [
@@ -112,6 +115,8 @@ export interface Reconciliation {
   open: OpenLine[];
   openTotals: OpenTotals;
   differences: Difference[];
+  /** The Hedge Log's hash chain as month end found it; null when it was not checked. */
+  chain: ChainReport | null;
   counts: {
     realized: number;
     open: number;
@@ -123,6 +128,8 @@ export interface Reconciliation {
     serviceHedges: number;
     differences: number;
     pending: number;
+    /** Findings of the chain check that say a row was changed (not the rows before the chain). */
+    chainFindings: number;
   };
   /** Things the reader must know (e.g. positions are as of generation, not month end). */
   notes: string[];

@@ -3,6 +3,7 @@ import { sameAccount } from "../trading/duplicates";
 import { attributeLogRows } from "./attribute-log";
 import { attributeRecords } from "./attribute-records";
 import { findDifferences } from "./differences";
+import { flaggedLines } from "./log-chain-check";
 import { historyWarning, reconNotes } from "./recon-notes";
 import type { MonthData, Reconciliation } from "./recon-model";
 import { openLines, openTotals, realizedLines, realizedTotals } from "./sections";
@@ -13,6 +14,7 @@ import { openLines, openTotals, realizedLines, realizedTotals } from "./sections
  *  2. attributeLogRows: the hedge each log row (this environment and account) acted on;
  *  3. findDifferences: per log row, per service hedge of the month, per realized record no row explains;
  *  4. historyWarning / reconNotes: what the reader must know first.
+ * The chain check (verifyLogChain, over every row read, in their places) is run before, by the caller, and carried along.
  */
 export function reconcile(data: MonthData): Reconciliation {
   const env = data.environment.toLowerCase();
@@ -36,6 +38,7 @@ export function reconcile(data: MonthData): Reconciliation {
     open,
     openTotals: openTotals(open),
     differences,
+    chain: data.chain ?? null,
     counts: {
       realized: realized.length,
       open: open.length,
@@ -44,6 +47,7 @@ export function reconcile(data: MonthData): Reconciliation {
       serviceHedges,
       differences: differences.length,
       pending: differences.filter((d) => d.kind === "pending").length,
+      chainFindings: flaggedLines(data.chain ?? null).length,
     },
     notes: reconNotes(data, otherLogRows),
   };

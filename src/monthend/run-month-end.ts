@@ -1,5 +1,7 @@
-// Reconcile month, end to end: read the Hedge Log and the service, reconcile, write the "Hedge Recon YYYY-MM" sheet; progress for the pane.
+// Reconcile month, end to end: read the Hedge Log (and check its hash chain) and the service, reconcile, write the "Hedge Recon YYYY-MM" sheet; progress for the pane.
 import type { LogRecord } from "../trading/hedge-log";
+import { journalRecords, type PlacedLogRow } from "../trading/workbook";
+import { verifyLogChain, type ChainReport } from "./log-chain-check";
 import { fetchMonthData, type MonthEndClient } from "./month-data";
 import { monthWindow } from "./month";
 import { reconcile } from "./reconcile";
@@ -11,6 +13,13 @@ export interface ReconcileMonthDeps {
   client: MonthEndClient;
   /** Every row of the Hedge Log (Workbook.readLog). */
   readLog(): Promise<LogRecord[]>;
+  /**
+   * Every row with its sheet and row (Workbook.readLogRows): read instead of readLog, and the log's hash chain is checked
+   * over them. Absent: the chain is not checked.
+   */
+  readLogRows?(): Promise<PlacedLogRow[]>;
+  /** The newest link this computer wrote into this workbook's log (chainHeadOf), null when it holds none. */
+  chainHead?(): Promise<string | null>;
   writer: SheetWriter;
   /** Epoch ms of "now"; the time generated. */
   now?: () => number;
@@ -35,8 +44,17 @@ export async function reconcileMonth(
   const period = monthWindow(month);
   const progress = options.onProgress ?? (() => undefined);
   progress("Reading the Hedge Log…");
-  const log = await deps.readLog();
-  const data = await fetchMonthData(deps.client, period, log, { now: deps.now, onProgress: progress, signal: options.signal });
+  const placed = deps.readLogRows ? await deps.readLogRows() : null;
+  const log = placed ? journalRecords(placed) : await deps.readLog();
+  let chain: ChainReport | null = null;
+  if (placed) {
+    progress("Checking the Hedge Log's chain…");
+    chain = verifyLogChain(placed, deps.chainHead ? await deps.chainHead() : null);
+  }
+  const data = {
+    ...(await fetchMonthData(deps.client, period, log, { now: deps.now, onProgress: progress, signal: options.signal })),
+    chain,
+  };
   progress("Reconciling…");
   const reconciliation = reconcile(data);
   progress("Writing the sheet…");

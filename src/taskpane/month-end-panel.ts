@@ -1,9 +1,24 @@
 // The month-end panel (Fluent v3 elements): month picker, Reconcile month, Snapshot to values (selection or sheet, confirmed first), progress and results.
 import { MonthEndController, type MonthEndPanelDeps, type MonthEndView } from "../monthend/month-end-controller";
+import { chainHeadOf } from "../trading/chain-head";
+import type { IntentStore } from "../trading/intent-store";
+import type { Workbook } from "../trading/workbook";
 import { labelDropdownControl, mirrorCheckedState } from "./aria-mirror";
 import { h, showMessage } from "./dom";
 
 export type { MonthEndPanelDeps };
+
+/**
+ * What month end reads of this workbook: its log rows with their places, and the newest link this computer's journal
+ * wrote into its log (chainHeadOf, by the workbook's id), so that the chain is checked and a log cut at its end is seen.
+ */
+export function monthEndLog(workbook: Workbook, journal: IntentStore): Pick<MonthEndPanelDeps, "readLog" | "readLogRows" | "chainHead"> {
+  return {
+    readLog: () => workbook.readLog(),
+    readLogRows: workbook.readLogRows?.bind(workbook),
+    chainHead: async () => chainHeadOf(journal, (await workbook.identity()).id),
+  };
+}
 
 let panels = 0;
 

@@ -15,7 +15,7 @@ import { ConnectionController, errorView } from "./connection-controller";
 import { mountConnectionPanel } from "./connection-panel";
 import { mirrorDisabledButtons } from "./aria-mirror";
 import { byId } from "./dom";
-import { mountMonthEndPanel } from "./month-end-panel";
+import { monthEndLog, mountMonthEndPanel } from "./month-end-panel";
 import { mountArchivePanel } from "./archive-panel";
 import { mountOverviewPanel } from "./overview-panel";
 import { mountTradePanel } from "./trade-panel";
@@ -65,7 +65,7 @@ export async function startPane(deps: PaneDependencies): Promise<Pane> {
   const monthEndHost = byId("month-end-host");
   mountMonthEndPanel(monthEndHost, {
     client: () => deps.connection.client,
-    readLog: () => deps.workbook.readLog(),
+    ...monthEndLog(deps.workbook, deps.intentStore),
     writer: deps.reconWriter,
     snapshotter: deps.snapshotter,
     now: deps.now,

@@ -50,6 +50,19 @@ export function newWorkbookId(): string {
   return `wb-${newIdempotencyKey()}`;
 }
 
+/** A row of the Hedge Log or of one of its year sheets, and where it stands (month end names it in its findings). */
+export interface PlacedLogRow {
+  sheet: string;
+  /** 1-based sheet row, as Excel's row header shows it. */
+  rowNumber: number;
+  record: LogRecord;
+}
+
+/** The journal's rows among rows read with their places: those with a key (what readLog() returns), in the same order. */
+export function journalRecords(rows: readonly PlacedLogRow[]): LogRecord[] {
+  return rows.filter((r) => r.record.idempotencyKey.trim() !== "").map((r) => r.record);
+}
+
 /** The workbook as the trading engine sees it. Implementations: office-workbook.ts (Excel.run) and memory-workbook.ts. */
 export interface Workbook {
   /** The selected visible rows (see SelectedRows). Throws a clear error when nothing usable is selected. */
@@ -62,6 +75,11 @@ export interface Workbook {
    * matching rows, so the work follows the answer, not the log's size.
    */
   readLog(query?: LogQuery): Promise<LogRecord[]>;
+  /**
+   * Every row month end reads, in chain order ("Hedge Log YYYY" sheets oldest first, then the log), each with its sheet and
+   * 1-based sheet row, read in chunks: the rows of readLog() in the same order, plus rows without a key that hold anything.
+   */
+  readLogRows?(): Promise<PlacedLogRow[]>;
   /** Appends rows at the end of the log table (creating it when missing). Rows are never inserted elsewhere nor deleted. */
   appendLog(records: LogRecord[]): Promise<void>;
   /**
