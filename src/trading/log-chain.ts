@@ -29,8 +29,8 @@ const BODY = [
   "idempotencyKey",
   "account",
 ] as const;
-/** The fields the service's answer and the user's decision set (the log's status fields but the Account, which is body): sealed when the row becomes final. */
-const FINAL = LOG_STATUS_FIELDS.filter((f) => f !== "account");
+/** The fields the service's answer and the user's decision set (the log's status fields but the Account, which is body, and the seal itself): sealed when the row becomes final. */
+const FINAL = LOG_STATUS_FIELDS.filter((f) => f !== "account" && f !== "finalHash");
 const AMOUNTS = new Set<string>(["notional", "notionalBefore"]);
 const TIMES = new Set<string>(["loggedAt", "filledAt", "sentAt", "decidedAt"]);
 
