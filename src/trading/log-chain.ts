@@ -44,11 +44,33 @@ const TIMES = new Set<string>(["loggedAt", "filledAt", "sentAt", "decidedAt"]);
 function canonicalValue(field: string, value: unknown): string | number | null {
   if (value === null || value === undefined || value === "") return null;
   if (AMOUNTS.has(field)) return typeof value === "number" ? value.toFixed(2) : String(value);
-  if (TIMES.has(field)) {
-    const ms = utcMs(String(value));
-    return Number.isFinite(ms) ? new Date(Math.round(ms / 1000) * 1000).toISOString() : String(value);
-  }
+  if (TIMES.has(field)) return canonicalTime(String(value));
   return typeof value === "number" ? value : String(value);
+}
+
+/** A time as written (`2026-11-25T17:03:12Z` or `.000Z`…`.499Z`, what toISOString and fromExcelDate give): already whole seconds. */
+const WRITTEN_TIME = /^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(?:\.[0-4]\d\d)?Z$/;
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/**
+ * A time to the whole second in UTC, as toISOString writes it; text that is no time stays as it is. The form the add-in
+ * writes is read without Date (month end canonicalizes tens of thousands of them, and Date's parsing was most of the
+ * chain check's time); any other form goes through utcMs, with the same result.
+ */
+function canonicalTime(text: string): string {
+  const m = WRITTEN_TIME.exec(text);
+  // Years before 100 are left to utcMs (its day count reads them as 19xx).
+  if (m && +m[1] >= 100) {
+    const year = +m[1];
+    const month = +m[2];
+    const day = +m[3];
+    const leap = month === 2 && year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 1 : 0;
+    if (month >= 1 && month <= 12 && day >= 1 && day <= DAYS_IN_MONTH[month - 1] + leap && +m[4] <= 23 && +m[5] <= 59 && +m[6] <= 59)
+      return `${text.slice(0, 19)}.000Z`;
+    return text; // out of range (month 13, 30 February, 24:00): not a time, as utcMs says
+  }
+  const ms = utcMs(text);
+  return Number.isFinite(ms) ? new Date(Math.round(ms / 1000) * 1000).toISOString() : text;
 }
 
 /** The canonical text of some fields of a record: a JSON array in the fixed order given. */

@@ -1,13 +1,16 @@
-// Benchmark of the Hedge Log's hash chain: what checking 50,000 rows adds to month end (goal: under 1 s), and what one append's link costs.
-import { CHAIN_START, checkChain, finalHashOf, rowHashOf, type ChainRow } from "../../src/trading/log-chain";
-import type { LogRecord } from "../../src/trading/hedge-log";
+// Benchmark of the Hedge Log's hash chain: what checking 50,000 rows adds to month end, as month end reads them (goal: under 1 s), and what one append's link costs.
+import { CHAIN_START, finalHashOf, rowHashOf } from "../../src/trading/log-chain";
+import { LOG_COLUMNS, LOG_SHEET_NAME, cellsToLogRecord, type LogRecord } from "../../src/trading/hedge-log";
+import { toExcelDate, type CellValue } from "../../src/trading/cells";
+import type { PlacedLogRow } from "../../src/trading/workbook";
+import { verifyLogChain } from "../../src/monthend/log-chain-check";
 
 /** A log of n final rows the add-in wrote, linked and sealed (messages of 200 characters, as a busy log has). */
-function chainedLog(n: number): ChainRow[] {
-  const rows: ChainRow[] = [];
+function chainedLog(n: number): LogRecord[] {
+  const rows: LogRecord[] = [];
   let prev = CHAIN_START;
   for (let i = 0; i < n; i++) {
-    const record: Partial<LogRecord> = {
+    const record: LogRecord = {
       loggedAt: new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString(),
       environment: "production",
       action: ["open", "add", "reduce", "close"][i % 4],
@@ -24,35 +27,59 @@ function chainedLog(n: number): ChainRow[] {
       fillTxHash: `0x${"b".repeat(64)}`,
       struckRate: 1500.25,
       filledAt: new Date(Date.UTC(2026, 0, 1) + i * 60_000 + 5_000).toISOString(),
+      errorCode: null,
       message: "m".repeat(200),
+      sentAt: new Date(Date.UTC(2026, 0, 1) + i * 60_000 + 100).toISOString(),
     };
-    const rowHash = rowHashOf(prev, record);
-    rows.push({ rowNumber: i + 2, record, chain: { prevHash: prev, rowHash, finalHash: finalHashOf(rowHash, record) }, final: true });
-    prev = rowHash;
+    record.prevHash = prev;
+    record.rowHash = rowHashOf(prev, record);
+    record.finalHash = finalHashOf(record.rowHash, record);
+    rows.push(record);
+    prev = record.rowHash;
   }
   return rows;
 }
 
+/** The rows as month end gets them: written to cells (times as Excel serials), read back into records, with their sheet rows. */
+function asRead(records: readonly LogRecord[]): PlacedLogRow[] {
+  return records.map((r, i) => {
+    const cells: CellValue[] = LOG_COLUMNS.map((c) => {
+      const v = r[c.field];
+      if (v === null || v === undefined) return "";
+      return c.kind === "date" ? toExcelDate(String(v)) : (v as CellValue);
+    });
+    return { sheet: LOG_SHEET_NAME, rowNumber: i + 2, record: cellsToLogRecord(cells) };
+  });
+}
+
 export async function run(): Promise<void> {
-  const rows = chainedLog(50_000);
-  const head = rows[rows.length - 1].chain.rowHash;
-  checkChain(rows.slice(0, 1_000), head); // warm up
+  const written = chainedLog(50_000);
+  const rows = asRead(written);
+  const head = written[written.length - 1].rowHash!;
+  verifyLogChain(rows.slice(0, 1_000), null); // warm up
   const times: number[] = [];
+  const cpu: number[] = [];
   for (let i = 0; i < 5; i++) {
     const t = performance.now();
-    const findings = checkChain(rows, head);
+    const c = process.cpuUsage();
+    const report = verifyLogChain(rows, head);
+    const used = process.cpuUsage(c);
     times.push(performance.now() - t);
-    if (findings.length !== 0) throw new Error(`an untouched log was flagged: ${findings[0].message}`);
+    cpu.push((used.user + used.system) / 1000);
+    if (report.lines.length !== 0) throw new Error(`an untouched log was flagged: ${report.lines[0].message}`);
   }
   times.sort((a, b) => a - b);
+  cpu.sort((a, b) => a - b);
   const median = times[2];
   const t = performance.now();
-  for (let i = 0; i < 1_000; i++) rowHashOf(head!, rows[i].record);
+  for (let i = 0; i < 1_000; i++) rowHashOf(head, written[i]);
   const link = (performance.now() - t) / 1_000;
   console.log("| What | Figure | Goal |");
   console.log("|---|---|---|");
   console.log(
-    `| Checking the chain of 50,000 log rows (median of 5) | ${median.toFixed(0)} ms | under 1,000 ms ${median < 1_000 ? "✓" : "✗"} |`,
+    `| Month end's chain check of 50,000 log rows as read back from cells (median of 5; fastest ${times[0].toFixed(0)} ms) | ${median.toFixed(0)} ms | under 1,000 ms ${median < 1_000 ? "✓" : "✗"} |`,
   );
+  // On a shared machine the wall time includes the waits for a core; the process's CPU time is the work itself.
+  console.log(`| The same, CPU time of the process (median of 5) | ${cpu[2].toFixed(0)} ms | |`);
   console.log(`| One row's link, at append | ${(link * 1000).toFixed(1)} µs | |`);
 }
