@@ -1,4 +1,4 @@
-// Archiving the Hedge Log, as plain logic: which rows may move to "Hedge Log YYYY" (finished and older than the cut-off, never an unfinished one), and merging the archive back for month end.
+// Archiving the Hedge Log, as plain logic: which rows may move to "Hedge Log YYYY" (finished, older than the cut-off, never an unfinished one, chains whole), and merging the archive back for month end.
 import { utcMs } from "../api/time";
 import type { CellValue } from "../trading/cells";
 import { archiveSheetName, type LogArchiveRequest, type LogArchiveResult, type LogRecord } from "../trading/hedge-log";
@@ -35,21 +35,35 @@ export function isArchivable(
   return request.finalStatuses.includes(row.status.trim()) && Number.isFinite(at) && at < utcMs(request.before);
 }
 
-/** The rows to move (in log order, with the year each goes to) and the counts the pane shows before and after. */
+/**
+ * The rows to move (in log order, with the year each goes to) and the counts the pane shows before and after. Chains move
+ * whole: the year sheets (oldest first) then the log must still read in the order the rows were written, so only the
+ * longest run of movable rows from the top of the log moves, in years that never go back (nor before `newestYear`, the
+ * newest year sheet already there); it stops at the first row that must stay (unfinished, unreadable time, not yet
+ * before the cut-off), and the rows after it stay too (counted in `kept` when logged before the cut-off).
+ */
 export function planArchive(
   candidates: readonly ArchiveCandidate[],
   request: LogArchiveRequest,
+  newestYear: number | null = null,
 ): { moves: ArchiveMove[]; result: LogArchiveResult } {
   const cutoff = utcMs(request.before);
   if (!Number.isFinite(cutoff)) throw new Error(`Archive cut-off "${request.before}" is not an ISO 8601 time.`);
   const moves: ArchiveMove[] = [];
   let kept = 0;
+  let moving = true;
+  let lastYear = newestYear ?? -Infinity;
   for (const c of candidates) {
-    if (c.key === "") continue;
+    if (c.key === "") continue; // not a journal row (blank, or typed in without a key): no link of the chain, it stays where it is
     const at = loggedMs(c.loggedAt);
-    if (isArchivable({ status: c.status, loggedAt: dateText(c.loggedAt) ?? "" }, request)) {
-      moves.push({ row: c.row, key: c.key, year: new Date(at).getUTCFullYear() });
-    } else if (!Number.isFinite(at) || at < cutoff) kept++;
+    const year = new Date(at).getUTCFullYear();
+    if (moving && isArchivable({ status: c.status, loggedAt: dateText(c.loggedAt) ?? "" }, request) && year >= lastYear) {
+      moves.push({ row: c.row, key: c.key, year });
+      lastYear = year;
+      continue;
+    }
+    moving = false;
+    if (!Number.isFinite(at) || at < cutoff) kept++;
   }
   const byYear: Record<string, number> = {};
   for (const m of moves) byYear[m.year] = (byYear[m.year] ?? 0) + 1;

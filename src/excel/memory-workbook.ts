@@ -193,7 +193,7 @@ export class MemoryWorkbook extends MemoryGrid implements Workbook {
         loggedAt: cell(r, "loggedAt"),
       });
     }
-    const plan = planArchive(candidates, request);
+    const plan = planArchive(candidates, request, this.archiveYearsPresent().pop() ?? null);
     if (request.dryRun || plan.moves.length === 0) return plan.result;
     let done = 0;
     for (const year of [...new Set(plan.moves.map((m) => m.year))].sort((a, b) => a - b)) {

@@ -306,7 +306,8 @@ export class OfficeWorkbook implements Workbook {
       status: String(columns.get("status")![row] ?? ""),
       loggedAt: columns.get("loggedAt")![row],
     }));
-    return { plan: planArchive(candidates, request), keys };
+    const newestYear = (await this.archiveYearsPresent(context)).pop() ?? null;
+    return { plan: planArchive(candidates, request, newestYear), keys };
   }
 
   /** The year sheets, created when missing, and the keys they already hold (an archive cut short is resumed, never doubled). */
@@ -586,17 +587,21 @@ export class OfficeWorkbook implements Workbook {
     return found;
   }
 
-  /** Every row of the "Hedge Log YYYY" sheets that holds anything, oldest year first, where it stands. */
-  private async readArchives(context: Excel.RequestContext): Promise<PlacedLogRow[]> {
+  /** The years of the "Hedge Log YYYY" sheets there, oldest first. */
+  private async archiveYearsPresent(context: Excel.RequestContext): Promise<number[]> {
     const sheets = context.workbook.worksheets.load("items/name");
     await context.sync();
-    const years = sheets.items
+    return sheets.items
       .map((s) => /^Hedge Log (\d{4})$/.exec(s.name))
       .filter((m): m is RegExpExecArray => m !== null && archiveSheetName(Number(m[1])) === m[0])
       .map((m) => Number(m[1]))
       .sort((a, b) => a - b);
+  }
+
+  /** Every row of the "Hedge Log YYYY" sheets that holds anything, oldest year first, where it stands. */
+  private async readArchives(context: Excel.RequestContext): Promise<PlacedLogRow[]> {
     const out: PlacedLogRow[] = [];
-    for (const year of years) {
+    for (const year of await this.archiveYearsPresent(context)) {
       const log = await this.openLog(context, "read", year);
       if (log) out.push(...(await this.readLogTableRows(context, log, archiveSheetName(year))));
     }

@@ -35,7 +35,7 @@ export function archiveCutoff(nowMs: number): string {
 export function archiveQuestion(plan: LogArchiveResult, cutoffDay: string): string {
   const kept =
     plan.kept > 0
-      ? ` ${rows(plan.kept)} logged before then ${stay(plan.kept)} in the log (unfinished, or with a time that cannot be read).`
+      ? ` ${rows(plan.kept)} logged before then ${stay(plan.kept)} in the log (unfinished, with a time that cannot be read, or written after such a row: the log's chain moves whole).`
       : "";
   return (
     `Move ${rows(plan.total)} finished before ${cutoffDay} (UTC) from the Hedge Log to ${list(plan.sheets)}?${kept} ` +

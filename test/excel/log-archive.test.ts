@@ -11,10 +11,10 @@ type Archiving = Workbook & Required<Pick<Workbook, "archiveLog">>;
 
 const ROWS: LogRecord[] = [
   journalled("old-filled-2025", { loggedAt: "2025-06-01T10:00:00.000Z", status: "filled" }),
-  journalled("old-open-2025", { loggedAt: "2025-07-01T10:00:00.000Z", status: "submitted" }), // unfinished: stays
   journalled("old-failed-2026", { loggedAt: "2026-01-15T10:00:00.000Z", status: "failed" }),
-  journalled("bad-time", { loggedAt: "sometime", status: "filled" }), // unreadable time: stays
   journalled("old-closed-2026", { loggedAt: "2026-09-30T23:59:59.000Z", status: "closed" }),
+  journalled("old-open-2025", { loggedAt: "2025-07-01T10:00:00.000Z", status: "submitted" }), // unfinished: stays
+  journalled("bad-time", { loggedAt: "sometime", status: "filled" }), // unreadable time: stays
   journalled("recent-filled", { loggedAt: "2026-10-01T00:00:00.000Z", status: "filled" }), // at the cut-off: stays
   journalled("recent-open", { loggedAt: "2026-11-02T00:00:00.000Z", status: "submitting" }),
 ];
@@ -68,7 +68,7 @@ describe.each(adapters)("archiveLog in %s", (_name, make) => {
       "recent-filled",
       "recent-open",
     ]);
-    expect(all.find((r) => r.idempotencyKey === "old-failed-2026")).toEqual(ROWS[2]);
+    expect(all.find((r) => r.idempotencyKey === "old-failed-2026")).toEqual(ROWS[1]);
 
     // The live log still takes updates and appends at the right rows.
     await wb.updateLog([{ idempotencyKey: "recent-open", status: "filled" }]);
@@ -81,20 +81,46 @@ describe.each(adapters)("archiveLog in %s", (_name, make) => {
 
   it("counts a row found both in a year sheet and in the log once, and archiving again does not copy it twice", async () => {
     const { wb, cells } = make();
-    await wb.appendLog(ROWS);
+    const finished = ROWS.slice(0, 3);
+    await wb.appendLog(finished);
     await wb.archiveLog(request({ before: "2026-01-16T00:00:00.000Z" })); // the 2025 row and old-failed-2026
-    await wb.appendLog([ROWS[2]]); // as a run stopped after copying it and before removing it would leave it
+    await wb.appendLog([ROWS[1]]); // as a run stopped after copying it and before removing it would leave it
     expect(keys(await wb.readLog()).filter((k) => k === "old-failed-2026")).toHaveLength(1);
     expect(await wb.archiveLog(request())).toMatchObject({ total: 2 }); // old-closed-2026, and the leftover copy
     const all = await wb.readLog();
     expect(keys(all).filter((k) => k === "old-failed-2026")).toHaveLength(1);
-    expect(all).toHaveLength(ROWS.length);
+    expect(all).toHaveLength(finished.length);
     expect(keys(await wb.readLog({ keys: ["old-failed-2026"] }))).toEqual([]);
     expect(
       cells("Hedge Log 2026")
         .flat()
         .filter((v) => v === "old-failed-2026"),
     ).toHaveLength(1);
+  });
+
+  it("moves chains whole: only the rows above the first row that must stay, in years that never go back", async () => {
+    const { wb, sheets } = make();
+    await wb.appendLog([
+      journalled("a-2025", { loggedAt: "2025-06-01T10:00:00.000Z", status: "filled" }),
+      journalled("b-2025-open", { loggedAt: "2025-06-02T10:00:00.000Z", status: "submitted" }), // must stay
+      journalled("c-2025", { loggedAt: "2025-06-03T10:00:00.000Z", status: "filled" }), // finished, but after it: stays
+    ]);
+    expect(await wb.archiveLog(request())).toEqual({ total: 1, byYear: { 2025: 1 }, kept: 2, sheets: ["Hedge Log 2025"] });
+    expect(keys(await wb.readLog())).toEqual(["a-2025", "b-2025-open", "c-2025"]);
+    await wb.updateLog([{ idempotencyKey: "b-2025-open", status: "filled" }]);
+    expect(await wb.archiveLog(request())).toMatchObject({ total: 2, kept: 0 });
+    expect(keys(await wb.readLog({ keys: ["a-2025", "b-2025-open", "c-2025"] }))).toEqual([]);
+
+    // A row logged in a year older than a year sheet already there would read before that sheet's rows: it stays.
+    await wb.appendLog([
+      journalled("d-2026", { loggedAt: "2026-02-01T10:00:00.000Z", status: "filled" }),
+      journalled("e-2025-late", { loggedAt: "2025-12-31T10:00:00.000Z", status: "filled" }), // clock set back
+      journalled("f-2026", { loggedAt: "2026-02-02T10:00:00.000Z", status: "filled" }),
+    ]);
+    expect(await wb.archiveLog(request())).toEqual({ total: 1, byYear: { 2026: 1 }, kept: 2, sheets: ["Hedge Log 2026"] });
+    expect(sheets()).toEqual([LOG_SHEET_NAME, "Hedge Log 2025", "Hedge Log 2026"]);
+    expect(await wb.archiveLog(request())).toMatchObject({ total: 0, kept: 2 });
+    expect(keys(await wb.readLog())).toEqual(["a-2025", "b-2025-open", "c-2025", "d-2026", "e-2025-late", "f-2026"]);
   });
 });
 
