@@ -135,3 +135,12 @@ test("Snapshot to values runs only after confirmation, and reports what was left
     "Desk!E1 =HEDGE.QUOTE(1) left as a formula: it shows #BUSY! (still calculating or an error): wait for a value, then snapshot again.",
   ]);
 });
+
+test("without the log's rows in their places the chain is not checked, and the sheet says so", async () => {
+  const { c, writer } = controller();
+  await c.reconcile();
+  const grid = writer.sheets.get("Hedge Recon 2026-11")!.values;
+  const header = grid.findIndex((r) => r[0] === "Hedge Log chain");
+  expect(grid[header + 1][0]).toBe("The Hedge Log's hash chain was not checked.");
+  expect(grid.some((r) => r[0] === "Hedge Log chain findings")).toBe(false);
+});
