@@ -30,6 +30,7 @@ describe("every context.sync stays within 1 MiB, measured with Microsoft's seria
     [/selection of/, /read selection/],
     [/snapshot of/, /snapshot/],
     [/recon sheet/, /write sheet/],
+    [/recon sheet with .* chain findings/, /write sheet/],
     [/long text: selection of/, /read selection/],
     [/long text: log of/, /^read \(month end\)$/],
     [/long text: log of/, /archive/],

@@ -1,10 +1,15 @@
-// The payload scenarios of issue 10 and issue 25's long text, at any scale: a Hedge Log of N rows (read, append one, update four), journalling a batch, a resume, a wide selection, a snapshot, a recon sheet, and the same reads over long text (500- and 2,000-character cells, rows over 1 MiB), each run through Microsoft's serializer and measured per context.sync.
+// The payload scenarios of issue 10 and issue 25's long text, at any scale: a Hedge Log of N rows (read, append one, update four), journalling a batch, a resume, a wide selection, a snapshot, a recon sheet (and one listing a chain finding on every row), and the same reads over long text (500- and 2,000-character cells, rows over 1 MiB), each run through Microsoft's serializer and measured per context.sync.
 import { OfficeWorkbook } from "../../../src/excel/office-workbook";
 import { officeSheetWriter } from "../../../src/excel/recon-sheet";
 import { officeSnapshotter } from "../../../src/excel/snapshot";
 import { FORMATS, type SheetContent } from "../../../src/monthend/sheet-content";
 import { LOG_COLUMNS, LOG_HEADERS, LOG_SHEET_NAME, LOG_TABLE_NAME, type LogRecord } from "../../../src/trading/hedge-log";
-import { logCells, logRow } from "../../support/builders";
+import { logCells, logRow, monthData } from "../../support/builders";
+import { verifyLogChain } from "../../../src/monthend/log-chain-check";
+import { reconcile } from "../../../src/monthend/reconcile";
+import { reconContent } from "../../../src/monthend/recon-layout";
+import { CHAIN_START } from "../../../src/trading/log-chain";
+import type { PlacedLogRow } from "../../../src/trading/workbook";
 import { OfficeMeter, type SyncRecord } from "./office-vm";
 import { WireHost } from "./wire-host";
 
@@ -286,6 +291,31 @@ export async function reconScenario(scale: Scale): Promise<StepResult[]> {
     await step(meter, `recon sheet of ${n(scale.reconRows)} rows`, "write sheet", () =>
       officeSheetWriter(meter.runner).writeSheet(content),
     ),
+    ...(await chainFindingsScenario(scale)),
+  ];
+}
+
+/** The recon sheet whose Differences list a finding of the Hedge Log's chain on every one of `reconRows` rows (each row's amount edited, half of them in a year sheet). */
+async function chainFindingsScenario(scale: Scale): Promise<StepResult[]> {
+  const placed: PlacedLogRow[] = Array.from({ length: scale.reconRows }, (_, i) => ({
+    sheet: i < scale.reconRows / 2 ? "Hedge Log 2025" : LOG_SHEET_NAME,
+    rowNumber: (i % Math.ceil(scale.reconRows / 2)) + 2,
+    record: logRow({
+      idempotencyKey: `k${i}`,
+      prevHash: i === 0 ? CHAIN_START : `${i - 1}`.padStart(64, "0"),
+      rowHash: `${i}`.padStart(64, "0"),
+    }),
+  }));
+  const chain = verifyLogChain(placed, null);
+  if (chain.lines.length !== scale.reconRows) throw new Error(`${chain.lines.length} chain findings, not ${scale.reconRows}`);
+  const content = reconContent(reconcile({ ...monthData(), chain }));
+  const host = new WireHost();
+  host.addSheet("Sheet1");
+  const meter = new OfficeMeter(host);
+  return [
+    await step(meter, `recon sheet with ${n(scale.reconRows)} chain findings`, "write sheet", () =>
+      officeSheetWriter(meter.runner).writeSheet(content),
+    ),
   ];
 }
 
@@ -427,7 +457,8 @@ export async function longLogScenario(scale: Scale): Promise<StepResult[]> {
   const text = longTexts(8, 2_000);
   const host = new WireHost();
   const records = Array.from({ length: scale.longLogRows }, (_, i) => ({
-    ...logRecord(i, next, i % 50 === 0 ? "submitted" : "filled"),
+    // The unfinished rows (one in 50) in the newer half: the archive moves the older half whole (chains move whole).
+    ...logRecord(i, next, i >= scale.longLogRows / 2 && (i - scale.longLogRows / 2) % 25 === 0 ? "submitted" : "filled"),
     message: text(i),
   }));
   seedLog(host, records);
