@@ -169,6 +169,15 @@ export class OfficeWorkbook implements Workbook {
     return dedupeByKey(archived, live, (r) => r.record.idempotencyKey);
   }
 
+  readLastLogRecord(): Promise<LogRecord | null> {
+    return this.inTurn(async (context) => {
+      const log = await this.openLog(context, "read");
+      if (!log || log.rows === 0) return null;
+      const [record] = await this.readRecords(context, log, [log.rows - 1], { keyless: true, chained: true });
+      return record ?? null;
+    });
+  }
+
   appendLog(records: LogRecord[]): Promise<void> {
     if (records.length === 0) return Promise.resolve();
     return this.inTurn(async (context) => {
@@ -512,18 +521,21 @@ export class OfficeWorkbook implements Workbook {
     return out;
   }
 
-  /** The records of the given body rows; rows without a key are left out unless `keyless` (then only those with a status). */
+  /**
+   * The records of the given body rows, consecutive rows read together, in chunks. Rows without a key are not journal rows:
+   * left out unless `keyless` (then only those with a status) or `chained` (then those with a Row hash too).
+   */
   private async readRecords(
     context: Excel.RequestContext,
     log: LogTable,
     rows: readonly number[],
-    options: { keyless?: boolean } = {},
+    options: { keyless?: boolean; chained?: boolean } = {},
   ): Promise<LogRecord[]> {
     const placed = await this.readPlaced(
       context,
       log,
       rows,
-      (r) => r.idempotencyKey.trim() !== "" || (!!options.keyless && r.status.trim() !== ""),
+      (r) => r.idempotencyKey.trim() !== "" || (!!options.keyless && r.status.trim() !== "") || (!!options.chained && !!r.rowHash),
     );
     return placed.map((p) => p.record);
   }

@@ -80,6 +80,11 @@ export interface Workbook {
    * 1-based sheet row, read in chunks: the rows of readLog() in the same order, plus rows without a key that hold anything.
    */
   readLogRows?(): Promise<PlacedLogRow[]>;
+  /**
+   * The log's last body row (whatever its content: a row typed in too), or null when the log is missing, empty, or ends in a
+   * blank row. One row read, whatever the log's size: the journal takes the link its next row follows from it.
+   */
+  readLastLogRecord(): Promise<LogRecord | null>;
   /** Appends rows at the end of the log table (creating it when missing). Rows are never inserted elsewhere nor deleted. */
   appendLog(records: LogRecord[]): Promise<void>;
   /**
