@@ -8,6 +8,8 @@ import { reconcileMonth } from "../../src/monthend/run-month-end";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/server";
 import { DEMO_API_KEY } from "../../src/sandbox/demo";
 import { createDesk } from "../../src/trading/desk";
+import { MemoryIntentStore } from "../../src/excel/intent-store";
+import { chainHeadOf } from "../../src/trading/chain-head";
 import type { Action, TradingDesk } from "../../src/trading/types";
 import { FeedHub, type ClientSource } from "../../src/feeds/hub";
 import { CellStreams } from "../../src/functions/stream";
@@ -77,7 +79,8 @@ test("a month of opens, adds, reductions and closes reconciles, and the realized
   const at = (hours: number) => start + hours * HOUR;
 
   const workbook = new MemoryWorkbook();
-  const desk = await createDesk({ client, workbook, pollIntervalMs: 50 });
+  const journal = new MemoryIntentStore();
+  const desk = await createDesk({ client, workbook, intentStore: journal, pollIntervalMs: 50 });
   const ORDER = ["Market", "Side", "Notional", "Tenor", "Client reference"];
   const AMOUNT = ["Market", "Side", "Amount"];
   try {
@@ -122,9 +125,23 @@ test("a month of opens, adds, reductions and closes reconciles, and the realized
 
   const writer = new MemorySheetWriter(workbook);
   const { reconciliation: recon, sheet } = await reconcileMonth(
-    { client, readLog: () => workbook.readLog(), writer, now: () => generatedAt },
+    {
+      client,
+      readLog: () => workbook.readLog(),
+      readLogRows: () => workbook.readLogRows(),
+      chainHead: async () => chainHeadOf(journal, (await workbook.identity()).id),
+      writer,
+      now: () => generatedAt,
+    },
     month,
   );
+  // The log the desk wrote (sends, fills, closes, a maturity left unlogged) checks clean up to this computer's head.
+  expect(recon.chain).toEqual({
+    rows: (await workbook.readLog()).length,
+    chained: (await workbook.readLog()).length,
+    headKnown: true,
+    lines: [],
+  });
 
   // The sandbox's own history of the month, read raw over HTTP, summed in whole cents.
   const res = await fetch(
