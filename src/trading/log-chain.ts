@@ -75,7 +75,11 @@ function canonicalTime(text: string): string {
 
 /** The canonical text of some fields of a record: a JSON array in the fixed order given. */
 function canonical(record: Partial<LogRecord>, fields: readonly string[]): string {
-  return JSON.stringify(fields.map((f) => canonicalValue(f, (record as Record<string, unknown>)[f])));
+  // JSON.stringify of the array, written out element by element (no array per row: month end builds 100,000 of these).
+  const values = record as Record<string, unknown>;
+  let text = "[";
+  for (let i = 0; i < fields.length; i++) text += (i === 0 ? "" : ",") + JSON.stringify(canonicalValue(fields[i], values[fields[i]]));
+  return `${text}]`;
 }
 
 export const canonicalBody = (record: Partial<LogRecord>): string => canonical(record, BODY);
