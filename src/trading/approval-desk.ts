@@ -14,7 +14,7 @@ import {
   type ApprovalDecision,
   type ApprovalStatus,
 } from "./approvals";
-import type { Preview, SendOptions, SendResult, TradingDesk } from "./types";
+import type { Preview, SendResult, TradingDesk } from "./types";
 import type { Workbook } from "./workbook";
 
 export type { ApprovalBatch, ApprovalCheck, ApprovalDecision, ApprovalStatus } from "./approvals";
@@ -109,8 +109,8 @@ export class Approvals {
     if (!finishing) await this.decide(id, ["pending"], { status: "approved", approvedBy: approverFingerprint, reason: null });
     const position = new Map(batch.rows.map((r, i) => [r.rowNumber, i + 1]));
     const idempotencyKeys = preview.lines.map((l) => approvalKey(id, position.get(l.row.rowNumber)!));
-    const options = { approval: { batchHash: batch.hash, preparedBy: batch.preparedBy, approvedBy: approverFingerprint, idempotencyKeys } };
-    const result = await desk.send(preview, options as SendOptions);
+    const approval = { batchHash: batch.hash, preparedBy: batch.preparedBy, approvedBy: approverFingerprint, idempotencyKeys };
+    const result = await desk.send(preview, { approval });
     const logged = await this.workbook.readLog({ keys: idempotencyKeys });
     const held = new Set(logged.map((r) => r.idempotencyKey));
     if (idempotencyKeys.every((k) => held.has(k))) {
