@@ -1,4 +1,6 @@
 // The API key's environment (production or sandbox, from its prefix), its masked form, and base URL rules.
+import { sha256 } from "@noble/hashes/sha2";
+import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils";
 import { HedgingApiError } from "./errors";
 
 export type Environment = "production" | "sandbox";
@@ -39,6 +41,15 @@ export function keyFingerprint(apiKey: string): string {
   h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
   h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
   return `k${(h2 >>> 0).toString(16).padStart(8, "0")}${(h1 >>> 0).toString(16).padStart(8, "0")}`;
+}
+
+/**
+ * The key's public fingerprint, "fp-" and 16 hex characters of SHA-256 over a fixed label and the key: what the Approvals
+ * sheet and the Hedge Log show as "Prepared by" and "Approved by" to tell two people's keys apart. It names a key without
+ * revealing it (the hash cannot be turned back into the key); the key itself never goes into the workbook.
+ */
+export function publicKeyFingerprint(apiKey: string): string {
+  return `fp-${bytesToHex(sha256(utf8ToBytes(`hedge-key-fingerprint-v1\n${apiKey}`))).slice(0, 16)}`;
 }
 
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);

@@ -6,6 +6,7 @@ import {
   newWorkbookId,
   type PlacedLogRow,
   type SelectedRows,
+  type SheetRow,
   type Workbook,
   type WorkbookIdentity,
 } from "../trading/workbook";
@@ -58,6 +59,8 @@ import {
   type ArchiveMove,
 } from "./log-archive";
 import { readSelectedRows } from "./office-selection";
+import { appendApprovalLines, readApprovalLines, writeApprovalDecision } from "./approvals-sheet";
+import type { ApprovalDecision, ApprovalStatus } from "../trading/approvals";
 import { queueSafeWrite } from "./safe-cells";
 
 type ExcelApi = Pick<typeof Excel, "run">;
@@ -124,6 +127,20 @@ export class OfficeWorkbook implements Workbook {
 
   readSelection(): Promise<SelectedRows> {
     return this.run((context) => readSelectedRows(context, new ReadSizer(this.limits), new ReadSizer(this.limits)));
+  }
+
+  // ---- the Approvals sheet (src/excel/approvals-sheet.ts), one call at a time with the log's ----
+
+  readApprovals(batchId?: string): Promise<SheetRow[]> {
+    return this.inTurn((context) => readApprovalLines(context, this.limits, batchId));
+  }
+
+  appendApproval(lines: CellValue[][]): Promise<void> {
+    return this.inTurn((context) => appendApprovalLines(context, this.limits, lines));
+  }
+
+  setApprovalStatus(batchId: string, from: readonly ApprovalStatus[], decision: ApprovalDecision): Promise<void> {
+    return this.inTurn((context) => writeApprovalDecision(context, this.limits, batchId, from, decision));
   }
 
   ensureLog(): Promise<void> {
