@@ -1,6 +1,5 @@
 // The API key's environment (production or sandbox, from its prefix), its masked form, and base URL rules.
-import { sha256 } from "@noble/hashes/sha2";
-import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils";
+import { sha256 } from "js-sha256";
 import { HedgingApiError } from "./errors";
 
 export type Environment = "production" | "sandbox";
@@ -49,7 +48,7 @@ export function keyFingerprint(apiKey: string): string {
  * revealing it (the hash cannot be turned back into the key); the key itself never goes into the workbook.
  */
 export function publicKeyFingerprint(apiKey: string): string {
-  return `fp-${bytesToHex(sha256(utf8ToBytes(`hedge-key-fingerprint-v1\n${apiKey}`))).slice(0, 16)}`;
+  return `fp-${sha256(`hedge-key-fingerprint-v1\n${apiKey}`).slice(0, 16)}`;
 }
 
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
