@@ -98,7 +98,8 @@ export async function startPane(deps: PaneDependencies): Promise<Pane> {
     }
     // The desk is built for the account the connection proved (GET /account), once the log and the journal are read.
     const account = state.status === "connected" ? (state.account.account_address ?? null) : null;
-    void deps.createDesk(deskOptions(deps, client, account, { trade, resume, refreshFeedsSoon })).then(
+    const learn = (code: string | null | undefined) => controller.learnFrom(code);
+    void deps.createDesk(deskOptions(deps, client, account, { trade, resume, refreshFeedsSoon, learn })).then(
       (current) => {
         // Another connection (or none) came meanwhile: this desk is not the pane's.
         if (deskClient !== client) return current.stop();
@@ -132,15 +133,26 @@ function deskOptions(
   deps: PaneDependencies,
   client: HedgingClient,
   account: string | null,
-  pane: { trade: ReturnType<typeof mountTradePanel>; resume: ReturnType<typeof mountResumePanel>; refreshFeedsSoon: () => void },
+  pane: {
+    trade: ReturnType<typeof mountTradePanel>;
+    resume: ReturnType<typeof mountResumePanel>;
+    refreshFeedsSoon: () => void;
+    /** Hears each error code (a 403 insufficient_scope tells the pane the key is read only). */
+    learn: (code: string | null | undefined) => void;
+  },
 ): DeskOptions {
   return {
     client,
     account,
     workbook: deps.workbook,
     intentStore: deps.intentStore,
-    onError: (e) => pane.trade.showError(errorView(e)),
+    onError: (e) => {
+      const view = errorView(e);
+      pane.learn(view.code);
+      pane.trade.showError(view);
+    },
     onProgress: (p) => {
+      pane.learn(p.row.errorCode);
       pane.trade.onProgress(p);
       pane.resume.refresh();
       // A fill changes the account and positions: ask the feeds again (once per burst of fills) rather than wait for their next poll.
