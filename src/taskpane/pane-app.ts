@@ -20,6 +20,11 @@ import { mountArchivePanel } from "./archive-panel";
 import { mountOverviewPanel } from "./overview-panel";
 import { mountTradePanel } from "./trade-panel";
 import { mountResumePanel } from "./resume-panel";
+import { mountApprovalsPanel } from "./approvals-panel";
+import { directTradeRefusal } from "./approvals-model";
+import { askLiveConfirmation } from "./trade-panel";
+import { Approvals } from "../trading/approval-desk";
+import { memoryDocumentRules, type DocumentRules } from "../excel/document-settings";
 
 export interface PaneDependencies {
   store: SettingsStore;
@@ -41,6 +46,8 @@ export interface PaneDependencies {
   now?: () => number;
   /** Whether the pane can be seen: its overview polls only while it can (always visible when absent). */
   visibility?: Visibility;
+  /** The workbook's own rules (its document settings: "LIVE trades need approval"); in memory when absent. */
+  rules?: DocumentRules;
 }
 
 export interface Pane {
@@ -60,6 +67,28 @@ export async function startPane(deps: PaneDependencies): Promise<Pane> {
   mountConnectionPanel(controller);
   const trade = mountTradePanel({ workbook: deps.workbook, writer: deps.reconWriter, client: () => deps.connection.client, now: deps.now });
   const resume = mountResumePanel((e) => e && trade.showError(e));
+  let liveNeedsApproval = false;
+  /** Direct sending follows the key's scope, its environment and the workbook's rule; Submit for approval is always there. */
+  const applyDirectRule = () => {
+    const state = controller.current;
+    trade.setDirectRefusal(state.status === "connected" ? directTradeRefusal(state.environment, state.access, liveNeedsApproval) : null);
+  };
+  const approvals = mountApprovalsPanel({
+    approvals: new Approvals({ workbook: deps.workbook, now: deps.now ? () => new Date(deps.now!()) : undefined }),
+    rules: deps.rules ?? memoryDocumentRules(),
+    askLive: askLiveConfirmation,
+    onRuleChange: (on) => {
+      liveNeedsApproval = on;
+      applyDirectRule();
+    },
+  });
+  trade.setSubmitter((preview) => approvals.submit(preview));
+  /** The approvals panel's view of the connection: its key's fingerprint and scope, and the desk once built. */
+  const approvalsContext = () => {
+    const state = controller.current;
+    if (state.status !== "connected") return approvals.setContext(null);
+    approvals.setContext({ desk, fingerprint: state.fingerprint, access: state.access, environment: state.environment });
+  };
   const overview = mountOverviewPanel(deps.hub, (account) => controller.updateAccount(account), Date.now, deps.visibility);
   const tradeSection = byId("trade-section");
   const monthEndHost = byId("month-end-host");
@@ -83,14 +112,20 @@ export async function startPane(deps: PaneDependencies): Promise<Pane> {
   let deskClient: HedgingClient | null = null;
 
   controller.onChange((state) => {
+    applyDirectRule();
     const client = state.status === "connected" ? state.client : null;
-    if (client === deskClient) return;
+    if (client === deskClient) {
+      // The same connection learnt something (its scope, its account's figures): the approvals panel follows the scope.
+      if (state.status === "connected") approvalsContext();
+      return;
+    }
     desk?.stop();
     desk = null;
     deskClient = client;
     tradeSection.hidden = !client;
     monthEndHost.hidden = !client;
     overview.setConnected(client !== null);
+    approvalsContext();
     if (!client) {
       trade.setDesk(null);
       resume.setDesk(null, null);
@@ -99,12 +134,13 @@ export async function startPane(deps: PaneDependencies): Promise<Pane> {
     // The desk is built for the account the connection proved (GET /account), once the log and the journal are read.
     const account = state.status === "connected" ? (state.account.account_address ?? null) : null;
     const learn = (code: string | null | undefined) => controller.learnFrom(code);
-    void deps.createDesk(deskOptions(deps, client, account, { trade, resume, refreshFeedsSoon, learn })).then(
+    void deps.createDesk(deskOptions(deps, client, account, { trade, resume, refreshFeedsSoon, learn, approvals })).then(
       (current) => {
         // Another connection (or none) came meanwhile: this desk is not the pane's.
         if (deskClient !== client) return current.stop();
         desk = current;
         trade.setDesk(current);
+        approvalsContext();
         // On opening (and on every new connection): list what the log and this computer's journal show unfinished, with
         // what the service shows; nothing is sent until the user presses Resume in that visible list.
         resume.setDesk(current, client.environment);
@@ -139,6 +175,7 @@ function deskOptions(
     refreshFeedsSoon: () => void;
     /** Hears each error code (a 403 insufficient_scope tells the pane the key is read only). */
     learn: (code: string | null | undefined) => void;
+    approvals: ReturnType<typeof mountApprovalsPanel>;
   },
 ): DeskOptions {
   return {
@@ -154,6 +191,7 @@ function deskOptions(
     onProgress: (p) => {
       pane.learn(p.row.errorCode);
       pane.trade.onProgress(p);
+      pane.approvals.onProgress(p);
       pane.resume.refresh();
       // A fill changes the account and positions: ask the feeds again (once per burst of fills) rather than wait for their next poll.
       if (isFinal(p.row.status)) pane.refreshFeedsSoon();
