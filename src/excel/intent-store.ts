@@ -1,9 +1,18 @@
 // The per-user intent journal over OfficeRuntime.storage (beside the API key, never in the workbook), one item per intent, and an in-memory one for tests and the harness.
-import { decodeStoredIntent, storedText, type IntentStore, type StoredIntent } from "../trading/intent-store";
+import {
+  decodeChainHead,
+  decodeStoredIntent,
+  storedText,
+  type ChainHead,
+  type IntentStore,
+  type StoredIntent,
+} from "../trading/intent-store";
 
 /** Item names: `hedge.intent.<environment>:<account>.<idempotency key>`. */
 const PREFIX = "hedge.intent.";
 const itemName = (scope: string, key: string) => `${PREFIX}${scope}.${key}`;
+/** The chain head of a workbook's log: `hedge.chainhead.<workbook id>` (outside every intent scope). */
+const headName = (workbookId: string) => `hedge.chainhead.${workbookId}`;
 
 /**
  * OfficeRuntime.storage: per user and device, shared by the pane and the functions, limited to about 10 MB in all. One item
@@ -26,6 +35,12 @@ export function officeIntentStore(storage: OfficeRuntime.Storage = OfficeRuntime
     },
     async remove(scope, keys) {
       if (keys.length > 0) await storage.removeItems(keys.map((k) => itemName(scope, k)));
+    },
+    async loadHead(workbookId) {
+      return decodeChainHead((await storage.getItems([headName(workbookId)]))[headName(workbookId)]);
+    },
+    async putHead(head) {
+      await storage.setItems({ [headName(head.workbookId)]: JSON.stringify(head) });
     },
   };
 }
@@ -57,6 +72,15 @@ export class MemoryIntentStore implements IntentStore {
   async remove(scope: string, keys: readonly string[]): Promise<void> {
     this.writes++;
     for (const k of keys) this.items.delete(itemName(scope, k));
+  }
+
+  async loadHead(workbookId: string): Promise<ChainHead | null> {
+    return decodeChainHead(this.items.get(headName(workbookId)));
+  }
+
+  async putHead(head: ChainHead): Promise<void> {
+    this.writes++;
+    this.items.set(headName(head.workbookId), JSON.stringify(head));
   }
 
   bytes(): number {

@@ -1,6 +1,27 @@
 // The memory workbook: the Workbook port (the selection as the user sees it, the Hedge Log kept by header name, its archive) over the Excel grid model of memory-grid.ts, behind the same interface as the Office.js adapter: for tests, benches, the simulation and the browser e2e page.
 import type { CellValue } from "../trading/cells";
-import { WORKBOOK_ID_PROPERTY, newWorkbookId, type SelectedRows, type Workbook, type WorkbookIdentity } from "../trading/workbook";
+import {
+  WORKBOOK_ID_PROPERTY,
+  newWorkbookId,
+  type SelectedRows,
+  type SheetRow,
+  type Workbook,
+  type WorkbookIdentity,
+} from "../trading/workbook";
+import {
+  APPROVALS_SHEET_NAME,
+  APPROVAL_WIDTH,
+  DECISION_COLUMNS,
+  blockFormats,
+  blockSpan,
+  decidedMeanwhile,
+  decisionCells,
+  noSuchBatch,
+  nonBlankLines,
+  statusAllows,
+  type ApprovalDecision,
+  type ApprovalStatus,
+} from "../trading/approvals";
 import {
   LOG_COLUMNS,
   LOG_HEADERS,
@@ -81,6 +102,40 @@ export class MemoryWorkbook extends MemoryGrid implements Workbook {
       rows,
       hiddenRowsSkipped: spanRows(plan.spans) - spanRows(shown),
     };
+  }
+
+  // ---- the Approvals sheet (layout in src/trading/approvals.ts) ----
+
+  async readApprovals(batchId?: string): Promise<SheetRow[]> {
+    this.calls++;
+    if (!this.sheetNames().includes(APPROVALS_SHEET_NAME)) return [];
+    const cells = this.cells(APPROVALS_SHEET_NAME).map((row) => Array.from({ length: APPROVAL_WIDTH }, (_, c) => row[c] ?? ""));
+    if (batchId === undefined) return nonBlankLines(cells, 0);
+    const span = blockSpan(
+      cells.map((row) => row[0]),
+      batchId,
+    );
+    return span ? nonBlankLines(cells.slice(span.start, span.end), span.start) : [];
+  }
+
+  async appendApproval(lines: CellValue[][]): Promise<void> {
+    this.calls++;
+    if (!this.sheetNames().includes(APPROVALS_SHEET_NAME)) this.setSheet(APPROVALS_SHEET_NAME, []);
+    const used = nonBlankLines(this.cells(APPROVALS_SHEET_NAME), 0);
+    const top = used.length === 0 ? 0 : used[used.length - 1].rowNumber + 1;
+    this.writeSafeCells(APPROVALS_SHEET_NAME, top, 0, lines, blockFormats(lines));
+  }
+
+  async setApprovalStatus(batchId: string, from: readonly ApprovalStatus[], decision: ApprovalDecision): Promise<void> {
+    const lines = await this.readApprovals(batchId);
+    const header = lines[1];
+    if (lines.length === 0 || header?.rowNumber !== lines[0].rowNumber + 1) throw noSuchBatch(batchId);
+    const status = header.values[DECISION_COLUMNS[0]];
+    if (!statusAllows(status, from)) throw decidedMeanwhile(batchId, status, from);
+    const cells = decisionCells(decision);
+    const row = header.rowNumber - 1;
+    this.writeSafeCells(APPROVALS_SHEET_NAME, row, DECISION_COLUMNS[0], [cells.slice(0, 1)], [["General"]]);
+    this.writeSafeCells(APPROVALS_SHEET_NAME, row, DECISION_COLUMNS[1], [cells.slice(1)], [["General", "General", "General"]]);
   }
 
   async ensureLog(): Promise<void> {

@@ -1,6 +1,13 @@
 // The Workbook adapter over Office.js (Excel.run): reads what the user selected and sees, and keeps the "Hedge Log" table by header name, every read and write chunked and bounded by the work, not by the log's size.
 import type { CellValue } from "../trading/cells";
-import { WORKBOOK_ID_PROPERTY, newWorkbookId, type SelectedRows, type Workbook, type WorkbookIdentity } from "../trading/workbook";
+import {
+  WORKBOOK_ID_PROPERTY,
+  newWorkbookId,
+  type SelectedRows,
+  type SheetRow,
+  type Workbook,
+  type WorkbookIdentity,
+} from "../trading/workbook";
 import {
   LOG_COLUMNS,
   LOG_HEADERS,
@@ -42,6 +49,8 @@ import {
 } from "./log-layout";
 import { archiveYears, dedupeByKey, isArchivable, planArchive, type ArchiveCandidate, type ArchiveMove } from "./log-archive";
 import { readSelectedRows } from "./office-selection";
+import { appendApprovalLines, readApprovalLines, writeApprovalDecision } from "./approvals-sheet";
+import type { ApprovalDecision, ApprovalStatus } from "../trading/approvals";
 import { queueSafeWrite } from "./safe-cells";
 
 type ExcelApi = Pick<typeof Excel, "run">;
@@ -108,6 +117,20 @@ export class OfficeWorkbook implements Workbook {
 
   readSelection(): Promise<SelectedRows> {
     return this.run((context) => readSelectedRows(context, new ReadSizer(this.limits), new ReadSizer(this.limits)));
+  }
+
+  // ---- the Approvals sheet (src/excel/approvals-sheet.ts), one call at a time with the log's ----
+
+  readApprovals(batchId?: string): Promise<SheetRow[]> {
+    return this.inTurn((context) => readApprovalLines(context, this.limits, batchId));
+  }
+
+  appendApproval(lines: CellValue[][]): Promise<void> {
+    return this.inTurn((context) => appendApprovalLines(context, this.limits, lines));
+  }
+
+  setApprovalStatus(batchId: string, from: readonly ApprovalStatus[], decision: ApprovalDecision): Promise<void> {
+    return this.inTurn((context) => writeApprovalDecision(context, this.limits, batchId, from, decision));
   }
 
   ensureLog(): Promise<void> {

@@ -1,14 +1,40 @@
 // Four-eyes approval of a batch: submit a preview to the Approvals sheet, list and check batches, approve (send once, through the desk) or reject with a reason.
+import { newIdempotencyKey } from "../api/client";
+import { batchHash } from "./batch-hash";
+import {
+  approvalKey,
+  blockLines,
+  judgeBlock,
+  newBatchId,
+  noSuchBatch,
+  parseApprovals,
+  type ApprovalBatch,
+  type ApprovalBlock,
+  type ApprovalCheck,
+  type ApprovalDecision,
+  type ApprovalStatus,
+} from "./approvals";
 import type { Preview, SendResult, TradingDesk } from "./types";
 import type { Workbook } from "./workbook";
-import type { ApprovalBatch, ApprovalCheck } from "./approvals";
 
 export type { ApprovalBatch, ApprovalCheck, ApprovalDecision, ApprovalStatus } from "./approvals";
 export type { BatchChange } from "./batch-hash";
 
-const notYet = (): never => {
-  throw new Error("Approvals: not yet built.");
-};
+/** A public key fingerprint as publicKeyFingerprint() makes it: anything else (the key itself) is never written. */
+const FINGERPRINT = /^fp-[0-9a-f]{16}$/;
+
+/** Approval refused (the check's refusal as its message); nothing was written nor sent. */
+export class ApprovalRefusedError extends Error {
+  constructor(
+    message: string,
+    readonly check: ApprovalCheck | null = null,
+  ) {
+    super(message);
+    this.name = "ApprovalRefusedError";
+  }
+}
+
+type ApprovalPort = Required<Pick<Workbook, "readApprovals" | "appendApproval" | "setApprovalStatus">>;
 
 export class Approvals {
   private readonly workbook: Workbook;
@@ -21,37 +47,139 @@ export class Approvals {
 
   /** Writes the preview's lines as a pending batch (its block on the Approvals sheet); refuses a preview with blockers. */
   async submit(preview: Preview, preparedBy: string): Promise<ApprovalBatch> {
-    void preview;
-    void preparedBy;
-    return notYet();
+    checkFingerprint(preparedBy, "preparedBy");
+    refuseUnsendable(preview);
+    const port = this.port();
+    const now = this.now();
+    const id = newBatchId(now, newIdempotencyKey);
+    const rows = preview.lines.map((l) => l.row);
+    const lines = blockLines({
+      id,
+      status: "pending",
+      hash: batchHash(rows),
+      preparedBy,
+      preparedAt: now.toISOString(),
+      rows,
+      approvedBy: null,
+      decidedAt: null,
+      reason: null,
+    });
+    await port.appendApproval(lines);
+    return (await this.block(id)).batch;
   }
 
   /** Re-reads the sheet: every batch, newest first. */
   async list(): Promise<ApprovalBatch[]> {
-    return notYet();
+    const blocks = parseApprovals(await this.port().readApprovals());
+    return blocks
+      .map((b, i) => ({ batch: b.batch, i }))
+      .sort((a, b) => b.batch.preparedAt.localeCompare(a.batch.preparedAt) || b.i - a.i)
+      .map((b) => b.batch);
   }
 
   /** Re-reads the batch and judges whether this key may approve it now. */
   async check(id: string, approverFingerprint: string): Promise<ApprovalCheck> {
-    void id;
-    void approverFingerprint;
-    return notYet();
+    checkFingerprint(approverFingerprint, "approverFingerprint");
+    return judgeBlock(await this.block(id), approverFingerprint);
   }
 
-  /** Re-checks, marks the batch approved (before anything is sent), sends it through desk.preview("column", rows) + desk.send(preview, { approval }), marks it executed. */
+  /**
+   * Re-checks; previews the rows as read and asks `confirm` (the pane's LIVE confirmation); marks the batch approved
+   * (only if still pending: a second approver is refused) before anything is sent; sends every row with the batch's
+   * idempotency keys; marks it executed once the Hedge Log holds a row for each key. An approval interrupted between
+   * "approved" and "executed" is finished by the same approver approving again: rows already sent are skipped (their
+   * keys are in the log) or replayed by the service, never traded twice.
+   */
   async approve(
     id: string,
     approverFingerprint: string,
     desk: TradingDesk,
     confirm?: (preview: Preview) => Promise<boolean>,
   ): Promise<SendResult> {
-    void [id, approverFingerprint, desk, confirm];
-    return notYet();
+    const check = await this.check(id, approverFingerprint);
+    if (check.refusal !== null) throw new ApprovalRefusedError(check.refusal, check);
+    const { batch } = check;
+    const preview = await desk.preview("column", batch.rows);
+    const finishing = batch.status === "approved";
+    const blocked = unsendable(preview);
+    if (!finishing && blocked.length > 0) {
+      throw new ApprovalRefusedError(`Batch ${id} was not approved: ${blocked.join("; ")}. Nothing was sent; it stays pending.`, check);
+    }
+    if (confirm && !(await confirm(preview))) return { rows: [], skipped: [] };
+    if (!finishing) await this.decide(id, ["pending"], { status: "approved", approvedBy: approverFingerprint, reason: null });
+    const position = new Map(batch.rows.map((r, i) => [r.rowNumber, i + 1]));
+    const idempotencyKeys = preview.lines.map((l) => approvalKey(id, position.get(l.row.rowNumber)!));
+    const approval = { batchHash: batch.hash, preparedBy: batch.preparedBy, approvedBy: approverFingerprint, idempotencyKeys };
+    const result = await desk.send(preview, { approval });
+    const logged = await this.workbook.readLog({ keys: idempotencyKeys });
+    const held = new Set(logged.map((r) => r.idempotencyKey));
+    if (idempotencyKeys.every((k) => held.has(k))) {
+      await this.decide(id, ["approved"], { status: "executed", approvedBy: approverFingerprint, reason: null });
+    }
+    return result;
   }
 
-  /** Marks a pending batch rejected, with the reason (required: trimmed, non-empty). */
+  /** Marks a pending batch rejected, with the reason (required: trimmed, non-empty). The preparer may reject their own batch (withdraw it). */
   async reject(id: string, approverFingerprint: string, reason: string): Promise<ApprovalBatch> {
-    void [id, approverFingerprint, reason];
-    return notYet();
+    checkFingerprint(approverFingerprint, "approverFingerprint");
+    const why = reason.trim();
+    if (why === "")
+      throw new ApprovalRefusedError(`Reason is empty: say why batch ${id} is rejected, so the preparer knows what to change.`);
+    const block = await this.block(id);
+    if (block.batch.status !== "pending") throw new ApprovalRefusedError(judgeBlock(block, approverFingerprint).refusal!);
+    await this.decide(id, ["pending"], { status: "rejected", approvedBy: approverFingerprint, reason: why });
+    return (await this.block(id)).batch;
+  }
+
+  private async decide(id: string, from: readonly ApprovalStatus[], decision: Omit<ApprovalDecision, "decidedAt">): Promise<void> {
+    await this.port().setApprovalStatus(id, from, { ...decision, decidedAt: this.now().toISOString() });
+  }
+
+  private async block(id: string): Promise<ApprovalBlock> {
+    const block = parseApprovals(await this.port().readApprovals(id)).find((b) => b.batch.id === id);
+    if (!block) throw new ApprovalRefusedError(noSuchBatch(id).message);
+    return block;
+  }
+
+  private port(): ApprovalPort {
+    const { readApprovals, appendApproval, setApprovalStatus } = this.workbook;
+    if (!readApprovals || !appendApproval || !setApprovalStatus) {
+      throw new Error("This workbook cannot keep an Approvals sheet (its adapter has no approvals methods).");
+    }
+    return {
+      readApprovals: readApprovals.bind(this.workbook),
+      appendApproval: appendApproval.bind(this.workbook),
+      setApprovalStatus: setApprovalStatus.bind(this.workbook),
+    };
+  }
+}
+
+function checkFingerprint(value: string, field: string): void {
+  if (!FINGERPRINT.test(value)) {
+    throw new Error(
+      `${field} must be the key's public fingerprint (publicKeyFingerprint(key), "fp-" and 16 hex digits), never the key itself.`,
+    );
+  }
+}
+
+/** Why a preview cannot go whole (no rows, cancelled, a batch or row blocker); empty when it can. */
+function unsendable(preview: Preview): string[] {
+  const reasons: string[] = [];
+  if (preview.lines.length === 0) reasons.push("the preview has no rows");
+  if (preview.cancelled) reasons.push("the preview was cancelled before every row was priced");
+  reasons.push(...preview.blockers);
+  for (const line of preview.lines) {
+    if (line.blockers.length > 0) reasons.push(`row ${line.row.rowNumber}: ${line.blockers.join(" ")}`);
+  }
+  return reasons;
+}
+
+/** A batch goes for approval only if every row could be sent: no batch blocker, no row blocker, priced in full. */
+function refuseUnsendable(preview: Preview): void {
+  const reasons = unsendable(preview);
+  if (reasons.length > 0) {
+    throw new ApprovalRefusedError(
+      `Not submitted for approval: ${reasons.join("; ")}. Fix the rows and preview again; an approver can only send a batch that can go whole.`,
+    );
   }
 }

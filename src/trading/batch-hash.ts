@@ -3,11 +3,13 @@ import { hashOf } from "./digest";
 import type { TradeRequest } from "./types";
 
 /** The fields of a row the hash covers, in this order. */
-const FIELDS = ["action", "market", "side", "notional", "tenor", "clientReference"] as const;
-type Field = (typeof FIELDS)[number];
+export const BATCH_FIELDS = ["action", "market", "side", "notional", "tenor", "clientReference"] as const;
+export type BatchField = (typeof BATCH_FIELDS)[number];
+const FIELDS = BATCH_FIELDS;
+type Field = BatchField;
 
 /** A row's canonical values: the amount to the cent as text, empty values null, text as typed (trimmed). */
-function canonicalRow(row: TradeRequest): Array<string | number | null> {
+export function canonicalRow(row: TradeRequest): Array<string | number | null> {
   return FIELDS.map((f) => {
     const v = row[f];
     if (v === null || v === undefined || v === "") return null;

@@ -34,12 +34,32 @@ export interface RowJournal {
   decidedAt: string | null;
 }
 
+/** The approval a row was sent under (empty for a direct trade): written with the row, never changed after. */
+export interface RowApproval {
+  /** The approval batch's hash (src/trading/batch-hash.ts). */
+  batchHash: string | null;
+  /** The preparer's public key fingerprint (never the key). */
+  preparedBy: string | null;
+  /** The approver's public key fingerprint (never the key). */
+  approvedBy: string | null;
+}
+
+/** The row's links in the log's hash chain (src/trading/log-chain.ts): written by the journal, never by the user. */
+export interface RowChain {
+  /** The link of the row written before it in this log (CHAIN_START for the first). */
+  prevHash: string | null;
+  /** This row's link: rowHashOf(prevHash, its body). */
+  rowHash: string | null;
+  /** Once final: finalHashOf(rowHash, its final state), written with the final status. */
+  finalHash: string | null;
+}
+
 /**
  * One row of the "Hedge Log" table: one action on one selected row. Times are ISO 8601 UTC strings. The request's
  * fields are those of a TradeRequest (src/trading/types.ts) as read back from cells, so loosely typed: a user may have
  * typed anything there, and readers check them (isIntentStatus, ACTIONS…) before trusting them.
  */
-export interface LogRecord extends RowOutcome, Partial<RowJournal> {
+export interface LogRecord extends RowOutcome, Partial<RowJournal>, Partial<RowApproval>, Partial<RowChain> {
   loggedAt: string;
   /** "sandbox" or "production". */
   environment: string;
@@ -58,9 +78,9 @@ export interface LogRecord extends RowOutcome, Partial<RowJournal> {
 }
 
 /**
- * The columns of a log row ever updated after it is appended, in column order from Status to the end: the status columns
- * (Status … Message), then the columns added later (the Account, when the user claims a row of an older log; Notional
- * before and Sent at, written before the request leaves; the user's Decision and its time).
+ * The columns of a log row ever updated after it is appended, in column order: the status columns (Status … Message), then
+ * the columns added later (the Account, when the user claims a row of an older log; Notional before and Sent at, written
+ * before the request leaves; the user's Decision and its time; the Final hash, the chain's seal written with the final status).
  */
 export const LOG_STATUS_FIELDS = [
   "status",
@@ -76,6 +96,7 @@ export const LOG_STATUS_FIELDS = [
   "sentAt",
   "decision",
   "decidedAt",
+  "finalHash",
 ] as const;
 export type LogStatusField = (typeof LOG_STATUS_FIELDS)[number];
 
@@ -152,6 +173,13 @@ export const LOG_COLUMNS: readonly LogColumn[] = [
   { field: "sentAt", header: "Sent at (UTC)", kind: "date", numberFormat: "yyyy-mm-dd hh:mm:ss", width: 120 },
   { field: "decision", header: "Decision", kind: "text", numberFormat: "@", width: 200 },
   { field: "decidedAt", header: "Decided at (UTC)", kind: "date", numberFormat: "yyyy-mm-dd hh:mm:ss", width: 120 },
+  // Issue 24: the approval a row was sent under, and the log's hash chain (log-chain.ts).
+  { field: "batchHash", header: "Batch hash", kind: "text", numberFormat: "@", width: 140 },
+  { field: "preparedBy", header: "Prepared by", kind: "text", numberFormat: "@", width: 130 },
+  { field: "approvedBy", header: "Approved by", kind: "text", numberFormat: "@", width: 130 },
+  { field: "prevHash", header: "Prev hash", kind: "text", numberFormat: "@", width: 140 },
+  { field: "rowHash", header: "Row hash", kind: "text", numberFormat: "@", width: 140 },
+  { field: "finalHash", header: "Final hash", kind: "text", numberFormat: "@", width: 140 },
 ];
 
 export const LOG_HEADERS: readonly string[] = LOG_COLUMNS.map((c) => c.header);

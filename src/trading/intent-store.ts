@@ -29,6 +29,34 @@ export interface IntentStore {
   /** Adds or replaces these entries (by idempotency key), never taking a stored entry back (see `laterOf`). */
   put(scope: string, intents: readonly StoredIntent[]): Promise<void>;
   remove(scope: string, idempotencyKeys: readonly string[]): Promise<void>;
+  /** The newest link this computer wrote into a workbook's Hedge Log (see chain-head.ts); null when it wrote none. */
+  loadHead(workbookId: string): Promise<ChainHead | null>;
+  /** Keeps `head` as that workbook's newest link (replacing the one kept). Durable when the promise resolves. */
+  putHead(head: ChainHead): Promise<void>;
+}
+
+/**
+ * This computer's newest link in one workbook's Hedge Log: the Row hash of the last row it appended there, and when that
+ * row was logged (to tell it from a row another computer appended after it). One per workbook id, across environments and
+ * accounts (the log's chain is one for the whole log).
+ */
+export interface ChainHead {
+  workbookId: string;
+  rowHash: string;
+  /** The row's Logged at (ISO 8601 UTC). */
+  loggedAt: string;
+}
+
+/** A head back from its stored text (JSON); null for text this version cannot read. */
+export function decodeChainHead(text: string | null | undefined): ChainHead | null {
+  let h: Partial<ChainHead> | null;
+  try {
+    h = JSON.parse(text ?? "") as Partial<ChainHead> | null;
+  } catch {
+    return null;
+  }
+  if (!h || typeof h.workbookId !== "string" || typeof h.rowHash !== "string" || typeof h.loggedAt !== "string") return null;
+  return { workbookId: h.workbookId, rowHash: h.rowHash, loggedAt: h.loggedAt };
 }
 
 /** Final entries are kept this long (for the duplicate check and to restore rows a workbook closed without saving lost)… */
@@ -79,12 +107,28 @@ export function storedText(previous: string | null | undefined, next: StoredInte
   return encodeStoredIntent(laterOf(previous ? decodeStoredIntent(previous) : null, next));
 }
 
-/** A compact text form (an array in LOG_COLUMNS order, then the extras): ~40 % of the JSON of the object. */
+/** The log columns the first text form (version 1) held: LOG_COLUMNS up to "Decided at (UTC)". */
+const V1_COLUMNS = 22;
+
+/**
+ * The log columns the journal keeps: all but the chain's cells (Prev hash, Row hash, Final hash, the last three), which are
+ * the log's own: a row written back from the journal is a new link, and this computer's newest link is kept apart (ChainHead).
+ */
+const STORED_COLUMNS = LOG_COLUMNS.slice(
+  0,
+  LOG_COLUMNS.findIndex((c) => c.field === "prevHash"),
+);
+
+/**
+ * A compact text form (an array: version 2, the number of LOG_COLUMNS held, their values in LOG_COLUMNS order, then the
+ * extras): ~40 % of the JSON of the object. Columns are only ever appended to LOG_COLUMNS, so a count tells which they are.
+ */
 export function encodeStoredIntent(entry: StoredIntent): string {
   const record = entry.record as unknown as Record<string, unknown>;
   return JSON.stringify([
-    1,
-    ...LOG_COLUMNS.map((c) => record[c.field] ?? null),
+    2,
+    STORED_COLUMNS.length,
+    ...STORED_COLUMNS.map((c) => record[c.field] ?? null),
     entry.keyId,
     entry.anchor,
     entry.finalAt,
@@ -94,7 +138,7 @@ export function encodeStoredIntent(entry: StoredIntent): string {
   ]);
 }
 
-/** Back from encodeStoredIntent; null for text this version cannot read (it is then left alone). */
+/** Back from encodeStoredIntent (or its version 1, without the count); null for text this version cannot read (it is then left alone). */
 export function decodeStoredIntent(text: string): StoredIntent | null {
   let parsed: unknown = null;
   try {
@@ -102,12 +146,17 @@ export function decodeStoredIntent(text: string): StoredIntent | null {
   } catch {
     // Not JSON: refused below like any other text this version did not write.
   }
-  if (!Array.isArray(parsed) || parsed[0] !== 1 || parsed.length < LOG_COLUMNS.length + 4) return null;
+  if (!Array.isArray(parsed)) return null;
+  // Where the column values start, and how many there are (a newer version's extra columns are skipped, not misread).
+  const [from, count] =
+    parsed[0] === 1 ? [1, V1_COLUMNS] : parsed[0] === 2 && Number.isInteger(parsed[1]) ? [2, parsed[1] as number] : [0, -1];
+  if (count < V1_COLUMNS || parsed.length < from + count + 3) return null;
   const record: Record<string, unknown> = {};
-  LOG_COLUMNS.forEach((c, i) => (record[c.field] = parsed[i + 1]));
+  LOG_COLUMNS.forEach((c, i) => (record[c.field] = i < count ? parsed[from + i] : null));
   if (typeof record.idempotencyKey !== "string" || record.idempotencyKey === "") return null;
-  const [keyId, anchor, finalAt, workbookId, workbookName] = parsed.slice(LOG_COLUMNS.length + 1) as Array<string | null | undefined>;
-  const dismissed: unknown = parsed[LOG_COLUMNS.length + 6];
+  const extras = parsed.slice(from + count);
+  const [keyId, anchor, finalAt, workbookId, workbookName] = extras as Array<string | null | undefined>;
+  const dismissed: unknown = extras[5];
   return {
     record: record as unknown as LogRecord,
     keyId: keyId ?? null,

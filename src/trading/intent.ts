@@ -2,7 +2,7 @@
 import type { Environment } from "../api/environment";
 import type { HedgingClient } from "../api/client";
 import type { AddRequest, CloseRequest, DecreaseRequest, OpenRequest, Side, Tenor } from "../api/schemas";
-import type { LogRecord, RowJournal, RowOutcome } from "./hedge-log";
+import type { LogRecord, RowApproval, RowChain, RowJournal, RowOutcome } from "./hedge-log";
 import {
   ACTIONS,
   FINAL_STATUSES,
@@ -59,7 +59,7 @@ export class IllegalTransition extends Error {
 }
 
 /** Everything needed to (re)send one action, rebuilt identically from its log row on resume. */
-export interface Intent extends TradeRequest, RowOutcome, RowJournal {
+export interface Intent extends TradeRequest, RowOutcome, RowJournal, RowApproval, RowChain {
   idempotencyKey: string;
   environment: Environment;
   /** The sheet row it came from; null for a row taken up from the log. */
@@ -91,6 +91,7 @@ export type IntentPatch = Partial<
     | "sentAt"
     | "decision"
     | "decidedAt"
+    | "finalHash"
   >
 >;
 
@@ -138,6 +139,12 @@ export function intentFromRow(
     sentAt: null,
     decision: null,
     decidedAt: null,
+    batchHash: null,
+    preparedBy: null,
+    approvedBy: null,
+    prevHash: null,
+    rowHash: null,
+    finalHash: null,
     keyId: null,
     anchor: null,
     workbookId: null,
@@ -169,6 +176,12 @@ export function intentToLogRecord(intent: Intent): LogRecord {
     sentAt: intent.sentAt,
     decision: intent.decision,
     decidedAt: intent.decidedAt,
+    batchHash: intent.batchHash,
+    preparedBy: intent.preparedBy,
+    approvedBy: intent.approvedBy,
+    prevHash: intent.prevHash,
+    rowHash: intent.rowHash,
+    finalHash: intent.finalHash,
   };
 }
 
@@ -207,6 +220,12 @@ export function intentFromLogRecord(record: LogRecord): Intent | null {
     sentAt: record.sentAt || null,
     decision: record.decision || null,
     decidedAt: record.decidedAt || null,
+    batchHash: record.batchHash || null,
+    preparedBy: record.preparedBy || null,
+    approvedBy: record.approvedBy || null,
+    prevHash: record.prevHash || null,
+    rowHash: record.rowHash || null,
+    finalHash: record.finalHash || null,
     keyId: null,
     anchor: null,
     workbookId: null,

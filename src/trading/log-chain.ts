@@ -16,7 +16,7 @@ export interface ChainCells {
   finalHash: string | null;
 }
 
-/** The fields a row is appended with and that never change after (what was journalled and sent). */
+/** The fields a row is appended with and that never change after (what was journalled and sent, and the approval it was sent under). */
 const BODY = [
   "loggedAt",
   "environment",
@@ -28,9 +28,12 @@ const BODY = [
   "clientReference",
   "idempotencyKey",
   "account",
+  "batchHash",
+  "preparedBy",
+  "approvedBy",
 ] as const;
-/** The fields the service's answer and the user's decision set (the log's status fields but the Account, which is body): sealed when the row becomes final. */
-const FINAL = LOG_STATUS_FIELDS.filter((f) => f !== "account");
+/** The fields the service's answer and the user's decision set (the log's status fields but the Account, which is body, and the seal itself): sealed when the row becomes final. */
+const FINAL = LOG_STATUS_FIELDS.filter((f) => f !== "account" && f !== "finalHash");
 const AMOUNTS = new Set<string>(["notional", "notionalBefore"]);
 const TIMES = new Set<string>(["loggedAt", "filledAt", "sentAt", "decidedAt"]);
 
@@ -137,7 +140,8 @@ function ownFinding(r: ChainRow): { kind: ChainFindingKind; message: string } | 
   if (rowHashOf(prevHash, r.record) !== rowHash)
     return {
       kind: "edited",
-      message: "a cell of what was sent (amount, market, side, tenor, reference, time, key or account) was edited after it was written.",
+      message:
+        "a cell of what was sent (amount, market, side, tenor, reference, time, key, account or approval) was edited after it was written.",
     };
   if (!r.final) return null;
   if (!finalHash) return { kind: "not_sealed", message: "its final status was not written by the add-in (no seal)." };

@@ -183,10 +183,28 @@ export interface Progress {
   counts: Record<IntentStatus, number>;
 }
 
+/** The approval a batch is sent under (src/trading/approval-desk.ts): written into every intent and log row of the send. */
+export interface SendApproval {
+  /** The batch's hash as prepared (src/trading/batch-hash.ts). */
+  batchHash: string;
+  /** The preparer's public key fingerprint (never the key). */
+  preparedBy: string;
+  /** The approver's public key fingerprint (never the key). */
+  approvedBy: string;
+  /**
+   * One per preview line, in order: the line's Idempotency-Key instead of a fresh random one (a batch approved again after
+   * a crash re-uses its keys). A line whose key this computer's journal or the log already holds is not sent again: it is
+   * skipped with "already sent: see Resume".
+   */
+  idempotencyKeys?: readonly string[];
+}
+
 export interface SendOptions {
   /** Send lines flagged as duplicates too. Without it they are skipped (reported as skipped). */
   sendAgain?: boolean;
   signal?: AbortSignal;
+  /** Sent under an approval: its hash and fingerprints go into every row, its keys (when given) replace the fresh ones. */
+  approval?: SendApproval;
 }
 
 export interface SendResult {

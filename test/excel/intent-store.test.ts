@@ -91,10 +91,13 @@ describe("what the journal can read back", () => {
 
   it("text this version did not write is not an entry (and is then left alone): another format version, too short, no key", () => {
     const good = JSON.parse(encodeStoredIntent(entry("k1"))) as unknown[];
-    const keyAt = 1 + LOG_COLUMNS.findIndex((c) => c.field === "idempotencyKey");
+    const columns = good[1] as number;
+    const keyAt = 2 + LOG_COLUMNS.findIndex((c) => c.field === "idempotencyKey");
     const variants = {
-      version2: [2, ...good.slice(1)],
-      short: good.slice(0, LOG_COLUMNS.length + 3),
+      version3: [3, ...good.slice(1)],
+      noCount: [2, ...good.slice(2)],
+      fewerColumnsThanTheFirstVersion: [2, 21, ...good.slice(2)],
+      short: good.slice(0, 2 + columns + 2),
       object: { ...good },
       emptyKey: good.map((v, i) => (i === keyAt ? "" : v)),
       numberKey: good.map((v, i) => (i === keyAt ? 7 : v)),
@@ -105,9 +108,26 @@ describe("what the journal can read back", () => {
     expect(decodeStoredIntent(JSON.stringify([...good, "later"]))).toEqual(entry("k1"));
   });
 
+  it("an entry of the first text form (22 log columns, before the approval and chain columns) still reads, with those empty", () => {
+    const good = JSON.parse(encodeStoredIntent(entry("k1"))) as unknown[];
+    const firstColumns = LOG_COLUMNS.findIndex((c) => c.field === "batchHash");
+    const first = [1, ...good.slice(2, 2 + firstColumns), ...good.slice(2 + (good[1] as number))];
+    expect(decodeStoredIntent(JSON.stringify(first))).toEqual(entry("k1"));
+  });
+
+  it("the journal keeps a row's approval, not its chain cells (the log's own: a row written back is a new link)", () => {
+    const approved = entry("k1", null);
+    Object.assign(approved.record, { batchHash: "b".repeat(64), preparedBy: "fp-0123456789abcdef", approvedBy: "fp-fedcba9876543210" });
+    const chained = { ...approved, record: { ...approved.record, prevHash: "0".repeat(64), rowHash: "a".repeat(64), finalHash: null } };
+    expect(decodeStoredIntent(encodeStoredIntent(chained))).toEqual({
+      ...chained,
+      record: { ...chained.record, rowHash: null, prevHash: null },
+    });
+  });
+
   it("an entry journalled before workbook ids were kept reads as of no known workbook; one dismissed keeps where", () => {
     const good = JSON.parse(encodeStoredIntent(entry("k1"))) as unknown[];
-    const before = good.slice(0, LOG_COLUMNS.length + 4);
+    const before = good.slice(0, 2 + (good[1] as number) + 3);
     expect(decodeStoredIntent(JSON.stringify(before))).toEqual(entry("k1", null, { workbookId: null, workbookName: null }));
     const dismissed = entry("k1", null, { dismissedIn: ["wb-b", "wb-c"] });
     expect(decodeStoredIntent(encodeStoredIntent(dismissed))).toEqual(dismissed);

@@ -93,6 +93,12 @@ export function logRow(over: Partial<LogRecord> = {}): LogRecord {
     sentAt: null,
     decision: null,
     decidedAt: null,
+    batchHash: null,
+    preparedBy: null,
+    approvedBy: null,
+    prevHash: null,
+    rowHash: null,
+    finalHash: null,
     ...over,
   };
 }

@@ -1,5 +1,5 @@
 // The journal over an in-memory workbook and per-user store: what opening a workbook brings back (rows the log lost, rows another workbook holds, rows edited in the log), and what happens when a write fails.
-import { MemoryWorkbook } from "../../src/excel/memory-workbook";
+import { MemoryWorkbook, columnLetters } from "../../src/excel/memory-workbook";
 import { MemoryIntentStore } from "../../src/excel/intent-store";
 import { Journal, utcDayStart } from "../../src/trading/journal";
 import { intentFromRow, intentToLogRecord, type Intent } from "../../src/trading/intent";
@@ -59,7 +59,7 @@ function saved(log: CellValue[][], id = THIS_WORKBOOK, name = "Hedges.xlsx"): Me
     customProperties: { [WORKBOOK_ID_PROPERTY]: id },
     name,
   });
-  return wb.addTable("HedgeLog", LOG_SHEET_NAME, `A1:${String.fromCharCode(64 + LOG_COLUMNS.length)}${log.length}`);
+  return wb.addTable("HedgeLog", LOG_SHEET_NAME, `A1:${columnLetters(LOG_COLUMNS.length - 1)}${log.length}`);
 }
 
 const keysOf = (rows: Array<{ idempotencyKey: string }>) => rows.map((r) => r.idempotencyKey);

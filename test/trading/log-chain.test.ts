@@ -51,13 +51,37 @@ describe("the canonical form and the hash (fixed vectors)", () => {
 
   it("the body is the sent fields in a fixed order, amounts to the cent, times to the second in UTC, empty cells null", () => {
     expect(canonicalBody({ ...body(1), loggedAt: "2026-11-01T10:01:00.4+01:00" })).toBe(
-      '["2026-11-01T09:01:00.000Z","sandbox","add","USDTNGN","sell","10000.01",null,"D-1","key-1","0x00000000000000000000000000000000000000aa"]',
+      '["2026-11-01T09:01:00.000Z","sandbox","add","USDTNGN","sell","10000.01",null,"D-1","key-1","0x00000000000000000000000000000000000000aa",null,null,null]',
     );
     // What Excel gives back of the same row hashes alike: a time a millisecond off, an amount as 10000.010000000002.
     expect(canonicalBody({ ...body(1), loggedAt: "2026-11-01T09:01:00.001Z", notional: 10_000.010000000002 })).toBe(canonicalBody(body(1)));
     expect(canonicalFinal({ status: "filled", struckRate: 1500.25, message: "" })).toBe(
       '["filled",null,null,null,1500.25,null,null,null,null,null,null,null]',
     );
+  });
+
+  it("a row sent under an approval: the batch hash and both fingerprints are body, after the account; the chain's own cells are in neither form", () => {
+    const approved: Partial<LogRecord> = {
+      ...body(0),
+      batchHash: "9f2c".repeat(16),
+      preparedBy: "fp-0123456789abcdef",
+      approvedBy: "fp-fedcba9876543210",
+      prevHash: "1".repeat(64),
+      rowHash: "2".repeat(64),
+      finalHash: "3".repeat(64),
+    };
+    const spelled =
+      '["2026-11-01T09:00:00.000Z","sandbox","open","USDTNGN","buy","10000.00",7,"D-0","key-0","0x00000000000000000000000000000000000000aa",' +
+      `"${"9f2c".repeat(16)}","fp-0123456789abcdef","fp-fedcba9876543210"]`;
+    expect(canonicalBody(approved)).toBe(spelled);
+    const link = createHash("sha256").update(`${CHAIN_START}\n${spelled}`).digest("hex");
+    expect(rowHashOf(CHAIN_START, approved)).toBe(link);
+    // The seal covers the outcome only: its own cell, the links and the approval are not in it.
+    const finalState = '["filled","h-0",null,null,1500.25,"2026-11-01T10:00:00.000Z",null,null,null,null,null,null]';
+    expect(canonicalFinal({ ...approved, ...outcome(0) })).toBe(finalState);
+    expect(finalHashOf(link, { ...approved, ...outcome(0) })).toBe(createHash("sha256").update(`${link}\n${finalState}`).digest("hex"));
+    // A row without an approval hashes otherwise than the same row with one: editing a fingerprint breaks the link.
+    expect(rowHashOf(CHAIN_START, { ...approved, approvedBy: "fp-0123456789abcdef" })).not.toBe(link);
   });
 });
 

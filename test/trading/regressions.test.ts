@@ -1,6 +1,6 @@
 // Regressions of issue 9, each against the real sandbox over HTTP: the 25-hour reopen, the frozen pane, the edited log row, hedge_not_found, the failed open with a lagging list, a reopen under another account, a workbook closed without saving, the filtered table and the multi-area selection.
 import { defaultAccounts } from "../../src/sandbox/accounts";
-import { MemoryWorkbook } from "../../src/excel/memory-workbook";
+import { MemoryWorkbook, columnLetters } from "../../src/excel/memory-workbook";
 import { MemoryIntentStore } from "../../src/excel/intent-store";
 import { createDesk, SelectionError } from "../../src/trading/desk";
 import { Journal } from "../../src/trading/journal";
@@ -418,6 +418,8 @@ it("a row sent while the pane reads the log again (Check again): this computer's
       if (pruneGate.armed) await pruneGate.pass();
       return dead ? never() : store.remove(s, k);
     },
+    loadHead: (w) => (dead ? never() : store.loadHead(w)),
+    putHead: (h) => (dead ? never() : store.putHead(h)),
   };
   const workbook = new MemoryWorkbook({
     sheets: {
@@ -527,7 +529,7 @@ it("a workbook closed without saving: the rows it lost come back from this compu
     sheets: { [LOG_SHEET_NAME]: savedLog },
     customProperties: Object.fromEntries(saved.customProperties),
   });
-  reopened.addTable("HedgeLog", LOG_SHEET_NAME, `A1:${String.fromCharCode(64 + LOG_COLUMNS.length)}${savedLog.length}`);
+  reopened.addTable("HedgeLog", LOG_SHEET_NAME, `A1:${columnLetters(LOG_COLUMNS.length - 1)}${savedLog.length}`);
   expect((await reopened.readLog()).map((r) => r.clientReference)).toEqual(["DS-1"]);
   const desk2 = await createDesk({ client, workbook: reopened, intentStore: store, pollIntervalMs: 250 });
   const plan = await desk2.inspect();

@@ -81,5 +81,7 @@ function journalPort(world: PaneWorld, life: Life): IntentStore {
       false,
     ),
     remove: faults.living(life, "store.remove", (s, k) => files.store.remove(s, k), false),
+    loadHead: faults.living(life, "store.loadHead", (w) => files.store.loadHead(w), false),
+    putHead: faults.living(life, "store.putHead", (h) => files.store.putHead(h), false),
   };
 }

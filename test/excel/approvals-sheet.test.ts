@@ -1,0 +1,92 @@
+// The Approvals sheet through Microsoft's own Excel request serializer: blocks of 500 rows appended, listed, one batch read and decided, every sync within the payload limit of test/README.md, one batch's work bounded by its block, hostile text kept as text.
+import { OfficeWorkbook } from "../../src/excel/office-workbook";
+import { publicKeyFingerprint } from "../../src/api/environment";
+import { Approvals } from "../../src/trading/approval-desk";
+import { APPROVALS_SHEET_NAME } from "../../src/trading/approvals";
+import type { Preview, TradeRow } from "../../src/trading/types";
+import { OfficeMeter } from "./wire/office-vm";
+import { MiB, kib } from "./wire/scenarios";
+import { WireHost } from "./wire/wire-host";
+
+const PREPARER = publicKeyFingerprint("svc_test_demo_read_key_0001");
+const APPROVER = publicKeyFingerprint("svc_test_demo_sandbox_key_0001");
+const BATCHES = 12;
+const ROWS = 500;
+
+/** A batch of opens whose client references are the longest the pane accepts (128 characters), the first one hostile. */
+function previewOf(batch: number): Preview {
+  const rows: TradeRow[] = Array.from({ length: ROWS }, (_, i) => ({
+    rowNumber: i + 2,
+    action: "open",
+    market: "USDTNGN",
+    side: i % 2 ? "buy" : "sell",
+    notional: 1_000 + batch * 10_000 + i + 0.25,
+    tenor: 7,
+    clientReference: i === 0 ? "=HYPERLINK(1)" : `B${batch}-R${i}-`.padEnd(128, "x"),
+  }));
+  return { action: "column", lines: rows.map((row) => ({ row, blockers: [] })), blockers: [], cancelled: false } as unknown as Preview;
+}
+
+let meter: OfficeMeter;
+let host: WireHost;
+let approvals: Approvals;
+const ids: string[] = [];
+
+beforeAll(async () => {
+  host = new WireHost();
+  host.addSheet("Sheet1");
+  meter = new OfficeMeter(host);
+  approvals = new Approvals({ workbook: new OfficeWorkbook(meter.excel) });
+  meter.label("append");
+  for (let b = 0; b < BATCHES; b++) ids.push((await approvals.submit(previewOf(b), PREPARER)).id);
+}, 120_000);
+
+/** Runs a step under a label and returns its syncs' figures. */
+async function measured(label: string, work: () => Promise<unknown>) {
+  meter.label(label);
+  await work();
+  meter.label("between steps");
+  return OfficeMeter.largest(meter.of(label));
+}
+
+describe(`the Approvals sheet of ${BATCHES} batches of ${ROWS} rows, through Microsoft's serializer`, () => {
+  it("lists every batch in chunks: more than 1 MiB in all, every sync within 1 MiB each way", async () => {
+    let listed = 0;
+    const m = await measured("list", async () => (listed = (await approvals.list()).length));
+    expect(listed).toBe(BATCHES);
+    expect(m.total).toBeGreaterThan(MiB);
+    expect(m.syncs).toBeGreaterThan(2);
+    const over = meter.syncs.filter((s) => s.requestBytes > MiB || s.responseBytes > MiB).map((s) => `${s.label}: ${kib(s.responseBytes)}`);
+    expect(over).toEqual([]);
+  });
+
+  it("checks one batch reading its block (found by the first column), not the others: a fraction of the sheet", async () => {
+    const all = await measured("list again", () => approvals.list());
+    let rows = 0;
+    const one = await measured("check one", async () => {
+      const check = await approvals.check(ids[5], APPROVER);
+      expect(check.refusal).toBeNull();
+      rows = check.batch.rows.length;
+    });
+    expect(rows).toBe(ROWS);
+    expect(one.total).toBeLessThan(all.total / 4);
+    expect(one.response).toBeLessThanOrEqual(MiB);
+  });
+
+  it("writes a decision into its block's header line only, and keeps hostile text as text", async () => {
+    const decided = await measured("reject one", () => approvals.reject(ids[3], APPROVER, "=cmd|' /C calc'!A0"));
+    expect(decided.request).toBeLessThan(32 * 1024);
+    expect(decided.total).toBeLessThan(MiB / 2);
+    const sheet = host.sheet(APPROVALS_SHEET_NAME);
+    const block = (await approvals.list()).find((b) => b.id === ids[3])!;
+    expect(block).toMatchObject({ status: "rejected", reason: "=cmd|' /C calc'!A0" });
+    const cells = sheet.rows.flatMap((row) => (row ?? []).filter((c) => c && typeof c.v === "string" && c.v.startsWith("=")));
+    expect(cells.length).toBeGreaterThanOrEqual(BATCHES + 1);
+    for (const c of cells) expect(c).toMatchObject({ nf: "@", f: undefined });
+  });
+
+  it("every approvals call waits for cell-edit mode to end (request flag 64), like the log's", () => {
+    expect(meter.syncs.length).toBeGreaterThan(0);
+    expect(meter.syncs.every((s) => (s.flags & 64) === 64)).toBe(true);
+  });
+});
