@@ -44,7 +44,7 @@ export function directTradeRefusal(environment: Environment, access: KeyAccess, 
 
 export const APPROVAL_STATUS_LABELS: Record<ApprovalStatus, string> = {
   pending: "Pending approval",
-  approved: "Approved, sending",
+  approved: "Approved, not all sent: approve again to finish",
   rejected: "Rejected",
   executed: "Executed",
 };
@@ -97,11 +97,14 @@ export function batchItem(batch: ApprovalBatch): BatchItem {
   };
 }
 
-/** The list: every pending batch (newest first), then the newest decided ones. */
+/** Batches still to act on: pending, and approved but not executed (an approval cut short, finished by approving again). */
+const OPEN_STATUSES: readonly ApprovalStatus[] = ["pending", "approved"];
+
+/** The list: every batch still to act on (newest first), then the newest decided ones. */
 export function approvalsList(batches: readonly ApprovalBatch[], recent = RECENT_DECIDED): { pending: BatchItem[]; decided: BatchItem[] } {
-  const pending = batches.filter((b) => b.status === "pending").map(batchItem);
+  const pending = batches.filter((b) => OPEN_STATUSES.includes(b.status)).map(batchItem);
   const decided = batches
-    .filter((b) => b.status !== "pending")
+    .filter((b) => !OPEN_STATUSES.includes(b.status))
     .slice(0, recent)
     .map(batchItem);
   return { pending, decided };

@@ -1,7 +1,7 @@
 // The Approvals panel: the workbook's "LIVE trades need approval" box, pending and recently decided batches, a batch checked in place (refusal, changed rows), Approve (LIVE asked once more) with the batch's rows' progress, and Reject with a required reason.
 import type { Environment } from "../api/environment";
 import type { DocumentRules } from "../excel/document-settings";
-import type { Approvals, ApprovalBatch, ApprovalCheck } from "../trading/approval-desk";
+import { ApprovalRefusedError, type Approvals, type ApprovalBatch, type ApprovalCheck } from "../trading/approval-desk";
 import type { Preview, Progress, RowStatus, TradingDesk } from "../trading/types";
 import { mirrorCheckedState } from "./aria-mirror";
 import {
@@ -47,6 +47,15 @@ export interface ApprovalsPanel {
   submit(preview: Preview): Promise<string>;
   /** The desk's progress: the rows of the batch being approved fill in under it. */
   onProgress(progress: Progress): void;
+}
+
+/** An approval refused (ApprovalRefusedError) carries the code approval_refused, so the pane does not call it unexpected. */
+function refusalNamed(e: unknown): unknown {
+  return e instanceof ApprovalRefusedError ? Object.assign(new Error(e.message), { code: "approval_refused" }) : e;
+}
+
+function approvalErrorView(e: unknown) {
+  return errorView(refusalNamed(e));
 }
 
 function approvalsElements() {
@@ -178,7 +187,12 @@ class ApprovalsList {
   async submit(preview: Preview): Promise<string> {
     const context = this.context;
     if (!context) throw new Error("Connect first: a batch is submitted under the key in use.");
-    const batch = await this.deps.approvals.submit(preview, context.fingerprint);
+    let batch: ApprovalBatch;
+    try {
+      batch = await this.deps.approvals.submit(preview, context.fingerprint);
+    } catch (e) {
+      throw refusalNamed(e);
+    }
     await this.reload();
     return submittedText(batch);
   }
@@ -193,7 +207,8 @@ class ApprovalsList {
       this.batches = await this.deps.approvals.list();
       const { pending } = approvalsList(this.batches);
       this.els.status.textContent = `${pending.length === 0 ? "No batch" : plural(pending.length, "batch", "batches")} pending approval.`;
-      if (this.selected && !this.batches.some((b) => b.id === this.selected?.id && b.status === "pending")) this.selected = null;
+      const open = (b: ApprovalBatch) => b.status === "pending" || b.status === "approved";
+      if (this.selected && !this.batches.some((b) => b.id === this.selected?.id && open(b))) this.selected = null;
     });
     this.render();
   }
@@ -269,7 +284,7 @@ class ApprovalsList {
     try {
       await step();
     } catch (e) {
-      renderError(error, errorView(e));
+      renderError(error, approvalErrorView(e));
     } finally {
       busy.hidden = true;
       refreshButton.toggleAttribute("disabled", false);
@@ -301,7 +316,7 @@ class ApprovalsList {
       ),
     );
     if (this.sent.batchId === item.id) li.append(this.sent.bar, this.sent.text, this.sent.list);
-    if (item.status !== "pending") return li;
+    if (item.status !== "pending" && item.status !== "approved") return li;
     if (!selected) {
       const check = h("fluent-button", { type: "button", class: "check" }, "Check");
       check.addEventListener("click", () => void this.select(item.id));

@@ -40,10 +40,10 @@ function checkOf(prepared: TradeRow[], now: TradeRow[], refusal: string | null =
 }
 
 describe("the Approvals list", () => {
-  test("pending batches first, then the newest decided ones, at most five", () => {
+  test("batches still to act on first (pending, and approved but cut short), then the newest decided ones, at most five", () => {
     const decided = Array.from({ length: 7 }, (_, i) => batch(`d-${i}`, { status: i % 2 ? "executed" : "rejected", approvedBy: APPROVER }));
-    const list = approvalsList([batch("p-1"), ...decided, batch("p-2")]);
-    expect(list.pending.map((b) => b.id)).toEqual(["p-1", "p-2"]);
+    const list = approvalsList([batch("p-1"), ...decided, batch("a-1", { status: "approved", approvedBy: APPROVER }), batch("p-2")]);
+    expect(list.pending.map((b) => b.id)).toEqual(["p-1", "a-1", "p-2"]);
     expect(list.decided.map((b) => b.id)).toEqual(["d-0", "d-1", "d-2", "d-3", "d-4"]);
   });
 
