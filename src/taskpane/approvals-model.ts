@@ -1,6 +1,7 @@
 // View models of four-eyes approval in the pane: what the key in use may do (its scopes), the workbook's LIVE rule, the Approvals list and a batch's check.
 import type { Environment } from "../api/environment";
 import type { ApprovalBatch, ApprovalCheck, ApprovalStatus, BatchChange } from "../trading/approval-desk";
+import { FIELD_LABELS } from "../trading/rows";
 import type { Preview, TradeRow } from "../trading/types";
 import { formatUtc, plural } from "./format";
 import { ACTION_LABELS, actionMix, confirmation, rowTitle, sendPlan } from "./trade-model";
@@ -110,55 +111,41 @@ export function approvalsList(batches: readonly ApprovalBatch[], recent = RECENT
   return { pending, decided };
 }
 
-const FIELD_LABELS: Record<string, string> = {
-  action: "action",
-  market: "market",
-  side: "side",
-  notional: "amount",
-  tenor: "tenor",
-  clientReference: "client reference",
-};
-
-/** One change as the check shows it in place: which row of the batch (and of the sheet), which field. */
-export function changeText(change: BatchChange, rows: readonly TradeRow[]): string {
-  const sheetRow = rows[change.position - 1]?.rowNumber;
-  const row = `Row ${change.position} of the batch${sheetRow !== undefined ? ` (sheet row ${sheetRow})` : ""}`;
+/**
+ * A changed row's mark beside it in the batch's row list ("Notional changed", "added", "moved: prepared as row 2"); the
+ * check's refusal says the same in sentences (the desk's describeChange), removed rows included.
+ */
+export function rowMark(change: Exclude<BatchChange, { kind: "removed" }>): string {
   switch (change.kind) {
     case "changed":
-      return `${row}: ${change.fields.map((f) => FIELD_LABELS[f] ?? f).join(", ")} changed since it was prepared.`;
+      return change.fields.length ? `${change.fields.map((f) => FIELD_LABELS[f]).join(", ")} changed` : "changed";
     case "added":
-      return `${row} was added since it was prepared.`;
-    case "removed":
-      return `Row ${change.position} of the batch as prepared was removed.`;
+      return "added";
     case "moved":
-      return `${row} was row ${change.from} when prepared (rows reordered).`;
+      return `moved: prepared as row ${change.from}`;
   }
 }
 
 export interface CheckView {
   /** Approve is enabled only when this is null. */
   refusal: string | null;
-  changes: string[];
-  /** Positions (1-based) of the batch's rows that changed in place, moved or were added: marked in the row list. */
-  changedPositions: number[];
+  /** The rows (1-based positions in the batch as read now) changed in place, moved or added since preparation, with their mark. */
+  marks: Map<number, string>;
   /** Whether the rows as read now hash to the batch hash written at preparation. */
   hashMatches: boolean;
 }
 
 /**
  * What the pane shows for a batch it re-read: the check's refusal first (edited since preparation, the same key as the
- * preparer, not pending), else the pane's own (a read-only key cannot send it; no desk yet); the changes row by row.
+ * preparer, not pending), else the pane's own (a read-only key cannot send it; no desk yet); the changed rows marked.
  */
 export function checkView(check: ApprovalCheck, access: KeyAccess, canSend: boolean): CheckView {
   let refusal = check.refusal;
   if (!refusal && access === "read_only") refusal = `This key is ${READ_ONLY_NOTE}: an approver connects with a trading key to approve.`;
   if (!refusal && !canSend) refusal = "The pane is still getting ready to trade: wait a moment, then select the batch again.";
-  return {
-    refusal,
-    changes: check.changes.map((c) => changeText(c, check.batch.rows)),
-    changedPositions: check.changes.filter((c) => c.kind !== "removed").map((c) => c.position),
-    hashMatches: check.recomputedHash === check.batch.hash,
-  };
+  const marks = new Map<number, string>();
+  for (const c of check.changes) if (c.kind !== "removed") marks.set(c.position, rowMark(c));
+  return { refusal, marks, hashMatches: check.recomputedHash === check.batch.hash };
 }
 
 /** A rejection's reason, trimmed; an error naming the field when blank (the preparer reads it on the Approvals sheet). */

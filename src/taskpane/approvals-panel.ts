@@ -301,7 +301,7 @@ class ApprovalsList {
   /** One batch: what it is, its hash and preparer; pending ones have Check (or, selected, the check in place). */
   private batchNode(item: BatchItem): HTMLElement {
     const selected = this.selected?.id === item.id ? this.selected : null;
-    const changed = new Set(selected?.check ? checkView(selected.check, this.access(), this.canSend()).changedPositions : []);
+    const marks = selected?.check ? checkView(selected.check, this.access(), this.canSend()).marks : new Map<number, string>();
     const li = h(
       "li",
       { "data-batch": item.id, "data-status": item.status, class: `status-${item.status}` },
@@ -312,7 +312,10 @@ class ApprovalsList {
       h(
         "ol",
         { class: "batch-rows", "aria-label": "Rows of the batch" },
-        ...item.rows.map((text, i) => h("li", { class: changed.has(i + 1) ? "changed" : "" }, text)),
+        ...item.rows.map((text, i) => {
+          const mark = marks.get(i + 1);
+          return h("li", { class: mark ? "changed" : "" }, text, mark ? ` — ${mark}` : "");
+        }),
       ),
     );
     if (this.sent.batchId === item.id) li.append(this.sent.bar, this.sent.text, this.sent.list);
@@ -335,8 +338,6 @@ class ApprovalsList {
         ? h("p", { class: "refusal", role: "alert" }, `Cannot approve: ${view.refusal}`)
         : h("p", { class: "hint match" }, "The rows on the sheet match the batch hash: as prepared."),
     ];
-    if (view.changes.length)
-      out.push(h("ul", { class: "changes", "aria-label": "Changed since preparation" }, ...view.changes.map((c) => h("li", {}, c))));
     const approve = h("fluent-button", { type: "button", appearance: "primary", class: "approve" }, "Approve and send");
     approve.classList.toggle("live", this.context?.environment === "production");
     approve.toggleAttribute("disabled", view.refusal !== null || this.sending);

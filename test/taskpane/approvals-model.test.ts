@@ -71,26 +71,30 @@ describe("the Approvals list", () => {
 describe("a batch checked in place", () => {
   const prepared = [row(5), row(6, { notional: 50_000 }), row(7, { side: "sell" })];
 
-  test("an amount edited since preparation names the row of the batch, its sheet row and the field, and is marked", () => {
+  test("an amount edited since preparation keeps the check's refusal and marks that row with the field", () => {
     const now = [prepared[0], { ...prepared[1], notional: 60_000 }, prepared[2]];
     const view = checkView(checkOf(prepared, now, "The batch was edited since it was prepared."), "trade", true);
     expect(view.refusal).toBe("The batch was edited since it was prepared.");
-    expect(view.changes).toEqual(["Row 2 of the batch (sheet row 6): amount changed since it was prepared."]);
-    expect(view.changedPositions).toEqual([2]);
+    expect([...view.marks]).toEqual([[2, "Notional changed"]]);
     expect(view.hashMatches).toBe(false);
   });
 
-  test("rows added, removed and reordered are each named", () => {
+  test("rows added and reordered are marked where they are now; a removed row has no place to mark (the refusal names it)", () => {
     const added = checkView(checkOf(prepared, [...prepared, row(8)], "edited"), "trade", true);
-    expect(added.changes).toEqual(["Row 4 of the batch (sheet row 8) was added since it was prepared."]);
+    expect([...added.marks]).toEqual([[4, "added"]]);
     const removed = checkView(checkOf(prepared, prepared.slice(0, 2), "edited"), "trade", true);
-    expect(removed.changes).toEqual(["Row 3 of the batch as prepared was removed."]);
-    expect(removed.changedPositions).toEqual([]);
+    expect([removed.refusal, [...removed.marks], removed.hashMatches]).toEqual(["edited", [], false]);
     const swapped = checkView(checkOf(prepared, [prepared[1], prepared[0], prepared[2]], "edited"), "trade", true);
-    expect(swapped.changes).toEqual([
-      "Row 1 of the batch (sheet row 6) was row 2 when prepared (rows reordered).",
-      "Row 2 of the batch (sheet row 5) was row 1 when prepared (rows reordered).",
+    expect([...swapped.marks]).toEqual([
+      [1, "moved: prepared as row 2"],
+      [2, "moved: prepared as row 1"],
     ]);
+    const twoFields = checkView(
+      checkOf(prepared, [prepared[0], prepared[1], { ...prepared[2], tenor: 3, clientReference: "X" }], "e"),
+      "trade",
+      true,
+    );
+    expect([...twoFields.marks]).toEqual([[3, "Tenor, Client reference changed"]]);
   });
 
   test("who may approve: the check's refusal first, then a read-only key, then a desk not ready; an untouched batch for a trading key may go", () => {
@@ -100,7 +104,7 @@ describe("a batch checked in place", () => {
     expect(checkView(clean, "read_only", true).refusal).toMatch(/read only: you can prepare, not trade.*trading key/);
     expect(checkView(clean, "trade", false).refusal).toMatch(/getting ready/);
     const ok = checkView(clean, "trade", true);
-    expect([ok.refusal, ok.changes, ok.hashMatches]).toEqual([null, [], true]);
+    expect([ok.refusal, ok.marks.size, ok.hashMatches]).toEqual([null, 0, true]);
     expect(checkView(clean, "unknown", true).refusal).toBeNull();
   });
 
