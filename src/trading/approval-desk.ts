@@ -111,12 +111,26 @@ export class Approvals {
     const idempotencyKeys = preview.lines.map((l) => approvalKey(id, position.get(l.row.rowNumber)!));
     const approval = { batchHash: batch.hash, preparedBy: batch.preparedBy, approvedBy: approverFingerprint, idempotencyKeys };
     const result = await desk.send(preview, { approval });
-    const logged = await this.workbook.readLog({ keys: idempotencyKeys });
-    const held = new Set(logged.map((r) => r.idempotencyKey));
-    if (idempotencyKeys.every((k) => held.has(k))) {
-      await this.decide(id, ["approved"], { status: "executed", approvedBy: approverFingerprint, reason: null });
-    }
+    await this.settle(id, approverFingerprint, idempotencyKeys, result);
     return result;
+  }
+
+  /**
+   * After a send: executed once the Hedge Log holds a row for every key of the batch; rejected when the service refused
+   * every row because the approving key cannot trade (nothing traded: prepare it again for an approver with a trading key);
+   * else still approved (rows not sent yet: the same approver approves again to finish).
+   */
+  private async settle(id: string, approver: string, keys: readonly string[], result: SendResult): Promise<void> {
+    const scope =
+      result.rows.length === keys.length && result.rows.every((r) => r.status === "rejected" && r.errorCode === "insufficient_scope");
+    if (scope) {
+      const reason =
+        "The approving key cannot trade (403 insufficient_scope): nothing was traded. Prepare the batch again for an approver with a trading key.";
+      await this.decide(id, ["approved"], { status: "rejected", approvedBy: approver, reason });
+      return;
+    }
+    const held = new Set((await this.workbook.readLog({ keys })).map((r) => r.idempotencyKey));
+    if (keys.every((k) => held.has(k))) await this.decide(id, ["approved"], { status: "executed", approvedBy: approver, reason: null });
   }
 
   /** Marks a pending batch rejected, with the reason (required: trimmed, non-empty). The preparer may reject their own batch (withdraw it). */

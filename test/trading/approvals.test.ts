@@ -6,7 +6,8 @@ import { Approvals } from "../../src/trading/approval-desk";
 import { APPROVALS_SHEET_NAME, approvalKey, parseApprovals, nonBlankLines } from "../../src/trading/approvals";
 import { batchHash } from "../../src/trading/batch-hash";
 import type { CellValue } from "../../src/trading/cells";
-import type { Preview, TradeRow } from "../../src/trading/types";
+import type { Preview, SendOptions, SendResult, TradeRow, TradingDesk } from "../../src/trading/types";
+import { logRow } from "../support/builders";
 
 const PREPARER = publicKeyFingerprint("svc_test_demo_read_key_0001");
 const APPROVER = publicKeyFingerprint("svc_test_demo_sandbox_key_0001");
@@ -227,5 +228,72 @@ describe("who may approve or reject, and when", () => {
 
   it("parses nothing out of a sheet without blocks", () => {
     expect(parseApprovals(nonBlankLines([["notes"], [], ["Action"]], 0))).toEqual([]);
+  });
+});
+
+describe("approve: the order of things and the keys", () => {
+  /** A desk that previews the rows it is given and, on send, logs one row per line under the keys it was handed (as the journal does). */
+  function scriptedDesk(workbook: MemoryWorkbook, statusAtSend: () => unknown) {
+    const sends: Array<{ options: SendOptions | undefined; status: unknown }> = [];
+    const desk = {
+      preview: async (_action: string, rows: TradeRow[]) => previewOf(rows),
+      send: async (preview: Preview, options?: SendOptions): Promise<SendResult> => {
+        sends.push({ options, status: statusAtSend() });
+        const keys = options?.approval?.idempotencyKeys ?? [];
+        const held = new Set((await workbook.readLog({ keys })).map((r) => r.idempotencyKey));
+        const fresh = keys.filter((k) => !held.has(k));
+        await workbook.appendLog(fresh.map((k) => logRow({ idempotencyKey: k, status: "submitted" })));
+        return { rows: [], skipped: [] };
+      },
+    } as unknown as TradingDesk;
+    return { desk, sends };
+  }
+
+  it("marks approved after the confirmation and before the send, sends the batch's hash, fingerprints and derived keys, then executed", async () => {
+    const { workbook, approvals, batch, cells } = await submitted();
+    const { desk, sends } = scriptedDesk(workbook, () => cells()[1][1]);
+    let confirmedWhile: unknown = null;
+    await approvals.approve(batch.id, APPROVER, desk, async () => {
+      confirmedWhile = cells()[1][1];
+      return true;
+    });
+    expect(confirmedWhile).toBe("pending");
+    expect(sends).toEqual([
+      {
+        status: "approved",
+        options: {
+          approval: {
+            batchHash: batch.hash,
+            preparedBy: PREPARER,
+            approvedBy: APPROVER,
+            idempotencyKeys: [1, 2, 3, 4].map((p) => approvalKey(batch.id, p)),
+          },
+        },
+      },
+    ]);
+    expect(cells()[1].slice(0, 2)).toEqual([batch.id, "executed"]);
+    expect(cells()[1][6]).toBe(APPROVER);
+  });
+
+  it("a declined confirmation leaves the batch pending and sends nothing", async () => {
+    const { workbook, approvals, batch, cells } = await submitted();
+    const { desk, sends } = scriptedDesk(workbook, () => cells()[1][1]);
+    expect(await approvals.approve(batch.id, APPROVER, desk, async () => false)).toEqual({ rows: [], skipped: [] });
+    expect(sends).toEqual([]);
+    expect(cells()[1][1]).toBe("pending");
+  });
+
+  it("stays approved while rows are missing from the log; the same approver finishes it with the same keys", async () => {
+    const { workbook, approvals, batch, cells } = await submitted();
+    const { desk, sends } = scriptedDesk(workbook, () => cells()[1][1]);
+    const failing = { ...desk, send: async () => Promise.reject(new Error("Excel closed")) } as unknown as TradingDesk;
+    await expect(approvals.approve(batch.id, APPROVER, failing)).rejects.toThrow(/Excel closed/);
+    expect(cells()[1][1]).toBe("approved");
+    await expect(approvals.approve(batch.id, publicKeyFingerprint("svc_test_other_0001"), desk)).rejects.toThrow(/only that approver/);
+    await approvals.approve(batch.id, APPROVER, desk);
+    expect(sends.map((s) => s.options?.approval?.idempotencyKeys?.[0])).toEqual([approvalKey(batch.id, 1)]);
+    expect(cells()[1][1]).toBe("executed");
+    await expect(approvals.approve(batch.id, APPROVER, desk)).rejects.toThrow(/already approved by .* and executed/);
+    expect(sends).toHaveLength(1);
   });
 });
