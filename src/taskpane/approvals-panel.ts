@@ -208,7 +208,10 @@ class ApprovalsList {
       const { pending } = approvalsList(this.batches);
       this.els.status.textContent = `${pending.length === 0 ? "No batch" : plural(pending.length, "batch", "batches")} pending approval.`;
       const open = (b: ApprovalBatch) => b.status === "pending" || b.status === "approved";
-      if (this.selected && !this.batches.some((b) => b.id === this.selected?.id && open(b))) this.selected = null;
+      const selected = this.selected;
+      if (selected && !this.batches.some((b) => b.id === selected.id && open(b))) this.selected = null;
+      // The batch checked stays checked: its check is made again on what the sheet holds now (an edit made or undone).
+      else if (selected && this.context) selected.check = await this.deps.approvals.check(selected.id, this.context.fingerprint);
     });
     this.render();
   }

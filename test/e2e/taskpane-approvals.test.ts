@@ -38,11 +38,12 @@ async function readAndPreview(page: Page): Promise<void> {
   await page.waitForSelector(PREVIEW_DONE);
 }
 
-/** Refreshes the list and checks the one batch with the key in use: the refusal, or "as prepared". */
+/** Refreshes the list and checks the one batch with the key in use (the sheet re-read): the refusal, or "as prepared". */
 async function checkBatch(page: Page): Promise<{ refusal: string | null; rows: string[]; approveDisabled: boolean }> {
   await page.locator("#approvals-refresh").click();
   await page.waitForSelector("#approvals-refresh:not([disabled])");
-  await page.locator(`${BATCH} .check`).click();
+  // Refresh checks the batch checked before again; a batch not checked yet has its Check button.
+  if (await page.locator(`${BATCH} .check`).count()) await page.locator(`${BATCH} .check`).click();
   await page.waitForSelector(`${BATCH} .refusal, ${BATCH} .match`);
   const refusal = (await page.locator(`${BATCH} .refusal`).count()) ? await page.locator(`${BATCH} .refusal`).textContent() : null;
   return {
