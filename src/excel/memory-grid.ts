@@ -166,6 +166,17 @@ export class MemoryGrid {
     return this;
   }
 
+  /** Deletes a table's body rows as the user would (select them, Delete › Table Rows): 1-based sheet row numbers. */
+  deleteRowsOf(tableName: string, rowNumbers: readonly number[]): this {
+    const table = this.tables.get(tableName);
+    if (!table) throw new Error(`No table named ${tableName}.`);
+    this.deleteTableRows(
+      table,
+      rowNumbers.map((n) => n - 1),
+    );
+    return this;
+  }
+
   /** Selects cells as the user would by dragging ("A3:E7", "3:7" for whole rows), or by Ctrl-clicking several areas ("A2:E3,A6:E6"). */
   select(sheet: string, address: string): this {
     this.sheetOf(sheet);

@@ -155,6 +155,16 @@ export class MemoryWorkbook extends MemoryGrid implements Workbook {
     );
   }
 
+  async readLastLogRecord(): Promise<LogRecord | null> {
+    this.calls++;
+    const table = this.tables.get(LOG_TABLE_NAME);
+    if (!table || table.rect.bottom <= table.rect.top) return null;
+    const sheet = this.sheetOf(table.sheet);
+    const layout = layoutOf(this.rowValues(sheet, table.rect.top, table.rect.left, table.rect.right));
+    const record = recordFromRow(this.rowValues(sheet, table.rect.bottom, table.rect.left, table.rect.right), layout);
+    return record.idempotencyKey.trim() !== "" || record.status.trim() !== "" || record.rowHash ? record : null;
+  }
+
   async appendLog(records: LogRecord[]): Promise<void> {
     this.calls++;
     if (records.length === 0) return;

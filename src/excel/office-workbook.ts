@@ -170,6 +170,15 @@ export class OfficeWorkbook implements Workbook {
     });
   }
 
+  readLastLogRecord(): Promise<LogRecord | null> {
+    return this.inTurn(async (context) => {
+      const log = await this.openLog(context, "read");
+      if (!log || log.rows === 0) return null;
+      const [record] = await this.readRecords(context, log, [log.rows - 1], { keyless: true, chained: true });
+      return record ?? null;
+    });
+  }
+
   appendLog(records: LogRecord[]): Promise<void> {
     if (records.length === 0) return Promise.resolve();
     return this.inTurn(async (context) => {
@@ -512,13 +521,15 @@ export class OfficeWorkbook implements Workbook {
     return out;
   }
 
-  /** Whole records of the given body rows, consecutive rows read together, in chunks; rows without a key are not journal rows. */
-  /** The records of the given body rows; rows without a key are left out unless `keyless` (then only those with a status). */
+  /**
+   * The records of the given body rows, consecutive rows read together, in chunks. Rows without a key are not journal rows:
+   * left out unless `keyless` (then only those with a status) or `chained` (then those with a Row hash too).
+   */
   private async readRecords(
     context: Excel.RequestContext,
     log: LogTable,
     rows: readonly number[],
-    options: { keyless?: boolean } = {},
+    options: { keyless?: boolean; chained?: boolean } = {},
   ): Promise<LogRecord[]> {
     const span = fieldSpan(log.layout);
     if (!span || rows.length === 0) return [];
@@ -537,7 +548,12 @@ export class OfficeWorkbook implements Workbook {
       for (const { values } of chunk) {
         for (const row of values) {
           const record = recordFromRow(row, log.layout, span.left);
-          if (record.idempotencyKey.trim() !== "" || (options.keyless && record.status.trim() !== "")) records.push(record);
+          if (
+            record.idempotencyKey.trim() !== "" ||
+            (options.keyless && record.status.trim() !== "") ||
+            (options.chained && record.rowHash)
+          )
+            records.push(record);
         }
       }
     }

@@ -36,15 +36,15 @@ export interface IntentStore {
 }
 
 /**
- * This computer's newest link in one workbook's Hedge Log: the Row hash of the last row it appended there, and when that
- * row was logged (to tell it from a row another computer appended after it). One per workbook id, across environments and
+ * This computer's newest link in one workbook's Hedge Log: the Row hash of the last row it appended there, and when it
+ * appended it (to tell it from a row another computer appended after it). One per workbook id, across environments and
  * accounts (the log's chain is one for the whole log).
  */
 export interface ChainHead {
   workbookId: string;
   rowHash: string;
-  /** The row's Logged at (ISO 8601 UTC). */
-  loggedAt: string;
+  /** When this computer appended that row (ISO 8601 UTC). */
+  writtenAt: string;
 }
 
 /** A head back from its stored text (JSON); null for text this version cannot read. */
@@ -55,8 +55,8 @@ export function decodeChainHead(text: string | null | undefined): ChainHead | nu
   } catch {
     return null;
   }
-  if (!h || typeof h.workbookId !== "string" || typeof h.rowHash !== "string" || typeof h.loggedAt !== "string") return null;
-  return { workbookId: h.workbookId, rowHash: h.rowHash, loggedAt: h.loggedAt };
+  if (!h || typeof h.workbookId !== "string" || typeof h.rowHash !== "string" || typeof h.writtenAt !== "string") return null;
+  return { workbookId: h.workbookId, rowHash: h.rowHash, writtenAt: h.writtenAt };
 }
 
 /** Final entries are kept this long (for the duplicate check and to restore rows a workbook closed without saving lost)… */

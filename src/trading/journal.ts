@@ -3,7 +3,9 @@ import { type Workbook, type WorkbookIdentity } from "./workbook";
 import { LOG_SHEET_NAME, LOG_STATUS_FIELDS, type LogRecord, type LogUpdate } from "./hedge-log";
 import { applyPatch, intentFromLogRecord, intentToLogRecord, isFinal, unusableReason, type Intent, type IntentPatch } from "./intent";
 import { prunable, type IntentStore, type StoredIntent } from "./intent-store";
+import { CHAIN_START, finalHashOf, rowHashOf } from "./log-chain";
 import { FINAL_STATUSES, type IntentStatus } from "./types";
+import { utcMs } from "../api/time";
 
 export interface JournalOptions {
   /** Status updates arriving within this window go to the workbook in one call. Default 100 ms. */
@@ -52,7 +54,20 @@ const RANK: Record<IntentStatus, number> = {
   not_sent: 3,
 };
 /** Fields of a row that make its request: what was journalled wins over a later edit of the log. */
-const BODY_FIELDS = ["action", "market", "side", "notional", "tenor", "clientReference", "environment", "loggedAt", "account"] as const;
+const BODY_FIELDS = [
+  "action",
+  "market",
+  "side",
+  "notional",
+  "tenor",
+  "clientReference",
+  "environment",
+  "loggedAt",
+  "account",
+  "batchHash",
+  "preparedBy",
+  "approvedBy",
+] as const;
 const RESULT_FIELDS = ["status", "hedgeId", "orderTxHash", "fillTxHash", "struckRate", "filledAt", "errorCode", "message"] as const;
 
 /** Oldest first by when logged (ISO 8601 UTC texts of one form order as the times do); ties keep their order (sort is stable). */
@@ -89,6 +104,13 @@ export class Journal {
   private logEnsured = false;
   /** The newest idempotency key known to be in this log: the anchor of the next append. */
   private lastKey: string | null = null;
+  /**
+   * The link the next row appended follows (see nextLink): known once read or written in this session; undefined before,
+   * and again after an append that failed (the log may or may not hold its rows).
+   */
+  private tail: string | undefined = undefined;
+  /** Appends one at a time from taking their links to the log holding them (append, write-back, a lost row written again). */
+  private chainTurn: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly workbook: Workbook,
@@ -209,7 +231,7 @@ export class Journal {
       const note = `Restored from this computer's journal: the row was missing from the ${LOG_SHEET_NAME} (deleted, or the workbook was closed without saving).`;
       if (!intent.message?.startsWith(note)) intent.message = `${note} ${intent.message ?? ""}`.trim();
     }
-    await this.workbook.appendLog(intents.map(intentToLogRecord));
+    await this.appendLinked(intents);
     for (const intent of intents) {
       this.intents.set(intent.idempotencyKey, intent);
       this.orphans.delete(intent.idempotencyKey);
@@ -310,6 +332,11 @@ export class Journal {
     result.hedgeId = result.hedgeId ?? fromLog.hedgeId ?? stored.hedgeId;
     result.decision = fromLog.decision ?? stored.decision;
     result.decidedAt = fromLog.decidedAt ?? stored.decidedAt;
+    // The chain's cells are the log's (the journal keeps none). A row final in the log keeps its seal as it is (a seal made
+    // now over a cell edited since would hide the edit); one the journal knows final and the log not yet gets it now.
+    result.prevHash = fromLog.prevHash;
+    result.rowHash = fromLog.rowHash;
+    result.finalHash = isFinal(fromLog.status) ? fromLog.finalHash : sealOf(result);
     // The log gets whatever the merge knows better than its row.
     const fix: Omit<LogUpdate, "idempotencyKey"> = {};
     for (const f of LOG_STATUS_FIELDS) {
@@ -375,12 +402,69 @@ export class Journal {
         this.options.scope!,
         intents.map((i) => this.entry(i)),
       );
-    await this.workbook.appendLog(intents.map(intentToLogRecord));
+    await this.appendLinked(intents);
     for (const intent of intents) {
       this.intents.set(intent.idempotencyKey, intent);
       if (this.options.store) this.here.add(intent.idempotencyKey);
     }
     if (intents.length > 0) this.lastKey = intents[intents.length - 1].idempotencyKey;
+  }
+
+  /**
+   * Appends rows to the log as the next links of its chain: each row's Prev hash is the link before it, its Row hash
+   * rowHashOf(Prev hash, its body), and a row appended final (written back) is sealed at once. One append at a time from
+   * taking the links to the log holding the rows, so two rows never follow the same link. Once the log holds them, the
+   * last one's link is this computer's head for this workbook (written after the log: a head the log never held would
+   * read as a log cut off).
+   */
+  private appendLinked(intents: Intent[]): Promise<void> {
+    const run = this.chainTurn
+      .catch(() => undefined)
+      .then(async () => {
+        let link = await this.nextLink();
+        for (const intent of intents) {
+          intent.prevHash = link;
+          intent.rowHash = link = rowHashOf(link, intentToLogRecord(intent));
+          intent.finalHash = sealOf(intent);
+        }
+        try {
+          await this.workbook.appendLog(intents.map(intentToLogRecord));
+        } catch (e) {
+          this.tail = undefined; // the log may hold them or not: read its last row again next time
+          throw e;
+        }
+        this.tail = link;
+        await this.keepHead(link);
+      });
+    this.chainTurn = run;
+    return run;
+  }
+
+  /**
+   * The link the next row follows: the one this session last wrote; else the newer of the log's last row's Row hash and
+   * this computer's head for this workbook (a head written after that row was appended is newer: the rows after it were
+   * cut off, and the next row, following the head, shows it); CHAIN_START when neither has one. One row read, not the log.
+   */
+  private async nextLink(): Promise<string> {
+    if (this.tail !== undefined) return this.tail;
+    const me = await this.identity();
+    const [last, head] = await Promise.all([
+      this.workbook.readLastLogRecord(),
+      this.options.store ? this.options.store.loadHead(me.id) : Promise.resolve(null),
+    ]);
+    const lastLink = last?.rowHash || null;
+    if (head && (!lastLink || head.rowHash === lastLink || !(utcMsOf(last!.loggedAt) > utcMsOf(head.writtenAt)))) return head.rowHash;
+    return lastLink ?? CHAIN_START;
+  }
+
+  /** Keeps `link` as this computer's head for this workbook; a failure is reported, not thrown (the rows are in the log). */
+  private async keepHead(link: string): Promise<void> {
+    if (!this.options.store) return;
+    try {
+      await this.options.store.putHead({ workbookId: (await this.identity()).id, rowHash: link, writtenAt: this.now().toISOString() });
+    } catch (e) {
+      this.report(e instanceof Error ? e : new Error(String(e)));
+    }
   }
 
   /** Takes an intent the log does not hold (e.g. restored by the desk) into memory. */
@@ -411,6 +495,9 @@ export class Journal {
   update(intent: Intent, patch: IntentPatch): IntentPatch {
     const changed = applyPatch(intent, patch);
     if (Object.keys(changed).length === 0) return changed;
+    // The seal goes in the same log update as the final state it covers.
+    const seal = sealOf(intent);
+    if (seal !== intent.finalHash) intent.finalHash = changed.finalHash = seal;
     this.queueLog(intent, changed);
     this.pendingStore.add(intent.idempotencyKey);
     this.timer ??= setTimeout(() => {
@@ -456,7 +543,7 @@ export class Journal {
           const { missing } = await this.workbook.updateLog(batch);
           // A missing row of an intent this journal no longer holds is not written again: it is an orphan (see load()).
           back = missing.map((k) => this.intents.get(k)).filter((i): i is Intent => i !== undefined);
-          if (back.length > 0) await this.workbook.appendLog(back.map(intentToLogRecord));
+          if (back.length > 0) await this.appendLinked(back);
         } catch (e) {
           // Put them back under anything newer, to be written next time.
           for (const u of batch) this.pendingLog.set(u.idempotencyKey, { ...u, ...this.pendingLog.get(u.idempotencyKey) });
@@ -531,4 +618,14 @@ function writtenBack(
     }
   }
   return back;
+}
+
+/** The seal of a row in its state now: once final and linked, finalHashOf over its final state; before, none. */
+function sealOf(intent: Intent): string | null {
+  return isFinal(intent.status) && intent.rowHash ? finalHashOf(intent.rowHash, intentToLogRecord(intent)) : null;
+}
+
+/** A time's milliseconds, NaN for what is not one (a Logged at typed by hand). */
+function utcMsOf(text: string | null | undefined): number {
+  return text ? utcMs(text) : NaN;
 }

@@ -63,6 +63,11 @@ export interface Workbook {
    * matching rows, so the work follows the answer, not the log's size.
    */
   readLog(query?: LogQuery): Promise<LogRecord[]>;
+  /**
+   * The log's last body row (whatever its content: a row typed in too), or null when the log is missing, empty, or ends in a
+   * blank row. One row read, whatever the log's size: the journal takes the link its next row follows from it.
+   */
+  readLastLogRecord(): Promise<LogRecord | null>;
   /** Appends rows at the end of the log table (creating it when missing). Rows are never inserted elsewhere nor deleted. */
   appendLog(records: LogRecord[]): Promise<void>;
   /**

@@ -400,6 +400,31 @@ describe("OfficeWorkbook log", () => {
     });
   });
 
+  it("the log's last row, for the chain's next link: that one row read, whatever the log's size; none for a missing, new or blank-ended log", async () => {
+    const model = new ExcelModel();
+    const wb = new OfficeWorkbook(model.excel, { limits: TINY });
+    expect(await wb.readLastLogRecord()).toBeNull();
+    await wb.ensureLog();
+    expect(await wb.readLastLogRecord()).toBeNull(); // the new table's one empty row
+    const rows = Array.from({ length: 20 }, (_, i) => journalled(`k${i}`, { rowHash: `${i}`.padStart(64, "a") }));
+    await wb.appendLog(rows);
+    model.valueLoads = [];
+    expect(await wb.readLastLogRecord()).toEqual(rows[19]);
+    // The header row (the layout by name), then the last row (in column ranges, the chunks being tiny): one row at a time,
+    // two rows' cells in all, never the key column nor any other row.
+    expect(model.valueLoads.every((l) => l.rows === 1)).toBe(true);
+    expect(model.valueLoads.reduce((n, l) => n + l.columns, 0)).toBe(2 * LOG_COLUMNS.length);
+    // A row typed in by hand with only a Row hash is still the last row (the journal judges it); a blank one is none.
+    await wb.appendLog([{ ...journalled(""), status: "", rowHash: "f".repeat(64) }]);
+    expect((await wb.readLastLogRecord())?.rowHash).toBe("f".repeat(64));
+    await wb.appendLog([{ ...journalled(""), status: "" }]);
+    expect(await wb.readLastLogRecord()).toBeNull();
+    const memory = new MemoryWorkbook();
+    expect(await memory.readLastLogRecord()).toBeNull();
+    await memory.appendLog(rows);
+    expect(await memory.readLastLogRecord()).toEqual(rows[19]);
+  });
+
   it("brings the log sheet to the front", async () => {
     const model = new ExcelModel();
     model.addSheet("Sheet1");

@@ -20,6 +20,7 @@ export function killable(inner: Workbook): Workbook & { kill(): void } {
     readSelection: guard(() => inner.readSelection()),
     ensureLog: guard(() => inner.ensureLog()),
     readLog: guard((query) => inner.readLog(query)),
+    readLastLogRecord: guard(() => inner.readLastLogRecord()),
     appendLog: guard((r) => inner.appendLog(r)),
     updateLog: guard((u) => inner.updateLog(u)),
     showLog: guard(() => inner.showLog()),

@@ -362,9 +362,11 @@ describe("journal", () => {
     journal.update(a, { status: "submitted", hedgeId: "h-1", orderTxHash: "0xabc" });
     journal.update(a, { status: "filled", struckRate: 1501.25, filledAt: "2025-01-02T03:04:07.000Z", fillTxHash: "0xdef" });
     journal.update(b, { status: "rejected", errorCode: "hedge_exists", message: "exists" });
-    expect(wb.calls).toBe(4); // the workbook's id, load, append, read back, and nothing written yet: updates are coalesced
+    // The workbook's id, load, the log's last row (the link the first append follows), append, read back, and nothing
+    // written yet: updates are coalesced.
+    expect(wb.calls).toBe(5);
     await journal.flush();
-    expect(wb.calls).toBe(6); // the first flush checks the log has every column, then one update call
+    expect(wb.calls).toBe(7); // the first flush checks the log has every column, then one update call
     log = await wb.readLog();
     expect(log[0]).toMatchObject({
       status: "filled",

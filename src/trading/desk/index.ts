@@ -3,7 +3,7 @@ import { newIdempotencyKey } from "../../api/client";
 import { buildPreview } from "../preview";
 import { readTradeRows } from "../rows";
 import { Journal } from "../journal";
-import { intentFromRow, isFinal, rowStatusOf, type Intent, type IntentPatch } from "../intent";
+import { intentFromRow, isFinal, rowStatusOf, usableKey, type Intent, type IntentPatch } from "../intent";
 import { check, laneOf, type OpenedHedges } from "../fills";
 import { sameAccount } from "../duplicates";
 import { intentScope } from "../intent-store";
@@ -24,6 +24,7 @@ import {
   type ResumePlan,
   type ResumeResult,
   type RowStatus,
+  type SendApproval,
   type SendOptions,
   type SendResult,
   type TradeRow,
@@ -211,14 +212,23 @@ class Desk implements TradingDesk, DeskContext {
       );
     }
     if (preview.blockers.length > 0) throw new Error(`Nothing was sent: ${preview.blockers.join(" ")}`);
+    const approval = options.approval;
+    if (approval) checkApproval(approval, preview.lines.length);
     this.restart();
-    const { rows, skipped } = this.sendable(preview, options);
-    if (rows.length === 0) return { rows: [], skipped };
+    const held = approval?.idempotencyKeys ? await this.keysHeld(approval.idempotencyKeys) : new Set<string>();
+    const { lines, skipped } = this.sendable(preview, options, held);
+    if (lines.length === 0) return { rows: [], skipped };
 
     // Journal first: every row is in the per-user journal and the log as `submitting` before any request leaves.
     const loggedAt = this.now().toISOString();
-    const intents = rows.map((row) => intentFromRow(row, this.newKey(), this.environment, loggedAt, this.account));
-    for (const i of intents) i.keyId = this.client.keyId;
+    const intents = lines.map(({ row, index }) => {
+      const key = approval?.idempotencyKeys?.[index] ?? this.newKey();
+      const intent = intentFromRow(row, key, this.environment, loggedAt, this.account);
+      if (approval)
+        [intent.batchHash, intent.preparedBy, intent.approvedBy] = [approval.batchHash, approval.preparedBy, approval.approvedBy];
+      intent.keyId = this.client.keyId;
+      return intent;
+    });
     await this.journal.append(intents);
     this.chainIndex = null;
     const signal = options.signal;
@@ -233,23 +243,45 @@ class Desk implements TradingDesk, DeskContext {
     return { rows: intents.map(rowStatusOf), skipped };
   }
 
-  /** The preview's lines that go now, and the others with the reason (blockers, a side that waits, a duplicate). */
-  private sendable(preview: Preview, options: SendOptions): { rows: TradeRow[]; skipped: SendResult["skipped"] } {
+  /**
+   * The approval's keys this computer's journal or the log already holds: those lines were sent before (a batch approved
+   * again after a crash) and are never sent again. The log is asked for the keys alone (its key column, not its rows).
+   */
+  private async keysHeld(keys: readonly string[]): Promise<Set<string>> {
+    const known = new Set(this.journal.records().map((r) => r.idempotencyKey));
+    const held = new Set(keys.filter((k) => known.has(k) || this.journal.journalledHere(k)));
+    const ask = keys.filter((k) => !held.has(k));
+    if (ask.length > 0)
+      for (const r of await this.workbook.readLog({ keys: ask })) if (ask.includes(r.idempotencyKey)) held.add(r.idempotencyKey);
+    return held;
+  }
+
+  /**
+   * The preview's lines that go now (with their place in the preview), and the others with the reason (a key already
+   * sent, blockers, a side that waits, a duplicate).
+   */
+  private sendable(
+    preview: Preview,
+    options: SendOptions,
+    held: ReadonlySet<string>,
+  ): { lines: Array<{ row: TradeRow; index: number }>; skipped: SendResult["skipped"] } {
     const skipped: SendResult["skipped"] = [];
-    const rows: TradeRow[] = [];
+    const lines: Array<{ row: TradeRow; index: number }> = [];
     const busy = this.busySides();
-    for (const line of preview.lines) {
+    for (const [index, line] of preview.lines.entries()) {
       const waiting = busy.get(laneOf(line.row));
-      if (line.blockers.length > 0) skipped.push({ rowNumber: line.row.rowNumber, reason: line.blockers.join(" ") });
+      const key = options.approval?.idempotencyKeys?.[index];
+      if (key !== undefined && held.has(key)) skipped.push({ rowNumber: line.row.rowNumber, reason: ALREADY_SENT });
+      else if (line.blockers.length > 0) skipped.push({ rowNumber: line.row.rowNumber, reason: line.blockers.join(" ") });
       else if (waiting?.blocking) skipped.push({ rowNumber: line.row.rowNumber, reason: waiting.reason });
       else if (line.duplicateOf && !options.sendAgain) {
         skipped.push({
           rowNumber: line.row.rowNumber,
           reason: `Already in the log (${line.duplicateOf.status}, logged ${when(line.duplicateOf.loggedAt)}, key ${line.duplicateOf.idempotencyKey}): tick "send again" to send it anyway.`,
         });
-      } else rows.push(line.row);
+      } else lines.push({ row: line.row, index });
     }
-    return { rows, skipped };
+    return { lines, skipped };
   }
 
   // ---- resume and decisions ----
@@ -431,6 +463,29 @@ class Desk implements TradingDesk, DeskContext {
       // A failing progress listener must not stop trading.
     }
   }
+}
+
+/** Why a line of an approved batch is not sent: its key is already in this computer's journal or the log. */
+export const ALREADY_SENT = "already sent: see Resume";
+
+/** An approval that cannot be sent as given: a clear error naming the field and the fix, before anything is journalled or sent. */
+function checkApproval(approval: SendApproval, lines: number): void {
+  for (const field of ["batchHash", "preparedBy", "approvedBy"] as const)
+    if (typeof approval[field] !== "string" || approval[field].trim() === "")
+      throw new Error(
+        `SendOptions.approval.${field} is empty: send the batch as approved (its hash and both fingerprints). Nothing was sent.`,
+      );
+  const keys = approval.idempotencyKeys;
+  if (keys === undefined) return;
+  if (keys.length !== lines)
+    throw new Error(
+      `SendOptions.approval.idempotencyKeys has ${keys.length} key(s) for ${lines} preview line(s): give one per line, in order. Nothing was sent.`,
+    );
+  const bad = keys.findIndex((k) => !usableKey(k));
+  if (bad >= 0)
+    throw new Error(`SendOptions.approval.idempotencyKeys[${bad}] is not a usable key (empty, or spaces around it): nothing was sent.`);
+  if (new Set(keys).size !== keys.length)
+    throw new Error("SendOptions.approval.idempotencyKeys holds the same key twice: each line needs its own. Nothing was sent.");
 }
 
 /**

@@ -60,6 +60,7 @@ function workbookPort(world: PaneWorld, life: Life): Workbook {
     readSelection: faults.living(life, "readSelection", () => files.open.readSelection()),
     ensureLog: faults.living(life, "ensureLog", () => files.open.ensureLog()),
     readLog: faults.living(life, "readLog", (q) => files.open.readLog(q)),
+    readLastLogRecord: faults.living(life, "readLastLogRecord", () => files.open.readLastLogRecord()),
     appendLog: faults.living(life, "appendLog", (r) => files.open.appendLog(r).finally(() => files.logVersion++)),
     updateLog: faults.living(life, "updateLog", (u) => files.open.updateLog(u).finally(() => files.logVersion++)),
     showLog: faults.living(life, "showLog", () => files.open.showLog()),
