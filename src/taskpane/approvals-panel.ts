@@ -1,18 +1,12 @@
 // The Approvals panel: the workbook's "LIVE trades need approval" box, pending and recently decided batches, a batch checked in place (refusal, changed rows), Approve (LIVE asked once more) with the batch's rows' progress, and Reject with a required reason.
 import type { Environment } from "../api/environment";
 import type { DocumentRules } from "../excel/document-settings";
-import { ApprovalRefusedError, type Approvals, type ApprovalBatch, type ApprovalCheck } from "../trading/approval-desk";
+import { ApprovalRefusedError, Approvals, type ApprovalBatch, type ApprovalCheck } from "../trading/approval-desk";
+import type { Workbook } from "../trading/workbook";
 import type { Preview, Progress, RowStatus, TradingDesk } from "../trading/types";
 import { mirrorCheckedState } from "./aria-mirror";
-import {
-  approvalLiveQuestion,
-  approvalsList,
-  checkView,
-  rejectionReason,
-  submittedText,
-  type BatchItem,
-  type KeyAccess,
-} from "./approvals-model";
+import { approvalLiveQuestion, approvalsList, checkView, rejectionReason, submittedText, type BatchItem } from "./approvals-model";
+import type { KeyAccess } from "./key-access";
 import { errorView } from "./connection-controller";
 import { renderError } from "./connection-panel";
 import { byId, focusWhenReady, h } from "./dom";
@@ -32,7 +26,10 @@ export interface ApprovalsContext {
 }
 
 export interface ApprovalsPanelDependencies {
-  approvals: Approvals;
+  /** The workbook holding the Approvals sheet (and the Hedge Log the approval is checked against). */
+  workbook: Workbook;
+  /** Epoch ms now (the batch's times); Date.now by default. */
+  now?: () => number;
   rules: DocumentRules;
   /** The pane's LIVE confirmation (the modal dialog); resolves true only on its explicit Send. */
   askLive: (text: string) => Promise<boolean>;
@@ -118,8 +115,11 @@ class SendingView {
   }
 }
 
+/** Mounts the panel (pane-app loads this module on its own, after the page: see "Page weight" in test/README.md). */
 export function mountApprovalsPanel(deps: ApprovalsPanelDependencies): ApprovalsPanel {
-  const panel = new ApprovalsList(approvalsElements(), deps);
+  const now = deps.now;
+  const approvals = new Approvals({ workbook: deps.workbook, now: now ? () => new Date(now()) : undefined });
+  const panel = new ApprovalsList(approvalsElements(), deps, approvals);
   panel.wire();
   return {
     setContext: (context) => panel.setContext(context),
@@ -139,6 +139,7 @@ class ApprovalsList {
   constructor(
     private readonly els: Elements,
     private readonly deps: ApprovalsPanelDependencies,
+    private readonly approvals: Approvals,
   ) {}
 
   wire(): void {
@@ -189,7 +190,7 @@ class ApprovalsList {
     if (!context) throw new Error("Connect first: a batch is submitted under the key in use.");
     let batch: ApprovalBatch;
     try {
-      batch = await this.deps.approvals.submit(preview, context.fingerprint);
+      batch = await this.approvals.submit(preview, context.fingerprint);
     } catch (e) {
       throw refusalNamed(e);
     }
@@ -204,14 +205,14 @@ class ApprovalsList {
   /** Re-reads the sheet (and the selected batch's check). */
   private async reload(): Promise<void> {
     await this.busy("Reading the Approvals sheet…", async () => {
-      this.batches = await this.deps.approvals.list();
+      this.batches = await this.approvals.list();
       const { pending } = approvalsList(this.batches);
       this.els.status.textContent = `${pending.length === 0 ? "No batch" : plural(pending.length, "batch", "batches")} pending approval.`;
       const open = (b: ApprovalBatch) => b.status === "pending" || b.status === "approved";
       const selected = this.selected;
       if (selected && !this.batches.some((b) => b.id === selected.id && open(b))) this.selected = null;
       // The batch checked stays checked: its check is made again on what the sheet holds now (an edit made or undone).
-      else if (selected && this.context) selected.check = await this.deps.approvals.check(selected.id, this.context.fingerprint);
+      else if (selected && this.context) selected.check = await this.approvals.check(selected.id, this.context.fingerprint);
     });
     this.render();
   }
@@ -222,7 +223,7 @@ class ApprovalsList {
     this.selected = { id, check: null, rejecting: false, rejectError: null };
     this.render();
     await this.busy("Re-reading the batch and its hash…", async () => {
-      const check = await this.deps.approvals.check(id, context.fingerprint);
+      const check = await this.approvals.check(id, context.fingerprint);
       if (this.selected?.id === id) this.selected.check = check;
     });
     this.render();
@@ -243,7 +244,7 @@ class ApprovalsList {
     this.render();
     await this.busy("Sending the approved batch…", async () => {
       try {
-        const result = await this.deps.approvals.approve(
+        const result = await this.approvals.approve(
           id,
           context.fingerprint,
           context.desk!,
@@ -271,7 +272,7 @@ class ApprovalsList {
       return;
     }
     await this.busy("Rejecting the batch…", async () => {
-      await this.deps.approvals.reject(id, context.fingerprint, reason.reason);
+      await this.approvals.reject(id, context.fingerprint, reason.reason);
       this.selected = null;
     });
     await this.reload();

@@ -18,7 +18,7 @@ import { keyScopesOf, type Account } from "../api/schemas";
 import type { SettingsStore } from "../feeds/settings-store";
 import { SETTING_KEYS } from "../feeds/settings-store";
 import { loadSettings, saveSettings, type Connection } from "../feeds/connection";
-import { keyAccessOf, learntAccess, type KeyAccess } from "./approvals-model";
+import { keyAccessOf, learntAccess, type KeyAccess } from "./key-access";
 
 export type ConnectionState =
   | { status: "disconnected"; baseUrl: string; error: ErrorView | null }

@@ -3,7 +3,7 @@ import { renderBadge } from "./environment-badge";
 import { byId, h } from "./dom";
 import { formatUsdc } from "./format";
 import type { ConnectionController, ConnectionState, ErrorView } from "./connection-controller";
-import { keyAccessNote } from "./approvals-model";
+import { keyAccessNote } from "./key-access";
 
 /** "code: message — advice" as a block for an alert region. */
 export function renderError(host: HTMLElement, error: ErrorView | null): void {

@@ -20,11 +20,11 @@ import { mountArchivePanel } from "./archive-panel";
 import { mountOverviewPanel } from "./overview-panel";
 import { mountTradePanel } from "./trade-panel";
 import { mountResumePanel } from "./resume-panel";
-import { mountApprovalsPanel } from "./approvals-panel";
-import { directTradeRefusal } from "./approvals-model";
+import type { ApprovalsPanel } from "./approvals-panel";
+import { directTradeRefusal } from "./key-access";
 import { askLiveConfirmation } from "./trade-panel";
-import { Approvals } from "../trading/approval-desk";
 import { memoryDocumentRules, type DocumentRules } from "../excel/document-settings";
+import type { Progress } from "../trading/types";
 
 export interface PaneDependencies {
   store: SettingsStore;
@@ -67,28 +67,38 @@ export async function startPane(deps: PaneDependencies): Promise<Pane> {
   mountConnectionPanel(controller);
   const trade = mountTradePanel({ workbook: deps.workbook, writer: deps.reconWriter, client: () => deps.connection.client, now: deps.now });
   const resume = mountResumePanel((e) => e && trade.showError(e));
+  let desk: TradingDesk | null = null;
+  let deskClient: HedgingClient | null = null;
   let liveNeedsApproval = false;
   /** Direct sending follows the key's scope, its environment and the workbook's rule; Submit for approval is always there. */
   const applyDirectRule = () => {
     const state = controller.current;
     trade.setDirectRefusal(state.status === "connected" ? directTradeRefusal(state.environment, state.access, liveNeedsApproval) : null);
   };
-  const approvals = mountApprovalsPanel({
-    approvals: new Approvals({ workbook: deps.workbook, now: deps.now ? () => new Date(deps.now!()) : undefined }),
-    rules: deps.rules ?? memoryDocumentRules(),
-    askLive: askLiveConfirmation,
-    onRuleChange: (on) => {
-      liveNeedsApproval = on;
-      applyDirectRule();
-    },
-  });
-  trade.setSubmitter((preview) => approvals.submit(preview));
+  const rules = deps.rules ?? memoryDocumentRules();
+  const onRuleChange = (on: boolean) => {
+    liveNeedsApproval = on;
+    applyDirectRule();
+  };
+  // The rule is read at once (not with the Approvals panel's module): a LIVE preview is never offered Confirm while it is on.
+  void rules.liveNeedsApproval().then(onRuleChange, (e: unknown) => trade.showError(errorView(e)));
+  let approvals: ApprovalsPanel | null = null;
   /** The approvals panel's view of the connection: its key's fingerprint and scope, and the desk once built. */
   const approvalsContext = () => {
     const state = controller.current;
-    if (state.status !== "connected") return approvals.setContext(null);
-    approvals.setContext({ desk, fingerprint: state.fingerprint, access: state.access, environment: state.environment });
+    if (state.status !== "connected") return approvals?.setContext(null);
+    approvals?.setContext({ desk, fingerprint: state.fingerprint, access: state.access, environment: state.environment });
   };
+  // The Approvals panel (and the approval flow) is a chunk of its own, loaded after the page: Submit for approval appears once it is in.
+  void import(/* webpackChunkName: "approvals" */ "./approvals-panel").then(
+    ({ mountApprovalsPanel }) => {
+      const panel = mountApprovalsPanel({ workbook: deps.workbook, now: deps.now, rules, askLive: askLiveConfirmation, onRuleChange });
+      approvals = panel;
+      trade.setSubmitter((preview) => panel.submit(preview));
+      approvalsContext();
+    },
+    (e: unknown) => trade.showError(errorView(e)),
+  );
   const overview = mountOverviewPanel(deps.hub, (account) => controller.updateAccount(account), Date.now, deps.visibility);
   const tradeSection = byId("trade-section");
   const monthEndHost = byId("month-end-host");
@@ -107,9 +117,6 @@ export async function startPane(deps: PaneDependencies): Promise<Pane> {
     clearTimeout(refreshTimer);
     refreshTimer = setTimeout(() => deps.hub.refreshAfterTrade(), 300);
   };
-
-  let desk: TradingDesk | null = null;
-  let deskClient: HedgingClient | null = null;
 
   controller.onChange((state) => {
     applyDirectRule();
@@ -134,21 +141,25 @@ export async function startPane(deps: PaneDependencies): Promise<Pane> {
     // The desk is built for the account the connection proved (GET /account), once the log and the journal are read.
     const account = state.status === "connected" ? (state.account.account_address ?? null) : null;
     const learn = (code: string | null | undefined) => controller.learnFrom(code);
-    void deps.createDesk(deskOptions(deps, client, account, { trade, resume, refreshFeedsSoon, learn, approvals })).then(
-      (current) => {
-        // Another connection (or none) came meanwhile: this desk is not the pane's.
-        if (deskClient !== client) return current.stop();
-        desk = current;
-        trade.setDesk(current);
-        approvalsContext();
-        // On opening (and on every new connection): list what the log and this computer's journal show unfinished, with
-        // what the service shows; nothing is sent until the user presses Resume in that visible list.
-        resume.setDesk(current, client.environment);
-      },
-      (e: unknown) => {
-        if (deskClient === client) trade.showError(errorView(e));
-      },
-    );
+    void deps
+      .createDesk(
+        deskOptions(deps, client, account, { trade, resume, refreshFeedsSoon, learn, approvalsProgress: (p) => approvals?.onProgress(p) }),
+      )
+      .then(
+        (current) => {
+          // Another connection (or none) came meanwhile: this desk is not the pane's.
+          if (deskClient !== client) return current.stop();
+          desk = current;
+          trade.setDesk(current);
+          approvalsContext();
+          // On opening (and on every new connection): list what the log and this computer's journal show unfinished, with
+          // what the service shows; nothing is sent until the user presses Resume in that visible list.
+          resume.setDesk(current, client.environment);
+        },
+        (e: unknown) => {
+          if (deskClient === client) trade.showError(errorView(e));
+        },
+      );
   });
 
   byId("show-log").addEventListener("click", () => {
@@ -175,7 +186,8 @@ function deskOptions(
     refreshFeedsSoon: () => void;
     /** Hears each error code (a 403 insufficient_scope tells the pane the key is read only). */
     learn: (code: string | null | undefined) => void;
-    approvals: ReturnType<typeof mountApprovalsPanel>;
+    /** The Approvals panel's progress (once its module is in). */
+    approvalsProgress: (p: Progress) => void;
   },
 ): DeskOptions {
   return {
@@ -191,7 +203,7 @@ function deskOptions(
     onProgress: (p) => {
       pane.learn(p.row.errorCode);
       pane.trade.onProgress(p);
-      pane.approvals.onProgress(p);
+      pane.approvalsProgress(p);
       pane.resume.refresh();
       // A fill changes the account and positions: ask the feeds again (once per burst of fills) rather than wait for their next poll.
       if (isFinal(p.row.status)) pane.refreshFeedsSoon();

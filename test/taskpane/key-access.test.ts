@@ -5,7 +5,7 @@ import { memoryStore } from "../../src/excel/settings";
 import { Connection } from "../../src/feeds/connection";
 import { DEMO_API_KEY, DEMO_LIVE_API_KEY, DEMO_READ_API_KEY } from "../../src/sandbox/demo";
 import type { RunningSandbox } from "../../src/sandbox/server";
-import { directTradeRefusal, keyAccessNote, keyAccessOf, learntAccess } from "../../src/taskpane/approvals-model";
+import { directTradeRefusal, keyAccessNote, keyAccessOf, learntAccess } from "../../src/taskpane/key-access";
 import { ConnectionController, type ConnectionState } from "../../src/taskpane/connection-controller";
 import { control, raw, start } from "../sandbox/helpers";
 import * as ex from "../support/examples";
