@@ -115,7 +115,6 @@ class SendingView {
   }
 }
 
-/** Mounts the panel (pane-app loads this module on its own, after the page: see "Page weight" in test/README.md). */
 export function mountApprovalsPanel(deps: ApprovalsPanelDependencies): ApprovalsPanel {
   const now = deps.now;
   const approvals = new Approvals({ workbook: deps.workbook, now: now ? () => new Date(now()) : undefined });

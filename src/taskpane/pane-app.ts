@@ -20,7 +20,7 @@ import { mountArchivePanel } from "./archive-panel";
 import { mountOverviewPanel } from "./overview-panel";
 import { mountTradePanel } from "./trade-panel";
 import { mountResumePanel } from "./resume-panel";
-import type { ApprovalsPanel } from "./approvals-panel";
+import { mountApprovalsPanel, type ApprovalsPanel } from "./approvals-panel";
 import { directTradeRefusal } from "./key-access";
 import { askLiveConfirmation } from "./trade-panel";
 import { memoryDocumentRules, type DocumentRules } from "../excel/document-settings";
@@ -80,25 +80,20 @@ export async function startPane(deps: PaneDependencies): Promise<Pane> {
     liveNeedsApproval = on;
     applyDirectRule();
   };
-  // The rule is read at once (not with the Approvals panel's module): a LIVE preview is never offered Confirm while it is on.
-  void rules.liveNeedsApproval().then(onRuleChange, (e: unknown) => trade.showError(errorView(e)));
-  let approvals: ApprovalsPanel | null = null;
+  const approvals: ApprovalsPanel = mountApprovalsPanel({
+    workbook: deps.workbook,
+    now: deps.now,
+    rules,
+    askLive: askLiveConfirmation,
+    onRuleChange,
+  });
+  trade.setSubmitter((preview) => approvals.submit(preview));
   /** The approvals panel's view of the connection: its key's fingerprint and scope, and the desk once built. */
   const approvalsContext = () => {
     const state = controller.current;
-    if (state.status !== "connected") return approvals?.setContext(null);
-    approvals?.setContext({ desk, fingerprint: state.fingerprint, access: state.access, environment: state.environment });
+    if (state.status !== "connected") return approvals.setContext(null);
+    approvals.setContext({ desk, fingerprint: state.fingerprint, access: state.access, environment: state.environment });
   };
-  // The Approvals panel (and the approval flow) is a chunk of its own, loaded after the page: Submit for approval appears once it is in.
-  void import(/* webpackChunkName: "approvals" */ "./approvals-panel").then(
-    ({ mountApprovalsPanel }) => {
-      const panel = mountApprovalsPanel({ workbook: deps.workbook, now: deps.now, rules, askLive: askLiveConfirmation, onRuleChange });
-      approvals = panel;
-      trade.setSubmitter((preview) => panel.submit(preview));
-      approvalsContext();
-    },
-    (e: unknown) => trade.showError(errorView(e)),
-  );
   const overview = mountOverviewPanel(deps.hub, (account) => controller.updateAccount(account), Date.now, deps.visibility);
   const tradeSection = byId("trade-section");
   const monthEndHost = byId("month-end-host");
@@ -143,7 +138,7 @@ export async function startPane(deps: PaneDependencies): Promise<Pane> {
     const learn = (code: string | null | undefined) => controller.learnFrom(code);
     void deps
       .createDesk(
-        deskOptions(deps, client, account, { trade, resume, refreshFeedsSoon, learn, approvalsProgress: (p) => approvals?.onProgress(p) }),
+        deskOptions(deps, client, account, { trade, resume, refreshFeedsSoon, learn, approvalsProgress: (p) => approvals.onProgress(p) }),
       )
       .then(
         (current) => {
@@ -186,7 +181,7 @@ function deskOptions(
     refreshFeedsSoon: () => void;
     /** Hears each error code (a 403 insufficient_scope tells the pane the key is read only). */
     learn: (code: string | null | undefined) => void;
-    /** The Approvals panel's progress (once its module is in). */
+    /** The Approvals panel's progress (the rows of a batch being approved). */
     approvalsProgress: (p: Progress) => void;
   },
 ): DeskOptions {
