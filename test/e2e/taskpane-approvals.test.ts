@@ -6,7 +6,17 @@ import { LIVE_NEEDS_APPROVAL_SETTING } from "../../src/excel/document-settings";
 import { DEMO_API_KEY, DEMO_LIVE_API_KEY, DEMO_READ_API_KEY } from "../../src/sandbox/demo";
 import type { CellValue } from "../../src/trading/cells";
 import { describeWithBrowser } from "./browser";
-import { ARTIFACTS, connect, type HarnessWindow, logRows, paneWithSandbox, PREVIEW_DONE, screenshot, select } from "./pane-driver";
+import {
+  ARTIFACTS,
+  axeViolations,
+  connect,
+  type HarnessWindow,
+  logRows,
+  paneWithSandbox,
+  PREVIEW_DONE,
+  screenshot,
+  select,
+} from "./pane-driver";
 
 jest.setTimeout(180_000);
 
@@ -107,6 +117,7 @@ describeWithBrowser("four-eyes approval in the task pane", (chromiumPath) => {
     expect(edited.refusal).toMatch(/edited since preparation: row 1 \(sheet row \d+\): Notional changed/);
     expect(edited.rows[0]).toMatch(/— Notional changed$/);
     expect(edited.approveDisabled).toBe(true);
+    expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, "pane-approvals-320");
     // The guide's picture (src/taskpane/README.md, copied to assets/docs/): the Approvals section alone.
     await page
@@ -130,6 +141,7 @@ describeWithBrowser("four-eyes approval in the task pane", (chromiumPath) => {
     expect(await page.locator(BATCH).count()).toBe(0);
     expect(await page.locator('#approvals-decided li[data-status="executed"] .check').count()).toBe(0);
     expect(await hedgeReferences(baseUrl)).toEqual(["DEAL-1001", "DEAL-1002"]);
+    expect(await axeViolations(page, "#approvals-section")).toEqual([]);
 
     // The Hedge Log names the batch hash and both keys' fingerprints on each row, and never a key.
     const log = await logRows(page);
