@@ -153,7 +153,7 @@ describeWithBrowser("four-eyes approval in the task pane", (chromiumPath) => {
     expect(everything.filter((c) => c.value.includes(DEMO_API_KEY) || c.value.includes(DEMO_READ_API_KEY))).toEqual([]);
   });
 
-  test("the workbook's 'LIVE trades need approval' refuses a direct LIVE send and offers Submit for approval; off again, Confirm (LIVE) is back", async () => {
+  test("the workbook's 'LIVE trades need approval' refuses a direct LIVE send and offers Submit for approval; off again, Confirm (LIVE) is back; a batch rejected with its reason", async () => {
     const { page } = world.pane;
     await switchKey(page, DEMO_LIVE_API_KEY);
     await page.locator("#live-needs-approval").click();
@@ -171,5 +171,21 @@ describeWithBrowser("four-eyes approval in the task pane", (chromiumPath) => {
     await page.waitForFunction(() => document.getElementById("confirm")?.hasAttribute("disabled") === false);
     expect(await page.locator("#confirm").textContent()).toBe("Confirm 2 rows (LIVE)");
     expect((await harness(page).documentSettings())[LIVE_NEEDS_APPROVAL_SETTING]).toBe("false");
+
+    // A LIVE preparer's batch, rejected: the reason is required, then shown with the decision.
+    await page.locator("#submit-approval").click();
+    await page.waitForSelector(BATCH);
+    await page.locator(`${BATCH} .check`).click();
+    await page.locator(`${BATCH} .reject`).click();
+    await page.locator(`${BATCH} .reject-confirm`).click();
+    await page.waitForSelector(`${BATCH} .reject-form .refusal`);
+    expect(await page.locator(`${BATCH} .reject-form .refusal`).textContent()).toMatch(/^Reason: /);
+    await page.locator(`${BATCH} .reject-reason input`).fill("tenor should be 3 days");
+    await page.locator(`${BATCH} .reject-confirm`).click();
+    await page.waitForSelector('#approvals-decided li[data-status="rejected"]');
+    expect(await page.locator(BATCH).count()).toBe(0);
+    expect(await page.locator('#approvals-decided li[data-status="rejected"] .decided').textContent()).toMatch(
+      new RegExp(`^Rejected by ${publicKeyFingerprint(DEMO_LIVE_API_KEY)} at .*: tenor should be 3 days$`),
+    );
   });
 });
