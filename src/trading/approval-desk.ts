@@ -111,7 +111,8 @@ export class Approvals {
     const idempotencyKeys = preview.lines.map((l) => approvalKey(id, position.get(l.row.rowNumber)!));
     const approval = { batchHash: batch.hash, preparedBy: batch.preparedBy, approvedBy: approverFingerprint, idempotencyKeys };
     const result = await desk.send(preview, { approval });
-    await this.settle(id, approverFingerprint, idempotencyKeys, result);
+    const batchKeys = batch.rows.map((_, i) => approvalKey(id, i + 1));
+    await this.settle(id, approverFingerprint, batchKeys, result);
     return result;
   }
 

@@ -85,6 +85,18 @@ describe(`the Approvals sheet of ${BATCHES} batches of ${ROWS} rows, through Mic
     for (const c of cells) expect(c).toMatchObject({ nf: "@", f: undefined });
   });
 
+  it("writes a decision only over the status it expects (another approver first: nothing written), and names a batch it cannot find", async () => {
+    const workbook = new OfficeWorkbook(meter.excel);
+    const decision = { status: "executed" as const, approvedBy: APPROVER, decidedAt: "2026-11-25T10:00:00.000Z", reason: null };
+    await expect(workbook.setApprovalStatus(ids[4], ["approved"], decision)).rejects.toThrow(
+      /is pending now, not approved: someone decided it first/,
+    );
+    expect((await approvals.check(ids[4], APPROVER)).batch).toMatchObject({ status: "pending", approvedBy: null });
+    await expect(workbook.setApprovalStatus("AB-20261125-000000000000", ["pending"], decision)).rejects.toThrow(
+      /No batch AB-20261125-000000000000/,
+    );
+  });
+
   it("every approvals call waits for cell-edit mode to end (request flag 64), like the log's", () => {
     expect(meter.syncs.length).toBeGreaterThan(0);
     expect(meter.syncs.every((s) => (s.flags & 64) === 64)).toBe(true);

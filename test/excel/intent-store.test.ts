@@ -78,6 +78,11 @@ describe("OfficeRuntime.storage journal", () => {
     const text = encodeStoredIntent(entry("5f0c2a8e-7b1d-4c3e-9a2f-1d2e3f4a5b6c"));
     expect(decodeStoredIntent(text)).toEqual(entry("5f0c2a8e-7b1d-4c3e-9a2f-1d2e3f4a5b6c"));
     expect(text.length).toBeLessThan(400);
+    // A row sent under an approval keeps its batch hash and both fingerprints too (the chain's cells are the log's alone).
+    const approved = entry("5f0c2a8e-7b1d-4c3e-9a2f-1d2e3f4a5b6c");
+    Object.assign(approved.record, { batchHash: "e".repeat(64), preparedBy: "fp-0123456789abcdef", approvedBy: "fp-fedcba9876543210" });
+    Object.assign(approved.record, { prevHash: "0".repeat(64), rowHash: "1".repeat(64), finalHash: "2".repeat(64) });
+    expect(encodeStoredIntent(approved).length).toBeLessThan(500);
   });
 });
 

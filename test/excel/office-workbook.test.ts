@@ -340,6 +340,29 @@ describe("OfficeWorkbook log", () => {
       ]);
     });
 
+    it("a log written before issue 24 gets the approval and chain columns appended by name, as text, and a seal written with its final status", async () => {
+      const model = new ExcelModel();
+      const older = LOG_COLUMNS.slice(0, col("batchHash"));
+      const k1 = journalled("k1", { status: "submitted" });
+      model.addSheet(LOG_SHEET_NAME, [older.map((c) => c.header), logCells(k1).slice(0, older.length)]);
+      model.addTable(LOG_TABLE_NAME, LOG_SHEET_NAME, 0, 0, 1, older.length);
+      const wb = new OfficeWorkbook(model.excel);
+      // A hash of digits only stays text ("@"), never a number in E notation.
+      const linked = journalled("k2", {
+        batchHash: "1".repeat(64),
+        preparedBy: "fp-0123456789abcdef",
+        prevHash: "0".repeat(64),
+        rowHash: "9".repeat(64),
+      });
+      await wb.appendLog([linked]);
+      await wb.updateLog([{ idempotencyKey: "k2", status: "filled", finalHash: "7".repeat(64) }]);
+      const grid = logGrid(model);
+      expect(grid[0].slice(older.length)).toEqual(["Batch hash", "Prepared by", "Approved by", "Prev hash", "Row hash", "Final hash"]);
+      expect(grid[2][col("rowHash")]).toBe("9".repeat(64));
+      expect(model.host.sheet(LOG_SHEET_NAME).cell(2, col("batchHash"))?.nf).toBe("@");
+      expect(await wb.readLog()).toEqual([k1, { ...linked, status: "filled", finalHash: "7".repeat(64) }]);
+    });
+
     it("finds a row again after the user sorts the log", async () => {
       const model = new ExcelModel();
       const wb = new OfficeWorkbook(model.excel);

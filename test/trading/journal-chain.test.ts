@@ -92,6 +92,17 @@ describe("the journal writes the chain", () => {
     expect(chainFindings(log, await head(store))).toEqual([]);
   });
 
+  it("a log older than the chain: the first row the journal writes starts it, and the older rows are before the chain, not judged", async () => {
+    const workbook = new MemoryWorkbook({ customProperties: { [WORKBOOK_ID_PROPERTY]: WORKBOOK } });
+    await workbook.appendLog([intent("old-1", -90), intent("old-2", -80)].map((i) => ({ ...intentToLogRecord(i), status: "filled" })));
+    const { journal, store } = setup(new MemoryIntentStore(), workbook);
+    await journal.load();
+    await journal.append([intent("a", 0)]);
+    const log = await workbook.readLog();
+    expect(log[2].prevHash).toBe(CHAIN_START);
+    expect(chainFindings(log, await head(store))).toEqual(["before_chain@2"]);
+  });
+
   it("the head follows each append, and a new session follows the log's last row: read alone, never the whole log", async () => {
     const store = new MemoryIntentStore();
     const first = setup(store);

@@ -8,6 +8,7 @@ import { Service } from "./sim/service";
 import { judgeChain } from "./sim/explained";
 import type { LogRecord } from "../../src/trading/hedge-log";
 import { logRow } from "../support/builders";
+import { CHAIN_START, rowHashOf } from "../../src/trading/log-chain";
 
 const SEEDS = Number(process.env.SIM_SEEDS ?? 1_000);
 
@@ -31,6 +32,8 @@ it(`${SEEDS} seeded worlds: no effect twice, a side's rows leave in order, the l
   expect((totals["chain:worlds"] ?? 0) - (totals["chain:explained"] ?? 0)).toBeGreaterThan(0);
   // Rows the service shows took effect while the log lags: what CHAIN_RESOLVES_WITHOUT_DECISION holds the desk to.
   expect(totals["chain:tookEffect"] ?? 0).toBeGreaterThan(SEEDS / 10);
+  // Worlds whose log no fault edited, its hash chain checked clean after every change and against the head at the end.
+  expect(totals["chain:untouchedWorlds"] ?? 0).toBeGreaterThan(SEEDS / 10);
   console.log(
     `simulation: ${SEEDS} seeds (CHAIN_RESOLVES_WITHOUT_DECISION ${CHAIN_RESOLVES_WITHOUT_DECISION ? "on" : "off"}), ${JSON.stringify(totals)}`,
   );
@@ -100,6 +103,35 @@ describe("the simulation's checker notices", () => {
     checker.afterStep();
     expect(checker.violations).toHaveLength(1);
     expect(checker.violations[0]).toMatch(/k1-1 \(open USDTNGN buy 100000\) logged filled but the service never executed it/);
+  });
+
+  it("after a step: the log's hash chain with a finding no fault explains; once a fault edited the log, its findings are the fault's", async () => {
+    const chained = (rows: LogRecord[]) => {
+      let prev = CHAIN_START;
+      return rows.map((r) => {
+        const rowHash = rowHashOf(prev, r);
+        const linked = { ...r, prevHash: prev, rowHash, finalHash: null };
+        prev = rowHash;
+        return linked;
+      });
+    };
+    const rows = chained([logRow({ idempotencyKey: "a", status: "submitted" }), logRow({ idempotencyKey: "b", status: "submitted" })]);
+    const { checker, files } = made();
+    await files.open.appendLog([rows[0], { ...rows[1], notional: 1 }]);
+    files.logVersion++;
+    checker.afterStep();
+    expect(checker.violations.join("\n")).toMatch(/hash chain, untouched by any fault, has findings: Row 3: a cell of what was sent/);
+    const edited = made();
+    edited.files.logTampered = "a notional edited by hand";
+    await edited.files.open.appendLog([rows[0], { ...rows[1], notional: 1 }]);
+    edited.files.logVersion++;
+    edited.checker.afterStep();
+    expect(edited.checker.violations).toEqual([]);
+    // The end: the log must still hold this computer's head.
+    const cut = made();
+    await cut.files.open.appendLog([rows[0]]);
+    cut.checker.end({ finalLog: [], keysMade: [], editedKeys: new Set(), head: rows[1].rowHash });
+    expect(cut.checker.violations.join("\n")).toMatch(/The newest row this computer wrote is not in the log/);
   });
 });
 

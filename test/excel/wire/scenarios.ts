@@ -83,7 +83,10 @@ function random(seed: number): () => number {
 }
 const hex = (next: () => number, n: number) => Array.from({ length: n }, () => Math.floor(next() * 16).toString(16)).join("");
 
-/** A log row as a busy desk writes them: a uuid key, two tx hashes, an account, a message. */
+/**
+ * A log row as a busy desk writes them: a uuid key, two tx hashes, an account, a message, the chain's links (and its seal
+ * once final), and on every third row the approval it was sent under (a batch hash and two fingerprints).
+ */
 export function logRecord(i: number, next: () => number, status = "filled"): LogRecord {
   const t = Date.UTC(2025, 0, 1) + i * 600_000;
   return logRow({
@@ -105,6 +108,10 @@ export function logRecord(i: number, next: () => number, status = "filled"): Log
     errorCode: null,
     message: status === "filled" ? "Filled at the quoted rate; collateral locked." : null,
     account: `0x${hex(next, 40)}`,
+    ...(i % 3 === 0 ? { batchHash: hex(next, 64), preparedBy: `fp-${hex(next, 16)}`, approvedBy: `fp-${hex(next, 16)}` } : {}),
+    prevHash: hex(next, 64),
+    rowHash: hex(next, 64),
+    finalHash: status === "filled" ? hex(next, 64) : null,
   });
 }
 
@@ -145,9 +152,14 @@ export async function logScenario(scale: Scale): Promise<StepResult[]> {
       const unfinished = await wb.readLog({ statusNotIn: ["filled", "failed", "closed", "rejected"] });
       if (unfinished.length !== Math.ceil(scale.logRows / 50)) throw new Error(`found ${unfinished.length} unfinished rows`);
     }),
+    await step(meter, scenario, "read the last row (the chain's next link)", async () => {
+      if (!(await cold.readLastLogRecord())?.rowHash) throw new Error("the last row has no Row hash");
+    }),
     await step(meter, scenario, "append one", () => wb.appendLog([logRecord(scale.logRows, next, "submitting")])),
     await step(meter, scenario, "update four", async () => {
-      const result = await wb.updateLog(records.slice(-4).map((r) => ({ idempotencyKey: r.idempotencyKey, status: "closed" })));
+      const result = await wb.updateLog(
+        records.slice(-4).map((r) => ({ idempotencyKey: r.idempotencyKey, status: "closed", finalHash: hex(next, 64) })),
+      );
       if (result.missing.length > 0) throw new Error("rows not found");
     }),
     await step(meter, scenario, "update four, new pane (key column scan)", async () => {

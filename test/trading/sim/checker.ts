@@ -4,6 +4,8 @@ import type { Mutation } from "./faults";
 import { KEY_COLUMN, type Files } from "./files";
 import { API_KEY, type Service, type ServiceEvents, type Truth } from "./service";
 import { FINAL, judgeChain, type CrashWindow, type Effect } from "./explained";
+import { checkChain } from "../../../src/trading/log-chain";
+import { chainRows } from "../../support/chain";
 
 /**
  * The chain switch. Off: a crash window may end with rows parked for the user's decision (counted: `chain:decisions`, and
@@ -39,6 +41,8 @@ export interface EndState {
   finalLog: LogRecord[];
   keysMade: string[];
   editedKeys: ReadonlySet<string>;
+  /** This computer's chain head for the workbook (chainHeadOf) at the end. */
+  head: string | null;
 }
 
 export class Checker implements ServiceEvents {
@@ -50,6 +54,8 @@ export class Checker implements ServiceEvents {
   readonly outside = new Set<string>();
   private serviceChanged = false;
   private logSeen = -1;
+  /** The log version whose hash chain was last checked. */
+  private chainSeen = -1;
   /** Each final row as last judged (status, hedge, action): unchanged and with the service unchanged, it is not judged again. */
   private readonly judged = new Map<string, string>();
   private window: (CrashWindow & { effects: Map<string, Effect> | null }) | null = null;
@@ -111,6 +117,7 @@ export class Checker implements ServiceEvents {
    * row whose final state changed since, or every final row when the service changed.
    */
   afterStep(): void {
+    this.logChain();
     const logChanged = this.files.logVersion !== this.logSeen;
     if (!logChanged && !this.serviceChanged) return;
     const all = this.serviceChanged;
@@ -170,7 +177,29 @@ export class Checker implements ServiceEvents {
     return h ? `${h.market} ${h.side}` : null;
   }
 
-  // ---- the chain ----
+  // ---- the Hedge Log's hash chain ----
+
+  /**
+   * Whenever the log changed and no fault edited its rows: the chain the journal writes checks clean (rows of a crash
+   * window, written before the desk's, are "before the chain" and not judged), and at the end it still holds the head.
+   */
+  private logChain(head: string | null = null, atEnd = false): void {
+    if (this.files.logTampered !== null || (!atEnd && this.files.logVersion === this.chainSeen)) return;
+    this.chainSeen = this.files.logVersion;
+    const wb = this.files.open;
+    if (!wb.sheetNames().includes(LOG_SHEET_NAME)) return;
+    const rows = wb
+      .cells(LOG_SHEET_NAME)
+      .slice(1)
+      .filter((cells) => cells.some((v) => v !== "" && v !== null))
+      .map(cellsToLogRecord);
+    const findings = checkChain(chainRows(rows), head).filter((f) => f.kind !== "before_chain");
+    this.count(atEnd ? "chain:untouchedWorlds" : "chain:logChecks");
+    if (findings.length > 0)
+      this.fail(`the log's hash chain, untouched by any fault, has findings: ${findings.map((f) => f.message).join(" ")}`);
+  }
+
+  // ---- the chain of a market side's rows ----
 
   /** A crash window was left in the file: what the service shows of each row is judged now, from the state alone. */
   crashWindow(window: CrashWindow): void {
@@ -204,7 +233,8 @@ export class Checker implements ServiceEvents {
   // ---- at the end ----
 
   /** The end invariants: no row lost, every row final, the log equals the service (rows and hedge sizes). */
-  end({ finalLog, keysMade, editedKeys }: EndState): void {
+  end({ finalLog, keysMade, editedKeys, head }: EndState): void {
+    this.logChain(head, true);
     const byKey = new Map<string, LogRecord[]>();
     for (const r of finalLog) byKey.set(r.idempotencyKey, [...(byKey.get(r.idempotencyKey) ?? []), r]);
     const { truth } = this.service();

@@ -19,6 +19,11 @@ export class Files {
   readonly journalled = new Set<string>();
   /** Counts changes of the open log (writes, edits, a reopen): the checker looks again when it moves. */
   logVersion = 0;
+  /**
+   * The first fault that edited the log's rows (a cell edited, a row deleted, rows lost to Don't Save), or null: until one
+   * does, the log's hash chain must check clean; after, its findings are that fault's, as month end would show them.
+   */
+  logTampered: string | null = null;
 
   save(): void {
     this.saved = snapshotLog(this.open);

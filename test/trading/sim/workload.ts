@@ -145,12 +145,17 @@ async function closeExcel(world: World, life: Life): Promise<void> {
   if (rng.chance(0.25)) {
     world.stats.dontSave++;
     world.log("user closes WITHOUT saving");
+    // Rows appended since the last save are lost with it: the chain shows where (the journal writes them back after the head).
+    const rows = (grid: CellValue[][] | null) => (grid ?? []).filter((r) => r[KEY_COLUMN]).length;
+    if (rows(files.open.sheetNames().includes(LOG_SHEET_NAME) ? files.open.cells(LOG_SHEET_NAME) : null) > rows(files.saved))
+      files.logTampered ??= "Don't Save lost rows appended since the last save";
   } else files.save();
   if (rng.chance(0.05) && files.saved && files.saved.length > 2) {
     const r = rng.int(1, files.saved.length - 1);
     // Only a row this computer's journal knows: a row only the log knows, deleted, is gone for good (the user's doing).
     if (files.journalled.has(String(files.saved[r][KEY_COLUMN]))) {
       world.log(`user deletes log row ${r + 1} (${files.deleteSavedRow(r)})`);
+      files.logTampered ??= "a log row deleted";
       world.stats.edits++;
     }
   }
@@ -247,6 +252,7 @@ function userEdits(world: World): void {
   world.editedKeys.add(String(cells[r][KEY_COLUMN]));
   world.files.open.setSheet(LOG_SHEET_NAME, cells);
   world.files.logVersion++;
+  world.files.logTampered ??= "a notional edited by hand";
   world.stats.edits++;
   world.log(`user edits the notional of log row ${r + 1}`);
 }

@@ -3,7 +3,8 @@ import type { Clock } from "@sinonjs/fake-timers";
 import { Checker } from "./checker";
 import { installClock, Scheduler } from "./clock";
 import { FaultPlan } from "./faults";
-import { Files } from "./files";
+import { Files, SIM_WORKBOOK_ID } from "./files";
+import { chainHeadOf } from "../../../src/trading/chain-head";
 import { KeyMaker, type PaneWorld } from "./pane";
 import { Rng } from "./rng";
 import { Service } from "./service";
@@ -77,5 +78,6 @@ async function endOfWorld(world: World): Promise<void> {
     );
   }
   world.checker.afterStep();
-  world.checker.end({ finalLog, keysMade: world.keys.all(), editedKeys: world.editedKeys });
+  const head = await chainHeadOf(world.files.store, SIM_WORKBOOK_ID);
+  world.checker.end({ finalLog, keysMade: world.keys.all(), editedKeys: world.editedKeys, head });
 }
