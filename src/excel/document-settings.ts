@@ -19,16 +19,19 @@ function isOn(value: unknown): boolean {
   return value === true || (typeof value === "string" && value.trim().toLowerCase() === "true");
 }
 
-/** Office.context.document.settings: set, then saveAsync so that the value is in the file when the user saves it. */
+/** Office.context.document.settings: set, then saveAsync so that the value is in the file when the user saves it; a failed save puts the old value back. */
 export function officeDocumentRules(settings: Office.Settings = Office.context.document.settings): DocumentRules {
   return {
     liveNeedsApproval: () => Promise.resolve(isOn(settings.get(LIVE_NEEDS_APPROVAL_SETTING))),
     setLiveNeedsApproval(on) {
+      const before: unknown = settings.get(LIVE_NEEDS_APPROVAL_SETTING);
       settings.set(LIVE_NEEDS_APPROVAL_SETTING, on);
       return new Promise((resolve, reject) =>
         settings.saveAsync((result) => {
-          if (result.status === Office.AsyncResultStatus.Succeeded) resolve();
-          else reject(new Error(`The workbook's settings could not be saved: ${result.error?.message ?? "no reason given"}.`));
+          if (result.status === Office.AsyncResultStatus.Succeeded) return resolve();
+          if (before === null || before === undefined) settings.remove(LIVE_NEEDS_APPROVAL_SETTING);
+          else settings.set(LIVE_NEEDS_APPROVAL_SETTING, before);
+          reject(new Error(`The workbook's settings could not be saved: ${result.error?.message ?? "no reason given"}.`));
         }),
       );
     },

@@ -1,5 +1,5 @@
 // The Approvals panel's view models: the list (pending first, then the newest decided), a batch's check as shown in place (which row, which field), who may approve, the rejection's required reason, the LIVE question; and the workbook's "LIVE trades need approval" rule in its document settings.
-import { LIVE_NEEDS_APPROVAL_SETTING, memoryDocumentRules } from "../../src/excel/document-settings";
+import { LIVE_NEEDS_APPROVAL_SETTING, memoryDocumentRules, officeDocumentRules } from "../../src/excel/document-settings";
 import type { ApprovalBatch, ApprovalCheck } from "../../src/trading/approval-desk";
 import { batchChanges, batchHash } from "../../src/trading/batch-hash";
 import type { TradeRow } from "../../src/trading/types";
@@ -136,5 +136,32 @@ describe("the workbook's rule in its document settings", () => {
     expect(await rules.liveNeedsApproval()).toBe(false);
     expect(await memoryDocumentRules(new Map([[LIVE_NEEDS_APPROVAL_SETTING, " TRUE "]])).liveNeedsApproval()).toBe(true);
     expect(await memoryDocumentRules(new Map([[LIVE_NEEDS_APPROVAL_SETTING, "yes please"]])).liveNeedsApproval()).toBe(false);
+  });
+
+  test("in Excel: set in the document settings and saved with saveAsync; a failed save is an error saying so and keeps the old value", async () => {
+    (globalThis as { Office?: unknown }).Office = { AsyncResultStatus: { Succeeded: "succeeded", Failed: "failed" } };
+    try {
+      const values = new Map<string, unknown>();
+      let saves = 0;
+      let failNext = false;
+      const settings = {
+        get: (name: string) => values.get(name) ?? null,
+        set: (name: string, value: unknown) => void values.set(name, value),
+        remove: (name: string) => void values.delete(name),
+        saveAsync: (done: (r: { status: string; error?: { message: string } }) => void) => {
+          saves++;
+          done(failNext ? { status: "failed", error: { message: "the file is read-only" } } : { status: "succeeded" });
+        },
+      } as unknown as Office.Settings;
+      const rules = officeDocumentRules(settings);
+      expect(await rules.liveNeedsApproval()).toBe(false);
+      await rules.setLiveNeedsApproval(true);
+      expect([await rules.liveNeedsApproval(), values.get(LIVE_NEEDS_APPROVAL_SETTING), saves]).toEqual([true, true, 1]);
+      failNext = true;
+      await expect(rules.setLiveNeedsApproval(false)).rejects.toThrow("The workbook's settings could not be saved: the file is read-only.");
+      expect(await rules.liveNeedsApproval()).toBe(true); // the value before the failed save, not half a change
+    } finally {
+      delete (globalThis as { Office?: unknown }).Office;
+    }
   });
 });
