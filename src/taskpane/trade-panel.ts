@@ -586,6 +586,8 @@ export function mountTradePanel(propose?: ProposeDependencies): TradePanel {
     },
     showError: (error) => core.showError(error),
     setDirectRefusal(reason) {
+      // Told on every change of the connection (the account's figures too): the confirmation is redrawn only when the reason changes.
+      if (reason === core.directRefusal) return;
       core.directRefusal = reason;
       updateConfirm(core);
     },
