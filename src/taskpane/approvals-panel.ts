@@ -7,7 +7,7 @@ import type { Preview, Progress, RowStatus, TradingDesk } from "../trading/types
 import { mirrorCheckedState } from "./aria-mirror";
 import { approvalLiveQuestion, approvalsList, checkView, rejectionReason, submittedText, type BatchItem } from "./approvals-model";
 import type { KeyAccess } from "./key-access";
-import { errorView } from "./connection-controller";
+import { errorView, type ErrorView } from "./connection-controller";
 import { renderError } from "./connection-panel";
 import { byId, focusWhenReady, h } from "./dom";
 import { plural } from "./format";
@@ -225,6 +225,8 @@ class ApprovalsList {
       const check = await this.approvals.check(id, context.fingerprint);
       if (this.selected?.id === id) this.selected.check = check;
     });
+    // A check that could not be made leaves the batch unselected: its Check button is back.
+    if (this.selected?.id === id && this.selected.check === null) this.selected = null;
     this.render();
     const approve = this.els.pendingList.querySelector<HTMLElement>(`li[data-batch="${id}"] .approve`);
     if (approve)
@@ -241,7 +243,7 @@ class ApprovalsList {
     this.sending = true;
     this.sent.start(id);
     this.render();
-    await this.busy("Sending the approved batch…", async () => {
+    const failed = await this.busy("Sending the approved batch…", async () => {
       try {
         const result = await this.approvals.approve(
           id,
@@ -258,7 +260,7 @@ class ApprovalsList {
       }
     });
     this.selected = null;
-    await this.reload();
+    await this.reloadAfter(failed);
   }
 
   private async reject(id: string, text: string): Promise<void> {
@@ -270,15 +272,15 @@ class ApprovalsList {
       this.render();
       return;
     }
-    await this.busy("Rejecting the batch…", async () => {
+    const failed = await this.busy("Rejecting the batch…", async () => {
       await this.approvals.reject(id, context.fingerprint, reason.reason);
       this.selected = null;
     });
-    await this.reload();
+    await this.reloadAfter(failed);
   }
 
-  /** Runs one step with the busy line and the buttons held; its error is shown in the panel's alert. */
-  private async busy(text: string, step: () => Promise<void>): Promise<void> {
+  /** Runs one step with the busy line and the buttons held; its error is shown in the panel's alert and returned. */
+  private async busy(text: string, step: () => Promise<void>): Promise<ErrorView | null> {
     const { busy, busyText, refreshButton, error } = this.els;
     busy.hidden = false;
     busyText.textContent = text;
@@ -286,12 +288,21 @@ class ApprovalsList {
     renderError(error, null);
     try {
       await step();
+      return null;
     } catch (e) {
-      renderError(error, approvalErrorView(e));
+      const view = approvalErrorView(e);
+      renderError(error, view);
+      return view;
     } finally {
       busy.hidden = true;
       refreshButton.toggleAttribute("disabled", false);
     }
+  }
+
+  /** Re-reads the list after a decision, keeping the decision's error (if any) in the alert. */
+  private async reloadAfter(failed: ErrorView | null): Promise<void> {
+    await this.reload();
+    if (failed) renderError(this.els.error, failed);
   }
 
   private render(): void {
