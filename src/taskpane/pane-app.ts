@@ -8,7 +8,7 @@ import type { HedgingClient } from "../api/client";
 import type { ServicePolicy } from "../api/environment";
 import type { Snapshotter } from "../monthend/snapshot-plan";
 import type { SheetWriter } from "../monthend/sheet-content";
-import type { DeskOptions, TradingDesk } from "../trading/types";
+import type { DeskOptions, Progress, TradingDesk } from "../trading/types";
 import type { IntentStore } from "../trading/intent-store";
 import { isFinal } from "../trading/intent";
 import { ConnectionController, errorView } from "./connection-controller";
@@ -18,13 +18,11 @@ import { byId } from "./dom";
 import { mountMonthEndPanel } from "./month-end-panel";
 import { mountArchivePanel } from "./archive-panel";
 import { mountOverviewPanel } from "./overview-panel";
-import { mountTradePanel } from "./trade-panel";
+import { askLiveConfirmation, mountTradePanel, type TradePanel } from "./trade-panel";
 import { mountResumePanel } from "./resume-panel";
-import { mountApprovalsPanel, type ApprovalsPanel } from "./approvals-panel";
+import { mountApprovalsPanel } from "./approvals-panel";
 import { directTradeRefusal } from "./key-access";
-import { askLiveConfirmation } from "./trade-panel";
 import { memoryDocumentRules, type DocumentRules } from "../excel/document-settings";
-import type { Progress } from "../trading/types";
 
 export interface PaneDependencies {
   store: SettingsStore;
@@ -69,31 +67,7 @@ export async function startPane(deps: PaneDependencies): Promise<Pane> {
   const resume = mountResumePanel((e) => e && trade.showError(e));
   let desk: TradingDesk | null = null;
   let deskClient: HedgingClient | null = null;
-  let liveNeedsApproval = false;
-  /** Direct sending follows the key's scope, its environment and the workbook's rule; Submit for approval is always there. */
-  const applyDirectRule = () => {
-    const state = controller.current;
-    trade.setDirectRefusal(state.status === "connected" ? directTradeRefusal(state.environment, state.access, liveNeedsApproval) : null);
-  };
-  const rules = deps.rules ?? memoryDocumentRules();
-  const onRuleChange = (on: boolean) => {
-    liveNeedsApproval = on;
-    applyDirectRule();
-  };
-  const approvals: ApprovalsPanel = mountApprovalsPanel({
-    workbook: deps.workbook,
-    now: deps.now,
-    rules,
-    askLive: askLiveConfirmation,
-    onRuleChange,
-  });
-  trade.setSubmitter((preview) => approvals.submit(preview));
-  /** The approvals panel's view of the connection: its key's fingerprint and scope, and the desk once built. */
-  const approvalsContext = () => {
-    const state = controller.current;
-    if (state.status !== "connected") return approvals.setContext(null);
-    approvals.setContext({ desk, fingerprint: state.fingerprint, access: state.access, environment: state.environment });
-  };
+  const approvals = mountApprovals(deps, controller, trade, () => desk);
   const overview = mountOverviewPanel(deps.hub, (account) => controller.updateAccount(account), Date.now, deps.visibility);
   const tradeSection = byId("trade-section");
   const monthEndHost = byId("month-end-host");
@@ -114,20 +88,16 @@ export async function startPane(deps: PaneDependencies): Promise<Pane> {
   };
 
   controller.onChange((state) => {
-    applyDirectRule();
     const client = state.status === "connected" ? state.client : null;
-    if (client === deskClient) {
-      // The same connection learnt something (its scope, its account's figures): the approvals panel follows the scope.
-      if (state.status === "connected") approvalsContext();
-      return;
-    }
+    // The same connection learnt something (its scope, its account's figures): the approvals follow the scope.
+    if (client === deskClient) return approvals.follow();
     desk?.stop();
     desk = null;
     deskClient = client;
     tradeSection.hidden = !client;
     monthEndHost.hidden = !client;
     overview.setConnected(client !== null);
-    approvalsContext();
+    approvals.follow();
     if (!client) {
       trade.setDesk(null);
       resume.setDesk(null, null);
@@ -137,16 +107,14 @@ export async function startPane(deps: PaneDependencies): Promise<Pane> {
     const account = state.status === "connected" ? (state.account.account_address ?? null) : null;
     const learn = (code: string | null | undefined) => controller.learnFrom(code);
     void deps
-      .createDesk(
-        deskOptions(deps, client, account, { trade, resume, refreshFeedsSoon, learn, approvalsProgress: (p) => approvals.onProgress(p) }),
-      )
+      .createDesk(deskOptions(deps, client, account, { trade, resume, refreshFeedsSoon, learn, approvalsProgress: approvals.onProgress }))
       .then(
         (current) => {
           // Another connection (or none) came meanwhile: this desk is not the pane's.
           if (deskClient !== client) return current.stop();
           desk = current;
           trade.setDesk(current);
-          approvalsContext();
+          approvals.follow();
           // On opening (and on every new connection): list what the log and this computer's journal show unfinished, with
           // what the service shows; nothing is sent until the user presses Resume in that visible list.
           resume.setDesk(current, client.environment);
@@ -168,6 +136,39 @@ export async function startPane(deps: PaneDependencies): Promise<Pane> {
     deps.connection.settingsRead();
   }
   return { controller, desk: () => desk };
+}
+
+/**
+ * The Approvals panel, and the rule of direct sending it shares with the trade panel: the key's scope, its environment and
+ * the workbook's "LIVE trades need approval" decide whether Confirm may send; Submit for approval always goes to the panel.
+ * `follow()` tells both of the connection now (its key, scope and desk).
+ */
+function mountApprovals(deps: PaneDependencies, controller: ConnectionController, trade: TradePanel, desk: () => TradingDesk | null) {
+  let liveNeedsApproval = false;
+  const applyDirectRule = () => {
+    const state = controller.current;
+    trade.setDirectRefusal(state.status === "connected" ? directTradeRefusal(state.environment, state.access, liveNeedsApproval) : null);
+  };
+  const panel = mountApprovalsPanel({
+    workbook: deps.workbook,
+    now: deps.now,
+    rules: deps.rules ?? memoryDocumentRules(),
+    askLive: askLiveConfirmation,
+    onRuleChange: (on) => {
+      liveNeedsApproval = on;
+      applyDirectRule();
+    },
+  });
+  trade.setSubmitter((preview) => panel.submit(preview));
+  return {
+    follow(): void {
+      applyDirectRule();
+      const state = controller.current;
+      if (state.status !== "connected") return panel.setContext(null);
+      panel.setContext({ desk: desk(), fingerprint: state.fingerprint, access: state.access, environment: state.environment });
+    },
+    onProgress: (p: Progress) => panel.onProgress(p),
+  };
 }
 
 /** The desk's options for a connection: its account, the pane's workbook and journal, and where its errors and progress go. */
