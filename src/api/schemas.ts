@@ -190,6 +190,16 @@ export const accountSchema = z.object({
   available_exposure_usd: num,
 });
 
+/**
+ * The scopes of the key that asked, from `meta.key_scopes` of GET /account (beyond the spec, which does not show scope
+ * names): lower-cased and trimmed; null (unknown) when the service does not say or says it in another shape.
+ */
+export function keyScopesOf(meta: Meta): string[] | null {
+  const raw = meta.key_scopes;
+  if (!Array.isArray(raw) || !raw.every((s): s is string => typeof s === "string")) return null;
+  return raw.map((s) => s.trim().toLowerCase()).filter((s) => s !== "");
+}
+
 const perSide = z.object({ buy: num, sell: num });
 
 export const marketSchema = z.object({

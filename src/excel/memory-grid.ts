@@ -134,7 +134,7 @@ export class MemoryGrid {
   protected selection: { sheet: string; areas: CellRect[] } | null = null;
   protected active: string | null = null;
   private readonly listeners = new Set<() => void>();
-  /** Document settings (Office.context.document.settings): saved inside the .xlsx. The engine never writes here; tests scan it. */
+  /** Document settings (Office.context.document.settings): saved inside the .xlsx. Only the workbook's rules go here (document-settings.ts), never a key; tests scan it. */
   readonly documentSettings = new Map<string, string>();
   /** Custom document properties, saved inside the .xlsx too. The engine writes one: the workbook's random id (not a secret). */
   readonly customProperties = new Map<string, string>();

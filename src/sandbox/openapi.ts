@@ -209,7 +209,14 @@ const OPERATIONS: Operation[] = [
     summary: "Account summary",
     scope: "read",
     data: ref("Account"),
-    meta: sourceMeta,
+    meta: {
+      type: "object",
+      properties: {
+        ...sourceMeta.properties,
+        key_scopes: { type: "array", items: { type: "string", enum: ["read", "trade"] }, description: "the scopes of the key that asked" },
+      },
+      required: ["source", "key_scopes"],
+    },
     query: [accountParam],
     codes: ["account_forbidden"],
   },

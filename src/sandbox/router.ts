@@ -43,6 +43,8 @@ interface Context {
   acct: AccountState;
   /** The key the request came with (idempotency keys and rate limits are per key). */
   apiKey: string;
+  /** That key's own scopes (GET /account shows them as `meta.key_scopes`). */
+  scopes: readonly string[];
   query: URLSearchParams;
   params: string[];
   body: unknown;
@@ -172,7 +174,8 @@ export function buildRoutes(engine: Engine): Route[] {
       method: "GET",
       path: "/account",
       scope: "read",
-      run: (ctx) => accountParamCheck(ctx) ?? success(engine.account(ctx.acct), { source: engine.source(ctx.acct) }),
+      run: (ctx) =>
+        accountParamCheck(ctx) ?? success(engine.account(ctx.acct), { source: engine.source(ctx.acct), key_scopes: [...ctx.scopes] }),
     },
     {
       method: "GET",
@@ -323,7 +326,7 @@ export class ApiRouter {
     if (typeof rawBody !== "string") return rawBody;
     const cred = this.authenticate(req);
     if ("status" in cred) return cred;
-    const { acct, apiKey } = cred;
+    const { acct, apiKey, scopes } = cred;
     common["X-Service-Mode"] = acct.env;
     const limited = this.rateLimit(cred);
     if (limited) return limited;
@@ -339,10 +342,18 @@ export class ApiRouter {
       });
     }
 
-    if (!route.bodySchema) return route.run({ acct, apiKey, query, params, body: undefined, delay: () => Promise.resolve() });
+    if (!route.bodySchema) return route.run({ acct, apiKey, scopes, query, params, body: undefined, delay: () => Promise.resolve() });
     const checked = validateBody(route.bodySchema, rawBody);
     if (!checked.ok) return checked.reply;
-    const ctx = { acct, apiKey, query, params, body: checked.body, delay: () => (latency > 0 ? sleep(latency) : Promise.resolve()) };
+    const ctx = {
+      acct,
+      apiKey,
+      scopes,
+      query,
+      params,
+      body: checked.body,
+      delay: () => (latency > 0 ? sleep(latency) : Promise.resolve()),
+    };
     return route.mutation ? this.mutate(req, res, route, ctx, path, checked.json) : route.run(ctx);
   }
 

@@ -7,21 +7,34 @@ import {
   normaliseBaseUrl,
   OPEN_POLICY,
   originOf,
+  publicKeyFingerprint,
   type Environment,
   type ServicePolicy,
 } from "../api/environment";
 import { HedgingApiError, isHedgingApiError } from "../api/errors";
 import { redactKey } from "../api/redact";
 import { diagnoseCors, type CorsDiagnosis } from "../api/transport";
-import type { Account } from "../api/schemas";
+import { keyScopesOf, type Account } from "../api/schemas";
 import type { SettingsStore } from "../feeds/settings-store";
 import { SETTING_KEYS } from "../feeds/settings-store";
 import { loadSettings, saveSettings, type Connection } from "../feeds/connection";
+import { keyAccessOf, learntAccess, type KeyAccess } from "./key-access";
 
 export type ConnectionState =
   | { status: "disconnected"; baseUrl: string; error: ErrorView | null }
   | { status: "connecting"; baseUrl: string; maskedKey: string; environment: Environment }
-  | { status: "connected"; baseUrl: string; maskedKey: string; environment: Environment; account: Account; client: HedgingClient };
+  | {
+      status: "connected";
+      baseUrl: string;
+      maskedKey: string;
+      environment: Environment;
+      account: Account;
+      client: HedgingClient;
+      /** What the key may do: from `meta.key_scopes` of GET /account, else learnt from a 403 insufficient_scope. */
+      access: KeyAccess;
+      /** The key's public fingerprint (publicKeyFingerprint): what the Approvals sheet and the Hedge Log name it by. Never the key. */
+      fingerprint: string;
+    };
 
 /** An error as the pane shows it: the code, the message, and what to do. Never contains the key. */
 export interface ErrorView {
@@ -162,10 +175,12 @@ export class ConnectionController {
       checkKeyDestination(apiKey, baseUrl, this.policy);
       this.set({ status: "connecting", baseUrl, maskedKey: maskKey(apiKey), environment });
       const client = this.makeClient(apiKey, baseUrl);
-      const { data: account } = await client.account();
+      const { data: account, meta } = await client.account();
       const shared = this.options.connection.configure({ apiKey, baseUrl }) ?? client;
       await saveSettings(this.options.store, { apiKey, baseUrl });
-      this.set({ status: "connected", baseUrl, maskedKey: maskKey(apiKey), environment, account, client: shared });
+      const access = keyAccessOf(keyScopesOf(meta));
+      const fingerprint = publicKeyFingerprint(apiKey);
+      this.set({ status: "connected", baseUrl, maskedKey: maskKey(apiKey), environment, account, client: shared, access, fingerprint });
     } catch (e) {
       let error = errorView(e, apiKey);
       if (isHedgingApiError(e) && e.code === "network_error") {
@@ -180,6 +195,13 @@ export class ConnectionController {
   /** Replaces the account figures after a refresh. */
   updateAccount(account: Account): void {
     if (this.state.status === "connected") this.set({ ...this.state, account });
+  }
+
+  /** Hears an error code met while using this connection: a 403 insufficient_scope makes the key read only. */
+  learnFrom(errorCode: string | null | undefined): void {
+    if (this.state.status !== "connected") return;
+    const access = learntAccess(this.state.access, errorCode);
+    if (access !== this.state.access) this.set({ ...this.state, access });
   }
 
   /** Removes the saved key (and the origin it was bound to) and drops the client; the base URL stays. */

@@ -3,6 +3,7 @@ import { renderBadge } from "./environment-badge";
 import { byId, h } from "./dom";
 import { formatUsdc } from "./format";
 import type { ConnectionController, ConnectionState, ErrorView } from "./connection-controller";
+import { keyAccessNote } from "./key-access";
 
 /** "code: message — advice" as a block for an alert region. */
 export function renderError(host: HTMLElement, error: ErrorView | null): void {
@@ -92,7 +93,16 @@ export function mountConnectionPanel(controller: ConnectionController): void {
           h("span", { class: "label" }, "Balance "),
           h("span", { id: "account-balance" }, formatUsdc(state.account.balance_usdc)),
         ),
+        // The public fingerprint tells a preparer's key from an approver's (the Approvals sheet and the log name keys by it).
+        h(
+          "div",
+          {},
+          h("span", { class: "label" }, "Key fingerprint "),
+          h("span", { class: "mono", id: "key-fingerprint" }, state.fingerprint),
+        ),
       );
+      const note = keyAccessNote(state.access);
+      if (note) details.append(h("div", { id: "key-access", class: state.access === "read_only" ? "key-read-only" : "" }, note));
     }
     document.body.classList.toggle("is-live", state.status !== "disconnected" && state.environment === "production");
   };

@@ -1,5 +1,6 @@
 // Entry module of development and test builds only (webpack puts it before taskpane.ts): outside Office, ?harness=memory runs the pane on the memory harness and exposes window.hedgeHarness.
 import { MemorySheetWriter } from "../excel/recon-sheet";
+import { memoryDocumentRules } from "../excel/document-settings";
 import { createHarness, wantsHarness } from "./harness";
 import { registerStandIn } from "./outside-office";
 
@@ -15,5 +16,7 @@ registerStandIn((search) => {
     // The recon sheet lands in the memory workbook (window.hedgeHarness.cells reads it); no formulas, so no snapshot.
     reconWriter: new MemorySheetWriter(harness.workbook),
     snapshotter: null,
+    // "LIVE trades need approval" lands in the memory workbook's document settings (window.hedgeHarness.documentSettings).
+    rules: memoryDocumentRules(harness.workbook.documentSettings),
   };
 });

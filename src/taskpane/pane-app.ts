@@ -8,7 +8,7 @@ import type { HedgingClient } from "../api/client";
 import type { ServicePolicy } from "../api/environment";
 import type { Snapshotter } from "../monthend/snapshot-plan";
 import type { SheetWriter } from "../monthend/sheet-content";
-import type { DeskOptions, TradingDesk } from "../trading/types";
+import type { DeskOptions, Progress, TradingDesk } from "../trading/types";
 import type { IntentStore } from "../trading/intent-store";
 import { isFinal } from "../trading/intent";
 import { ConnectionController, errorView } from "./connection-controller";
@@ -18,8 +18,11 @@ import { byId } from "./dom";
 import { monthEndLog, mountMonthEndPanel } from "./month-end-panel";
 import { mountArchivePanel } from "./archive-panel";
 import { mountOverviewPanel } from "./overview-panel";
-import { mountTradePanel } from "./trade-panel";
+import { askLiveConfirmation, mountTradePanel, type TradePanel } from "./trade-panel";
 import { mountResumePanel } from "./resume-panel";
+import { mountApprovalsPanel } from "./approvals-panel";
+import { directTradeRefusal } from "./key-access";
+import { memoryDocumentRules, type DocumentRules } from "../excel/document-settings";
 
 export interface PaneDependencies {
   store: SettingsStore;
@@ -41,6 +44,8 @@ export interface PaneDependencies {
   now?: () => number;
   /** Whether the pane can be seen: its overview polls only while it can (always visible when absent). */
   visibility?: Visibility;
+  /** The workbook's own rules (its document settings: "LIVE trades need approval"); in memory when absent. */
+  rules?: DocumentRules;
 }
 
 export interface Pane {
@@ -60,6 +65,9 @@ export async function startPane(deps: PaneDependencies): Promise<Pane> {
   mountConnectionPanel(controller);
   const trade = mountTradePanel({ workbook: deps.workbook, writer: deps.reconWriter, client: () => deps.connection.client, now: deps.now });
   const resume = mountResumePanel((e) => e && trade.showError(e));
+  let desk: TradingDesk | null = null;
+  let deskClient: HedgingClient | null = null;
+  const approvals = mountApprovals(deps, controller, trade, () => desk);
   const overview = mountOverviewPanel(deps.hub, (account) => controller.updateAccount(account), Date.now, deps.visibility);
   const tradeSection = byId("trade-section");
   const monthEndHost = byId("month-end-host");
@@ -79,18 +87,17 @@ export async function startPane(deps: PaneDependencies): Promise<Pane> {
     refreshTimer = setTimeout(() => deps.hub.refreshAfterTrade(), 300);
   };
 
-  let desk: TradingDesk | null = null;
-  let deskClient: HedgingClient | null = null;
-
   controller.onChange((state) => {
     const client = state.status === "connected" ? state.client : null;
-    if (client === deskClient) return;
+    // The same connection learnt something (its scope, its account's figures): the approvals follow the scope.
+    if (client === deskClient) return approvals.follow();
     desk?.stop();
     desk = null;
     deskClient = client;
     tradeSection.hidden = !client;
     monthEndHost.hidden = !client;
     overview.setConnected(client !== null);
+    approvals.follow();
     if (!client) {
       trade.setDesk(null);
       resume.setDesk(null, null);
@@ -98,20 +105,24 @@ export async function startPane(deps: PaneDependencies): Promise<Pane> {
     }
     // The desk is built for the account the connection proved (GET /account), once the log and the journal are read.
     const account = state.status === "connected" ? (state.account.account_address ?? null) : null;
-    void deps.createDesk(deskOptions(deps, client, account, { trade, resume, refreshFeedsSoon })).then(
-      (current) => {
-        // Another connection (or none) came meanwhile: this desk is not the pane's.
-        if (deskClient !== client) return current.stop();
-        desk = current;
-        trade.setDesk(current);
-        // On opening (and on every new connection): list what the log and this computer's journal show unfinished, with
-        // what the service shows; nothing is sent until the user presses Resume in that visible list.
-        resume.setDesk(current, client.environment);
-      },
-      (e: unknown) => {
-        if (deskClient === client) trade.showError(errorView(e));
-      },
-    );
+    const learn = (code: string | null | undefined) => controller.learnFrom(code);
+    void deps
+      .createDesk(deskOptions(deps, client, account, { trade, resume, refreshFeedsSoon, learn, approvalsProgress: approvals.onProgress }))
+      .then(
+        (current) => {
+          // Another connection (or none) came meanwhile: this desk is not the pane's.
+          if (deskClient !== client) return current.stop();
+          desk = current;
+          trade.setDesk(current);
+          approvals.follow();
+          // On opening (and on every new connection): list what the log and this computer's journal show unfinished, with
+          // what the service shows; nothing is sent until the user presses Resume in that visible list.
+          resume.setDesk(current, client.environment);
+        },
+        (e: unknown) => {
+          if (deskClient === client) trade.showError(errorView(e));
+        },
+      );
   });
 
   byId("show-log").addEventListener("click", () => {
@@ -127,21 +138,68 @@ export async function startPane(deps: PaneDependencies): Promise<Pane> {
   return { controller, desk: () => desk };
 }
 
+/**
+ * The Approvals panel, and the rule of direct sending it shares with the trade panel: the key's scope, its environment and
+ * the workbook's "LIVE trades need approval" decide whether Confirm may send; Submit for approval always goes to the panel.
+ * `follow()` tells both of the connection now (its key, scope and desk).
+ */
+function mountApprovals(deps: PaneDependencies, controller: ConnectionController, trade: TradePanel, desk: () => TradingDesk | null) {
+  let liveNeedsApproval = false;
+  const applyDirectRule = () => {
+    const state = controller.current;
+    trade.setDirectRefusal(state.status === "connected" ? directTradeRefusal(state.environment, state.access, liveNeedsApproval) : null);
+  };
+  const panel = mountApprovalsPanel({
+    workbook: deps.workbook,
+    now: deps.now,
+    rules: deps.rules ?? memoryDocumentRules(),
+    askLive: askLiveConfirmation,
+    onRuleChange: (on) => {
+      liveNeedsApproval = on;
+      applyDirectRule();
+    },
+  });
+  trade.setSubmitter((preview) => panel.submit(preview));
+  return {
+    follow(): void {
+      applyDirectRule();
+      const state = controller.current;
+      if (state.status !== "connected") return panel.setContext(null);
+      panel.setContext({ desk: desk(), fingerprint: state.fingerprint, access: state.access, environment: state.environment });
+    },
+    onProgress: (p: Progress) => panel.onProgress(p),
+  };
+}
+
 /** The desk's options for a connection: its account, the pane's workbook and journal, and where its errors and progress go. */
 function deskOptions(
   deps: PaneDependencies,
   client: HedgingClient,
   account: string | null,
-  pane: { trade: ReturnType<typeof mountTradePanel>; resume: ReturnType<typeof mountResumePanel>; refreshFeedsSoon: () => void },
+  pane: {
+    trade: ReturnType<typeof mountTradePanel>;
+    resume: ReturnType<typeof mountResumePanel>;
+    refreshFeedsSoon: () => void;
+    /** Hears each error code (a 403 insufficient_scope tells the pane the key is read only). */
+    learn: (code: string | null | undefined) => void;
+    /** The Approvals panel's progress (the rows of a batch being approved). */
+    approvalsProgress: (p: Progress) => void;
+  },
 ): DeskOptions {
   return {
     client,
     account,
     workbook: deps.workbook,
     intentStore: deps.intentStore,
-    onError: (e) => pane.trade.showError(errorView(e)),
+    onError: (e) => {
+      const view = errorView(e);
+      pane.learn(view.code);
+      pane.trade.showError(view);
+    },
     onProgress: (p) => {
+      pane.learn(p.row.errorCode);
       pane.trade.onProgress(p);
+      pane.approvalsProgress(p);
       pane.resume.refresh();
       // A fill changes the account and positions: ask the feeds again (once per burst of fills) rather than wait for their next poll.
       if (isFinal(p.row.status)) pane.refreshFeedsSoon();

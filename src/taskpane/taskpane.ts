@@ -5,6 +5,7 @@ import { officeSheetWriter } from "../excel/recon-sheet";
 import { officeSnapshotter } from "../excel/snapshot";
 import { officeRuntimeStore } from "../excel/settings";
 import { officeIntentStore } from "../excel/intent-store";
+import { officeDocumentRules } from "../excel/document-settings";
 import { DEFAULT_BASE_URL, connection } from "../feeds/connection";
 import { sharedHub } from "../feeds/shared";
 import { paneVisibility } from "../feeds/visibility";
@@ -60,6 +61,7 @@ async function main(): Promise<void> {
       intentStore: officeIntentStore(),
       reconWriter: officeSheetWriter(),
       snapshotter: officeSnapshotter(),
+      rules: officeDocumentRules(),
       // The overview polls only while Office shows the pane (the shared runtime lives on when it is closed).
       visibility: paneVisibility(officeAddin(), document),
     };

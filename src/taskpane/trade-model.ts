@@ -10,6 +10,7 @@ import {
   type Progress,
   type ReadResult,
   type RowStatus,
+  type TradeRequest,
 } from "../trading/types";
 import { formatRate, formatSignedUsd, formatUsd, formatUsdc, plural } from "./format";
 
@@ -78,10 +79,14 @@ export interface PreviewRowModel {
   sendable: boolean;
 }
 
-function lineTitle(line: PreviewLine): string {
-  const r = line.row;
+/** A row in a few words: "Open buy USDTNGN 250,000.00 USD, 7d" (the preview's lines and the Approvals list's rows). */
+export function rowTitle(r: TradeRequest): string {
   const amount = r.notional === null ? "whole position" : formatUsd(r.notional);
   return `${ACTION_LABELS[r.action]} ${r.side} ${r.market} ${amount}${r.tenor ? `, ${r.tenor}d` : ""}`;
+}
+
+function lineTitle(line: PreviewLine): string {
+  return rowTitle(line.row);
 }
 
 function lineCells(line: PreviewLine): PreviewCell[] {

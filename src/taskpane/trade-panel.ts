@@ -1,4 +1,4 @@
-// The trade panel: action choice (or the selection's Action column), Read selection, Propose, problems by row, the preview table (streamed as quotes arrive, cancellable), confirm (twice for LIVE), and send progress with per-row status.
+// The trade panel: action choice (or the selection's Action column), Read selection, Propose, problems by row, the preview table (streamed as quotes arrive, cancellable), confirm (twice for LIVE) or Submit for approval, and send progress with per-row status.
 import type { HedgingClient } from "../api/client";
 import type { SheetWriter } from "../monthend/sheet-content";
 import type { Workbook } from "../trading/workbook";
@@ -50,6 +50,10 @@ export interface TradePanel {
   /** Feeds the engine's progress callbacks into the progress bar and the per-row list. */
   onProgress(progress: Progress): void;
   showError(error: ErrorView): void;
+  /** Why the pane will not send directly now (a read-only key; a LIVE key under the workbook's rule), or null. */
+  setDirectRefusal(reason: string | null): void;
+  /** Submit for approval: takes the rows that would be sent and says where they went; null hides the button. */
+  setSubmitter(submit: ((preview: Preview) => Promise<string>) | null): void;
 }
 
 /** Whether the fluent-dialog's native <dialog> is open. */
@@ -108,6 +112,7 @@ function panelElements() {
     problemsHost: byId("problems"),
     previewHost: byId("preview-area"),
     confirmButton: byId("confirm"),
+    submitButton: byId("submit-approval"),
     cancelButton: byId("cancel-preview"),
     confirmNote: byId("confirm-note"),
     progressBar: byId<ProgressElement>("send-progress"),
@@ -295,6 +300,9 @@ interface PanelCore {
   /** The preview being priced (Cancel aborts it). */
   pricing: AbortController | null;
   sendAgain: Set<number>;
+  /** Why direct sending is refused (Confirm disabled, saying so), or null. */
+  directRefusal: string | null;
+  submitter: ((preview: Preview) => Promise<string>) | null;
   setBusy(text: string | null): void;
   showError(error: ErrorView | null): void;
   clearRead(): void;
@@ -311,6 +319,8 @@ function makeCore(els: Elements): PanelCore {
     preview: null,
     pricing: null,
     sendAgain: new Set<number>(),
+    directRefusal: null,
+    submitter: null,
     setBusy(text) {
       els.busy.hidden = text === null;
       els.busyText.textContent = text ?? "";
@@ -325,6 +335,7 @@ function makeCore(els: Elements): PanelCore {
       previewHost.replaceChildren();
       previewHost.hidden = true;
       confirmButton.hidden = true;
+      els.submitButton.hidden = true;
       cancelButton.hidden = true;
       els.confirmNote.textContent = "";
     },
@@ -381,14 +392,18 @@ function confirmationOf(core: PanelCore, p: Preview) {
 }
 
 function updateConfirm(core: PanelCore): void {
-  const { confirmButton, confirmNote } = core.els;
+  const { confirmButton, confirmNote, submitButton } = core.els;
   if (!core.preview) return;
   const { plan, c } = confirmationOf(core, core.preview);
   confirmButton.textContent = c.button;
-  confirmButton.toggleAttribute("disabled", plan.blockedReason !== null);
+  confirmButton.toggleAttribute("disabled", plan.blockedReason !== null || core.directRefusal !== null);
   confirmButton.classList.toggle("live", c.steps === 2);
+  // Submit for approval sits beside Confirm for any key (a read-only key's only way); the approver's key sends it.
+  submitButton.hidden = !core.submitter;
+  submitButton.toggleAttribute("disabled", plan.blockedReason !== null);
   confirmNote.textContent =
     plan.blockedReason ??
+    core.directRefusal ??
     (c.steps === 2
       ? "LIVE key: production money. You will be asked once more before anything is sent."
       : `Sandbox: ${plural(plan.count, "row")} will be sent on one click.`);
@@ -407,6 +422,7 @@ function mountPreviewing(core: PanelCore): void {
     );
     previewHost.hidden = false;
     confirmButton.hidden = !final;
+    core.els.submitButton.hidden = !final || !core.submitter;
     cancelButton.hidden = false;
     if (final) updateConfirm(core);
   };
@@ -439,9 +455,11 @@ function mountPreviewing(core: PanelCore): void {
       core.preview = preview;
       renderPreview(preview, true);
       confirmNote.textContent = `${pricingText(preview, true)} ${confirmNote.textContent ?? ""}`.trim();
+      const submit = core.els.submitButton;
+      const fallback = submit.hidden || submit.hasAttribute("disabled") ? cancelButton : submit;
       focusWhenReady(
         confirmButton.hasAttribute("disabled")
-          ? (previewHost.querySelector<HTMLElement>("fluent-checkbox.send-again") ?? cancelButton)
+          ? (previewHost.querySelector<HTMLElement>("fluent-checkbox.send-again") ?? fallback)
           : confirmButton,
       );
     } catch (e) {
@@ -482,7 +500,7 @@ function mountSending(core: PanelCore): (row: RowStatus) => void {
     const { desk, preview: current, sendAgain } = core;
     if (!desk || !current || confirmButton.hasAttribute("disabled")) return;
     const { plan, c } = confirmationOf(core, current);
-    if (plan.blockedReason) return;
+    if (plan.blockedReason || core.directRefusal) return;
     // Disabled at once: a second click must never send the batch twice.
     confirmButton.toggleAttribute("disabled", true);
     if (c.steps === 2 && !(await askLiveConfirmation(c.dialog ?? ""))) {
@@ -510,6 +528,31 @@ function mountSending(core: PanelCore): (row: RowStatus) => void {
   return upsertRow;
 }
 
+/** Submit for approval: the rows that would be sent go to the Approvals sheet as a pending batch; nothing is traded. */
+function mountSubmitting(core: PanelCore): void {
+  const { submitButton, confirmNote, readButton } = core.els;
+  submitButton.addEventListener("click", async () => {
+    const { preview: current, submitter } = core;
+    if (!current || !submitter || submitButton.hasAttribute("disabled")) return;
+    const { plan } = confirmationOf(core, current);
+    if (plan.blockedReason) return;
+    submitButton.toggleAttribute("disabled", true);
+    core.showError(null);
+    core.setBusy("Submitting for approval…");
+    try {
+      const said = await submitter({ ...current, lines: plan.lines });
+      core.clearRead();
+      confirmNote.textContent = said;
+      focusWhenReady(readButton);
+    } catch (e) {
+      core.showError(errorView(e));
+      submitButton.toggleAttribute("disabled", false);
+    } finally {
+      core.setBusy(null);
+    }
+  });
+}
+
 export function mountTradePanel(propose?: ProposeDependencies): TradePanel {
   const els = panelElements();
   const core = makeCore(els);
@@ -522,6 +565,7 @@ export function mountTradePanel(propose?: ProposeDependencies): TradePanel {
   mountReading(core, choice);
   mountPreviewing(core);
   const upsertRow = mountSending(core);
+  mountSubmitting(core);
 
   const panel: TradePanel = {
     setDesk(next) {
@@ -541,6 +585,16 @@ export function mountTradePanel(propose?: ProposeDependencies): TradePanel {
       els.progressText.textContent = m.text;
     },
     showError: (error) => core.showError(error),
+    setDirectRefusal(reason) {
+      // Told on every change of the connection (the account's figures too): the confirmation is redrawn only when the reason changes.
+      if (reason === core.directRefusal) return;
+      core.directRefusal = reason;
+      updateConfirm(core);
+    },
+    setSubmitter(submit) {
+      core.submitter = submit;
+      updateConfirm(core);
+    },
   };
   panel.setDesk(null);
   return panel;

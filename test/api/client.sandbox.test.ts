@@ -146,6 +146,6 @@ test("an in-flight duplicate is retried by the client until the first answer is 
 test("a live key is production: its client says so and its data is its own", async () => {
   const live = client(sb, DEMO_LIVE_API_KEY);
   expect(live.environment).toBe("production");
-  expect((await live.account()).meta).toEqual({ source: "production" });
+  expect((await live.account()).meta).toEqual({ source: "production", key_scopes: ["read", "trade"] });
   expect((await live.account()).data.balance_usdc).toBe(100_000);
 });

@@ -95,7 +95,7 @@ describe("account", () => {
       max_exposure_usd: 2_000_000,
       available_exposure_usd: 2_000_000,
     });
-    expect(r.json.meta).toEqual({ source: "sandbox" });
+    expect(r.json.meta).toEqual({ source: "sandbox", key_scopes: ["read", "trade"] });
   });
 
   test("GET /account?account= accepts the caller's own address and refuses any other (403 account_forbidden)", async () => {

@@ -115,10 +115,10 @@ test("production (svc_live_) and sandbox (svc_test_) keys never share balances, 
   expect(await history(DEMO_API_KEY)).toEqual([]);
   expect(z.array(positionSchema).parse((await raw(sb, "GET", "/positions")).json.data)).toHaveLength(1);
   const liveMeta = await raw(sb, "GET", "/account", { key: DEMO_LIVE_API_KEY, headers: { "X-Service-Mode": "sandbox" } });
-  expect(liveMeta.json.meta).toEqual({ source: "production" });
+  expect(liveMeta.json.meta).toEqual({ source: "production", key_scopes: ["read", "trade"] });
   expect(liveMeta.headers.get("x-service-mode")).toBe("production");
   const testMeta = await raw(sb, "GET", "/account", { headers: { "X-Service-Mode": "production" } });
-  expect(testMeta.json.meta).toEqual({ source: "sandbox" });
+  expect(testMeta.json.meta).toEqual({ source: "sandbox", key_scopes: ["read", "trade"] });
   expect(testMeta.headers.get("x-service-mode")).toBe("sandbox");
 });
 
