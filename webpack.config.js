@@ -35,7 +35,7 @@ const PLAIN_HOST = /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]*
 /** The entries taskpane.html loads (one shared runtime: pane, functions, commands). */
 const PAGE_ENTRIES = ["taskpane", "functions", "commands"];
 /** What the JS of taskpane.html may weigh, gzipped, in a production build: above it the build fails (test/README.md "Benchmarks"). */
-const PAGE_BUDGET_GZIP_BYTES = 155_000;
+const PAGE_BUDGET_GZIP_BYTES = 170_000;
 const EXAMPLE_ORIGINS = "SERVICE_ORIGINS=https://api.hedging.example,https://sandbox.hedging.example";
 
 /** An error webpack-cli prints as one clear line, without a stack trace. */
