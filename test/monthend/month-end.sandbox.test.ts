@@ -239,7 +239,7 @@ test("HEDGE.HISTORY over the sandbox spills the same records as its history, new
   );
   const closedAt = spill.slice(1).map((r) => r[HISTORY_FIELDS.indexOf("closed_at")] as number);
   expect([...closedAt].sort((a, b) => b - a)).toEqual(closedAt);
-});
+}, 90_000);
 
 test("a reduce that leaves less than the close tolerance closes the hedge; the month reconciles with no difference", async () => {
   // A sandbox of its own, so the month holds only this hedge.
