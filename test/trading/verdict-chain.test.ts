@@ -99,6 +99,21 @@ describe("a row judged by what the next row of its side found: the evidence the 
     expect(says(rows, now(hedge(notional)))).toEqual(evidence);
   });
 
+  it("a row the next row found unchanged is not settled: an accepted one is still followed, never recorded as dropped", () => {
+    const rows = [open(), row("add", 50_000, "submitted", 100_000, "10:01:00"), row("reduce", 30_000, "submitting", 100_000, "10:02:00")];
+    expect(judged(rows, now(hedge(100_000))).links[0].verdict).toMatchObject({ kind: "absent", settled: false });
+  });
+
+  it("a side's rows given out of order are judged in the order they left, from the same start", () => {
+    const rows = [open(), row("add", 50_000, "submitted", 100_000, "10:01:00"), row("reduce", 30_000, "submitting", 150_000, "10:02:00")];
+    const chain = judged([...rows].reverse(), now(hedge(120_000)));
+    expect(chain.start).toBe(rows[0]);
+    expect(chain.links.map((l) => [l.intent, l.result])).toEqual([
+      [rows[1], "took_effect"],
+      [rows[2], "took_effect"],
+    ]);
+  });
+
   it("a row that took effect by the chain is recorded filled, and its message says what the next row found", () => {
     const rows = [open(), row("add", 50_000, "submitted", 100_000, "10:01:00"), row("reduce", 30_000, "submitting", 150_000, "10:02:00")];
     const [first] = judged(rows, now(hedge(120_000))).links;
@@ -122,6 +137,11 @@ describe("which row speaks for which: the next row of the same side that left st
     [
       "a later row sent at the same instant is no chain",
       (add) => [add, row("reduce", 50_000, "submitting", 150_000, "10:02:00", { sentAt: add.sentAt })],
+      "did_not",
+    ],
+    [
+      "a row logged and sent at the same instant is no chain, and no row after it speaks past it",
+      (add) => [add, row("reduce", 50_000, "submitting", 150_000, "10:01:00"), row("reduce", 70_000, "submitting", 150_000, "10:03:00")],
       "did_not",
     ],
     [
@@ -167,6 +187,11 @@ describe("which row speaks for which: the next row of the same side that left st
     const add = row("add", 50_000, "submitted", 100_000, "10:01:00");
     const link = judged(side(add), now(hedge(100_000))).links.find((l) => l.intent === add)!;
     expect(link.result).toBe(expected);
+  });
+
+  it("a row without a Notional before is no next row, even where the row is judged by the hedge now", () => {
+    const add = row("add", 50_000, "submitted", 100_000, "10:01:00");
+    expect(nextInChain(add, [add, row("reduce", 50_000, "submitting", null, "10:02:00")])).toBeNull();
   });
 
   it("rows given in any order are put in the order they left: the next row is the one right after, not the last", () => {
@@ -347,6 +372,15 @@ describe("a change before the side's first unfinished row that no row of this lo
     const gaps = chainGaps([...sell, ...kes, ...buy], final);
     expect([...gaps.keys()]).toEqual([sell[1].idempotencyKey]);
     expect(chainGaps([...kes, ...buy], final).size).toBe(0);
+  });
+
+  it("a side's rows given out of order: the gap is still found before its first unfinished row", () => {
+    const side = [
+      row("open", 100_000, "filled", null, "10:00:00"),
+      row("add", 10_000, "submitting", 90_000, "10:05:00"),
+      row("reduce", 5_000, "submitting", 100_000, "10:06:00"),
+    ];
+    expect([...chainGaps([...side].reverse(), final).keys()]).toEqual([side[1].idempotencyKey]);
   });
 
   it("a side with every row final has no gap to show", () => {
