@@ -54,6 +54,7 @@ export interface Pane {
   desk(): TradingDesk | null;
 }
 
+// 83 lines: the one place that wires the panels to each other and to the connection (each panel's logic is in its own module).
 export async function startPane(deps: PaneDependencies): Promise<Pane> {
   mirrorDisabledButtons(byId("app"));
   const controller = new ConnectionController({
