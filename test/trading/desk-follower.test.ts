@@ -1,12 +1,6 @@
-// The fill follower across a stop: a desk stopped while a row waits for its fill, then used again, follows that row to its fill (no poll left armed by the stop keeps it from starting again).
-import { MemoryWorkbook } from "../../src/excel/memory-workbook";
-import { MemoryIntentStore } from "../../src/excel/intent-store";
-import { createDesk } from "../../src/trading/desk";
-import { Journal } from "../../src/trading/journal";
-import { intentFromRow } from "../../src/trading/intent";
-import { intentScope } from "../../src/trading/intent-store";
+// The fill follower across a stop: a desk stopped while a row waits for its fill (between polls, or with a poll out) makes no poll after it, and used again follows that row to its fill with one poll at a time.
 import type { TradingDesk } from "../../src/trading/types";
-import { ACCOUNT, FakeService, KEY_ID } from "./fake-service";
+import { journalledOpen } from "./resumed-open";
 
 const START = Date.parse("2025-03-04T05:06:07.000Z");
 
@@ -16,35 +10,19 @@ afterEach(() => jest.useRealTimers());
 let desk: TradingDesk | null = null;
 afterEach(() => desk?.stop());
 
-it("a desk stopped while a row waits for its fill, then asked to follow again, records the fill", async () => {
-  const service = new FakeService();
-  const workbook = new MemoryWorkbook();
-  const store = new MemoryIntentStore();
-  const open = intentFromRow(
-    { rowNumber: 2, action: "open", market: "USDTNGN", side: "buy", notional: 10_000, tenor: 7, clientReference: "D-1" },
-    "key-open",
-    "sandbox",
-    new Date(START).toISOString(),
-    ACCOUNT,
-  );
-  open.keyId = KEY_ID;
-  const journal = new Journal(workbook, { store, scope: intentScope("sandbox", ACCOUNT) });
-  await journal.load();
-  await journal.append([open]);
-  await journal.flush();
-
-  const errors: string[] = [];
-  desk = await createDesk({
-    client: service.client(),
-    workbook,
-    intentStore: store,
-    pollIntervalMs: 1_000,
-    onError: (e) => errors.push(e.message),
-  });
+/** A resumed Open, sent and accepted (not filled yet), followed by a desk polling every second. */
+async function waitingForItsFill(errors: string[]) {
+  const world = await journalledOpen(START);
+  desk = await world.desk(1_000, errors);
   await desk.resume();
   await jest.advanceTimersByTimeAsync(1_500);
-  const row = async () => (await workbook.readLog()).find((r) => r.idempotencyKey === "key-open");
-  expect(await row()).toMatchObject({ status: "submitted" });
+  expect(await world.row()).toMatchObject({ status: "submitted" });
+  return { ...world, desk };
+}
+
+it("a desk stopped between polls makes no poll; asked to follow again, it records the fill", async () => {
+  const errors: string[] = [];
+  const { service, desk, row } = await waitingForItsFill(errors);
 
   // The pane stops the desk (e.g. hidden) while the row waits; polls that were due meanwhile are not made.
   desk.stop();
@@ -59,4 +37,45 @@ it("a desk stopped while a row waits for its fill, then asked to follow again, r
   await jest.advanceTimersByTimeAsync(3_000);
   expect(await row()).toMatchObject({ status: "filled", struckRate: 1501 });
   expect(service.posts).toHaveLength(1);
+});
+
+it("a desk stopped while a poll is out makes no poll after that one, and started again polls one round at a time", async () => {
+  const errors: string[] = [];
+  const { service, desk, row } = await waitingForItsFill(errors);
+  // A slow service: each read answers 3 s after it arrives, longer than the poll interval.
+  service.readDelayMs = 3_000;
+  await jest.advanceTimersByTimeAsync(1_000);
+  const readsAtStop = service.reads.length;
+  expect(service.maxReadsInFlight).toBe(1);
+
+  // Stopped with that read out: when it answers, nothing more is asked.
+  desk.stop();
+  await jest.advanceTimersByTimeAsync(10_000);
+  expect(service.reads.length).toBe(readsAtStop);
+
+  // Stopped again with a read out, then at once asked to follow: the stopped round's end starts no second chain of polls.
+  desk.startFillPolling();
+  await jest.advanceTimersByTimeAsync(500);
+  desk.stop();
+  desk.startFillPolling();
+  service.fill();
+  await jest.advanceTimersByTimeAsync(20_000);
+  expect(await row()).toMatchObject({ status: "filled", struckRate: 1501 });
+  // Two rounds overlap at most once (the stopped one's read still out); never a third.
+  expect(service.maxReadsInFlight).toBeLessThanOrEqual(2);
+  expect(errors).toEqual([]);
+});
+
+it("a send whose every row is refused leaves nothing to follow and makes no poll", async () => {
+  const world = await journalledOpen(START);
+  const { service } = world;
+  service.fail("open", { code: "invalid_request", status: 400, message: "Scripted refusal." });
+  const d = (desk = await world.desk(1_000));
+  await d.resume();
+  await jest.advanceTimersByTimeAsync(1_000);
+  expect(await world.row()).toMatchObject({ status: "rejected" });
+  const readsAfterRefusal = service.reads.length;
+  d.startFillPolling();
+  await jest.advanceTimersByTimeAsync(5_000);
+  expect(service.reads.slice(readsAfterRefusal)).toEqual([]);
 });

@@ -1,4 +1,4 @@
-// A small in-memory Hedging Service behind the HedgingClient calls the desk makes, for desk tests under fake timers: hedges, history, idempotent POSTs (replayed per key), scripted faults (an answer lost after the service acted, a refusal, reads that fail), and a record of every request.
+// A small in-memory Hedging Service behind the HedgingClient calls the desk makes, for desk tests under fake timers: hedges, history, idempotent POSTs (replayed per key), scripted faults (an answer lost after the service acted, a refusal, reads that fail or answer slowly), and a record of every request.
 import { HedgingApiError, SERVICE_ERROR_STATUS } from "../../src/api/errors";
 import type { HedgingClient } from "../../src/api/client";
 import type { ClosedHedge, Hedge, HistoryQuery, ListQuery } from "../../src/api/schemas";
@@ -54,6 +54,8 @@ export class FakeService {
   onPost: ((post: Post) => void | Promise<void>) | null = null;
   private seq = 0;
 
+  /** Each read answers this long after it arrives (a slow service; 0: at once). */
+  readDelayMs = 0;
   /** Opens are filled at once instead of waiting for fill(). */
   fillAtOnce = false;
   keyId = KEY_ID;
@@ -222,7 +224,7 @@ export class FakeService {
     this.readTimes.push(Date.now());
     this.readsInFlight++;
     this.maxReadsInFlight = Math.max(this.maxReadsInFlight, this.readsInFlight);
-    await Promise.resolve();
+    await (this.readDelayMs > 0 ? new Promise((done) => setTimeout(done, this.readDelayMs)) : Promise.resolve());
     this.readsInFlight--;
     const fault = this.readFaults.shift() ?? (Date.now() < this.readsDownUntil ? { code: "service_unavailable" } : undefined);
     if (fault) throw apiError(fault);

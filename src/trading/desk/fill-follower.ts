@@ -8,7 +8,6 @@ import { nextStep } from "./rule";
 export class FillFollower {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private polling = false;
-  private running = false;
   /** Requests the last poll round made (a round of many pages waits longer before the next). */
   private lastRoundRequests = 0;
 
@@ -21,7 +20,10 @@ export class FillFollower {
     private readonly afterRound: () => void,
   ) {}
 
-  /** Starts polling (idempotent). */
+  /**
+   * Starts polling (idempotent). The desk calls it with a live signal only (it restarts a stopped desk first), so one
+   * chain of rounds runs per desk life: a round still out from a stopped life does nothing more once it returns.
+   */
   start(): void {
     if (this.polling) return;
     this.polling = true;
@@ -35,17 +37,14 @@ export class FillFollower {
   }
 
   private schedule(delay: number): void {
-    if (this.ctx.life().aborted) return;
-    if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.timer = null;
-      if (this.running) return this.schedule(this.intervalMs);
-      this.running = true;
-      void this.round()
+      const life = this.ctx.life();
+      void this.round(life)
         .catch((e: unknown) => this.ctx.report(e))
         .finally(() => {
-          this.running = false;
-          if (this.ctx.life().aborted) return;
+          // Stopped meanwhile: stop() ended this chain (a restart has started its own).
+          if (life.aborted) return;
           if (this.lanes.submitted().length > 0) this.schedule(nextPollDelayMs(this.intervalMs, this.lastRoundRequests));
           else this.polling = false;
           this.afterRound();
@@ -53,10 +52,9 @@ export class FillFollower {
     }, delay);
   }
 
-  private async round(): Promise<void> {
+  /** One round (no request when no row waits: pollOnce asks only about the rows it is given). */
+  private async round(life: AbortSignal): Promise<void> {
     const rows = this.lanes.submitted();
-    if (rows.length === 0) return;
-    const life = this.ctx.life();
     const round = await pollOnce(
       this.ctx.client,
       rows.map((t) => t.intent),
@@ -78,8 +76,8 @@ export class FillFollower {
         });
     }
     for (const { intent, verdict } of round.judged) {
+      // Still accepted: only a poll round moves a followed row (a decision is refused for it), one row once a round.
       const t = byIntent.get(intent)!;
-      if (intent.status !== "submitted") continue;
       // unclear: counted, and parked once the caps are reached
       const capped = verdict.kind === "unclear" && this.runner.countMismatch(t);
       const step = nextStep(intent, verdict, this.runner.facts(t, !capped));
