@@ -910,6 +910,19 @@ describe("a pane that closes", () => {
 });
 
 describe("one row at a time per market side", () => {
+  it("another account's unfinished row in the same log does not hold back this account's side (a desk without this computer's journal)", async () => {
+    const w = world();
+    w.service.fillAtOnce = true;
+    const theirs = intentFromRow(row(), "theirs", "sandbox", iso(START), "0x00000000000000000000000000000000000000bb");
+    await new Journal(w.workbook).append([theirs]);
+    const desk = await w.desk({ intentStore: undefined });
+    expect(desk.waits()).toEqual([]);
+    const sent = desk.send(previewOf([row({ clientReference: "MINE" })]));
+    await advance(2_000);
+    expect((await sent).rows[0]).toMatchObject({ status: "submitted" });
+    expect(w.service.posts.map((p) => p.body.client_reference)).toEqual(["MINE"]);
+  });
+
   it("an Add acts on the side's open hedge: read by id after a row of the side that finished on it, found anew once that hedge is closed", async () => {
     const w = world();
     w.service.fillAtOnce = true;
@@ -1283,8 +1296,14 @@ describe("the unfinished rows listed on opening, and what Resume does with each"
     w.service.failReads(3);
     const plan = await desk.inspect();
     expect(plan.items.map((i) => [i.row.idempotencyKey, i.step, i.serviceSays, i.detail])).toEqual([
-      [submitted.idempotencyKey, "follow", "Could not ask the service (service_unavailable).", "Resume asks again first."],
-      [sent.idempotencyKey, "decide", "Could not ask the service (service_unavailable).", "Resume asks again first."],
+      [
+        submitted.idempotencyKey,
+        "follow",
+        "Could not ask the service (service_unavailable).",
+        "Accepted by the service: Resume follows it to its fill.",
+      ],
+      // Sent moments ago: not a decision yet; Resume asks again before anything is sent.
+      [sent.idempotencyKey, "ask", "Could not ask the service (service_unavailable).", "Resume asks the service again first."],
       [
         decide.idempotencyKey,
         "decide",
@@ -1297,6 +1316,19 @@ describe("the unfinished rows listed on opening, and what Resume does with each"
       step: "decide",
       serviceSays: "Hedge h-1 is filled at 100,000.00 USD. Its notional is the one before this row.",
     });
+  });
+
+  it("a row sent longer ago than the resend window and the doubt limit, when the service cannot be asked, is listed for your decision", async () => {
+    const w = world();
+    w.service.seed({ notional_usd: 100_000 });
+    const sent = await w.journalled(addRow(1_000), { sentAt: iso(START - 30 * 60_000), hedgeId: "h-1", notionalBefore: 100_000 });
+    const desk = await w.desk();
+    w.service.failReads(3);
+    const plan = await desk.inspect();
+    expect(plan.items.map((i) => [i.row.idempotencyKey, i.step, i.detail])).toEqual([
+      [sent.idempotencyKey, "decide", "The service could not be asked, and the row was sent 30 min ago: your decision."],
+    ]);
+    expect(w.service.posts).toEqual([]);
   });
 
   it("lists another account's rows as a count, rows it can never send with the reason, and sends nothing for them", async () => {
@@ -2028,12 +2060,37 @@ describe("a market side judged as a chain (issue 22)", () => {
       sentAt: iso(START - 50_000),
     });
     const desk = await w.desk();
+    // On opening the accepted row is listed as followed (the service is asked again), not yet as a decision.
+    expect((await desk.inspect()).items.map((i) => [i.row.idempotencyKey, i.step])).toEqual([[added.idempotencyKey, "follow"]]);
     await desk.resume();
     const closing = desk.send(previewOf([sell({ action: "close", notional: null })]));
     await advance(130_000);
     expect((await closing).rows[0].status).toBe("submitting");
     expect((await byKey(w, added.idempotencyKey)).status).toBe("needs_decision");
     expect(desk.waits()).toEqual([expect.objectContaining({ reason: "needs_decision", queued: 1 })]);
+    expect(w.service.posts).toEqual([]);
+  });
+
+  it("the Unfinished rows list names a change of the hedge before a side's first unfinished row that no row explains", async () => {
+    const w = world();
+    // The Open left the hedge at 100,000; the Add found it at 120,000 and took effect from there.
+    const h = w.service.seed({ side: "sell", notional_usd: 170_000 });
+    await w.journalled(row({ side: "sell", notional: 100_000, clientReference: "O-1" }), {
+      status: "filled",
+      hedgeId: h.id,
+      sentAt: iso(START - 60_000),
+    });
+    await w.journalled(sell({ action: "add", notional: 50_000 }), {
+      status: "submitted",
+      hedgeId: h.id,
+      notionalBefore: 120_000,
+      sentAt: iso(START - 50_000),
+    });
+    const plan = await (await w.desk()).inspect();
+    expect(plan.items.map((i) => [i.row.action, i.step])).toEqual([["add", "record"]]);
+    expect(plan.items[0].serviceSays).toMatch(
+      /^Hedge h-1 is filled at 170,000\.00 USD\..* The open before it left the hedge at 100,000\.00 USD, but this add found it at 120,000\.00 USD: a change no row of this log explains \(another workbook or person\)\.$/,
+    );
     expect(w.service.posts).toEqual([]);
   });
 });

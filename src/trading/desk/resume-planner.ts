@@ -7,7 +7,7 @@ import { chainGaps } from "../verdict";
 import { sameAccount } from "../duplicates";
 import type { ResumeItem, ResumePlan, ResumeStep } from "../types";
 import type { DeskContext } from "./context";
-import { ago, neverSent, nextStep, type Facts, type Shown, type Step } from "./rule";
+import { ago, neverSent, nextStep, type Facts, type ParkWhy, type Shown, type Step } from "./rule";
 
 /** On opening, the service is asked about this many unfinished rows (the newest); the others are asked on Resume. */
 export const INSPECT_ASK_MAX = 100;
@@ -79,8 +79,8 @@ function notAsked(ctx: DeskContext, intent: Intent): Planned {
   const step = nextStep(intent, { kind: "not_asked" }, factsOf(ctx, intent));
   return {
     serviceSays: `Not asked yet (the newest ${INSPECT_ASK_MAX} rows are).`,
-    // A resumed Open never sent is asked about first, then sent: listed as "send".
-    step: step.kind === "follow" ? "follow" : step.kind === "park" ? "decide" : step.kind === "send" || neverSent(intent) ? "send" : "ask",
+    // A row known never sent is sent (a resumed Open after asking first): listed as "send".
+    step: step.kind === "follow" ? "follow" : step.kind === "park" ? "decide" : neverSent(intent) ? "send" : "ask",
     detail: "Resume asks the service about it before doing anything.",
   };
 }
@@ -88,7 +88,8 @@ function notAsked(ctx: DeskContext, intent: Intent): Planned {
 /** What Resume would do with one row, and what the service shows now. Reads only. */
 async function planRow(ctx: DeskContext, intent: Intent, next: Intent | null): Promise<Planned> {
   const facts = factsOf(ctx, intent);
-  if (intent.status === "submitting" && nextStep(intent, { kind: "not_asked" }, facts).kind === "send")
+  // Only a row being sent can be "send" unasked (an accepted row is followed, one waiting for a decision stays so).
+  if (nextStep(intent, { kind: "not_asked" }, facts).kind === "send")
     return {
       serviceSays: "Not asked: this computer's journal shows it was never sent.",
       step: "send",
@@ -101,15 +102,11 @@ async function planRow(ctx: DeskContext, intent: Intent, next: Intent | null): P
     shown = { kind: "unreachable", code: errorCode(e) };
   }
   const serviceSays = shown.kind === "unreachable" ? `Could not ask the service (${shown.code}).` : shown.says;
-  return { serviceSays, ...presented(intent, nextStep(intent, shown, facts), shown, facts) };
+  return { serviceSays, ...presented(intent, nextStep(intent, shown, facts), facts) };
 }
 
 /** The rule's step as the pane lists it: the ResumeStep and why, in a sentence. */
-function presented(intent: Intent, step: Step, shown: Shown, facts: Facts): { step: ResumeStep; detail: string } {
-  if (intent.status === "needs_decision")
-    return { step: "decide", detail: "The service could not tell whether this row took effect: your decision." };
-  if (shown.kind === "unreachable")
-    return { step: intent.status === "submitted" ? "follow" : "decide", detail: "Resume asks again first." };
+function presented(intent: Intent, step: Step, facts: Facts): { step: ResumeStep; detail: string } {
   switch (step.kind) {
     case "adopt":
       if (intent.status !== "submitted")
@@ -128,17 +125,23 @@ function presented(intent: Intent, step: Step, shown: Shown, facts: Facts): { st
     case "wait":
       return { step: "ask", detail: "Resume asks the service again first." };
     case "park":
-      if (step.why === "other_key")
-        return {
-          step: "decide",
-          detail: "Not on the service, and sent with another API key or from another computer: a re-send could act twice.",
-        };
-      if (step.why === "too_old")
-        return {
-          step: "decide",
-          detail: `Not on the service, and sent ${ago(facts.sentAgoMs)} ago: the service may have forgotten its key, so a re-send could act twice.`,
-        };
-      return { step: "decide", detail: "The service shows something this row does not match: your decision." };
+      return { step: "decide", detail: parkedDetail(step.why, facts) };
+  }
+}
+
+/** Why Resume would leave the row for the user's decision. */
+function parkedDetail(why: ParkWhy, facts: Facts): string {
+  switch (why) {
+    case "awaiting":
+      return "The service could not tell whether this row took effect: your decision.";
+    case "other_key":
+      return "Not on the service, and sent with another API key or from another computer: a re-send could act twice.";
+    case "too_old":
+      return `Not on the service, and sent ${ago(facts.sentAgoMs)} ago: the service may have forgotten its key, so a re-send could act twice.`;
+    case "unreachable":
+      return `The service could not be asked, and the row was sent ${ago(facts.sentAgoMs)} ago: your decision.`;
+    default: // unclear (the plan counts no doubts: never doubt_rounds or doubt_time)
+      return "The service shows something this row does not match: your decision.";
   }
 }
 
