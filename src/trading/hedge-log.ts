@@ -78,6 +78,27 @@ export interface LogRecord extends RowOutcome, Partial<RowJournal>, Partial<RowA
 }
 
 /**
+ * A row's body: the fields it is appended with and that never change after (what was journalled and sent, and the
+ * approval it was sent under), in sheet order. The row hash covers them in this order (log-chain.ts): never reorder;
+ * the journal keeps them over a later edit of the log and names an edited one in this order (journal.ts).
+ */
+export const LOG_BODY_FIELDS = [
+  "loggedAt",
+  "environment",
+  "action",
+  "market",
+  "side",
+  "notional",
+  "tenor",
+  "clientReference",
+  "idempotencyKey",
+  "account",
+  "batchHash",
+  "preparedBy",
+  "approvedBy",
+] as const satisfies ReadonlyArray<keyof LogRecord>;
+
+/**
  * The columns of a log row ever updated after it is appended, in column order: the status columns (Status … Message), then
  * the columns added later (the Account, when the user claims a row of an older log; Notional before and Sent at, written
  * before the request leaves; the user's Decision and its time; the Final hash, the chain's seal written with the final status).

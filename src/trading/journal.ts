@@ -1,6 +1,6 @@
 // The journal: the "Hedge Log" table plus the per-user intent store as the durable record of every intent. Appends before sending; reads only unfinished, today's and known rows; merges the two on opening; coalesces status updates.
 import { type Workbook, type WorkbookIdentity } from "./workbook";
-import { LOG_SHEET_NAME, LOG_STATUS_FIELDS, type LogRecord, type LogUpdate } from "./hedge-log";
+import { LOG_BODY_FIELDS, LOG_SHEET_NAME, LOG_STATUS_FIELDS, type LogRecord, type LogUpdate } from "./hedge-log";
 import { applyPatch, intentFromLogRecord, intentToLogRecord, isFinal, unusableReason, type Intent, type IntentPatch } from "./intent";
 import { prunable, type IntentStore, type StoredIntent } from "./intent-store";
 import { CHAIN_START, finalHashOf, rowHashOf } from "./log-chain";
@@ -53,21 +53,6 @@ const RANK: Record<IntentStatus, number> = {
   rejected: 3,
   not_sent: 3,
 };
-/** Fields of a row that make its request: what was journalled wins over a later edit of the log. */
-const BODY_FIELDS = [
-  "action",
-  "market",
-  "side",
-  "notional",
-  "tenor",
-  "clientReference",
-  "environment",
-  "loggedAt",
-  "account",
-  "batchHash",
-  "preparedBy",
-  "approvedBy",
-] as const;
 const RESULT_FIELDS = ["status", "hedgeId", "orderTxHash", "fillTxHash", "struckRate", "filledAt", "errorCode", "message"] as const;
 
 /** Oldest first by when logged (ISO 8601 UTC texts of one form order as the times do); ties keep their order (sort is stable). */
@@ -319,7 +304,9 @@ export class Journal {
       this.queueLog(stored, { status: stored.status, message: stored.message });
       return stored;
     }
-    const edited = BODY_FIELDS.filter((f) => f !== "account" && (fromLog[f] ?? null) !== (stored[f] ?? null));
+    // What was journalled wins over a later edit of the log's body (the key is equal: the rows are matched by it; an
+    // account is claimed, not compared).
+    const edited = LOG_BODY_FIELDS.filter((f) => f !== "account" && (fromLog[f] ?? null) !== (stored[f] ?? null));
     if (!stored.account && fromLog.account) stored.account = fromLog.account;
     const result: Intent = { ...stored };
     // The log's result wins when it is further on, or final (a final stored state is only ever equal in rank to it).

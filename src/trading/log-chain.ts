@@ -1,7 +1,7 @@
 // The Hedge Log's hash chain: a row's canonical body and final state, its link (SHA-256 over the previous link and its body), its seal once final, and the check month end runs over the log in sheet order.
 import { utcMs } from "../api/time";
 import { hashOf } from "./digest";
-import { LOG_STATUS_FIELDS, type LogRecord } from "./hedge-log";
+import { LOG_BODY_FIELDS, LOG_STATUS_FIELDS, type LogRecord } from "./hedge-log";
 
 /** The link before the first row of a chain. */
 export const CHAIN_START = "0".repeat(64);
@@ -16,22 +16,6 @@ export interface ChainCells {
   finalHash: string | null;
 }
 
-/** The fields a row is appended with and that never change after (what was journalled and sent, and the approval it was sent under). */
-const BODY = [
-  "loggedAt",
-  "environment",
-  "action",
-  "market",
-  "side",
-  "notional",
-  "tenor",
-  "clientReference",
-  "idempotencyKey",
-  "account",
-  "batchHash",
-  "preparedBy",
-  "approvedBy",
-] as const;
 /** The fields the service's answer and the user's decision set (the log's status fields but the Account, which is body, and the seal itself): sealed when the row becomes final. */
 const FINAL = LOG_STATUS_FIELDS.filter((f) => f !== "account" && f !== "finalHash");
 const AMOUNTS = new Set<string>(["notional", "notionalBefore"]);
@@ -82,7 +66,7 @@ function canonical(record: Partial<LogRecord>, fields: readonly string[]): strin
   return `${text}]`;
 }
 
-export const canonicalBody = (record: Partial<LogRecord>): string => canonical(record, BODY);
+export const canonicalBody = (record: Partial<LogRecord>): string => canonical(record, LOG_BODY_FIELDS);
 export const canonicalFinal = (record: Partial<LogRecord>): string => canonical(record, FINAL);
 
 /** The link of a row appended after `prevHash`. */
