@@ -2,6 +2,7 @@
 import type { ClosedHedge, Hedge, Position } from "../../src/api/schemas";
 import { toExcelDate, type CellValue } from "../../src/trading/cells";
 import { LOG_COLUMNS, type LogRecord } from "../../src/trading/hedge-log";
+import { intentFromRow, intentToLogRecord } from "../../src/trading/intent";
 import { monthWindow } from "../../src/monthend/month";
 import type { MonthData } from "../../src/monthend/recon-model";
 
@@ -68,37 +69,25 @@ export function position(over: Partial<Position> = {}): Position {
 }
 
 let keys = 0;
-/** A Hedge Log row of a filled open (a fresh idempotency key each, unless given). */
+/** A Hedge Log row of a filled open (a fresh idempotency key each, unless given): the row the desk journals, then filled. */
 export function logRow(over: Partial<LogRecord> = {}): LogRecord {
-  return {
-    loggedAt: "2026-11-02T09:00:00.000Z",
-    environment: "sandbox",
+  const open = {
+    rowNumber: 2,
     action: "open",
     market: "USDTNGN",
     side: "buy",
     notional: 100_000,
     tenor: 7,
     clientReference: "DEAL-1",
-    idempotencyKey: `key-${++keys}`,
+  } as const;
+  return {
+    ...intentToLogRecord(intentFromRow(open, `key-${++keys}`, "sandbox", "2026-11-02T09:00:00.000Z")),
     status: "filled",
     hedgeId: "h1",
     orderTxHash: "0xorder",
     fillTxHash: "0xfill",
     struckRate: 1500,
     filledAt: "2026-11-02T09:00:02.000Z",
-    errorCode: null,
-    message: null,
-    account: null,
-    notionalBefore: null,
-    sentAt: null,
-    decision: null,
-    decidedAt: null,
-    batchHash: null,
-    preparedBy: null,
-    approvedBy: null,
-    prevHash: null,
-    rowHash: null,
-    finalHash: null,
     ...over,
   };
 }
