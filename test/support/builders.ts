@@ -69,39 +69,30 @@ export function position(over: Partial<Position> = {}): Position {
 }
 
 let keys = 0;
-/** A Hedge Log row of a filled open (a fresh idempotency key each, unless given): the row the desk journals, then filled. */
+const OPEN = {
+  rowNumber: 2,
+  action: "open",
+  market: "USDTNGN",
+  side: "buy",
+  notional: 100_000,
+  tenor: 7,
+  clientReference: "DEAL-1",
+} as const;
+
+/** A row as the desk journals it before sending (an open): key `idempotencyKey`, status submitting, nothing back from the service yet. */
+export function journalled(idempotencyKey: string, over: Partial<LogRecord> = {}): LogRecord {
+  return { ...intentToLogRecord(intentFromRow(OPEN, idempotencyKey, "sandbox", "2026-11-02T09:00:00.000Z")), ...over };
+}
+
+/** A Hedge Log row of a filled open (a fresh idempotency key each, unless given). */
 export function logRow(over: Partial<LogRecord> = {}): LogRecord {
-  const open = {
-    rowNumber: 2,
-    action: "open",
-    market: "USDTNGN",
-    side: "buy",
-    notional: 100_000,
-    tenor: 7,
-    clientReference: "DEAL-1",
-  } as const;
-  return {
-    ...intentToLogRecord(intentFromRow(open, `key-${++keys}`, "sandbox", "2026-11-02T09:00:00.000Z")),
+  return journalled(`key-${++keys}`, {
     status: "filled",
     hedgeId: "h1",
     orderTxHash: "0xorder",
     fillTxHash: "0xfill",
     struckRate: 1500,
     filledAt: "2026-11-02T09:00:02.000Z",
-    ...over,
-  };
-}
-
-/** A row as the desk journals it before sending: key `idempotencyKey`, status submitting, nothing back from the service yet. */
-export function journalled(idempotencyKey: string, over: Partial<LogRecord> = {}): LogRecord {
-  return logRow({
-    idempotencyKey,
-    status: "submitting",
-    hedgeId: null,
-    orderTxHash: null,
-    fillTxHash: null,
-    struckRate: null,
-    filledAt: null,
     ...over,
   });
 }
