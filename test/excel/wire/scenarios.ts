@@ -353,14 +353,9 @@ export async function longTextScenarios(scale: Scale): Promise<StepResult[]> {
   ];
 }
 
-/**
- * The case the sizing rule cannot foresee: thousands of rows of short comments, then rows of 500-character ones. The
- * chunk sized by the light rows is refused by Excel (over 5 MB); it is read again from the first chunk's size.
- */
-export async function lightThenLongScenario(scale: Scale): Promise<StepResult[]> {
-  const next = random(10);
-  const text = longTexts(10, 500);
-  const host = new WireHost();
+/** An Exposures sheet of `rows` trade rows with 15 comment columns (20 in all), selected: the long-text selections' set-up. */
+function commentedSelection(host: WireHost, seed: number, rows: number, comment: (r: number, i: number) => string): void {
+  const next = random(seed);
   const sheet = host.addSheet("Exposures");
   const headers = [
     "Market",
@@ -371,8 +366,6 @@ export async function lightThenLongScenario(scale: Scale): Promise<StepResult[]>
     ...Array.from({ length: 15 }, (_, i) => `Comment ${i + 1}`),
   ];
   sheet.fill(0, 0, [headers]);
-  const rows = 2 * scale.lightThenLongRows;
-  const comment = (r: number, i: number) => (r > scale.lightThenLongRows ? text(r + i) : `ok ${i}`);
   for (let r = 1; r <= rows; r++)
     sheet.fill(r, 0, [
       [
@@ -385,6 +378,18 @@ export async function lightThenLongScenario(scale: Scale): Promise<StepResult[]>
       ],
     ]);
   host.select("Exposures", { top: 1, left: 0, bottom: rows, right: 19 });
+}
+
+/**
+ * The case the sizing rule cannot foresee: thousands of rows of short comments, then rows of 500-character ones. The
+ * chunk sized by the light rows is refused by Excel (over 5 MB); it is read again from the first chunk's size.
+ */
+export async function lightThenLongScenario(scale: Scale): Promise<StepResult[]> {
+  const text = longTexts(10, 500);
+  const host = new WireHost();
+  const rows = 2 * scale.lightThenLongRows;
+  const comment = (r: number, i: number) => (r > scale.lightThenLongRows ? text(r + i) : `ok ${i}`);
+  commentedSelection(host, 10, rows, comment);
   const meter = new OfficeMeter(host);
   const wb = new OfficeWorkbook(meter.excel);
   return [
@@ -402,31 +407,9 @@ export async function lightThenLongScenario(scale: Scale): Promise<StepResult[]>
 }
 
 export async function longSelectionScenario(scale: Scale): Promise<StepResult[]> {
-  const next = random(6);
   const text = longTexts(6, 500);
   const host = new WireHost();
-  const sheet = host.addSheet("Exposures");
-  const headers = [
-    "Market",
-    "Side",
-    "Notional USD",
-    "Tenor",
-    "Client reference",
-    ...Array.from({ length: 15 }, (_, i) => `Comment ${i + 1}`),
-  ];
-  sheet.fill(0, 0, [headers]);
-  for (let r = 1; r <= scale.longSelectionRows; r++)
-    sheet.fill(r, 0, [
-      [
-        "USDTNGN",
-        r % 2 ? "buy" : "sell",
-        Math.round(next() * 1e7) / 100,
-        7,
-        `DEAL-${r}`,
-        ...Array.from({ length: 15 }, (_, i) => text(r + i)),
-      ],
-    ]);
-  host.select("Exposures", { top: 1, left: 0, bottom: scale.longSelectionRows, right: 19 });
+  commentedSelection(host, 6, scale.longSelectionRows, (r, i) => text(r + i));
   const meter = new OfficeMeter(host);
   const wb = new OfficeWorkbook(meter.excel);
   return [
