@@ -25,6 +25,22 @@ import { journalled } from "../support/builders";
 jest.setTimeout(120_000);
 
 const DAY = 86_400_000;
+
+/** A row an earlier session left in the log unfinished (an open being sent, unless told), of `account`. */
+const unfinished = (account: string, over: Partial<LogRecord>): LogRecord =>
+  journalled(over.idempotencyKey ?? "", { tenor: null, clientReference: null, account, ...over });
+
+/** What an earlier session left before this pane opened: rows in the Hedge Log, and entries in this computer's journal. */
+async function leftBehind(page: Page, log: LogRecord[], scope: string, entries: StoredIntent[]): Promise<void> {
+  await page.evaluate(
+    async ({ log, scope, entries }) => {
+      const h = (window as unknown as HarnessWindow).hedgeHarness;
+      await h.appendLog(log);
+      await h.putJournal(scope, entries);
+    },
+    { log, scope, entries },
+  );
+}
 describeWithBrowser("unfinished rows in Chromium", (chromiumPath) => {
   const world = paneWithSandbox(chromiumPath, { seed: 5, fillMs: 200, open: false });
   const item = (page: Page, key: string) => page.locator(`#resume-list li[data-key="${key}"]`);
@@ -51,34 +67,27 @@ describeWithBrowser("unfinished rows in Chromium", (chromiumPath) => {
     const twoDaysAgo = new Date(Date.now() - 2 * DAY).toISOString();
     const rows: Record<string, LogRecord> = {
       // An Add sent two days ago; the service does not show it: too old to send again, the user decides.
-      add: {
-        ...journalled("", { tenor: null, clientReference: null }),
+      add: unfinished(address, {
         loggedAt: twoDaysAgo,
         sentAt: twoDaysAgo,
         action: "add",
         side: "buy",
         notional: 25_000,
         idempotencyKey: "e2e-add-0001",
-        status: "submitting",
         hedgeId,
         notionalBefore: 100_000,
-        account: address,
-      },
+      }),
       // A Reduce of an older version's log (no Sent at, no notional before) that the service did execute.
-      reduce: {
-        ...journalled("", { tenor: null, clientReference: null }),
+      reduce: unfinished(address, {
         loggedAt: new Date(Date.parse(twoDaysAgo) + 1_000).toISOString(),
         action: "reduce",
         side: "buy",
         notional: 10_000,
         idempotencyKey: "e2e-reduce-0001",
-        status: "submitting",
         hedgeId,
-        account: address,
-      },
+      }),
       // An Open journalled by this computer and never sent (the pane died before the request).
-      open: {
-        ...journalled("", { tenor: null, clientReference: null }),
+      open: unfinished(address, {
         loggedAt: new Date(Date.now() - 60_000).toISOString(),
         action: "open",
         side: "sell",
@@ -86,12 +95,9 @@ describeWithBrowser("unfinished rows in Chromium", (chromiumPath) => {
         tenor: 3,
         clientReference: "DEAL-RESUME-1",
         idempotencyKey: "e2e-open-0001",
-        status: "submitting",
-        account: address,
-      },
+      }),
       // A row whose idempotency key was blanked: never sent, whatever happens.
-      broken: {
-        ...journalled("", { tenor: null, clientReference: null }),
+      broken: unfinished(address, {
         loggedAt: new Date(Date.now() - 30_000).toISOString(),
         action: "open",
         side: "buy",
@@ -99,9 +105,7 @@ describeWithBrowser("unfinished rows in Chromium", (chromiumPath) => {
         tenor: 1,
         clientReference: "BROKEN",
         idempotencyKey: "",
-        status: "submitting",
-        account: address,
-      },
+      }),
     };
     await client.decrease({ market: "USDTNGN", side: "buy", reduce_notional_usd: 10_000 }, { idempotencyKey: rows.reduce.idempotencyKey });
     const keyId = keyFingerprint(DEMO_API_KEY);
@@ -109,14 +113,7 @@ describeWithBrowser("unfinished rows in Chromium", (chromiumPath) => {
 
     const { page } = await world.session.open();
     await waitReady(page);
-    await page.evaluate(
-      async ({ log, scope, entries }) => {
-        const h = (window as unknown as HarnessWindow).hedgeHarness;
-        await h.appendLog(log);
-        await h.putJournal(scope, entries);
-      },
-      { log: [rows.add, rows.reduce, rows.open, rows.broken], scope: intentScope("sandbox", address), entries: journal },
-    );
+    await leftBehind(page, [rows.add, rows.reduce, rows.open, rows.broken], intentScope("sandbox", address), journal);
     await connect(page, DEMO_API_KEY, world.sandbox.baseUrl);
     await page.waitForSelector("#resume-list li");
     await page.waitForFunction(() => document.querySelectorAll("#resume-list li").length === 3);
@@ -173,8 +170,7 @@ describeWithBrowser("unfinished rows in Chromium", (chromiumPath) => {
   test("Resume with a LIVE key asks the same second confirmation as a new batch; Cancel sends nothing", async () => {
     const client = new HedgingClient({ apiKey: DEMO_LIVE_API_KEY, baseUrl: world.sandbox.baseUrl });
     const address = (await client.account()).data.account_address!;
-    const record: LogRecord = {
-      ...journalled("", { tenor: null, clientReference: null }),
+    const record: LogRecord = unfinished(address, {
       environment: "production",
       loggedAt: new Date(Date.now() - 60_000).toISOString(),
       action: "open",
@@ -183,23 +179,12 @@ describeWithBrowser("unfinished rows in Chromium", (chromiumPath) => {
       tenor: 7,
       clientReference: "LIVE-RESUME-1",
       idempotencyKey: "e2e-live-0001",
-      status: "submitting",
-      account: address,
-    };
+    });
     const { page } = await world.session.open();
     await waitReady(page);
-    await page.evaluate(
-      async ({ log, scope, entries }) => {
-        const h = (window as unknown as HarnessWindow).hedgeHarness;
-        await h.appendLog(log);
-        await h.putJournal(scope, entries);
-      },
-      {
-        log: [record],
-        scope: intentScope("production", address),
-        entries: [{ record, keyId: keyFingerprint(DEMO_LIVE_API_KEY), anchor: null, finalAt: null }],
-      },
-    );
+    await leftBehind(page, [record], intentScope("production", address), [
+      { record, keyId: keyFingerprint(DEMO_LIVE_API_KEY), anchor: null, finalAt: null },
+    ]);
     await connect(page, DEMO_LIVE_API_KEY, world.sandbox.baseUrl);
     await page.waitForSelector("#resume-list li");
     await page.locator("#resume").click();
@@ -275,21 +260,17 @@ describeWithBrowser("unfinished rows in Chromium", (chromiumPath) => {
     const keyId = keyFingerprint(DEMO_API_KEY);
     const { page } = await world.session.open();
     await waitReady(page);
-    await page.evaluate(
-      async ({ log, scope, entries }) => {
-        const h = (window as unknown as HarnessWindow).hedgeHarness;
-        await h.appendLog(log);
-        await h.putJournal(scope, entries);
-        h.setSheet("Closes", [
-          ["Market", "Side", "Notional", "Tenor", "Client reference"],
-          ["USDTNGN", "sell", "", "", ""],
-        ]);
-      },
-      {
-        log: rows,
-        scope: intentScope("sandbox", address),
-        entries: rows.map((record) => ({ record, keyId, anchor: null, finalAt: null })),
-      },
+    await leftBehind(
+      page,
+      rows,
+      intentScope("sandbox", address),
+      rows.map((record) => ({ record, keyId, anchor: null, finalAt: null })),
+    );
+    await page.evaluate(() =>
+      (window as unknown as HarnessWindow).hedgeHarness.setSheet("Closes", [
+        ["Market", "Side", "Notional", "Tenor", "Client reference"],
+        ["USDTNGN", "sell", "", "", ""],
+      ]),
     );
     await connect(page, DEMO_API_KEY, world.sandbox.baseUrl);
     await page.waitForFunction(() => document.querySelectorAll("#resume-list li").length === 2);
