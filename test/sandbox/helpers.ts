@@ -47,6 +47,21 @@ export function start(options: SandboxOptions = {}): Promise<RunningSandbox> {
   return startSandbox({ port: 0, http: true, fillMs: 20, accounts: fastAccounts(), ...options });
 }
 
+/** A sandbox of `markets` for one trading key (the chaos runs), its every line of log kept in `log`. */
+export function startWithMarkets(apiKey: string, markets: MarketConfig[], options: SandboxOptions, log: string[]): Promise<RunningSandbox> {
+  return start({
+    accounts: [
+      benchAccount(
+        apiKey,
+        markets.map((m) => m.symbol),
+      ),
+    ],
+    markets,
+    log: (l) => log.push(l),
+    ...options,
+  });
+}
+
 export interface RawResponse {
   status: number;
   headers: Headers;

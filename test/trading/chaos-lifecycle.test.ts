@@ -8,7 +8,7 @@ import type { CellValue } from "../../src/trading/cells";
 import type { LogRecord } from "../../src/trading/hedge-log";
 import type { RunningSandbox } from "../../src/sandbox/server";
 import type { Side } from "../../src/api/schemas";
-import { benchAccount, deskClient, controlOk, start, serviceState, sleep, testMarkets, until } from "../sandbox/helpers";
+import { deskClient, controlOk, startWithMarkets, serviceState, sleep, testMarkets, until } from "../sandbox/helpers";
 import { killable, resumeInNewPane } from "./desk-harness";
 
 const KEY = "svc_test_chaos_lifecycle_key_0001";
@@ -47,19 +47,7 @@ const rowsOf = (action: Planned["action"]) => PLAN.filter((p) => p.action === ac
 let sb: RunningSandbox;
 const sandboxLog: string[] = [];
 beforeAll(async () => {
-  sb = await start({
-    accounts: [
-      benchAccount(
-        KEY,
-        markets.map((m) => m.symbol),
-      ),
-    ],
-    markets,
-    fillMs: 1_000,
-    failRate: 0,
-    seed: 11,
-    log: (l) => sandboxLog.push(l),
-  });
+  sb = await startWithMarkets(KEY, markets, { fillMs: 1_000, failRate: 0, seed: 11 }, sandboxLog);
 });
 afterAll(() => sb.close());
 

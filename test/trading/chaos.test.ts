@@ -5,7 +5,7 @@ import { createDesk } from "../../src/trading/desk";
 import { FINAL_STATUSES, type Progress } from "../../src/trading/types";
 import type { CellValue } from "../../src/trading/cells";
 import type { RunningSandbox } from "../../src/sandbox/server";
-import { benchAccount, deskClient, controlOk, start, serviceState, testMarkets } from "../sandbox/helpers";
+import { deskClient, controlOk, startWithMarkets, serviceState, testMarkets } from "../sandbox/helpers";
 import { killable, resumeInNewPane } from "./desk-harness";
 
 const KEY = "svc_test_chaos_monkey_key_0001";
@@ -15,19 +15,7 @@ const markets = testMarkets(ROWS / 2);
 let sb: RunningSandbox;
 const sandboxLog: string[] = [];
 beforeAll(async () => {
-  sb = await start({
-    accounts: [
-      benchAccount(
-        KEY,
-        markets.map((m) => m.symbol),
-      ),
-    ],
-    markets,
-    fillMs: 2_500,
-    failRate: 0.2,
-    seed: 7,
-    log: (l) => sandboxLog.push(l),
-  });
+  sb = await startWithMarkets(KEY, markets, { fillMs: 2_500, failRate: 0.2, seed: 7 }, sandboxLog);
 });
 afterAll(() => sb.close());
 
