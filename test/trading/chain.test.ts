@@ -1,37 +1,9 @@
 // A market side judged as a chain: each row's notional after is the next row's Notional before, the last row's is the hedge now; each unfinished row took effect, did not, or stays unclear for the user's decision.
-import { chainGaps, judgeChain, type ChainResult, type Evidence } from "../../src/trading/verdict";
-import { intentFromRow, isFinal, type Intent } from "../../src/trading/intent";
-import type { Hedge } from "../../src/api/schemas";
-import type { Action, IntentStatus } from "../../src/trading/types";
+import { chainGaps, type Evidence } from "../../src/trading/verdict";
+import { final, hedge, judged, now, results, row } from "../support/side-chain";
 
-const DAY = "2026-11-25T";
-let n = 0;
-/** One row of the side USDTNGN sell, on hedge h-1 (the Open's id), logged and sent at the given times. */
-function row(
-  action: Action,
-  amount: number | null,
-  status: IntentStatus,
-  before: number | null,
-  at: string,
-  sent: string | null = at,
-): Intent {
-  const i = intentFromRow(
-    { rowNumber: 2, action, market: "USDTNGN", side: "sell", notional: amount, tenor: action === "open" ? 7 : null, clientReference: null },
-    `k-${++n}`,
-    "sandbox",
-    `${DAY}${at}Z`,
-  );
-  return Object.assign(i, { status, hedgeId: "h-1", notionalBefore: before, sentAt: sent === null ? null : `${DAY}${sent}Z` });
-}
-const hedgeAt = (notional: number, status = "filled"): Evidence => ({
-  hedges: [
-    { id: "h-1", market: "USDTNGN", side: "sell", status, notional_usd: notional, opened_at: `${DAY}09:00:00Z` } as unknown as Hedge,
-  ],
-  notFound: false,
-  records: status === "closed" ? [] : null,
-});
-const results = (side: Intent[], now: Evidence): ChainResult[] =>
-  judgeChain(side, now, (i) => isFinal(i.status)).links.map((l) => l.result);
+/** Hedge h-1 at `notional` now (a closed one with its records read: none). */
+const hedgeAt = (notional: number, status = "filled"): Evidence => now(hedge(notional, status), status === "closed" ? [] : null);
 
 describe("a market side is judged as a chain of its unfinished rows and its last final row", () => {
   it("the crash window: an Add submitted and the Reduce after it (sent, found the hedge at 150,000), hedge now 50,000: both took effect, no decision", () => {
@@ -40,7 +12,7 @@ describe("a market side is judged as a chain of its unfinished rows and its last
       row("add", 50_000, "submitted", 100_000, "10:01:00"),
       row("reduce", 100_000, "submitting", 150_000, "10:02:00"),
     ];
-    const chain = judgeChain(side, hedgeAt(50_000), (i) => isFinal(i.status));
+    const chain = judged(side, hedgeAt(50_000));
     expect(chain.links.map((l) => l.result)).toEqual(["took_effect", "took_effect"]);
     expect(chain.gap).toBeNull();
     // The evidence the pane shows names the next row and what it found.
@@ -77,7 +49,7 @@ describe("a market side is judged as a chain of its unfinished rows and its last
 
   it("a change no row of this log explains stays unclear (the user's decision), and the gap is named", () => {
     const side = [row("open", 100_000, "filled", null, "10:00:00"), row("add", 50_000, "submitted", 120_000, "10:01:00")];
-    const chain = judgeChain(side, hedgeAt(185_000), (i) => isFinal(i.status));
+    const chain = judged(side, hedgeAt(185_000));
     expect(chain.links.map((l) => l.result)).toEqual(["unclear"]);
     expect(chain.gap).toContain("a change no row of this log explains");
     // In the middle of the chain too: the next row found neither before nor before + amount.
@@ -93,7 +65,7 @@ describe("a market side is judged as a chain of its unfinished rows and its last
     const side = [
       row("open", 100_000, "filled", null, "10:00:00"),
       row("add", 50_000, "submitted", 100_000, "10:01:00"),
-      row("close", null, "submitting", null, "10:02:00", null),
+      row("close", null, "submitting", null, "10:02:00", { sentAt: null }),
     ];
     expect(results(side, hedgeAt(150_000))[0]).toBe("took_effect");
     expect(results(side, hedgeAt(100_000))[0]).toBe("did_not");
@@ -105,7 +77,7 @@ describe("a market side is judged as a chain of its unfinished rows and its last
       row("add", 50_000, "filled", 100_000, "10:01:00"),
       row("reduce", 30_000, "submitted", 150_000, "10:02:00"),
     ];
-    const chain = judgeChain(side, hedgeAt(120_000), (i) => isFinal(i.status));
+    const chain = judged(side, hedgeAt(120_000));
     expect(chain.start?.action).toBe("add");
     expect(chain.links.map((l) => [l.intent.action, l.result])).toEqual([["reduce", "took_effect"]]);
   });
@@ -116,7 +88,7 @@ describe("a market side is judged as a chain of its unfinished rows and its last
       Object.assign(row("open", 10_000, "filled", null, "10:00:00"), { side: "buy" as const, hedgeId: "h-2" }),
       Object.assign(row("add", 5_000, "submitting", 10_000, "10:01:00"), { side: "buy" as const, hedgeId: "h-2" }),
     ];
-    const gaps = chainGaps([...side, ...other], (i) => isFinal(i.status));
+    const gaps = chainGaps([...side, ...other], final);
     expect([...gaps.keys()]).toEqual([side[1].idempotencyKey]);
     expect(gaps.get(side[1].idempotencyKey)).toBe(
       "The open before it left the hedge at 100,000.00 USD, but this add found it at 120,000.00 USD: a change no row of this log explains (another workbook or person).",

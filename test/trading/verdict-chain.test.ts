@@ -1,42 +1,8 @@
 // The chain judgment's edges, one table line per case: which rows of a market side took effect, did not, or stay unclear, the evidence the pane shows for each, and the unexplained change before a side's first unfinished row.
-import { chainGaps, judgeChain, nextInChain, type ChainResult, type Evidence } from "../../src/trading/verdict";
-import { intentFromRow, isFinal, type Intent } from "../../src/trading/intent";
-import type { ClosedHedge, Hedge } from "../../src/api/schemas";
-import type { Action, IntentStatus } from "../../src/trading/types";
+import { chainGaps, nextInChain, type ChainResult, type Evidence } from "../../src/trading/verdict";
+import type { Intent } from "../../src/trading/intent";
+import { final, hedge, judged, now, results, row } from "../support/side-chain";
 
-const DAY = "2026-11-25T";
-let n = 0;
-/** One row of USDTNGN sell on hedge h-1, logged and sent at the given times (sent: null = never left). */
-function row(
-  action: Action,
-  amount: number | null,
-  status: IntentStatus,
-  before: number | null,
-  at: string,
-  over: Partial<Intent> = {},
-): Intent {
-  const i = intentFromRow(
-    { rowNumber: 2, action, market: "USDTNGN", side: "sell", notional: amount, tenor: action === "open" ? 7 : null, clientReference: null },
-    `k-${++n}`,
-    "sandbox",
-    `${DAY}${at}Z`,
-  );
-  return Object.assign(i, { status, hedgeId: "h-1", notionalBefore: before, sentAt: `${DAY}${at}Z` }, over);
-}
-const hedge = (notional: number, status = "filled", over: Partial<Hedge> = {}): Hedge =>
-  ({
-    id: "h-1",
-    market: "USDTNGN",
-    side: "sell",
-    status,
-    notional_usd: notional,
-    opened_at: `${DAY}09:00:00Z`,
-    ...over,
-  }) as unknown as Hedge;
-const now = (h: Hedge, records: ClosedHedge[] | null = null): Evidence => ({ hedges: [h], notFound: false, records });
-const final = (i: Intent) => isFinal(i.status);
-const judged = (side: Intent[], evidence: Evidence) => judgeChain(side, evidence, final);
-const results = (side: Intent[], evidence: Evidence): ChainResult[] => judged(side, evidence).links.map((l) => l.result);
 const says = (side: Intent[], evidence: Evidence): string[] =>
   judged(side, evidence).links.map((l) => ("says" in l.verdict ? l.verdict.says : `needs records of ${l.verdict.hedge.id}`));
 
