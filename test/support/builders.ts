@@ -3,6 +3,7 @@ import type { ClosedHedge, Hedge, Position } from "../../src/api/schemas";
 import { toExcelDate, type CellValue } from "../../src/trading/cells";
 import { LOG_COLUMNS, type LogRecord } from "../../src/trading/hedge-log";
 import { intentFromRow, intentToLogRecord } from "../../src/trading/intent";
+import type { TradeRow } from "../../src/trading/types";
 import { monthWindow } from "../../src/monthend/month";
 import type { MonthData } from "../../src/monthend/recon-model";
 
@@ -69,7 +70,8 @@ export function position(over: Partial<Position> = {}): Position {
 }
 
 let keys = 0;
-const OPEN = {
+/** A trade row (sheet row 2) opening 100,000 USD of USDTNGN buy for 7 days, reference DEAL-1. */
+export const OPEN_ROW: TradeRow = {
   rowNumber: 2,
   action: "open",
   market: "USDTNGN",
@@ -77,11 +79,11 @@ const OPEN = {
   notional: 100_000,
   tenor: 7,
   clientReference: "DEAL-1",
-} as const;
+};
 
 /** A row as the desk journals it before sending (an open): key `idempotencyKey`, status submitting, nothing back from the service yet. */
 export function journalled(idempotencyKey: string, over: Partial<LogRecord> = {}): LogRecord {
-  return { ...intentToLogRecord(intentFromRow(OPEN, idempotencyKey, "sandbox", "2026-11-02T09:00:00.000Z")), ...over };
+  return { ...intentToLogRecord(intentFromRow(OPEN_ROW, idempotencyKey, "sandbox", "2026-11-02T09:00:00.000Z")), ...over };
 }
 
 /** A Hedge Log row of a filled open (a fresh idempotency key each, unless given). */

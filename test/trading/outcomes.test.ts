@@ -11,20 +11,13 @@ import { HedgingApiError } from "../../src/api/errors";
 import type { HedgingClient } from "../../src/api/client";
 import type { Hedge } from "../../src/api/schemas";
 import type { TradeRow } from "../../src/trading/types";
+import { OPEN_ROW } from "../support/builders";
 
 const ACCOUNT = "0x00000000000000000000000000000000000000aa";
 const KEY_ID = "k-this-api-key";
 const LOGGED = "2025-03-04T05:06:07.000Z";
 
-const openRow: TradeRow = {
-  rowNumber: 2,
-  action: "open",
-  market: "USDTNGN",
-  side: "buy",
-  notional: 100_000,
-  tenor: 7,
-  clientReference: "D-1",
-};
+const openRow: TradeRow = { ...OPEN_ROW, clientReference: "D-1" };
 
 function hedge(over: Partial<Hedge> = {}): Hedge {
   return {
