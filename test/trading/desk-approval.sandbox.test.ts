@@ -104,6 +104,14 @@ describe("an approved batch through the desk", () => {
     await expect(desk.send(preview, { approval: { ...approvalOf(), approvedBy: " " } })).rejects.toThrow(
       "SendOptions.approval.approvedBy is empty",
     );
+    await expect(desk.send(preview, { approval: approvalOf([" ", key(), key()]) })).rejects.toThrow(
+      "SendOptions.approval.idempotencyKeys[0] is not a usable key",
+    );
+    // A caller outside TypeScript's checks (the pane's stored approval read back) that leaves a field out.
+    const { preparedBy: _left, ...withoutPreparer } = approvalOf();
+    await expect(desk.send(preview, { approval: withoutPreparer as SendApproval })).rejects.toThrow(
+      "SendOptions.approval.preparedBy is empty: send the batch as approved (its hash and both fingerprints). Nothing was sent.",
+    );
     expect(await workbook.readLog()).toEqual([]);
     expect((await serviceState(sb, DEMO_API_KEY)).hedges).toEqual([]);
     desk.stop();

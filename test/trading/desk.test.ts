@@ -2,6 +2,7 @@
 import { MemoryWorkbook } from "../../src/excel/memory-workbook";
 import { MemoryIntentStore } from "../../src/excel/intent-store";
 import {
+  ALREADY_SENT,
   BACKOFF_MS,
   createDesk,
   DOUBT_LIMIT_MS,
@@ -1575,6 +1576,33 @@ describe("the preview says which row a market side waits on", () => {
     expect(await byKey(w, "planted")).toMatchObject({ status: "needs_decision" });
   });
 
+  it("'It was done' on a Close nothing shows while the service cannot be asked: the question says so; confirmed, the Close is recorded closed", async () => {
+    const w = world();
+    const planted = intentFromRow(
+      row({ action: "close", notional: null, tenor: null }),
+      "planted",
+      "sandbox",
+      iso(START - 60_000),
+      ACCOUNT,
+    );
+    await w.workbook.appendLog([{ ...intentToLogRecord(planted), status: "needs_decision", sentAt: iso(START - 60_000), hedgeId: "h-9" }]);
+    const desk = await w.desk();
+    await desk.inspect();
+    w.service.readsDownFor(60_000);
+    await expect(desk.decide("planted", "done")).rejects.toMatchObject({
+      code: "confirm_nothing_shown",
+      message: "The service could not be asked, and this computer's journal has nothing of this row. Record it as done anyway?",
+    });
+    expect(await desk.decide("planted", "done", { nothingShown: true })).toMatchObject({ status: "closed" });
+    expect(await byKey(w, "planted")).toMatchObject({
+      status: "closed",
+      decision: "done (nothing on the service)",
+      message:
+        "Recorded as done by the user although neither the service nor this computer's journal shows anything of it; the service showed: The service could not be asked.",
+    });
+    expect(w.service.posts).toEqual([]);
+  });
+
   it("'It was done' on a row neither the service nor this computer's journal shows asks first, changing nothing; confirmed, the log says so", async () => {
     const w = world();
     const planted = intentFromRow(row({ clientReference: "PLANTED" }), "planted", "sandbox", iso(START - 60_000), ACCOUNT);
@@ -2091,6 +2119,72 @@ describe("a market side judged as a chain (issue 22)", () => {
     expect(plan.items[0].serviceSays).toMatch(
       /^Hedge h-1 is filled at 170,000\.00 USD\..* The open before it left the hedge at 100,000\.00 USD, but this add found it at 120,000\.00 USD: a change no row of this log explains \(another workbook or person\)\.$/,
     );
+    expect(w.service.posts).toEqual([]);
+  });
+});
+
+describe("an approved batch sent again: a key already sent never leaves twice", () => {
+  const approval = (keys: string[]) => ({
+    batchHash: "5e".repeat(32),
+    preparedBy: "fp-aaaaaaaaaaaaaaaa",
+    approvedBy: "fp-bbbbbbbbbbbbbbbb",
+    idempotencyKeys: keys,
+  });
+  /** The keys each read of the log asked for (reads by key only). */
+  const keyReads = (w: World): string[][] => {
+    const asked: string[][] = [];
+    const readLog = w.workbook.readLog.bind(w.workbook);
+    w.workbook.readLog = (query) => {
+      if (query?.keys) asked.push([...query.keys]);
+      return readLog(query);
+    };
+    return asked;
+  };
+
+  it("a key another pane sent since this one opened is found in the log (asked only for the keys this pane does not know) and skipped", async () => {
+    const w = world();
+    w.service.fillAtOnce = true;
+    const here = await w.desk();
+    // Another computer (a journal of its own) sends the approved line first.
+    const elsewhere = await w.desk({ intentStore: new MemoryIntentStore() });
+    await elsewhere.send(previewOf([row()]), { approval: approval(["batch-key-1"]) });
+    expect(w.service.posts.map((p) => p.key)).toEqual(["batch-key-1"]);
+    const asked = keyReads(w);
+    const again = await here.send(previewOf([row(), row({ rowNumber: 3, side: "sell" })]), {
+      approval: approval(["batch-key-1", "batch-key-2"]),
+    });
+    expect(again.skipped).toEqual([{ rowNumber: 2, reason: ALREADY_SENT }]);
+    expect(asked).toEqual([["batch-key-1", "batch-key-2"]]);
+    await advance(2_000);
+    expect(w.service.posts.map((p) => p.key)).toEqual(["batch-key-1", "batch-key-2"]);
+    expect((await w.log()).map((r) => r.idempotencyKey)).toEqual(["batch-key-1", "batch-key-2"]);
+  });
+
+  it("approved again on the same pane, every key known here: skipped without reading the log", async () => {
+    const w = world();
+    w.service.fillAtOnce = true;
+    const desk = await w.desk();
+    await desk.send(previewOf([row()]), { approval: approval(["batch-key-1"]) });
+    const asked = keyReads(w);
+    const again = await desk.send(previewOf([row()]), { approval: approval(["batch-key-1"]) });
+    expect(again).toMatchObject({ rows: [], skipped: [{ rowNumber: 2, reason: ALREADY_SENT }] });
+    expect(asked).toEqual([]);
+    expect(w.service.posts).toHaveLength(1);
+  });
+
+  it("a line this computer journalled and sent, its log row deleted and its old final entry pruned on opening, is still skipped", async () => {
+    const w = world();
+    const eightDaysAgo = iso(START - 8 * 86_400_000);
+    const record = {
+      ...intentToLogRecord(intentFromRow(row(), "batch-key-1", "sandbox", eightDaysAgo, ACCOUNT)),
+      status: "filled" as const,
+      sentAt: eightDaysAgo,
+    };
+    await w.store.put(intentScope("sandbox", ACCOUNT), [{ record, keyId: KEY_ID, anchor: null, finalAt: eightDaysAgo }]);
+    const desk = await w.desk();
+    expect(await w.store.load(intentScope("sandbox", ACCOUNT))).toEqual([]); // pruned on opening
+    const again = await desk.send(previewOf([row()]), { approval: approval(["batch-key-1"]) });
+    expect(again).toMatchObject({ rows: [], skipped: [{ rowNumber: 2, reason: ALREADY_SENT }] });
     expect(w.service.posts).toEqual([]);
   });
 });

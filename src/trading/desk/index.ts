@@ -251,8 +251,7 @@ class Desk implements TradingDesk, DeskContext {
     const known = new Set(this.journal.records().map((r) => r.idempotencyKey));
     const held = new Set(keys.filter((k) => known.has(k) || this.journal.journalledHere(k)));
     const ask = keys.filter((k) => !held.has(k));
-    if (ask.length > 0)
-      for (const r of await this.workbook.readLog({ keys: ask })) if (ask.includes(r.idempotencyKey)) held.add(r.idempotencyKey);
+    if (ask.length > 0) for (const r of await this.workbook.readLog({ keys: ask })) held.add(r.idempotencyKey); // the rows of those keys only
     return held;
   }
 
