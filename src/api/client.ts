@@ -1,5 +1,5 @@
 // HedgingClient: one thin method per Hedging Service v2 endpoint, over the request sender.
-import { z } from "zod";
+import * as z from "zod/mini";
 import { HedgingApiError } from "./errors";
 import { environmentOf, keyFingerprint, maskKey, normaliseBaseUrl, type Environment } from "./environment";
 import {
@@ -57,7 +57,7 @@ export function newIdempotencyKey(): string {
 }
 
 /** Checks a request body or query before anything is sent; a bad one is a validation_error naming each field. */
-function checked<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
+function checked<S extends z.ZodMiniType>(schema: S, value: unknown, what: string): z.output<S> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const fields = fieldErrors(result.error, value);
@@ -195,7 +195,7 @@ export class HedgingClient {
     });
   }
 
-  private async mutate<S extends z.ZodType>(
+  private async mutate<S extends z.ZodMiniType>(
     path: string,
     body: unknown,
     schema: S,

@@ -1,9 +1,13 @@
 // Zod schemas of Hedging Service v2 resources and request bodies: the single source of the client's and the sandbox's types.
-import { z } from "zod";
+import { en } from "zod/locales";
+import * as z from "zod/mini";
 
-// In the add-in's page, whose Content-Security-Policy allows no eval, zod must neither compile parsers with
-// `new Function` nor probe whether it may (the browser reports the probe as a violation). Object schemas decide this
-// when they are defined, so it is set here, before any. Node (the sandbox, tests) keeps the compiled parsers.
+// zod's small build (zod/mini) loads only the parts these schemas use, and no messages: the English ones are set here, so
+// a bad field reads "Invalid input: expected number, received string" in the page, the sandbox and the tests alike.
+// Its object schemas never compile a parser with `new Function`, so the page, whose Content-Security-Policy allows no
+// eval, runs them as they are; `jitless` is set there all the same, before any schema is defined, so that nothing in
+// zod even probes whether eval is allowed (the browser reports the probe as a violation).
+z.config(en());
 if (typeof (globalThis as { document?: unknown }).document !== "undefined") z.config({ jitless: true });
 
 export const SIDES = ["buy", "sell"] as const;
@@ -23,23 +27,22 @@ export type HedgeStatus = (typeof HEDGE_STATUSES)[number];
  * since money APIs often send decimals as strings. Anything else is an invalid response.
  */
 const num = z.union([
-  z.number().finite(),
-  z
-    .string()
-    .regex(/^-?\d+(\.\d+)?([eE][-+]?\d+)?$/, "expected a number")
-    .transform(Number)
+  z.number(), // zod 4's number is finite: Infinity and NaN are refused
+  z.pipe(
+    z.pipe(z.string().check(z.regex(/^-?\d+(\.\d+)?([eE][-+]?\d+)?$/, "expected a number")), z.transform(Number)),
     // "1e400" is a decimal string whose number is Infinity: not a number any amount can be.
-    .pipe(z.number().finite("expected a finite number")),
+    z.number(),
+  ),
 ]);
-const int = num.pipe(z.number().int());
+const int = z.pipe(num, z.number().check(z.int()));
 /**
  * A time as the service sends it: ISO 8601 with a UTC offset (`2026-11-30T17:00:00Z`, `…+01:00`). Anything else
  * (`22/11/2026 20:00 UTC`, a time without a zone) makes the answer invalid_response naming the field; read the value
  * with `utcMs` (src/api/time.ts), the one parser of times.
  */
 const timestamp = z.iso.datetime({ offset: true, error: "must be an ISO 8601 timestamp with a UTC offset, e.g. 2026-11-30T17:00:00Z" });
-const optionalString = z.string().nullish();
-const optionalTimestamp = timestamp.nullish();
+const optionalString = z.nullish(z.string());
+const optionalTimestamp = z.nullish(timestamp);
 /** Known values are typed; an unknown future value is kept as a string rather than failing the response. */
 const openEnum = <T extends readonly [string, ...string[]]>(values: T) => z.union([z.enum(values), z.string()]);
 
@@ -49,16 +52,19 @@ export const hedgeStatusSchema = openEnum(HEDGE_STATUSES);
 export const errorObjectSchema = z.object({
   code: z.string(),
   message: z.string(),
-  details: z.record(z.string(), z.unknown()).nullish(),
+  details: z.nullish(z.record(z.string(), z.unknown())),
 });
 
 export const metaSchema = z.record(z.string(), z.unknown());
 
 /** The envelope around every response, before `data` is checked against the endpoint's schema. */
 export const envelopeSchema = z.object({
-  data: z.unknown().optional(),
-  error: errorObjectSchema.nullish(),
-  meta: metaSchema.nullish().transform((m) => m ?? {}),
+  data: z.optional(z.unknown()),
+  error: z.nullish(errorObjectSchema),
+  meta: z.pipe(
+    z.nullish(metaSchema),
+    z.transform((m) => m ?? {}),
+  ),
 });
 
 export const hedgeSchema = z.object({
@@ -71,8 +77,8 @@ export const hedgeSchema = z.object({
   status: hedgeStatusSchema,
   order_tx_hash: optionalString,
   fill_tx_hash: optionalString,
-  struck_rate: num.nullish(),
-  units: num.nullish(),
+  struck_rate: z.nullish(num),
+  units: z.nullish(num),
   order_key: optionalString,
   opened_at: optionalTimestamp,
   filled_at: optionalTimestamp,
@@ -120,8 +126,8 @@ export const addResultSchema = z.object({
   market: z.string(),
   side: sideSchema,
   additional_notional_usd: num,
-  collateral_usdc: num.nullish(),
-  new_notional_usd: num.nullish(),
+  collateral_usdc: z.nullish(num),
+  new_notional_usd: z.nullish(num),
   maturity_at: optionalTimestamp,
 });
 
@@ -132,7 +138,7 @@ export const decreaseResultSchema = z.object({
   market: z.string(),
   side: sideSchema,
   reduced_notional_usd: num,
-  new_notional_usd: num.nullish(),
+  new_notional_usd: z.nullish(num),
   maturity_at: optionalTimestamp,
 });
 
@@ -180,7 +186,7 @@ export const closedHedgeSchema = z.object({
 });
 
 export const accountSchema = z.object({
-  account_address: z.string().nullable(),
+  account_address: z.nullable(z.string()),
   balance_usdc: num,
   margin_used_usdc: num,
   exposure_usd: num,
@@ -228,13 +234,11 @@ export const pricesSchema = z.record(z.string(), priceEntrySchema);
 export const MAX_AMOUNT_USD = 1_000_000_000;
 const positiveAmount = z
   .number()
-  .finite()
-  .positive("must be greater than 0")
-  .max(MAX_AMOUNT_USD, `must be at most ${MAX_AMOUNT_USD.toLocaleString("en-US")} USD`);
-const tenor = z.union(TENORS.map((t) => z.literal(t)) as [z.ZodLiteral<1>, z.ZodLiteral<3>, z.ZodLiteral<7>], {
+  .check(z.positive("must be greater than 0"), z.maximum(MAX_AMOUNT_USD, `must be at most ${MAX_AMOUNT_USD.toLocaleString("en-US")} USD`));
+const tenor = z.union(TENORS.map((t) => z.literal(t)) as [z.ZodMiniLiteral<1>, z.ZodMiniLiteral<3>, z.ZodMiniLiteral<7>], {
   error: "must be one of 1, 3, 7",
 });
-const marketSymbol = z.string().min(1, "must be a market symbol such as USDTNGN");
+const marketSymbol = z.string().check(z.minLength(1, "must be a market symbol such as USDTNGN"));
 const side = z.enum(SIDES, { error: "must be buy or sell" });
 
 export const quoteRequestSchema = z.object({
@@ -244,8 +248,8 @@ export const quoteRequestSchema = z.object({
   tenor_days: tenor,
 });
 
-export const openRequestSchema = quoteRequestSchema.extend({
-  client_reference: z.string().max(128, "must be at most 128 characters").nullish(),
+export const openRequestSchema = z.extend(quoteRequestSchema, {
+  client_reference: z.nullish(z.string().check(z.maxLength(128, "must be at most 128 characters"))),
 });
 
 export const addRequestSchema = z.object({
@@ -271,23 +275,25 @@ export const closeRequestSchema = z.object({
 
 const listLimit = z
   .number()
-  .int("must be a whole number")
-  .min(1, "must be at least 1")
-  .max(LIST_LIMIT_MAX, `must be at most ${LIST_LIMIT_MAX}`);
+  .check(
+    z.int("must be a whole number"),
+    z.minimum(1, "must be at least 1"),
+    z.maximum(LIST_LIMIT_MAX, `must be at most ${LIST_LIMIT_MAX}`),
+  );
 const isoTimestamp = z.iso.datetime({ offset: true, error: "must be an ISO 8601 UTC timestamp" });
 
 export const listQuerySchema = z.object({
-  status: z.enum(HEDGE_STATUSES, { error: `must be one of ${HEDGE_STATUSES.join(", ")}` }).optional(),
-  client_reference: z.string().min(1).optional(),
-  limit: listLimit.optional(),
+  status: z.optional(z.enum(HEDGE_STATUSES, { error: `must be one of ${HEDGE_STATUSES.join(", ")}` })),
+  client_reference: z.optional(z.string().check(z.minLength(1))),
+  limit: z.optional(listLimit),
   /** Paging (not in the spec; see README "Service assumptions"): hedges listed after this hedge id, newest first. */
-  starting_after: z.string().min(1).optional(),
+  starting_after: z.optional(z.string().check(z.minLength(1))),
 });
 
 export const historyQuerySchema = z.object({
-  from: isoTimestamp.optional(),
-  to: isoTimestamp.optional(),
-  limit: listLimit.optional(),
+  from: z.optional(isoTimestamp),
+  to: z.optional(isoTimestamp),
+  limit: z.optional(listLimit),
 });
 
 export type ErrorObject = z.infer<typeof errorObjectSchema>;
@@ -319,7 +325,7 @@ export function issuePath(path: readonly PropertyKey[]): string {
 }
 
 /** Field errors as `{ "notional_usd": "must be greater than 0" }`, the shape of `details.fields`; `input` is what was checked. */
-export function fieldErrors(error: z.ZodError, input?: unknown): Record<string, string> {
+export function fieldErrors(error: z.core.$ZodError, input?: unknown): Record<string, string> {
   const fields: Record<string, string> = {};
   for (const issue of error.issues) {
     const key = issuePath(issue.path);

@@ -1,5 +1,5 @@
 // The one request sender: auth headers, envelope unwrapping, validation, a retry policy per kind of call, timeouts, idempotency, adaptive rate and concurrency limits, single-flight GETs.
-import type { z } from "zod";
+import type * as z from "zod/mini";
 import { HedgingApiError } from "./errors";
 import { redactKey } from "./redact";
 import { envelopeSchema, issuePath, type Meta } from "./schemas";
@@ -63,7 +63,7 @@ export interface TradeEvent {
   ok: boolean;
 }
 
-export interface RequestSpec<S extends z.ZodType> {
+export interface RequestSpec<S extends z.ZodMiniType> {
   method: "GET" | "POST";
   path: string;
   query?: Record<string, string | number | undefined>;
@@ -145,7 +145,7 @@ export class RequestSender {
     this.sentAt.splice(0, drop);
   }
 
-  send<S extends z.ZodType>(spec: RequestSpec<S>): Promise<ApiResult<z.output<S>>> {
+  send<S extends z.ZodMiniType>(spec: RequestSpec<S>): Promise<ApiResult<z.output<S>>> {
     const url = this.url(spec.path, spec.query);
     if (spec.method !== "GET") return this.sendWithRetries(spec, url);
     // Single-flight: identical concurrent GETs of one kind share one request and one answer. A caller that aborts stops
@@ -189,14 +189,14 @@ export class RequestSender {
     shared.controller.abort(reason);
   }
 
-  private url(path: string, query?: RequestSpec<z.ZodType>["query"]): string {
+  private url(path: string, query?: RequestSpec<z.ZodMiniType>["query"]): string {
     const params = new URLSearchParams();
     for (const [name, value] of Object.entries(query ?? {})) if (value !== undefined) params.set(name, String(value));
     const qs = params.toString();
     return `${this.baseUrl}${path}${qs ? `?${qs}` : ""}`;
   }
 
-  private async sendWithRetries<S extends z.ZodType>(spec: RequestSpec<S>, url: string): Promise<ApiResult<z.output<S>>> {
+  private async sendWithRetries<S extends z.ZodMiniType>(spec: RequestSpec<S>, url: string): Promise<ApiResult<z.output<S>>> {
     const headers: Record<string, string> = { Authorization: `Bearer ${this.apiKey}`, Accept: "application/json" };
     const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
     if (body !== undefined) headers["Content-Type"] = "application/json";
@@ -232,7 +232,7 @@ export class RequestSender {
   }
 
   /** Tells the trade listeners about a state-changing call: one with an Idempotency-Key (reads and quotes have none). */
-  private traded(spec: RequestSpec<z.ZodType>, ok: boolean): void {
+  private traded(spec: RequestSpec<z.ZodMiniType>, ok: boolean): void {
     if (!spec.idempotencyKey) return;
     const event: TradeEvent = { path: spec.path, idempotencyKey: spec.idempotencyKey, ok };
     for (const listener of this.tradeListeners) {
@@ -260,7 +260,7 @@ export class RequestSender {
     }
   }
 
-  private async attempt<S extends z.ZodType>(
+  private async attempt<S extends z.ZodMiniType>(
     spec: RequestSpec<S>,
     url: string,
     headers: Record<string, string>,
@@ -291,7 +291,7 @@ export class RequestSender {
   }
 
   private async exchange(
-    spec: RequestSpec<z.ZodType>,
+    spec: RequestSpec<z.ZodMiniType>,
     url: string,
     headers: Record<string, string>,
     body: string | undefined,
@@ -332,7 +332,7 @@ export class RequestSender {
     }
   }
 
-  private unwrap<S extends z.ZodType>(spec: RequestSpec<S>, response: HttpResponse): ApiResult<z.output<S>> {
+  private unwrap<S extends z.ZodMiniType>(spec: RequestSpec<S>, response: HttpResponse): ApiResult<z.output<S>> {
     const retryAfterMs = parseRetryAfter(response.header("Retry-After"), this.now());
     let json: unknown;
     try {

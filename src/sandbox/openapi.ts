@@ -1,5 +1,5 @@
 // The OpenAPI 3.1 document of /v2 that `GET /v2/openapi.json` serves, generated from the client's zod schemas (z.toJSONSchema) and the sandbox's routing and error codes.
-import { z } from "zod";
+import * as z from "zod/mini";
 import { SERVICE_ERROR_STATUS } from "../api/errors";
 import {
   accountSchema,
@@ -31,7 +31,7 @@ type Json = Record<string, unknown>;
 export const OPENAPI_PATH = "/openapi.json";
 
 /** The resources and request bodies, by component name. */
-const COMPONENTS: Record<string, z.ZodType> = {
+const COMPONENTS: Record<string, z.ZodMiniType> = {
   Hedge: hedgeSchema,
   Quote: quoteSchema,
   OpenHedgeResult: openHedgeResultSchema,
@@ -56,7 +56,7 @@ const COMPONENTS: Record<string, z.ZodType> = {
  * One schema as JSON Schema 2020-12, as the service sends it. The client's schemas are tolerant: they also read a number
  * sent as a decimal string; the document says what is sent, a number (`anyOf [number, numeric string]` becomes `number`).
  */
-function jsonSchema(schema: z.ZodType): Json {
+function jsonSchema(schema: z.ZodMiniType): Json {
   const { $schema: _, ...out } = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Json;
   return narrowNumbers(out) as Json;
 }
@@ -172,7 +172,7 @@ interface Operation {
   data: Json;
   meta?: Json;
   body?: string;
-  query?: z.ZodObject | Json[];
+  query?: z.ZodMiniObject | Json[];
   codes?: SandboxErrorCode[];
 }
 

@@ -1,6 +1,6 @@
 // The /v2 API: routing, auth, rate limit, injected faults, scope, body validation with the client's zod schemas, idempotency.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { z } from "zod";
+import type * as z from "zod/mini";
 import { SERVICE_ERROR_STATUS } from "../api/errors";
 import {
   addByIdRequestSchema,
@@ -59,7 +59,7 @@ interface Route {
   scope: Scope;
   /** State-changing: Idempotency-Key, trade scope, drop-after-commit. */
   mutation?: boolean;
-  bodySchema?: z.ZodType;
+  bodySchema?: z.ZodMiniType;
   run: (ctx: Context) => Reply | Promise<Reply>;
 }
 
@@ -101,7 +101,7 @@ function queryObject(query: URLSearchParams, names: string[]): Record<string, un
   return out;
 }
 
-function parseQuery<S extends z.ZodType>(schema: S, query: URLSearchParams, names: string[]): Outcome<z.output<S>> {
+function parseQuery<S extends z.ZodMiniType>(schema: S, query: URLSearchParams, names: string[]): Outcome<z.output<S>> {
   const input = queryObject(query, names);
   const parsed = schema.safeParse(input);
   if (parsed.success) return ok(parsed.data);
@@ -129,7 +129,7 @@ function accountParamCheck(ctx: Context): Reply | null {
 
 // Over 80 lines as one flat table: the API's whole map in one place, each entry a few lines; splitting it would scatter it.
 export function buildRoutes(engine: Engine): Route[] {
-  const mutation = <S extends z.ZodType>(
+  const mutation = <S extends z.ZodMiniType>(
     path: string | RegExp,
     bodySchema: S,
     run: (ctx: Context, body: z.output<S>) => Promise<Outcome<unknown>>,
@@ -240,7 +240,7 @@ export function buildRoutes(engine: Engine): Route[] {
 }
 
 /** A body as JSON, then checked by the client's own request schema: the parsed body and the JSON as sent, or the 400. */
-function validateBody(schema: z.ZodType, rawBody: string): { ok: true; body: unknown; json: unknown } | { ok: false; reply: Reply } {
+function validateBody(schema: z.ZodMiniType, rawBody: string): { ok: true; body: unknown; json: unknown } | { ok: false; reply: Reply } {
   const parsed = parseJsonBody(rawBody);
   if (!parsed.ok) return parsed;
   const checked = schema.safeParse(parsed.json);
