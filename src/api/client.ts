@@ -5,6 +5,8 @@ import { environmentOf, keyFingerprint, maskKey, normaliseBaseUrl, type Environm
 import {
   accountSchema,
   addByIdRequestSchema,
+  addByIdResultSchema,
+  addResultOf,
   addRequestSchema,
   addResultSchema,
   closeRequestSchema,
@@ -161,7 +163,9 @@ export class HedgingClient {
 
   async addById(hedgeId: string, request: AddByIdRequest, options: MutationOptions = {}) {
     const body = checked(addByIdRequestSchema, request, "Add request");
-    return this.mutate(`/hedges/${this.idSegment(hedgeId)}/add`, body, addResultSchema, options);
+    // The spec does not show this answer: an add result or the hedge are both read (addByIdResultSchema).
+    const result = await this.mutate(`/hedges/${this.idSegment(hedgeId)}/add`, body, addByIdResultSchema, options);
+    return { ...result, data: addResultOf(result.data, body.additional_notional_usd) };
   }
 
   async decrease(request: DecreaseRequest, options: MutationOptions = {}) {

@@ -1,6 +1,7 @@
 // Zod schemas of Hedging Service v2 resources and request bodies: the single source of the client's and the sandbox's types.
 import { en } from "zod/locales";
 import * as z from "zod/mini";
+import { serviceTime } from "./time";
 
 // zod's small build (zod/mini) loads only the parts these schemas use, and no messages: the English ones are set here, so
 // a bad field reads "Invalid input: expected number, received string" in the page, the sandbox and the tests alike.
@@ -35,18 +36,49 @@ const num = z.union([
   ),
 ]);
 const int = z.pipe(num, z.number().check(z.int()));
+const TIME_ERROR = "must be an ISO 8601 timestamp with a UTC offset, e.g. 2026-11-30T17:00:00Z";
+const DATE_ERROR = "must be an ISO 8601 settlement date or timestamp with a UTC offset, e.g. 2026-11-30 or 2026-11-30T17:00:00Z";
 /**
- * A time as the service sends it: ISO 8601 with a UTC offset (`2026-11-30T17:00:00Z`, `…+01:00`). Anything else
- * (`22/11/2026 20:00 UTC`, a time without a zone) makes the answer invalid_response naming the field; read the value
- * with `utcMs` (src/api/time.ts), the one parser of times.
+ * A time as the service sends it, read by `serviceTime` (src/api/time.ts) and kept in one form: ISO 8601 with a UTC
+ * offset as sent (`2026-11-30T17:00:00Z`, `…+01:00`), or, rewritten in UTC with seconds, the same without seconds or in
+ * the basic format (`20261126T1402Z`); a settlement date (`dateAlone`) may also be a date alone, read as midnight UTC.
+ * Anything else (`22/11/2026 20:00 UTC`, a time without a zone) makes the answer invalid_response naming the field.
+ * Read the value with `utcMs`, the one parser of times.
  */
-const timestamp = z.iso.datetime({ offset: true, error: "must be an ISO 8601 timestamp with a UTC offset, e.g. 2026-11-30T17:00:00Z" });
+const serviceTimeSchema = (dateAlone: boolean) => {
+  const error = dateAlone ? DATE_ERROR : TIME_ERROR;
+  return z.pipe(
+    z.string({ error }),
+    z.transform((text: string, ctx) => {
+      const read = serviceTime(text, dateAlone);
+      if (read !== null) return read;
+      ctx.issues.push({ code: "invalid_format", format: "datetime", input: text, message: error });
+      return z.NEVER;
+    }),
+  );
+};
+/** `opened_at`, `filled_at`, `closed_at`, a price's `timestamp`: a time. */
+export const timestampSchema = serviceTimeSchema(false);
+/** `maturity`, `maturity_at`: the spec says "settlement date", so a date alone is read too (midnight UTC). */
+export const settlementDateSchema = serviceTimeSchema(true);
+const timestamp = timestampSchema;
+const settlementDate = settlementDateSchema;
 const optionalString = z.nullish(z.string());
 const optionalTimestamp = z.nullish(timestamp);
+const optionalSettlementDate = z.nullish(settlementDate);
 /** Known values are typed; an unknown future value is kept as a string rather than failing the response. */
 const openEnum = <T extends readonly [string, ...string[]]>(values: T) => z.union([z.enum(values), z.string()]);
 
-export const sideSchema = z.enum(SIDES);
+/**
+ * A side in an answer: `buy` or `sell`, or a value the spec does not list, kept as text rather than failing the whole
+ * answer (after a trade, the service has acted). Whatever reads it compares it with `buy` and `sell`: an unknown side
+ * never matches a row, a position line or a policy of either side. Requests still send only `buy` or `sell`.
+ */
+export const answerSideSchema = z
+  .string({ error: "must be a side as text (buy or sell)" })
+  .check(z.minLength(1, "must be a side (buy or sell)"));
+/** True for `buy` and `sell`: a side of an answer that a row, a position line or a policy can be compared with. */
+export const isSide = (value: unknown): value is Side => value === "buy" || value === "sell";
 export const hedgeStatusSchema = openEnum(HEDGE_STATUSES);
 
 export const errorObjectSchema = z.object({
@@ -71,7 +103,7 @@ export const hedgeSchema = z.object({
   id: z.string(),
   client_reference: optionalString,
   market: z.string(),
-  side: sideSchema,
+  side: answerSideSchema,
   notional_usd: num,
   tenor_days: int,
   status: hedgeStatusSchema,
@@ -82,15 +114,15 @@ export const hedgeSchema = z.object({
   order_key: optionalString,
   opened_at: optionalTimestamp,
   filled_at: optionalTimestamp,
-  maturity_at: optionalTimestamp,
+  maturity_at: optionalSettlementDate,
 });
 
 export const quoteSchema = z.object({
   market: z.string(),
-  side: sideSchema,
+  side: answerSideSchema,
   notional_usd: num,
   tenor_days: int,
-  maturity: timestamp,
+  maturity: settlementDate,
   pricing: z.object({
     market_price: num,
     execution_price: num,
@@ -115,7 +147,7 @@ export const openHedgeResultSchema = z.object({
   hedge_id: optionalString,
   client_reference: optionalString,
   collateral_usdc: num,
-  maturity_at: optionalTimestamp,
+  maturity_at: optionalSettlementDate,
   quote: quoteSchema,
 });
 
@@ -124,22 +156,59 @@ export const addResultSchema = z.object({
   order_tx_hash: optionalString,
   hedge_id: optionalString,
   market: z.string(),
-  side: sideSchema,
+  side: answerSideSchema,
   additional_notional_usd: num,
   collateral_usdc: z.nullish(num),
   new_notional_usd: z.nullish(num),
-  maturity_at: optionalTimestamp,
+  maturity_at: optionalSettlementDate,
 });
+
+/**
+ * POST /hedges/{hedge_id}/add: the spec does not show its answer. Read as POST /hedges/add's (an add result), or as the
+ * hedge after the add (`id` and `notional_usd`, no `additional_notional_usd`); an answer that is neither is invalid,
+ * naming the field of the shape it came closest to (a hedge when it has an `id` and no `additional_notional_usd`).
+ */
+export const addByIdResultSchema = z.pipe(
+  z.unknown(),
+  z.transform((value: unknown, ctx): AddResult | Hedge => {
+    const o = value !== null && typeof value === "object" ? (value as Record<string, unknown>) : {};
+    const asHedge = "id" in o && !("additional_notional_usd" in o);
+    const read = z.safeParse<z.ZodMiniType<AddResult | Hedge>>(asHedge ? hedgeSchema : addResultSchema, value);
+    if (read.success) return read.data;
+    for (const { path, message } of read.error.issues) ctx.issues.push({ code: "custom", path, message, input: value });
+    return z.NEVER;
+  }),
+);
+
+/**
+ * An add-by-id answer as an add result. From a hedge: its id, market, side and maturity, the amount asked as the amount
+ * added, and `submitted` (the service accepted the add). Not taken from it: its `order_tx_hash` (the open's order, not the
+ * add's) and its `notional_usd` (it may not include the add until the add fills), so both are null.
+ */
+export function addResultOf(answer: AddByIdResult, added: number): AddResult {
+  if (!("id" in answer)) return answer;
+  return {
+    status: "submitted",
+    order_tx_hash: null,
+    hedge_id: answer.id,
+    market: answer.market,
+    side: answer.side,
+    additional_notional_usd: added,
+    collateral_usdc: null,
+    new_notional_usd: null,
+    maturity_at: answer.maturity_at,
+  };
+}
 
 export const decreaseResultSchema = z.object({
   status: z.string(),
   order_tx_hash: optionalString,
   hedge_id: optionalString,
   market: z.string(),
-  side: sideSchema,
+  side: answerSideSchema,
   reduced_notional_usd: num,
   new_notional_usd: z.nullish(num),
-  maturity_at: optionalTimestamp,
+  maturity_at: optionalSettlementDate,
 });
 
 export const closeResultSchema = z.object({
@@ -148,12 +217,12 @@ export const closeResultSchema = z.object({
   /** Not in the spec's close result; the sandbox adds it so a close can be polled by id. */
   hedge_id: optionalString,
   market: z.string(),
-  side: sideSchema,
+  side: answerSideSchema,
 });
 
 export const positionSchema = z.object({
   market: z.string(),
-  side: sideSchema,
+  side: answerSideSchema,
   size_usd: num,
   collateral_usdc: num,
   entry_price: num,
@@ -163,12 +232,12 @@ export const positionSchema = z.object({
   net_pnl_usd: num,
   closing_fee_usd: num,
   net_margin_usd: num,
-  maturity_at: timestamp,
+  maturity_at: settlementDate,
 });
 
 export const closedHedgeSchema = z.object({
   market: z.string(),
-  side: sideSchema,
+  side: answerSideSchema,
   size_usd: num,
   collateral_usdc: num,
   entry_price: num,
@@ -302,6 +371,7 @@ export type Hedge = z.infer<typeof hedgeSchema>;
 export type Quote = z.infer<typeof quoteSchema>;
 export type OpenHedgeResult = z.infer<typeof openHedgeResultSchema>;
 export type AddResult = z.infer<typeof addResultSchema>;
+export type AddByIdResult = z.infer<typeof addByIdResultSchema>;
 export type DecreaseResult = z.infer<typeof decreaseResultSchema>;
 export type CloseResult = z.infer<typeof closeResultSchema>;
 export type Position = z.infer<typeof positionSchema>;

@@ -3,10 +3,10 @@
 const MS_PER_MINUTE = 60_000;
 
 /**
- * `2026-11-30`, `2026-11-30T17:00`, `2026-11-30T17:00:00.250`, with `T` or a space, and an optional zone: `Z`, `+01:00`,
+ * `2026-11-30`, `2026-11-30T17:00`, `2026-11-30T17:00:00.250` (any number of fraction digits), with `T` or a space, and an optional zone: `Z`, `+01:00`,
  * `+0100` or `+01`. Nothing else (no `22/11/2026`, no month names, no "UTC" suffix).
  */
-const ISO_8601 = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?(?:([zZ])|([+-])(\d{2})(?::?(\d{2}))?)?$/;
+const ISO_8601 = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?)?(?:([zZ])|([+-])(\d{2})(?::?(\d{2}))?)?$/;
 
 function daysIn(year: number, month: number): number {
   return new Date(Date.UTC(year, month, 0)).getUTCDate();
@@ -42,6 +42,38 @@ export function utcMs(text: string | null | undefined): number {
   date.setUTCFullYear(year, month - 1, day); // years 0–99 stay themselves (Date.UTC would move them to 19xx)
   date.setUTCHours(hour, minute, second, ms);
   return date.getTime() - offsetMinutes * MS_PER_MINUTE;
+}
+
+/** The form the add-in keeps a service's time in: ISO 8601 extended, with seconds and a zone (`Z` or `+01:00`). */
+const EXTENDED_FULL = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/;
+/** ISO 8601 basic format: `20261126`, `20261126T1402Z`, `20261126T140200,5+0100`. */
+const BASIC = /^(\d{4})(\d{2})(\d{2})(?:T(\d{2})(\d{2})(?:(\d{2})(?:[.,](\d+))?)?([zZ]|[+-]\d{2}(?:\d{2})?))?$/;
+/** The extended format's date alone, and a time with a zone (the part `utcMs` reads with a zone made compulsory). */
+const EXTENDED_DATE = /^\d{4}-\d{2}-\d{2}$/;
+const HAS_TIME_AND_ZONE = /[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:[zZ]|[+-]\d{2}(?::?\d{2})?)$/;
+
+/**
+ * A time the service sent, in the form the add-in keeps (`2026-11-26T14:02:00Z`), or null when no reading allows it.
+ * Kept as sent: ISO 8601 extended with seconds and a zone (`2026-11-30T17:00:00Z`, `…+01:00`). Read, and rewritten in
+ * UTC: the same without seconds (`2026-11-26T14:02Z`), the basic format (`20261126T1402Z`, `20261126T140200.5+0100`),
+ * an offset as `+0100` or `+01`, a comma before the fraction; and, only where the field is a settlement date
+ * (`dateAlone`), a date alone (`2026-11-26`, `20261126`) as midnight UTC. Refused: a time without a zone (ISO 8601 makes
+ * it local time, of an unknown place), and anything `utcMs` refuses (30 February, 24:00, `22/11/2026`).
+ */
+export function serviceTime(text: string, dateAlone = false): string | null {
+  if (EXTENDED_FULL.test(text)) return Number.isNaN(utcMs(text)) ? null : text;
+  let extended = text;
+  const basic = BASIC.exec(text);
+  if (basic) {
+    const [, y, mo, d, h, mi, sec, frac, zone] = basic;
+    const time = h === undefined ? "" : `T${h}:${mi}${sec === undefined ? "" : `:${sec}`}${frac === undefined ? "" : `.${frac}`}${zone}`;
+    extended = `${y}-${mo}-${d}${time}`;
+  }
+  const isDate = EXTENDED_DATE.test(extended);
+  if (isDate ? !dateAlone : !HAS_TIME_AND_ZONE.test(extended)) return null;
+  const ms = utcMs(extended.replace(",", "."));
+  if (Number.isNaN(ms)) return null;
+  return new Date(ms).toISOString().replace(".000Z", "Z");
 }
 
 const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];

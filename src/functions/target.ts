@@ -1,8 +1,16 @@
 // HEDGE.TARGET(exposures, policy, [positions]): the proposal of the hedge-to-target rule as a spill, on the live positions' shared poll or, with positions given, from the three ranges alone.
-import type { Position } from "../api/schemas";
 import { ArgumentError } from "../feeds/feed-error";
 import { positionsTopic } from "../feeds/topics";
-import { originOf, readExposures, readHoldings, readPolicy, TargetInputError, type Holding, type InputRange } from "../policy/inputs";
+import {
+  originOf,
+  readExposures,
+  readHoldings,
+  readPolicy,
+  serviceHoldings,
+  TargetInputError,
+  type Holding,
+  type InputRange,
+} from "../policy/inputs";
 import { proposalSpill, propose, utcDay } from "../policy/target";
 import { isOmitted } from "./args";
 import type { Spill } from "./cells";
@@ -27,8 +35,6 @@ function checked<T>(name: string, read: () => T): T {
   }
 }
 
-const holdingsOf = (lines: readonly Position[]): Holding[] => lines.map((p) => ({ market: p.market, side: p.side, sizeUsd: p.size_usd }));
-
 export function target(
   streams: CellStreams,
   sink: Sink<Spill>,
@@ -52,7 +58,9 @@ export function target(
       return;
     }
     compute([]); // a market without a policy row is #VALUE! now, before anything is asked
-    streams.open(sink, `target#${++nextView}`, positionsTopic(), (s) => outcomeOf(s, (lines) => compute(holdingsOf(lines))));
+    streams.open(sink, `target#${++nextView}`, positionsTopic(), (s) =>
+      outcomeOf(s, (lines) => compute(checked("positions", () => serviceHoldings(lines)))),
+    );
   } catch (e) {
     streams.fail(sink, cellErrorOfThrown(e));
   }

@@ -1,5 +1,5 @@
 // Reading HEDGE.TARGET's three ranges (exposures, policy, positions) by header, with the pane's header rules, into checked records; a bad cell is an error naming its row, column and fix.
-import type { Side, Tenor } from "../api/schemas";
+import { isSide, type Position, type Side, type Tenor } from "../api/schemas";
 import { HEADER_SYNONYMS, normaliseHeader, parseMarket, parseSide, parseTenor, roundToCent } from "../trading/rows";
 
 /** A cell as Excel hands it over (a range's values, or a selection's). */
@@ -258,6 +258,21 @@ export function readPolicy(range: InputRange): PolicyRow[] {
     out.push({ market, ratio: ratioPct / 100, tenor, roundToUsd, minTradeUsd, maxTradeUsd, netSides });
   }
   return out;
+}
+
+/**
+ * The service's open positions (GET /positions) as holdings, read as the positions range is. A line on a side the spec
+ * does not list (neither buy nor sell) is refused, naming it: a proposal cannot say what to trade while it cannot tell
+ * what that line holds, and counting it as either side, or as nothing, could hedge twice.
+ */
+export function serviceHoldings(lines: readonly Pick<Position, "market" | "side" | "size_usd">[]): Holding[] {
+  const odd = lines.find((p) => !isSide(p.side));
+  if (odd) {
+    throw new TargetInputError(
+      `The service shows an open ${odd.market} position on the side "${odd.side}", which is neither buy nor sell: no proposal is made until it is closed or the add-in understands that side.`,
+    );
+  }
+  return readHoldings({ values: [["Market", "Side", "Size"], ...lines.map((p) => [p.market, p.side, p.size_usd])] });
 }
 
 /** Open hedges: Market, Side and a size (the =HEDGE.POSITIONS() spill as it is); sizes of one side add up. */

@@ -493,7 +493,13 @@ export class Engine {
       const market = this.markets.get(h.market);
       if (h.status === "filled" && market) lines.push(positionView(h, market, this.mark(h.market, now), now));
     }
-    return lines.sort((a, b) => (a.market === b.market ? SIDES.indexOf(a.side) - SIDES.indexOf(b.side) : a.market < b.market ? -1 : 1));
+    return lines.sort((a, b) =>
+      a.market === b.market
+        ? (SIDES as readonly string[]).indexOf(a.side) - (SIDES as readonly string[]).indexOf(b.side)
+        : a.market < b.market
+          ? -1
+          : 1,
+    );
   }
 
   // ---------------------------------------------------------------- quotes

@@ -4,6 +4,7 @@ import { SERVICE_ERROR_STATUS } from "../api/errors";
 import {
   accountSchema,
   addByIdRequestSchema,
+  answerSideSchema,
   addRequestSchema,
   addResultSchema,
   closedHedgeSchema,
@@ -22,6 +23,9 @@ import {
   priceEntrySchema,
   quoteRequestSchema,
   quoteSchema,
+  settlementDateSchema,
+  SIDES,
+  timestampSchema,
 } from "../api/schemas";
 import { ROUTING_ERROR_STATUS, type SandboxErrorCode } from "./http-io";
 import { FILL_FIELDS } from "./views";
@@ -52,12 +56,36 @@ const COMPONENTS: Record<string, z.ZodMiniType> = {
   CloseRequest: closeRequestSchema,
 };
 
+const bare = (schema: z.ZodMiniType): Json => {
+  const { $schema: _, ...out } = z.toJSONSchema(schema) as Json;
+  return out;
+};
+/**
+ * What the sandbox sends where the client reads more (see README "Service assumptions"): a side is buy or sell, a time
+ * is ISO 8601 with seconds and an offset (the client also reads a date alone as a settlement date, no seconds, the basic
+ * format, and keeps an unknown side as text).
+ */
+const SENT_FORM = new Map<unknown, Json>([
+  [answerSideSchema, bare(z.enum(SIDES))],
+  [timestampSchema, bare(z.iso.datetime({ offset: true }))],
+  [settlementDateSchema, bare(z.iso.datetime({ offset: true }))],
+]);
+
 /**
  * One schema as JSON Schema 2020-12, as the service sends it. The client's schemas are tolerant: they also read a number
  * sent as a decimal string; the document says what is sent, a number (`anyOf [number, numeric string]` becomes `number`).
  */
 function jsonSchema(schema: z.ZodMiniType): Json {
-  const { $schema: _, ...out } = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Json;
+  const { $schema: _, ...out } = z.toJSONSchema(schema, {
+    io: "input",
+    unrepresentable: "any",
+    override: ({ zodSchema, jsonSchema }) => {
+      const sent = SENT_FORM.get(zodSchema);
+      if (!sent) return;
+      for (const key of Object.keys(jsonSchema)) delete (jsonSchema as Json)[key];
+      Object.assign(jsonSchema, sent);
+    },
+  }) as Json;
   return narrowNumbers(out) as Json;
 }
 

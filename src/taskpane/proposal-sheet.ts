@@ -1,7 +1,7 @@
 // Propose: from the selected exposures and policy and the live positions, the "Hedge Proposal" sheet's content (plain values, the HEDGE.TARGET spill) and what the pane says about it.
 import type { Position } from "../api/schemas";
 import { FORMATS, type SheetContent } from "../monthend/sheet-content";
-import { originOf, readExposures, readHoldings, readPolicy, type InputRange } from "../policy/inputs";
+import { originOf, readExposures, readPolicy, serviceHoldings, type InputRange } from "../policy/inputs";
 import { PROPOSAL_HEADERS, proposalSpill, propose, utcDay, type ProposalRow } from "../policy/target";
 import type { SelectedRows } from "../trading/workbook";
 import { plural } from "./format";
@@ -45,7 +45,7 @@ export function proposalContent(
   const rows = propose({
     exposures: readExposures(rangeOfSelection(exposures)),
     policy: readPolicy(rangeOfSelection(policy)),
-    holdings: readHoldings({ values: [["Market", "Side", "Size"], ...positions.map((p) => [p.market, p.side, p.size_usd])] }),
+    holdings: serviceHoldings(positions),
     day: utcDay(now),
   });
   const values = proposalSpill(rows);

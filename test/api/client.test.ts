@@ -1,6 +1,6 @@
 // The client over real HTTP against a scripted server: headers, envelopes, error codes, retries, idempotency, flow control.
 import { getEventListeners } from "node:events";
-import { z } from "zod";
+import * as z from "zod/mini";
 import { HedgingClient, type ClientOptions } from "../../src/api/client";
 import { ERROR_CODES, HedgingApiError, SERVICE_ERROR_STATUS } from "../../src/api/errors";
 import { parseRetryAfter, RequestSender } from "../../src/api/sender";
@@ -904,5 +904,46 @@ describe("what the sender tells", () => {
       sender.send({ method: "GET", path: "/account", schema, kind: "action" }),
     ]);
     expect(server.received).toHaveLength(3);
+  });
+});
+
+describe("answers in the forms the spec leaves open (over HTTP)", () => {
+  test("POST /hedges/{id}/add answered with the hedge: an add result of the hedge's id, the amount asked, no order of its own", async () => {
+    server.setScript(() => ok({ ...ex.hedge, notional_usd: 15000, maturity_at: "2026-11-29" }));
+    const added = await client().addById("hdg_01", { additional_notional_usd: 5000 }, { idempotencyKey: "k-1" });
+    expect(added.data).toEqual({
+      status: "submitted",
+      order_tx_hash: null,
+      hedge_id: "hdg_01",
+      market: "USDTNGN",
+      side: "buy",
+      additional_notional_usd: 5000,
+      collateral_usdc: null,
+      new_notional_usd: null,
+      maturity_at: "2026-11-29T00:00:00Z",
+    });
+    expect(added.idempotencyKey).toBe("k-1");
+  });
+
+  test("POST /hedges/{id}/add answered like POST /hedges/add: read as it is; answered with neither, invalid_response naming the field", async () => {
+    server.setScript(() => ok(ex.addResult));
+    expect((await client().addById("hdg_01", { additional_notional_usd: 5000 })).data).toEqual(ex.addResult);
+    server.setScript(() => ok({ id: "hdg_01", market: "USDTNGN", side: "buy" }));
+    const e = await caught(client().addById("hdg_01", { additional_notional_usd: 5000 }));
+    expect([e.code, e.details?.path]).toEqual(["invalid_response", "data.notional_usd"]);
+  });
+
+  test("an add answer with a date alone, a time in basic format and an unknown side is read, not refused after the service acted", async () => {
+    server.setScript((r) =>
+      pathOf(r.url).endsWith("/hedges/add")
+        ? ok({ ...ex.addResult, side: "long", maturity_at: "2026-11-29" })
+        : ok([{ ...ex.hedge, side: "long", opened_at: "20261122T1000Z", filled_at: "2026-11-22T10:00Z" }]),
+    );
+    const c = client();
+    expect((await c.add({ market: "USDTNGN", side: "buy", additional_notional_usd: 5000 })).data).toMatchObject({
+      side: "long",
+      maturity_at: "2026-11-29T00:00:00Z",
+    });
+    expect((await c.list()).data[0]).toMatchObject({ side: "long", opened_at: "2026-11-22T10:00:00Z", filled_at: "2026-11-22T10:00:00Z" });
   });
 });

@@ -1,4 +1,4 @@
-// The zod schemas accept every resource the spec describes, tolerate extra fields and refuse broken payloads.
+// The zod schemas accept every resource the spec describes, tolerate extra fields and the forms the spec leaves open (settlement dates, times, sides, the add-by-id answer), and refuse broken payloads.
 import * as s from "../../src/api/schemas";
 import * as ex from "../support/examples";
 
@@ -49,10 +49,6 @@ describe("resource schemas", () => {
     const result = s.accountSchema.safeParse({ ...ex.account, open_positions: "many" });
     expect(result.success).toBe(false);
     expect(result.error && s.issuePath(result.error.issues[0].path)).toBe("open_positions");
-  });
-
-  test("a side outside buy/sell is refused", () => {
-    expect(s.positionSchema.safeParse({ ...ex.position, side: "long" }).success).toBe(false);
   });
 
   test("an unknown future hedge status is kept rather than failing the response", () => {
@@ -108,5 +104,128 @@ describe("numbers that are not finite", () => {
     expect(result.success).toBe(false);
     expect(s.fieldErrors(result.error!, input)).toEqual({ notional_usd: "must be at most 1,000,000,000 USD" });
     expect(s.quoteRequestSchema.safeParse({ ...input, notional_usd: 1_000_000_000 }).success).toBe(true);
+  });
+});
+
+/** Where the spec leaves a form open, the reading the client takes (README "Service assumptions"). */
+describe("the tolerant reader", () => {
+  type Reading = { success: boolean; data?: unknown; error?: { issues: { path: PropertyKey[]; message: string }[] } };
+  const answers: Array<[string, { safeParse(v: unknown): Reading }, object, string[]]> = [
+    ["Hedge", s.hedgeSchema, ex.hedge, ["maturity_at"]],
+    ["Quote", s.quoteSchema, ex.quote, ["maturity"]],
+    ["Open-hedge result", s.openHedgeResultSchema, ex.openResult, ["maturity_at"]],
+    ["Add result", s.addResultSchema, ex.addResult, ["maturity_at"]],
+    ["Decrease result", s.decreaseResultSchema, ex.decreaseResult, ["maturity_at"]],
+    ["Position", s.positionSchema, ex.position, ["maturity_at"]],
+  ];
+  const fieldOf = (r: Reading, field: string) => (r.data as Record<string, unknown>)[field];
+
+  /** [the settlement date as sent, as read (null: invalid_response naming the field)]. */
+  const SETTLEMENT: Array<[string, string | null]> = [
+    ["2026-11-29T10:00:00Z", "2026-11-29T10:00:00Z"],
+    ["2026-11-29T11:00:00+01:00", "2026-11-29T11:00:00+01:00"],
+    ["2026-11-29", "2026-11-29T00:00:00Z"],
+    ["20261129", "2026-11-29T00:00:00Z"],
+    ["2026-11-29T10:00Z", "2026-11-29T10:00:00Z"],
+    ["20261129T1000Z", "2026-11-29T10:00:00Z"],
+    ["2026-11-29T10:00", null],
+    ["2026-02-30", null],
+    ["29/11/2026", null],
+  ];
+  for (const [name, schema, example, [field]] of answers) {
+    test.each(SETTLEMENT)(`${name}: ${field} %j reads as %j`, (sent, read) => {
+      const r = schema.safeParse({ ...example, [field]: sent });
+      expect(r.success).toBe(read !== null);
+      if (read !== null) expect(fieldOf(r, field)).toBe(read);
+      else expect([s.issuePath(r.error!.issues[0].path), r.error!.issues[0].message]).toEqual([field, expect.stringMatching(/ISO 8601/)]);
+    });
+  }
+
+  /** [a time (not a settlement date) as sent, as read (null: refused)]. */
+  const TIMES: Array<[string, string | null]> = [
+    ["2026-11-22T10:00:02Z", "2026-11-22T10:00:02Z"],
+    ["2026-11-22T10:00Z", "2026-11-22T10:00:00Z"],
+    ["20261122T1000Z", "2026-11-22T10:00:00Z"],
+    ["20261122T100002Z", "2026-11-22T10:00:02Z"],
+    ["20261122T110002+0100", "2026-11-22T10:00:02Z"],
+    ["2026-11-22T11:00+01:00", "2026-11-22T10:00:00Z"],
+    ["2026-11-22", null],
+    ["20261122T1000", null],
+  ];
+  test.each(TIMES)("a hedge's filled_at %j reads as %j", (sent, read) => {
+    const r = s.hedgeSchema.safeParse({ ...ex.hedge, filled_at: sent });
+    expect([r.success, r.success ? r.data.filled_at : s.issuePath(r.error.issues[0].path)]).toEqual([read !== null, read ?? "filled_at"]);
+  });
+
+  test.each(TIMES)("a closed-hedge record's closed_at and a price's timestamp %j read as %j", (sent, read) => {
+    const record = s.closedHedgeSchema.safeParse({ ...ex.closedHedge, closed_at: sent });
+    const price = s.priceEntrySchema.safeParse({ ...ex.prices.USDTNGN, timestamp: sent });
+    expect([record.success && record.data.closed_at, price.success && price.data.timestamp]).toEqual([read ?? false, read ?? false]);
+  });
+
+  const SIDED: Array<[string, { safeParse(v: unknown): Reading }, object]> = [
+    ...answers
+      .filter(([name]) => name !== "Open-hedge result") // its side is its quote's
+      .map(([name, schema, example]): [string, { safeParse(v: unknown): Reading }, object] => [name, schema, example]),
+    ["Close result", s.closeResultSchema, ex.closeResult],
+    ["Closed-hedge record", s.closedHedgeSchema, ex.closedHedge],
+  ];
+  test.each(SIDED)(
+    "%s: an unknown side is kept as text; no side, an empty one or a number is refused naming side",
+    (_name, schema, example) => {
+      expect(fieldOf(schema.safeParse({ ...example, side: "long" }), "side")).toBe("long");
+      for (const side of ["", 1, null]) {
+        const r = schema.safeParse({ ...example, side });
+        expect([side, r.success, r.error && s.issuePath(r.error.issues[0].path)]).toEqual([side, false, "side"]);
+      }
+    },
+  );
+
+  test("an unknown side is neither buy nor sell (isSide), and a request still sends only buy or sell", () => {
+    expect([s.isSide("buy"), s.isSide("sell"), s.isSide("long"), s.isSide("Buy"), s.isSide(undefined)]).toEqual([
+      true,
+      true,
+      false,
+      false,
+      false,
+    ]);
+    const input = { market: "USDTNGN", side: "long" };
+    expect(s.fieldErrors(s.closeRequestSchema.safeParse(input).error!, input)).toEqual({ side: "must be buy or sell" });
+  });
+
+  const hedgeAfterAdd = { ...ex.hedge, notional_usd: 15000, status: "filled" };
+  /** [the answer of POST /hedges/{id}/add, the add result the client makes of it (null: invalid_response at that path)]. */
+  const ADD_BY_ID: Array<[string, unknown, object | string]> = [
+    ["shaped like POST /hedges/add's", ex.addResult, ex.addResult],
+    [
+      "shaped like the hedge",
+      hedgeAfterAdd,
+      {
+        status: "submitted",
+        order_tx_hash: null,
+        hedge_id: "hdg_01",
+        market: "USDTNGN",
+        side: "buy",
+        additional_notional_usd: 5000,
+        collateral_usdc: null,
+        new_notional_usd: null,
+        maturity_at: "2026-11-29T10:00:00Z",
+      },
+    ],
+    ["like the hedge, a settlement date alone", { ...hedgeAfterAdd, maturity_at: "2026-11-29" }, { maturity_at: "2026-11-29T00:00:00Z" }],
+    ["like an add, without its amount", (({ additional_notional_usd: _, ...rest }) => rest)(ex.addResult), "additional_notional_usd"],
+    ["like a hedge, without its notional", (({ notional_usd: _, ...rest }) => rest)(hedgeAfterAdd), "notional_usd"],
+    ["like a hedge, a bad side", { ...hedgeAfterAdd, side: 7 }, "side"],
+    ["neither (read as an add: its first missing field)", { ok: true }, "status"],
+    ["not an object", "done", "(root)"],
+  ];
+  test.each(ADD_BY_ID)("POST /hedges/{id}/add answered %s", (_name, answer, expected) => {
+    const r = s.addByIdResultSchema.safeParse(answer);
+    if (typeof expected === "string") {
+      expect([r.success, r.error && s.issuePath(r.error.issues[0].path)]).toEqual([false, expected]);
+    } else {
+      expect(r.success).toBe(true);
+      expect(s.addResultOf(r.data!, 5000)).toMatchObject(expected);
+    }
   });
 });

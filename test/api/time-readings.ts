@@ -1,6 +1,6 @@
-// Reads a table of times through every reader the add-in has (log cells, recon cells, HEDGE.* cells, month windows, the log query, Retry-After); run by time.test.ts in a child process per TZ.
+// Reads a table of times through every reader the add-in has (log cells, recon cells, HEDGE.* cells, month windows, the log query, a service's settlement date, Retry-After); run by time.test.ts in a child process per TZ.
 import { parseRetryAfter } from "../../src/api/sender";
-import { utcMs } from "../../src/api/time";
+import { serviceTime, utcMs } from "../../src/api/time";
 import { excelSerial } from "../../src/functions/cells";
 import { REALIZED_COLUMNS } from "../../src/monthend/recon-layout";
 import { inWindow, monthWindow } from "../../src/monthend/month";
@@ -20,6 +20,8 @@ export interface Reading {
   inNovember: boolean;
   inDecember: boolean;
   loggedSince2300Z: boolean;
+  /** The text as the service's settlement date, in the form the add-in keeps (null: refused). */
+  serviceTime: string | null;
   /** The text as a Retry-After header: milliseconds from the epoch's start (null: not a date). */
   retryAfterMs: number | null;
 }
@@ -49,6 +51,7 @@ export function readings(texts: readonly string[]): Reading[] {
       loggedSince2300Z: matchesLogQuery(logRow({ loggedAt: text }), {
         loggedSince: "2026-11-30T23:00:00Z",
       }),
+      serviceTime: serviceTime(text, true),
       retryAfterMs: parseRetryAfter(text, 0),
     };
   });

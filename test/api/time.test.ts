@@ -1,7 +1,8 @@
-// One time rule: service schemas take only ISO 8601 with an offset, and every reader of times (log cells, recon sheet, HEDGE.* cells, month windows) reads them as UTC, whatever the machine's time zone.
+// One time rule: service schemas take ISO 8601 with a zone (extended or basic, with or without seconds; a date alone only as a settlement date), and every reader of times (log cells, recon sheet, HEDGE.* cells, month windows) reads them as UTC, whatever the machine's time zone.
 import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { hedgeSchema, closedHedgeSchema, issuePath } from "../../src/api/schemas";
+import { serviceTime, utcMs } from "../../src/api/time";
 import * as ex from "../support/examples";
 import type { Reading } from "./time-readings";
 
@@ -62,6 +63,17 @@ describe.each(ZONES)("TZ=%s", (zone, offset) => {
     expect(read.map((r) => [r.text, r.utcMs])).toEqual(TABLE.map(([text, ms]) => [text, Number.isFinite(ms) ? ms : null]));
   });
 
+  test("a service's settlement date: a time with a zone or a date alone, the same UTC instant in every zone", () => {
+    expect(read.map((r) => [r.text, r.serviceTime])).toEqual([
+      ["2026-11-30T23:30:00Z", "2026-11-30T23:30:00Z"],
+      ["2026-11-30T23:30:00.250Z", "2026-11-30T23:30:00.250Z"],
+      ["2026-11-30T18:30:00-05:00", "2026-11-30T18:30:00-05:00"],
+      ["2026-12-01T08:30:00+09:00", "2026-12-01T08:30:00+09:00"],
+      ["2026-12-01T08:30:00+0900", "2026-11-30T23:30:00Z"],
+      ...TABLE.slice(5).map(([text]) => [text, text === "2026-11-30" ? "2026-11-30T00:00:00Z" : null]),
+    ]);
+  });
+
   test("the Hedge Log cell, the recon sheet cell and a HEDGE.* cell hold the same UTC serial", () => {
     for (const [i, [text, ms]] of TABLE.entries()) {
       const r = read[i];
@@ -107,11 +119,68 @@ describe.each(ZONES)("TZ=%s", (zone, offset) => {
   });
 });
 
-describe("service schemas take only ISO 8601 with an offset", () => {
+/**
+ * [a time as the service may send it, whether it is a settlement date, the form the add-in keeps (null: refused)].
+ * Kept as sent: extended with seconds and a zone. Rewritten in UTC: no seconds, the basic format, other offset forms, a
+ * comma before the fraction, a settlement date alone (midnight UTC).
+ */
+const SERVICE_TIMES: Array<[string, boolean, string | null]> = [
+  ["2026-11-26T14:02:00Z", false, "2026-11-26T14:02:00Z"],
+  ["2026-11-26T14:02:00.250Z", false, "2026-11-26T14:02:00.250Z"],
+  ["2026-11-26T15:02:00+01:00", false, "2026-11-26T15:02:00+01:00"],
+  ["2026-11-26T14:02:00.1234567891Z", false, "2026-11-26T14:02:00.1234567891Z"],
+  ["2026-11-26T14:02Z", false, "2026-11-26T14:02:00Z"],
+  ["2026-11-26T09:02-05:00", false, "2026-11-26T14:02:00Z"],
+  ["2026-11-26T15:02:00+0100", false, "2026-11-26T14:02:00Z"],
+  ["2026-11-26T15:02+01", false, "2026-11-26T14:02:00Z"],
+  ["2026-11-26T14:02:00,5Z", false, "2026-11-26T14:02:00.500Z"],
+  ["20261126T1402Z", false, "2026-11-26T14:02:00Z"],
+  ["20261126T140230Z", false, "2026-11-26T14:02:30Z"],
+  ["20261126T140230.25Z", false, "2026-11-26T14:02:30.250Z"],
+  ["20261126T150230+0100", false, "2026-11-26T14:02:30Z"],
+  ["20261126T1402-05", false, "2026-11-26T19:02:00Z"],
+  ["2026-11-26", true, "2026-11-26T00:00:00Z"],
+  ["20261126", true, "2026-11-26T00:00:00Z"],
+  ["2026-11-26T14:02Z", true, "2026-11-26T14:02:00Z"],
+  // A date alone is only a settlement date; a time needs a zone (ISO 8601 makes it local time, of an unknown place).
+  ["2026-11-26", false, null],
+  ["20261126", false, null],
+  ["2026-11-26T14:02", true, null],
+  ["2026-11-26T14:02:00", true, null],
+  ["20261126T1402", true, null],
+  // Not ISO 8601, or impossible.
+  ["20261126T14:02Z", true, null],
+  ["2026-1126", true, null],
+  ["2026-02-30", true, null],
+  ["20260230", true, null],
+  ["2026-11-26T24:00Z", false, null],
+  ["2026-11-26T14:60Z", false, null],
+  ["2026-11-26T14:02+24:00", false, null],
+  ["26/11/2026", true, null],
+  ["Thu, 26 Nov 2026 14:02:00 GMT", false, null],
+  ["", true, null],
+];
+
+describe("serviceTime: the forms the spec leaves open", () => {
+  test.each(SERVICE_TIMES)("%j (settlement date: %s) is kept as %j", (text, dateAlone, kept) => {
+    expect(serviceTime(text, dateAlone)).toBe(kept);
+  });
+
+  test("every form kept is one utcMs reads (any number of fraction digits) and is kept again as it is", () => {
+    for (const [text, dateAlone, kept] of SERVICE_TIMES) {
+      if (kept === null) continue;
+      expect([text, Number.isFinite(utcMs(kept)), serviceTime(kept, dateAlone)]).toEqual([text, true, kept]);
+    }
+  });
+});
+
+describe("service schemas take ISO 8601 with a zone", () => {
   test.each([
     ["2026-11-22T20:00:00Z", true],
     ["2026-11-22T20:00:00.123Z", true],
     ["2026-11-22T21:00:00+01:00", true],
+    ["2026-11-22T20:00Z", true],
+    ["20261122T2000Z", true],
     ["22/11/2026 20:00 UTC", false],
     ["2026-11-22T20:00:00", false],
     ["2026-11-22", false],

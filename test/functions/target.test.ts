@@ -42,6 +42,19 @@ describe("HEDGE.TARGET", () => {
     for (const other of ["prices", "account", "markets", "hedges", "quote"]) expect(client.count(other as never)).toBe(0);
   });
 
+  test("a live position on a side the spec does not list: #VALUE! naming it, never counted as buy or sell; read again once it is gone", async () => {
+    const { client, advance } = installFeeds();
+    client.positions_ = [position({ side: "buy", size_usd: 500_000 }), position({ side: "long", size_usd: 100_000 })];
+    const cell = invocation();
+    fn.target(EXPOSURES, POLICY, undefined, cell as never);
+    await advance();
+    expect(cell.error.code).toBe("#VALUE!");
+    expect(cell.error.message).toMatch(/^The service shows an open USDTNGN position on the side "long", which is neither buy nor sell/);
+    client.positions_ = [position({ side: "buy", size_usd: 500_000 })];
+    await advance(2_000);
+    expect(actions(cell.value)).toEqual(["Add USDTNGN buy 100000"]);
+  });
+
   test("100 TARGET cells recalculated add no request: the positions poll stays one per interval", async () => {
     const { client, advance } = installFeeds();
     for (let i = 0; i < 100; i++) fn.target(EXPOSURES, POLICY, null as never, invocation() as never);

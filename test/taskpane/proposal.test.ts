@@ -23,6 +23,26 @@ const POLICY = selection("Policy", "Policy!B3:E3", 2, [
 ]);
 
 describe("Propose: the Hedge Proposal sheet", () => {
+  test("a live position on a side the spec does not list is refused, naming it: no proposal counts it as buy, sell or nothing", () => {
+    const model = selection("Model", "Model!A2:C2", 1, [
+      ["Market", "Side", "Amount (USD)"],
+      ["USDTNGN", "buy", 1_000_000],
+    ]);
+    expect(() =>
+      proposalContent(
+        model,
+        POLICY,
+        [
+          { ...position, side: "buy", size_usd: 500_000 },
+          { ...position, side: "long" },
+        ],
+        NOW,
+      ),
+    ).toThrow(
+      'The service shows an open USDTNGN position on the side "long", which is neither buy nor sell: no proposal is made until it is closed or the add-in understands that side.',
+    );
+  });
+
   test("the proposal from the live positions as plain values: header bold, USD columns as amounts, the day's references", () => {
     const model = selection("Model", "Model!A2:C3", 1, [
       ["Market", "Side", "Amount (USD)"],
