@@ -10,6 +10,7 @@ import {
   type Workbook,
   type WorkbookIdentity,
 } from "../trading/workbook";
+import type { ApprovalsSheet } from "../trading/approvals/port";
 import {
   LOG_COLUMNS,
   LOG_HEADERS,
@@ -24,7 +25,7 @@ import {
   type LogRecord,
   type LogUpdate,
   type LogUpdateResult,
-} from "../trading/hedge-log";
+} from "../trading/log/hedge-log";
 import {
   BYTES_PER_RANGE,
   DEFAULT_LIMITS,
@@ -60,7 +61,7 @@ import {
 } from "./log-archive";
 import { readSelectedRows } from "./office-selection";
 import { appendApprovalLines, readApprovalLines, writeApprovalDecision } from "./approvals-sheet";
-import type { ApprovalDecision, ApprovalStatus } from "../trading/approvals";
+import type { ApprovalDecision, ApprovalStatus } from "../trading/approvals/approvals";
 import { queueSafeWrite } from "./safe-cells";
 
 type ExcelApi = Pick<typeof Excel, "run">;
@@ -94,7 +95,7 @@ export interface OfficeWorkbookOptions {
   limits?: ChunkLimits;
 }
 
-export class OfficeWorkbook implements Workbook {
+export class OfficeWorkbook implements Workbook, ApprovalsSheet {
   /** Body row of each idempotency key, as last seen; checked against the sheet before each use, rebuilt when it is stale. */
   private rowOfKey = new Map<string, number>();
   private readonly limits: ChunkLimits;
