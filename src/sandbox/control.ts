@@ -7,6 +7,7 @@ import { maskKey } from "../api/environment";
 import { accountConfigSchema, environmentOfKey, keyConfigSchema, type KeyConfig } from "./accounts";
 import { DAY_MS, iso, type SandboxClock } from "./clock";
 import type { Engine } from "./engine";
+import { stateDump } from "./state-dump";
 import { faultPatchSchema, type Faults } from "./faults";
 import {
   failure,
@@ -234,7 +235,7 @@ export async function handleControl(req: IncomingMessage, path: string, deps: Co
     case "GET /state":
       // The tests' dump of the internals keeps keys whole (tests find their accounts by key), like the --state file;
       // the Host and Origin checks above keep it from pages. The account list a person reads masks them.
-      return success({ ...engine.inspect(), clock: clockView(clock), faults: faults.view(), idempotency_keys: deps.idempotency.size });
+      return success({ ...stateDump(engine), clock: clockView(clock), faults: faults.view(), idempotency_keys: deps.idempotency.size });
     case "GET /accounts":
       return success(accountList(engine));
     case "POST /accounts":
