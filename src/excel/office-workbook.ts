@@ -1,4 +1,4 @@
-// The Workbook adapter over Office.js (Excel.run): reads what the user selected and sees, and keeps the "Hedge Log" table by header name, every read and write chunked and bounded by the work, not by the log's size.
+// The Workbook adapter over Office.js (Excel.run): reads what the user selected and sees, and keeps the "Hedge Log" table by header name, every read and write chunked and bounded by the work, not by the log's size. Over 600 lines because every log call takes its turn in one queue (inTurn) over one remembered key-to-row index, which the calls share; the layout, chunking, archive plan and Approvals sheet are their own files.
 import type { CellValue } from "../trading/cells";
 import {
   WORKBOOK_ID_PROPERTY,

@@ -1,4 +1,4 @@
-// The subscription hub: one poller per distinct request (topic) while something shows it, fanned out to every subscriber, with backoff, pause, staleness, a budget that follows the client's learned rate, and a refresh after every trade.
+// The subscription hub: one poller per distinct request (topic) while something shows it, fanned out to every subscriber, with backoff, pause, staleness, a budget that follows the client's learned rate, and a refresh after every trade. Over 600 lines because one class owns every topic's timer and each path that reschedules it (subscribe, pause, trade, recovery, reconnect); its retry rule is retry.ts, a topic's state topic.ts.
 import type { Meta } from "../api/schemas";
 import type { ApiResult } from "../api/sender";
 import { systemClock, type Clock, type TimerHandle } from "./clock";
