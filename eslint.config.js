@@ -33,14 +33,54 @@ const LAYERS = {
 const OFFICE_GLOBALS = ["Office", "Excel", "OfficeRuntime", "CustomFunctions"];
 const OFFICE_ENTRY_FILES = ["src/taskpane/taskpane.ts", "src/commands/commands.ts", "src/functions/functions.ts"];
 
+/**
+ * The rooms inside src/trading (README "Folders and the allowed arrows"): its own files are execution's shared part
+ * (rows, intents, the journal, fills, verdicts, the workbook port); desk/ runs rows; log/ is the Hedge Log's schema and
+ * hash chain; approvals/ is four-eyes approval. Each room's extra refusals, as import paths seen from its files.
+ */
+const TRADING_ROOMS = {
+  // Execution's shared files never reach into the desk, the approvals or past the log's public files.
+  "src/trading/*.ts": [
+    {
+      regex: "^\\./(?:desk|approvals)/",
+      message: "src/trading's own files may import log/ only: desk/ and approvals/ build on them, not the reverse.",
+    },
+  ],
+  // The log's schema and chain stand alone: of trading they use only the cell values.
+  "src/trading/log/*.ts": [
+    {
+      regex: "^\\.\\./(?!cells$|\\.\\./)",
+      message:
+        "src/trading/log may import only ../cells of trading (and src/api): the Hedge Log's schema and chain know nothing of execution.",
+    },
+  ],
+  "src/trading/desk/*.ts": [
+    {
+      regex: "^\\.\\./approvals/",
+      message: "src/trading/desk may not import approvals/: the approvals workflow calls the desk, not the reverse.",
+    },
+  ],
+  // Approvals send through the desk's facade only.
+  "src/trading/approvals/*.ts": [
+    {
+      regex: "^\\.\\./desk(?!/contract$)(?:/|$)",
+      message: "src/trading/approvals may import only desk/contract of the desk (the TradingDesk facade).",
+    },
+  ],
+};
+
 // A layer's files sit in src/<folder>/ or one folder below (src/trading/desk/): there "../" is the layer itself and
-// "../../x/" another folder.
+// "../../x/" another folder. ESLint keeps the last options given for a rule, so a room's rule repeats its layer's pattern.
 const layerRules = Object.entries(LAYERS).flatMap(([folder, allowed]) => [
   layerRule(folder, allowed, `src/${folder}/**/*.ts`, "\\.\\./"),
   layerRule(folder, allowed, `src/${folder}/*/*.ts`, "\\.\\./\\.\\./"),
 ]);
+const roomRules = Object.entries(TRADING_ROOMS).map(([files, patterns]) => {
+  const up = files.split("/").length === 3 ? "\\.\\./" : "\\.\\./\\.\\./";
+  return layerRule("trading", LAYERS.trading, files, up, patterns);
+});
 
-function layerRule(folder, allowed, files, up) {
+function layerRule(folder, allowed, files, up, extra = []) {
   // "../x/…" where x is not an allowed folder; functions.ts also reads ../../package.json (the version).
   const allowedFolders = allowed.length > 0 ? `(?:${allowed.join("|")})/` : "(?!)";
   return {
@@ -54,6 +94,7 @@ function layerRule(folder, allowed, files, up) {
               regex: `^${up}(?!${allowedFolders})(?!\\.\\./package\\.json$)`,
               message: `src/${folder} may import only ${allowed.length > 0 ? allowed.map((f) => `src/${f}`).join(", ") : "its own files"} (layers in eslint.config.js).`,
             },
+            ...extra,
           ],
         },
       ],
@@ -90,6 +131,7 @@ module.exports = defineConfig(
     },
   },
   ...layerRules,
+  ...roomRules,
   {
     files: ["src/**/*.ts"],
     rules: { "no-restricted-syntax": ["error", ...WINDOW_SHADOWS] },

@@ -12,8 +12,33 @@ const HTML_ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot
 /** What hex and base64 are written with: a found run of the key's hex or base64 is masked with the rest of its word. */
 const ENCODED = /[A-Za-z0-9+/_-]/;
 const JSON_ESCAPES: Record<string, string> = { '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
-/** One escape: percent (URL, form), HTML entity, JSON. */
-const ESCAPES = /%([0-9A-Fa-f]{2})|&#(\d{1,7});|&#[xX]([0-9A-Fa-f]{1,6});|&([a-zA-Z]+);|\\u([0-9A-Fa-f]{4})|\\(["\\/bfnrt])/g;
+/** The named entities above in any case, as a browser reads them: with their `;` or, for these, without. */
+const ENTITY_NAMES = Object.keys(HTML_ENTITIES)
+  .map((name) => [...name].map((c) => `[${c}${c.toUpperCase()}]`).join(""))
+  .join("|");
+/**
+ * One escape: percent (URL, form), an HTML entity (numeric or named, its `;` optional as browsers read it), JSON's `\u`,
+ * JavaScript's `\x` and `\u{…}`, JSON's one-character escapes.
+ */
+const ESCAPES = new RegExp(
+  [
+    "%([0-9A-Fa-f]{2})",
+    "&#(\\d{1,7});?",
+    "&#[xX]([0-9A-Fa-f]{1,6});?",
+    `&(${ENTITY_NAMES});?`,
+    "\\\\u([0-9A-Fa-f]{4})",
+    '\\\\(["\\\\/bfnrt])',
+    "\\\\x([0-9A-Fa-f]{2})",
+    "\\\\u\\{([0-9A-Fa-f]{1,6})\\}",
+  ].join("|"),
+  "g",
+);
+/** Escapes inside escapes (`%252B`: a percent-encoded `%2B`) are undone this many times over. */
+const ESCAPE_LAYERS = 3;
+/** Encoded words (base64, URL-safe or not, or base32) long enough to hold an echo are decoded and looked into, this many levels deep. */
+const DECODE_DEPTH = 2;
+/** A word that may be base64 or base32: as long as the encoding of SECRET_RUN characters at least. */
+const ENCODED_WORD = new RegExp(`[A-Za-z0-9+/_-]{${Math.ceil((SECRET_RUN * 4) / 3)},}=*`, "g");
 
 /**
  * The text as read with its escapes undone, one character per escape: what the key looks like however it was escaped
@@ -28,18 +53,29 @@ interface View {
 
 /** The character one escape stands for; undefined for what is not an escape after all (`&nbsp;`, a code past U+FFFF). */
 function unescaped(m: RegExpExecArray): string | undefined {
-  const [, percent, decimal, hex, entity, unicode, json] = m;
-  const code = percent
-    ? parseInt(percent, 16)
-    : unicode
-      ? parseInt(unicode, 16)
-      : decimal
-        ? Number(decimal)
-        : hex
-          ? parseInt(hex, 16)
-          : undefined;
+  const [, percent, decimal, hex, entity, unicode, json, byte, codePoint] = m;
+  const hexCode = percent ?? unicode ?? hex ?? byte ?? codePoint;
+  const code = hexCode !== undefined ? parseInt(hexCode, 16) : decimal !== undefined ? Number(decimal) : undefined;
   if (code !== undefined) return code <= 0xffff ? String.fromCharCode(code) : undefined;
   return entity ? HTML_ENTITIES[entity.toLowerCase()] : JSON_ESCAPES[json];
+}
+
+/** The text with its escapes undone, layer after layer (an escaped escape too), each character mapped to where it came from. */
+function layeredViewOf(text: string): View {
+  let view = viewOf(text);
+  for (let layer = 1; layer < ESCAPE_LAYERS && view.from && view.to; layer++) {
+    const inner = viewOf(view.text);
+    if (!inner.from || !inner.to) break;
+    const [outerFrom, outerTo, innerFrom, innerTo] = [view.from, view.to, inner.from, inner.to];
+    const from = new Int32Array(inner.text.length);
+    const to = new Int32Array(inner.text.length);
+    for (let i = 0; i < inner.text.length; i++) {
+      from[i] = outerFrom[innerFrom[i]];
+      to[i] = outerTo[innerTo[i] - 1];
+    }
+    view = { text: inner.text, from, to };
+  }
+  return view;
 }
 
 function viewOf(text: string): View {
@@ -86,6 +122,9 @@ function runsOf(text: string, length: number): string[] {
 }
 
 const hexOf = (text: string) => [...text].map((c) => c.charCodeAt(0).toString(16).padStart(2, "0")).join("");
+/** Hex of the text's UTF-16 code units, big-endian (`0073…`) and little-endian (`7300…`). */
+const utf16HexOf = (text: string) => [...text].map((c) => c.charCodeAt(0).toString(16).padStart(4, "0")).join("");
+const utf16LeHexOf = (text: string) => utf16HexOf(text).replace(/(..)(..)/g, "$2$1");
 function base64Of(text: string): string | null {
   try {
     return btoa(text);
@@ -108,23 +147,91 @@ function found(haystack: string, needles: Iterable<string>): Array<[number, numb
  * (standard or URL-safe): whichever way the groups of three fall (the key at the start, `Bearer ` before it, a cut),
  * a run of SECRET_RUN characters holds three whole groups, so the base64 of every 9-character run of the secret is looked for.
  */
-function echoSpans(view: View, key: string): Array<[number, number]> {
-  const secret = secretOf(key);
-  const runs = runsOf(secret.toLowerCase(), SECRET_RUN);
+function echoSpans(view: View, key: Needles, depth = 0): Array<[number, number]> {
   const lower = view.text.toLowerCase();
   const caseKept = lower.length === view.text.length ? lower : view.text;
-  const prefix = key.slice(0, key.length - secret.length).toLowerCase();
-  const asText = found(caseKept, runs).map(([start, end]): [number, number] =>
+  const { prefix } = key;
+  const asText = found(caseKept, key.runs).map(([start, end]): [number, number] =>
     prefix && caseKept.slice(Math.max(0, start - prefix.length), start) === prefix ? [start - prefix.length, end] : [start, end],
   );
-  const asHex = found(caseKept, new Set(runsOf(secret, SECRET_RUN).map(hexOf)));
-  const groups = runsOf(secret, 9)
-    .map(base64Of)
-    .filter((b): b is string => b !== null);
+  const asHex = found(caseKept, key.hex);
   // URL-safe base64 read as standard; a run of the secret ending a base64 text carries its padding with it.
   const standard = view.text.replace(/-/g, "+").replace(/_/g, "/");
-  const asBase64 = groups.length === runsOf(secret, 9).length ? found(standard, new Set(groups)) : [];
-  return [...asText, ...widened([...asHex, ...asBase64], view.text)];
+  const asBase64 = key.base64 ? found(standard, key.base64) : [];
+  const spans = [...asText, ...widened([...asHex, ...asBase64], view.text)];
+  return depth < DECODE_DEPTH ? [...spans, ...encodedEchoes(view.text, key, spans, depth)] : spans;
+}
+
+/** What an echo of the key is looked for as, computed once per redaction. */
+interface Needles {
+  /** The key's environment prefix, lower-cased ("svc_live_"). */
+  prefix: string;
+  /** Every SECRET_RUN-character run of the secret, lower-cased. */
+  runs: string[];
+  /** Those runs in hex: of their bytes, and of their UTF-16 code units (big- and little-endian). */
+  hex: Set<string>;
+  /** The base64 of every 9-character run of the secret; null when one cannot be encoded (not Latin-1). */
+  base64: Set<string> | null;
+}
+
+function needlesOf(key: string): Needles {
+  const secret = secretOf(key);
+  const groups = runsOf(secret, 9).map(base64Of);
+  return {
+    prefix: key.slice(0, key.length - secret.length).toLowerCase(),
+    runs: runsOf(secret.toLowerCase(), SECRET_RUN),
+    hex: new Set(runsOf(secret, SECRET_RUN).flatMap((run) => [hexOf(run), utf16HexOf(run), utf16LeHexOf(run)])),
+    base64: groups.every((b) => b !== null) ? new Set(groups as string[]) : null,
+  };
+}
+
+/**
+ * Words of the text that decode (as base64, URL-safe or not, or as base32) to text holding an echo (the key base64-encoded
+ * twice, base32, base64 of an escaped key…): the whole word is an echo. Words already found are not decoded again.
+ */
+function encodedEchoes(text: string, key: Needles, known: ReadonlyArray<[number, number]>, depth: number): Array<[number, number]> {
+  const spans: Array<[number, number]> = [];
+  for (const m of text.matchAll(ENCODED_WORD)) {
+    const [start, end] = [m.index, m.index + m[0].length];
+    if (known.some(([a, b]) => a < end && start < b)) continue;
+    const decoded = decodingsOf(m[0]).filter((d) => PRINTABLE.test(d));
+    if (decoded.some((d) => echoSpans(layeredViewOf(d), key, depth + 1).length > 0)) spans.push([start, end]);
+  }
+  return spans;
+}
+
+/** An encoding of the key decodes to printable ASCII (the key is); a hash or an id read as base64 decodes to bytes that are not, and is not looked into. */
+const PRINTABLE = /^[\x20-\x7e\t\r\n]*$/;
+
+/** What an encoded word may stand for: its base64 (standard or URL-safe) and its base32 (RFC 4648, either case) decodings, as bytes read as Latin-1. */
+function decodingsOf(word: string): string[] {
+  const out: string[] = [];
+  const bare = word.replace(/=+$/, "");
+  if (/^[A-Za-z0-9+/_-]+$/.test(bare) && bare.length % 4 !== 1) {
+    try {
+      out.push(atob(bare.replace(/-/g, "+").replace(/_/g, "/") + "=".repeat((4 - (bare.length % 4)) % 4)));
+    } catch {
+      // not base64 after all
+    }
+  }
+  if (/^[A-Z2-7]+$/.test(bare) || /^[a-z2-7]+$/.test(bare)) out.push(base32Decoded(bare.toUpperCase()));
+  return out;
+}
+
+const BASE32 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+function base32Decoded(word: string): string {
+  let bits = 0;
+  let value = 0;
+  let out = "";
+  for (const c of word) {
+    value = (value << 5) | BASE32.indexOf(c);
+    bits += 5;
+    if (bits >= 8) {
+      bits -= 8;
+      out += String.fromCharCode((value >> bits) & 0xff);
+    }
+  }
+  return out;
 }
 
 /** Spans of hex or base64 widened to the whole word they are in (the rest of an encoded key is the key's too; `0x` and padding with it). */
@@ -157,8 +264,8 @@ function merged(spans: Array<[number, number]>): Array<[number, number]> {
  */
 export function redactKey(text: string, key: string | null | undefined): string {
   if (!key || key.length < 4 || !text || secretOf(key).length < 4) return text;
-  const view = viewOf(text);
-  const spans = merged(echoSpans(view, key));
+  const view = layeredViewOf(text);
+  const spans = merged(echoSpans(view, needlesOf(key)));
   if (spans.length === 0) return text;
   const mask = maskKey(key);
   const from = (i: number) => (view.from ? view.from[i] : i);

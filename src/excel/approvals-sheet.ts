@@ -15,7 +15,7 @@ import {
   statusAllows,
   type ApprovalDecision,
   type ApprovalStatus,
-} from "../trading/approvals";
+} from "../trading/approvals/approvals";
 import type { SheetRow } from "../trading/workbook";
 import { ReadSizer, jsonBytes, packByBytes, readSpans, type ChunkLimits } from "./chunks";
 import { queueSafeCells } from "./safe-cells";

@@ -1,7 +1,7 @@
 // Archiving the Hedge Log, as plain logic: which rows may move to "Hedge Log YYYY" (finished, older than the cut-off, never an unfinished one, chains whole), and merging the archive back for month end.
 import { utcMs } from "../api/time";
 import type { CellValue } from "../trading/cells";
-import { archiveSheetName, type LogArchiveRequest, type LogArchiveResult, type LogRecord } from "../trading/hedge-log";
+import { archiveSheetName, type LogArchiveRequest, type LogArchiveResult, type LogRecord } from "../trading/log/hedge-log";
 import { dateText } from "./log-layout";
 
 export interface ArchiveCandidate {

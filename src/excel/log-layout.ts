@@ -1,7 +1,7 @@
 // The Hedge Log as found on the sheet: each add-in column located by its header name (columns the user inserts or moves are tolerated), and records to and from table rows, one bad field never failing a row.
 import { utcMs } from "../api/time";
 import { fromExcelDate, toExcelDate, type CellValue } from "../trading/cells";
-import { LOG_COLUMNS, cellsToLogRecord, type LogColumn, type LogRecord } from "../trading/hedge-log";
+import { LOG_COLUMNS, cellsToLogRecord, type LogColumn, type LogRecord } from "../trading/log/hedge-log";
 
 type Field = keyof LogRecord;
 

@@ -10,6 +10,7 @@ import {
   type Workbook,
   type WorkbookIdentity,
 } from "../trading/workbook";
+import type { ApprovalsSheet } from "../trading/approvals/port";
 import {
   APPROVALS_SHEET_NAME,
   APPROVAL_WIDTH,
@@ -23,7 +24,7 @@ import {
   statusAllows,
   type ApprovalDecision,
   type ApprovalStatus,
-} from "../trading/approvals";
+} from "../trading/approvals/approvals";
 import {
   LOG_COLUMNS,
   LOG_HEADERS,
@@ -38,7 +39,7 @@ import {
   type LogRecord,
   type LogUpdate,
   type LogUpdateResult,
-} from "../trading/hedge-log";
+} from "../trading/log/hedge-log";
 import { dedupeByKey, holdsAnything, planArchive } from "./log-archive";
 import {
   columnOf,
@@ -68,7 +69,7 @@ export {
 
 type Field = keyof LogRecord;
 
-export class MemoryWorkbook extends MemoryGrid implements Workbook {
+export class MemoryWorkbook extends MemoryGrid implements Workbook, ApprovalsSheet {
   /** Excel calls made (for tests and benches that count round trips). */
   calls = 0;
 
@@ -106,7 +107,7 @@ export class MemoryWorkbook extends MemoryGrid implements Workbook {
     };
   }
 
-  // ---- the Approvals sheet (layout in src/trading/approvals.ts) ----
+  // ---- the Approvals sheet (layout in src/trading/approvals/approvals.ts) ----
 
   async readApprovals(batchId?: string): Promise<SheetRow[]> {
     this.calls++;

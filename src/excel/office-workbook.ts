@@ -1,4 +1,4 @@
-// The Workbook adapter over Office.js (Excel.run): reads what the user selected and sees, and keeps the "Hedge Log" table by header name, every read and write chunked and bounded by the work, not by the log's size.
+// The Workbook adapter over Office.js (Excel.run): reads what the user selected and sees, and keeps the "Hedge Log" table by header name, every read and write chunked and bounded by the work, not by the log's size. Over 600 lines because every log call takes its turn in one queue (inTurn) over one remembered key-to-row index, which the calls share; the layout, chunking, archive plan and Approvals sheet are their own files.
 import type { CellValue } from "../trading/cells";
 import {
   WORKBOOK_ID_PROPERTY,
@@ -10,6 +10,7 @@ import {
   type Workbook,
   type WorkbookIdentity,
 } from "../trading/workbook";
+import type { ApprovalsSheet } from "../trading/approvals/port";
 import {
   LOG_COLUMNS,
   LOG_HEADERS,
@@ -24,7 +25,7 @@ import {
   type LogRecord,
   type LogUpdate,
   type LogUpdateResult,
-} from "../trading/hedge-log";
+} from "../trading/log/hedge-log";
 import {
   BYTES_PER_RANGE,
   DEFAULT_LIMITS,
@@ -60,7 +61,7 @@ import {
 } from "./log-archive";
 import { readSelectedRows } from "./office-selection";
 import { appendApprovalLines, readApprovalLines, writeApprovalDecision } from "./approvals-sheet";
-import type { ApprovalDecision, ApprovalStatus } from "../trading/approvals";
+import type { ApprovalDecision, ApprovalStatus } from "../trading/approvals/approvals";
 import { queueSafeWrite } from "./safe-cells";
 
 type ExcelApi = Pick<typeof Excel, "run">;
@@ -94,7 +95,7 @@ export interface OfficeWorkbookOptions {
   limits?: ChunkLimits;
 }
 
-export class OfficeWorkbook implements Workbook {
+export class OfficeWorkbook implements Workbook, ApprovalsSheet {
   /** Body row of each idempotency key, as last seen; checked against the sheet before each use, rebuilt when it is stale. */
   private rowOfKey = new Map<string, number>();
   private readonly limits: ChunkLimits;

@@ -1,29 +1,37 @@
-// The subscription hub: one poller per distinct request (topic) while something shows it, fanned out to every subscriber, with backoff, pause, staleness, a budget that follows the client's learned rate, and a refresh after every trade.
-import type { HedgingClient } from "../api/client";
+// The subscription hub: one poller per distinct request (topic) while something shows it, fanned out to every subscriber, with backoff, pause, staleness, a budget that follows the client's learned rate, and a refresh after every trade. Over 600 lines because one class owns every topic's timer and each path that reschedules it (subscribe, pause, trade, recovery, reconnect); its retry rule is retry.ts, a topic's state topic.ts.
 import type { Meta } from "../api/schemas";
 import type { ApiResult } from "../api/sender";
 import { systemClock, type Clock, type TimerHandle } from "./clock";
+import {
+  DEFAULT_INTERVALS_MS,
+  ENDPOINTS,
+  Topic,
+  type Endpoint,
+  type FeedClient,
+  type FetchContext,
+  type Listener,
+  type Snapshot,
+  type TopicSpec,
+} from "./topic";
 import { NO_KEY, NoKeyError, feedErrorOf, isConnectionError, type FeedError } from "./feed-error";
+import {
+  DEFAULT_MAX_BACKOFF_MS,
+  DEFAULT_OUTAGE_BACKOFF_MS,
+  DEFAULT_PERMANENT_RETRY_MS,
+  DEFAULT_STALE_AFTER_MS,
+  MIN_INTERVAL_MS,
+  afterFailure,
+  afterRecovery,
+  afterSuccess,
+  afterTrade,
+  afterTradeDuringPoll,
+  probeDueAt,
+  type RetryLimits,
+} from "./retry";
 
-/** The part of HedgingClient the feeds use (a fake in unit tests). */
-export type FeedClient = Pick<
-  HedgingClient,
-  | "environment"
-  | "markets"
-  | "prices"
-  | "account"
-  | "positions"
-  | "quote"
-  | "list"
-  | "get"
-  | "history"
-  | "requestsInLastMinute"
-  | "flowState"
-  | "onTrade"
-> & {
-  /** The view of the client the hub polls through: one attempt per read, behind every action (HedgingClient.polling). */
-  polling(): FeedClient;
-};
+export { MIN_INTERVAL_MS } from "./retry";
+export { DEFAULT_INTERVALS_MS, ENDPOINTS } from "./topic";
+export type { Endpoint, FeedClient, FetchContext, Listener, Snapshot, TopicSpec } from "./topic";
 
 /** Where the current client comes from: the shared runtime's Connection satisfies this. */
 export interface ClientSource {
@@ -33,68 +41,10 @@ export interface ClientSource {
   onChange(listener: (client: FeedClient | null) => void): () => void;
 }
 
-export const ENDPOINTS = ["prices", "quote", "positions", "account", "markets", "hedges", "hedge", "history"] as const;
-export type Endpoint = (typeof ENDPOINTS)[number];
-
-/** Default poll intervals; the spec calls anything faster than every second or two unnecessary. */
-export const DEFAULT_INTERVALS_MS: Readonly<Record<Endpoint, number>> = {
-  prices: 2_000,
-  quote: 5_000,
-  positions: 2_000,
-  account: 2_000,
-  markets: 5_000,
-  hedges: 3_000,
-  hedge: 2_000,
-  history: 60_000,
-};
-export const MIN_INTERVAL_MS = 1_000;
-/** A value older than this is not shown any more when polls keep failing: the cell turns into #N/A. */
-export const DEFAULT_STALE_AFTER_MS = 5 * 60_000;
 /** The feeds' budget when the client does not say what rate it has learned (requests per second). */
 export const DEFAULT_BUDGET_PER_SECOND = 5;
-/**
- * While an endpoint keeps failing, one of its topics (the probe) asks again at least this often (or at its own interval,
- * if longer): recovery is seen within this, and then every topic still backing off asks at once.
- */
-export const DEFAULT_MAX_BACKOFF_MS = 15_000;
-/** Longest wait between polls of every other failing topic: the request rate keeps falling during an outage. */
-export const DEFAULT_OUTAGE_BACKOFF_MS = 60_000;
-/** A Retry-After longer than this is not waited for in full by a feed (it asks again after this). */
-export const MAX_FEED_RETRY_AFTER_MS = 5 * 60_000;
-/** A 429 is not shown in a cell that has no value yet until the topic has been refused for this long: it waits (#BUSY!). */
-export const RATE_LIMITED_GRACE_MS = 30_000;
 /** The endpoints a trade changes: their topics are asked again at once after one (at most once a second each). */
 export const TRADE_ENDPOINTS: readonly Endpoint[] = ["positions", "account", "hedges", "hedge", "history"];
-
-export interface FetchContext {
-  signal: AbortSignal;
-  /** meta.allowed_markets of the account (cached; one GET /markets when unknown), or null when the service does not say. */
-  allowedMarkets(): Promise<readonly string[] | null>;
-}
-
-export interface TopicSpec<T> {
-  /** The request this topic stands for, e.g. "prices:USDTNGN" or "quote:USDTNGN|buy|10000|7". */
-  key: string;
-  endpoint: Endpoint;
-  fetch(client: FeedClient, context: FetchContext): Promise<ApiResult<T>>;
-  /** True when the value cannot change any more (a closed or failed hedge): polling stops. */
-  isFinal?(value: T): boolean;
-}
-
-export interface Snapshot<T> {
-  key: string;
-  /** The last good value, if any. */
-  value: T | undefined;
-  meta: Meta;
-  /** When the last good value arrived (clock ms). */
-  fetchedAt: number | null;
-  /** Set when subscribers should show this error instead of the value. */
-  error: FeedError | null;
-  /** The last poll's error even while the value is still shown (transient trouble within the staleness limit). */
-  lastError: FeedError | null;
-}
-
-export type Listener<T> = (snapshot: Snapshot<T>) => void;
 
 export type EnvironmentName = "sandbox" | "live" | "none";
 
@@ -150,69 +100,13 @@ export interface HubOptions {
   statusTickMs?: number;
 }
 
-class Topic<T> {
-  readonly listeners = new Map<number, Listener<T>>();
-  value: T | undefined = undefined;
-  meta: Meta = {};
-  fetchedAt: number | null = null;
-  error: FeedError | null = null;
-  lastError: FeedError | null = null;
-  failures = 0;
-  /** When the current run of failures began (clock ms), or null. */
-  failingSince: number | null = null;
-  final = false;
-  nextDueAt: number;
-  /** When the last poll was sent, or null. */
-  lastStartedAt: number | null = null;
-  /** A trade happened while a poll was in flight: ask again when it ends (its answer may predate the trade). */
-  again = false;
-  /** The service's Retry-After: not asked again before this (clock ms). */
-  notBefore = 0;
-  timer: TimerHandle | null = null;
-  lingerTimer: TimerHandle | null = null;
-  controller: AbortController | null = null;
-  snapshot: Snapshot<T> | null = null;
-
-  constructor(
-    readonly spec: TopicSpec<T>,
-    now: number,
-  ) {
-    this.nextDueAt = now;
-  }
-
-  get inFlight(): boolean {
-    return this.controller !== null;
-  }
-
-  reset(now: number): void {
-    this.value = undefined;
-    this.meta = {};
-    this.fetchedAt = null;
-    this.error = null;
-    this.lastError = null;
-    this.failures = 0;
-    this.failingSince = null;
-    this.final = false;
-    this.nextDueAt = now;
-    this.lastStartedAt = null;
-    this.again = false;
-    this.notBefore = 0;
-    this.snapshot = null;
-    this.controller?.abort();
-    this.controller = null;
-  }
-}
-
 export class FeedHub {
   private readonly source: ClientSource;
   private readonly clock: Clock;
   private readonly intervals: Record<Endpoint, number>;
-  private readonly staleAfterMs: number;
+  private readonly limits: RetryLimits;
   private readonly fixedBudget: number | null;
-  private readonly maxBackoffMs: number;
-  private readonly outageBackoffMs: number;
   private readonly random: () => number;
-  private readonly permanentRetryMs: number;
   private readonly lingerMs: number;
   private readonly allowedTtlMs: number;
   private readonly statusTickMs: number;
@@ -238,12 +132,15 @@ export class FeedHub {
     this.clock = options.clock ?? systemClock;
     this.intervals = { ...DEFAULT_INTERVALS_MS };
     for (const [endpoint, ms] of Object.entries(options.intervalsMs ?? {})) this.setInterval(endpoint as Endpoint, ms);
-    this.staleAfterMs = options.staleAfterMs ?? DEFAULT_STALE_AFTER_MS;
+    const maxBackoffMs = options.maxBackoffMs ?? DEFAULT_MAX_BACKOFF_MS;
+    this.limits = {
+      staleAfterMs: options.staleAfterMs ?? DEFAULT_STALE_AFTER_MS,
+      maxBackoffMs,
+      outageBackoffMs: Math.max(maxBackoffMs, options.outageBackoffMs ?? DEFAULT_OUTAGE_BACKOFF_MS),
+      permanentRetryMs: options.permanentRetryMs ?? DEFAULT_PERMANENT_RETRY_MS,
+    };
     this.fixedBudget = options.budgetPerSecond ?? null;
-    this.maxBackoffMs = options.maxBackoffMs ?? DEFAULT_MAX_BACKOFF_MS;
-    this.outageBackoffMs = Math.max(this.maxBackoffMs, options.outageBackoffMs ?? DEFAULT_OUTAGE_BACKOFF_MS);
     this.random = options.random ?? Math.random;
-    this.permanentRetryMs = options.permanentRetryMs ?? 60_000;
     this.lingerMs = options.lingerMs ?? 30_000;
     this.allowedTtlMs = options.allowedMarketsTtlMs ?? 5 * 60_000;
     this.statusTickMs = options.statusTickMs ?? 5_000;
@@ -349,8 +246,7 @@ export class FeedHub {
       } else if (topic.inFlight) {
         topic.again = true;
       } else {
-        const earliest = topic.lastStartedAt === null ? now : topic.lastStartedAt + MIN_INTERVAL_MS;
-        topic.nextDueAt = Math.min(topic.nextDueAt, Math.max(now, earliest));
+        topic.nextDueAt = afterTrade(now, topic.nextDueAt, topic.lastStartedAt);
         this.schedule(topic, topic.nextDueAt - now);
       }
     }
@@ -585,7 +481,7 @@ export class FeedHub {
       else if (failure) this.failed(topic, failure);
       if (topic.again) {
         topic.again = false;
-        topic.nextDueAt = Math.min(topic.nextDueAt, startedAt + MIN_INTERVAL_MS);
+        topic.nextDueAt = afterTradeDuringPoll(topic.nextDueAt, startedAt);
       }
       if (topic.listeners.size > 0 && !this.isPaused && !topic.final) this.schedule(topic, topic.nextDueAt - this.clock.now());
       else if (topic.listeners.size === 0 && topic.lingerTimer === null) this.idle(topic);
@@ -612,7 +508,7 @@ export class FeedHub {
     const now = this.clock.now();
     for (const topic of this.topics.values()) {
       if (topic === answered || !this.backingOff(topic)) continue;
-      topic.nextDueAt = Math.max(now, topic.notBefore);
+      topic.nextDueAt = afterRecovery(now, topic.notBefore);
       this.schedule(topic, topic.nextDueAt - now);
     }
   }
@@ -634,9 +530,8 @@ export class FeedHub {
       if (soonest === null || topic.nextDueAt < soonest.nextDueAt) soonest = topic;
     }
     if (soonest === null || this.isPaused) return;
-    const interval = this.effectiveIntervalMs(endpoint);
-    const probeAt = Math.max(now + Math.max(interval, this.maxBackoffMs * (0.75 + 0.25 * this.random())), soonest.notBefore);
-    if (soonest.nextDueAt <= probeAt) return;
+    const probeAt = probeDueAt(this.limits, soonest, now, this.effectiveIntervalMs(endpoint), this.random());
+    if (probeAt === null) return;
     soonest.nextDueAt = probeAt;
     if (soonest.timer !== null) this.schedule(soonest, probeAt - now);
   }
@@ -653,42 +548,30 @@ export class FeedHub {
     const wasFinal = topic.final;
     topic.final = topic.spec.isFinal?.(result.data) ?? false;
     if (topic.final !== wasFinal) this.loadCache = null;
-    topic.nextDueAt = startedAt + this.effectiveIntervalMs(topic.spec.endpoint);
+    topic.nextDueAt = afterSuccess(startedAt, this.effectiveIntervalMs(topic.spec.endpoint));
     this.lastSuccessAt = now;
     this.noteAllowed(result.meta, false);
     this.publish(topic);
   }
 
-  /**
-   * Transient trouble (429, 5xx, network, timeout): the topic backs off exponentially with jitter, from twice its
-   * interval up to the outage cap (or its own interval if longer), never sooner than a Retry-After, while one topic of
-   * the endpoint keeps probing at the shorter cap (keepProbing); the last good value stays until it is older than the
-   * staleness limit. A 429 before any value is waited out for a while (the cell shows nothing yet). A permanent error
-   * shows at once and is asked again slowly.
-   */
+  /** A failed poll: the retry rule (retry.ts, afterFailure) says when it asks again and whether the cells show the error. */
   private failed<T>(topic: Topic<T>, error: FeedError): void {
     const now = this.clock.now();
     topic.lastError = error;
     topic.failures += 1;
     topic.failingSince ??= now;
     if (isConnectionError(error)) this.lastConnectionError = { error, at: now };
-    const interval = this.effectiveIntervalMs(topic.spec.endpoint);
-    let show = true;
-    if (error.retryable) {
-      const tooOld = topic.fetchedAt === null || now - topic.fetchedAt > this.staleAfterMs;
-      const waitingOutRateLimit =
-        error.code === "rate_limited" && topic.fetchedAt === null && now - topic.failingSince < RATE_LIMITED_GRACE_MS;
-      topic.error = tooOld && !waitingOutRateLimit ? error : null;
-      show = topic.error !== null || topic.value !== undefined;
-      const cap = Math.max(this.outageBackoffMs, interval);
-      const backoff = Math.min(cap, interval * 2 ** topic.failures) * (0.75 + 0.25 * this.random());
-      topic.notBefore = now + Math.min(error.retryAfterMs ?? 0, MAX_FEED_RETRY_AFTER_MS);
-      topic.nextDueAt = Math.max(now + Math.max(interval, backoff), topic.notBefore);
-    } else {
-      topic.error = error;
-      topic.nextDueAt = now + Math.max(interval, this.permanentRetryMs);
-    }
-    if (show) this.publish(topic);
+    const failing = {
+      failures: topic.failures,
+      failingSince: topic.failingSince,
+      fetchedAt: topic.fetchedAt,
+      hasValue: topic.value !== undefined,
+    };
+    const next = afterFailure(this.limits, failing, error, now, this.effectiveIntervalMs(topic.spec.endpoint), this.random());
+    topic.error = next.showError ? error : null;
+    if (error.retryable) topic.notBefore = next.notBefore;
+    topic.nextDueAt = next.nextDueAt;
+    if (next.publish) this.publish(topic);
   }
 
   private publish<T>(topic: Topic<T>): void {

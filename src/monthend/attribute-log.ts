@@ -1,5 +1,5 @@
 // Reconciliation phase 2: each Hedge Log row tied to the service hedge it acted on (its hedge id, else its client reference, else the hedge live on its market side when it was logged).
-import type { LogRecord } from "../trading/hedge-log";
+import type { LogRecord } from "../trading/log/hedge-log";
 import { hedgesByReference, type ServiceBook } from "./attribute-records";
 import { ms, type ServiceHedge } from "./recon-model";
 

@@ -1,5 +1,5 @@
 // Reconciliation phase 3: the differences between the Hedge Log and the service, per log row, per service hedge of the month, and per realized record no row explains.
-import type { LogRecord } from "../trading/hedge-log";
+import type { LogRecord } from "../trading/log/hedge-log";
 import type { ServiceBook } from "./attribute-records";
 import { exactSum } from "./exact-sum";
 import type { MonthWindow } from "./month";

@@ -1,5 +1,5 @@
 // Month end's check of the Hedge Log's hash chain: the rows read (year sheets oldest first, then the log) as chain rows, checkChain against this computer's head, each finding named by its sheet and row.
-import { checkChain, type ChainFindingKind, type ChainRow } from "../trading/log-chain";
+import { checkChain, type ChainFindingKind, type ChainRow } from "../trading/log/log-chain";
 import { FINAL_STATUSES } from "../trading/types";
 import type { PlacedLogRow } from "../trading/workbook";
 

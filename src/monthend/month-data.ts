@@ -4,7 +4,7 @@ import type { HedgingClient } from "../api/client";
 import { isHedgingApiError } from "../api/errors";
 import { LIST_LIMIT_MAX, type ClosedHedge, type Hedge } from "../api/schemas";
 import { utcMs } from "../api/time";
-import type { LogRecord } from "../trading/hedge-log";
+import type { LogRecord } from "../trading/log/hedge-log";
 import type { MonthWindow } from "./month";
 import type { MonthData } from "./recon-model";
 

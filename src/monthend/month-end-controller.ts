@@ -1,6 +1,6 @@
 // The month-end panel's state and actions (month picked, Reconcile month, Snapshot to values with its confirmation, progress and results), without the DOM.
 import { isHedgingApiError } from "../api/errors";
-import type { LogRecord } from "../trading/hedge-log";
+import type { LogRecord } from "../trading/log/hedge-log";
 import type { PlacedLogRow } from "../trading/workbook";
 import type { SnapshotResult, SnapshotScope, Snapshotter } from "./snapshot-plan";
 import type { MonthEndClient } from "./month-data";

@@ -2,7 +2,7 @@
 import type { Environment } from "../api/environment";
 import type { ClosedHedge, Hedge, Position } from "../api/schemas";
 import { utcMs } from "../api/time";
-import type { LogRecord } from "../trading/hedge-log";
+import type { LogRecord } from "../trading/log/hedge-log";
 import type { ChainReport } from "./log-chain-check";
 import type { MonthWindow } from "./month";
 

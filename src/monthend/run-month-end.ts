@@ -1,5 +1,5 @@
 // Reconcile month, end to end: read the Hedge Log (and check its hash chain) and the service, reconcile, write the "Hedge Recon YYYY-MM" sheet; progress for the pane.
-import type { LogRecord } from "../trading/hedge-log";
+import type { LogRecord } from "../trading/log/hedge-log";
 import { journalRecords, type PlacedLogRow } from "../trading/workbook";
 import { verifyLogChain, type ChainReport } from "./log-chain-check";
 import { fetchMonthData, type MonthEndClient } from "./month-data";

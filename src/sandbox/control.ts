@@ -1,11 +1,13 @@
-// The control API under /_sandbox/ (no auth; loopback callers, loopback Host names and Origins, JSON bodies only): faults, clock, reset, state, accounts, health.
+// The control API under /_sandbox/ (loopback callers, loopback Host names and Origins, JSON bodies only; the control token for keys and state): faults, clock, reset, state, accounts, health.
 import type { IncomingMessage } from "node:http";
+import { timingSafeEqual } from "node:crypto";
 import { z } from "zod";
 import { fieldErrors } from "../api/schemas";
 import { maskKey } from "../api/environment";
 import { accountConfigSchema, environmentOfKey, keyConfigSchema, type KeyConfig } from "./accounts";
 import { DAY_MS, iso, type SandboxClock } from "./clock";
 import type { Engine } from "./engine";
+import { stateDump } from "./state-dump";
 import { faultPatchSchema, type Faults } from "./faults";
 import {
   failure,
@@ -58,7 +60,19 @@ export const clockAdvanceSchema = z
     message: `may move the clock at most ${MAX_CLOCK_ADVANCE_DAYS} days at once`,
   });
 
+/** The header carrying the control token (printed when the sandbox starts; RunningSandbox.controlToken). */
+export const CONTROL_TOKEN_HEADER = "X-Sandbox-Token";
+
+/**
+ * The calls that show or make keys: they need the control token as well, so that another local user, or a page of this
+ * machine (any localhost port), cannot read the keys or mint a trading key. The rest (faults, clock, reset, health)
+ * change the emulation only.
+ */
+export const TOKEN_ROUTES: readonly string[] = ["GET /state", "GET /accounts", "POST /accounts", "POST /accounts/keys"];
+
 export interface ControlDeps {
+  /** The control token TOKEN_ROUTES need. */
+  token: string;
   engine: Engine;
   clock: SandboxClock;
   faults: Faults;
@@ -86,6 +100,13 @@ async function jsonBody(
     };
   const parsed = parseJsonBody(body.text);
   return parsed.ok ? { ok: true, json: parsed.json ?? {}, text: body.text } : parsed;
+}
+
+/** The request carries the control token (compared in constant time). */
+function tokenGiven(req: IncomingMessage, token: string): boolean {
+  const given = req.headers[CONTROL_TOKEN_HEADER.toLowerCase()];
+  if (typeof given !== "string" || given.length !== token.length) return false;
+  return timingSafeEqual(Buffer.from(given), Buffer.from(token));
 }
 
 /** A key as the control API shows it: in full for the documented demo keys, masked otherwise. */
@@ -171,6 +192,13 @@ export async function handleControl(req: IncomingMessage, path: string, deps: Co
   const route = `${method} ${path.replace(/\/+$/, "") || "/"}`;
   const { engine, clock, faults } = deps;
 
+  if (TOKEN_ROUTES.includes(route) && !tokenGiven(req, deps.token)) {
+    req.resume();
+    return failure(
+      "invalid_api_key",
+      `${route.replace(" ", ` ${CONTROL_PREFIX}`)} shows or makes keys: send the sandbox's control token, printed when it started, in the ${CONTROL_TOKEN_HEADER} header.`,
+    );
+  }
   const withBody = <S extends z.ZodType>(schema: S, run: (body: z.output<S>) => Reply) => withJsonBody(req, deps.maxBodyBytes, schema, run);
 
   if (method !== "POST") req.resume();
@@ -207,7 +235,7 @@ export async function handleControl(req: IncomingMessage, path: string, deps: Co
     case "GET /state":
       // The tests' dump of the internals keeps keys whole (tests find their accounts by key), like the --state file;
       // the Host and Origin checks above keep it from pages. The account list a person reads masks them.
-      return success({ ...engine.inspect(), clock: clockView(clock), faults: faults.view(), idempotency_keys: deps.idempotency.size });
+      return success({ ...stateDump(engine), clock: clockView(clock), faults: faults.view(), idempotency_keys: deps.idempotency.size });
     case "GET /accounts":
       return success(accountList(engine));
     case "POST /accounts":

@@ -1,4 +1,4 @@
-// The sandbox's state machine: accounts, hedges and their queued orders, fills, maturity, positions, history and money.
+// The sandbox's state machine: hedges and their queued orders, fills, maturity, positions, history and money (accounts and keys: account-book.ts; the tests' dump: state-dump.ts). Over 600 lines because every change and every view reads the same private books (open interest, capacity, the order queue), which a split would expose.
 import { randomBytes } from "node:crypto";
 import type { Environment } from "../api/environment";
 import { utcMs } from "../api/time";
@@ -25,7 +25,8 @@ import type {
   Side,
 } from "../api/schemas";
 import { LIST_LIMIT_DEFAULT, SIDES } from "../api/schemas";
-import { environmentOfKey, type AccountConfig, type KeyConfig } from "./accounts";
+import type { AccountConfig, KeyConfig } from "./accounts";
+import { AccountBook } from "./account-book";
 import { DAY_MS, iso, type SandboxClock } from "./clock";
 import { buildQuote, DEFAULT_ECONOMICS, executionPrice, pricePnl, upfront, type Economics } from "./economics";
 import { fromMicro, MICRO_PER_CENT, MICRO_PER_USD, proportion, toMicro, type Micro } from "./money";
@@ -102,9 +103,7 @@ export class Engine {
   private seq = 0;
   private readonly initialAccounts: AccountConfig[];
   private readonly initialFill: { fillMs: number; failRate: number };
-  private readonly accounts = new Map<string, AccountState>();
-  /** Each further key of an account (AccountConfig.keys) → the account's own api_key. */
-  private readonly extraKeys = new Map<string, string>();
+  private readonly book = new AccountBook();
   private readonly hedgesById = new Map<string, HedgeState>();
   private readonly active = new Set<HedgeState>();
   private readonly openIndex = new Map<string, HedgeState>();
@@ -133,7 +132,7 @@ export class Engine {
     this.initialAccounts = options.accounts;
     this.initialFill = { fillMs: this.fillMs, failRate: this.failRate };
     if (snap) this.restore(snap, options.accounts);
-    else for (const config of options.accounts) this.addAccountState(config);
+    else for (const config of options.accounts) this.book.open(config);
     this.stopClock = this.clock.onAdvance(() => this.pump());
   }
 
@@ -257,75 +256,45 @@ export class Engine {
     for (const listener of this.changeListeners) listener();
   }
 
-  // ---------------------------------------------------------------- accounts
+  // ---------------------------------------------------------------- accounts (account-book.ts)
 
   /** The account of a key (its own api_key or one of its further keys). */
   authenticate(apiKey: string): AccountState | undefined {
-    return this.credential(apiKey)?.acct;
+    return this.book.credential(apiKey)?.acct;
   }
 
   /** A key, its account and its own scopes; a key is revoked when it or its account is. */
   credential(apiKey: string): Credential | undefined {
-    const own = this.accounts.get(apiKey);
-    if (own) return { acct: own, apiKey, scopes: own.config.scopes, revoked: own.config.revoked ?? false };
-    const owner = this.accounts.get(this.extraKeys.get(apiKey) ?? "");
-    const key = owner?.config.keys?.find((k) => k.api_key === apiKey);
-    if (!owner || !key) return undefined;
-    return { acct: owner, apiKey, scopes: key.scopes, revoked: (owner.config.revoked ?? false) || (key.revoked ?? false) };
+    return this.book.credential(apiKey);
   }
 
   /** Adds a further key to the account of `accountKey` (POST /_sandbox/accounts/keys); dropped again by reset. */
   addKey(accountKey: string, key: KeyConfig): "added" | "no_account" | "exists" | "other_environment" {
-    const acct = this.credential(accountKey)?.acct;
-    if (!acct) return "no_account";
-    if (this.credential(key.api_key)) return "exists";
-    if (environmentOfKey(key.api_key) !== acct.env) return "other_environment";
-    acct.config = { ...acct.config, keys: [...(acct.config.keys ?? []), key] };
-    this.extraKeys.set(key.api_key, acct.config.api_key);
-    this.changed();
-    return "added";
-  }
-
-  private indexKeys(acct: AccountState): void {
-    for (const k of acct.config.keys ?? []) this.extraKeys.set(k.api_key, acct.config.api_key);
+    const outcome = this.book.addKey(accountKey, key);
+    if (outcome === "added") this.changed();
+    return outcome;
   }
 
   accountState(apiKey: string): AccountState | undefined {
-    return this.accounts.get(apiKey);
+    return this.book.byOwnKey(apiKey);
   }
 
   allAccounts(): AccountState[] {
-    return [...this.accounts.values()];
+    return this.book.all();
   }
 
   /** Adds an account at run time (POST /_sandbox/accounts); false when the key exists. */
   addAccount(config: AccountConfig): boolean {
-    if ([config.api_key, ...(config.keys ?? []).map((k) => k.api_key)].some((k) => this.credential(k))) return false;
-    this.addAccountState(config);
+    if (!this.book.add(config)) return false;
     this.changed();
     return true;
-  }
-
-  private addAccountState(config: AccountConfig): void {
-    const balance = toMicro(config.balance_usdc);
-    const acct: AccountState = {
-      config,
-      env: environmentOfKey(config.api_key),
-      startingBalance: balance,
-      balance,
-      hedges: [],
-      history: [],
-    };
-    this.accounts.set(config.api_key, acct);
-    this.indexKeys(acct);
   }
 
   /** Back to the accounts and fill settings the engine started with: no hedges, no history, starting balances, no conditions. */
   reset(): void {
     this.fillMs = this.initialFill.fillMs;
     this.failRate = this.initialFill.failRate;
-    this.accounts.clear();
-    this.extraKeys.clear();
+    this.book.clear();
     this.hedgesById.clear();
     this.active.clear();
     this.openIndex.clear();
@@ -333,7 +302,7 @@ export class Engine {
     this.stalled = false;
     this.outageSince = null;
     this.blockedUntil = 0;
-    for (const config of this.initialAccounts) this.addAccountState(config);
+    for (const config of this.initialAccounts) this.book.open(config);
     this.changed();
     this.arm();
   }
@@ -417,7 +386,7 @@ export class Engine {
   private openInterest(env: Environment, market: string, side: Side): Micro {
     let total = 0;
     for (const h of this.active) {
-      if (h.market === market && h.side === side && this.accounts.get(h.owner)?.env === env) total += this.reservedNotional(h);
+      if (h.market === market && h.side === side && this.book.byOwnKey(h.owner)?.env === env) total += this.reservedNotional(h);
     }
     return total;
   }
@@ -800,7 +769,7 @@ export class Engine {
   // ---------------------------------------------------------------- fills and settlement
 
   private ownerOf(h: HedgeState): AccountState {
-    const acct = this.accounts.get(h.owner);
+    const acct = this.book.byOwnKey(h.owner);
     if (!acct) throw new Error(`hedge ${h.id} has no account`);
     return acct;
   }
@@ -1010,7 +979,7 @@ export class Engine {
       clockOffsetMs: this.clock.offsetMs,
       rngState: this.rng.state,
       seq: this.seq,
-      accounts: [...this.accounts.values()],
+      accounts: this.book.all(),
     });
   }
 
@@ -1018,8 +987,7 @@ export class Engine {
     this.seq = snap.seq;
     const submitting: HedgeState[] = [];
     for (const saved of structuredClone(snap.accounts)) {
-      this.accounts.set(saved.config.api_key, saved);
-      this.indexKeys(saved);
+      this.book.put(saved);
       for (const h of saved.hedges) {
         this.hedgesById.set(h.id, h);
         if (isOpen(h)) {
@@ -1030,7 +998,7 @@ export class Engine {
       }
     }
     // Accounts of the accounts file that the saved state does not know yet join with their starting balance.
-    for (const config of configured) if (!this.accounts.has(config.api_key)) this.addAccountState(config);
+    for (const config of configured) if (!this.book.byOwnKey(config.api_key)) this.book.open(config);
     // An open accepted but not yet sent when the process stopped is sent now.
     for (const h of submitting) {
       const market = this.marketOf(h);
@@ -1039,41 +1007,5 @@ export class Engine {
         quote: buildQuote(this.economics, market, h.side, h.notional, h.tenorDays, this.midAt(h.market, h.openedAt), h.openedAt),
       });
     }
-  }
-
-  /** A readable dump of the internals for tests (GET /_sandbox/state). */
-  inspect(): Record<string, unknown> {
-    const now = this.clock.now();
-    return {
-      now: iso(now),
-      seed: this.seed,
-      price_origin: iso(this.priceOriginMs),
-      fill_ms: this.fillMs,
-      fail_rate: this.failRate,
-      fills_stalled: this.stalled,
-      price_unavailable: this.priceUnavailable,
-      economics: this.economics,
-      markets: [...this.markets.values()],
-      accounts: [...this.accounts.values()].map((a) => ({
-        api_key: a.config.api_key,
-        environment: a.env,
-        starting_balance_usdc: fromMicro(a.startingBalance),
-        balance_usdc: fromMicro(a.balance),
-        realized_net_pnl_usd: fromMicro(a.history.reduce((s, r) => s + r.net, 0)),
-        hedges: a.hedges.map((h) => ({
-          ...hedgeView(h),
-          margin_usdc: fromMicro(h.margin),
-          reserved_fees_usdc: fromMicro(h.openFee + h.closeFee),
-          pending_orders: h.orders.map((o) => ({
-            kind: o.kind,
-            order_tx_hash: o.orderTx,
-            notional_usd: fromMicro(o.notional),
-            submitted_at: iso(o.submittedAt),
-            due_at: iso(o.dueAt),
-          })),
-        })),
-        history: a.history.map(recordView),
-      })),
-    };
   }
 }

@@ -38,6 +38,7 @@ async function main(): Promise<void> {
   const lines = [
     `Hedge sandbox (Hedging Service v2 emulator) listening on ${sandbox.baseUrl}`,
     `  control API: ${sandbox.controlUrl}  (faults, clock, reset, state; loopback only)`,
+    `  control token: ${sandbox.controlToken}  (X-Sandbox-Token header, needed to read state and accounts or add them; new at every start)`,
     `  fills after ${sandbox.engine.fillMs} ms, fail rate ${sandbox.engine.failRate}, seed ${sandbox.engine.seed}, state ${options.stateFile ?? "in memory"}`,
     `  keys served:`,
     ...sandbox.keys.map(keyLine),

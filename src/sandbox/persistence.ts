@@ -138,12 +138,16 @@ export const savedStateSchema = z.looseObject({
   ),
 });
 
+/** The state file's permissions: read and write for its owner, nothing for anyone else. */
+export const STATE_FILE_MODE = 0o600;
+
 /** Writes the file so that a reader (or a crash) sees either the old or the new content, never a mix. */
 export function saveState(file: string, state: SavedState): void {
   mkdirSync(dirname(file), { recursive: true });
   const temp = `${file}.${process.pid}.tmp`;
   try {
-    const fd = openSync(temp, "w");
+    // Readable by its owner only: the state holds every account's keys whole. A rename keeps these permissions.
+    const fd = openSync(temp, "w", STATE_FILE_MODE);
     try {
       writeSync(fd, JSON.stringify(state));
       fsyncSync(fd);

@@ -70,6 +70,8 @@ export interface SandboxOptions {
   realNow?: () => number;
   /** Where the sandbox reports dropped connections and save errors; default: nowhere. */
   log?: (line: string) => void;
+  /** The control token the key and state calls of the control API need; default: random, new at every start. */
+  controlToken?: string;
   /** Told of every /v2 answer sent (tests check each against the OpenAPI document). */
   onAnswer?: (answer: Answer) => void;
 }
@@ -88,6 +90,8 @@ export interface RunningSandbox {
   baseUrl: string;
   /** e.g. http://127.0.0.1:4010/_sandbox — the control API. */
   controlUrl: string;
+  /** What the control API's key and state calls need in their X-Sandbox-Token header. */
+  controlToken: string;
   port: number;
   host: string;
   protocol: "http" | "https";
@@ -148,7 +152,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   // One sandbox per state file: a second one would silently overwrite the first one's changes.
   const lock = options.stateFile ? lockStateFile(options.stateFile) : null;
   try {
-    return await run(options, { protocol, host, maxBodyBytes, log, accounts, markets, lock });
+    const controlToken = options.controlToken ?? randomBytes(16).toString("hex");
+    return await run(options, { protocol, host, maxBodyBytes, log, accounts, markets, lock, controlToken });
   } catch (e) {
     lock?.release();
     throw e;
@@ -163,6 +168,7 @@ interface Prepared {
   accounts: AccountConfig[];
   markets: MarketConfig[];
   lock: { release(): void } | null;
+  controlToken: string;
 }
 
 /** The envelope for a request Node could not parse: 431 for headers over its limit, 400 otherwise. */
@@ -249,7 +255,7 @@ function requestHandler(
   baseUrl: () => string,
 ): (req: IncomingMessage, res: ServerResponse) => void {
   const { engine, clock, faults, idempotency, limiter, changed, persist, reset } = core;
-  const { host, maxBodyBytes, log } = prepared;
+  const { host, maxBodyBytes, log, controlToken } = prepared;
   const router = new ApiRouter({ engine, faults, idempotency, limiter, maxBodyBytes, log, changed, persist, onAnswer: options.onAnswer });
   const extraOrigins = options.allowedOrigins ?? [];
   // Bound to loopback, the API is for this machine: a Host naming anything else is a page on a DNS name rebound to 127.0.0.1.
@@ -272,7 +278,7 @@ function requestHandler(
         return refuse(req, res, foreignHost(req.headers.host), common);
       await router.handle(req, res, path.slice(API_PREFIX.length) || "/", query, common);
     } else if (path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`)) {
-      const controlDeps = { engine, clock, faults, idempotency, baseUrl, reset, changed, maxBodyBytes };
+      const controlDeps = { token: controlToken, engine, clock, faults, idempotency, baseUrl, reset, changed, maxBodyBytes };
       const reply = await handleControl(req, path.slice(CONTROL_PREFIX.length) || "/", controlDeps);
       send(res, req.method === "GET" || persist() ? reply : unsaved(), common);
     } else refuse(req, res, notFound(path, req.method ?? "GET"), common);
@@ -354,6 +360,7 @@ async function run(options: SandboxOptions, prepared: Prepared): Promise<Running
   return {
     baseUrl,
     controlUrl: `${origin}${CONTROL_PREFIX}`,
+    controlToken: prepared.controlToken,
     port,
     host,
     protocol,

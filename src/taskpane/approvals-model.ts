@@ -1,5 +1,5 @@
 // View models of the Approvals panel: the list of batches, a batch's check as shown in place, the rejection's reason, the LIVE question.
-import type { ApprovalBatch, ApprovalCheck, ApprovalStatus, BatchChange } from "../trading/approval-desk";
+import type { ApprovalBatch, ApprovalCheck, ApprovalStatus, BatchChange } from "../trading/approvals/approval-desk";
 import { FIELD_LABELS } from "../trading/rows";
 import type { Preview, TradeRow } from "../trading/types";
 import { formatUtc, plural } from "./format";

@@ -1,9 +1,10 @@
 // The Approvals panel: the workbook's "LIVE trades need approval" box, pending and recently decided batches, a batch checked in place (refusal, changed rows), Approve (LIVE asked once more) with the batch's rows' progress, and Reject with a required reason.
 import type { Environment } from "../api/environment";
 import type { DocumentRules } from "../excel/document-settings";
-import { ApprovalRefusedError, Approvals, type ApprovalBatch, type ApprovalCheck } from "../trading/approval-desk";
-import type { Workbook } from "../trading/workbook";
-import type { Preview, Progress, RowStatus, TradingDesk } from "../trading/types";
+import { ApprovalRefusedError, Approvals, type ApprovalBatch, type ApprovalCheck } from "../trading/approvals/approval-desk";
+import type { ApprovalsWorkbook } from "../trading/approvals/port";
+import type { Preview, Progress, RowStatus } from "../trading/types";
+import type { TradingDesk } from "../trading/desk/contract";
 import { mirrorCheckedState } from "./aria-mirror";
 import { approvalLiveQuestion, approvalsList, checkView, rejectionReason, submittedText, type BatchItem } from "./approvals-model";
 import type { KeyAccess } from "./key-access";
@@ -27,7 +28,7 @@ export interface ApprovalsContext {
 
 export interface ApprovalsPanelDependencies {
   /** The workbook holding the Approvals sheet (and the Hedge Log the approval is checked against). */
-  workbook: Workbook;
+  workbook: ApprovalsWorkbook;
   /** Epoch ms now (the batch's times); Date.now by default. */
   now?: () => number;
   rules: DocumentRules;
@@ -117,7 +118,7 @@ class SendingView {
 
 export function mountApprovalsPanel(deps: ApprovalsPanelDependencies): ApprovalsPanel {
   const now = deps.now;
-  const approvals = new Approvals({ workbook: deps.workbook, now: now ? () => new Date(now()) : undefined });
+  const approvals = new Approvals({ sheet: deps.workbook, now: now ? () => new Date(now()) : undefined });
   const panel = new ApprovalsList(approvalsElements(), deps, approvals);
   panel.wire();
   return {

@@ -1,5 +1,5 @@
 // The log archive control's state and actions, without the DOM: count what would move, ask, move with progress, say what happened.
-import type { LogArchiveRequest, LogArchiveResult } from "../trading/hedge-log";
+import type { LogArchiveRequest, LogArchiveResult } from "../trading/log/hedge-log";
 import { FINAL_STATUSES } from "../trading/types";
 import { addMonths, monthOf, monthWindow } from "../monthend/month";
 import { errorMessage, type PanelMessage } from "../monthend/month-end-controller";

@@ -1,6 +1,6 @@
 // Harness mode (outside Excel, ?harness=memory): memory settings, an in-memory workbook seeded with an exposure sheet, and window.hedgeHarness for tests.
 import type { CellValue } from "../trading/cells";
-import type { LogRecord } from "../trading/hedge-log";
+import type { LogRecord } from "../trading/log/hedge-log";
 import { MemoryWorkbook } from "../excel/memory-workbook";
 import { memoryStore } from "../excel/settings";
 import { MemoryIntentStore } from "../excel/intent-store";

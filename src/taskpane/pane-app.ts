@@ -1,5 +1,6 @@
 // Wires the pane: connection, overview, trade and month-end panels over one settings store, workbook, connection, feed hub and trading desk.
 import type { Workbook } from "../trading/workbook";
+import type { ApprovalsSheet } from "../trading/approvals/port";
 import type { SettingsStore } from "../feeds/settings-store";
 import type { Connection } from "../feeds/connection";
 import type { FeedHub } from "../feeds/hub";
@@ -8,7 +9,8 @@ import type { HedgingClient } from "../api/client";
 import type { ServicePolicy } from "../api/environment";
 import type { Snapshotter } from "../monthend/snapshot-plan";
 import type { SheetWriter } from "../monthend/sheet-content";
-import type { DeskOptions, Progress, TradingDesk } from "../trading/types";
+import type { Progress } from "../trading/types";
+import type { DeskOptions, TradingDesk } from "../trading/desk/contract";
 import type { IntentStore } from "../trading/intent-store";
 import { isFinal } from "../trading/intent";
 import { ConnectionController, errorView } from "./connection-controller";
@@ -26,7 +28,7 @@ import { memoryDocumentRules, type DocumentRules } from "../excel/document-setti
 
 export interface PaneDependencies {
   store: SettingsStore;
-  workbook: Workbook;
+  workbook: Workbook & ApprovalsSheet;
   connection: Connection;
   hub: FeedHub;
   /** Shown in the base URL field when none was saved. */

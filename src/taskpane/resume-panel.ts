@@ -1,6 +1,7 @@
 // The Unfinished rows list: on opening it shows the rows an earlier session left and what the service shows for each; Resume (twice for LIVE) takes them up; rows needing a decision get "It was done" / "It was not done", each confirmed, in the list and in place on the line of the side that waits on them.
 import type { Environment } from "../api/environment";
-import type { Decision, ResumePlan, TradingDesk } from "../trading/types";
+import type { Decision, ResumePlan } from "../trading/types";
+import type { TradingDesk } from "../trading/desk/contract";
 import { errorView, type ErrorView } from "./connection-controller";
 import { mirrorCheckedState } from "./aria-mirror";
 import { byId, focusWhenReady, h } from "./dom";

@@ -2,7 +2,8 @@
 import type { HedgingClient } from "../api/client";
 import type { SheetWriter } from "../monthend/sheet-content";
 import type { Workbook } from "../trading/workbook";
-import type { Action, BatchAction, Preview, Progress, ReadResult, RowStatus, TradingDesk } from "../trading/types";
+import type { Action, BatchAction, Preview, Progress, ReadResult, RowStatus } from "../trading/types";
+import type { TradingDesk } from "../trading/desk/contract";
 import { ACTIONS } from "../trading/types";
 import { errorView, type ErrorView } from "./connection-controller";
 import { renderError } from "./connection-panel";

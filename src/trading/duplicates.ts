@@ -1,6 +1,6 @@
 // Duplicate detection against the log: a row the log shows as already done (same environment and account, action, market, side, amount and client reference, not failed, rejected or not sent), logged the same UTC day or on the same hedge.
 import { utcMs } from "../api/time";
-import type { LogRecord } from "./hedge-log";
+import type { LogRecord } from "./log/hedge-log";
 import { sameCent } from "./rows";
 import type { DuplicateOf, TradeRow } from "./types";
 import type { Environment } from "../api/environment";

@@ -1,6 +1,6 @@
 // The per-user intent journal port: every row's intent kept beside the API key (per environment and account) until it is final and a while after, so a workbook closed without saving loses nothing. Implemented in src/excel/intent-store.ts.
 import { utcMs } from "../api/time";
-import { LOG_COLUMNS, type LogRecord } from "./hedge-log";
+import { LOG_COLUMNS, type LogRecord } from "./log/hedge-log";
 import { canMove, isIntentStatus } from "./intent";
 
 /** One intent as the per-user journal keeps it: its log record plus what only this computer knows. */

@@ -2,7 +2,7 @@
 import type { Environment } from "../api/environment";
 import type { HedgingClient } from "../api/client";
 import type { AddRequest, CloseRequest, DecreaseRequest, OpenRequest, Side, Tenor } from "../api/schemas";
-import type { LogRecord, RowApproval, RowChain, RowJournal, RowOutcome } from "./hedge-log";
+import type { LogRecord, RowApproval, RowChain, RowJournal, RowOutcome } from "./log/hedge-log";
 import {
   ACTIONS,
   FINAL_STATUSES,

@@ -1,9 +1,9 @@
 // The journal: the "Hedge Log" table plus the per-user intent store as the durable record of every intent. Appends before sending; reads only unfinished, today's and known rows; merges the two on opening; coalesces status updates.
 import { type Workbook, type WorkbookIdentity } from "./workbook";
-import { LOG_BODY_FIELDS, LOG_SHEET_NAME, LOG_STATUS_FIELDS, type LogRecord, type LogUpdate } from "./hedge-log";
+import { LOG_BODY_FIELDS, LOG_SHEET_NAME, LOG_STATUS_FIELDS, type LogRecord, type LogUpdate } from "./log/hedge-log";
 import { applyPatch, intentFromLogRecord, intentToLogRecord, isFinal, unusableReason, type Intent, type IntentPatch } from "./intent";
 import { prunable, type IntentStore, type StoredIntent } from "./intent-store";
-import { CHAIN_START, finalHashOf, rowHashOf } from "./log-chain";
+import { CHAIN_START, finalHashOf, rowHashOf } from "./log/log-chain";
 import { FINAL_STATUSES, type IntentStatus } from "./types";
 import { utcMs } from "../api/time";
 

@@ -3,11 +3,12 @@ import type { HedgingClient } from "../api/client";
 import type { Environment } from "../api/environment";
 import { isHedgingApiError } from "../api/errors";
 import { type Account, type Hedge, type Market, type Position, type Quote, type Tenor } from "../api/schemas";
-import type { LogQuery, LogRecord } from "./hedge-log";
+import type { LogQuery, LogRecord } from "./log/hedge-log";
 import { findDuplicate } from "./duplicates";
 import { laneOf, OPEN_LOOKUP_SCOPE, openHedges } from "./fills";
 import { byLoggedAt, utcDayStart } from "./journal";
 import type { Action, BatchAction, LimitCheck, Preview, PreviewLine, PreviewOptions, TradeRow } from "./types";
+import { mapLimited } from "./map-limited";
 
 export interface PreviewContext {
   client: HedgingClient;
@@ -215,26 +216,21 @@ async function quoteLines(
     q.lines.push(line);
     questions.set(key, q);
   }
-  const queue = [...questions.values()];
-  let next = 0;
-  const worker = async () => {
-    while (next < queue.length && !signal?.aborted) {
-      const q = queue[next++];
-      preview.quoteRequests++;
-      try {
-        const { data } = await ctx.client.quote(
-          { market: q.row.market, side: q.row.side, notional_usd: q.row.notional ?? 0, tenor_days: q.tenor },
-          signal,
-        );
-        for (const line of q.lines) applyQuote(line, data);
-      } catch (e) {
-        if (signal?.aborted) return;
-        for (const line of q.lines) line.blockers.push(`No quote: ${describe(e)}`);
-      }
-      publish();
+  const ask = async (q: { tenor: Tenor; row: TradeRow; lines: PreviewLine[] }): Promise<void> => {
+    preview.quoteRequests++;
+    try {
+      const { data } = await ctx.client.quote(
+        { market: q.row.market, side: q.row.side, notional_usd: q.row.notional ?? 0, tenor_days: q.tenor },
+        signal,
+      );
+      for (const line of q.lines) applyQuote(line, data);
+    } catch (e) {
+      if (signal?.aborted) return;
+      for (const line of q.lines) line.blockers.push(`No quote: ${describe(e)}`);
     }
+    publish();
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(ctx.concurrency, queue.length)) }, worker));
+  await mapLimited([...questions.values()], ctx.concurrency, ask, signal);
 }
 
 function applyQuote(line: PreviewLine, quote: Quote): void {

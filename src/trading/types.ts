@@ -1,10 +1,6 @@
-// The trading engine's public types: actions, rows read from the sheet, previews, intents and their states, and the TradingDesk facade the pane calls.
+// The trading engine's shared types: actions, rows read from the sheet, previews, intents and their states, resume plans and decisions (the desk's facade is desk/contract.ts).
 import type { Environment } from "../api/environment";
-import type { HedgingClient } from "../api/client";
 import type { Account, Hedge, Market, Position, Quote, Side, Tenor } from "../api/schemas";
-import type { Workbook } from "./workbook";
-import type { LogRecord } from "./hedge-log";
-import type { IntentStore } from "./intent-store";
 
 export const ACTIONS = ["open", "add", "reduce", "close"] as const;
 /** What the user asks for on the selected rows. */
@@ -183,9 +179,9 @@ export interface Progress {
   counts: Record<IntentStatus, number>;
 }
 
-/** The approval a batch is sent under (src/trading/approval-desk.ts): written into every intent and log row of the send. */
+/** The approval a batch is sent under (src/trading/approvals/approval-desk.ts): written into every intent and log row of the send. */
 export interface SendApproval {
-  /** The batch's hash as prepared (src/trading/batch-hash.ts). */
+  /** The batch's hash as prepared (src/trading/approvals/batch-hash.ts). */
   batchHash: string;
   /** The preparer's public key fingerprint (never the key). */
   preparedBy: string;
@@ -301,78 +297,6 @@ export interface LaneWait {
   /** The first row queued behind it (the row that goes next, e.g. the Close the user chose meanwhile); null when none. */
   next: RowStatus | null;
   reason: "needs_decision" | "in_progress";
-}
-
-export interface DeskOptions {
-  client: HedgingClient;
-  workbook: Workbook;
-  /** Per-user journal of intents (beside the key); survives a workbook closed without saving. Default: kept in memory only. */
-  intentStore?: IntentStore;
-  /** Defaults to client.environment. */
-  environment?: Environment;
-  /**
-   * account_address of the key's account (GET /account), written in the log's Account column and used to keep another
-   * account's rows out of resume and duplicate checks. When omitted, createDesk asks GET /account once, before reading the log.
-   */
-  account?: string | null;
-  onProgress?: (progress: Progress) => void;
-  /**
-   * Log writes that failed (Excel busy or unreachable: retried on the next flush) or rows the log no longer has (deleted
-   * or key edited: written again at its end). The trades themselves go on; show these to the user.
-   */
-  onError?: (error: Error) => void;
-  /** Requests in flight at once (under the client's own rate limit). Default 4. */
-  concurrency?: number;
-  /** Fill poll cadence while rows are pending. Default 500 ms: a batch is seen filled within half a second of its last fill (issue 11). */
-  pollIntervalMs?: number;
-  /** Clock, for tests. */
-  now?: () => Date;
-  /** New idempotency keys (for the simulation's exact replays); default random UUIDs. */
-  newKey?: () => string;
-}
-
-/**
- * The one object the pane talks to. Typical use:
- *   const desk = await createDesk({ client, workbook, intentStore, account, onProgress }); // once the account is known
- *   const plan = await desk.inspect();          // on opening: unfinished rows and what the service shows; sends nothing
- *   await desk.resume();                        // only when the user presses Resume
- *   const read = await desk.readRows("open");   // show read.problems; nothing is sent for them
- *   const preview = await desk.preview("open", read.rows, { onProgress, signal });
- *   await desk.send(preview, { sendAgain });    // journals, sends, and follows every row to a final state
- *   await desk.decide(key, "not_done");         // the user's word on a row that needs a decision
- */
-export interface TradingDesk {
-  readonly environment: Environment;
-  /** Reads the selection and validates every row for the action. Sends nothing. */
-  readRows(action: Action): Promise<ReadResult>;
-  /** Quotes (Open/Add) or looks up positions (Reduce/Close), checks limits and flags duplicates against the log. Sends nothing. */
-  preview(action: BatchAction, rows: TradeRow[], options?: PreviewOptions): Promise<Preview>;
-  /** Journals each sendable line as `submitting`, then sends, one row at a time per market side. */
-  send(preview: Preview, options?: SendOptions): Promise<SendResult>;
-  /** Reads the log and the per-user journal and asks the service about every unfinished row. Sends and writes nothing. */
-  inspect(): Promise<ResumePlan>;
-  /** On the user's word: takes up this account's unfinished rows (and the claimed ones): records, follows, re-sends or asks for a decision. */
-  resume(options?: ResumeOptions): Promise<ResumeResult>;
-  /** Adds rows of ResumePlan.missing to this Hedge Log, on the user's word that they are this workbook's. */
-  restore(idempotencyKeys: readonly string[]): Promise<RowStatus[]>;
-  /** Stops listing rows of ResumePlan.otherWorkbooks in this workbook (they stay in their own, and in this computer's journal). */
-  dismiss(idempotencyKeys: readonly string[]): Promise<RowStatus[]>;
-  /** The user's decision on a row that needs one: "done" adopts what the service shows, "not_done" marks it not sent. Logged with the time. */
-  decide(idempotencyKey: string, decision: Decision, options?: DecideOptions): Promise<RowStatus>;
-  /** Starts the fill poller (idempotent). send() and resume() call it. */
-  startFillPolling(): void;
-  /** Stops the poller and any retry timers. Unfinished rows stay in the log for the next resume(). */
-  stop(): void;
-  /** Rows not final and not waiting for the user, as the desk knows them. */
-  pending(): RowStatus[];
-  /** Rows that need the user's decision. */
-  needsDecision(): RowStatus[];
-  /** Market sides whose next row waits on an earlier one. */
-  waits(): LaneWait[];
-  /** Resolves when no row is pending (rows waiting for a decision do not count), or rejects after timeoutMs. */
-  settled(timeoutMs?: number): Promise<void>;
-  /** This session's rows and the log rows it read (unfinished and today's), for the pane's activity view. */
-  log(): Promise<LogRecord[]>;
 }
 
 export type { Hedge };

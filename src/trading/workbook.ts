@@ -1,8 +1,7 @@
 // The workbook port of the trading engine: the selected rows in, the "Hedge Log" out. Implemented by src/excel (Office.js and in-memory).
 import { newIdempotencyKey } from "../api/client";
 import type { CellValue } from "./cells";
-import type { ApprovalDecision, ApprovalStatus } from "./approvals";
-import type { LogArchiveRequest, LogArchiveResult, LogQuery, LogRecord, LogUpdate, LogUpdateResult } from "./hedge-log";
+import type { LogArchiveRequest, LogArchiveResult, LogQuery, LogRecord, LogUpdate, LogUpdateResult } from "./log/hedge-log";
 
 /** One data row of the selection, with its 1-based sheet row number (what the user sees in Excel's row header). */
 export interface SheetRow {
@@ -102,18 +101,4 @@ export interface Workbook {
    * removing. Unfinished rows never move. readLog() without a query reads those sheets too; queries read the live log only.
    */
   archiveLog?(request: LogArchiveRequest): Promise<LogArchiveResult>;
-
-  /**
-   * Lines of the "Approvals" sheet (see src/trading/approvals.ts for the block layout), blank lines left out, in sheet
-   * order; empty when the sheet is missing. With a batch id, only that batch's block (the implementation finds it by
-   * reading the first column, then reads those lines only).
-   */
-  readApprovals?(batchId?: string): Promise<SheetRow[]>;
-  /** Appends one batch's block (lines of plain values, written through the safe writer) below the sheet's last used line, creating the sheet when missing. */
-  appendApproval?(lines: CellValue[][]): Promise<void>;
-  /**
-   * Writes a batch's decision (status, approved/rejected by, decided at, reason) into its block's header line, only when
-   * its status is still one of `from`; otherwise throws, writing nothing (another approver was first). Throws when no block holds the id.
-   */
-  setApprovalStatus?(batchId: string, from: readonly ApprovalStatus[], decision: ApprovalDecision): Promise<void>;
 }

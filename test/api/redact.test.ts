@@ -11,6 +11,14 @@ const b64 = (text: string) => Buffer.from(text, "latin1").toString("base64");
 const urlSafe = (base64: string) => base64.replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 const htmlEscaped = (text: string) => text.replace(/[&<>"'/+=]/g, (c) => `&#${c.charCodeAt(0)};`);
 const htmlHexEscaped = (text: string) => text.replace(/[/+=]/g, (c) => `&#x${c.charCodeAt(0).toString(16).toUpperCase()};`);
+const utf16Hex = (text: string) => [...text].map((c) => c.charCodeAt(0).toString(16).padStart(4, "0")).join("");
+/** RFC 4648 base32, written here independently of the code under test. */
+function base32(text: string): string {
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+  const bits = [...Buffer.from(text, "latin1")].map((b) => b.toString(2).padStart(8, "0")).join("");
+  const chars = (bits.match(/.{1,5}/g) ?? []).map((group) => alphabet[parseInt(group.padEnd(5, "0"), 2)]).join("");
+  return chars.padEnd(Math.ceil(chars.length / 8) * 8, "=");
+}
 const jsonUnicode = (text: string) => text.replace(/[+/=]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 
 /** Every way a gateway was seen, or could be expected, to hand the key back. */
@@ -44,6 +52,25 @@ const ECHOES: Array<[string, string]> = [
   ["HTML named entities", KEY.replace(/\//g, "&sol;").replace(/\+/g, "&plus;").replace(/=/g, "&equals;")],
   ["JSON-escaped", JSON.stringify(KEY).slice(1, -1).replace(/\//g, "\\/")],
   ["JSON \\u escapes", jsonUnicode(KEY)],
+  // Issue 31: what a gateway's second escaping, or another encoder, makes of it.
+  ["percent-encoded twice", encodeURIComponent(encodeURIComponent(KEY))],
+  ["percent-encoded three times", encodeURIComponent(encodeURIComponent(encodeURIComponent(KEY)))],
+  ["HTML-escaped, then percent-encoded", encodeURIComponent(htmlEscaped(KEY))],
+  ["UTF-16 hex, big-endian", utf16Hex(KEY)],
+  ["UTF-16 hex, little-endian", utf16Hex(KEY).replace(/(..)(..)/g, "$2$1")],
+  ["UTF-16 hex of 12 secret characters, upper-case", utf16Hex(SECRET.slice(2, 2 + SECRET_RUN)).toUpperCase()],
+  ["\\x escapes", KEY.replace(/[+/=_]/g, (c) => `\\x${c.charCodeAt(0).toString(16)}`)],
+  ["every character \\x-escaped", [...KEY].map((c) => `\\x${c.charCodeAt(0).toString(16)}`).join("")],
+  ["\\u{} escapes", KEY.replace(/[+/=]/g, (c) => `\\u{${c.charCodeAt(0).toString(16)}}`)],
+  ["HTML entities without their ;", KEY.replace(/[+/=]/g, (c) => `&#${c.charCodeAt(0)}`)],
+  ["HTML hex entities without their ;", KEY.replace(/[+/=]/g, (c) => `&#x${c.charCodeAt(0).toString(16)}`)],
+  ["HTML named entities without their ;, upper-cased", KEY.replace(/\//g, "&SOL").replace(/\+/g, "&PLUS").replace(/=/g, "&EQUALS")],
+  ["base64 of base64", b64(b64(KEY))],
+  ["base64 of base64 of Bearer key, URL-safe", urlSafe(b64(b64(`Bearer ${KEY}`)))],
+  ["base64 of the URL-encoded key", b64(encodeURIComponent(KEY))],
+  ["base32", base32(KEY)],
+  ["base32, lower-case, without padding", base32(KEY).toLowerCase().replace(/=+$/, "")],
+  ["base32 of Bearer key", base32(`Bearer ${KEY}`)],
 ];
 
 describe.each(ECHOES)("an echo of the key %s", (_how, echo) => {
@@ -73,6 +100,10 @@ describe("what is not the key stays as it is", () => {
     ["a transaction hash", "0x7f3a9c1e5b2d4f6a8c0e1b3d5f7a9c1e3b5d7f9a1c3e5b7d9f1a3c5e7b9d1f3a"],
     ["base64 of something else", b64("Bearer svc_live_someone_elses_key_42")],
     ["escapes that are not the key", "AT&amp;T &lt;b&gt; 50%25 \\u00e9 &#233; &nbsp;"],
+    ["base64 of base64 of another key", b64(b64("svc_live_someone_elses_key_42"))],
+    ["base32 of another key", base32("svc_live_someone_elses_key_42")],
+    ["UTF-16 hex of another key", utf16Hex("svc_live_someone_elses_key_42")],
+    ["a word that only looks like base64 and base32", "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567 and Zm9vYmFyYmF6cXV4cXV1eA"],
   ])("%s", (_what, text) => {
     expect(redactKey(text, KEY)).toBe(text);
   });

@@ -5,7 +5,7 @@ import { excelSerial } from "../../src/functions/cells";
 import { REALIZED_COLUMNS } from "../../src/monthend/recon-layout";
 import { inWindow, monthWindow } from "../../src/monthend/month";
 import { toExcelDate } from "../../src/trading/cells";
-import { matchesLogQuery } from "../../src/trading/hedge-log";
+import { matchesLogQuery } from "../../src/trading/log/hedge-log";
 import { logRow } from "../support/builders";
 import * as ex from "../support/examples";
 

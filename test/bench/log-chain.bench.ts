@@ -1,6 +1,6 @@
 // Benchmark of the Hedge Log's hash chain: what checking 50,000 rows adds to month end, as month end reads them (goal: under 1 s), and what one append's link costs.
-import { CHAIN_START, finalHashOf, rowHashOf } from "../../src/trading/log-chain";
-import { LOG_COLUMNS, LOG_SHEET_NAME, cellsToLogRecord, type LogRecord } from "../../src/trading/hedge-log";
+import { CHAIN_START, finalHashOf, rowHashOf } from "../../src/trading/log/log-chain";
+import { LOG_COLUMNS, LOG_SHEET_NAME, cellsToLogRecord, type LogRecord } from "../../src/trading/log/hedge-log";
 import { toExcelDate, type CellValue } from "../../src/trading/cells";
 import type { PlacedLogRow } from "../../src/trading/workbook";
 import { verifyLogChain } from "../../src/monthend/log-chain-check";

@@ -53,6 +53,17 @@ describe("which src/ folder may import which", () => {
     // A folder one level down (src/trading/desk/): "../../x" is another folder.
     ["src/trading/desk/fixture.ts", "../../excel/office-workbook"],
     ["src/trading/desk/fixture.ts", "../../taskpane/pane-app"],
+    // The rooms inside src/trading: execution's shared files, desk/, log/ and approvals/.
+    ["src/trading/fixture.ts", "./desk/runner"],
+    ["src/trading/fixture.ts", "./approvals/approvals"],
+    ["src/trading/log/fixture.ts", "../journal"],
+    ["src/trading/log/fixture.ts", "../intent"],
+    ["src/trading/log/fixture.ts", "../desk/rule"],
+    ["src/trading/log/fixture.ts", "../../excel/office-workbook"],
+    ["src/trading/desk/fixture.ts", "../approvals/approval-desk"],
+    ["src/trading/approvals/fixture.ts", "../desk/runner"],
+    ["src/trading/approvals/fixture.ts", "../desk"],
+    ["src/trading/approvals/fixture.ts", "../../taskpane/pane-app"],
   ])("%s importing %s is refused", (file, from) => {
     expect(rulesBroken(file, `import { x } from "${from}";\nexport const y = x;`)).toContain("no-restricted-imports");
   });
@@ -70,6 +81,14 @@ describe("which src/ folder may import which", () => {
     ["src/taskpane/fixture.ts", "../policy/target"],
     ["src/trading/desk/fixture.ts", "../verdict"],
     ["src/trading/desk/fixture.ts", "../../api/errors"],
+    ["src/trading/fixture.ts", "./log/hedge-log"],
+    ["src/trading/log/fixture.ts", "../cells"],
+    ["src/trading/log/fixture.ts", "./digest"],
+    ["src/trading/log/fixture.ts", "../../api/time"],
+    ["src/trading/desk/fixture.ts", "../log/hedge-log"],
+    ["src/trading/approvals/fixture.ts", "../desk/contract"],
+    ["src/trading/approvals/fixture.ts", "../log/digest"],
+    ["src/trading/approvals/fixture.ts", "../rows"],
   ])("%s importing %s is allowed", (file, from) => {
     expect(rulesBroken(file, `import { x } from "${from}";\nexport const y = x;`)).toEqual([]);
   });

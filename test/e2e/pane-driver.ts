@@ -7,7 +7,7 @@ import { ensureBuilt, type BuildMode } from "./build";
 import { serveDirectory, type StaticServer } from "./static-server";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/server";
 import type { HedgeHarness } from "../../src/taskpane/harness";
-import type { LogRecord } from "../../src/trading/hedge-log";
+import type { LogRecord } from "../../src/trading/log/hedge-log";
 
 /** How long any one wait of a page may take before it fails naming what it waited for: the e2e tests' own timeout's share. */
 export const WAIT_MS = 60_000;

@@ -3,7 +3,7 @@ import { DEMO_API_KEY, DEMO_LIVE_API_KEY } from "../../src/sandbox/demo";
 import { HedgingClient } from "../../src/api/client";
 import { keyFingerprint } from "../../src/api/environment";
 import { intentScope, type StoredIntent } from "../../src/trading/intent-store";
-import type { LogRecord } from "../../src/trading/hedge-log";
+import type { LogRecord } from "../../src/trading/log/hedge-log";
 import { describeWithBrowser } from "./browser";
 import {
   axeViolations,

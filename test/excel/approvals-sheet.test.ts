@@ -1,8 +1,8 @@
 // The Approvals sheet through Microsoft's own Excel request serializer: blocks of 500 rows appended, listed, one batch read and decided, every sync within the payload limit of test/README.md, one batch's work bounded by its block, hostile text kept as text.
 import { OfficeWorkbook } from "../../src/excel/office-workbook";
 import { publicKeyFingerprint } from "../../src/api/environment";
-import { Approvals } from "../../src/trading/approval-desk";
-import { APPROVALS_SHEET_NAME } from "../../src/trading/approvals";
+import { Approvals } from "../../src/trading/approvals/approval-desk";
+import { APPROVALS_SHEET_NAME } from "../../src/trading/approvals/approvals";
 import type { Preview, TradeRow } from "../../src/trading/types";
 import { OfficeMeter } from "./wire/office-vm";
 import { MiB, kib } from "./wire/scenarios";
@@ -36,7 +36,7 @@ beforeAll(async () => {
   host = new WireHost();
   host.addSheet("Sheet1");
   meter = new OfficeMeter(host);
-  approvals = new Approvals({ workbook: new OfficeWorkbook(meter.excel) });
+  approvals = new Approvals({ sheet: new OfficeWorkbook(meter.excel) });
   meter.label("append");
   for (let b = 0; b < BATCHES; b++) ids.push((await approvals.submit(previewOf(b), PREPARER)).id);
 }, 120_000);

@@ -10,7 +10,7 @@ import {
   type StoredIntent,
 } from "../../src/trading/intent-store";
 import { intentFromRow, intentToLogRecord } from "../../src/trading/intent";
-import { LOG_COLUMNS } from "../../src/trading/hedge-log";
+import { LOG_COLUMNS } from "../../src/trading/log/hedge-log";
 import { Journal } from "../../src/trading/journal";
 import { MemoryWorkbook } from "../../src/excel/memory-workbook";
 

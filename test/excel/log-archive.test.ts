@@ -2,7 +2,7 @@
 import { MemoryWorkbook } from "../../src/excel/memory-workbook";
 import { OfficeWorkbook } from "../../src/excel/office-workbook";
 import { FINAL_STATUSES } from "../../src/trading/types";
-import { LOG_SHEET_NAME, type LogArchiveRequest, type LogRecord } from "../../src/trading/hedge-log";
+import { LOG_SHEET_NAME, type LogArchiveRequest, type LogRecord } from "../../src/trading/log/hedge-log";
 import type { Workbook } from "../../src/trading/workbook";
 import { ExcelModel } from "./excel-model";
 import { journalled } from "../support/builders";

@@ -1,6 +1,6 @@
 // The memory workbook behaves as the Office.js adapter does: visible rows of the selection only (filters, hidden rows), tables intersected, several areas, and the log kept by header name.
 import { MemoryWorkbook } from "../../src/excel/memory-workbook";
-import { LOG_SHEET_NAME, LOG_TABLE_NAME } from "../../src/trading/hedge-log";
+import { LOG_SHEET_NAME, LOG_TABLE_NAME } from "../../src/trading/log/hedge-log";
 import { FINAL_STATUSES } from "../../src/trading/types";
 import type { CellValue } from "../../src/trading/cells";
 import { journalled } from "../support/builders";

@@ -2,7 +2,7 @@
 import { MemoryWorkbook } from "../../src/excel/memory-workbook";
 import { OfficeWorkbook } from "../../src/excel/office-workbook";
 import { toExcelDate, type CellValue } from "../../src/trading/cells";
-import { LOG_COLUMNS, LOG_HEADERS, LOG_SHEET_NAME, LOG_TABLE_NAME, type LogRecord } from "../../src/trading/hedge-log";
+import { LOG_COLUMNS, LOG_HEADERS, LOG_SHEET_NAME, LOG_TABLE_NAME, type LogRecord } from "../../src/trading/log/hedge-log";
 import { ExcelModel } from "./excel-model";
 import { journalled, logCells } from "../support/builders";
 

@@ -1,7 +1,7 @@
 // The adapters through Microsoft's own serializer (excel-web in a Node vm): the calls they make are ones Office.js can send, and the wire host's answers read back right (visible rows, areas, header names, hostile text, archive).
 import { OfficeWorkbook } from "../../src/excel/office-workbook";
 import { officeSnapshotter } from "../../src/excel/snapshot";
-import { LOG_HEADERS, LOG_SHEET_NAME, type LogRecord } from "../../src/trading/hedge-log";
+import { LOG_HEADERS, LOG_SHEET_NAME, type LogRecord } from "../../src/trading/log/hedge-log";
 import { FINAL_STATUSES } from "../../src/trading/types";
 import { journalled } from "../support/builders";
 import { OfficeMeter } from "./wire/office-vm";

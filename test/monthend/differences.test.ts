@@ -4,7 +4,7 @@ import { attributeRecords } from "../../src/monthend/attribute-records";
 import { findDifferences } from "../../src/monthend/differences";
 import { realizedLines } from "../../src/monthend/sections";
 import type { ClosedHedge, Hedge } from "../../src/api/schemas";
-import type { LogRecord } from "../../src/trading/hedge-log";
+import type { LogRecord } from "../../src/trading/log/hedge-log";
 import { NOV, closed, hedge, logRow } from "../support/builders";
 
 function differencesOf(log: LogRecord[], hedges: Hedge[], history: ClosedHedge[] = []) {

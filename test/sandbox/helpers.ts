@@ -3,6 +3,7 @@ import { HedgingClient, type ClientOptions } from "../../src/api/client";
 import { defaultAccounts, type AccountConfig } from "../../src/sandbox/accounts";
 import { DEMO_API_KEY } from "../../src/sandbox/demo";
 import { startSandbox, type RunningSandbox, type SandboxOptions } from "../../src/sandbox/server";
+import { CONTROL_TOKEN_HEADER } from "../../src/sandbox/control";
 import { DEFAULT_MARKETS, type MarketConfig } from "../../src/sandbox/pricing";
 import type { ClosedHedge, Hedge } from "../../src/api/schemas";
 
@@ -105,7 +106,7 @@ export async function raw(sb: RunningSandbox, method: string, path: string, opti
 
 /** A call to the control API (/_sandbox/...). */
 export async function control(sb: RunningSandbox, method: string, path: string, body?: unknown): Promise<RawResponse> {
-  return raw(sb, method, `${sb.controlUrl}${path}`, { key: null, body });
+  return raw(sb, method, `${sb.controlUrl}${path}`, { key: null, body, headers: { [CONTROL_TOKEN_HEADER]: sb.controlToken } });
 }
 
 /** A control call that must succeed: its data, or an error naming the call and the sandbox's answer. */

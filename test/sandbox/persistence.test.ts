@@ -1,6 +1,6 @@
 // --state across restarts (atomic writes, pending fills, idempotency, clock), the accounts file, and the CLI as a child process.
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { z } from "zod";
@@ -126,6 +126,11 @@ test("state files are written whole (temp file, rename) and a bad one is refused
     idempotency: [],
   });
   expect(JSON.parse(readFileSync(file, "utf8")).version).toBe(1);
+  expect(statSync(file).mode & 0o777).toBe(0o600);
+  // A state file another tool left world-readable is replaced by one only its owner reads.
+  chmodSync(file, 0o644);
+  saveState(file, JSON.parse(readFileSync(file, "utf8")));
+  expect(statSync(file).mode & 0o777).toBe(0o600);
   expect(loadState(join(dir, "missing.json"))).toBeNull();
   const bad = join(dir, "bad.json");
   writeFileSync(bad, "{oops");
@@ -243,12 +248,19 @@ test("`tsx src/sandbox/main.ts --http --port 0` prints `listening on <base url>/
       body: JSON.stringify(OPEN),
     });
     expect(opened.status).toBe(200);
+    // The control token is printed at start, and the key and state calls need it.
+    const token = /control token: ([0-9a-f]{32})\b/.exec(out)?.[1];
+    expect(token).toBeDefined();
+    const controlUrl = baseUrl.replace(/\/v2$/, "/_sandbox");
+    expect((await fetch(`${controlUrl}/state`)).status).toBe(401);
+    expect((await fetch(`${controlUrl}/state`, { headers: { "X-Sandbox-Token": token! } })).status).toBe(200);
   } finally {
     const exited = new Promise((r) => child.once("exit", r));
     child.kill("SIGTERM");
     await exited;
   }
   expect(existsSync(state)).toBe(true);
+  expect(statSync(state).mode & 0o777).toBe(0o600); // its keys are readable by its owner only
   expect(loadState(state)!.engine.accounts.find((a) => a.config.api_key === DEMO_API_KEY)!.hedges).toHaveLength(1);
 }, 30_000);
 

@@ -105,6 +105,36 @@ describe("the control API", () => {
     }
   });
 
+  test("reading the state or the accounts and adding accounts or keys need the control token; faults, clock and reset do not", async () => {
+    const trader = "svc_test_minted_trading_key_0042";
+    const calls: Array<[string, string, unknown]> = [
+      ["GET", "/state", undefined],
+      ["GET", "/accounts", undefined],
+      ["POST", "/accounts", account("svc_test_minted_account_key_0043")],
+      ["POST", "/accounts/keys", { account_key: DEMO_API_KEY, api_key: trader, scopes: ["read", "trade"] }],
+    ];
+    for (const token of [null, "0".repeat(32), sb.controlToken.slice(1)]) {
+      for (const [method, path, body] of calls) {
+        const headers: Record<string, string> = token === null ? {} : { "X-Sandbox-Token": token };
+        const r = await raw(sb, method, `${sb.controlUrl}${path}`, { key: null, body, headers });
+        expect([method, path, r.status, r.json.error?.code]).toEqual([method, path, 401, "invalid_api_key"]);
+        expect(r.json.error?.message).toContain("X-Sandbox-Token");
+        expect(r.text).not.toContain(DEMO_API_KEY);
+      }
+    }
+    // Nothing was minted: the key does not trade.
+    expect((await raw(sb, "POST", "/hedges", { key: trader, body: OPEN })).status).toBe(401);
+    for (const [method, path] of [
+      ["GET", "/health"],
+      ["GET", "/faults"],
+      ["GET", "/clock"],
+    ]) {
+      expect((await raw(sb, method, `${sb.controlUrl}${path}`, { key: null })).status).toBe(200);
+    }
+    expect(sb.controlToken).toMatch(/^[0-9a-f]{32}$/);
+    expect((await control(sb, "GET", "/state")).status).toBe(200);
+  });
+
   test("the account list shows demo keys in full and every other key masked", async () => {
     const secret = "svc_test_customer_secret_key_9f3a";
     expect((await control(sb, "POST", "/accounts", account(secret))).status).toBe(201);

@@ -1,7 +1,7 @@
 // Builders of service records, Hedge Log rows (and their cells) and a month's data for every test: each takes only the fields a test cares about.
 import type { ClosedHedge, Hedge, Position } from "../../src/api/schemas";
 import { toExcelDate, type CellValue } from "../../src/trading/cells";
-import { LOG_COLUMNS, type LogRecord } from "../../src/trading/hedge-log";
+import { LOG_COLUMNS, type LogRecord } from "../../src/trading/log/hedge-log";
 import { intentFromRow, intentToLogRecord } from "../../src/trading/intent";
 import type { TradeRow } from "../../src/trading/types";
 import { monthWindow } from "../../src/monthend/month";

@@ -1,7 +1,7 @@
 // The Hedge Log as month end's chain check reads it: records in sheet order (header on row 1) into ChainRows, and the check's findings in short.
-import { checkChain, type ChainRow } from "../../src/trading/log-chain";
+import { checkChain, type ChainRow } from "../../src/trading/log/log-chain";
 import { isFinal } from "../../src/trading/intent";
-import type { LogRecord } from "../../src/trading/hedge-log";
+import type { LogRecord } from "../../src/trading/log/hedge-log";
 
 /** The log's records in sheet order as ChainRows (the first body row is sheet row 2). */
 export function chainRows(records: readonly LogRecord[]): ChainRow[] {

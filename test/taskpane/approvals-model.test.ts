@@ -1,7 +1,7 @@
 // The Approvals panel's view models: the list (pending first, then the newest decided), a batch's check as shown in place (which row, which field), who may approve, the rejection's required reason, the LIVE question; and the workbook's "LIVE trades need approval" rule in its document settings.
 import { LIVE_NEEDS_APPROVAL_SETTING, memoryDocumentRules, officeDocumentRules } from "../../src/excel/document-settings";
-import type { ApprovalBatch, ApprovalCheck } from "../../src/trading/approval-desk";
-import { batchChanges, batchHash } from "../../src/trading/batch-hash";
+import type { ApprovalBatch, ApprovalCheck } from "../../src/trading/approvals/approval-desk";
+import { batchChanges, batchHash } from "../../src/trading/approvals/batch-hash";
 import type { TradeRow } from "../../src/trading/types";
 import {
   approvalLiveQuestion,

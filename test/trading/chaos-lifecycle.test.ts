@@ -5,7 +5,7 @@ import { createDesk } from "../../src/trading/desk";
 import { isFinal } from "../../src/trading/intent";
 import type { Action, Progress } from "../../src/trading/types";
 import type { CellValue } from "../../src/trading/cells";
-import type { LogRecord } from "../../src/trading/hedge-log";
+import type { LogRecord } from "../../src/trading/log/hedge-log";
 import type { RunningSandbox } from "../../src/sandbox/server";
 import type { Side } from "../../src/api/schemas";
 import { deskClient, controlOk, startWithMarkets, serviceState, sleep, testMarkets, until } from "../sandbox/helpers";

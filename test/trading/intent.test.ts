@@ -19,7 +19,7 @@ import { Journal } from "../../src/trading/journal";
 import { MemoryIntentStore } from "../../src/excel/intent-store";
 import { intentScope } from "../../src/trading/intent-store";
 import { FINAL_STATUSES, INTENT_STATUSES, type TradeRow } from "../../src/trading/types";
-import { LOG_COLUMNS, LOG_SHEET_NAME } from "../../src/trading/hedge-log";
+import { LOG_COLUMNS, LOG_SHEET_NAME } from "../../src/trading/log/hedge-log";
 
 const row = (over: Partial<TradeRow> = {}): TradeRow => ({
   rowNumber: 5,

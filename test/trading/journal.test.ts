@@ -4,7 +4,7 @@ import { MemoryIntentStore } from "../../src/excel/intent-store";
 import { Journal, utcDayStart } from "../../src/trading/journal";
 import { intentFromRow, intentToLogRecord, type Intent } from "../../src/trading/intent";
 import { intentScope } from "../../src/trading/intent-store";
-import { LOG_COLUMNS, LOG_SHEET_NAME } from "../../src/trading/hedge-log";
+import { LOG_COLUMNS, LOG_SHEET_NAME } from "../../src/trading/log/hedge-log";
 import type { CellValue } from "../../src/trading/cells";
 import type { Action } from "../../src/trading/types";
 import { logCells, logRow } from "../support/builders";

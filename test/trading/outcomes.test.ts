@@ -6,7 +6,7 @@ import { Journal } from "../../src/trading/journal";
 import { intentFromRow } from "../../src/trading/intent";
 import { intentScope } from "../../src/trading/intent-store";
 import { findDuplicate } from "../../src/trading/duplicates";
-import { LOG_COLUMNS, LOG_SHEET_NAME } from "../../src/trading/hedge-log";
+import { LOG_COLUMNS, LOG_SHEET_NAME } from "../../src/trading/log/hedge-log";
 import { HedgingApiError } from "../../src/api/errors";
 import type { HedgingClient } from "../../src/api/client";
 import type { Hedge } from "../../src/api/schemas";

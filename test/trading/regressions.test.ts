@@ -6,7 +6,7 @@ import { createDesk, SelectionError } from "../../src/trading/desk";
 import { Journal } from "../../src/trading/journal";
 import { intentFromRow, intentToLogRecord, type Intent } from "../../src/trading/intent";
 import { intentScope, type IntentStore } from "../../src/trading/intent-store";
-import { LOG_COLUMNS, LOG_SHEET_NAME } from "../../src/trading/hedge-log";
+import { LOG_COLUMNS, LOG_SHEET_NAME } from "../../src/trading/log/hedge-log";
 import { fetchTransport, type HttpTransport } from "../../src/api/transport";
 import { newIdempotencyKey, type HedgingClient } from "../../src/api/client";
 import type { AttemptEvent } from "../../src/api/sender";

@@ -6,9 +6,9 @@ import { Files } from "./sim/files";
 import { Rng } from "./sim/rng";
 import { Service } from "./sim/service";
 import { judgeChain } from "./sim/explained";
-import type { LogRecord } from "../../src/trading/hedge-log";
+import type { LogRecord } from "../../src/trading/log/hedge-log";
 import { logRow } from "../support/builders";
-import { CHAIN_START, rowHashOf } from "../../src/trading/log-chain";
+import { CHAIN_START, rowHashOf } from "../../src/trading/log/log-chain";
 
 const SEEDS = Number(process.env.SIM_SEEDS ?? 1_000);
 

@@ -7,14 +7,13 @@ import { intentFromRow, isFinal, rowStatusOf, usableKey, type Intent, type Inten
 import { check, laneOf, type OpenedHedges } from "../fills";
 import { sameAccount } from "../duplicates";
 import { intentScope } from "../intent-store";
-import { LOG_SHEET_NAME } from "../hedge-log";
+import { LOG_SHEET_NAME } from "../log/hedge-log";
 import { chainOf, sideOrder, type Judged } from "../verdict";
 import {
   INTENT_STATUSES,
   type Action,
   type Decision,
   type DecideOptions,
-  type DeskOptions,
   type IntentStatus,
   type LaneWait,
   type Preview,
@@ -28,8 +27,8 @@ import {
   type SendOptions,
   type SendResult,
   type TradeRow,
-  type TradingDesk,
 } from "../types";
+import type { DeskOptions, TradingDesk } from "./contract";
 import { when, type DeskContext } from "./context";
 import { Lanes } from "./lanes";
 import { Scheduler } from "./scheduler";

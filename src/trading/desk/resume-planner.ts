@@ -8,6 +8,7 @@ import { sameAccount } from "../duplicates";
 import type { ResumeItem, ResumePlan, ResumeStep } from "../types";
 import type { DeskContext } from "./context";
 import { ago, neverSent, nextStep, type Facts, type ParkWhy, type Shown, type Step } from "./rule";
+import { mapLimited } from "../map-limited";
 
 /** On opening, the service is asked about this many unfinished rows (the newest); the others are asked on Resume. */
 export const INSPECT_ASK_MAX = 100;
@@ -143,17 +144,4 @@ function parkedDetail(why: ParkWhy, facts: Facts): string {
     default: // unclear (the plan counts no doubts: never doubt_rounds or doubt_time)
       return "The service shows something this row does not match: your decision.";
   }
-}
-
-async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await fn(items[i]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
-  return results;
 }

@@ -1,10 +1,10 @@
 // The invariants, kept apart from workload and faults: checked as things happen (a request leaving, an execution), after every step of simulated time (the log against the service), and once the world ends.
-import { cellsToLogRecord, LOG_COLUMNS, LOG_SHEET_NAME, type LogRecord } from "../../../src/trading/hedge-log";
+import { cellsToLogRecord, LOG_COLUMNS, LOG_SHEET_NAME, type LogRecord } from "../../../src/trading/log/hedge-log";
 import type { Mutation } from "./faults";
 import { KEY_COLUMN, type Files } from "./files";
 import { API_KEY, type Service, type ServiceEvents, type Truth } from "./service";
 import { FINAL, judgeChain, type CrashWindow, type Effect } from "./explained";
-import { checkChain } from "../../../src/trading/log-chain";
+import { checkChain } from "../../../src/trading/log/log-chain";
 import { chainRows } from "../../support/chain";
 
 /**

@@ -1,5 +1,5 @@
 // Whether the service fully explains a market side's crash window: every unfinished row's effect readable from the hedge's notional now and the rows' Notional before and amounts (the chain rule of issue 22, written independently of the desk's).
-import type { LogRecord } from "../../../src/trading/hedge-log";
+import type { LogRecord } from "../../../src/trading/log/hedge-log";
 import { FINAL_STATUSES } from "../../../src/trading/types";
 import type { Service } from "./service";
 

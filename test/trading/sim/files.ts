@@ -2,7 +2,7 @@
 import { WORKBOOK_ID_PROPERTY } from "../../../src/trading/workbook";
 import { MemoryWorkbook, columnLetters } from "../../../src/excel/memory-workbook";
 import { MemoryIntentStore } from "../../../src/excel/intent-store";
-import { LOG_COLUMNS, LOG_SHEET_NAME, LOG_TABLE_NAME } from "../../../src/trading/hedge-log";
+import { LOG_COLUMNS, LOG_SHEET_NAME, LOG_TABLE_NAME } from "../../../src/trading/log/hedge-log";
 import type { CellValue } from "../../../src/trading/cells";
 
 export const KEY_COLUMN = LOG_COLUMNS.findIndex((c) => c.field === "idempotencyKey");

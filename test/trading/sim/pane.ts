@@ -3,7 +3,7 @@ import { HedgingClient } from "../../../src/api/client";
 import { createDesk } from "../../../src/trading/desk";
 import type { Workbook } from "../../../src/trading/workbook";
 import type { IntentStore } from "../../../src/trading/intent-store";
-import type { TradingDesk } from "../../../src/trading/types";
+import type { TradingDesk } from "../../../src/trading/desk/contract";
 import type { Checker } from "./checker";
 import type { FaultPlan, Life } from "./faults";
 import type { Files } from "./files";

@@ -1,7 +1,8 @@
 // The workload: what the user does in one world (sessions of a pane, batches of all four actions, decisions, edits, Save or Don't Save, days away), kept apart from the faults and the invariants.
-import type { Action, ResumePlan, TradingDesk } from "../../../src/trading/types";
+import type { Action, ResumePlan } from "../../../src/trading/types";
+import type { TradingDesk } from "../../../src/trading/desk/contract";
 import type { CellValue } from "../../../src/trading/cells";
-import { LOG_SHEET_NAME } from "../../../src/trading/hedge-log";
+import { LOG_SHEET_NAME } from "../../../src/trading/log/hedge-log";
 import { leaveCrashWindow } from "./chain";
 import { newLife, type Life } from "./faults";
 import { KEY_COLUMN, NOTIONAL_COLUMN } from "./files";

@@ -1,6 +1,6 @@
 // The approval batch's hash: SHA-256 over a canonical form of its rows in order, and, against the rows as prepared, what changed since (which row, which field).
-import { hashOf } from "./digest";
-import type { TradeRequest } from "./types";
+import { hashOf } from "../log/digest";
+import type { TradeRequest } from "../types";
 
 /** The fields of a row the hash covers, in this order. */
 export const BATCH_FIELDS = ["action", "market", "side", "notional", "tenor", "clientReference"] as const;

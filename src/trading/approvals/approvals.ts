@@ -1,10 +1,10 @@
 // The Approvals sheet's model (pure): one block per batch (its header line and rows), the block read back from cells, and the judgment of whether a key may approve it.
 import { BATCH_FIELDS, batchHash, canonicalRow, type BatchChange, type BatchField } from "./batch-hash";
-import type { CellValue } from "./cells";
-import { hashOf } from "./digest";
-import { FIELD_LABELS, normaliseHeader, readTradeRows } from "./rows";
-import type { RowProblem, TradeRequest, TradeRow } from "./types";
-import type { SheetRow } from "./workbook";
+import type { CellValue } from "../cells";
+import { hashOf } from "../log/digest";
+import { FIELD_LABELS, normaliseHeader, readTradeRows } from "../rows";
+import type { RowProblem, TradeRequest, TradeRow } from "../types";
+import type { SheetRow } from "../workbook";
 
 /** The Approvals sheet's name. */
 export const APPROVALS_SHEET_NAME = "Approvals";

@@ -1,5 +1,5 @@
 // The fill follower across a stop: a desk stopped while a row waits for its fill (between polls, or with a poll out) makes no poll after it, and used again follows that row to its fill with one poll at a time.
-import type { TradingDesk } from "../../src/trading/types";
+import type { TradingDesk } from "../../../src/trading/desk/contract";
 import { journalledOpen } from "./resumed-open";
 
 const START = Date.parse("2025-03-04T05:06:07.000Z");

@@ -1,5 +1,5 @@
 // The row runner's sends that follow a question to the service: a resumed row this computer never sent is journalled as sent (Sent at, in the log) before its request leaves, then sent once with its own key.
-import type { TradingDesk } from "../../src/trading/types";
+import type { TradingDesk } from "../../../src/trading/desk/contract";
 import { journalledOpen, OPEN_KEY } from "./resumed-open";
 
 const START = Date.parse("2025-03-04T05:06:07.000Z");

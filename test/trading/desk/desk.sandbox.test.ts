@@ -1,17 +1,18 @@
 // The desk against the real sandbox over HTTP: preview figures, open/add/reduce/close to their final states in the log, duplicates, rejections, resume.
-import { defaultAccounts } from "../../src/sandbox/accounts";
-import { MemoryWorkbook } from "../../src/excel/memory-workbook";
-import { createDesk } from "../../src/trading/desk";
-import { Journal } from "../../src/trading/journal";
-import { intentScope } from "../../src/trading/intent-store";
-import { MemoryIntentStore } from "../../src/excel/intent-store";
-import { intentFromRow } from "../../src/trading/intent";
-import { newIdempotencyKey } from "../../src/api/client";
-import type { Progress, TradingDesk } from "../../src/trading/types";
-import type { CellValue } from "../../src/trading/cells";
-import type { RunningSandbox } from "../../src/sandbox/server";
-import { DEMO_API_KEY, DEMO_API_KEY_2 } from "../../src/sandbox/demo";
-import { deskClient, controlOk, start, serviceState } from "../sandbox/helpers";
+import { defaultAccounts } from "../../../src/sandbox/accounts";
+import { MemoryWorkbook } from "../../../src/excel/memory-workbook";
+import { createDesk } from "../../../src/trading/desk";
+import { Journal } from "../../../src/trading/journal";
+import { intentScope } from "../../../src/trading/intent-store";
+import { MemoryIntentStore } from "../../../src/excel/intent-store";
+import { intentFromRow } from "../../../src/trading/intent";
+import { newIdempotencyKey } from "../../../src/api/client";
+import type { Progress } from "../../../src/trading/types";
+import type { TradingDesk } from "../../../src/trading/desk/contract";
+import type { CellValue } from "../../../src/trading/cells";
+import type { RunningSandbox } from "../../../src/sandbox/server";
+import { DEMO_API_KEY, DEMO_API_KEY_2 } from "../../../src/sandbox/demo";
+import { deskClient, controlOk, start, serviceState } from "../../sandbox/helpers";
 
 const HEADER = ["Market", "Side", "Notional", "Tenor", "Client reference"];
 

@@ -1,7 +1,7 @@
 // The one SHA-256 of the chain and the batch hash: FIPS 180-4's vectors, and the same digests as @noble/hashes for any text (lengths around every padding edge, non-ASCII, lone surrogates).
 import { sha256 } from "@noble/hashes/sha256";
 import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils";
-import { hashOf } from "../../src/trading/digest";
+import { hashOf } from "../../../src/trading/log/digest";
 
 const reference = (...parts: string[]) => bytesToHex(sha256(utf8ToBytes(parts.join("\n"))));
 

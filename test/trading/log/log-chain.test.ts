@@ -1,8 +1,16 @@
 // The Hedge Log's hash chain: fixed vectors of the canonical form and the hash, and month end's check flagging each kind of edit at its row and nothing in an untouched log.
 import { createHash } from "node:crypto";
-import { CHAIN_START, canonicalBody, canonicalFinal, checkChain, finalHashOf, rowHashOf, type ChainRow } from "../../src/trading/log-chain";
-import { hashOf } from "../../src/trading/digest";
-import type { LogRecord } from "../../src/trading/hedge-log";
+import {
+  CHAIN_START,
+  canonicalBody,
+  canonicalFinal,
+  checkChain,
+  finalHashOf,
+  rowHashOf,
+  type ChainRow,
+} from "../../../src/trading/log/log-chain";
+import { hashOf } from "../../../src/trading/log/digest";
+import type { LogRecord } from "../../../src/trading/log/hedge-log";
 
 const body = (i: number): Partial<LogRecord> => ({
   loggedAt: new Date(Date.UTC(2026, 10, 1, 9) + i * 60_000).toISOString(),

@@ -1,15 +1,15 @@
 // The journal writes the Hedge Log's hash chain: each appended row links to the one before, a final row is sealed in the update that makes it final, this computer's head follows each append, and the log checks clean.
-import { MemoryWorkbook } from "../../src/excel/memory-workbook";
-import { MemoryIntentStore } from "../../src/excel/intent-store";
-import { Journal } from "../../src/trading/journal";
-import { intentFromRow, intentToLogRecord, type Intent } from "../../src/trading/intent";
-import { intentScope, type IntentStore } from "../../src/trading/intent-store";
-import { chainHeadOf } from "../../src/trading/chain-head";
-import { CHAIN_START, finalHashOf, rowHashOf } from "../../src/trading/log-chain";
-import { LOG_COLUMNS, LOG_SHEET_NAME, LOG_TABLE_NAME, type LogRecord } from "../../src/trading/hedge-log";
-import { WORKBOOK_ID_PROPERTY } from "../../src/trading/workbook";
-import type { Action } from "../../src/trading/types";
-import { chainFindings } from "../support/chain";
+import { MemoryWorkbook } from "../../../src/excel/memory-workbook";
+import { MemoryIntentStore } from "../../../src/excel/intent-store";
+import { Journal } from "../../../src/trading/journal";
+import { intentFromRow, intentToLogRecord, type Intent } from "../../../src/trading/intent";
+import { intentScope, type IntentStore } from "../../../src/trading/intent-store";
+import { chainHeadOf } from "../../../src/trading/chain-head";
+import { CHAIN_START, finalHashOf, rowHashOf } from "../../../src/trading/log/log-chain";
+import { LOG_COLUMNS, LOG_SHEET_NAME, LOG_TABLE_NAME, type LogRecord } from "../../../src/trading/log/hedge-log";
+import { WORKBOOK_ID_PROPERTY } from "../../../src/trading/workbook";
+import type { Action } from "../../../src/trading/types";
+import { chainFindings } from "../../support/chain";
 
 const ACCOUNT = "0x00000000000000000000000000000000000000aa";
 const SCOPE = intentScope("sandbox", ACCOUNT);

@@ -1,7 +1,7 @@
 // The recovery rule as a table, one line per case, each named as src/trading/README.md states it: what the desk does next with an unfinished row, from what the service shows and what this computer knows.
-import { DOUBT_LIMIT_MS, DOUBT_MAX_ROUNDS, nextStep, RESEND_WINDOW_MS, type Facts, type Shown } from "../../src/trading/desk/rule";
-import { intentFromRow, type Intent } from "../../src/trading/intent";
-import type { IntentStatus } from "../../src/trading/types";
+import { DOUBT_LIMIT_MS, DOUBT_MAX_ROUNDS, nextStep, RESEND_WINDOW_MS, type Facts, type Shown } from "../../../src/trading/desk/rule";
+import { intentFromRow, type Intent } from "../../../src/trading/intent";
+import type { IntentStatus } from "../../../src/trading/types";
 
 function add(status: IntentStatus): Intent {
   const i = intentFromRow(

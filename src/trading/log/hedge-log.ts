@@ -1,6 +1,6 @@
 // The "Hedge Log" sheet: its records, column layout (headers, formats, widths), status updates and queries, and a record read back from its cells.
-import { fromExcelDate, type CellValue } from "./cells";
-import { utcMs } from "../api/time";
+import { fromExcelDate, type CellValue } from "../cells";
+import { utcMs } from "../../api/time";
 
 /** What the service answered for a row: kept alike by the log record and the intent. */
 export interface RowOutcome {
@@ -36,7 +36,7 @@ export interface RowJournal {
 
 /** The approval a row was sent under (empty for a direct trade): written with the row, never changed after. */
 export interface RowApproval {
-  /** The approval batch's hash (src/trading/batch-hash.ts). */
+  /** The approval batch's hash (src/trading/approvals/batch-hash.ts). */
   batchHash: string | null;
   /** The preparer's public key fingerprint (never the key). */
   preparedBy: string | null;
@@ -44,7 +44,7 @@ export interface RowApproval {
   approvedBy: string | null;
 }
 
-/** The row's links in the log's hash chain (src/trading/log-chain.ts): written by the journal, never by the user. */
+/** The row's links in the log's hash chain (src/trading/log/log-chain.ts): written by the journal, never by the user. */
 export interface RowChain {
   /** The link of the row written before it in this log (CHAIN_START for the first). */
   prevHash: string | null;

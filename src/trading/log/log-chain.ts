@@ -1,5 +1,5 @@
 // The Hedge Log's hash chain: a row's canonical body and final state, its link (SHA-256 over the previous link and its body), its seal once final, and the check month end runs over the log in sheet order.
-import { utcMs } from "../api/time";
+import { utcMs } from "../../api/time";
 import { hashOf } from "./digest";
 import { LOG_BODY_FIELDS, LOG_STATUS_FIELDS, type LogRecord } from "./hedge-log";
 

@@ -1,13 +1,14 @@
 // The Approvals sheet's model over the memory workbook: the block as written (plain values, keys, digests), read back tolerant of edits, and the judgment naming which row changed and why a key may not approve.
 import { createHash } from "node:crypto";
-import { publicKeyFingerprint } from "../../src/api/environment";
-import { MemoryWorkbook } from "../../src/excel/memory-workbook";
-import { Approvals } from "../../src/trading/approval-desk";
-import { APPROVALS_SHEET_NAME, approvalKey, parseApprovals, nonBlankLines } from "../../src/trading/approvals";
-import { batchHash } from "../../src/trading/batch-hash";
-import type { CellValue } from "../../src/trading/cells";
-import type { Preview, SendOptions, SendResult, TradeRow, TradingDesk } from "../../src/trading/types";
-import { logRow } from "../support/builders";
+import { publicKeyFingerprint } from "../../../src/api/environment";
+import { MemoryWorkbook } from "../../../src/excel/memory-workbook";
+import { Approvals } from "../../../src/trading/approvals/approval-desk";
+import { APPROVALS_SHEET_NAME, approvalKey, parseApprovals, nonBlankLines } from "../../../src/trading/approvals/approvals";
+import { batchHash } from "../../../src/trading/approvals/batch-hash";
+import type { CellValue } from "../../../src/trading/cells";
+import type { Preview, SendOptions, SendResult, TradeRow } from "../../../src/trading/types";
+import type { TradingDesk } from "../../../src/trading/desk/contract";
+import { logRow } from "../../support/builders";
 
 const PREPARER = publicKeyFingerprint("svc_test_demo_read_key_0001");
 const APPROVER = publicKeyFingerprint("svc_test_demo_sandbox_key_0001");
@@ -41,7 +42,7 @@ const request = ({ action, market, side, notional, tenor, clientReference }: Tra
 async function submitted(rows = ROWS) {
   const workbook = new MemoryWorkbook();
   let t = Date.UTC(2026, 10, 25, 9, 0, 0);
-  const approvals = new Approvals({ workbook, now: () => new Date((t += 60_000)) });
+  const approvals = new Approvals({ sheet: workbook, now: () => new Date((t += 60_000)) });
   const batch = await approvals.submit(previewOf(rows), PREPARER);
   const cells = () => workbook.cells(APPROVALS_SHEET_NAME);
   /** Edits the sheet as a user would (the grid rewritten: rows inserted, removed, moved, cells typed over). */

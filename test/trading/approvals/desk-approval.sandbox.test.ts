@@ -1,16 +1,16 @@
 // The desk sends an approved batch over the sandbox (HTTP): the approval's hash and fingerprints in every row, its keys instead of fresh ones, a line whose key was already sent skipped, and the log's chain clean.
-import { defaultAccounts } from "../../src/sandbox/accounts";
-import { MemoryWorkbook } from "../../src/excel/memory-workbook";
-import { MemoryIntentStore } from "../../src/excel/intent-store";
-import { ALREADY_SENT, createDesk } from "../../src/trading/desk";
-import { chainHeadOf } from "../../src/trading/chain-head";
-import { newIdempotencyKey } from "../../src/api/client";
-import type { CellValue } from "../../src/trading/cells";
-import type { SendApproval } from "../../src/trading/types";
-import type { RunningSandbox } from "../../src/sandbox/server";
-import { DEMO_API_KEY } from "../../src/sandbox/demo";
-import { deskClient, start, serviceState } from "../sandbox/helpers";
-import { chainFindings } from "../support/chain";
+import { defaultAccounts } from "../../../src/sandbox/accounts";
+import { MemoryWorkbook } from "../../../src/excel/memory-workbook";
+import { MemoryIntentStore } from "../../../src/excel/intent-store";
+import { ALREADY_SENT, createDesk } from "../../../src/trading/desk";
+import { chainHeadOf } from "../../../src/trading/chain-head";
+import { newIdempotencyKey } from "../../../src/api/client";
+import type { CellValue } from "../../../src/trading/cells";
+import type { SendApproval } from "../../../src/trading/types";
+import type { RunningSandbox } from "../../../src/sandbox/server";
+import { DEMO_API_KEY } from "../../../src/sandbox/demo";
+import { deskClient, start, serviceState } from "../../sandbox/helpers";
+import { chainFindings } from "../../support/chain";
 
 const BATCH: CellValue[][] = [
   ["Action", "Market", "Side", "Notional", "Tenor", "Client reference"],

@@ -1,13 +1,13 @@
 // Test set-up shared by the desk tests that start from one Open row journalled on this computer (the pane closed before or after it left): the fake service, the workbook, this computer's journal, and a desk over them.
-import { MemoryWorkbook } from "../../src/excel/memory-workbook";
-import { MemoryIntentStore } from "../../src/excel/intent-store";
-import { createDesk } from "../../src/trading/desk";
-import { Journal } from "../../src/trading/journal";
-import { intentFromRow } from "../../src/trading/intent";
-import { intentScope } from "../../src/trading/intent-store";
-import type { TradingDesk } from "../../src/trading/types";
-import type { LogRecord } from "../../src/trading/hedge-log";
-import { ACCOUNT, FakeService, KEY_ID } from "./fake-service";
+import { MemoryWorkbook } from "../../../src/excel/memory-workbook";
+import { MemoryIntentStore } from "../../../src/excel/intent-store";
+import { createDesk } from "../../../src/trading/desk";
+import { Journal } from "../../../src/trading/journal";
+import { intentFromRow } from "../../../src/trading/intent";
+import { intentScope } from "../../../src/trading/intent-store";
+import type { TradingDesk } from "../../../src/trading/desk/contract";
+import type { LogRecord } from "../../../src/trading/log/hedge-log";
+import { ACCOUNT, FakeService, KEY_ID } from "../fake-service";
 
 export const OPEN_KEY = "key-open";
 

@@ -1,12 +1,12 @@
 // A trade's answer over real HTTP from the sandbox, rewritten on its way: a form the spec leaves open is read and the row goes on; an answer no reading allows leaves the row unknown until the service is asked, and nothing is sent twice.
-import { fetchTransport, type HttpTransport } from "../../src/api/transport";
-import { MemoryWorkbook } from "../../src/excel/memory-workbook";
-import { defaultAccounts } from "../../src/sandbox/accounts";
-import { DEMO_API_KEY } from "../../src/sandbox/demo";
-import type { RunningSandbox } from "../../src/sandbox/server";
-import { createDesk } from "../../src/trading/desk";
-import type { CellValue } from "../../src/trading/cells";
-import { deskClient, serviceState, start } from "../sandbox/helpers";
+import { fetchTransport, type HttpTransport } from "../../../src/api/transport";
+import { MemoryWorkbook } from "../../../src/excel/memory-workbook";
+import { defaultAccounts } from "../../../src/sandbox/accounts";
+import { DEMO_API_KEY } from "../../../src/sandbox/demo";
+import type { RunningSandbox } from "../../../src/sandbox/server";
+import { createDesk } from "../../../src/trading/desk";
+import type { CellValue } from "../../../src/trading/cells";
+import { deskClient, serviceState, start } from "../../sandbox/helpers";
 
 const HEADER = ["Market", "Side", "Notional", "Tenor", "Client reference"];
 

@@ -1,6 +1,6 @@
 // The desk's row state machine against a small in-memory service under fake timers: journalled before anything leaves, one row at a time per market side, the service asked before any re-send, re-sent only with the same key while young, and every row final or waiting for the user's word.
-import { MemoryWorkbook } from "../../src/excel/memory-workbook";
-import { MemoryIntentStore } from "../../src/excel/intent-store";
+import { MemoryWorkbook } from "../../../src/excel/memory-workbook";
+import { MemoryIntentStore } from "../../../src/excel/intent-store";
 import {
   ALREADY_SENT,
   BACKOFF_MS,
@@ -12,14 +12,15 @@ import {
   RESEND_WINDOW_MS,
   classifyFailure,
   submittedMessage,
-} from "../../src/trading/desk";
-import { Journal } from "../../src/trading/journal";
-import { intentFromRow, intentToLogRecord, type Intent } from "../../src/trading/intent";
-import { intentScope } from "../../src/trading/intent-store";
-import { HedgingApiError } from "../../src/api/errors";
-import type { LogRecord } from "../../src/trading/hedge-log";
-import type { DeskOptions, Preview, TradeRow, TradingDesk } from "../../src/trading/types";
-import { ACCOUNT, FakeService, KEY_ID } from "./fake-service";
+} from "../../../src/trading/desk";
+import { Journal } from "../../../src/trading/journal";
+import { intentFromRow, intentToLogRecord, type Intent } from "../../../src/trading/intent";
+import { intentScope } from "../../../src/trading/intent-store";
+import { HedgingApiError } from "../../../src/api/errors";
+import type { LogRecord } from "../../../src/trading/log/hedge-log";
+import type { Preview, TradeRow } from "../../../src/trading/types";
+import type { DeskOptions, TradingDesk } from "../../../src/trading/desk/contract";
+import { ACCOUNT, FakeService, KEY_ID } from "../fake-service";
 
 const START = Date.parse("2025-03-04T05:06:07.000Z");
 const iso = (ms: number) => new Date(ms).toISOString();

@@ -1,7 +1,7 @@
 // The approval batch hash: a fixed vector of its canonical form, a hash any edit changes, and which row changed.
 import { createHash } from "node:crypto";
-import { batchChanges, batchHash, canonicalBatch } from "../../src/trading/batch-hash";
-import type { TradeRequest } from "../../src/trading/types";
+import { batchChanges, batchHash, canonicalBatch } from "../../../src/trading/approvals/batch-hash";
+import type { TradeRequest } from "../../../src/trading/types";
 
 const rows: TradeRequest[] = [
   { action: "close", market: "USDTNGN", side: "sell", notional: null, tenor: null, clientReference: null },

@@ -1,5 +1,5 @@
 // Four-eyes approval of a batch: submit a preview to the Approvals sheet, list and check batches, approve (send once, through the desk) or reject with a reason.
-import { newIdempotencyKey } from "../api/client";
+import { newIdempotencyKey } from "../../api/client";
 import { batchHash } from "./batch-hash";
 import {
   approvalKey,
@@ -14,8 +14,9 @@ import {
   type ApprovalDecision,
   type ApprovalStatus,
 } from "./approvals";
-import type { Preview, SendResult, TradingDesk } from "./types";
-import type { Workbook } from "./workbook";
+import type { Preview, SendResult } from "../types";
+import type { TradingDesk } from "../desk/contract";
+import type { ApprovalsWorkbook } from "./port";
 
 export type { ApprovalBatch, ApprovalCheck, ApprovalDecision, ApprovalStatus } from "./approvals";
 export type { BatchChange } from "./batch-hash";
@@ -34,14 +35,12 @@ export class ApprovalRefusedError extends Error {
   }
 }
 
-type ApprovalPort = Required<Pick<Workbook, "readApprovals" | "appendApproval" | "setApprovalStatus">>;
-
 export class Approvals {
-  private readonly workbook: Workbook;
+  private readonly sheet: ApprovalsWorkbook;
   private readonly now: () => Date;
 
-  constructor(options: { workbook: Workbook; now?: () => Date }) {
-    this.workbook = options.workbook;
+  constructor(options: { sheet: ApprovalsWorkbook; now?: () => Date }) {
+    this.sheet = options.sheet;
     this.now = options.now ?? (() => new Date());
   }
 
@@ -49,7 +48,6 @@ export class Approvals {
   async submit(preview: Preview, preparedBy: string): Promise<ApprovalBatch> {
     checkFingerprint(preparedBy, "preparedBy");
     refuseUnsendable(preview);
-    const port = this.port();
     const now = this.now();
     const id = newBatchId(now, newIdempotencyKey);
     const rows = preview.lines.map((l) => l.row);
@@ -64,13 +62,13 @@ export class Approvals {
       decidedAt: null,
       reason: null,
     });
-    await port.appendApproval(lines);
+    await this.sheet.appendApproval(lines);
     return (await this.block(id)).batch;
   }
 
   /** Re-reads the sheet: every batch, newest first. */
   async list(): Promise<ApprovalBatch[]> {
-    const blocks = parseApprovals(await this.port().readApprovals());
+    const blocks = parseApprovals(await this.sheet.readApprovals());
     return blocks
       .map((b, i) => ({ batch: b.batch, i }))
       .sort((a, b) => b.batch.preparedAt.localeCompare(a.batch.preparedAt) || b.i - a.i)
@@ -130,7 +128,7 @@ export class Approvals {
       await this.decide(id, ["approved"], { status: "rejected", approvedBy: approver, reason });
       return;
     }
-    const held = new Set((await this.workbook.readLog({ keys })).map((r) => r.idempotencyKey));
+    const held = new Set((await this.sheet.readLog({ keys })).map((r) => r.idempotencyKey));
     if (keys.every((k) => held.has(k))) await this.decide(id, ["approved"], { status: "executed", approvedBy: approver, reason: null });
   }
 
@@ -147,25 +145,13 @@ export class Approvals {
   }
 
   private async decide(id: string, from: readonly ApprovalStatus[], decision: Omit<ApprovalDecision, "decidedAt">): Promise<void> {
-    await this.port().setApprovalStatus(id, from, { ...decision, decidedAt: this.now().toISOString() });
+    await this.sheet.setApprovalStatus(id, from, { ...decision, decidedAt: this.now().toISOString() });
   }
 
   private async block(id: string): Promise<ApprovalBlock> {
-    const block = parseApprovals(await this.port().readApprovals(id)).find((b) => b.batch.id === id);
+    const block = parseApprovals(await this.sheet.readApprovals(id)).find((b) => b.batch.id === id);
     if (!block) throw new ApprovalRefusedError(noSuchBatch(id).message);
     return block;
-  }
-
-  private port(): ApprovalPort {
-    const { readApprovals, appendApproval, setApprovalStatus } = this.workbook;
-    if (!readApprovals || !appendApproval || !setApprovalStatus) {
-      throw new Error("This workbook cannot keep an Approvals sheet (its adapter has no approvals methods).");
-    }
-    return {
-      readApprovals: readApprovals.bind(this.workbook),
-      appendApproval: appendApproval.bind(this.workbook),
-      setApprovalStatus: setApprovalStatus.bind(this.workbook),
-    };
   }
 }
 

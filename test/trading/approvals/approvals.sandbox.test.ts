@@ -1,15 +1,15 @@
 // Four-eyes approval against the sandbox over HTTP: a read-only key prepares, an edit blocks approval naming the row, the preparer's key cannot approve, a second key approves and the batch trades once, however often it is approved again.
-import { publicKeyFingerprint } from "../../src/api/environment";
-import { defaultAccounts } from "../../src/sandbox/accounts";
-import { MemoryWorkbook } from "../../src/excel/memory-workbook";
-import { createDesk } from "../../src/trading/desk";
-import { ApprovalRefusedError, Approvals } from "../../src/trading/approval-desk";
-import { APPROVALS_SHEET_NAME, approvalKey } from "../../src/trading/approvals";
-import type { CellValue } from "../../src/trading/cells";
-import type { Preview } from "../../src/trading/types";
-import type { RunningSandbox } from "../../src/sandbox/server";
-import { DEMO_API_KEY, DEMO_READ_API_KEY } from "../../src/sandbox/demo";
-import { controlOk, deskClient, serviceState, start } from "../sandbox/helpers";
+import { publicKeyFingerprint } from "../../../src/api/environment";
+import { defaultAccounts } from "../../../src/sandbox/accounts";
+import { MemoryWorkbook } from "../../../src/excel/memory-workbook";
+import { createDesk } from "../../../src/trading/desk";
+import { ApprovalRefusedError, Approvals } from "../../../src/trading/approvals/approval-desk";
+import { APPROVALS_SHEET_NAME, approvalKey } from "../../../src/trading/approvals/approvals";
+import type { CellValue } from "../../../src/trading/cells";
+import type { Preview } from "../../../src/trading/types";
+import type { RunningSandbox } from "../../../src/sandbox/server";
+import { DEMO_API_KEY, DEMO_READ_API_KEY } from "../../../src/sandbox/demo";
+import { controlOk, deskClient, serviceState, start } from "../../sandbox/helpers";
 
 const PREPARER = publicKeyFingerprint(DEMO_READ_API_KEY);
 const APPROVER = publicKeyFingerprint(DEMO_API_KEY);
@@ -29,7 +29,7 @@ beforeEach(() => sb.reset());
 /** One workbook, two people: the preparer's desk on the read-only key, the approver's on the trading key. */
 async function setup() {
   const workbook = new MemoryWorkbook({ sheets: { Exposures: GRID } }).select("Exposures", `A2:F${GRID.length}`);
-  const approvals = new Approvals({ workbook });
+  const approvals = new Approvals({ sheet: workbook });
   const preparerDesk = await createDesk({ client: deskClient(sb, DEMO_READ_API_KEY), workbook, pollIntervalMs: 100 });
   const approverDesk = await createDesk({ client: deskClient(sb, DEMO_API_KEY), workbook, pollIntervalMs: 100 });
   const read = await preparerDesk.readRows("open");
