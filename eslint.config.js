@@ -29,6 +29,13 @@ const LAYERS = {
   devtools: [],
 };
 
+/** The folders whose code runs in the page: they use zod's small build (src/sandbox, a Node program, may use the full one). */
+const PAGE_FOLDERS = ["api", "feeds", "trading", "policy", "monthend", "excel", "functions", "taskpane", "commands"];
+const FULL_ZOD = {
+  regex: "^zod$",
+  message: 'The page loads zod\'s small build: import * as z from "zod/mini" (README "Packages in the page").',
+};
+
 /** Office.js globals: only src/excel (the adapters) and the three entry files Excel loads may touch them. */
 const OFFICE_GLOBALS = ["Office", "Excel", "OfficeRuntime", "CustomFunctions"];
 const OFFICE_ENTRY_FILES = ["src/taskpane/taskpane.ts", "src/commands/commands.ts", "src/functions/functions.ts"];
@@ -94,6 +101,7 @@ function layerRule(folder, allowed, files, up, extra = []) {
               regex: `^${up}(?!${allowedFolders})(?!\\.\\./package\\.json$)`,
               message: `src/${folder} may import only ${allowed.length > 0 ? allowed.map((f) => `src/${f}`).join(", ") : "its own files"} (layers in eslint.config.js).`,
             },
+            ...(PAGE_FOLDERS.includes(folder) ? [FULL_ZOD] : []),
             ...extra,
           ],
         },

@@ -64,6 +64,10 @@ describe("which src/ folder may import which", () => {
     ["src/trading/approvals/fixture.ts", "../desk/runner"],
     ["src/trading/approvals/fixture.ts", "../desk"],
     ["src/trading/approvals/fixture.ts", "../../taskpane/pane-app"],
+    // The page loads zod's small build only.
+    ["src/api/fixture.ts", "zod"],
+    ["src/taskpane/fixture.ts", "zod"],
+    ["src/trading/desk/fixture.ts", "zod"],
   ])("%s importing %s is refused", (file, from) => {
     expect(rulesBroken(file, `import { x } from "${from}";\nexport const y = x;`)).toContain("no-restricted-imports");
   });
@@ -89,6 +93,8 @@ describe("which src/ folder may import which", () => {
     ["src/trading/approvals/fixture.ts", "../desk/contract"],
     ["src/trading/approvals/fixture.ts", "../log/digest"],
     ["src/trading/approvals/fixture.ts", "../rows"],
+    ["src/api/fixture.ts", "zod/mini"],
+    ["src/sandbox/fixture.ts", "zod"],
   ])("%s importing %s is allowed", (file, from) => {
     expect(rulesBroken(file, `import { x } from "${from}";\nexport const y = x;`)).toEqual([]);
   });
