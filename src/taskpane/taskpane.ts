@@ -13,7 +13,7 @@ import { createDesk } from "../trading/desk";
 import { errorView } from "./connection-controller";
 import { byId } from "./dom";
 import { applyTheme, registerFluent } from "./fluent";
-import { standInFor } from "./outside-office";
+import { smokeFor, standInFor } from "./outside-office";
 import { startPane, type PaneDependencies } from "./pane-app";
 import { chooseTheme } from "./theme-choice";
 import { REQUIREMENT_SETS, type OfficeFacts } from "./diagnostics";
@@ -87,7 +87,10 @@ async function main(): Promise<void> {
   }
   byId("app").hidden = false;
   try {
-    await startPane(deps);
+    const pane = await startPane(deps);
+    // Test builds only (?smoke=PORT): the in-add-in smoke script, after the pane is up.
+    const smoke = smokeFor({ search: location.search, host, pane, deps });
+    if (smoke) void smoke();
   } catch (e) {
     const view = errorView(e);
     const box = byId("connection-error");
