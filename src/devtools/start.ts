@@ -1,6 +1,7 @@
-// `npm start`: development build, local sandbox (when present), HTTPS dev server on package.json's config.dev_server_port, then sideloading where the platform allows.
+// `npm start`: development build, local sandbox (when present), HTTPS dev server on package.json's config.dev_server_port, then sideloading where the platform allows (`--smoke PORT`: a manifest whose page runs the smoke script of npm run test:excel).
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { get } from "node:https";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -23,6 +24,27 @@ const SANDBOX_READY_MS = 60_000;
 const DEV_SERVER_READY_MS = 180_000;
 // office-addin-debugging is fetched on demand, not a dependency: its tree needs native modules and a package the registry lacks.
 const DEBUGGING = "office-addin-debugging@6";
+
+/** `--smoke PORT` (npm run test:excel): the page runs its smoke script and posts to Microsoft's test server on PORT. */
+const SMOKE_PORT = (() => {
+  const at = process.argv.indexOf("--smoke");
+  if (at < 0) return null;
+  const port = Number(process.argv[at + 1]);
+  if (!Number.isInteger(port) || port <= 0 || port > 65_535) {
+    console.error("✖ --smoke needs the test server's port, e.g. --smoke 4201");
+    process.exit(2);
+  }
+  return port;
+})();
+/** Outside dist/ (the dev server cleans it on every build). */
+const SMOKE_MANIFEST = join(tmpdir(), "hedge-for-excel-smoke-manifest.xml");
+
+/** The built manifest with every page URL asking for the smoke run (?smoke=PORT): the pane, the shared runtime, the functions' page. */
+function smokeManifest(port: number): string {
+  const xml = readFileSync(MANIFEST, "utf8").replaceAll('taskpane.html"', `taskpane.html?smoke=${port}"`);
+  writeFileSync(SMOKE_MANIFEST, xml);
+  return SMOKE_MANIFEST;
+}
 
 const children: ChildProcess[] = [];
 let stopping = false;
@@ -139,8 +161,9 @@ async function waitForDevServer(): Promise<void> {
 
 function sideload(): void {
   if (process.platform === "win32" || process.platform === "darwin") {
-    console.log(`Sideloading into Excel (npx ${DEBUGGING} start dist/manifest.xml desktop)…`);
-    const status = runDebugging(["start", MANIFEST, "desktop", "--app", "excel", "--no-debug", "--dev-server-port", String(PORT)]);
+    const manifest = SMOKE_PORT === null ? MANIFEST : smokeManifest(SMOKE_PORT);
+    console.log(`Sideloading into Excel (npx ${DEBUGGING} start ${manifest} desktop)…`);
+    const status = runDebugging(["start", manifest, "desktop", "--app", "excel", "--no-debug", "--dev-server-port", String(PORT)]);
     if (status !== 0)
       console.log(`✖ sideloading failed (exit ${status}); the dev server keeps running: upload ${MANIFEST} in Excel by hand.`);
     else console.log("Sideloaded. `npm stop` unregisters the add-in.");

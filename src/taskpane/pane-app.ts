@@ -25,6 +25,8 @@ import { mountResumePanel } from "./resume-panel";
 import { mountApprovalsPanel } from "./approvals-panel";
 import { directTradeRefusal } from "./key-access";
 import { memoryDocumentRules, type DocumentRules } from "../excel/document-settings";
+import { ErrorLog, type OfficeFacts } from "./diagnostics";
+import { mountDiagnosticsPanel } from "./diagnostics-panel";
 
 export interface PaneDependencies {
   store: SettingsStore;
@@ -48,15 +50,19 @@ export interface PaneDependencies {
   visibility?: Visibility;
   /** The workbook's own rules (its document settings: "LIVE trades need approval"); in memory when absent. */
   rules?: DocumentRules;
+  /** Office's host, platform, version and requirement sets for Copy diagnostics (the entry file reads them); null outside Office. */
+  officeFacts?: () => OfficeFacts | null;
 }
 
 export interface Pane {
   controller: ConnectionController;
+  /** The errors the pane met (codes and times), for Copy diagnostics. */
+  errors: ErrorLog;
   /** The desk of the current connection, if any. */
   desk(): TradingDesk | null;
 }
 
-// 83 lines: the one place that wires the panels to each other and to the connection (each panel's logic is in its own module).
+// 95 lines: the one place that wires the panels to each other and to the connection (each panel's logic is in its own module).
 export async function startPane(deps: PaneDependencies): Promise<Pane> {
   mirrorDisabledButtons(byId("app"));
   const controller = new ConnectionController({
@@ -66,6 +72,14 @@ export async function startPane(deps: PaneDependencies): Promise<Pane> {
     policy: deps.policy,
   });
   mountConnectionPanel(controller);
+  const errors = new ErrorLog();
+  mountDiagnosticsPanel({
+    controller,
+    store: deps.store,
+    intentStore: deps.intentStore,
+    errors,
+    officeFacts: deps.officeFacts ?? (() => null),
+  });
   const trade = mountTradePanel({ workbook: deps.workbook, writer: deps.reconWriter, client: () => deps.connection.client, now: deps.now });
   const resume = mountResumePanel((e) => e && trade.showError(e));
   let desk: TradingDesk | null = null;
@@ -91,6 +105,7 @@ export async function startPane(deps: PaneDependencies): Promise<Pane> {
   };
 
   controller.onChange((state) => {
+    if (state.status === "disconnected") errors.record("connection", state.error?.code);
     const client = state.status === "connected" ? state.client : null;
     // The same connection learnt something (its scope, its account's figures): the approvals follow the scope.
     if (client === deskClient) return approvals.follow();
@@ -109,8 +124,11 @@ export async function startPane(deps: PaneDependencies): Promise<Pane> {
     // The desk is built for the account the connection proved (GET /account), once the log and the journal are read.
     const account = state.status === "connected" ? (state.account.account_address ?? null) : null;
     const learn = (code: string | null | undefined) => controller.learnFrom(code);
+    const trouble = { record: (where: string, code: string | null | undefined) => errors.record(where, code) };
     void deps
-      .createDesk(deskOptions(deps, client, account, { trade, resume, refreshFeedsSoon, learn, approvalsProgress: approvals.onProgress }))
+      .createDesk(
+        deskOptions(deps, client, account, { trade, resume, refreshFeedsSoon, learn, trouble, approvalsProgress: approvals.onProgress }),
+      )
       .then(
         (current) => {
           // Another connection (or none) came meanwhile: this desk is not the pane's.
@@ -123,13 +141,20 @@ export async function startPane(deps: PaneDependencies): Promise<Pane> {
           resume.setDesk(current, client.environment);
         },
         (e: unknown) => {
-          if (deskClient === client) trade.showError(errorView(e));
+          if (deskClient !== client) return;
+          const view = errorView(e);
+          errors.record("trade", view.code);
+          trade.showError(view);
         },
       );
   });
 
   byId("show-log").addEventListener("click", () => {
-    deps.workbook.showLog().catch((e) => trade.showError(errorView(e)));
+    deps.workbook.showLog().catch((e) => {
+      const view = errorView(e);
+      errors.record("workbook", view.code);
+      trade.showError(view);
+    });
   });
 
   try {
@@ -138,7 +163,7 @@ export async function startPane(deps: PaneDependencies): Promise<Pane> {
     // The saved settings have been read: cells still without a client may now say "set your API key".
     deps.connection.settingsRead();
   }
-  return { controller, desk: () => desk };
+  return { controller, errors, desk: () => desk };
 }
 
 /**
@@ -185,6 +210,8 @@ function deskOptions(
     refreshFeedsSoon: () => void;
     /** Hears each error code (a 403 insufficient_scope tells the pane the key is read only). */
     learn: (code: string | null | undefined) => void;
+    /** Copy diagnostics' error log: each error's code, where it was met. */
+    trouble: { record(where: string, code: string | null | undefined): void };
     /** The Approvals panel's progress (the rows of a batch being approved). */
     approvalsProgress: (p: Progress) => void;
   },
@@ -197,10 +224,12 @@ function deskOptions(
     onError: (e) => {
       const view = errorView(e);
       pane.learn(view.code);
+      pane.trouble.record("trade", view.code);
       pane.trade.showError(view);
     },
     onProgress: (p) => {
       pane.learn(p.row.errorCode);
+      if (isFinal(p.row.status) || p.row.status === "needs_decision") pane.trouble.record("row", p.row.errorCode);
       pane.trade.onProgress(p);
       pane.approvalsProgress(p);
       pane.resume.refresh();

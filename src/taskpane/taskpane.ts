@@ -13,9 +13,10 @@ import { createDesk } from "../trading/desk";
 import { errorView } from "./connection-controller";
 import { byId } from "./dom";
 import { applyTheme, registerFluent } from "./fluent";
-import { standInFor } from "./outside-office";
+import { smokeFor, standInFor } from "./outside-office";
 import { startPane, type PaneDependencies } from "./pane-app";
 import { chooseTheme } from "./theme-choice";
+import { REQUIREMENT_SETS, type OfficeFacts } from "./diagnostics";
 
 const PRODUCTION = process.env.NODE_ENV === "production";
 /** The local sandbox in development builds; production builds start empty so the user names the real service. */
@@ -64,6 +65,7 @@ async function main(): Promise<void> {
       rules: officeDocumentRules(),
       // The overview polls only while Office shows the pane (the shared runtime lives on when it is closed).
       visibility: paneVisibility(officeAddin(), document),
+      officeFacts,
     };
     // Follow Office's theme when the user changes it (hosts without the event keep the theme read at start).
     try {
@@ -85,7 +87,10 @@ async function main(): Promise<void> {
   }
   byId("app").hidden = false;
   try {
-    await startPane(deps);
+    const pane = await startPane(deps);
+    // Test builds only (?smoke=PORT): the in-add-in smoke script, after the pane is up.
+    const smoke = smokeFor({ search: location.search, host, pane, deps });
+    if (smoke) void smoke();
   } catch (e) {
     const view = errorView(e);
     const box = byId("connection-error");
@@ -95,6 +100,19 @@ async function main(): Promise<void> {
     connection.settingsRead(); // cells never wait for settings that will not come
   }
   document.documentElement.dataset.ready = "true";
+}
+
+/** What Office says of itself, for Copy diagnostics: Office.context.diagnostics and the requirement sets the add-in uses. */
+function officeFacts(): OfficeFacts | null {
+  try {
+    const d = Office.context.diagnostics;
+    const supports: Record<string, boolean> = {};
+    for (const set of REQUIREMENT_SETS)
+      supports[`${set.name} ${set.version}`] = Office.context.requirements.isSetSupported(set.name, set.version);
+    return { host: String(d.host), platform: String(d.platform), version: String(d.version), supports };
+  } catch {
+    return null;
+  }
 }
 
 /** Office.addin where the host has it (SharedRuntime 1.1), else null. */

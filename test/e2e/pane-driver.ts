@@ -23,7 +23,17 @@ export interface PaneSession {
   browser: Browser;
   server: StaticServer;
   close(): Promise<void>;
-  open(options?: { query?: string; width?: number; height?: number }): Promise<PanePage>;
+  open(options?: OpenOptions): Promise<PanePage>;
+}
+
+export interface OpenOptions {
+  query?: string;
+  width?: number;
+  height?: number;
+  /** Accept a self-signed https server (Microsoft's test server on the dev certificates, untrusted here). */
+  ignoreHTTPSErrors?: boolean;
+  /** Browser permissions granted to the page's origin, e.g. ["clipboard-read", "clipboard-write"]. */
+  permissions?: string[];
 }
 
 export interface PanePage {
@@ -67,8 +77,9 @@ export async function startPaneSession(executablePath: string, { mode = "develop
       await browser.close();
       await server.close();
     },
-    async open({ query = "harness=memory", width = PANE_WIDTH, height = 900 } = {}) {
-      const context = await browser.newContext({ viewport: { width, height } });
+    async open({ query = "harness=memory", width = PANE_WIDTH, height = 900, ignoreHTTPSErrors = false, permissions }: OpenOptions = {}) {
+      const context = await browser.newContext({ viewport: { width, height }, ignoreHTTPSErrors });
+      if (permissions) await context.grantPermissions(permissions, { origin: server.origin });
       const page = await context.newPage();
       // A wait is for its event (a selector, a text), as long as a busy machine needs: the bound is the test's own timeout,
       // not a guessed budget per step (a Chromium suite beside a mutation run took longer than 15 s for one step).

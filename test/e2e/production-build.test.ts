@@ -1,4 +1,4 @@
-// The production build holds only what runs in Excel: no memory harness, memory workbook or window.hedgeHarness (the test build has them), a page that only says to open it from Excel, the CSP of its SERVICE_ORIGINS, no served source maps, a manifest and help page for its public URL.
+// The production build holds only what runs in Excel: no memory harness, memory workbook, window.hedgeHarness or smoke script (the test build has them), a page that only says to open it from Excel, the CSP of its SERVICE_ORIGINS, no served source maps, a manifest and help page for its public URL.
 import fs from "fs";
 import path from "path";
 import { describeWithBrowser } from "./browser";
@@ -8,7 +8,19 @@ import { cspViolations, startPaneSession, type PaneSession } from "./pane-driver
 jest.setTimeout(300_000);
 
 /** Strings only the memory harness (harness.ts, harness-entry.ts) and the memory workbook contain. */
-const TEST_SEAMS = ["hedgeHarness", "harness=memory", "DEAL-1001", "custom property", "Not a cell address", "MemorySheetWriter"];
+const TEST_SEAMS = [
+  "hedgeHarness",
+  "harness=memory",
+  "DEAL-1001",
+  "custom property",
+  "Not a cell address",
+  "MemorySheetWriter",
+  // The smoke run of npm run test:excel (smoke-script.ts, smoke-sheet.ts, memory-formulas.ts, office-addin-test-helpers).
+  "smoke-service",
+  "Hedge Smoke",
+  "Not a HEDGE.* call with literal arguments",
+  "/results/",
+];
 
 const files = (dir: string, ext: string) =>
   fs
@@ -44,7 +56,14 @@ const modulesOf = (mapsDir: string) =>
   );
 
 test("by their source maps, the production bundles hold no module of the harness or the memory workbook", () => {
-  const seams = ["src/taskpane/harness-entry.ts", "src/taskpane/harness.ts", "src/excel/memory-workbook.ts"];
+  const seams = [
+    "src/taskpane/harness-entry.ts",
+    "src/taskpane/harness.ts",
+    "src/excel/memory-workbook.ts",
+    "src/taskpane/smoke-script.ts",
+    "src/excel/smoke-sheet.ts",
+    "src/excel/memory-formulas.ts",
+  ];
   const devModules = modulesOf(dev);
   const prodModules = modulesOf(path.join(path.dirname(prod), "dist-sourcemaps"));
   expect(prodModules).toContain("src/taskpane/taskpane.ts");
