@@ -1,6 +1,6 @@
 // The in-add-in smoke script of test builds (npm run test:excel, test/e2e/excel-smoke.test.ts): HEDGE.* cells and the pane driven through their real code paths, inside Excel or the harness page, each observation posted to Microsoft's test server.
 import type { CellValue } from "../trading/cells";
-import type { LogRecord } from "../trading/hedge-log";
+import type { LogRecord } from "../trading/log/hedge-log";
 import type { Snapshotter } from "../monthend/snapshot-plan";
 
 /** One observation, in the shape of Microsoft's sample (office-addin-test-helpers' sendTestResults posts the list). */
