@@ -3,6 +3,7 @@
 import packageJson from "../../package.json";
 import * as handlers from "./handlers";
 import { history as historyHandler } from "./history";
+import { rollcost as rollcostHandler } from "./rollcost";
 import { target as targetHandler } from "./target";
 import { cellStreams, excelErrorFactory, listenForPauseToggle, useErrorFactory } from "./runtime";
 
@@ -160,6 +161,27 @@ export function target(
   invocation: CustomFunctions.StreamingInvocation<any[][]>,
 ): void {
   targetHandler(cellStreams(), invocation, exposures, policy, positions, invocation.parameterAddresses ?? []);
+}
+
+/**
+ * The cost of staying hedged for a number of days, each hedge held to maturity and the next opened then: hedges, tenors used, fees, carry, entry price impact, total and total as a yearly rate of notional, from one quote per tenor (POST /quotes, shared with HEDGE.QUOTE).
+ * @customfunction ROLLCOST
+ * @param market Market symbol, e.g. "USDTNGN".
+ * @param side Hedge side: "buy" or "sell".
+ * @param notional_usd Hedge size in USD, greater than 0.
+ * @param days How many days to stay hedged: a whole number from 1 to 3650, e.g. 90.
+ * @param [tenor_days] Optional longest tenor: 1, 3 or 7 (default 7); the last hedges are shorter when fewer days are left (10 days at 7: 7 + 3).
+ * @param invocation Streaming invocation.
+ */
+export function rollcost(
+  market: string,
+  side: string,
+  notional_usd: number,
+  days: number,
+  tenor_days: number | undefined,
+  invocation: CustomFunctions.StreamingInvocation<any[][]>,
+): void {
+  rollcostHandler(cellStreams(), invocation, market, side, notional_usd, days, tenor_days);
 }
 
 /**

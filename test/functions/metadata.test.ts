@@ -31,6 +31,7 @@ const EXPECTED: Array<[string, string[], boolean]> = [
   ["STATUS", [], true],
   ["HISTORY", ["[from]", "[to]"], true], // added by the month-end work (src/functions/history.ts)
   ["TARGET", ["exposures", "policy", "[positions]"], true], // hedge to target (src/functions/target.ts)
+  ["ROLLCOST", ["market", "side", "notional_usd", "days", "[tenor_days]"], true], // the cost of a program (src/functions/rollcost.ts)
 ];
 
 let functions: FunctionMeta[];
