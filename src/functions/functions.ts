@@ -146,11 +146,12 @@ export function history(from: any, to: any, invocation: CustomFunctions.Streamin
 }
 
 /**
- * Hedge to target: the Open, Add, Reduce and Close rows that bring your hedges to the policy's targets, with a header row; places no orders (trade them from the pane).
+ * Hedge to target: the Open, Add, Reduce, Close and roll rows that bring your hedges to the policy's targets, with a header row; places no orders (trade them from the pane).
  * @customfunction TARGET
- * @param exposures Range with a header row: Market, Side (the hedge side that offsets the exposure: buy or sell), Amount (USD).
- * @param policy Range with a header row: Market (* for every other market), Hedge ratio (%), Tenor (days), and optionally Round to (USD), Min trade (USD), Max trade (USD), Net sides (yes/no).
- * @param [positions] Optional range with Market, Side and Size (USD), e.g. the =HEDGE.POSITIONS() spill; leave out for the live positions.
+ * @param exposures Range with a header row: Market, Side (the hedge side that offsets the exposure: buy or sell), Amount (USD), and optionally Value date (a row counts until then).
+ * @param policy Range with a header row: Market (* for every other market), Hedge ratio (%), Tenor (days), and optionally Round to (USD), Min trade (USD), Max trade (USD), Net sides (yes/no), Roll within (hours).
+ * @param [positions] Optional range with Market, Side, Size (USD) and optionally Maturity, e.g. the =HEDGE.POSITIONS() spill; leave out for the live positions.
+ * @param [as_of] Optional instant of the proposal, an Excel date-time in UTC; leave out for now.
  * @param invocation Streaming invocation.
  * @requiresParameterAddresses
  */
@@ -158,9 +159,10 @@ export function target(
   exposures: any[][],
   policy: any[][],
   positions: any[][] | undefined,
+  as_of: any,
   invocation: CustomFunctions.StreamingInvocation<any[][]>,
 ): void {
-  targetHandler(cellStreams(), invocation, exposures, policy, positions, invocation.parameterAddresses ?? []);
+  targetHandler(cellStreams(), invocation, exposures, policy, positions, invocation.parameterAddresses ?? [], undefined, as_of);
 }
 
 /**
