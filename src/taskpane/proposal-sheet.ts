@@ -1,5 +1,6 @@
 // Propose: from the selected exposures and policy and the live positions, the "Hedge Proposal" sheet's content (plain values, the HEDGE.TARGET spill) and what the pane says about it.
 import type { Position } from "../api/schemas";
+import { utcMs } from "../api/time";
 import { FORMATS, type SheetContent } from "../monthend/sheet-content";
 import { originOf, readExposures, readHoldings, readPolicy, type InputRange } from "../policy/inputs";
 import { PROPOSAL_HEADERS, proposalSpill, propose, utcDay, type ProposalRow } from "../policy/target";
@@ -45,8 +46,14 @@ export function proposalContent(
   const rows = propose({
     exposures: readExposures(rangeOfSelection(exposures)),
     policy: readPolicy(rangeOfSelection(policy)),
-    holdings: readHoldings({ values: [["Market", "Side", "Size"], ...positions.map((p) => [p.market, p.side, p.size_usd])] }),
+    holdings: readHoldings({
+      values: [
+        ["Market", "Side", "Size", "Maturity"],
+        ...positions.map((p) => [p.market, p.side, p.size_usd, Number.isNaN(utcMs(p.maturity_at)) ? "" : p.maturity_at]),
+      ],
+    }),
     day: utcDay(now),
+    asOfMs: now.getTime(),
   });
   const values = proposalSpill(rows);
   const formats = values.map((row, r) =>
