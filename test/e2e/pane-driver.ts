@@ -23,7 +23,8 @@ export interface PaneSession {
   browser: Browser;
   server: StaticServer;
   close(): Promise<void>;
-  open(options?: { query?: string; width?: number; height?: number }): Promise<PanePage>;
+  /** `clockAt`: the page's clock starts there (epoch ms) and flows on; the test moves it with `page.clock.setSystemTime`. */
+  open(options?: { query?: string; width?: number; height?: number; clockAt?: number }): Promise<PanePage>;
 }
 
 export interface PanePage {
@@ -67,8 +68,9 @@ export async function startPaneSession(executablePath: string, { mode = "develop
       await browser.close();
       await server.close();
     },
-    async open({ query = "harness=memory", width = PANE_WIDTH, height = 900 } = {}) {
+    async open({ query = "harness=memory", width = PANE_WIDTH, height = 900, clockAt }: Parameters<PaneSession["open"]>[0] = {}) {
       const context = await browser.newContext({ viewport: { width, height } });
+      if (clockAt !== undefined) await context.clock.install({ time: clockAt });
       const page = await context.newPage();
       // A wait is for its event (a selector, a text), as long as a busy machine needs: the bound is the test's own timeout,
       // not a guessed budget per step (a Chromium suite beside a mutation run took longer than 15 s for one step).
