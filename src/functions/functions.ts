@@ -3,6 +3,7 @@
 import packageJson from "../../package.json";
 import * as handlers from "./handlers";
 import { history as historyHandler } from "./history";
+import { rollcost as rollcostHandler } from "./rollcost";
 import { target as targetHandler } from "./target";
 import { cellStreams, excelErrorFactory, listenForPauseToggle, useErrorFactory } from "./runtime";
 
@@ -145,11 +146,12 @@ export function history(from: any, to: any, invocation: CustomFunctions.Streamin
 }
 
 /**
- * Hedge to target: the Open, Add, Reduce and Close rows that bring your hedges to the policy's targets, with a header row; places no orders (trade them from the pane).
+ * Hedge to target: the Open, Add, Reduce, Close and roll rows that bring your hedges to the policy's targets, with a header row; places no orders (trade them from the pane).
  * @customfunction TARGET
- * @param exposures Range with a header row: Market, Side (the hedge side that offsets the exposure: buy or sell), Amount (USD).
- * @param policy Range with a header row: Market (* for every other market), Hedge ratio (%), Tenor (days), and optionally Round to (USD), Min trade (USD), Max trade (USD), Net sides (yes/no).
- * @param [positions] Optional range with Market, Side and Size (USD), e.g. the =HEDGE.POSITIONS() spill; leave out for the live positions.
+ * @param exposures Range with a header row: Market, Side (the hedge side that offsets the exposure: buy or sell), Amount (USD), and optionally Value date (a row counts until then).
+ * @param policy Range with a header row: Market (* for every other market), Hedge ratio (%), Tenor (days), and optionally Round to (USD), Min trade (USD), Max trade (USD), Net sides (yes/no), Roll within (hours).
+ * @param [positions] Optional range with Market, Side, Size (USD) and optionally Maturity, e.g. the =HEDGE.POSITIONS() spill; leave out for the live positions.
+ * @param [as_of] Optional instant of the proposal, an Excel date-time in UTC; leave out for now.
  * @param invocation Streaming invocation.
  * @requiresParameterAddresses
  */
@@ -157,9 +159,31 @@ export function target(
   exposures: any[][],
   policy: any[][],
   positions: any[][] | undefined,
+  as_of: any,
   invocation: CustomFunctions.StreamingInvocation<any[][]>,
 ): void {
-  targetHandler(cellStreams(), invocation, exposures, policy, positions, invocation.parameterAddresses ?? []);
+  targetHandler(cellStreams(), invocation, exposures, policy, positions, invocation.parameterAddresses ?? [], undefined, as_of);
+}
+
+/**
+ * The cost of staying hedged for a number of days, each hedge held to maturity and the next opened then: hedges, tenors used, fees, carry, entry price impact, total and total as a yearly rate of notional, from one quote per tenor (POST /quotes, shared with HEDGE.QUOTE).
+ * @customfunction ROLLCOST
+ * @param market Market symbol, e.g. "USDTNGN".
+ * @param side Hedge side: "buy" or "sell".
+ * @param notional_usd Hedge size in USD, greater than 0.
+ * @param days How many days to stay hedged: a whole number from 1 to 3650, e.g. 90.
+ * @param [tenor_days] Optional longest tenor: 1, 3 or 7 (default 7); the last hedges are shorter when fewer days are left (10 days at 7: 7 + 3).
+ * @param invocation Streaming invocation.
+ */
+export function rollcost(
+  market: string,
+  side: string,
+  notional_usd: number,
+  days: number,
+  tenor_days: number | undefined,
+  invocation: CustomFunctions.StreamingInvocation<any[][]>,
+): void {
+  rollcostHandler(cellStreams(), invocation, market, side, notional_usd, days, tenor_days);
 }
 
 /**

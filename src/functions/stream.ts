@@ -105,6 +105,33 @@ export class CellStreams {
     this.join(sink, `${topic.key}#${viewKey}`, (view) => this.hub.subscribe(topic, (snapshot) => view.update(select(snapshot))));
   }
 
+  /**
+   * Streams what `select` makes of several topics together (HEDGE.ROLLCOST's quotes): each topic is the hub's own, shared
+   * with any cell asking the same question; the view is computed once every topic has answered, and again on each update; the first topic in error shows its error.
+   */
+  openAll<T, R>(
+    sink: Sink<R>,
+    viewKey: string,
+    topics: readonly TopicSpec<T>[],
+    select: (snapshots: readonly Snapshot<T>[]) => Outcome<R>,
+  ): void {
+    this.join(sink, `${topics.map((t) => t.key).join(",")}#${viewKey}`, (view) => {
+      const latest: Array<Snapshot<T> | undefined> = topics.map(() => undefined);
+      const update = () => {
+        const failed = latest.find((s) => s?.error);
+        if (failed?.error) view.update({ error: cellErrorOf(failed.error) });
+        else if (latest.every((s) => s !== undefined)) view.update(select(latest as Snapshot<T>[]));
+      };
+      const stops = topics.map((topic, i) =>
+        this.hub.subscribe(topic, (snapshot) => {
+          latest[i] = snapshot;
+          update();
+        }),
+      );
+      return () => stops.forEach((stop) => stop());
+    });
+  }
+
   /** Streams the hub's status (HEDGE.STATUS). */
   openStatus<R>(sink: Sink<R>, render: (status: FeedStatus) => R): void {
     this.join(sink, "status", (view) => this.hub.onStatus((status) => view.update({ value: render(status) })));

@@ -1,7 +1,8 @@
-// HEDGE.TARGET(exposures, policy, [positions]): the proposal of the hedge-to-target rule as a spill, on the live positions' shared poll or, with positions given, from the three ranges alone.
+// HEDGE.TARGET(exposures, policy, [positions], [as_of]): the proposal of the hedge-to-target rule as a spill, on the live positions' shared poll or, with positions given, from the ranges alone; at as_of, or now.
 import { ArgumentError } from "../feeds/feed-error";
 import { positionsTopic } from "../feeds/topics";
 import {
+  dateMs,
   originOf,
   readExposures,
   readHoldings,
@@ -35,6 +36,18 @@ function checked<T>(name: string, read: () => T): T {
   }
 }
 
+/** as_of: an Excel date-time (UTC) or ISO 8601 text; null when left out (now, each time the spill is computed). */
+function asOfArg(value: unknown): number | null {
+  if (isOmitted(value)) return null;
+  const ms = dateMs(value as string | number);
+  if (Number.isNaN(ms))
+    throw new ArgumentError(
+      "as_of",
+      `as_of must be an Excel date-time (UTC) such as NOW() or DATE(2026,11,30)+TIME(9,0,0), or ISO text such as "2026-11-30T09:00Z"; got ${JSON.stringify(value)}.`,
+    );
+  return ms;
+}
+
 export function target(
   streams: CellStreams,
   sink: Sink<Spill>,
@@ -43,12 +56,16 @@ export function target(
   positions: unknown,
   addresses: readonly unknown[] = [],
   now: () => Date = () => new Date(),
+  asOf: unknown = undefined,
 ): void {
   try {
     const e = checked("exposures", () => readExposures(rangeArg(exposures, "exposures", addresses[0])));
     const p = checked("policy", () => readPolicy(rangeArg(policy, "policy", addresses[1])));
-    const compute = (holdings: Holding[]) =>
-      checked("policy", () => proposalSpill(propose({ exposures: e, policy: p, holdings, day: utcDay(now()) })));
+    const given = asOfArg(asOf);
+    const compute = (holdings: Holding[]) => {
+      const at = given ?? now().getTime();
+      return checked("policy", () => proposalSpill(propose({ exposures: e, policy: p, holdings, day: utcDay(new Date(at)), asOfMs: at })));
+    };
     if (!isOmitted(positions)) {
       // A pure function of its three ranges: computed once, no request.
       const h = checked("positions", () => readHoldings(rangeArg(positions, "positions", addresses[2])));

@@ -32,6 +32,7 @@ export function attributeRecords(listed: readonly Hedge[], history: readonly Clo
       status: String(h.status),
       notional: h.notional_usd,
       openedAtMs: ms(h.opened_at) ?? ms(h.filled_at),
+      filledAtMs: ms(h.filled_at),
       closedAtMs: null,
       exitType: null,
       fromHistoryOnly: false,

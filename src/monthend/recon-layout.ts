@@ -1,4 +1,4 @@
-// The "Hedge Recon YYYY-MM" sheet as plain content: header, realized hedges with totals per side, open positions, and the differences with the Hedge Log.
+// The "Hedge Recon YYYY-MM" sheet as plain content: header, realized hedges with totals per side, open positions, rolls and unhedged time per side, and the differences with the Hedge Log.
 import { toExcelDate } from "../trading/cells";
 import { utcMs } from "../api/time";
 import { reconSheetName } from "./month";
@@ -6,6 +6,7 @@ import type { Reconciliation } from "./recon-model";
 import { DIFFERENCE_LABELS } from "./recon-model";
 import { CHAIN_KIND_LABELS, flaggedLines, type ChainReport } from "./log-chain-check";
 import { FORMATS, type CellValue, type SheetContent, type SheetSection } from "./sheet-content";
+import { durationText } from "./side-time";
 
 type Kind = "text" | "usd" | "rate" | "date" | "count";
 
@@ -34,6 +35,15 @@ function date(iso: string | null | undefined): CellValue {
 type RealizedItem = Reconciliation["realized"][number];
 type OpenItem = Reconciliation["open"][number];
 type DifferenceItem = Reconciliation["differences"][number];
+type SideTimeItem = Reconciliation["sideTime"][number];
+
+const msDate = (t: number): CellValue => toExcelDate(new Date(t).toISOString());
+
+/** What followed a hedge's end on its side, in words. */
+function sideEventText(e: SideTimeItem): string {
+  if (e.kind === "roll") return "Roll";
+  return e.stillUnhedged ? "Unhedged: still flat when generated" : "Unhedged to the month's end";
+}
 
 export const REALIZED_COLUMNS: readonly Column<RealizedItem>[] = [
   { header: "Closed at (UTC)", kind: "date", width: 120, value: (l) => date(l.record.closed_at) },
@@ -85,6 +95,21 @@ export const DIFFERENCE_COLUMNS: readonly Column<DifferenceItem>[] = [
   { header: "Amount (USD)", kind: "usd", width: 85, value: (d) => d.amount },
   // Last on its row, so a long sentence runs on into the empty cells to its right.
   { header: "What it means", kind: "text", width: 85, value: (d) => d.detail },
+];
+
+export const SIDE_TIME_COLUMNS: readonly Column<SideTimeItem>[] = [
+  { header: "Market", kind: "text", width: 60, value: (e) => e.market },
+  { header: "Side", kind: "text", width: 40, value: (e) => e.side },
+  { header: "Hedge id", kind: "text", width: 110, value: (e) => e.hedgeId },
+  { header: "Client reference", kind: "text", width: 100, value: (e) => e.clientReference },
+  { header: "Ended at (UTC)", kind: "date", width: 120, value: (e) => msDate(e.endedAtMs) },
+  { header: "Ended by", kind: "text", width: 65, value: (e) => e.endedBy },
+  { header: "Followed by", kind: "text", width: 95, value: (e) => sideEventText(e) },
+  { header: "Next hedge id", kind: "text", width: 110, value: (e) => e.next?.hedgeId },
+  { header: "Next client reference", kind: "text", width: 100, value: (e) => e.next?.clientReference },
+  { header: "Next filled at (UTC)", kind: "date", width: 120, value: (e) => (e.next ? msDate(e.next.coveredFromMs) : "") },
+  { header: "Unhedged for", kind: "text", width: 80, value: (e) => durationText(e.gapMs) },
+  { header: "Unhedged (hours)", kind: "rate", width: 80, value: (e) => e.gapMs / 3_600_000 },
 ];
 
 /** A line of the chain's table: a finding, or the sentence that the chain verified. */
@@ -142,6 +167,10 @@ export function reconContent(recon: Reconciliation): SheetContent {
   realizedSection(sheet, recon);
   sheet.blank();
   openSection(sheet, recon);
+  sheet.blank();
+  sheet.section("Rolls and unhedged time: each hedge that ended in the period", () =>
+    sheet.table(SIDE_TIME_COLUMNS, recon.sideTime, "No hedge ended in the period."),
+  );
   sheet.blank();
   sheet.section("Differences with the Hedge Log", () => {
     sheet.table(DIFFERENCE_COLUMNS, recon.differences, "No differences: every log action and every service hedge of the period match.");
@@ -242,6 +271,8 @@ function summarySection(sheet: SheetBuilder, recon: Reconciliation): void {
     sheet.line("Log rows matched", counts.logRows, FORMATS.count);
     sheet.line("Differences", counts.differences, FORMATS.count);
     sheet.line("Actions pending", counts.pending, FORMATS.count);
+    sheet.line("Rolls", counts.rolls, FORMATS.count);
+    sheet.line("Hedge ends not reopened", counts.unhedged, FORMATS.count);
     if (recon.chain) sheet.line("Hedge Log chain findings", counts.chainFindings, FORMATS.count);
     for (const note of recon.notes) sheet.line("Note", note, FORMATS.text);
   });

@@ -101,6 +101,27 @@ export interface OpenTotals {
   netPnlUsd: number;
 }
 
+/** A hedge's end in the month and what followed on its market side. */
+export interface SideEvent {
+  market: string;
+  side: string;
+  hedgeId: string;
+  clientReference: string | null;
+  endedAtMs: number;
+  /** The exit type of its closing record: `maturity`, `close`, or `decrease` (a reduction that took it whole). */
+  endedBy: string;
+  /** The next hedge on the side, covering from its fill (its opening time when the fill time is not known). */
+  next: { hedgeId: string; clientReference: string | null; coveredFromMs: number } | null;
+  /**
+   * `roll`: the next hedge opened on the side inside the month. `unhedged`: none did; the gap runs to the month's end, or
+   * to the time generated when that is earlier (`stillUnhedged`).
+   */
+  kind: "roll" | "unhedged";
+  stillUnhedged: boolean;
+  /** Unhedged time inside the month: from the end to the next hedge's fill (or to the month's end / the time generated). */
+  gapMs: number;
+}
+
 export interface Reconciliation {
   environment: Environment;
   accountAddress: string | null;
@@ -115,6 +136,8 @@ export interface Reconciliation {
   open: OpenLine[];
   openTotals: OpenTotals;
   differences: Difference[];
+  /** Each hedge that ended in the month, with the roll that followed it or the unhedged time (side-time.ts). */
+  sideTime: SideEvent[];
   /** The Hedge Log's hash chain as month end found it; null when it was not checked. */
   chain: ChainReport | null;
   counts: {
@@ -128,6 +151,10 @@ export interface Reconciliation {
     serviceHedges: number;
     differences: number;
     pending: number;
+    /** Hedge ends followed by the next hedge on their side inside the month. */
+    rolls: number;
+    /** Hedge ends not followed by an opening on their side inside the month. */
+    unhedged: number;
     /** Findings of the chain check that say a row was changed (not the rows before the chain). */
     chainFindings: number;
   };
@@ -156,6 +183,8 @@ export interface ServiceHedge {
   status: string;
   notional: number | null;
   openedAtMs: number | null;
+  /** When its open filled (the hedge covers from then), when the service says. */
+  filledAtMs?: number | null;
   /** When the hedge closed (its last non-decrease record), when known. */
   closedAtMs: number | null;
   exitType: string | null;

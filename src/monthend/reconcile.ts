@@ -7,13 +7,15 @@ import { flaggedLines } from "./log-chain-check";
 import { historyWarning, reconNotes } from "./recon-notes";
 import type { MonthData, Reconciliation } from "./recon-model";
 import { openLines, openTotals, realizedLines, realizedTotals } from "./sections";
+import { sideTimeline } from "./side-time";
 
 /**
  * Reconciles one month. Pure: the same data gives the same sheet.
  *  1. attributeRecords: the service's hedges, and the hedge of each history record;
  *  2. attributeLogRows: the hedge each log row (this environment and account) acted on;
  *  3. findDifferences: per log row, per service hedge of the month, per realized record no row explains;
- *  4. historyWarning / reconNotes: what the reader must know first.
+ *  4. sideTimeline: each hedge that ended in the month, the roll that followed or the unhedged time;
+ *  5. historyWarning / reconNotes: what the reader must know first.
  * The chain check (verifyLogChain, over every row read, in their places) is run before, by the caller, and carried along.
  */
 export function reconcile(data: MonthData): Reconciliation {
@@ -26,6 +28,7 @@ export function reconcile(data: MonthData): Reconciliation {
   const open = openLines(data.positions, book);
   const attributed = attributeLogRows(ownLog, book);
   const { differences, scopedLogRows, serviceHedges } = findDifferences({ month: data.window, book, attributed, realized });
+  const sideTime = sideTimeline(book.hedges.values(), data.window, data.generatedAtMs);
 
   return {
     environment: data.environment,
@@ -38,6 +41,7 @@ export function reconcile(data: MonthData): Reconciliation {
     open,
     openTotals: openTotals(open),
     differences,
+    sideTime,
     chain: data.chain ?? null,
     counts: {
       realized: realized.length,
@@ -47,6 +51,8 @@ export function reconcile(data: MonthData): Reconciliation {
       serviceHedges,
       differences: differences.length,
       pending: differences.filter((d) => d.kind === "pending").length,
+      rolls: sideTime.filter((e) => e.kind === "roll").length,
+      unhedged: sideTime.filter((e) => e.kind === "unhedged").length,
       chainFindings: flaggedLines(data.chain ?? null).length,
     },
     notes: reconNotes(data, otherLogRows),

@@ -1,6 +1,9 @@
 // Reading HEDGE.TARGET's three ranges (exposures, policy, positions) by header, with the pane's header rules, into checked records; a bad cell is an error naming its row, column and fix.
 import { isSide, type Position, type Side, type Tenor } from "../api/schemas";
+import { utcMs } from "../api/time";
+import { fromExcelDate } from "../trading/cells";
 import { HEADER_SYNONYMS, normaliseHeader, parseMarket, parseSide, parseTenor, roundToCent } from "../trading/rows";
+import { ROLL_WITHIN_DEFAULT_HOURS, ROLL_WITHIN_MAX_HOURS } from "./tenor";
 
 /** A cell as Excel hands it over (a range's values, or a selection's). */
 export type InputCell = string | number | boolean | null | undefined;
@@ -20,6 +23,8 @@ export interface Exposure {
   side: Side;
   /** USD, to the cent, 0 or more. */
   amountUsd: number;
+  /** Epoch ms of its Value date (a date alone: 00:00 UTC of that day); absent or null: undated, it counts always. */
+  valueDateMs?: number | null;
 }
 
 export interface PolicyRow {
@@ -32,12 +37,16 @@ export interface PolicyRow {
   minTradeUsd: number;
   maxTradeUsd: number | null;
   netSides: boolean;
+  /** A side whose hedge matures before as_of + this many hours is rolled (0 to 24; default 24). */
+  rollWithinHours: number;
 }
 
 export interface Holding {
   market: string;
   side: Side;
   sizeUsd: number;
+  /** Epoch ms of the hedge's maturity, when the range or the live positions give it. */
+  maturityMs?: number | null;
 }
 
 /** A bad input: the message names the range, the row, the column and the fix. */
@@ -60,6 +69,9 @@ export const TARGET_SYNONYMS = {
   minTrade: ["mintrade", "mintradeusd", "minimumtrade", "minimumtradeusd"],
   maxTrade: ["maxtrade", "maxtradeusd", "maximumtrade", "maximumtradeusd"],
   netSides: ["netsides", "net"],
+  valueDate: ["valuedate", "due", "duedate", "settlementdate"],
+  maturity: ["maturity", "maturityat", "maturitydate"],
+  rollWithin: ["rollwithin", "rollwithinhours", "rollwindow", "rollwindowhours"],
 } as const;
 type Column = keyof typeof TARGET_SYNONYMS;
 
@@ -75,6 +87,9 @@ const LABELS: Record<Column, string> = {
   minTrade: "Min trade (USD)",
   maxTrade: "Max trade (USD)",
   netSides: "Net sides",
+  valueDate: "Value date",
+  maturity: "Maturity",
+  rollWithin: "Roll within (hours)",
 };
 
 const isBlank = (v: InputCell) => v === null || v === undefined || (typeof v === "string" && v.trim() === "");
@@ -175,6 +190,22 @@ class Sheet {
     );
   }
 
+  /** Dates already read, by their cell value: a dated model repeats a few value dates. */
+  private readonly dates = new Map<InputCell, number>();
+
+  /** A date (dateMs) or null when blank; anything else names the cell and the fix. */
+  date(r: number, c: Column, fix: string): number | null {
+    const v = this.cell(r, c);
+    if (isBlank(v)) return null;
+    let ms = this.dates.get(v);
+    if (ms === undefined) {
+      ms = dateMs(v);
+      if (Number.isNaN(ms)) this.fail(r, c, `${shown(v)} is not a date: ${fix}`);
+      this.dates.set(v, ms);
+    }
+    return ms;
+  }
+
   /** A USD amount to the cent: a number, or text such as "1,250,000" or "$250,000". */
   usd(r: number, c: Column, opts: { min: number; fix: string }): number | null {
     const v = this.cell(r, c);
@@ -185,6 +216,15 @@ class Sheet {
     if (value < opts.min || value > 1e12) this.fail(r, c, `${shown(v)} is out of range: ${opts.fix}`);
     return value;
   }
+}
+
+/**
+ * Epoch ms of a date cell: an Excel date serial (UTC; days since 1899-12-30, the time of day as the fraction) or ISO 8601
+ * text ("2026-11-30", "2026-11-30T17:00Z"; a date alone is 00:00 UTC, a time without a zone UTC); NaN when it is neither.
+ */
+export function dateMs(v: InputCell): number {
+  if (typeof v === "number") return Number.isFinite(v) && v >= 1 && v < 2_958_466 ? utcMs(fromExcelDate(v)) : NaN;
+  return typeof v === "string" ? utcMs(v) : NaN;
 }
 
 /** A number from a number or text ("1,250,000", "$250,000", "75%", "75 %"); null when it is none. */
@@ -205,10 +245,10 @@ function checkRange(name: string, range: InputRange): void {
     throw new TargetInputError(`${name}: give a range whose first row holds the headers.`);
 }
 
-/** The exposures: Market, Side (the hedge side that offsets it), Amount (USD); blank rows skipped. */
+/** The exposures: Market, Side (the hedge side that offsets it), Amount (USD), optionally a Value date; blank rows skipped. */
 export function readExposures(range: InputRange): Exposure[] {
   checkRange("exposures", range);
-  const s: Sheet = new Sheet("exposures", range, ["market", "side", "amount"]);
+  const s: Sheet = new Sheet("exposures", range, ["market", "side", "amount", "valueDate"]);
   (["market", "side", "amount"] as const).forEach((c) => s.require(c));
   const out: Exposure[] = [];
   for (const r of s.rows()) {
@@ -216,7 +256,8 @@ export function readExposures(range: InputRange): Exposure[] {
     const side = s.side(r);
     const amountUsd = s.usd(r, "amount", { min: 0, fix: "give the USD amount, 0 or more, e.g. 250,000 (the side says which way)." });
     if (amountUsd === null) s.fail(r, "amount", "Amount is empty: give the USD amount, e.g. 250,000.");
-    out.push({ market, side, amountUsd });
+    const valueDateMs = s.date(r, "valueDate", "give the day it is paid, an Excel date or ISO text such as 2026-12-31, or leave it empty.");
+    out.push(valueDateMs === null ? { market, side, amountUsd } : { market, side, amountUsd, valueDateMs });
   }
   return out;
 }
@@ -224,7 +265,7 @@ export function readExposures(range: InputRange): Exposure[] {
 /** The policy: one row per market, "*" the default for the others. */
 export function readPolicy(range: InputRange): PolicyRow[] {
   checkRange("policy", range);
-  const columns = ["market", "ratio", "tenor", "roundTo", "minTrade", "maxTrade", "netSides"] as const;
+  const columns = ["market", "ratio", "tenor", "roundTo", "minTrade", "maxTrade", "netSides", "rollWithin"] as const;
   const s: Sheet = new Sheet("policy", range, columns);
   (["market", "ratio", "tenor"] as const).forEach((c) => s.require(c));
   const out: PolicyRow[] = [];
@@ -255,35 +296,55 @@ export function readPolicy(range: InputRange): PolicyRow[] {
       else if (net === false || ["no", "n", "false", "0"].includes(text)) netSides = false;
       else s.fail(r, "netSides", `${shown(net)}: use yes or no (empty means yes).`);
     }
-    out.push({ market, ratio: ratioPct / 100, tenor, roundToUsd, minTradeUsd, maxTradeUsd, netSides });
+    const rollWithinHours =
+      s.usd(r, "rollWithin", {
+        min: 0,
+        fix: `give the hours before a maturity when the hedge is rolled, from 0 to ${ROLL_WITHIN_MAX_HOURS} (empty means ${ROLL_WITHIN_DEFAULT_HOURS}).`,
+      }) ?? ROLL_WITHIN_DEFAULT_HOURS;
+    if (rollWithinHours > ROLL_WITHIN_MAX_HOURS)
+      s.fail(
+        r,
+        "rollWithin",
+        `${rollWithinHours} is more than ${ROLL_WITHIN_MAX_HOURS}: give hours from 0 to ${ROLL_WITHIN_MAX_HOURS}, at most the shortest tenor, so a hedge just rolled is never rolled again at once.`,
+      );
+    out.push({ market, ratio: ratioPct / 100, tenor, roundToUsd, minTradeUsd, maxTradeUsd, netSides, rollWithinHours });
   }
   return out;
 }
 
 /**
- * The service's open positions (GET /positions) as holdings, read as the positions range is. A line on a side the spec
- * does not list (neither buy nor sell) is refused, naming it: a proposal cannot say what to trade while it cannot tell
- * what that line holds, and counting it as either side, or as nothing, could hedge twice.
+ * The service's open positions (GET /positions) as holdings, read as the positions range is, with their maturity when
+ * the service gives one. A line on a side the spec does not list (neither buy nor sell) is refused, naming it: a proposal
+ * cannot say what to trade while it cannot tell what that line holds, and counting it as either side, or as nothing,
+ * could hedge twice.
  */
-export function serviceHoldings(lines: readonly Pick<Position, "market" | "side" | "size_usd">[]): Holding[] {
+export function serviceHoldings(lines: readonly Pick<Position, "market" | "side" | "size_usd" | "maturity_at">[]): Holding[] {
   const odd = lines.find((p) => !isSide(p.side));
   if (odd) {
     throw new TargetInputError(
       `The service shows an open ${odd.market} position on the side "${odd.side}", which is neither buy nor sell: no proposal is made until it is closed or the add-in understands that side.`,
     );
   }
-  return readHoldings({ values: [["Market", "Side", "Size"], ...lines.map((p) => [p.market, p.side, p.size_usd])] });
+  // A maturity the client could not read as a time is left out: that side is not rolled (never a guessed date).
+  const rows = lines.map((p) => [p.market, p.side, p.size_usd, Number.isNaN(utcMs(p.maturity_at ?? "")) ? null : p.maturity_at]);
+  return readHoldings({ values: [["Market", "Side", "Size", "Maturity"], ...rows] });
 }
 
-/** Open hedges: Market, Side and a size (the =HEDGE.POSITIONS() spill as it is); sizes of one side add up. */
+/** Open hedges: Market, Side, a size and optionally a Maturity (the =HEDGE.POSITIONS() spill as it is); sizes of one side add up. */
 export function readHoldings(range: InputRange): Holding[] {
   checkRange("positions", range);
-  const s: Sheet = new Sheet("positions", range, ["market", "side", "size"]);
+  const s: Sheet = new Sheet("positions", range, ["market", "side", "size", "maturity"]);
   (["market", "side", "size"] as const).forEach((c) => s.require(c));
   const out: Holding[] = [];
   for (const r of s.rows()) {
     const sizeUsd = s.usd(r, "size", { min: 0, fix: "give the open hedge's USD size, 0 or more." }) ?? 0;
-    out.push({ market: s.market(r), side: s.side(r), sizeUsd });
+    const maturityMs = s.date(
+      r,
+      "maturity",
+      "give the hedge's maturity, an Excel date-time or ISO text such as 2026-11-30T17:00Z, or leave it empty.",
+    );
+    const holding: Holding = { market: s.market(r), side: s.side(r), sizeUsd };
+    out.push(maturityMs === null ? holding : { ...holding, maturityMs });
   }
   return out;
 }

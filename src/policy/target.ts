@@ -1,7 +1,9 @@
-// The hedge-to-target rule: from exposures, a policy and the open hedges, the Open, Add, Reduce and Close rows that meet the policy, in trading order, and their spill.
+// The hedge-to-target rule: from exposures (dated or not), a policy and the open hedges at an instant, the Open, Add, Reduce, Close and roll rows that meet the policy, in trading order, and their spill.
 import type { Side, Tenor } from "../api/schemas";
+import { utcMs } from "../api/time";
 import type { Action } from "../trading/types";
 import { type Exposure, type Holding, type PolicyRow, TargetInputError } from "./inputs";
+import { rollDue, tenorFor } from "./tenor";
 
 /** One proposed row. Amounts are USD to the cent. */
 export interface ProposalRow {
@@ -81,8 +83,76 @@ function targets(policy: PolicyRow, buy: number, sell: number): Record<Side, { c
   } as Record<Side, { cents: number; why: string }>;
 }
 
+/** "1 day", "3 days". */
+const days = (n: number) => `${n} day${n === 1 ? "" : "s"}`;
+
+/** "2026-11-30 17:00 UTC". */
+export const shownTime = (ms: number) => `${new Date(ms).toISOString().slice(0, 16).replace("T", " ")} UTC`;
+
+/** What one market side is given: its policy, target and open hedge, the tenor its Opens take and why. */
+interface SideCase {
+  market: string;
+  side: Side;
+  policy: PolicyRow;
+  target: number;
+  current: number;
+  why: string;
+  day: string;
+  tenor: Tenor;
+  /** Said after an Open's figures when the tenor is shorter than the policy's ("" when it is not). */
+  tenorNote: string;
+}
+
+/** Max trade's pieces of `total` cents: the full rows first, the remainder last. */
+function pieces(policy: PolicyRow, total: number): { max: number; amounts: number[] } {
+  const max = policy.maxTradeUsd === null ? total : cents(policy.maxTradeUsd);
+  const amounts: number[] = [];
+  for (let left = total; left > 0; left -= Math.min(max, left)) amounts.push(Math.min(max, left));
+  return { max, amounts };
+}
+
+/** " (part 2 of 3, at most 300,000.00 a row)", or "" when the change is one row. */
+const partOf = (i: number, split: { max: number; amounts: number[] }) =>
+  split.amounts.length > 1 ? ` (part ${i + 1} of ${split.amounts.length}, at most ${shownUsd(split.max)} a row)` : "";
+
+/**
+ * A roll of a side maturing inside the window: a Close of the side, then an Open of its target (Max trade's Adds after
+ * it), whatever the difference. Both show the side's Current before the roll; references ROLL-<day>-<MARKET>-<SIDE>-<n>,
+ * n = 0 for the Close, 1 for the Open, 2, 3, … for its Adds.
+ */
+function rollRows(c: SideCase, maturityMs: number): ProposalRow[] {
+  const base = { market: c.market, side: c.side, currentUsd: usd(c.current), targetUsd: usd(c.target) };
+  const reference = (n: number) => `ROLL-${c.day}-${c.market}-${c.side.toUpperCase()}-${n}`;
+  const roll = `Roll: matures ${shownTime(maturityMs)}`;
+  const figures = `target ${shownUsd(c.target)} (${c.why}); open ${shownUsd(c.current)}`;
+  const close: ProposalRow = {
+    ...base,
+    action: "close",
+    amountUsd: null,
+    tenor: null,
+    clientReference: reference(0),
+    reason: `${roll}. Close, then open the target again: ${figures}.`,
+  };
+  const split = pieces(c.policy, c.target);
+  return [
+    close,
+    ...split.amounts.map((amount, i): ProposalRow => {
+      const action: Action = i === 0 ? "open" : "add";
+      const what = i === 0 ? `Open ${shownUsd(amount)} for ${days(c.tenor)} once the Close is final` : `Add ${shownUsd(amount)}`;
+      return {
+        ...base,
+        action,
+        amountUsd: usd(amount),
+        tenor: i === 0 ? c.tenor : null,
+        clientReference: reference(i + 1),
+        reason: `${roll}. ${what}: ${figures}${i === 0 ? c.tenorNote : ""}${partOf(i, split)}.`,
+      };
+    }),
+  ];
+}
+
 /** The rows one market side needs (a split's rows in order), before sorting. */
-function sideRows(market: string, side: Side, policy: PolicyRow, target: number, current: number, why: string, day: string): ProposalRow[] {
+function sideRows({ market, side, policy, target, current, why, day, tenor, tenorNote }: SideCase): ProposalRow[] {
   const diff = target - current;
   const min = cents(policy.minTradeUsd);
   const base = { market, side, currentUsd: usd(current), targetUsd: usd(target) };
@@ -97,19 +167,17 @@ function sideRows(market: string, side: Side, policy: PolicyRow, target: number,
   const first: Action = current === 0 ? "open" : diff > 0 ? "add" : "reduce";
   const rest: Action = first === "open" ? "add" : first;
   const total = Math.abs(diff);
-  const max = policy.maxTradeUsd === null ? total : cents(policy.maxTradeUsd);
-  const pieces: number[] = [];
-  for (let left = total; left > 0; left -= Math.min(max, left)) pieces.push(Math.min(max, left));
-  const split = pieces.length > 1 ? ` (part {n} of ${pieces.length}, at most ${shownUsd(max)} a row)` : "";
-  return pieces.map((amount, i) => {
+  const split = pieces(policy, total);
+  return split.amounts.map((amount, i) => {
     const action = i === 0 ? first : rest;
+    const open = action === "open";
     return {
       ...base,
       action,
       amountUsd: usd(amount),
-      tenor: action === "open" ? policy.tenor : null,
+      tenor: open ? tenor : null,
       clientReference: reference(i + 1),
-      reason: `${ACTION_WORDS[action]} ${shownUsd(amount)}: ${figures}; difference ${diff < 0 ? "−" : ""}${shownUsd(total)}${split.replace("{n}", String(i + 1))}.`,
+      reason: `${ACTION_WORDS[action]} ${shownUsd(amount)}: ${figures}; difference ${diff < 0 ? "−" : ""}${shownUsd(total)}${open ? tenorNote : ""}${partOf(i, split)}.`,
     };
   });
 }
@@ -120,31 +188,63 @@ export interface ProposeInput {
   holdings: readonly Holding[];
   /** The UTC day the client references carry ("2026-11-25"). */
   day: string;
+  /** The instant (epoch ms) the proposal is for: value dates and maturities are judged at it. Left out: 00:00 UTC of `day`. */
+  asOfMs?: number;
 }
+
+/** A market's exposure per side (cents) and the earliest value date among its rows that count (null: none). */
+interface MarketExposure {
+  buy: number;
+  sell: number;
+  due: number | null;
+}
+
+/** An open hedge per side: its size in cents and its earliest known maturity (null: not given). */
+type Held = Record<Side, { size: number; maturity: number | null }>;
 
 /**
  * The proposal. Markets in scope: those of the exposures and those with their own policy row (a market the policy names
  * with no exposure left gets a target of 0). Open hedges of other markets are left alone.
  */
-export function propose({ exposures, policy, holdings, day }: ProposeInput): ProposalRow[] {
-  const sums = new Map<string, Record<Side, number>>();
-  const add = (m: Map<string, Record<Side, number>>, market: string, side: Side, amount: number) => {
-    const entry = m.get(market) ?? { buy: 0, sell: 0 };
-    entry[side] += Math.round(amount * 100); // already to the cent (the readers round): only binary noise to drop
-    m.set(market, entry);
-  };
-  for (const e of exposures) add(sums, e.market, e.side, e.amountUsd);
-  for (const p of policy) if (p.market !== "*" && !sums.has(p.market)) sums.set(p.market, { buy: 0, sell: 0 });
-  const open = new Map<string, Record<Side, number>>();
-  for (const h of holdings) add(open, h.market, h.side, h.sizeUsd);
+export function propose({ exposures, policy, holdings, day, asOfMs }: ProposeInput): ProposalRow[] {
+  const asOf = asOfMs ?? utcMs(day);
+  const toCents = (amount: number) => Math.round(amount * 100); // already to the cent (the readers round): only binary noise to drop
+  const sums = new Map<string, MarketExposure>();
+  for (const e of exposures) {
+    const entry = sums.get(e.market) ?? { buy: 0, sell: 0, due: null };
+    sums.set(e.market, entry); // in scope even when none of its rows counts any more: its hedges go to 0
+    const due = e.valueDateMs ?? null;
+    if (due !== null) {
+      if (asOf >= due) continue; // paid: counts no more
+      if (entry.due === null || due < entry.due) entry.due = due;
+    }
+    entry[e.side] += toCents(e.amountUsd);
+  }
+  for (const p of policy) if (p.market !== "*" && !sums.has(p.market)) sums.set(p.market, { buy: 0, sell: 0, due: null });
+  const open = new Map<string, Held>();
+  for (const h of holdings) {
+    const entry = open.get(h.market) ?? { buy: { size: 0, maturity: null }, sell: { size: 0, maturity: null } };
+    const held = entry[h.side];
+    held.size += toCents(h.sizeUsd);
+    const maturity = h.maturityMs ?? null;
+    if (maturity !== null && (held.maturity === null || maturity < held.maturity)) held.maturity = maturity;
+    open.set(h.market, entry);
+  }
 
   const rows: Array<{ row: ProposalRow; group: number; seq: number }> = [];
   for (const [market, exposure] of sums) {
     const p = policyFor(policy, market);
     const t = targets(p, exposure.buy, exposure.sell);
+    const tenor = tenorFor(p.tenor, exposure.due === null ? null : exposure.due - asOf);
+    const tenorNote =
+      tenor < p.tenor
+        ? `; tenor ${days(tenor)}, not ${p.tenor}: the earliest value date ${shownTime(exposure.due as number)} comes first`
+        : "";
     for (const side of SIDES) {
-      const current = open.get(market)?.[side] ?? 0;
-      for (const row of sideRows(market, side, p, t[side].cents, current, t[side].why, day)) {
+      const held = open.get(market)?.[side] ?? { size: 0, maturity: null };
+      const c: SideCase = { market, side, policy: p, target: t[side].cents, current: held.size, why: t[side].why, day, tenor, tenorNote };
+      const roll = held.size > 0 && c.target > 0 && held.maturity !== null && rollDue(held.maturity, asOf, p.rollWithinHours);
+      for (const row of roll ? rollRows(c, held.maturity as number) : sideRows(c)) {
         const group = row.action === "close" || row.action === "reduce" ? 0 : 1;
         rows.push({ row, group, seq: rows.length });
       }

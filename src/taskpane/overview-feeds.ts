@@ -1,7 +1,7 @@
-// The overview's feeds: the account, the markets and the chart's prices, subscribed only while the pane is connected and can be seen.
-import type { Account, Market, Prices } from "../api/schemas";
+// The overview's feeds: the account, the markets, the chart's prices and the positions (for the maturities), subscribed only while the pane is connected and can be seen.
+import type { Account, Market, Position, Prices } from "../api/schemas";
 import type { FeedHub, Snapshot } from "../feeds/hub";
-import { accountTopic, marketsTopic, pricesTopic } from "../feeds/topics";
+import { accountTopic, marketsTopic, positionsTopic, pricesTopic } from "../feeds/topics";
 import type { Visibility } from "../feeds/visibility";
 
 /** The market drawn in the sparkline (the only one the service names). */
@@ -11,6 +11,8 @@ export interface OverviewListeners {
   account(snapshot: Snapshot<Account>): void;
   markets(snapshot: Snapshot<Market[]>): void;
   prices(snapshot: Snapshot<Prices>): void;
+  /** The maturities list: GET /positions, the same topic (one poll) as =HEDGE.POSITIONS cells. */
+  positions?(snapshot: Snapshot<Position[]>): void;
 }
 
 export interface OverviewFeeds {
@@ -23,7 +25,7 @@ export interface OverviewFeeds {
 }
 
 /**
- * Follows the overview's three topics while connected and visible. Hidden, it unsubscribes: nothing is polled for the
+ * Follows the overview's topics (three, four with `positions`) while connected and visible. Hidden, it unsubscribes: nothing is polled for the
  * pane (the hub aborts a poll only the pane was waiting for). Shown again, the listeners get the last values at once and
  * every topic whose interval has passed is asked at once.
  */
@@ -39,6 +41,8 @@ export function followOverview(hub: FeedHub, visibility: Visibility, listeners: 
       hub.subscribe(marketsTopic(), (s: Snapshot<Market[]>) => listeners.markets(s)),
       hub.subscribe(pricesTopic(CHART_MARKET), (s: Snapshot<Prices>) => listeners.prices(s)),
     ];
+    const positions = listeners.positions;
+    if (positions) unsubscribe.push(hub.subscribe(positionsTopic(), (s: Snapshot<Position[]>) => positions(s)));
   };
   const stopListening = visibility.onChange(follow);
   return {

@@ -1,10 +1,11 @@
-// The account overview: figures, exposure bar, the rate's last hour and the markets table, fed by the shared feed hub while the pane is connected and visible.
-import type { Account, Market } from "../api/schemas";
+// The account overview: figures, exposure bar, the maturities (with Propose), the rate's last hour and the markets table, fed by the shared feed hub while the pane is connected and visible.
+import type { Account, Market, Position } from "../api/schemas";
 import type { FeedHub, Snapshot } from "../feeds/hub";
 import { ManualVisibility, type Visibility } from "../feeds/visibility";
 import { exposureBarSvg, sparklineSvg } from "./charts";
 import { byId, h } from "./dom";
 import { formatRate } from "./format";
+import { MaturityWatch, type MaturityItem } from "./maturities-model";
 import { feedStatusText, overviewModel } from "./overview-model";
 import { CHART_MARKET, followOverview } from "./overview-feeds";
 import { PriceHistory } from "./price-history";
@@ -12,6 +13,14 @@ import { PriceHistory } from "./price-history";
 export interface OverviewPanel {
   /** Starts or stops following the feeds (on connect / forget); they are followed only while the pane is visible too. */
   setConnected(connected: boolean): void;
+  /** Shows the maturities again (after a proposal changed what the watch knows). */
+  renderMaturities(): void;
+}
+
+/** The maturities list: what it remembers, and what Propose beside a side does. */
+export interface MaturityOptions {
+  watch: MaturityWatch;
+  onPropose(item: MaturityItem): void;
 }
 
 /**
@@ -23,12 +32,15 @@ export function mountOverviewPanel(
   onAccount: (account: Account) => void,
   now: () => number = Date.now,
   visibility: Visibility = new ManualVisibility(true),
+  maturities: MaturityOptions = { watch: new MaturityWatch(), onPropose: () => undefined },
 ): OverviewPanel {
   const section = byId("overview-section");
   const view = overviewView(now);
   wireFeedControls(hub);
   let account: Account | null = null;
   let markets: Market[] = [];
+  let positions: Position[] | null = null;
+  const renderMaturities = () => view.renderMaturities(positions && maturities.watch.items(positions, now()), maturities.onPropose);
 
   const feeds = followOverview(hub, visibility, {
     account(snap) {
@@ -49,6 +61,11 @@ export function mountOverviewPanel(
       if (entry && snap.fetchedAt !== null) view.history.add(snap.fetchedAt, entry.price, now());
       view.renderSpark();
     },
+    positions(snap) {
+      if (!snap.value) return;
+      positions = snap.value;
+      renderMaturities();
+    },
   });
 
   return {
@@ -57,6 +74,7 @@ export function mountOverviewPanel(
       feeds.setConnected(connected);
       view.renderSpark();
     },
+    renderMaturities,
   };
 }
 
@@ -67,6 +85,9 @@ function overviewView(now: () => number) {
   const sparkHost = byId("sparkline");
   const marketsBody = byId("markets-body");
   const errorHost = byId("overview-error");
+  const maturitiesList = byId("maturities-list");
+  // What the list shows: redrawn only when it changes, so a poll does not take the focus off a Propose button.
+  let maturitiesShown: string | null = null;
   const history = new PriceHistory();
 
   return {
@@ -99,6 +120,28 @@ function overviewView(now: () => number) {
             h("tr", {}, h("th", { scope: "row" }, s.side), h("td", { title: s.capacityFull }, s.capacity), h("td", {}, s.carry)),
           ),
         ]),
+      );
+    },
+
+    /** The sides maturing within 24 hours and those flat since a maturity, each with Propose; null before the first positions. */
+    renderMaturities(items: MaturityItem[] | null, onPropose: (item: MaturityItem) => void): void {
+      const signature = JSON.stringify(items?.map((i) => i.text) ?? null);
+      if (signature === maturitiesShown) return;
+      maturitiesShown = signature;
+      if (!items) return maturitiesList.replaceChildren(h("li", { class: "hint" }, "Reading the positions…"));
+      if (items.length === 0) return maturitiesList.replaceChildren(h("li", { class: "hint" }, "Nothing matures in the next 24 hours."));
+      maturitiesList.replaceChildren(
+        ...items.map((item) => {
+          const button = h("fluent-button", { type: "button", size: "small", "data-propose": `${item.market}|${item.side}` }, "Propose");
+          button.setAttribute("aria-label", `Propose for ${item.market} ${item.side}`);
+          button.addEventListener("click", () => onPropose(item));
+          return h(
+            "li",
+            { class: `maturity ${item.kind}`, "data-kind": item.kind, "data-side": `${item.market}|${item.side}` },
+            h("span", {}, item.text),
+            button,
+          );
+        }),
       );
     },
 

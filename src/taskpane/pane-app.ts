@@ -19,6 +19,7 @@ import { mirrorDisabledButtons } from "./aria-mirror";
 import { byId } from "./dom";
 import { monthEndLog, mountMonthEndPanel } from "./month-end-panel";
 import { mountArchivePanel } from "./archive-panel";
+import { MaturityWatch } from "./maturities-model";
 import { mountOverviewPanel } from "./overview-panel";
 import { askLiveConfirmation, mountTradePanel, type TradePanel } from "./trade-panel";
 import { mountResumePanel } from "./resume-panel";
@@ -62,7 +63,7 @@ export interface Pane {
   desk(): TradingDesk | null;
 }
 
-// 95 lines: the one place that wires the panels to each other and to the connection (each panel's logic is in its own module).
+// 105 lines: the one place that wires the panels to each other and to the connection (each panel's logic is in its own module).
 export async function startPane(deps: PaneDependencies): Promise<Pane> {
   mirrorDisabledButtons(byId("app"));
   const controller = new ConnectionController({
@@ -80,12 +81,26 @@ export async function startPane(deps: PaneDependencies): Promise<Pane> {
     errors,
     officeFacts: deps.officeFacts ?? (() => null),
   });
-  const trade = mountTradePanel({ workbook: deps.workbook, writer: deps.reconWriter, client: () => deps.connection.client, now: deps.now });
+  // The overview's maturities remember what the last proposal wanted; Propose beside a side proposes again from it.
+  const maturities = new MaturityWatch();
+  const trade = mountTradePanel({
+    workbook: deps.workbook,
+    writer: deps.reconWriter,
+    client: () => deps.connection.client,
+    now: deps.now,
+    onProposal: (rows, positions) => {
+      maturities.observeProposal(rows, positions);
+      overview.renderMaturities();
+    },
+  });
   const resume = mountResumePanel((e) => e && trade.showError(e));
   let desk: TradingDesk | null = null;
   let deskClient: HedgingClient | null = null;
   const approvals = mountApprovals(deps, controller, trade, () => desk);
-  const overview = mountOverviewPanel(deps.hub, (account) => controller.updateAccount(account), Date.now, deps.visibility);
+  const overview = mountOverviewPanel(deps.hub, (account) => controller.updateAccount(account), deps.now ?? Date.now, deps.visibility, {
+    watch: maturities,
+    onPropose: () => void trade.proposeAgain(),
+  });
   const tradeSection = byId("trade-section");
   const monthEndHost = byId("month-end-host");
   mountMonthEndPanel(monthEndHost, {

@@ -47,6 +47,7 @@ export function proposalContent(
     policy: readPolicy(rangeOfSelection(policy)),
     holdings: serviceHoldings(positions),
     day: utcDay(now),
+    asOfMs: now.getTime(),
   });
   const values = proposalSpill(rows);
   const formats = values.map((row, r) =>

@@ -1,7 +1,9 @@
 // The trade panel: action choice (or the selection's Action column), Read selection, Propose, problems by row, the preview table (streamed as quotes arrive, cancellable), confirm (twice for LIVE) or Submit for approval, and send progress with per-row status.
 import type { HedgingClient } from "../api/client";
 import type { SheetWriter } from "../monthend/sheet-content";
-import type { Workbook } from "../trading/workbook";
+import type { SelectedRows, Workbook } from "../trading/workbook";
+import type { Position } from "../api/schemas";
+import type { ProposalRow } from "../policy/target";
 import type { Action, BatchAction, Preview, Progress, ReadResult, RowStatus } from "../trading/types";
 import type { TradingDesk } from "../trading/desk/contract";
 import { ACTIONS } from "../trading/types";
@@ -43,9 +45,13 @@ export interface ProposeDependencies {
   client: () => HedgingClient | null;
   /** Epoch ms (the references carry its UTC day). */
   now?: () => number;
+  /** Told of each proposal made, with the positions it was made from (the overview's maturities remember what it wanted). */
+  onProposal?: (rows: readonly ProposalRow[], positions: readonly Position[]) => void;
 }
 
 export interface TradePanel {
+  /** Propose again from the last proposal's exposures and policy (the overview's Propose beside a maturing side). */
+  proposeAgain(): Promise<void>;
   /** The desk to use (null when not connected). */
   setDesk(desk: TradingDesk | null): void;
   /** Feeds the engine's progress callbacks into the progress bar and the per-row list. */
@@ -252,9 +258,26 @@ function mountPropose(
 ) {
   const { proposeButton, proposeNote } = els;
   let exposures: Awaited<ReturnType<Workbook["readSelection"]>> | null = null;
+  // The exposures and policy of the last proposal: Propose beside a maturing side proposes from them again.
+  let last: { exposures: SelectedRows; policy: SelectedRows } | null = null;
   const reset = () => {
     exposures = null;
     proposeButton.textContent = "Propose";
+  };
+  const proposeFrom = async (client: HedgingClient, from: { exposures: SelectedRows; policy: SelectedRows }) => {
+    ui.setBusy("Reading the live positions…");
+    const positions = (await client.positions()).data;
+    const { rows, content } = proposalContent(from.exposures, from.policy, positions, new Date((deps.now ?? Date.now)()));
+    const written = await deps.writer.writeSheet(content);
+    last = from;
+    proposeNote.textContent = proposalSummary(rows, written.name);
+    deps.onProposal?.(rows, positions);
+  };
+  const failed = (e: unknown) => {
+    // Start over: the exposures are read again with the next press (the model may be what needs fixing).
+    ui.showError(errorView(e));
+    reset();
+    proposeNote.textContent = "Select the exposures and press Propose to start again.";
   };
   proposeButton.addEventListener("click", async () => {
     const client = deps.client();
@@ -270,16 +293,10 @@ function mountPropose(
       }
       ui.setBusy("Reading the policy and the live positions…");
       const policy = await deps.workbook.readSelection();
-      const positions = (await client.positions()).data;
-      const { rows, content } = proposalContent(exposures, policy, positions, new Date((deps.now ?? Date.now)()));
-      const written = await deps.writer.writeSheet(content);
-      proposeNote.textContent = proposalSummary(rows, written.name);
+      await proposeFrom(client, { exposures, policy });
       reset();
     } catch (e) {
-      // Start over: the exposures are read again with the next press (the model may be what needs fixing).
-      ui.showError(errorView(e));
-      reset();
-      proposeNote.textContent = "Select the exposures and press Propose to start again.";
+      failed(e);
     } finally {
       ui.setBusy(null);
     }
@@ -288,6 +305,26 @@ function mountPropose(
     reset() {
       reset();
       proposeNote.textContent = "";
+    },
+    /** Propose again from the last proposal's exposures and policy (as read then) and the positions now; without one, says how to start. */
+    async again(): Promise<void> {
+      const client = deps.client();
+      if (!client) return;
+      ui.showError(null);
+      if (!last) {
+        reset();
+        proposeNote.textContent = "No proposal yet: select the exposures and press Propose, then the policy and Propose with this policy.";
+        proposeButton.focus();
+        return;
+      }
+      try {
+        await proposeFrom(client, last);
+      } catch (e) {
+        failed(e);
+      } finally {
+        ui.setBusy(null);
+        proposeNote.scrollIntoView?.({ block: "nearest" });
+      }
     },
   };
 }
@@ -569,6 +606,7 @@ export function mountTradePanel(propose?: ProposeDependencies): TradePanel {
   mountSubmitting(core);
 
   const panel: TradePanel = {
+    proposeAgain: async () => proposer?.again(),
     setDesk(next) {
       core.desk = next;
       core.clearRead();

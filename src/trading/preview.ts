@@ -168,14 +168,17 @@ function summarise(preview: Preview, account: Account, markets: Market[]): void 
 
 /**
  * Opens need a side without a hedge, Adds one with a hedge. In a batch of mixed actions an Add behind an Open of the same
- * side (a split) adds to the hedge that Open makes: the desk sends it once the Open is final.
+ * side (a split) adds to the hedge that Open makes: the desk sends it once the Open is final. A Close of the side in the
+ * same batch (a roll: Close, then Open) frees it for the Open: closes go first, and the Open leaves once the Close is final.
  */
 function sideBlockers(lines: PreviewLine[], hedges: Map<string, Hedge>, complete: boolean): void {
   const openedInBatch = new Map<string, number>();
+  const closedInBatch = new Set(lines.filter((l) => l.row.action === "close").map((l) => laneOf(l.row)));
   for (const line of lines) {
     const r = line.row;
     if (!quoted(r.action)) continue;
-    const existing = hedges.get(laneOf(r));
+    const held = hedges.get(laneOf(r));
+    const existing = r.action === "open" && closedInBatch.has(laneOf(r)) ? undefined : held;
     const earlier = openedInBatch.get(laneOf(r));
     if (r.action === "open") {
       if (existing) line.blockers.push(`A hedge is already open on ${r.market} ${r.side} (${existing.id}): use Add to grow it.`);
@@ -210,7 +213,8 @@ async function quoteLines(
   for (const line of lines) {
     if (line.blockers.length > 0) continue;
     const r = line.row;
-    const tenor = (r.action === "open" ? r.tenor : (hedges.get(laneOf(r))?.tenor_days ?? openedTenor.get(laneOf(r)))) as Tenor;
+    // An Open of the side in the batch makes the hedge its Adds grow (after a roll's Close, not the hedge closed).
+    const tenor = (r.action === "open" ? r.tenor : (openedTenor.get(laneOf(r)) ?? hedges.get(laneOf(r))?.tenor_days)) as Tenor;
     const key = questionOf(r, tenor);
     const q = questions.get(key) ?? { tenor, row: r, lines: [] };
     q.lines.push(line);

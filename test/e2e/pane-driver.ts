@@ -34,6 +34,8 @@ export interface OpenOptions {
   ignoreHTTPSErrors?: boolean;
   /** Browser permissions granted to the page's origin, e.g. ["clipboard-read", "clipboard-write"]. */
   permissions?: string[];
+  /** The page's clock starts there (epoch ms) and flows on; the test moves it with `page.clock.setSystemTime`. */
+  clockAt?: number;
 }
 
 export interface PanePage {
@@ -77,9 +79,17 @@ export async function startPaneSession(executablePath: string, { mode = "develop
       await browser.close();
       await server.close();
     },
-    async open({ query = "harness=memory", width = PANE_WIDTH, height = 900, ignoreHTTPSErrors = false, permissions }: OpenOptions = {}) {
+    async open({
+      query = "harness=memory",
+      width = PANE_WIDTH,
+      height = 900,
+      ignoreHTTPSErrors = false,
+      permissions,
+      clockAt,
+    }: OpenOptions = {}) {
       const context = await browser.newContext({ viewport: { width, height }, ignoreHTTPSErrors });
       if (permissions) await context.grantPermissions(permissions, { origin: server.origin });
+      if (clockAt !== undefined) await context.clock.install({ time: clockAt });
       const page = await context.newPage();
       // A wait is for its event (a selector, a text), as long as a busy machine needs: the bound is the test's own timeout,
       // not a guessed budget per step (a Chromium suite beside a mutation run took longer than 15 s for one step).

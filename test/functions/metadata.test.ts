@@ -30,7 +30,8 @@ const EXPECTED: Array<[string, string[], boolean]> = [
   ["HEDGE", ["hedge_id", "[field]"], true],
   ["STATUS", [], true],
   ["HISTORY", ["[from]", "[to]"], true], // added by the month-end work (src/functions/history.ts)
-  ["TARGET", ["exposures", "policy", "[positions]"], true], // hedge to target (src/functions/target.ts)
+  ["TARGET", ["exposures", "policy", "[positions]", "[as_of]"], true], // hedge to target (src/functions/target.ts)
+  ["ROLLCOST", ["market", "side", "notional_usd", "days", "[tenor_days]"], true], // the cost of a program (src/functions/rollcost.ts)
 ];
 
 let functions: FunctionMeta[];

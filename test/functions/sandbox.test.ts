@@ -2,6 +2,7 @@
 import { FakeExcelError, FakeInvocation } from "./fake-invocation";
 import * as fn from "../../src/functions/functions";
 import { HedgingClient } from "../../src/api/client";
+import type { Quote } from "../../src/api/schemas";
 import { ManualClock } from "../../src/feeds/clock";
 import { Connection } from "../../src/feeds/connection";
 import { FeedHub } from "../../src/feeds/hub";
@@ -118,4 +119,31 @@ test("QUOTE, CAPACITY and CARRY read the sandbox's numbers", async () => {
   const usdtngn = markets.data.find((m) => m.market === "USDTNGN");
   expect(capacity.value).toBe(usdtngn?.available_capacity_usd.sell);
   expect(carry.value).toBe(usdtngn?.net_rate_daily_pct.sell);
+});
+
+test("ROLLCOST of 5,000,000 USD for 90 days at 7 sums the sandbox's own quotes: 12 hedges of 7 days and 2 of 3", async () => {
+  const { advance, client, hub } = feeds();
+  const cell = new FakeInvocation<Spill>();
+  fn.rollcost("USDTNGN", "buy", 5_000_000, 90, 7, cell as never);
+  await advance();
+  const f = Object.fromEntries(cell.value.map(([k, v]) => [k, v])) as Record<string, number | string>;
+  // The very quotes the cell summed: the hub's cached answers of HEDGE.QUOTE's questions.
+  const cached = (t: number) => hub.peek<Quote>(`quote:USDTNGN|buy|5000000|${t}`)?.value as Quote;
+  const [q7, q3] = [cached(7), cached(3)];
+  expect(f.hedges).toBe(14);
+  expect(f.tenors).toBe("7d × 12 + 3d × 2");
+  expect(f.fees_usdc).toBeCloseTo(12 * q7.upfront.platform_fee_usdc + 2 * q3.upfront.platform_fee_usdc, 6);
+  expect(f.carry_usdc).toBeCloseTo(12 * q7.carry.total_usdc + 2 * q3.carry.total_usdc, 6);
+  expect(f.price_impact_usd).toBeCloseTo(12 * q7.pricing.price_impact_usd + 2 * q3.pricing.price_impact_usd, 6);
+  expect(f.total_usd).toBeCloseTo((f.fees_usdc as number) + (f.carry_usdc as number) - (f.price_impact_usd as number), 6);
+  expect(f.total_yearly_rate).toBeCloseTo(((f.total_usd as number) / 5_000_000 / 90) * 365, 12);
+  // Fees and carry do not move with the price: a direct POST /quotes of each tenor gives the same figures.
+  for (const [t, q] of [
+    [7, q7],
+    [3, q3],
+  ] as const) {
+    const direct = (await client.quote({ market: "USDTNGN", side: "buy", notional_usd: 5_000_000, tenor_days: t })).data;
+    expect(direct.upfront.platform_fee_usdc).toBe(q.upfront.platform_fee_usdc);
+    expect(direct.carry.total_usdc).toBe(q.carry.total_usdc);
+  }
 });

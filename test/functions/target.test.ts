@@ -7,6 +7,8 @@ import { position } from "../feeds/fake-client";
 import { PROPOSAL_HEADERS } from "../../src/policy/target";
 
 type Spill = unknown[][];
+/** A maturity far from now: no roll. */
+const LATER = new Date(Date.now() + 5 * 86_400_000).toISOString();
 const EXPOSURES = [
   ["Market", "Side", "Amount (USD)"],
   ["USDTNGN", "buy", 1_000_000],
@@ -24,18 +26,18 @@ const actions = (spill: Spill) => spill.slice(1).map((r) => [r[0], r[1], r[2], r
 describe("HEDGE.TARGET", () => {
   test("without positions: the proposal on the live positions, updated by the positions poll; no request of its own", async () => {
     const { client, advance } = installFeeds();
-    client.positions_ = [position({ side: "buy", size_usd: 500_000 })];
+    client.positions_ = [position({ side: "buy", size_usd: 500_000, maturity_at: LATER })];
     const positions = new FakeInvocation<Spill>();
     fn.positions(undefined, undefined, positions as never);
     const cell = invocation();
-    fn.target(EXPOSURES, POLICY, undefined, cell as never);
+    fn.target(EXPOSURES, POLICY, undefined, undefined, cell as never);
     await advance();
     // 75% of the net 800,000 buy = 600,000; 500,000 open: add 100,000.
     expect(cell.value[0]).toEqual([...PROPOSAL_HEADERS]);
     expect(actions(cell.value)).toEqual(["Add USDTNGN buy 100000"]);
     expect(client.count("positions")).toBe(1); // one poll shared with HEDGE.POSITIONS
 
-    client.positions_ = [position({ side: "buy", size_usd: 600_000 })];
+    client.positions_ = [position({ side: "buy", size_usd: 600_000, maturity_at: LATER })];
     await advance(2_000);
     expect(cell.value).toEqual([[...PROPOSAL_HEADERS]]); // nothing left to do
     expect(client.count("positions")).toBe(2);
@@ -46,7 +48,7 @@ describe("HEDGE.TARGET", () => {
     const { client, advance } = installFeeds();
     client.positions_ = [position({ side: "buy", size_usd: 500_000 }), position({ side: "long", size_usd: 100_000 })];
     const cell = invocation();
-    fn.target(EXPOSURES, POLICY, undefined, cell as never);
+    fn.target(EXPOSURES, POLICY, undefined, undefined, cell as never);
     await advance();
     expect(cell.error.code).toBe("#VALUE!");
     expect(cell.error.message).toMatch(/^The service shows an open USDTNGN position on the side "long", which is neither buy nor sell/);
@@ -57,7 +59,7 @@ describe("HEDGE.TARGET", () => {
 
   test("100 TARGET cells recalculated add no request: the positions poll stays one per interval", async () => {
     const { client, advance } = installFeeds();
-    for (let i = 0; i < 100; i++) fn.target(EXPOSURES, POLICY, null as never, invocation() as never);
+    for (let i = 0; i < 100; i++) fn.target(EXPOSURES, POLICY, null as never, null, invocation() as never);
     await advance();
     await advance(10_000);
     expect(client.count("positions")).toBe(6); // every 2 s, as for one cell
@@ -79,6 +81,41 @@ describe("HEDGE.TARGET", () => {
       ["Open", "USDTNGN", "buy", 600_000, 7, "TARGET-2026-11-25-USDTNGN-BUY-1"],
     ]);
     expect(client.count("positions")).toBe(0);
+  });
+
+  test("as_of given: a pure function of its ranges and that instant; dated rows and the spill's maturities judged at it", async () => {
+    const { client, advance } = installFeeds();
+    const serial = (iso: string) => (Date.parse(iso) - Date.UTC(1899, 11, 30)) / 86_400_000;
+    const dated = [
+      ["Market", "Side", "Amount (USD)", "Value date"],
+      ["USDTNGN", "buy", 1_000_000, serial("2026-12-03T00:00:00Z")],
+      ["USDTKES", "buy", 400_000, "2026-11-30"],
+    ];
+    const spilled = [
+      ["market", "side", "size_usd", "maturity_at"],
+      ["USDTNGN", "buy", 750_000, serial("2026-11-30T08:00:00Z")],
+      ["USDTKES", "buy", 300_000, serial("2026-12-04T08:00:00Z")],
+    ];
+    const at = (asOf: unknown) => {
+      const cell = invocation();
+      fn.target(dated, POLICY, spilled, asOf, cell as never);
+      return cell;
+    };
+    await advance();
+    // 2026-11-29 12:00: USDTNGN's hedge matures within 24 h → rolled, at 3 days (its value date is 3.5 days away); USDTKES due tomorrow.
+    expect(
+      at(serial("2026-11-29T12:00:00Z"))
+        .value.slice(1)
+        .map((r) => r.slice(0, 6)),
+    ).toEqual([
+      ["Close", "USDTNGN", "buy", "", "", "ROLL-2026-11-29-USDTNGN-BUY-0"],
+      ["Open", "USDTNGN", "buy", 750_000, 3, "ROLL-2026-11-29-USDTNGN-BUY-1"],
+    ]);
+    // ISO text works too; on 2026-11-30 USDTKES's exposure is paid: its hedge is closed.
+    expect(actions(at("2026-11-30T00:00:00Z").value)).toEqual(["Close USDTKES buy", "Close USDTNGN buy", "Open USDTNGN buy 750000"]);
+    expect(client.count()).toBe(0);
+    expect(at("tomorrow").error).toMatchObject({ code: "#VALUE!" });
+    expect(at("tomorrow").error.message).toMatch(/^as_of must be an Excel date-time \(UTC\)/);
   });
 
   test.each([
@@ -105,7 +142,7 @@ describe("HEDGE.TARGET", () => {
   ])("%s is #VALUE! naming it; nothing is asked", async (_name, exposures, policy, message) => {
     const { client, advance } = installFeeds();
     const cell = invocation(["Model!$B$5:$D$9", "Policy!A1:E2", ""]);
-    fn.target(exposures as never, policy, undefined, cell as never);
+    fn.target(exposures as never, policy, undefined, undefined, cell as never);
     await advance();
     expect(cell.error.code).toBe("#VALUE!");
     expect(cell.error.message).toMatch(message);

@@ -2,6 +2,7 @@
 import { ManualClock } from "../../src/feeds/clock";
 import { FeedHub } from "../../src/feeds/hub";
 import { ManualVisibility } from "../../src/feeds/visibility";
+import { positionsTopic } from "../../src/feeds/topics";
 import { followOverview } from "../../src/taskpane/overview-feeds";
 import { feedStatusText } from "../../src/taskpane/overview-model";
 import { FakeClient, FakeSource } from "../feeds/fake-client";
@@ -102,4 +103,34 @@ test("the pane's status line shows the requests of the last minute, the 429s amo
   expect(feedStatusText({ ...status, rateLimitedInLastMinute: 0 })).toBe(
     "Live data updating, last answer 09:30:05 UTC; 84 requests in the last minute, up to 19.5/s.",
   );
+});
+
+test("the maturities' positions: polled with the overview while it shows, one poll shared with =HEDGE.POSITIONS cells, none while hidden", async () => {
+  const clock = new ManualClock();
+  const client = new FakeClient();
+  const hub = new FeedHub({ source: new FakeSource(client), clock });
+  const visibility = new ManualVisibility(true);
+  let positions = 0;
+  const pane = followOverview(hub, visibility, {
+    account: () => undefined,
+    markets: () => undefined,
+    prices: () => undefined,
+    positions: (s) => void (s.value && positions++),
+  });
+  const cell = hub.subscribe(positionsTopic(), () => undefined);
+  const advance = (ms: number) => clock.advance(ms, () => hub.settled());
+  pane.setConnected(true);
+  await advance(30_000);
+  expect(positions).toBeGreaterThan(0);
+  const polled = client.count("positions");
+  expect(polled).toBeGreaterThan(0);
+  // One request per interval for the pane and the cell together (the same topic).
+  expect(polled).toBeLessThanOrEqual(Math.ceil(30_000 / 2_000) + 1);
+  cell();
+  visibility.set(false);
+  await advance(0);
+  const before = client.count("positions");
+  await advance(60_000);
+  expect(client.count("positions")).toBe(before);
+  pane.dispose();
 });

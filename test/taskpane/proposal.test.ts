@@ -49,7 +49,12 @@ describe("Propose: the Hedge Proposal sheet", () => {
       ["USDTNGN", "buy", 1_000_000],
       ["USDTNGN", "sell", 200_000],
     ]);
-    const { rows, content } = proposalContent(model, POLICY, [{ ...position, side: "buy", size_usd: 500_000 }], NOW);
+    const { rows, content } = proposalContent(
+      model,
+      POLICY,
+      [{ ...position, side: "buy", size_usd: 500_000, maturity_at: "2026-11-30T00:00:00Z" }],
+      NOW,
+    );
     expect(content.name).toBe(PROPOSAL_SHEET);
     expect(content.values.slice(1).map((r) => r.slice(0, 8))).toEqual([
       ["Add", "USDTNGN", "buy", 100_000, "", "TARGET-2026-11-25-USDTNGN-BUY-1", 500_000, 600_000],
@@ -117,5 +122,21 @@ describe("a batch from the Action column", () => {
     expect(c.dialog).toBe(
       "LIVE environment — production money. 3 rows from the Action column (1 Close, 1 Open, 1 Add), total notional 475,000.00 USD. Send these orders?",
     );
+  });
+});
+
+describe("Propose rolls what matures within the policy's window", () => {
+  test("a live position maturing within 24 h of now is proposed as Close then Open, with ROLL references", () => {
+    const model = selection("Model", "Model!A1:C2", 1, [
+      ["Market", "Side", "Amount (USD)"],
+      ["USDTNGN", "buy", 800_000],
+    ]);
+    const soon = { ...position, side: "buy" as const, size_usd: 600_000, maturity_at: "2026-11-25T20:00:00Z" };
+    const { rows } = proposalContent(model, POLICY, [soon], NOW);
+    expect(rows.map((r) => [r.action, r.clientReference, r.amountUsd])).toEqual([
+      ["close", "ROLL-2026-11-25-USDTNGN-BUY-0", null],
+      ["open", "ROLL-2026-11-25-USDTNGN-BUY-1", 600_000],
+    ]);
+    expect(rows[0].reason).toMatch(/^Roll: matures 2026-11-25 20:00 UTC\./);
   });
 });

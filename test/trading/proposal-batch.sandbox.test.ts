@@ -111,3 +111,64 @@ test("model → Propose → trade the proposal as one batch → re-proposing pro
   expect((await proposeNow()).rows).toEqual([]);
   desk.stop();
 }, 90_000);
+
+test("a roll (Close, then Open and its Add on the same side) is one ordinary batch: previewed without a blocker, the Add quoted at the Open's tenor, each row sent once in order", async () => {
+  sb.reset();
+  const workbook = new MemoryWorkbook({
+    sheets: {
+      Model: [
+        ["Market", "Side", "Amount (USD)"],
+        ["USDTNGN", "buy", 400_000],
+      ],
+      Policy: [
+        ["Market", "Hedge ratio (%)", "Tenor (days)", "Round to (USD)", "Min trade (USD)", "Max trade (USD)", "Net sides"],
+        ["*", 100, 3, 1_000, 10_000, 300_000, "no"],
+      ],
+      Seed: [
+        ["Market", "Side", "Notional", "Tenor", "Client reference"],
+        ["USDTNGN", "buy", 400_000, 1, "SEED-ROLL"],
+      ],
+    },
+  });
+  const writer = new MemorySheetWriter(workbook);
+  const client = deskClient(sb, DEMO_API_KEY);
+  const desk = await createDesk({ client, workbook, pollIntervalMs: 200 });
+  workbook.select("Seed", "A2:E2");
+  const seed = await desk.readRows("open");
+  await desk.send(await desk.preview(seed.action, seed.rows));
+  await desk.settled(20_000);
+  const held = (await client.positions()).data;
+  expect(held.map((p) => p.size_usd)).toEqual([400_000]);
+
+  // The 1-day hedge matures within the default 24 hours: Propose rolls it.
+  const proposal = proposalContent(
+    await workbook.select("Model", "A2:C2").readSelection(),
+    await workbook.select("Policy", "A2:G2").readSelection(),
+    held,
+    new Date(sb.clock.now()),
+  );
+  expect(proposal.rows.map((r) => `${r.action} ${r.amountUsd ?? ""} ${r.tenor ?? ""}`.trim())).toEqual([
+    "close",
+    "open 300000 3",
+    "add 100000",
+  ]);
+  const written = await writer.writeSheet(proposal.content);
+  workbook.select(written.name, "A2:I4");
+  const read = await desk.readRows("open");
+  expect(read.problems).toEqual([]);
+  const preview = await desk.preview(read.action, read.rows);
+  expect(preview.lines.map((l) => l.blockers)).toEqual([[], [], []]);
+  expect(preview.blockers).toEqual([]);
+  expect(preview.lines[2].quote?.tenor_days).toBe(3); // the Add grows the roll's new 3-day hedge, not the 1-day one closed
+
+  await desk.send(preview);
+  await desk.settled(30_000);
+  const log = await workbook.readLog();
+  expect(log.slice(1).map((r) => `${r.action} ${r.status}`)).toEqual(["close closed", "open filled", "add filled"]);
+  const after = (await client.positions()).data;
+  expect(after.map((p) => p.size_usd)).toEqual([400_000]);
+  const hedge = (await client.list({ status: "filled" })).data[0];
+  expect(hedge.tenor_days).toBe(3);
+  expect(hedge.client_reference).toMatch(/^ROLL-.*-USDTNGN-BUY-1$/);
+  desk.stop();
+}, 90_000);

@@ -1,0 +1,97 @@
+// View model of the overview's maturities: the sides maturing within 24 hours (time left, notional) and the sides left flat since a maturity that the last proposal wanted hedged.
+import type { Position } from "../api/schemas";
+import { utcMs } from "../api/time";
+import { formatUsd } from "./format";
+
+/** How far ahead the overview looks for maturities. */
+export const MATURITY_WINDOW_MS = 24 * 3_600_000;
+
+export interface MaturityItem {
+  market: string;
+  side: string;
+  kind: "maturing" | "unhedged";
+  /** One line for the list: "USDTNGN buy 600,000 USD matures in 5 h 12 min (2026-11-30 17:00 UTC)". */
+  text: string;
+  /** Epoch ms: the maturity (maturing) or the maturity since which the side is flat (unhedged). */
+  atMs: number;
+}
+
+/** What a proposal said about a side: a row's target, or, without a row, whether it was held (the rule left it at target). */
+export interface ProposedSide {
+  market: string;
+  side: string;
+  targetUsd: number;
+}
+
+const key = (market: string, side: string) => `${market}|${side}`;
+
+function timeLeft(ms: number): string {
+  const minutes = Math.max(0, Math.floor(ms / 60_000));
+  if (minutes < 60) return `${minutes} min`;
+  return `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, "0")} min`;
+}
+
+function hhmm(ms: number): string {
+  return new Date(ms).toISOString().slice(11, 16);
+}
+
+function stamp(ms: number): string {
+  return `${new Date(ms).toISOString().slice(0, 16).replace("T", " ")} UTC`;
+}
+
+/**
+ * Remembers, for the pane's session, each side's last maturity seen in the positions and what the last proposal wanted;
+ * from them and the positions now, the list the overview shows. Pure apart from that memory: no request of its own
+ * (it is fed the positions the overview polls, and the proposals Propose makes).
+ */
+export class MaturityWatch {
+  private readonly maturities = new Map<string, number>();
+  private wanted = new Map<string, boolean>();
+
+  /** Each side's maturity as the service lists it now. */
+  observePositions(positions: readonly Position[]): void {
+    for (const p of positions) {
+      const t = utcMs(p.maturity_at);
+      if (Number.isFinite(t)) this.maturities.set(key(p.market, p.side), t);
+    }
+  }
+
+  /**
+   * The last proposal replaces the one before: a side with a row is wanted hedged when its target is above 0; a side
+   * held then without a row was at its target, so it is wanted hedged too.
+   */
+  observeProposal(rows: readonly ProposedSide[], positions: readonly Position[]): void {
+    this.observePositions(positions);
+    const wanted = new Map<string, boolean>();
+    for (const p of positions) if (p.size_usd > 0) wanted.set(key(p.market, p.side), true);
+    for (const r of rows) wanted.set(key(r.market, r.side), r.targetUsd > 0);
+    this.wanted = wanted;
+  }
+
+  /** Flat sides first (the oldest first), then the sides maturing within 24 hours, the soonest first. */
+  items(positions: readonly Position[], nowMs: number): MaturityItem[] {
+    this.observePositions(positions);
+    const held = new Set(positions.filter((p) => p.size_usd > 0).map((p) => key(p.market, p.side)));
+    const unhedged: MaturityItem[] = [];
+    for (const [k, atMs] of this.maturities) {
+      if (held.has(k) || !this.wanted.get(k) || atMs > nowMs) continue;
+      const [market, side] = k.split("|");
+      const since = new Date(atMs).toISOString().slice(0, 10) === new Date(nowMs).toISOString().slice(0, 10) ? hhmm(atMs) : stamp(atMs);
+      unhedged.push({ market, side, kind: "unhedged", atMs, text: `${market} ${side} unhedged since ${since}` });
+    }
+    const maturing: MaturityItem[] = [];
+    for (const p of positions) {
+      const atMs = utcMs(p.maturity_at);
+      if (!(p.size_usd > 0) || !Number.isFinite(atMs) || atMs - nowMs > MATURITY_WINDOW_MS) continue;
+      const left = atMs <= nowMs ? "matured, settling" : `matures in ${timeLeft(atMs - nowMs)}`;
+      maturing.push({
+        market: p.market,
+        side: p.side,
+        kind: "maturing",
+        atMs,
+        text: `${p.market} ${p.side} ${formatUsd(p.size_usd)} ${left} (${stamp(atMs)})`,
+      });
+    }
+    return [...unhedged.sort((a, b) => a.atMs - b.atMs), ...maturing.sort((a, b) => a.atMs - b.atMs)];
+  }
+}

@@ -1,0 +1,137 @@
+// A hedging program held to each maturity against the sandbox and its clock (issue 32): Propose opens each hedge of one dated exposure, the clock is advanced to its maturity, and the fees and carry the service realized equal =HEDGE.ROLLCOST's to the cent; 90 days run in seconds.
+import { FakeInvocation } from "./fake-invocation";
+import * as fn from "../../src/functions/functions";
+import { HedgingClient } from "../../src/api/client";
+import type { Position } from "../../src/api/schemas";
+import { ManualClock } from "../../src/feeds/clock";
+import { Connection } from "../../src/feeds/connection";
+import { FeedHub } from "../../src/feeds/hub";
+import { setSharedHub } from "../../src/feeds/shared";
+import { readExposures, readHoldings, readPolicy } from "../../src/policy/inputs";
+import { propose, utcDay } from "../../src/policy/target";
+import { startSandbox } from "../../src/sandbox/server";
+
+/** One account whose rate limit does not run dry while real time stands still (a frozen realNow freezes the buckets too). */
+const KEY = "svc_test_program_key_0001";
+const ACCOUNT = {
+  api_key: KEY,
+  account_address: "0x00000000000000000000000000000000000000a1",
+  balance_usdc: 1_000_000,
+  max_exposure_usd: 2_000_000,
+  allowed_markets: ["USDTNGN"],
+  scopes: ["read", "trade"],
+  rate_limit_per_second: 1_000_000,
+};
+
+type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
+
+const DAY = 86_400_000;
+const FILL_MS = 1_500;
+/** Real time frozen in the sandbox: only its clock moves, so each hedge lasts exactly its tenor. */
+const FROZEN = Date.parse("2026-11-02T09:00:00.000Z");
+
+let sandbox: Sandbox;
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, http: true, seed: 11, fillMs: FILL_MS, realNow: () => FROZEN, accounts: [ACCOUNT] });
+});
+afterAll(async () => {
+  await sandbox?.close();
+});
+beforeEach(() => sandbox.reset());
+
+const POLICY = [
+  ["Market", "Hedge ratio (%)", "Tenor (days)", "Round to (USD)", "Min trade (USD)", "Max trade (USD)", "Net sides"],
+  ["*", 100, 7, 1_000, 10_000, 1_000_000, "no"],
+];
+
+/** What the pane's Propose does (proposal-sheet.ts): the model, the policy and the live positions at the instant now. */
+function proposal(notional: number, valueDateMs: number, positions: readonly Position[], nowMs: number) {
+  return propose({
+    exposures: readExposures({
+      values: [
+        ["Market", "Side", "Amount (USD)", "Value date"],
+        ["USDTNGN", "buy", notional, new Date(valueDateMs).toISOString()],
+      ],
+    }),
+    policy: readPolicy({ values: POLICY }),
+    holdings: readHoldings({
+      values: [["Market", "Side", "Size", "Maturity"], ...positions.map((p) => [p.market, p.side, p.size_usd, p.maturity_at])],
+    }),
+    day: utcDay(new Date(nowMs)),
+    asOfMs: nowMs,
+  });
+}
+
+/** Runs the program: Propose, open what it says, fill, advance the clock to the maturity; until Propose says nothing. */
+async function holdToEachMaturity(client: HedgingClient, notional: number, days: number) {
+  const start = sandbox.clock.now();
+  const valueDate = start + days * DAY;
+  const tenors: number[] = [];
+  for (let round = 0; round < 100; round++) {
+    const now = sandbox.clock.now();
+    const rows = proposal(notional, valueDate, (await client.positions()).data, now);
+    if (rows.length === 0) break;
+    expect(rows.map((r) => r.action)).toEqual(["open"]);
+    const [row] = rows;
+    const opened = await client.open({
+      market: row.market,
+      side: row.side,
+      notional_usd: row.amountUsd as number,
+      tenor_days: row.tenor as 1 | 3 | 7,
+      client_reference: row.clientReference,
+    });
+    tenors.push(row.tenor as number);
+    sandbox.clock.advance(FILL_MS);
+    expect((await client.get(opened.data.hedge_id as string)).data.status).toBe("filled");
+    // To the maturity: the sandbox settles it there, at its own time.
+    sandbox.clock.advance(Date.parse(String(opened.data.maturity_at)) - sandbox.clock.now());
+    expect((await client.positions()).data).toEqual([]);
+  }
+  return { tenors, start };
+}
+
+/** =HEDGE.ROLLCOST's spill, by label, from the shared hub over the same sandbox. */
+async function rollcostCell(notional: number, days: number): Promise<Record<string, number | string>> {
+  const connection = new Connection();
+  connection.configure({ apiKey: KEY, baseUrl: sandbox.baseUrl });
+  const clock = new ManualClock(Date.now());
+  const hub = setSharedHub(new FeedHub({ source: connection, clock }));
+  const cell = new FakeInvocation<unknown[][]>();
+  fn.rollcost("USDTNGN", "buy", notional, days, 7, cell as never);
+  await clock.advance(0, () => hub.settled());
+  return Object.fromEntries(cell.value.map(([k, v]) => [k, v])) as Record<string, number | string>;
+}
+
+const cents = (x: number) => Math.round(x * 100);
+
+test.each([
+  [1_000_000, 30, [7, 7, 7, 7, 1, 1]],
+  [1_000_000, 90, [7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 3, 3]],
+])(
+  "%d USD for %d days held to each maturity: the tenors Propose chose are ROLLCOST's, and the realized fees and carry equal its fees and carry to the cent",
+  async (notional, days, expectedTenors) => {
+    const client = new HedgingClient({ apiKey: KEY, baseUrl: sandbox.baseUrl });
+    const began = Date.now();
+    const { tenors, start } = await holdToEachMaturity(client, notional, days);
+    const tookMs = Date.now() - began;
+    expect(tenors).toEqual(expectedTenors);
+
+    const history = (await client.history({ limit: 500 })).data;
+    expect(history).toHaveLength(expectedTenors.length);
+    expect(history.every((r) => r.exit_type === "maturity")).toBe(true);
+    // Each hedge opened at the maturity of the one before: the last matures on the value date.
+    expect(Math.max(...history.map((r) => Date.parse(r.closed_at)))).toBe(start + days * DAY);
+
+    const cost = await rollcostCell(notional, days);
+    expect(cost.hedges).toBe(expectedTenors.length);
+    const realizedFees = history.reduce((s, r) => s + cents(r.fees_usd), 0);
+    const realizedCarry = history.reduce((s, r) => s + cents(r.carry_usd), 0);
+    expect(realizedFees).toBeGreaterThan(0);
+    expect(realizedCarry).toBeLessThan(0);
+    expect(realizedFees).toBe(cents(cost.fees_usdc as number));
+    // The history's carry is P&L (negative when paid); ROLLCOST's is the quote's, positive when paid.
+    expect(realizedCarry).toBe(-cents(cost.carry_usdc as number));
+    // A 90-day program runs in seconds on the sandbox's clock.
+    expect(tookMs).toBeLessThan(20_000);
+  },
+);

@@ -1,0 +1,109 @@
+// The tenor rule (an Open's tenor before a value date, a program's hedges), the roll window, and the program's cost summed from one quote per tenor.
+import type { Tenor } from "../../src/api/schemas";
+import { rollCost, type QuoteCosts } from "../../src/policy/rollcost";
+import { DAY_MS, HOUR_MS, programTenors, rollDue, ROLL_WITHIN_DEFAULT_HOURS, tenorFor } from "../../src/policy/tenor";
+
+describe("tenorFor: the longest of 1, 3 and 7 days, at most the policy's, that ends on or before the date", () => {
+  test.each<[Tenor, number | null, Tenor]>([
+    [7, null, 7],
+    [3, null, 3],
+    [7, 30 * DAY_MS, 7],
+    [7, 7 * DAY_MS, 7], // ends exactly on the date: on or before
+    [7, 7 * DAY_MS - 1, 3],
+    [7, 3 * DAY_MS, 3],
+    [7, 3 * DAY_MS - 1, 1],
+    [7, DAY_MS, 1],
+    [7, DAY_MS - 1, 1], // even 1 day ends after it: 1
+    [7, 0, 1],
+    [3, 30 * DAY_MS, 3], // never longer than the policy's
+    [1, 30 * DAY_MS, 1],
+    [3, 2 * DAY_MS, 1],
+  ])("policy %i d, %p ms left → %i d", (policy, left, expected) => {
+    expect(tenorFor(policy, left)).toBe(expected);
+  });
+});
+
+describe("programTenors: each hedge held to maturity, the next by the tenor rule over the days left", () => {
+  test.each<[number, Tenor, Tenor[]]>([
+    [10, 7, [7, 3]],
+    [9, 7, [7, 1, 1]],
+    [7, 7, [7]],
+    [1, 7, [1]],
+    [2, 7, [1, 1]],
+    [6, 7, [3, 3]],
+    [14, 7, [7, 7]],
+    [10, 3, [3, 3, 3, 1]],
+    [3, 1, [1, 1, 1]],
+  ])("%i days at %i → %j", (days, tenor, expected) => {
+    expect(programTenors(days, tenor)).toEqual(expected);
+  });
+
+  test("90 days at 7: 12 × 7 then 3 + 3; the days add up", () => {
+    const t = programTenors(90, 7);
+    expect(t).toEqual([...Array<Tenor>(12).fill(7), 3, 3]);
+    expect(t.reduce((a, b) => a + b, 0)).toBe(90);
+  });
+
+  test.each([0, -1, 2.5, NaN])("%p days is refused", (days) => {
+    expect(() => programTenors(days, 7)).toThrow(/days must be a whole number of days, 1 or more/);
+  });
+});
+
+describe("rollDue: maturing before as_of + Roll within", () => {
+  const asOf = Date.UTC(2026, 10, 29, 17);
+  test.each<[string, number, number, boolean]>([
+    ["12 h ahead, window 24 h", asOf + 12 * HOUR_MS, 24, true],
+    ["exactly 24 h ahead is outside (a 1-day hedge just opened is not rolled)", asOf + 24 * HOUR_MS, 24, false],
+    ["a millisecond inside", asOf + 24 * HOUR_MS - 1, 24, true],
+    ["already past, not yet settled", asOf - HOUR_MS, 24, true],
+    ["window 0: only what is already past", asOf, 0, false],
+    ["window 2 h, 3 h ahead", asOf + 3 * HOUR_MS, 2, false],
+  ])("%s", (_name, maturity, hours, expected) => {
+    expect(rollDue(maturity, asOf, hours)).toBe(expected);
+  });
+  test("the default window is 24 hours", () => expect(ROLL_WITHIN_DEFAULT_HOURS).toBe(24));
+});
+
+describe("rollCost: each figure is the sum over the hedges of its tenor's quote field", () => {
+  const quote = (fee: number, carry: number, impact: number): QuoteCosts => ({
+    upfront: { platform_fee_usdc: fee },
+    carry: { total_usdc: carry },
+    pricing: { price_impact_usd: impact },
+  });
+  const quotes: Record<Tenor, QuoteCosts> = { 7: quote(10.1, 70.7, -5.05), 3: quote(10.1, 30.3, -5.05), 1: quote(10.1, 10.1, -5.05) };
+
+  test("10 days at 7: a 7-day and a 3-day hedge", () => {
+    const asked: Tenor[] = [];
+    const c = rollCost(1_000_000, 10, [7, 3], (t) => (asked.push(t), quotes[t]));
+    expect(asked).toEqual([7, 3]);
+    expect(c).toEqual({
+      hedges: 2,
+      tenors: "7d × 1 + 3d × 1",
+      feesUsdc: 20.2,
+      carryUsdc: 101,
+      priceImpactUsd: -10.1,
+      totalUsd: 131.3, // 20.20 + 101.00 − (−10.10)
+      yearlyRate: (131.3 / 1_000_000 / 10) * 365,
+    });
+  });
+
+  test("one quote per distinct tenor, however many hedges; sums exact to the micro-USDC", () => {
+    const asked: Tenor[] = [];
+    const tenors = programTenors(90, 7);
+    const c = rollCost(5_000_000, 90, tenors, (t) => (asked.push(t), quote(0.1, 0.2, 0.3)));
+    expect(asked).toEqual([7, 3]);
+    expect(c.hedges).toBe(14);
+    expect(c.tenors).toBe("7d × 12 + 3d × 2");
+    expect(c.feesUsdc).toBe(1.4);
+    expect(c.carryUsdc).toBe(2.8);
+    expect(c.priceImpactUsd).toBe(4.2);
+    expect(c.totalUsd).toBe(0); // an impact in your favour offsets fees and carry
+    expect(c.yearlyRate).toBe(0);
+  });
+
+  test("carry received (negative) lowers the total", () => {
+    const c = rollCost(100_000, 1, [1], () => quote(5, -8, 0));
+    expect(c.totalUsd).toBe(-3);
+    expect(c.yearlyRate).toBeCloseTo((-3 / 100_000) * 365, 12);
+  });
+});
