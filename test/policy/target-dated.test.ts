@@ -439,3 +439,49 @@ describe("dates and Roll within read from their cells", () => {
     expect(hours("Note", 5)).toBe(24);
   });
 });
+
+describe("every Reason sentence of the rule, exactly", () => {
+  const reasons = (exposures: Exp[], policy: Pol[], positions: Pos[] = []) => run(exposures, policy, positions).map((r) => r.reason);
+
+  test("Open, split by Max trade into parts", () => {
+    expect(reasons([["USDTNGN", "buy", 1_250_000]], [{ ratio: 33.3, max: 300_000 }])).toEqual([
+      "Open 300,000.00: target 416,000.00 (33.3% of net exposure 1,250,000.00 buy − 0.00 sell = 1,250,000.00, rounded to 1,000.00); open 0.00; difference 416,000.00 (part 1 of 2, at most 300,000.00 a row).",
+      "Add 116,000.00: target 416,000.00 (33.3% of net exposure 1,250,000.00 buy − 0.00 sell = 1,250,000.00, rounded to 1,000.00); open 0.00; difference 416,000.00 (part 2 of 2, at most 300,000.00 a row).",
+    ]);
+  });
+
+  test("Reduce with its negative difference; Close of the netted side", () => {
+    expect(
+      reasons(
+        [["USDTNGN", "sell", 80_000]],
+        [{}],
+        [
+          ["USDTNGN", "sell", 100_000],
+          ["USDTNGN", "buy", 5_000],
+        ],
+      ),
+    ).toEqual([
+      "Close: target 0.00 (net exposure 0.00 buy − 80,000.00 sell = −80,000.00: nothing to hedge on the buy side); open 5,000.00.",
+      "Reduce 20,000.00: target 80,000.00 (100% of net exposure 0.00 buy − 80,000.00 sell = −80,000.00, rounded to 1,000.00); open 100,000.00; difference −20,000.00.",
+    ]);
+  });
+
+  test("Net sides no: each side's own sentence; Add; a Close below Min trade", () => {
+    expect(
+      reasons(
+        [
+          ["USDTNGN", "buy", 150_000],
+          ["USDTNGN", "sell", 0],
+        ],
+        [{ net: "no", ratio: 50, min: 10_000 }],
+        [
+          ["USDTNGN", "buy", 50_000],
+          ["USDTNGN", "sell", 5_000],
+        ],
+      ),
+    ).toEqual([
+      "Close: target 0.00 (50% of sell exposure 0.00, rounded to 1,000.00); open 5,000.00.",
+      "Add 25,000.00: target 75,000.00 (50% of buy exposure 150,000.00, rounded to 1,000.00); open 50,000.00; difference 25,000.00.",
+    ]);
+  });
+});
