@@ -485,3 +485,75 @@ describe("every Reason sentence of the rule, exactly", () => {
     ]);
   });
 });
+
+describe("the earliest date wins, in whatever order the rows come", () => {
+  test.each<[string, Exp[], string]>([
+    [
+      "the earlier row first",
+      [
+        ["USDTNGN", "buy", 10_000, AS_OF + 2 * D],
+        ["USDTNGN", "buy", 10_000, AS_OF + 30 * D],
+      ],
+      "open USDTNGN buy 20000 1d",
+    ],
+    [
+      "the earlier row last",
+      [
+        ["USDTNGN", "buy", 10_000, AS_OF + 30 * D],
+        ["USDTNGN", "buy", 10_000, AS_OF + 2 * D],
+      ],
+      "open USDTNGN buy 20000 1d",
+    ],
+  ])("value dates, %s", (_name, exposures, expected) => {
+    expect(run(exposures, [{}]).map(brief)).toEqual([expected]);
+  });
+
+  test.each<[string, Pos[]]>([
+    [
+      "the earlier first",
+      [
+        ["USDTNGN", "buy", 100_000, AS_OF + 2 * H],
+        ["USDTNGN", "buy", 100_000, AS_OF + 3 * D],
+      ],
+    ],
+    [
+      "the earlier last",
+      [
+        ["USDTNGN", "buy", 100_000, AS_OF + 3 * D],
+        ["USDTNGN", "buy", 100_000, AS_OF + 2 * H],
+      ],
+    ],
+  ])("maturities, %s", (_name, positions) => {
+    const rows = run([["USDTNGN", "buy", 200_000]], [{}], positions);
+    expect(rows.map(brief)).toEqual(["close USDTNGN buy roll", "open USDTNGN buy 200000 7d roll"]);
+    expect(rows[0].reason).toMatch(/^Roll: matures 2026-11-29 19:00 UTC\./);
+  });
+});
+
+describe("what is said only where it applies", () => {
+  test("a dated Open at the policy's own tenor says nothing of its tenor", () => {
+    const [open] = run([["USDTNGN", "buy", 10_000, AS_OF + 30 * D]], [{ net: "no" }]);
+    expect(open.reason).toBe(
+      "Open 10,000.00: target 10,000.00 (100% of buy exposure 10,000.00, rounded to 1,000.00); open 0.00; difference 10,000.00.",
+    );
+  });
+
+  test("an Add of a dated market says nothing of a tenor; only the Open of a split does", () => {
+    const [add] = run([["USDTNGN", "buy", 150_000, AS_OF + 2 * D]], [{ net: "no" }], [["USDTNGN", "buy", 100_000, AS_OF + 5 * D]]);
+    expect(add.reason).toBe(
+      "Add 50,000.00: target 150,000.00 (100% of buy exposure 150,000.00, rounded to 1,000.00); open 100,000.00; difference 50,000.00.",
+    );
+    const split = run([["USDTNGN", "buy", 150_000, AS_OF + 2 * D]], [{ net: "no", max: 100_000 }]);
+    expect(split.map((r) => r.reason.includes("tenor 1 day, not 7"))).toEqual([true, false]);
+    const rolled = run(
+      [["USDTNGN", "buy", 150_000, AS_OF + 2 * D]],
+      [{ net: "no", max: 100_000 }],
+      [["USDTNGN", "buy", 150_000, AS_OF + H]],
+    );
+    expect(rolled.map((r) => r.reason.includes("tenor 1 day, not 7"))).toEqual([false, true, false]);
+  });
+
+  test("a side listed with size 0 and a near maturity is no hedge to roll: its target is opened", () => {
+    expect(run([["USDTNGN", "buy", 100_000]], [{}], [["USDTNGN", "buy", 0, AS_OF + H]]).map(brief)).toEqual(["open USDTNGN buy 100000 7d"]);
+  });
+});
