@@ -557,3 +557,8 @@ describe("what is said only where it applies", () => {
     expect(run([["USDTNGN", "buy", 100_000]], [{}], [["USDTNGN", "buy", 0, AS_OF + H]]).map(brief)).toEqual(["open USDTNGN buy 100000 7d"]);
   });
 });
+
+test("a ratio is shown as typed, without binary noise (7 %, not 7.000000000000001 %)", () => {
+  const [open] = run([["USDTNGN", "buy", 100_000]], [{ ratio: 7, net: "no" }]);
+  expect(open.reason).toMatch(/^Open 7,000\.00: target 7,000\.00 \(7% of buy exposure 100,000\.00, rounded to 1,000\.00\)/);
+});
