@@ -231,7 +231,7 @@ export function propose({ exposures, policy, holdings, day, asOfMs }: ProposeInp
     open.set(h.market, entry);
   }
 
-  const rows: Array<{ row: ProposalRow; group: number; seq: number }> = [];
+  const rows: Array<{ row: ProposalRow; group: number }> = [];
   for (const [market, exposure] of sums) {
     const p = policyFor(policy, market);
     const t = targets(p, exposure.buy, exposure.sell);
@@ -246,13 +246,14 @@ export function propose({ exposures, policy, holdings, day, asOfMs }: ProposeInp
       const roll = held.size > 0 && c.target > 0 && held.maturity !== null && rollDue(held.maturity, asOf, p.rollWithinHours);
       for (const row of roll ? rollRows(c, held.maturity as number) : sideRows(c)) {
         const group = row.action === "close" || row.action === "reduce" ? 0 : 1;
-        rows.push({ row, group, seq: rows.length });
+        rows.push({ row, group });
       }
     }
   }
+  // Array.prototype.sort is stable (ES2019): within a group and a market the rows keep the order they were made in,
+  // buy before sell (the SIDES loop) and a split's rows in sequence, so the market is the last key the sort needs.
   const byMarket = (a: ProposalRow, b: ProposalRow) => (a.market < b.market ? -1 : a.market > b.market ? 1 : 0);
-  const bySide = (a: ProposalRow, b: ProposalRow) => SIDES.indexOf(a.side) - SIDES.indexOf(b.side);
-  rows.sort((a, b) => a.group - b.group || byMarket(a.row, b.row) || bySide(a.row, b.row) || a.seq - b.seq);
+  rows.sort((a, b) => a.group - b.group || byMarket(a.row, b.row));
   return rows.map((r) => r.row);
 }
 

@@ -439,3 +439,126 @@ describe("dates and Roll within read from their cells", () => {
     expect(hours("Note", 5)).toBe(24);
   });
 });
+
+describe("every Reason sentence of the rule, exactly", () => {
+  const reasons = (exposures: Exp[], policy: Pol[], positions: Pos[] = []) => run(exposures, policy, positions).map((r) => r.reason);
+
+  test("Open, split by Max trade into parts", () => {
+    expect(reasons([["USDTNGN", "buy", 1_250_000]], [{ ratio: 33.3, max: 300_000 }])).toEqual([
+      "Open 300,000.00: target 416,000.00 (33.3% of net exposure 1,250,000.00 buy − 0.00 sell = 1,250,000.00, rounded to 1,000.00); open 0.00; difference 416,000.00 (part 1 of 2, at most 300,000.00 a row).",
+      "Add 116,000.00: target 416,000.00 (33.3% of net exposure 1,250,000.00 buy − 0.00 sell = 1,250,000.00, rounded to 1,000.00); open 0.00; difference 416,000.00 (part 2 of 2, at most 300,000.00 a row).",
+    ]);
+  });
+
+  test("Reduce with its negative difference; Close of the netted side", () => {
+    expect(
+      reasons(
+        [["USDTNGN", "sell", 80_000]],
+        [{}],
+        [
+          ["USDTNGN", "sell", 100_000],
+          ["USDTNGN", "buy", 5_000],
+        ],
+      ),
+    ).toEqual([
+      "Close: target 0.00 (net exposure 0.00 buy − 80,000.00 sell = −80,000.00: nothing to hedge on the buy side); open 5,000.00.",
+      "Reduce 20,000.00: target 80,000.00 (100% of net exposure 0.00 buy − 80,000.00 sell = −80,000.00, rounded to 1,000.00); open 100,000.00; difference −20,000.00.",
+    ]);
+  });
+
+  test("Net sides no: each side's own sentence; Add; a Close below Min trade", () => {
+    expect(
+      reasons(
+        [
+          ["USDTNGN", "buy", 150_000],
+          ["USDTNGN", "sell", 0],
+        ],
+        [{ net: "no", ratio: 50, min: 10_000 }],
+        [
+          ["USDTNGN", "buy", 50_000],
+          ["USDTNGN", "sell", 5_000],
+        ],
+      ),
+    ).toEqual([
+      "Close: target 0.00 (50% of sell exposure 0.00, rounded to 1,000.00); open 5,000.00.",
+      "Add 25,000.00: target 75,000.00 (50% of buy exposure 150,000.00, rounded to 1,000.00); open 50,000.00; difference 25,000.00.",
+    ]);
+  });
+});
+
+describe("the earliest date wins, in whatever order the rows come", () => {
+  test.each<[string, Exp[], string]>([
+    [
+      "the earlier row first",
+      [
+        ["USDTNGN", "buy", 10_000, AS_OF + 2 * D],
+        ["USDTNGN", "buy", 10_000, AS_OF + 30 * D],
+      ],
+      "open USDTNGN buy 20000 1d",
+    ],
+    [
+      "the earlier row last",
+      [
+        ["USDTNGN", "buy", 10_000, AS_OF + 30 * D],
+        ["USDTNGN", "buy", 10_000, AS_OF + 2 * D],
+      ],
+      "open USDTNGN buy 20000 1d",
+    ],
+  ])("value dates, %s", (_name, exposures, expected) => {
+    expect(run(exposures, [{}]).map(brief)).toEqual([expected]);
+  });
+
+  test.each<[string, Pos[]]>([
+    [
+      "the earlier first",
+      [
+        ["USDTNGN", "buy", 100_000, AS_OF + 2 * H],
+        ["USDTNGN", "buy", 100_000, AS_OF + 3 * D],
+      ],
+    ],
+    [
+      "the earlier last",
+      [
+        ["USDTNGN", "buy", 100_000, AS_OF + 3 * D],
+        ["USDTNGN", "buy", 100_000, AS_OF + 2 * H],
+      ],
+    ],
+  ])("maturities, %s", (_name, positions) => {
+    const rows = run([["USDTNGN", "buy", 200_000]], [{}], positions);
+    expect(rows.map(brief)).toEqual(["close USDTNGN buy roll", "open USDTNGN buy 200000 7d roll"]);
+    expect(rows[0].reason).toMatch(/^Roll: matures 2026-11-29 19:00 UTC\./);
+  });
+});
+
+describe("what is said only where it applies", () => {
+  test("a dated Open at the policy's own tenor says nothing of its tenor", () => {
+    const [open] = run([["USDTNGN", "buy", 10_000, AS_OF + 30 * D]], [{ net: "no" }]);
+    expect(open.reason).toBe(
+      "Open 10,000.00: target 10,000.00 (100% of buy exposure 10,000.00, rounded to 1,000.00); open 0.00; difference 10,000.00.",
+    );
+  });
+
+  test("an Add of a dated market says nothing of a tenor; only the Open of a split does", () => {
+    const [add] = run([["USDTNGN", "buy", 150_000, AS_OF + 2 * D]], [{ net: "no" }], [["USDTNGN", "buy", 100_000, AS_OF + 5 * D]]);
+    expect(add.reason).toBe(
+      "Add 50,000.00: target 150,000.00 (100% of buy exposure 150,000.00, rounded to 1,000.00); open 100,000.00; difference 50,000.00.",
+    );
+    const split = run([["USDTNGN", "buy", 150_000, AS_OF + 2 * D]], [{ net: "no", max: 100_000 }]);
+    expect(split.map((r) => r.reason.includes("tenor 1 day, not 7"))).toEqual([true, false]);
+    const rolled = run(
+      [["USDTNGN", "buy", 150_000, AS_OF + 2 * D]],
+      [{ net: "no", max: 100_000 }],
+      [["USDTNGN", "buy", 150_000, AS_OF + H]],
+    );
+    expect(rolled.map((r) => r.reason.includes("tenor 1 day, not 7"))).toEqual([false, true, false]);
+  });
+
+  test("a side listed with size 0 and a near maturity is no hedge to roll: its target is opened", () => {
+    expect(run([["USDTNGN", "buy", 100_000]], [{}], [["USDTNGN", "buy", 0, AS_OF + H]]).map(brief)).toEqual(["open USDTNGN buy 100000 7d"]);
+  });
+});
+
+test("a ratio is shown as typed, without binary noise (7 %, not 7.000000000000001 %)", () => {
+  const [open] = run([["USDTNGN", "buy", 100_000]], [{ ratio: 7, net: "no" }]);
+  expect(open.reason).toMatch(/^Open 7,000\.00: target 7,000\.00 \(7% of buy exposure 100,000\.00, rounded to 1,000\.00\)/);
+});

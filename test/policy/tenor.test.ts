@@ -107,3 +107,8 @@ describe("rollCost: each figure is the sum over the hedges of its tenor's quote 
     expect(c.yearlyRate).toBeCloseTo((-3 / 100_000) * 365, 12);
   });
 });
+
+test("rollCost lists the tenors longest first, whatever order the hedges come in", () => {
+  const q = { upfront: { platform_fee_usdc: 1 }, carry: { total_usdc: 1 }, pricing: { price_impact_usd: 0 } };
+  expect(rollCost(1_000, 9, [1, 7, 1], () => q).tenors).toBe("7d × 1 + 1d × 2");
+});
