@@ -46,13 +46,13 @@ describe("HEDGE.TARGET", () => {
 
   test("a live position on a side the spec does not list: #VALUE! naming it, never counted as buy or sell; read again once it is gone", async () => {
     const { client, advance } = installFeeds();
-    client.positions_ = [position({ side: "buy", size_usd: 500_000 }), position({ side: "long", size_usd: 100_000 })];
+    client.positions_ = [position({ side: "buy", size_usd: 500_000, maturity_at: LATER }), position({ side: "long", size_usd: 100_000 })];
     const cell = invocation();
     fn.target(EXPOSURES, POLICY, undefined, undefined, cell as never);
     await advance();
     expect(cell.error.code).toBe("#VALUE!");
     expect(cell.error.message).toMatch(/^The service shows an open USDTNGN position on the side "long", which is neither buy nor sell/);
-    client.positions_ = [position({ side: "buy", size_usd: 500_000 })];
+    client.positions_ = [position({ side: "buy", size_usd: 500_000, maturity_at: LATER })];
     await advance(2_000);
     expect(actions(cell.value)).toEqual(["Add USDTNGN buy 100000"]);
   });
