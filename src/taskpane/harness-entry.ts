@@ -1,6 +1,7 @@
 // Entry module of development and test builds only (webpack puts it before taskpane.ts): outside Office, ?harness=memory runs the pane on the memory harness and exposes window.hedgeHarness.
 import { MemorySheetWriter } from "../excel/recon-sheet";
 import { memoryDocumentRules } from "../excel/document-settings";
+import { memoryApprovalJournal } from "../excel/intent-store";
 import { createHarness, wantsHarness } from "./harness";
 import { registerStandIn } from "./outside-office";
 
@@ -13,6 +14,7 @@ registerStandIn((search) => {
     store: harness.store,
     workbook: harness.workbook,
     intentStore: harness.intentStore,
+    approvalJournal: memoryApprovalJournal(harness.intentStore),
     // The recon sheet lands in the memory workbook (window.hedgeHarness.cells reads it); no formulas, so no snapshot.
     reconWriter: new MemorySheetWriter(harness.workbook),
     snapshotter: null,
