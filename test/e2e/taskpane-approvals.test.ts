@@ -192,10 +192,10 @@ describeWithBrowser("four-eyes approval in the task pane", (chromiumPath) => {
     const shown = await checkBatch(page);
     expect(shown.refusal).toBeNull();
     expect(shown.rows).toEqual(["Add buy USDTNGN 40,000.00 USD, client reference ADD-EDITOR"]);
-    const [block] = parseApprovals(nonBlankLines(prepared, 0));
+    const block = parseApprovals(nonBlankLines(prepared, 0)).at(-1)!; // the newest block (test 1's is above it)
     const forgedRows = block.batch.rows.map((r) => ({ ...r, side: "sell" as const }));
     const forged = blockLines({ ...block.batch, hash: batchHash(forgedRows), rows: forgedRows });
-    const top = prepared.findIndex((line) => line[0] === "Batch id");
+    const top = prepared.findLastIndex((line) => line[0] === "Batch id");
     await wb.setSheet("Approvals", [...prepared.slice(0, top), ...forged, ...prepared.slice(top + forged.length)]);
     await page.locator(`${BATCH} .approve`).click();
     await page.waitForFunction(() =>
