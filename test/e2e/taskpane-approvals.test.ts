@@ -284,7 +284,8 @@ describeWithBrowser("four-eyes approval in the task pane", (chromiumPath) => {
     await page.locator(`${BATCH} .reject-confirm`).click();
     await page.waitForSelector('#approvals-decided li[data-status="rejected"]');
     expect(await page.locator(BATCH).count()).toBe(0);
-    expect(await page.locator('#approvals-decided li[data-status="rejected"] .decided').textContent()).toMatch(
+    // The newest decided first (the editor test's rejection is below it).
+    expect(await page.locator('#approvals-decided li[data-status="rejected"] .decided').first().textContent()).toMatch(
       new RegExp(`^Rejected by ${publicKeyFingerprint(DEMO_LIVE_API_KEY)} at .*: tenor should be 3 days$`),
     );
   });
