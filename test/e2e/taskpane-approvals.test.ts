@@ -195,7 +195,7 @@ describeWithBrowser("four-eyes approval in the task pane", (chromiumPath) => {
     const block = parseApprovals(nonBlankLines(prepared, 0)).at(-1)!; // the newest block (test 1's is above it)
     const forgedRows = block.batch.rows.map((r) => ({ ...r, side: "sell" as const }));
     const forged = blockLines({ ...block.batch, hash: batchHash(forgedRows), rows: forgedRows });
-    const top = prepared.findLastIndex((line) => line[0] === "Batch id");
+    const top = prepared.map((line) => line[0]).lastIndexOf("Batch id");
     await wb.setSheet("Approvals", [...prepared.slice(0, top), ...forged, ...prepared.slice(top + forged.length)]);
     await page.locator(`${BATCH} .approve`).click();
     await page.waitForFunction(() =>
