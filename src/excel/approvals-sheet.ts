@@ -91,7 +91,12 @@ export async function appendApprovalLines(context: Excel.RequestContext, limits:
   }
 }
 
-/** Writes a decision into the block's values line when its status is one of `from`; throws otherwise, writing nothing. */
+/**
+ * Writes a decision into the block's values line when its status is one of `from`; throws otherwise. The status and the
+ * id are read in the same sync as the write, just before it (Office.js runs a sync's actions in order, none of a
+ * co-author's between): a decision is written only over the status read then. When that read shows another status or
+ * another batch, the cells are put back as read (the sync after) and nothing of the decision stays.
+ */
 export async function writeApprovalDecision(
   context: Excel.RequestContext,
   limits: ChunkLimits,
@@ -104,12 +109,24 @@ export async function writeApprovalDecision(
   if (!opened || !span) throw noSuchBatch(batchId);
   const row = span.start + 1;
   const header = opened.sheet.getRangeByIndexes(row, 0, 1, APPROVAL_WIDTH).load("values");
+  queueDecision(opened.sheet, row, decisionCells(decision));
   await context.sync();
-  const status = header.values[0][DECISION_COLUMNS[0]] as CellValue;
-  if (!statusAllows(status, from)) throw decidedMeanwhile(batchId, status, from);
-  const cells = decisionCells(decision);
+  const read = header.values[0] as CellValue[];
+  const status = read[DECISION_COLUMNS[0]];
+  const ours = String(read[0] ?? "").trim() === batchId.trim();
+  if (ours && statusAllows(status, from)) return;
+  queueDecision(
+    opened.sheet,
+    row,
+    DECISION_COLUMNS.map((c) => read[c]),
+  );
+  await context.sync();
+  throw ours ? decidedMeanwhile(batchId, status, from) : noSuchBatch(batchId);
+}
+
+/** Queues a decision's four cells (Status, then Approved/rejected by, Decided at, Reason) through the safe writer. */
+function queueDecision(sheet: Excel.Worksheet, row: number, cells: readonly CellValue[]): void {
   const general = (n: number) => [Array<string>(n).fill("General")];
-  queueSafeCells(opened.sheet, row, DECISION_COLUMNS[0], [cells.slice(0, 1)], general(1));
-  queueSafeCells(opened.sheet, row, DECISION_COLUMNS[1], [cells.slice(1)], general(3));
-  await context.sync();
+  queueSafeCells(sheet, row, DECISION_COLUMNS[0], [cells.slice(0, 1)], general(1));
+  queueSafeCells(sheet, row, DECISION_COLUMNS[1], [cells.slice(1)], general(3));
 }

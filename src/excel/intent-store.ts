@@ -1,4 +1,4 @@
-// The per-user intent journal over OfficeRuntime.storage (beside the API key, never in the workbook), one item per intent, and an in-memory one for tests and the harness.
+// The per-user journal over OfficeRuntime.storage (beside the API key, never in the workbook): one item per intent and per approval decision, and an in-memory one for tests and the harness.
 import {
   decodeChainHead,
   decodeStoredIntent,
@@ -7,6 +7,8 @@ import {
   type IntentStore,
   type StoredIntent,
 } from "../trading/intent-store";
+import type { JournalledDecision } from "../trading/approvals/approvals";
+import type { ApprovalJournal } from "../trading/approvals/port";
 
 /** Item names: `hedge.intent.<environment>:<account>.<idempotency key>`. */
 const PREFIX = "hedge.intent.";
@@ -88,4 +90,49 @@ export class MemoryIntentStore implements IntentStore {
     for (const [k, v] of this.items) n += k.length + v.length;
     return n;
   }
+}
+
+/** A decision's item: `hedge.approval.<batch id>`; a key that approved here: `hedge.approver.<fingerprint>`. */
+const decisionName = (batchId: string) => `hedge.approval.${batchId}`;
+const approverName = (fingerprint: string) => `hedge.approver.${fingerprint}`;
+
+/** This computer's approval decisions over the same per-user storage as the intents (OfficeRuntime.storage, or a map). */
+export function storageApprovalJournal(storage: Pick<OfficeRuntime.Storage, "getItems" | "setItems">): ApprovalJournal {
+  return {
+    async loadDecision(batchId) {
+      return decodeDecision((await storage.getItems([decisionName(batchId)]))[decisionName(batchId)]);
+    },
+    async putDecision(decision) {
+      const stored = decodeDecision((await storage.getItems([decisionName(decision.batchId)]))[decisionName(decision.batchId)]);
+      if (stored && (stored.status === "rejected" || stored.status === "executed")) return; // a final decision stays
+      const items: Record<string, string> = { [decisionName(decision.batchId)]: JSON.stringify(decision) };
+      if (decision.status !== "rejected") items[approverName(decision.by)] = decision.at;
+      await storage.setItems(items);
+    },
+    async hasApproved(fingerprint) {
+      return Boolean((await storage.getItems([approverName(fingerprint)]))[approverName(fingerprint)]);
+    },
+  };
+}
+
+/** A stored decision back from its JSON; null for anything else. */
+function decodeDecision(text: string | null | undefined): JournalledDecision | null {
+  try {
+    const d = JSON.parse(text ?? "") as Partial<JournalledDecision> | null;
+    const fields = [d?.batchId, d?.hash, d?.status, d?.by, d?.at];
+    return fields.every((f) => typeof f === "string") ? (d as JournalledDecision) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The journal of a MemoryIntentStore (tests, the browser harness): its items map as the storage. */
+export function memoryApprovalJournal(store: MemoryIntentStore): ApprovalJournal {
+  return storageApprovalJournal({
+    getItems: async (names: string[]) => Object.fromEntries(names.map((n) => [n, store.items.get(n) ?? null])) as Record<string, string>,
+    setItems: async (items: Record<string, string>) => {
+      store.writes++;
+      for (const [k, v] of Object.entries(items)) store.items.set(k, v);
+    },
+  });
 }

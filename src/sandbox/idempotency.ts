@@ -1,4 +1,4 @@
-// Idempotency-Key records per API key (so per environment): replay the stored answer, refuse reuse with another body, report in-flight.
+// Idempotency-Key records per account within an environment (every key of an account shares them): replay the stored answer, refuse reuse with another body, report in-flight.
 
 export interface StoredResponse {
   status: number;
@@ -15,6 +15,14 @@ export type Claim = { kind: "new" } | { kind: "replay"; response: StoredResponse
 
 export const DEFAULT_RETENTION_MS = 24 * 60 * 60 * 1000;
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+
+/**
+ * The scope of an Idempotency-Key: the environment and the account (named by its first API key), so that every key of an
+ * account shares its keys ("Keys are scoped per environment"): a batch approved twice, by two keys of one account, runs once.
+ */
+export function idempotencyScope(acct: { env: string; config: { api_key: string } }): string {
+  return `${acct.env}:${acct.config.api_key}`;
+}
 
 export interface IdempotencyRecord {
   scope: string;

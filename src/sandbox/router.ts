@@ -30,7 +30,7 @@ import {
   validationFailure,
   type Reply,
 } from "./http-io";
-import { fingerprintOf, MAX_IDEMPOTENCY_KEY_LENGTH, type IdempotencyStore } from "./idempotency";
+import { fingerprintOf, idempotencyScope, MAX_IDEMPOTENCY_KEY_LENGTH, type IdempotencyStore } from "./idempotency";
 import { openApiDocument, OPENAPI_PATH } from "./openapi";
 import type { RateLimiter } from "./rate-limit";
 import { ok, type AccountState, type Credential, type Outcome } from "./state";
@@ -41,7 +41,7 @@ type Scope = "read" | "trade";
 
 interface Context {
   acct: AccountState;
-  /** The key the request came with (idempotency keys and rate limits are per key). */
+  /** The key the request came with (rate limits are per key; idempotency keys per account). */
   apiKey: string;
   /** That key's own scopes (GET /account shows them as `meta.key_scopes`). */
   scopes: readonly string[];
@@ -428,7 +428,8 @@ export class ApiRouter {
     const { idempotency, faults } = this.deps;
     const rawKey = req.headers["idempotency-key"];
     const key = Array.isArray(rawKey) ? rawKey[0] : rawKey;
-    const scope = `${ctx.acct.env}:${ctx.apiKey}`;
+    // Keys are scoped per environment, and within it per account: every key of an account shares them (README "Service assumptions").
+    const scope = idempotencyScope(ctx.acct);
     if (key !== undefined) {
       if (key.trim() === "" || key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
         return validationFailure({ "Idempotency-Key": `must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters` });

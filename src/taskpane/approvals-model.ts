@@ -1,7 +1,8 @@
 // View models of the Approvals panel: the list of batches, a batch's check as shown in place, the rejection's reason, the LIVE question.
 import type { ApprovalBatch, ApprovalCheck, ApprovalStatus, BatchChange } from "../trading/approvals/approval-desk";
 import { FIELD_LABELS } from "../trading/rows";
-import type { Preview, TradeRow } from "../trading/types";
+import { batchHash } from "../trading/approvals/batch-hash";
+import type { Preview, TradeRequest, TradeRow } from "../trading/types";
 import { formatUtc, plural } from "./format";
 import { ACTION_LABELS, actionMix, confirmation, rowTitle, sendPlan } from "./trade-model";
 import { READ_ONLY_NOTE, type KeyAccess } from "./key-access";
@@ -57,8 +58,13 @@ export function batchItem(batch: ApprovalBatch): BatchItem {
     hashShort: shortHash(batch.hash),
     prepared: `Prepared by ${batch.preparedBy} at ${formatUtc(batch.preparedAt)}`,
     decided,
-    rows: batch.rows.map(rowTitle),
+    rows: batch.rows.map(batchRowText),
   };
+}
+
+/** A batch's row as the approver reads it: action, side, market, amount, tenor and client reference ("Open buy USDTNGN 20,000.00 USD, 7d, client reference DEAL-1"). */
+export function batchRowText(r: TradeRequest): string {
+  return `${rowTitle(r)}${r.clientReference ? `, client reference ${r.clientReference}` : ", no client reference"}`;
 }
 
 /** Batches still to act on: pending, and approved but not executed (an approval cut short, finished by approving again). */
@@ -118,8 +124,12 @@ export function rejectionReason(text: string): { ok: true; reason: string } | { 
   return { ok: false, error: "Reason: write why the batch is rejected (the preparer reads it on the Approvals sheet)." };
 }
 
-/** The LIVE question before an approved batch is sent: the same wording as a direct LIVE send, naming the batch. */
-export function approvalLiveQuestion(preview: Preview, batchHash: string): string {
+/**
+ * The LIVE question before an approved batch is sent: the same wording as a direct LIVE send, then every row that will go
+ * (action, side, market, amount, tenor, client reference) and the hash of exactly those rows (batch-hash.ts), so that
+ * what is confirmed is what is sent.
+ */
+export function approvalLiveQuestion(preview: Preview): string {
   const plan = sendPlan(preview, new Set());
   const c = confirmation(
     preview.environment,
@@ -129,7 +139,9 @@ export function approvalLiveQuestion(preview: Preview, batchHash: string): strin
     0,
     plan.lines.map((l) => l.row.action),
   );
-  return `Approved batch ${shortHash(batchHash)}. ${c.dialog ?? ""}`.trim();
+  const rows = preview.lines.map((l, i) => `${i + 1}. ${batchRowText(l.row)}`);
+  const hash = batchHash(preview.lines.map((l) => l.row));
+  return [`Approved batch ${shortHash(hash)}. ${c.dialog ?? ""}`.trim(), ...rows, `Batch hash of these rows: ${hash}`].join("\n");
 }
 
 /** What Submit for approval says once the batch is on the sheet. */

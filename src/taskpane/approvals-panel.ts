@@ -2,7 +2,7 @@
 import type { Environment } from "../api/environment";
 import type { DocumentRules } from "../excel/document-settings";
 import { ApprovalRefusedError, Approvals, type ApprovalBatch, type ApprovalCheck } from "../trading/approvals/approval-desk";
-import type { ApprovalsWorkbook } from "../trading/approvals/port";
+import type { ApprovalJournal, ApprovalsWorkbook } from "../trading/approvals/port";
 import type { Preview, Progress, RowStatus } from "../trading/types";
 import type { TradingDesk } from "../trading/desk/contract";
 import { mirrorCheckedState } from "./aria-mirror";
@@ -29,6 +29,8 @@ export interface ApprovalsContext {
 export interface ApprovalsPanelDependencies {
   /** The workbook holding the Approvals sheet (and the Hedge Log the approval is checked against). */
   workbook: ApprovalsWorkbook;
+  /** This computer's journal of decisions (beside the key, never in the workbook); in memory when not given. */
+  journal?: ApprovalJournal;
   /** Epoch ms now (the batch's times); Date.now by default. */
   now?: () => number;
   rules: DocumentRules;
@@ -118,7 +120,7 @@ class SendingView {
 
 export function mountApprovalsPanel(deps: ApprovalsPanelDependencies): ApprovalsPanel {
   const now = deps.now;
-  const approvals = new Approvals({ sheet: deps.workbook, now: now ? () => new Date(now()) : undefined });
+  const approvals = new Approvals({ sheet: deps.workbook, now: now ? () => new Date(now()) : undefined, journal: deps.journal });
   const panel = new ApprovalsList(approvalsElements(), deps, approvals);
   panel.wire();
   return {
@@ -240,7 +242,7 @@ class ApprovalsList {
     const context = this.context;
     const check = this.selected?.check;
     if (!context?.desk || !check || this.sending) return;
-    const askLive = (preview: Preview) => this.deps.askLive(approvalLiveQuestion(preview, check.batch.hash));
+    const askLive = (preview: Preview) => this.deps.askLive(approvalLiveQuestion(preview));
     this.sending = true;
     this.sent.start(id);
     this.render();
@@ -251,6 +253,7 @@ class ApprovalsList {
           context.fingerprint,
           context.desk!,
           context.environment === "production" ? askLive : undefined,
+          check, // what the approver was shown: a block rewritten since is refused, nothing sent
         );
         for (const row of result.rows) this.sent.upsert(row, true);
         for (const s of result.skipped)

@@ -7,6 +7,7 @@ import type { MemoryWorkbook } from "../excel/memory-workbook";
 import { officeSmokeSheet, SMOKE_SHEET } from "../excel/smoke-sheet";
 import { officeSnapshotter } from "../excel/snapshot";
 import { DEFAULT_BASE_URL } from "../feeds/connection";
+import { memoryApprovalJournal } from "../excel/intent-store";
 import { createHarness, wantsHarness } from "./harness";
 import { registerSmoke, registerStandIn } from "./outside-office";
 import { runSmoke, type SmokeSheet } from "./smoke-script";
@@ -27,6 +28,7 @@ registerStandIn((search) => {
     store: harness.store,
     workbook: harness.workbook,
     intentStore: harness.intentStore,
+    approvalJournal: memoryApprovalJournal(harness.intentStore),
     // The recon sheet lands in the memory workbook (window.hedgeHarness.cells reads it); no formulas, so no snapshot.
     reconWriter: new MemorySheetWriter(harness.workbook),
     snapshotter: null,

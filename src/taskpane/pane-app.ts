@@ -12,6 +12,7 @@ import type { SheetWriter } from "../monthend/sheet-content";
 import type { Progress } from "../trading/types";
 import type { DeskOptions, TradingDesk } from "../trading/desk/contract";
 import type { IntentStore } from "../trading/intent-store";
+import type { ApprovalJournal } from "../trading/approvals/port";
 import { isFinal } from "../trading/intent";
 import { ConnectionController, errorView } from "./connection-controller";
 import { mountConnectionPanel } from "./connection-panel";
@@ -41,6 +42,8 @@ export interface PaneDependencies {
   createDesk: (options: DeskOptions) => Promise<TradingDesk>;
   /** This computer's journal of intents (OfficeRuntime.storage in Excel, in memory in the harness). */
   intentStore: IntentStore;
+  /** This computer's journal of approval decisions (the same per-user storage); in memory when absent. */
+  approvalJournal?: ApprovalJournal;
   /** Where Reconcile month writes its sheet: officeSheetWriter() in Excel, a MemorySheetWriter in the harness. */
   reconWriter: SheetWriter;
   /** Snapshot to values: officeSnapshotter() in Excel; null hides the button (the harness has no formulas). */
@@ -194,6 +197,7 @@ function mountApprovals(deps: PaneDependencies, controller: ConnectionController
   };
   const panel = mountApprovalsPanel({
     workbook: deps.workbook,
+    journal: deps.approvalJournal,
     now: deps.now,
     rules: deps.rules ?? memoryDocumentRules(),
     askLive: askLiveConfirmation,

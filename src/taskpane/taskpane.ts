@@ -4,7 +4,7 @@ import { OfficeWorkbook } from "../excel/office-workbook";
 import { officeSheetWriter } from "../excel/recon-sheet";
 import { officeSnapshotter } from "../excel/snapshot";
 import { officeRuntimeStore } from "../excel/settings";
-import { officeIntentStore } from "../excel/intent-store";
+import { officeIntentStore, storageApprovalJournal } from "../excel/intent-store";
 import { officeDocumentRules } from "../excel/document-settings";
 import { DEFAULT_BASE_URL, connection } from "../feeds/connection";
 import { sharedHub } from "../feeds/shared";
@@ -60,6 +60,7 @@ async function main(): Promise<void> {
       store: officeRuntimeStore(),
       workbook: new OfficeWorkbook(),
       intentStore: officeIntentStore(),
+      approvalJournal: storageApprovalJournal(OfficeRuntime.storage),
       reconWriter: officeSheetWriter(),
       snapshotter: officeSnapshotter(),
       rules: officeDocumentRules(),

@@ -193,6 +193,12 @@ export interface SendApproval {
    * skipped with "already sent: see Resume".
    */
   idempotencyKeys?: readonly string[];
+  /**
+   * When the batch was prepared (ISO 8601 UTC). Given, the service is asked first what of the batch is already done (an
+   * Open by its client reference, on a hedge opened since): such a line is journalled as done, with what the service
+   * shows, and never sent (desk/approved-done.ts).
+   */
+  preparedAt?: string;
 }
 
 export interface SendOptions {

@@ -1,9 +1,11 @@
-// Four-eyes approval in the real pane (Chromium, harness mode, sandbox over HTTP): a read-only preparer submits, the same key cannot approve, an edited row blocks approval, a second (trading) key approves, the batch executes once and the log names both keys and the batch hash; the workbook's "LIVE trades need approval" refuses direct LIVE sends.
+// Four-eyes approval in the real pane (Chromium, harness mode, sandbox over HTTP): a read-only preparer submits, the same key cannot approve, an edited row blocks approval, a second (trading) key approves, the batch executes once and the log names both keys and the batch hash; the workbook's "LIVE trades need approval" refuses direct LIVE sends; against a workbook editor: a block rewritten with its hash recomputed after Check sends nothing, two saved copies approved by two trading keys on two computers execute once, a rejected batch typed back to pending is refused.
 import path from "path";
 import type { Page } from "playwright-core";
 import { publicKeyFingerprint } from "../../src/api/environment";
 import { LIVE_NEEDS_APPROVAL_SETTING } from "../../src/excel/document-settings";
-import { DEMO_API_KEY, DEMO_LIVE_API_KEY, DEMO_READ_API_KEY } from "../../src/sandbox/demo";
+import { DEMO_API_KEY, DEMO_APPROVER_API_KEY, DEMO_LIVE_API_KEY, DEMO_READ_API_KEY } from "../../src/sandbox/demo";
+import { blockLines, parseApprovals, nonBlankLines } from "../../src/trading/approvals/approvals";
+import { batchHash } from "../../src/trading/approvals/batch-hash";
 import type { CellValue } from "../../src/trading/cells";
 import { describeWithBrowser } from "./browser";
 import {
@@ -16,6 +18,7 @@ import {
   PREVIEW_DONE,
   screenshot,
   select,
+  waitReady,
 } from "./pane-driver";
 
 jest.setTimeout(180_000);
@@ -153,6 +156,103 @@ describeWithBrowser("four-eyes approval in the task pane", (chromiumPath) => {
     expect(everything.filter((c) => c.value.includes(DEMO_API_KEY) || c.value.includes(DEMO_READ_API_KEY))).toEqual([]);
   });
 
+  test("against a workbook editor: a rewritten block sends nothing; two copies approved by two keys on two computers execute once; a rejection typed back is refused", async () => {
+    const { page } = world.pane;
+    const baseUrl = world.sandbox.baseUrl;
+    const wb = harness(page);
+    const selectOn = (p: Page, address: string, sheet: string) =>
+      p.evaluate(([a, sh]) => (window as unknown as HarnessWindow).hedgeHarness.select(a, sh), [address, sheet] as const);
+    const buyNotional = async () => {
+      const res = await fetch(`${baseUrl}/hedges?limit=500&status=filled`, { headers: { Authorization: `Bearer ${DEMO_API_KEY}` } });
+      const body = (await res.json()) as { data: Array<{ side: string; market: string; notional_usd: number }> };
+      return body.data.filter((h) => h.side === "buy" && h.market === "USDTNGN").map((h) => h.notional_usd);
+    };
+    /** The preparer (read-only key) submits one Add of 40,000 on the buy hedge test 1 opened; the Approvals sheet's grid after. */
+    const prepare = async (reference: string) => {
+      await switchKey(page, DEMO_READ_API_KEY);
+      await wb.setSheet("Batch", [
+        ["Action", "Market", "Side", "Notional USD", "Tenor", "Client reference"],
+        ["Add", "USDTNGN", "buy", 40_000, null, reference],
+      ]);
+      await selectOn(page, "A2:F2", "Batch");
+      await page.locator("#read-selection").click();
+      await page.locator("#preview").click();
+      await page.waitForSelector(PREVIEW_DONE);
+      await page.locator("#submit-approval").click();
+      await page.waitForFunction(() => /^Submitted for approval/.test(document.getElementById("confirm-note")?.textContent ?? ""));
+      await switchKey(page, DEMO_API_KEY);
+      await page.waitForSelector(BATCH);
+    };
+    const before = await buyNotional();
+    expect(before).toHaveLength(1);
+
+    // 1. Checked as prepared; then a co-author rewrites the block (side swapped, digests and hash recomputed): Approve sends nothing.
+    await prepare("ADD-EDITOR");
+    const prepared = await wb.cells("Approvals");
+    const shown = await checkBatch(page);
+    expect(shown.refusal).toBeNull();
+    expect(shown.rows).toEqual(["Add buy USDTNGN 40,000.00 USD, client reference ADD-EDITOR"]);
+    const block = parseApprovals(nonBlankLines(prepared, 0)).at(-1)!; // the newest block (test 1's is above it)
+    const forgedRows = block.batch.rows.map((r) => ({ ...r, side: "sell" as const }));
+    const forged = blockLines({ ...block.batch, hash: batchHash(forgedRows), rows: forgedRows });
+    const top = prepared.map((line) => line[0]).lastIndexOf("Batch id");
+    await wb.setSheet("Approvals", [...prepared.slice(0, top), ...forged, ...prepared.slice(top + forged.length)]);
+    await page.locator(`${BATCH} .approve`).click();
+    await page.waitForFunction(() =>
+      /changed on the sheet since you checked it/.test(document.getElementById("approvals-error")?.textContent ?? ""),
+    );
+    expect(await page.locator("#approvals-error").textContent()).toMatch(
+      /changed on the sheet since you checked it: row 1: Side changed; Batch hash [0-9a-f]{12}… when checked, [0-9a-f]{12}… now\. Nothing was sent/,
+    );
+    expect((await wb.cells("Approvals"))[top + 1][1]).toBe("pending");
+    expect(await buyNotional()).toEqual(before);
+
+    // 2. The block as prepared again, saved in a copy; this computer approves and sends it: +40,000 once.
+    await wb.setSheet("Approvals", prepared);
+    const copy = await wb.cells("Approvals");
+    await checkBatch(page);
+    await page.locator(`${BATCH} .approve`).click();
+    await page.waitForSelector('#approvals-decided li[data-status="executed"]');
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll("ol.batch-status li")].some((li) => (li as HTMLElement).dataset.status === "filled"),
+    );
+    expect(await buyNotional()).toEqual([before[0] + 40_000]);
+
+    // Another computer opens the copy saved before the approval (still pending) and approves it with a second trading key.
+    const other = await world.session.open();
+    await waitReady(other.page);
+    await connect(other.page, DEMO_APPROVER_API_KEY, baseUrl);
+    await harness(other.page).setSheet("Approvals", copy);
+    const second = await checkBatch(other.page);
+    expect(second.refusal).toBeNull();
+    await other.page.locator(`${BATCH} .approve`).click();
+    await other.page.waitForSelector('#approvals-decided li[data-status="executed"], #approvals-error:not(:empty)');
+    // The service's idempotency (per account) and the question before sending: executed once, whoever approved it and where.
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(await buyNotional()).toEqual([before[0] + 40_000]);
+    await other.context.close();
+
+    // 3. A batch rejected on this computer, its Status typed back to pending: refused with the reason, Approve disabled.
+    await prepare("ADD-REJECTED");
+    await page.locator(`${BATCH} .check`).click();
+    await page.locator(`${BATCH} .reject`).click();
+    await page.locator(`${BATCH} .reject-reason input`).fill("not this week");
+    await page.locator(`${BATCH} .reject-confirm`).click();
+    await page.waitForSelector('#approvals-decided li[data-status="rejected"]');
+    const decided = await wb.cells("Approvals");
+    const grid = decided.map((line) => [...line]);
+    const header = grid.findIndex((line, i) => i > 0 && grid[i - 1][0] === "Batch id" && line[1] === "rejected");
+    grid[header] = grid[header].map((v, c) => (c === 1 ? "pending" : c >= 6 ? "" : v));
+    await wb.setSheet("Approvals", grid);
+    const typedBack = await checkBatch(page);
+    expect(typedBack.refusal).toMatch(
+      /was rejected by fp-[0-9a-f]{16} at .* \(this computer's record\), but its Status cell now reads "pending": a status typed back is refused/,
+    );
+    expect(typedBack.approveDisabled).toBe(true);
+    expect(await buyNotional()).toEqual([before[0] + 40_000]);
+    await wb.setSheet("Approvals", decided); // as decided again, for the next test
+  });
+
   test("the workbook's 'LIVE trades need approval' refuses a direct LIVE send and offers Submit for approval; off again, Confirm (LIVE) is back; a batch rejected with its reason", async () => {
     const { page } = world.pane;
     await switchKey(page, DEMO_LIVE_API_KEY);
@@ -184,7 +284,8 @@ describeWithBrowser("four-eyes approval in the task pane", (chromiumPath) => {
     await page.locator(`${BATCH} .reject-confirm`).click();
     await page.waitForSelector('#approvals-decided li[data-status="rejected"]');
     expect(await page.locator(BATCH).count()).toBe(0);
-    expect(await page.locator('#approvals-decided li[data-status="rejected"] .decided').textContent()).toMatch(
+    // The newest decided first (the editor test's rejection is below it).
+    expect(await page.locator('#approvals-decided li[data-status="rejected"] .decided').first().textContent()).toMatch(
       new RegExp(`^Rejected by ${publicKeyFingerprint(DEMO_LIVE_API_KEY)} at .*: tenor should be 3 days$`),
     );
   });

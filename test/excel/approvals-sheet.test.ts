@@ -97,6 +97,34 @@ describe(`the Approvals sheet of ${BATCHES} batches of ${ROWS} rows, through Mic
     );
   });
 
+  it("a decision reads the status in the same sync as it writes: a co-author's decision arriving just before it is kept, ours undone", async () => {
+    const workbook = new OfficeWorkbook(meter.excel);
+    const sheet = host.sheet(APPROVALS_SHEET_NAME);
+    const headerRow = sheet.rows.findIndex((r) => r?.[0]?.v === ids[6]);
+    const other = publicKeyFingerprint("svc_test_other_approver_0001");
+    const execute = host.execute.bind(host);
+    let arrived = false;
+    // Another approver's decision lands between our read of the first column and the sync that writes ours.
+    host.execute = (request) => {
+      if (!arrived && JSON.stringify(request).includes("2026-11-25T11:00:00.000Z")) {
+        arrived = true;
+        sheet.rows[headerRow]![1] = { v: "approved" } as (typeof sheet.rows)[number][number];
+        sheet.rows[headerRow]![6] = { v: other } as (typeof sheet.rows)[number][number];
+      }
+      return execute(request);
+    };
+    try {
+      const decision = { status: "approved" as const, approvedBy: APPROVER, decidedAt: "2026-11-25T11:00:00.000Z", reason: null };
+      await expect(workbook.setApprovalStatus(ids[6], ["pending"], decision)).rejects.toThrow(
+        /is approved now, not pending: someone decided it first/,
+      );
+    } finally {
+      host.execute = execute;
+    }
+    expect(arrived).toBe(true);
+    expect((await approvals.list()).find((b) => b.id === ids[6])).toMatchObject({ status: "approved", approvedBy: other, decidedAt: null });
+  });
+
   it("every approvals call waits for cell-edit mode to end (request flag 64), like the log's", () => {
     expect(meter.syncs.length).toBeGreaterThan(0);
     expect(meter.syncs.every((s) => (s.flags & 64) === 64)).toBe(true);

@@ -1,7 +1,7 @@
 // Idempotency over HTTP: replays, key reuse, in-flight, concurrent duplicates, drop-after-commit, scoping, retention.
 import { z } from "zod";
 import { hedgeSchema, openHedgeResultSchema } from "../../src/api/schemas";
-import { DEMO_API_KEY, DEMO_API_KEY_2, DEMO_LIVE_API_KEY } from "../../src/sandbox/demo";
+import { DEMO_API_KEY, DEMO_API_KEY_2, DEMO_APPROVER_API_KEY, DEMO_LIVE_API_KEY, DEMO_READ_API_KEY } from "../../src/sandbox/demo";
 import {
   canonicalJson,
   DEFAULT_RETENTION_MS,
@@ -76,13 +76,28 @@ test("while the first request is processing, duplicates get 409 idempotency_in_f
   expect((await hedges())[0].status).not.toBe("submitting");
 });
 
-test("keys are scoped per API key and environment", async () => {
+test("keys are scoped per account and environment: another account and the other environment open their own", async () => {
   const a = await open("shared-key", OPEN, DEMO_API_KEY);
   const b = await open("shared-key", OPEN, DEMO_API_KEY_2);
   const live = await open("shared-key", OPEN, DEMO_LIVE_API_KEY);
   const ids = [a, b, live].map((r) => openHedgeResultSchema.parse(r.json.data).hedge_id);
   expect(new Set(ids).size).toBe(3);
   expect([b, live].map((r) => r.headers.get("idempotent-replayed"))).toEqual([null, null]);
+});
+
+test("keys of one account share their Idempotency-Keys: a second trading key replays the first's answer, and nothing happens twice", async () => {
+  const first = await open("batch-row-1", OPEN, DEMO_API_KEY);
+  const second = await open("batch-row-1", OPEN, DEMO_APPROVER_API_KEY);
+  expect(second.status).toBe(200);
+  expect(second.text).toBe(first.text);
+  expect(second.headers.get("idempotent-replayed")).toBe("true");
+  expect(await hedges()).toHaveLength(1);
+  // Another body under the same key, from the account's other key: a reuse, not a second trade.
+  const other = await open("batch-row-1", { ...OPEN, side: "sell" }, DEMO_APPROVER_API_KEY);
+  expect(other.json.error?.code).toBe("idempotency_key_reuse");
+  // A read-only key of the account is refused for its scope, before its key is looked at: nothing is replayed to it.
+  expect((await open("batch-row-1", OPEN, DEMO_READ_API_KEY)).json.error?.code).toBe("insufficient_scope");
+  expect(await hedges(DEMO_APPROVER_API_KEY)).toHaveLength(1);
 });
 
 test("business errors are stored too (a retry of a refused open is refused the same way); 5xx are not", async () => {

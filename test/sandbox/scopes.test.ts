@@ -1,5 +1,5 @@
 // Keys and scopes: an account with several keys, each with its own scopes; a read-only key is refused every trade and can quote and read the same account; the control API adds a key.
-import { DEMO_API_KEY, DEMO_API_KEY_2, DEMO_LIVE_API_KEY, DEMO_READ_API_KEY } from "../../src/sandbox/demo";
+import { DEMO_API_KEY, DEMO_API_KEY_2, DEMO_APPROVER_API_KEY, DEMO_LIVE_API_KEY, DEMO_READ_API_KEY } from "../../src/sandbox/demo";
 import type { RunningSandbox } from "../../src/sandbox/server";
 import { control, OPEN, raw, start, until } from "./helpers";
 
@@ -96,6 +96,7 @@ test("POST /_sandbox/accounts/keys adds a key to an account: it acts on that acc
   }>;
   expect(listed.find((a) => a.api_key === DEMO_API_KEY)?.keys).toEqual([
     { api_key: DEMO_READ_API_KEY, scopes: ["read"], revoked: false },
+    { api_key: DEMO_APPROVER_API_KEY, scopes: ["read", "trade"], revoked: false }, // a demo key: shown in full
     { api_key: "svc_test_…0001", scopes: ["read", "trade"], revoked: false },
     { api_key: "svc_test_…0001", scopes: ["read"], revoked: false },
   ]);

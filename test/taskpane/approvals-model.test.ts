@@ -50,7 +50,13 @@ describe("the Approvals list", () => {
   test("a batch shows its rows, short hash, preparer and time; a decided one who decided, when, and why it was rejected", () => {
     const item = batchItem(batch("b-1"));
     expect(item.title).toBe("Open 2 rows");
-    expect(item.rows).toEqual(["Open buy USDTNGN 100,000.00 USD, 7d", "Open sell USDTNGN 50,000.00 USD, 7d"]);
+    expect(item.rows).toEqual([
+      "Open buy USDTNGN 100,000.00 USD, 7d, client reference DEAL-5",
+      "Open sell USDTNGN 50,000.00 USD, 7d, client reference DEAL-6",
+    ]);
+    expect(batchItem(batch("b-0", { rows: [row(5, { clientReference: null })] })).rows).toEqual([
+      "Open buy USDTNGN 100,000.00 USD, 7d, no client reference",
+    ]);
     expect(item.hash).toBe(batchHash([row(5), row(6, { side: "sell", notional: 50_000 })]));
     expect(item.hashShort).toBe(`${item.hash.slice(0, 12)}…`);
     expect(item.prepared).toBe(`Prepared by ${PREPARER} at 2026-11-25 17:05:09 UTC`);
@@ -115,10 +121,14 @@ describe("a batch checked in place", () => {
 
   test("the LIVE question names the batch and asks like a direct LIVE send; the submitted note says nothing was traded", () => {
     const p = preview([openLine(5), openLine(6)], { environment: "production" });
-    const q = approvalLiveQuestion(p, "0123456789abcdef0123");
-    expect(q).toMatch(
-      /^Approved batch 0123456789ab…\. LIVE environment — production money\. Open 2 rows, total notional 200,000\.00 USD\. Send these orders\?$/,
-    );
+    const q = approvalLiveQuestion(p);
+    const hash = batchHash(p.lines.map((l) => l.row));
+    expect(q.split("\n")).toEqual([
+      `Approved batch ${hash.slice(0, 12)}…. LIVE environment — production money. Open 2 rows, total notional 200,000.00 USD. Send these orders?`,
+      "1. Open buy USDTNGN 100,000.00 USD, 7d, client reference DEAL-5",
+      "2. Open buy USDTNGN 100,000.00 USD, 7d, client reference DEAL-6",
+      `Batch hash of these rows: ${hash}`,
+    ]);
     expect(submittedText(batch("b-1"))).toMatch(
       new RegExp(`2 rows as batch .{12}… on the Approvals sheet, prepared by ${PREPARER}.*Nothing was traded`),
     );

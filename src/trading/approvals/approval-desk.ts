@@ -4,19 +4,23 @@ import { batchHash } from "./batch-hash";
 import {
   approvalKey,
   blockLines,
+  differsFromShown,
+  doneSince,
   judgeBlock,
   newBatchId,
   noSuchBatch,
   parseApprovals,
+  recordRefusal,
   type ApprovalBatch,
   type ApprovalBlock,
   type ApprovalCheck,
   type ApprovalDecision,
   type ApprovalStatus,
+  type JournalledDecision,
 } from "./approvals";
 import type { Preview, SendResult } from "../types";
 import type { TradingDesk } from "../desk/contract";
-import type { ApprovalsWorkbook } from "./port";
+import type { ApprovalJournal, ApprovalsWorkbook } from "./port";
 
 export type { ApprovalBatch, ApprovalCheck, ApprovalDecision, ApprovalStatus } from "./approvals";
 export type { BatchChange } from "./batch-hash";
@@ -35,13 +39,31 @@ export class ApprovalRefusedError extends Error {
   }
 }
 
+/** A journal kept in memory only (tests; a pane without per-user storage): it holds this session's decisions. */
+export function memoryJournal(): ApprovalJournal {
+  const decisions = new Map<string, JournalledDecision>();
+  const approvers = new Set<string>();
+  return {
+    loadDecision: async (batchId) => decisions.get(batchId) ?? null,
+    putDecision: async (d) => {
+      const stored = decisions.get(d.batchId);
+      if (stored?.status === "rejected" || stored?.status === "executed") return;
+      decisions.set(d.batchId, d);
+      if (d.status !== "rejected") approvers.add(d.by);
+    },
+    hasApproved: async (fingerprint) => approvers.has(fingerprint),
+  };
+}
+
 export class Approvals {
   private readonly sheet: ApprovalsWorkbook;
   private readonly now: () => Date;
+  private readonly journal: ApprovalJournal;
 
-  constructor(options: { sheet: ApprovalsWorkbook; now?: () => Date }) {
+  constructor(options: { sheet: ApprovalsWorkbook; now?: () => Date; journal?: ApprovalJournal }) {
     this.sheet = options.sheet;
     this.now = options.now ?? (() => new Date());
+    this.journal = options.journal ?? memoryJournal();
   }
 
   /** Writes the preview's lines as a pending batch (its block on the Approvals sheet); refuses a preview with blockers. */
@@ -75,10 +97,32 @@ export class Approvals {
       .map((b) => b.batch);
   }
 
-  /** Re-reads the batch and judges whether this key may approve it now. */
+  /**
+   * Re-reads the batch and judges whether this key may approve it now: the block as prepared (judgeBlock), then against
+   * the record a workbook editor cannot type back (this computer's journal of decisions, the Hedge Log's rows of the
+   * batch's keys: recordRefusal).
+   */
   async check(id: string, approverFingerprint: string): Promise<ApprovalCheck> {
     checkFingerprint(approverFingerprint, "approverFingerprint");
-    return judgeBlock(await this.block(id), approverFingerprint);
+    const block = await this.block(id);
+    const check = judgeBlock(block, approverFingerprint);
+    const refused = await this.recorded(block, approverFingerprint);
+    if (refused === null) return check;
+    return { ...check, refusal: check.refusal === null ? refused : `${check.refusal} ${refused}` };
+  }
+
+  /** What this computer's journal and the Hedge Log say against the block (recordRefusal); null when they agree. */
+  private async recorded(block: ApprovalBlock, approverFingerprint: string): Promise<string | null> {
+    const { batch } = block;
+    const id = batch.id;
+    const positions = Math.max(block.preparedRows ?? 0, block.lines.length);
+    const keys = Array.from({ length: positions }, (_, i) => approvalKey(id, i + 1));
+    const [journalled, logRows, preparerApprovedHere] = await Promise.all([
+      this.journal.loadDecision(id),
+      this.sheet.readLog({ keys }),
+      this.journal.hasApproved(batch.preparedBy),
+    ]);
+    return recordRefusal(batch, { journalled, logRows, preparerApprovedHere }, approverFingerprint);
   }
 
   /**
@@ -87,15 +131,20 @@ export class Approvals {
    * idempotency keys; marks it executed once the Hedge Log holds a row for each key. An approval interrupted between
    * "approved" and "executed" is finished by the same approver approving again: rows already sent are skipped (their
    * keys are in the log) or replayed by the service, never traded twice.
+   *
+   * `shown`: the check the approver was shown (the pane's Check). Approve sends only those rows: the block is read again
+   * before the LIVE question and after it, and when it differs from what was shown (another hash, a row changed, added,
+   * removed or moved) nothing is written nor sent, and the refusal says what changed. Without it, the check made here is
+   * what is shown (confirm's preview).
    */
   async approve(
     id: string,
     approverFingerprint: string,
     desk: TradingDesk,
     confirm?: (preview: Preview) => Promise<boolean>,
+    shown?: ApprovalCheck,
   ): Promise<SendResult> {
-    const check = await this.check(id, approverFingerprint);
-    if (check.refusal !== null) throw new ApprovalRefusedError(check.refusal, check);
+    const check = await this.pinned(id, approverFingerprint, shown);
     const { batch } = check;
     const preview = await desk.preview("column", batch.rows);
     const finishing = batch.status === "approved";
@@ -103,15 +152,33 @@ export class Approvals {
     if (!finishing && blocked.length > 0) {
       throw new ApprovalRefusedError(`Batch ${id} was not approved: ${blocked.join("; ")}. Nothing was sent; it stays pending.`, check);
     }
-    if (confirm && !(await confirm(preview))) return { rows: [], skipped: [] };
-    if (!finishing) await this.decide(id, ["pending"], { status: "approved", approvedBy: approverFingerprint, reason: null });
+    if (confirm) {
+      if (!(await confirm(preview))) return { rows: [], skipped: [] };
+      await this.pinned(id, approverFingerprint, check); // the sheet may have been rewritten while the question was open
+    }
+    if (!finishing) await this.decide(id, ["pending"], { status: "approved", approvedBy: approverFingerprint, reason: null }, batch.hash);
     const position = new Map(batch.rows.map((r, i) => [r.rowNumber, i + 1]));
     const idempotencyKeys = preview.lines.map((l) => approvalKey(id, position.get(l.row.rowNumber)!));
-    const approval = { batchHash: batch.hash, preparedBy: batch.preparedBy, approvedBy: approverFingerprint, idempotencyKeys };
+    const approval = {
+      batchHash: batch.hash,
+      preparedBy: batch.preparedBy,
+      approvedBy: approverFingerprint,
+      idempotencyKeys,
+      preparedAt: doneSince(batch),
+    };
     const result = await desk.send(preview, { approval });
     const batchKeys = batch.rows.map((_, i) => approvalKey(id, i + 1));
-    await this.settle(id, approverFingerprint, batchKeys, result);
+    await this.settle(id, approverFingerprint, batchKeys, result, batch.hash);
     return result;
+  }
+
+  /** The batch checked now, refused (nothing written nor sent) when the check refuses or it is not what `shown` showed. */
+  private async pinned(id: string, approver: string, shown?: ApprovalCheck): Promise<ApprovalCheck> {
+    const check = await this.check(id, approver);
+    const changed = shown ? differsFromShown(shown, check) : null;
+    if (changed !== null) throw new ApprovalRefusedError(changed, check);
+    if (check.refusal !== null) throw new ApprovalRefusedError(check.refusal, check);
+    return check;
   }
 
   /**
@@ -119,17 +186,18 @@ export class Approvals {
    * every row because the approving key cannot trade (nothing traded: prepare it again for an approver with a trading key);
    * else still approved (rows not sent yet: the same approver approves again to finish).
    */
-  private async settle(id: string, approver: string, keys: readonly string[], result: SendResult): Promise<void> {
+  private async settle(id: string, approver: string, keys: readonly string[], result: SendResult, hash: string): Promise<void> {
     const scope =
       result.rows.length === keys.length && result.rows.every((r) => r.status === "rejected" && r.errorCode === "insufficient_scope");
     if (scope) {
       const reason =
         "The approving key cannot trade (403 insufficient_scope): nothing was traded. Prepare the batch again for an approver with a trading key.";
-      await this.decide(id, ["approved"], { status: "rejected", approvedBy: approver, reason });
+      await this.decide(id, ["approved"], { status: "rejected", approvedBy: approver, reason }, hash);
       return;
     }
     const held = new Set((await this.sheet.readLog({ keys })).map((r) => r.idempotencyKey));
-    if (keys.every((k) => held.has(k))) await this.decide(id, ["approved"], { status: "executed", approvedBy: approver, reason: null });
+    if (keys.every((k) => held.has(k)))
+      await this.decide(id, ["approved"], { status: "executed", approvedBy: approver, reason: null }, hash);
   }
 
   /** Marks a pending batch rejected, with the reason (required: trimmed, non-empty). The preparer may reject their own batch (withdraw it). */
@@ -140,12 +208,24 @@ export class Approvals {
       throw new ApprovalRefusedError(`Reason is empty: say why batch ${id} is rejected, so the preparer knows what to change.`);
     const block = await this.block(id);
     if (block.batch.status !== "pending") throw new ApprovalRefusedError(judgeBlock(block, approverFingerprint).refusal!);
-    await this.decide(id, ["pending"], { status: "rejected", approvedBy: approverFingerprint, reason: why });
+    // A batch the record shows decided (rejected, executed, its rows in the log) is not decided again from a typed-back status.
+    const recorded = await this.recorded(block, approverFingerprint);
+    if (recorded !== null) throw new ApprovalRefusedError(recorded);
+    await this.decide(id, ["pending"], { status: "rejected", approvedBy: approverFingerprint, reason: why }, block.batch.hash);
     return (await this.block(id)).batch;
   }
 
-  private async decide(id: string, from: readonly ApprovalStatus[], decision: Omit<ApprovalDecision, "decidedAt">): Promise<void> {
-    await this.sheet.setApprovalStatus(id, from, { ...decision, decidedAt: this.now().toISOString() });
+  /** Writes the decision over the status expected (else throws, writing nothing), then journals it on this computer. */
+  private async decide(
+    id: string,
+    from: readonly ApprovalStatus[],
+    decision: Omit<ApprovalDecision, "decidedAt">,
+    hash: string,
+  ): Promise<void> {
+    const decidedAt = this.now().toISOString();
+    await this.sheet.setApprovalStatus(id, from, { ...decision, decidedAt });
+    const status = decision.status as JournalledDecision["status"];
+    await this.journal.putDecision({ batchId: id, hash, status, by: decision.approvedBy ?? "", at: decidedAt });
   }
 
   private async block(id: string): Promise<ApprovalBlock> {

@@ -1,7 +1,7 @@
-// The Approvals sheet port: what the approvals workflow asks of the workbook (read blocks, append one, write a decision). Implemented by src/excel (Office.js and in-memory).
+// The approvals workflow's ports: the Approvals sheet (read blocks, append one, write a decision) and this computer's journal of decisions. Implemented by src/excel (Office.js and in-memory).
 import type { CellValue } from "../cells";
 import type { SheetRow, Workbook } from "../workbook";
-import type { ApprovalDecision, ApprovalStatus } from "./approvals";
+import type { ApprovalDecision, ApprovalStatus, JournalledDecision } from "./approvals";
 
 /** The "Approvals" sheet as the approvals workflow sees it. Implementations: office-workbook.ts (Excel.run) and memory-workbook.ts. */
 export interface ApprovalsSheet {
@@ -22,3 +22,16 @@ export interface ApprovalsSheet {
 
 /** What the approvals workflow uses of a workbook: the Approvals sheet, and the Hedge Log's query (an executed batch is one whose every key the log holds). */
 export type ApprovalsWorkbook = ApprovalsSheet & Pick<Workbook, "readLog">;
+
+/**
+ * This computer's journal of approval decisions (beside the API key, never in the workbook: src/excel/intent-store.ts):
+ * what a workbook editor cannot type back. Writes are durable when the promise resolves.
+ */
+export interface ApprovalJournal {
+  /** The decision this computer made on a batch, null when none. */
+  loadDecision(batchId: string): Promise<JournalledDecision | null>;
+  /** Keeps a decision; a final one (rejected, executed) is never replaced by a later write. */
+  putDecision(decision: JournalledDecision): Promise<void>;
+  /** Whether this computer has approved a batch with the key of this public fingerprint. */
+  hasApproved(fingerprint: string): Promise<boolean>;
+}

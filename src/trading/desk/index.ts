@@ -36,6 +36,7 @@ import { RowRunner } from "./runner";
 import { FillFollower } from "./fill-follower";
 import { planResume } from "./resume-planner";
 import { BACKOFF_MS, classifyFailure } from "./rule";
+import { doneOnService, type DoneLine } from "./approved-done";
 
 export {
   BACKOFF_MS,
@@ -217,6 +218,7 @@ class Desk implements TradingDesk, DeskContext {
     const held = approval?.idempotencyKeys ? await this.keysHeld(approval.idempotencyKeys) : new Set<string>();
     const { lines, skipped } = this.sendable(preview, options, held);
     if (lines.length === 0) return { rows: [], skipped };
+    const done = approval?.preparedAt ? await this.doneElsewhere(lines, approval, options.signal) : new Map<number, DoneLine>();
 
     // Journal first: every row is in the per-user journal and the log as `submitting` before any request leaves.
     const loggedAt = this.now().toISOString();
@@ -231,8 +233,10 @@ class Desk implements TradingDesk, DeskContext {
     await this.journal.append(intents);
     this.chainIndex = null;
     const signal = options.signal;
-    for (const intent of intents) {
-      this.lanes.track(intent, true).signal = signal;
+    for (const [i, intent] of intents.entries()) {
+      const found = done.get(lines[i].index);
+      if (found) this.move(intent, { ...found.patch, message: found.says }); // recorded as done, never sent
+      this.lanes.track(intent, !found).signal = signal;
       this.emit(intent);
     }
     this.startFillPolling();
@@ -240,6 +244,12 @@ class Desk implements TradingDesk, DeskContext {
     await this.until(() => signal?.aborted === true || this.stopped || intents.every((i) => this.lanes.get(i.idempotencyKey)?.answered));
     await this.journal.flush().catch(() => undefined);
     return { rows: intents.map(rowStatusOf), skipped };
+  }
+
+  /** The approved lines the service shows done already (approved-done.ts), by their place in the preview. */
+  private doneElsewhere(lines: Array<{ row: TradeRow; index: number }>, approval: SendApproval, signal?: AbortSignal) {
+    const keyed = lines.map((l) => ({ ...l, key: approval.idempotencyKeys?.[l.index] ?? "" }));
+    return doneOnService(this.client, keyed, approval.preparedAt!, this.environment, this.account, signal);
   }
 
   /**

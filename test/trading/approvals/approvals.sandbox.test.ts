@@ -119,7 +119,9 @@ test("a second key approves: the batch trades once with the LIVE confirmation, i
   await controlOk(sb, "POST", "/accounts/keys", { account_key: DEMO_API_KEY, api_key: third, scopes: ["read", "trade"] });
   const thirdDesk = await createDesk({ client: deskClient(sb, third), workbook, pollIntervalMs: 100 });
   edit((g) => (g[1][1] = "pending"));
-  await expect(approvals.approve(batch.id, publicKeyFingerprint(third), thirdDesk, async () => true)).rejects.toThrow(/was not approved/);
+  await expect(approvals.approve(batch.id, publicKeyFingerprint(third), thirdDesk, async () => true)).rejects.toThrow(
+    /was executed by .* \(this computer's record\), but its Status cell now reads "pending": a status typed back is refused/,
+  );
   expect(status()).toBe("pending");
   expect(await hedges()).toBe(before + 2);
   expect((await workbook.readLog()).length).toBe(2);

@@ -268,6 +268,7 @@ describe("approve: the order of things and the keys", () => {
             preparedBy: PREPARER,
             approvedBy: APPROVER,
             idempotencyKeys: [1, 2, 3, 4].map((p) => approvalKey(batch.id, p)),
+            preparedAt: "2026-11-25T00:00:00.000Z", // the batch id's UTC day: the service is asked first what of it is done since
           },
         },
       },

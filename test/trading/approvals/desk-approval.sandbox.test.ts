@@ -9,7 +9,7 @@ import type { CellValue } from "../../../src/trading/cells";
 import type { SendApproval } from "../../../src/trading/types";
 import type { RunningSandbox } from "../../../src/sandbox/server";
 import { DEMO_API_KEY } from "../../../src/sandbox/demo";
-import { deskClient, start, serviceState } from "../../sandbox/helpers";
+import { controlOk, deskClient, raw, start, serviceState, until } from "../../sandbox/helpers";
 import { chainFindings } from "../../support/chain";
 
 const BATCH: CellValue[][] = [
@@ -76,6 +76,50 @@ describe("an approved batch through the desk", () => {
     const after = await serviceState(sb, DEMO_API_KEY);
     expect(after.hedges.map((h) => [h.id, h.notional_usd])).toEqual(before.hedges.map((h) => [h.id, h.notional_usd]));
     expect(await workbook.readLog()).toHaveLength(3);
+  });
+
+  it("an Open another approval of the batch already did (another computer, other keys) is recorded as done from the service, never sent", async () => {
+    const OPENS = BATCH.slice(0, 3);
+    const copyOn = async (workbook: MemoryWorkbook) => {
+      workbook.setSheet("Batch", OPENS).select("Batch", "A2:F3");
+      const desk = await createDesk({
+        client: deskClient(sb, DEMO_API_KEY),
+        workbook,
+        intentStore: new MemoryIntentStore(),
+        pollIntervalMs: 250,
+      });
+      const read = await desk.readRows("open");
+      return { desk, preview: await desk.preview(read.action, read.rows) };
+    };
+    const preparedAt = new Date(Date.now() - 60_000).toISOString();
+    const first = await copyOn(new MemoryWorkbook());
+    await first.desk.send(first.preview, { approval: { ...approvalOf([newIdempotencyKey(), newIdempotencyKey()]), preparedAt } });
+    await first.desk.settled(20_000);
+    first.desk.stop();
+    // The hedges were closed since, so the second copy's preview lets both Opens through; a service whose keys are per API
+    // key would not replay them (other keys here): only asking the service first keeps them from trading twice.
+    for (const side of ["buy", "sell"]) await raw(sb, "POST", "/hedges/close", { body: { market: "USDTNGN", side } });
+    await until(async () => (await serviceState(sb, DEMO_API_KEY)).hedges.every((h) => h.status === "closed"));
+    const hedges = async () =>
+      (await controlOk(sb, "GET", "/state")).accounts as Array<{ api_key: string; hedges: unknown[]; history: unknown[] }>;
+    const count = async () => (await hedges()).find((a) => a.api_key === DEMO_API_KEY)!.hedges.length;
+    const before = await count();
+    const workbook = new MemoryWorkbook();
+    const second = await copyOn(workbook);
+    expect(second.preview.lines.map((l) => l.blockers)).toEqual([[], []]);
+    const keys = [newIdempotencyKey(), newIdempotencyKey()];
+    const result = await second.desk.send(second.preview, { approval: { ...approvalOf(keys), preparedAt } });
+    second.desk.stop();
+    expect(result.rows.map((r) => [r.status, r.message])).toEqual([
+      ["filled", expect.stringMatching(/^Done already by another approval of this batch: Hedge .* is closed\.$/)],
+      ["filled", expect.stringMatching(/^Done already by another approval of this batch/)],
+    ]);
+    expect(await count()).toBe(before); // nothing opened again
+    const log = await workbook.readLog();
+    expect(log.map((r) => [r.idempotencyKey, r.status, r.clientReference, r.sentAt ?? null])).toEqual([
+      [keys[0], "filled", "DEAL-1", null],
+      [keys[1], "filled", "DEAL-2", null],
+    ]);
   });
 
   it("without keys, the approval's hash and fingerprints still go into every row, each with a fresh key", async () => {
