@@ -288,3 +288,127 @@ describe("the chain's versions: a new column never breaks an old seal", () => {
     expect(checkChain(rows, rowHash)).toEqual([]);
   });
 });
+
+describe("what the canonical form reads a cell as (what Excel gives back hashes as what was written)", () => {
+  const time = (value: unknown) => JSON.parse(canonicalBody({ loggedAt: value as string }))[0] as unknown;
+  it.each([
+    ["2026-11-25T17:03:12Z", "2026-11-25T17:03:12.000Z"],
+    ["2026-11-25T17:03:12.499Z", "2026-11-25T17:03:12.000Z"],
+    ["2026-11-25T17:03:12.4Z", "2026-11-25T17:03:12.000Z"],
+    ["2026-11-25T17:03:12.500Z", "2026-11-25T17:03:13.000Z"], // rounded to the nearest second, as utcMs reads it
+    ["2026-11-25T18:03:12+01:00", "2026-11-25T17:03:12.000Z"],
+    ["2024-02-29T10:00:00Z", "2024-02-29T10:00:00.000Z"],
+    ["2000-02-29T10:00:00Z", "2000-02-29T10:00:00.000Z"],
+    ["2023-02-29T10:00:00Z", "2023-02-29T10:00:00Z"], // no such day: text, as written
+    ["1900-02-29T10:00:00Z", "1900-02-29T10:00:00Z"],
+    ["2026-00-10T10:00:00Z", "2026-00-10T10:00:00Z"],
+    ["2026-13-10T10:00:00Z", "2026-13-10T10:00:00Z"],
+    ["2026-04-30T10:00:00Z", "2026-04-30T10:00:00.000Z"],
+    ["2026-04-31T10:00:00Z", "2026-04-31T10:00:00Z"],
+    ["2026-04-00T10:00:00Z", "2026-04-00T10:00:00Z"],
+    ["2026-01-31T10:00:00Z", "2026-01-31T10:00:00.000Z"],
+    ["2026-12-31T23:59:59Z", "2026-12-31T23:59:59.000Z"],
+    ["2026-04-10T24:00:00Z", "2026-04-10T24:00:00Z"],
+    ["2026-04-10T23:60:00Z", "2026-04-10T23:60:00Z"],
+    ["2026-04-10T23:59:60Z", "2026-04-10T23:59:60Z"],
+    ["0099-01-01T00:00:00Z", "0099-01-01T00:00:00.000Z"],
+    ["yesterday", "yesterday"],
+    [46000, "46000"],
+    ["", null],
+  ])("a time %j reads as %j", (value, expected) => {
+    expect(time(value)).toBe(expected);
+  });
+
+  it("amounts to the cent as text, typed text as it is; other numbers as numbers, text as text; empty cells null", () => {
+    const read = (record: Partial<LogRecord>) => JSON.parse(canonicalBody(record)) as unknown[];
+    expect(read({ notional: 1234.5, tenor: 7, market: "USDTNGN" }).slice(0, 7)).toEqual([null, null, null, "USDTNGN", null, "1234.50", 7]);
+    expect(read({ notional: "1,234.50" as unknown as number, tenor: "7" as unknown as number }).slice(5, 7)).toEqual(["1,234.50", "7"]);
+    expect(read({ clientReference: 123 as unknown as string, side: undefined })[7]).toBe(123);
+    expect(JSON.parse(canonicalFinal({ notionalBefore: 50_000, sentAt: "2026-11-25T17:03:12Z", decidedAt: "" }))).toEqual([
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+      "50000.00",
+      "2026-11-25T17:03:12.000Z",
+      null,
+      null,
+    ]);
+  });
+});
+
+describe("the check's other words", () => {
+  it("a log with no chained row: one line for all its rows; an empty log cut off is named at no row", () => {
+    const older: ChainRow[] = [0, 1, 2].map((i) => ({
+      rowNumber: i + 2,
+      record: body(i),
+      chain: { prevHash: null, rowHash: null, finalHash: null },
+      final: false,
+    }));
+    expect(checkChain(older)).toEqual([
+      { kind: "before_chain", rowNumber: 2, message: "3 row(s) from row 2 were written before the log kept a hash chain: not judged." },
+    ]);
+    expect(checkChain([], "f".repeat(64))).toEqual([
+      { kind: "cut_off", rowNumber: null, message: "The newest row this computer wrote is not in the log: rows were cut off." },
+    ]);
+    expect(checkChain([], null)).toEqual([]);
+    const rows = chainedLog(3);
+    expect(checkChain(rows, rows[1].chain.rowHash)).toEqual([]); // the head is in the log (rows after it are another computer's)
+    expect(checkChain(rows.slice(0, 2), rows[2].chain.rowHash)).toEqual([
+      { kind: "cut_off", rowNumber: 3, message: "The newest row this computer wrote is not in the log: rows were cut off after row 3." },
+    ]);
+  });
+
+  it("a row with a link but no Prev hash was typed in; the first row moved down is named as the chain's first", () => {
+    const rows = chainedLog(4);
+    rows[2] = { ...rows[2], chain: { ...rows[2].chain, prevHash: null } };
+    expect(checkChain(rows)).toEqual([
+      { kind: "inserted", rowNumber: 4, message: "Row 4: inserted by hand: it carries no link of the add-in's chain." },
+    ]); // the row after it still follows its link: only the row itself is flagged
+    const firstDown = chainedLog(5);
+    firstDown.splice(3, 0, firstDown.shift()!);
+    expect(checkChain(renumber(firstDown))).toEqual([
+      { kind: "moved", rowNumber: 5, message: "Row 5: moved: it was the first row of the chain." },
+    ]);
+  });
+
+  it("an edited row and an unsealed final row say which cells; a row not final needs no seal", () => {
+    const rows = chainedLog(3);
+    rows[0] = { ...rows[0], record: { ...rows[0].record, side: "sell" } };
+    rows[1] = { ...rows[1], chain: { ...rows[1].chain, finalHash: "" } };
+    rows[2] = { ...rows[2], chain: { ...rows[2].chain, finalHash: null }, final: false };
+    expect(checkChain(rows)).toEqual([
+      {
+        kind: "edited",
+        rowNumber: 2,
+        message:
+          "Row 2: a cell of what was sent (amount, market, side, tenor, reference, time, key, account or approval) was edited after it was written.",
+      },
+      { kind: "not_sealed", rowNumber: 3, message: "Row 3: its final status was not written by the add-in (no seal)." },
+    ]);
+    const sealed = chainedLog(2);
+    sealed[1] = { ...sealed[1], record: { ...sealed[1].record, message: "typed" } };
+    expect(checkChain(sealed)).toEqual([
+      {
+        kind: "edited_after_final",
+        rowNumber: 3,
+        message: "Row 3: a cell of its outcome (status, rate, hashes, message, decision) was edited after it was final.",
+      },
+    ]);
+  });
+
+  it("several rows moved: the fewest that restore the order are flagged, each named after the row it was written after", () => {
+    const rows = chainedLog(10);
+    // Written 0..9; the sheet shows 0 1 7 2 3 4 8 5 6 9: rows 7 and 8 moved up.
+    const order = [0, 1, 7, 2, 3, 4, 8, 5, 6, 9];
+    const shown = renumber(order.map((i) => rows[i]));
+    expect(checkChain(shown)).toEqual([
+      { kind: "moved", rowNumber: 4, message: "Row 4: moved: it was written after row 10." },
+      { kind: "moved", rowNumber: 8, message: "Row 8: moved: it was written after row 4." },
+    ]);
+  });
+});
