@@ -49,6 +49,7 @@ export default {
     "src/trading/verdict.ts",
     "src/trading/desk/*.ts",
     "src/trading/intent-store.ts",
+    "src/trading/log/log-chain.ts",
     "src/monthend/exact-sum.ts",
     "src/sandbox/idempotency.ts",
   ],
