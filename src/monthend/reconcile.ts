@@ -39,6 +39,7 @@ export function reconcile(data: MonthData): Reconciliation {
     openTotals: openTotals(open),
     differences,
     chain: data.chain ?? null,
+    service: data.service ?? null,
     counts: {
       realized: realized.length,
       open: open.length,
@@ -48,6 +49,7 @@ export function reconcile(data: MonthData): Reconciliation {
       differences: differences.length,
       pending: differences.filter((d) => d.kind === "pending").length,
       chainFindings: flaggedLines(data.chain ?? null).length,
+      serviceFindings: data.service?.lines.length ?? 0,
     },
     notes: reconNotes(data, otherLogRows),
   };
