@@ -52,6 +52,7 @@ export default {
     "src/trading/approvals/batch-hash.ts",
     "src/trading/approvals/approval-desk.ts",
     "src/trading/intent-store.ts",
+    "src/trading/log/log-chain.ts",
     "src/monthend/exact-sum.ts",
     "src/sandbox/idempotency.ts",
     "src/policy/*.ts",

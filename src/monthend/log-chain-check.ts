@@ -34,6 +34,7 @@ export const CHAIN_KIND_LABELS: Readonly<Record<ChainFindingKind, string>> = {
   inserted: "Row inserted",
   deleted_before: "Row deleted before it",
   moved: "Row moved",
+  forked: "Chain forks",
   cut_off: "Rows cut off the end",
 };
 

@@ -1,4 +1,4 @@
-// Reads what a month's reconciliation needs from the service: account, history since the month began (paged), positions, hedges, and each hedge the log names.
+// Reads what a month's reconciliation needs from the service: account, history since the month began (paged), positions, the hedges opened since shortly before the month (paged), and a hedge the log names that those pages could not show.
 import { sameAccount } from "../trading/duplicates";
 import type { HedgingClient } from "../api/client";
 import { isHedgingApiError } from "../api/errors";
@@ -6,7 +6,7 @@ import { LIST_LIMIT_MAX, type ClosedHedge, type Hedge } from "../api/schemas";
 import { utcMs } from "../api/time";
 import type { LogRecord } from "../trading/log/hedge-log";
 import type { MonthWindow } from "./month";
-import type { MonthData } from "./recon-model";
+import { PENDING, type MonthData } from "./recon-model";
 
 /** The client calls the month-end uses. */
 export type MonthEndClient = Pick<HedgingClient, "environment" | "account" | "positions" | "list" | "get" | "history">;
@@ -18,6 +18,44 @@ export interface FetchOptions {
   signal?: AbortSignal;
   /** Most history pages to read (500 records each). Default 40. */
   maxHistoryPages?: number;
+  /** Most pages of hedges to read (500 each). Default 40. */
+  maxHedgePages?: number;
+}
+
+/** The longest tenor (7 days) and a day: a hedge acted on in the month was opened at most this long before it. */
+export const HEDGES_BEFORE_MS = 8 * 86_400_000;
+
+/** What a read of the hedge list brought. */
+export interface HedgesRead {
+  /** Newest first. */
+  hedges: Hedge[];
+  /** True when the pages reached back before `sinceMs` (or the list's end): every hedge opened since is among them. */
+  complete: boolean;
+}
+
+/**
+ * Every hedge opened at or after `sinceMs`, newest first, in pages of 500 (`GET /hedges?limit=500&starting_after=…`: the
+ * cursor is an assumption, README "Service assumptions"): about one request per 500 hedges of the period, whatever the
+ * log's size. Stops at a short page, at a page whose oldest hedge opened before `sinceMs`, at the page limit, or at a page
+ * with nothing new (a service that ignores the cursor repeats its first page): the last two leave the read incomplete.
+ */
+export async function fetchHedges(
+  client: Pick<HedgingClient, "list">,
+  sinceMs: number,
+  options: Pick<FetchOptions, "signal" | "maxHedgePages"> = {},
+): Promise<HedgesRead> {
+  const seen = new Map<string, Hedge>();
+  let after: string | undefined;
+  for (let page = 0; page < (options.maxHedgePages ?? 40); page++) {
+    const { data } = await client.list({ limit: LIST_LIMIT_MAX, ...(after ? { starting_after: after } : {}) }, options.signal);
+    const known = seen.size;
+    for (const h of data) if (!seen.has(h.id)) seen.set(h.id, h);
+    if (data.length < LIST_LIMIT_MAX) return { hedges: [...seen.values()], complete: true };
+    if (data.some((h) => utcMs(h.opened_at ?? "") < sinceMs)) return { hedges: [...seen.values()], complete: true };
+    if (seen.size === known) break;
+    after = data[data.length - 1].id;
+  }
+  return { hedges: [...seen.values()], complete: false };
 }
 
 /** What a history read brought: the records, and whether they are all of the window's. */
@@ -115,20 +153,39 @@ export async function fetchMonthData(
   const history = read.records;
 
   progress("Reading positions and hedges…");
-  const [positions, newest, filled, submitted] = await Promise.all([
+  // Every hedge opened since shortly before the month (or the oldest row still pending): the hedges its rows act on.
+  const env = client.environment.toLowerCase();
+  const envLog = log.filter((r) => String(r.environment).toLowerCase() === env && sameAccount(r.account, account.account_address));
+  const pendingSince = Math.min(
+    ...envLog
+      .filter((r) => PENDING.has(r.status))
+      .map((r) => utcMs(r.loggedAt))
+      .filter(Number.isFinite),
+  );
+  const sinceMs = Math.min(month.startMs, pendingSince) - HEDGES_BEFORE_MS;
+  const [positions, listed, filled, submitted] = await Promise.all([
     client.positions(signal),
-    client.list({ limit: LIST_LIMIT_MAX }, signal),
+    fetchHedges(client, sinceMs, options),
     client.list({ status: "filled", limit: LIST_LIMIT_MAX }, signal),
     client.list({ status: "submitted", limit: LIST_LIMIT_MAX }, signal),
   ]);
   const hedges = new Map<string, Hedge>();
-  for (const h of [...newest.data, ...filled.data, ...submitted.data]) hedges.set(h.id, h);
+  for (const h of [...listed.hedges, ...filled.data, ...submitted.data]) hedges.set(h.id, h);
 
-  // Hedge ids and client references of this environment's log rows that the lists did not return: ask for each one.
-  const env = client.environment.toLowerCase();
-  const envLog = log.filter((r) => String(r.environment).toLowerCase() === env && sameAccount(r.account, account.account_address));
+  // Hedge ids and client references of this environment's log rows that the lists did not return: asked for one by one
+  // only when the pages stopped short, and only for rows since then (an older row's hedge was reconciled in its month).
   const inHistory = new Set(history.map((r) => r.hedge_id).filter(Boolean));
-  const missingIds = [...new Set(envLog.map((r) => r.hedgeId).filter((id): id is string => !!id && !hedges.has(id) && !inHistory.has(id)))];
+  const recent = (r: LogRecord) => !(utcMs(r.loggedAt) < sinceMs);
+  const missingIds = listed.complete
+    ? []
+    : [
+        ...new Set(
+          envLog
+            .filter(recent)
+            .map((r) => r.hedgeId)
+            .filter((id): id is string => !!id && !hedges.has(id) && !inHistory.has(id)),
+        ),
+      ];
   if (missingIds.length > 0) progress(`Looking up ${missingIds.length} hedges named in the log…`);
   await Promise.all(
     missingIds.map(async (id) => {
@@ -144,7 +201,9 @@ export async function fetchMonthData(
   const knownRefs = new Set([...hedges.values()].map((h) => h.client_reference).concat(history.map((r) => r.client_reference)));
   const missingRefs = [
     ...new Set(
-      envLog.filter((r) => !r.hedgeId && r.clientReference && !knownRefs.has(r.clientReference)).map((r) => r.clientReference as string),
+      envLog
+        .filter((r) => recent(r) && !r.hedgeId && r.clientReference && !knownRefs.has(r.clientReference))
+        .map((r) => r.clientReference as string),
     ),
   ];
   if (missingRefs.length > 0) progress(`Looking up ${missingRefs.length} client references named in the log…`);
@@ -165,6 +224,7 @@ export async function fetchMonthData(
     historyIncompleteReason: read.incompleteReason,
     positions: positions.data,
     hedges: [...hedges.values()],
+    hedgesComplete: listed.complete,
     log,
   };
 }

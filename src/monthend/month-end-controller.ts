@@ -144,8 +144,12 @@ export class MonthEndController {
         `${plural(r.counts.open, "open position")}, ${plural(r.counts.differences, "difference")} with the Hedge Log` +
         (r.counts.pending > 0 ? ` (${r.counts.pending} still pending)` : "") +
         (r.counts.chainFindings > 0
-          ? `; the Hedge Log's chain has ${plural(r.counts.chainFindings, "finding")} (a row edited, inserted, deleted, moved or cut off): see the sheet's Differences.`
-          : ".");
+          ? `; the Hedge Log's chain has ${plural(r.counts.chainFindings, "finding")} (a row edited, inserted, deleted, moved or cut off)`
+          : "") +
+        (r.counts.serviceFindings > 0
+          ? `; the Hedge Log differs from the service in ${plural(r.counts.serviceFindings, "finding")} (a cell, a row logged after the service acted, rows cut off)`
+          : "") +
+        (r.counts.chainFindings + r.counts.serviceFindings > 0 ? ": see the sheet's Differences." : ".");
       if (r.historyIncomplete) {
         const warning = `History incomplete: only the newest ${plural(r.counts.realized, "record")} of the month could be read, so the sheet may miss hedges closed earlier in it.`;
         this.set({
@@ -158,7 +162,11 @@ export class MonthEndController {
       this.set({
         busy: null,
         progress: null,
-        message: { kind: r.counts.differences + r.counts.chainFindings > 0 ? "warning" : "success", text, details: r.notes },
+        message: {
+          kind: r.counts.differences + r.counts.chainFindings + r.counts.serviceFindings > 0 ? "warning" : "success",
+          text,
+          details: r.notes,
+        },
       });
     } catch (e) {
       this.set({ busy: null, progress: null, message: errorMessage(e) });

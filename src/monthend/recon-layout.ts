@@ -5,6 +5,7 @@ import { reconSheetName } from "./month";
 import type { Reconciliation } from "./recon-model";
 import { DIFFERENCE_LABELS } from "./recon-model";
 import { CHAIN_KIND_LABELS, flaggedLines, type ChainReport } from "./log-chain-check";
+import { SERVICE_KIND_LABELS, type ServiceLine, type ServiceReport } from "./log-vs-service";
 import { FORMATS, type CellValue, type SheetContent, type SheetSection } from "./sheet-content";
 import { durationText } from "./side-time";
 
@@ -156,6 +157,31 @@ function chainEmpty(chain: ChainReport | null): string {
   return chain.rows === 0 ? "The Hedge Log has no rows: no chain to check." : verifiedSentence(chain);
 }
 
+export const SERVICE_COLUMNS: readonly Column<ServiceLine>[] = [
+  { header: "Hedge Log against the service", kind: "text", width: 120, value: (l) => SERVICE_KIND_LABELS[l.kind] },
+  { header: "Sheet", kind: "text", width: 110, value: (l) => l.sheet },
+  { header: "Row", kind: "count", width: 100, value: (l) => l.rowNumber ?? "" },
+  { header: "Column", kind: "text", width: 60, value: (l) => l.field },
+  { header: "Log says", kind: "text", width: 40, value: (l) => l.logSays },
+  { header: "Service says", kind: "text", width: 60, value: (l) => l.serviceSays },
+  // Last on its row, so a long sentence runs on into the empty cells to its right.
+  { header: "What it means", kind: "text", width: 120, value: (l) => l.message },
+];
+
+/** What the table of the log against the service says when it has no line. */
+function serviceEmpty(service: ServiceReport): string {
+  const rows = `${service.compared} row(s) compared with the hedges the service shows`;
+  const partial = service.complete ? "" : " (the service's hedges could not all be read: rows whose hedge was not read were not compared)";
+  return `No difference: ${rows}${partial}; no action of the service after the newest row.`;
+}
+
+/** The log's cells against the service, after an empty row: one line per finding, at its row (none when it was not run). */
+function serviceTable(sheet: SheetBuilder, service: ServiceReport | null): void {
+  if (!service) return;
+  sheet.blank();
+  sheet.table(SERVICE_COLUMNS, service.lines, serviceEmpty(service));
+}
+
 /** The label of the header's first line when the history was read only in part. */
 export const HISTORY_INCOMPLETE_LABEL = "WARNING: history incomplete";
 
@@ -176,6 +202,7 @@ export function reconContent(recon: Reconciliation): SheetContent {
     sheet.table(DIFFERENCE_COLUMNS, recon.differences, "No differences: every log action and every service hedge of the period match.");
     sheet.blank();
     sheet.table(CHAIN_COLUMNS, chainItems(recon.chain), chainEmpty(recon.chain));
+    serviceTable(sheet, recon.service);
   });
   return sheet.content(reconSheetName(recon.window.label));
 }
@@ -274,6 +301,7 @@ function summarySection(sheet: SheetBuilder, recon: Reconciliation): void {
     sheet.line("Rolls", counts.rolls, FORMATS.count);
     sheet.line("Hedge ends not reopened", counts.unhedged, FORMATS.count);
     if (recon.chain) sheet.line("Hedge Log chain findings", counts.chainFindings, FORMATS.count);
+    if (recon.service) sheet.line("Hedge Log against the service findings", counts.serviceFindings, FORMATS.count);
     for (const note of recon.notes) sheet.line("Note", note, FORMATS.text);
   });
   sheet.widths[0] = Math.max(sheet.widths[0], 150);

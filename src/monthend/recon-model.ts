@@ -4,6 +4,7 @@ import type { ClosedHedge, Hedge, Position } from "../api/schemas";
 import { utcMs } from "../api/time";
 import type { LogRecord } from "../trading/log/hedge-log";
 import type { ChainReport } from "./log-chain-check";
+import type { ServiceReport } from "./log-vs-service";
 import type { MonthWindow } from "./month";
 
 /** Everything the reconciliation looks at, fetched beforehand (see month-data.ts). */
@@ -23,10 +24,14 @@ export interface MonthData {
   positions: Position[];
   /** The hedges the service returned (its newest hedges, every open one, and each hedge id the log names that the service knows). */
   hedges: Hedge[];
+  /** False when the pages of hedges stopped before reaching back to shortly before the month (fetchHedges). */
+  hedgesComplete?: boolean;
   /** Every Hedge Log row (any environment; rows of the other environment are left out here). */
   log: LogRecord[];
   /** The check of the log's hash chain over every row read (verifyLogChain); null or absent when it was not run. */
   chain?: ChainReport | null;
+  /** The check of the log's cells against the service (checkLogAgainstService); null or absent when it was not run. */
+  service?: ServiceReport | null;
 }
 
 export const DIFFERENCE_KINDS = [
@@ -140,6 +145,8 @@ export interface Reconciliation {
   sideTime: SideEvent[];
   /** The Hedge Log's hash chain as month end found it; null when it was not checked. */
   chain: ChainReport | null;
+  /** The Hedge Log's cells against the service; null when they were not checked. */
+  service: ServiceReport | null;
   counts: {
     realized: number;
     open: number;
@@ -157,6 +164,8 @@ export interface Reconciliation {
     unhedged: number;
     /** Findings of the chain check that say a row was changed (not the rows before the chain). */
     chainFindings: number;
+    /** Findings of the check against the service (a cell that differs, a row logged after the service acted, rows cut off). */
+    serviceFindings: number;
   };
   /** Things the reader must know (e.g. positions are as of generation, not month end). */
   notes: string[];

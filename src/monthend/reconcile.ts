@@ -43,6 +43,7 @@ export function reconcile(data: MonthData): Reconciliation {
     differences,
     sideTime,
     chain: data.chain ?? null,
+    service: data.service ?? null,
     counts: {
       realized: realized.length,
       open: open.length,
@@ -54,6 +55,7 @@ export function reconcile(data: MonthData): Reconciliation {
       rolls: sideTime.filter((e) => e.kind === "roll").length,
       unhedged: sideTime.filter((e) => e.kind === "unhedged").length,
       chainFindings: flaggedLines(data.chain ?? null).length,
+      serviceFindings: data.service?.lines.length ?? 0,
     },
     notes: reconNotes(data, otherLogRows),
   };

@@ -1,7 +1,8 @@
-// Reconcile month, end to end: read the Hedge Log (and check its hash chain) and the service, reconcile, write the "Hedge Recon YYYY-MM" sheet; progress for the pane.
-import type { LogRecord } from "../trading/log/hedge-log";
+// Reconcile month, end to end: read the Hedge Log (and check its hash chain) and the service, check the log's cells against the service, reconcile, write the "Hedge Recon YYYY-MM" sheet; progress for the pane.
+import { LOG_SHEET_NAME, type LogRecord } from "../trading/log/hedge-log";
 import { journalRecords, type PlacedLogRow } from "../trading/workbook";
 import { verifyLogChain, type ChainReport } from "./log-chain-check";
+import { checkLogAgainstService } from "./log-vs-service";
 import { fetchMonthData, type MonthEndClient } from "./month-data";
 import { monthWindow } from "./month";
 import { reconcile } from "./reconcile";
@@ -51,10 +52,18 @@ export async function reconcileMonth(
     progress("Checking the Hedge Log's chain…");
     chain = verifyLogChain(placed, deps.chainHead ? await deps.chainHead() : null);
   }
-  const data = {
-    ...(await fetchMonthData(deps.client, period, log, { now: deps.now, onProgress: progress, signal: options.signal })),
-    chain,
-  };
+  const fetched = await fetchMonthData(deps.client, period, log, { now: deps.now, onProgress: progress, signal: options.signal });
+  progress("Checking the Hedge Log against the service…");
+  const service = checkLogAgainstService({
+    // Without the rows' places (an older workbook port), rows are named as they stand in the log: from sheet row 2.
+    rows: placed ?? log.map((record, i) => ({ sheet: LOG_SHEET_NAME, rowNumber: i + 2, record })),
+    environment: fetched.environment,
+    accountAddress: fetched.accountAddress,
+    hedges: fetched.hedges,
+    history: fetched.history,
+    hedgesComplete: fetched.hedgesComplete ?? true,
+  });
+  const data = { ...fetched, chain, service };
   progress("Reconciling…");
   const reconciliation = reconcile(data);
   progress("Writing the sheet…");

@@ -1,7 +1,8 @@
-// fetchHistory's paging and its completeness: a read that reaches the window's start is complete; one cut by the page limit or by a service that ignores from/to says so.
-import type { ClosedHedge, HistoryQuery } from "../../src/api/schemas";
-import { fetchHistory } from "../../src/monthend/month-data";
-import { closed } from "../support/builders";
+// fetchHistory's and fetchHedges' paging and their completeness: a read that reaches the window's start is complete; one cut by the page limit or by a service that ignores from/to says so.
+import type { HedgingClient } from "../../src/api/client";
+import type { ClosedHedge, HistoryQuery, ListQuery } from "../../src/api/schemas";
+import { fetchHedges, fetchHistory } from "../../src/monthend/month-data";
+import { closed, hedge } from "../support/builders";
 
 const BASE = Date.UTC(2026, 10, 1);
 const MINUTE = 60_000;
@@ -58,5 +59,42 @@ describe("fetchHistory", () => {
     expect(read.records.map((r) => r.hedge_id)).toEqual(Array.from({ length: 500 }, (_, i) => `h${1202 - i}`));
     expect(read.complete).toBe(false);
     expect(read.incompleteReason).toMatch(/ignore the from\/to filters/);
+  });
+});
+
+describe("fetchHedges", () => {
+  /** `count` hedges opened an hour apart back from 30 Nov 2026, newest first, listed in pages (or the first page again, ignoring the cursor). */
+  function hedges(count: number, { ignoreCursor = false } = {}) {
+    const all = Array.from({ length: count }, (_, i) =>
+      hedge({ id: `h${i}`, opened_at: new Date(Date.UTC(2026, 10, 30) - i * 3_600_000).toISOString() }),
+    );
+    const queries: ListQuery[] = [];
+    const client = {
+      list(q: ListQuery) {
+        queries.push(q);
+        const from = !ignoreCursor && q.starting_after ? all.findIndex((h) => h.id === q.starting_after) + 1 : 0;
+        return Promise.resolve({ data: all.slice(from, from + (q.limit ?? 100)), meta: {} });
+      },
+    };
+    return { client: client as unknown as Pick<HedgingClient, "list">, queries };
+  }
+
+  it("reads pages of 500 with the cursor until one reaches back before the start, and is then complete", async () => {
+    const { client, queries } = hedges(2_000);
+    // 1,200 hours back from 30 Nov is 11 Oct: the third page (hours 1,000–1,499) reaches past it.
+    const read = await fetchHedges(client, Date.UTC(2026, 9, 11));
+    expect(read.complete).toBe(true);
+    expect(read.hedges).toHaveLength(1_500);
+    expect(queries).toEqual([{ limit: 500 }, { limit: 500, starting_after: "h499" }, { limit: 500, starting_after: "h999" }]);
+  });
+
+  it("is complete at a short page; cut short at the page limit or by a service that ignores the cursor", async () => {
+    expect((await fetchHedges(hedges(700).client, 0)).complete).toBe(true);
+    const capped = hedges(2_000);
+    const read = await fetchHedges(capped.client, 0, { maxHedgePages: 2 });
+    expect([read.complete, read.hedges.length, capped.queries.length]).toEqual([false, 1_000, 2]);
+    const ignoring = hedges(2_000, { ignoreCursor: true });
+    const again = await fetchHedges(ignoring.client, 0);
+    expect([again.complete, again.hedges.length, ignoring.queries.length]).toEqual([false, 500, 2]);
   });
 });

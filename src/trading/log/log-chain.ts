@@ -1,7 +1,7 @@
-// The Hedge Log's hash chain: a row's canonical body and final state, its link (SHA-256 over the previous link and its body), its seal once final, and the check month end runs over the log in sheet order.
+// The Hedge Log's hash chain: a row's canonical body and final state (in the versioned form it was written in), its link (SHA-256 over the previous link and its body), its seal once final, and the check month end runs over the log in sheet order.
 import { utcMs } from "../../api/time";
 import { hashOf } from "./digest";
-import { LOG_BODY_FIELDS, LOG_STATUS_FIELDS, type LogRecord } from "./hedge-log";
+import type { LogRecord } from "./hedge-log";
 
 /** The link before the first row of a chain. */
 export const CHAIN_START = "0".repeat(64);
@@ -16,8 +16,63 @@ export interface ChainCells {
   finalHash: string | null;
 }
 
-/** The fields the service's answer and the user's decision set (the log's status fields but the Account, which is body, and the seal itself): sealed when the row becomes final. */
-const FINAL = LOG_STATUS_FIELDS.filter((f) => f !== "account" && f !== "finalHash");
+/**
+ * One version of the chain's canonical form: the fields its body and its seal cover, in that order. A row is linked and
+ * sealed in the newest form (CHAIN_VERSION), and judged ever after in the form it was written in, so that a column added
+ * later never changes an old row's link or seal. Never change a form: a new column of the log that the chain should cover
+ * is a new form, appended here with the next version (src/README.md, "A new Hedge Log column"). From version 2 on, the
+ * canonical text starts with its version number (`[2,…]`); version 1, the form of the logs written before forms had
+ * versions, has none.
+ */
+export interface ChainForm {
+  version: number;
+  /** What was sent and the approval it was sent under: never changes after the row is appended. */
+  body: readonly string[];
+  /** The row's outcome (what the service answered and the user decided): sealed when the row becomes final. */
+  final: readonly string[];
+}
+
+/** The chain's forms, oldest first (versions 1, 2, …). */
+export const CHAIN_FORMS: readonly ChainForm[] = [
+  {
+    version: 1,
+    body: [
+      "loggedAt",
+      "environment",
+      "action",
+      "market",
+      "side",
+      "notional",
+      "tenor",
+      "clientReference",
+      "idempotencyKey",
+      "account",
+      "batchHash",
+      "preparedBy",
+      "approvedBy",
+    ],
+    final: [
+      "status",
+      "hedgeId",
+      "orderTxHash",
+      "fillTxHash",
+      "struckRate",
+      "filledAt",
+      "errorCode",
+      "message",
+      "notionalBefore",
+      "sentAt",
+      "decision",
+      "decidedAt",
+    ],
+  },
+];
+
+/** The form rows are written in now: the newest. */
+const newestForm = (): ChainForm => CHAIN_FORMS[CHAIN_FORMS.length - 1];
+/** The version rows are written in now. */
+export const chainVersion = (): number => newestForm().version;
+
 const AMOUNTS = new Set<string>(["notional", "notionalBefore"]);
 const TIMES = new Set<string>(["loggedAt", "filledAt", "sentAt", "decidedAt"]);
 
@@ -57,22 +112,55 @@ function canonicalTime(text: string): string {
   return Number.isFinite(ms) ? new Date(Math.round(ms / 1000) * 1000).toISOString() : text;
 }
 
-/** The canonical text of some fields of a record: a JSON array in the fixed order given. */
-function canonical(record: Partial<LogRecord>, fields: readonly string[]): string {
+/** The canonical text of some fields of a record: a JSON array in the fixed order given, its version first from version 2 on. */
+function canonical(record: Partial<LogRecord>, fields: readonly string[], version: number): string {
   // JSON.stringify of the array, written out element by element (no array per row: month end builds 100,000 of these).
   const values = record as Record<string, unknown>;
-  let text = "[";
-  for (let i = 0; i < fields.length; i++) text += (i === 0 ? "" : ",") + JSON.stringify(canonicalValue(fields[i], values[fields[i]]));
+  let text = version > 1 ? `[${version}` : "[";
+  for (let i = 0; i < fields.length; i++)
+    text += (i === 0 && version <= 1 ? "" : ",") + JSON.stringify(canonicalValue(fields[i], values[fields[i]]));
   return `${text}]`;
 }
 
-export const canonicalBody = (record: Partial<LogRecord>): string => canonical(record, LOG_BODY_FIELDS);
-export const canonicalFinal = (record: Partial<LogRecord>): string => canonical(record, FINAL);
+/** The form of a version; an unknown version is refused (a caller's error, never a row's). */
+function formOf(version: number): ChainForm {
+  const form = CHAIN_FORMS.find((f) => f.version === version);
+  if (!form) throw new RangeError(`The Hedge Log's chain has no form version ${version} (versions 1 to ${chainVersion()}).`);
+  return form;
+}
 
-/** The link of a row appended after `prevHash`. */
-export const rowHashOf = (prevHash: string, record: Partial<LogRecord>): string => hashOf(prevHash, canonicalBody(record));
-/** The seal of a row final in this state. */
-export const finalHashOf = (rowHash: string, record: Partial<LogRecord>): string => hashOf(rowHash, canonicalFinal(record));
+export const canonicalBody = (record: Partial<LogRecord>, version = chainVersion()): string =>
+  canonical(record, formOf(version).body, version);
+export const canonicalFinal = (record: Partial<LogRecord>, version = chainVersion()): string =>
+  canonical(record, formOf(version).final, version);
+
+/** The link of a row appended after `prevHash`, in the newest form (or the version given). */
+export const rowHashOf = (prevHash: string, record: Partial<LogRecord>, version = chainVersion()): string =>
+  hashOf(prevHash, canonicalBody(record, version));
+
+/**
+ * The version a row was linked in: the newest form whose link, from the row's Prev hash and body, is `rowHash`; null
+ * when none is (its body was edited, or it has no Prev hash). Newest first: a row written now costs one hash.
+ */
+export const versionOf = (rowHash: string, record: Partial<LogRecord>): number | null =>
+  linkVersion(record.prevHash ?? null, rowHash, record);
+
+/** versionOf with the Prev hash given apart from the record. */
+function linkVersion(prev: string | null, rowHash: string, record: Partial<LogRecord>): number | null {
+  if (!prev) return null;
+  for (let i = CHAIN_FORMS.length - 1; i >= 0; i--) {
+    const { version } = CHAIN_FORMS[i];
+    if (rowHashOf(prev, record, version) === rowHash) return version;
+  }
+  return null;
+}
+
+/**
+ * The seal of a row final in this state, in the form its link was made in (found from its Prev hash: a row linked before
+ * a new form and sealed after is sealed in its own form); the newest form when that cannot be told.
+ */
+export const finalHashOf = (rowHash: string, record: Partial<LogRecord>, version = versionOf(rowHash, record) ?? chainVersion()): string =>
+  hashOf(rowHash, canonicalFinal(record, version));
 
 /** One row of the log in sheet order, as month end reads it. */
 export interface ChainRow {
@@ -85,7 +173,7 @@ export interface ChainRow {
 }
 
 export type ChainFindingKind =
-  "before_chain" | "edited" | "edited_after_final" | "not_sealed" | "inserted" | "deleted_before" | "moved" | "cut_off";
+  "before_chain" | "edited" | "edited_after_final" | "not_sealed" | "inserted" | "deleted_before" | "moved" | "forked" | "cut_off";
 
 export interface ChainFinding {
   kind: ChainFindingKind;
@@ -117,6 +205,7 @@ export function checkChain(rows: readonly ChainRow[], head: string | null = null
   const rowOf = new Map<string, ChainRow>();
   for (const r of chained) if (r.chain.rowHash && !rowOf.has(r.chain.rowHash)) rowOf.set(r.chain.rowHash, r);
   const moved = outOfOrder(chained, rowOf);
+  const forks = forkedRows(chained, own, rowOf);
   chained.forEach((r, i) => {
     const at = (kind: ChainFindingKind, message: string) =>
       findings.push({ kind, rowNumber: r.rowNumber, message: `Row ${r.rowNumber}: ${message}` });
@@ -124,6 +213,7 @@ export function checkChain(rows: readonly ChainRow[], head: string | null = null
     if (own[i]) at(own[i]!.kind, own[i]!.message);
     else if (rowOf.get(r.chain.rowHash!) !== r) at("inserted", `a copy of row ${rowOf.get(r.chain.rowHash!)!.rowNumber}, pasted by hand.`);
     else if (prev !== CHAIN_START && !rowOf.has(prev!)) at("deleted_before", "the row written just before it was deleted.");
+    else if (forks.has(r)) at("forked", forkMessage(forks.get(r)!, prev!, rowOf));
     else if (moved.has(r))
       at(
         "moved",
@@ -147,7 +237,8 @@ export function checkChain(rows: readonly ChainRow[], head: string | null = null
 function ownFinding(r: ChainRow): { kind: ChainFindingKind; message: string } | null {
   const { prevHash, rowHash, finalHash } = r.chain;
   if (!rowHash || !prevHash) return { kind: "inserted", message: "inserted by hand: it carries no link of the add-in's chain." };
-  if (rowHashOf(prevHash, r.record) !== rowHash)
+  const version = linkVersion(prevHash, rowHash, r.record);
+  if (version === null)
     return {
       kind: "edited",
       message:
@@ -155,12 +246,42 @@ function ownFinding(r: ChainRow): { kind: ChainFindingKind; message: string } | 
     };
   if (!r.final) return null;
   if (!finalHash) return { kind: "not_sealed", message: "its final status was not written by the add-in (no seal)." };
-  if (finalHashOf(rowHash, r.record) !== finalHash)
+  if (finalHashOf(rowHash, r.record, version) !== finalHash)
     return {
       kind: "edited_after_final",
       message: "a cell of its outcome (status, rate, hashes, message, decision) was edited after it was final.",
     };
   return null;
+}
+
+/**
+ * The rows that follow the same link as a row before them in sheet order (the chain forks there: two computers appended
+ * at once, or a row was forged after a row that already had a follower), each with the first row that follows that link.
+ * Only rows whose own link holds count (an edited or pasted row is flagged as such).
+ */
+function forkedRows(
+  rows: readonly ChainRow[],
+  own: ReadonlyArray<{ kind: ChainFindingKind } | null>,
+  rowOf: ReadonlyMap<string, ChainRow>,
+): Map<ChainRow, ChainRow> {
+  const first = new Map<string, ChainRow>();
+  const forks = new Map<ChainRow, ChainRow>();
+  rows.forEach((r, i) => {
+    if (own[i] || rowOf.get(r.chain.rowHash!) !== r) return;
+    const earlier = first.get(r.chain.prevHash!);
+    if (earlier) forks.set(r, earlier);
+    else first.set(r.chain.prevHash!, r);
+  });
+  return forks;
+}
+
+/** What a forked row's finding says: the row that already follows the same link, and that link's row. */
+function forkMessage(other: ChainRow, prev: string, rowOf: ReadonlyMap<string, ChainRow>): string {
+  const after = prev === CHAIN_START ? "the start of the chain" : `row ${rowOf.get(prev)!.rowNumber}`;
+  return (
+    `the chain forks: it follows ${after}, as row ${other.rowNumber} does. Two computers wrote into the log at once, ` +
+    "or this row was forged after the log was written."
+  );
 }
 
 /**

@@ -1,0 +1,196 @@
+// Month end checks a chained Hedge Log against the sandbox over HTTP: a struck rate edited with its seal recomputed, a fork, a cut end on a computer without the journal, and (last: it trades) a forged row for a direct API trade are each flagged at their row; the untouched log gives none.
+import { HedgingClient } from "../../src/api/client";
+import { MemoryWorkbook, columnLetters } from "../../src/excel/memory-workbook";
+import { MemoryIntentStore } from "../../src/excel/intent-store";
+import { MemorySheetWriter } from "../../src/excel/recon-sheet";
+import { monthLabel, monthOf } from "../../src/monthend/month";
+import { reconcileMonth } from "../../src/monthend/run-month-end";
+import { startSandbox, type RunningSandbox } from "../../src/sandbox/server";
+import { DEMO_API_KEY } from "../../src/sandbox/demo";
+import { chainHeadOf } from "../../src/trading/chain-head";
+import { createDesk } from "../../src/trading/desk";
+import { finalHashOf, rowHashOf } from "../../src/trading/log/log-chain";
+import { LOG_HEADERS, LOG_SHEET_NAME, LOG_TABLE_NAME, type LogRecord } from "../../src/trading/log/hedge-log";
+import type { Action } from "../../src/trading/types";
+import { logCells } from "../support/builders";
+import { until } from "../sandbox/helpers";
+
+let sandbox: RunningSandbox;
+let client: HedgingClient;
+/** The log the desk wrote: an open sell and its reduction (rows 2 and 3), and this computer's head. */
+let written: LogRecord[];
+let head: string | null;
+let month: string;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, http: true, fillMs: 20, seed: 5 });
+  client = new HedgingClient({ apiKey: DEMO_API_KEY, baseUrl: sandbox.baseUrl });
+  const workbook = new MemoryWorkbook();
+  const journal = new MemoryIntentStore();
+  const desk = await createDesk({ client, workbook, intentStore: journal, pollIntervalMs: 50 });
+  const trade = async (action: Action, header: string[], rows: unknown[][]) => {
+    workbook.setSheet(`Deals ${action}`, [header, ...(rows as never[][])]);
+    workbook.select(`Deals ${action}`, `A2:${String.fromCharCode(64 + header.length)}${rows.length + 1}`);
+    const read = await desk.readRows(action);
+    const sent = await desk.send(await desk.preview(action, read.rows), { sendAgain: true });
+    expect(sent.skipped).toEqual([]);
+    await desk.settled();
+  };
+  try {
+    await trade("open", ["Market", "Side", "Notional", "Tenor", "Client reference"], [["USDTNGN", "sell", 60_000, 7, "SVC-SELL-1"]]);
+    await trade("reduce", ["Market", "Side", "Amount"], [["USDTNGN", "sell", 20_000]]);
+  } finally {
+    desk.stop();
+  }
+  written = await workbook.readLog();
+  expect(written.map((r) => [r.action, r.side, r.status])).toEqual([
+    ["open", "sell", "filled"],
+    ["reduce", "sell", "filled"],
+  ]);
+  head = await chainHeadOf(journal, (await workbook.identity()).id);
+  month = monthLabel(monthOf(Date.now()));
+}, 60_000);
+afterAll(async () => {
+  await sandbox?.close();
+});
+
+/** A workbook whose Hedge Log holds these rows as cells (sheet row 2 on), as another copy of the file would. */
+function workbookWith(records: readonly LogRecord[]): MemoryWorkbook {
+  const wb = new MemoryWorkbook().setSheet(LOG_SHEET_NAME, [[...LOG_HEADERS], ...records.map(logCells)]);
+  return wb.addTable(LOG_TABLE_NAME, LOG_SHEET_NAME, `A1:${columnLetters(LOG_HEADERS.length - 1)}${records.length + 1}`);
+}
+
+/** Reconcile month over HTTP; the chain's and the service check's findings as [kind, sheet row, column]. */
+async function monthEnd(records: readonly LogRecord[], chainHead: string | null) {
+  const wb = workbookWith(records);
+  const writer = new MemorySheetWriter(wb);
+  const { reconciliation: recon, sheet } = await reconcileMonth(
+    { client, readLog: () => wb.readLog(), readLogRows: () => wb.readLogRows(), chainHead: async () => chainHead, writer },
+    month,
+  );
+  return {
+    recon,
+    grid: wb.cells(sheet.name),
+    chain: recon.chain!.lines.map((l) => [l.kind, l.rowNumber]),
+    service: recon.service!.lines.map((l) => [l.kind, l.rowNumber, l.field]),
+  };
+}
+
+/** The row appended after `prev` with its link and seal recomputed, as someone with the add-in's code would write it. */
+function linked(record: LogRecord, prev: string): LogRecord {
+  const row = { ...record, prevHash: prev };
+  row.rowHash = rowHashOf(prev, row);
+  row.finalHash = finalHashOf(row.rowHash, row);
+  return row;
+}
+
+test("the untouched log: no chain finding, every row compared with its hedge, no difference with the service", async () => {
+  const { chain, service, recon, grid } = await monthEnd(written, head);
+  expect(chain).toEqual([]);
+  expect(service).toEqual([]);
+  expect(recon.service!.compared).toBe(2);
+  expect(recon.service!.complete).toBe(true);
+  // On the sheet: the table's header, then the sentence that nothing differs.
+  const at = grid.findIndex((r) => r[0] === "Hedge Log against the service");
+  expect(grid[at].slice(0, 7)).toEqual([
+    "Hedge Log against the service",
+    "Sheet",
+    "Row",
+    "Column",
+    "Log says",
+    "Service says",
+    "What it means",
+  ]);
+  expect(grid[at + 1][0]).toBe(
+    "No difference: 2 row(s) compared with the hedges the service shows; no action of the service after the newest row.",
+  );
+}, 30_000);
+
+test("a final row's struck rate edited, its seal recomputed: the chain verifies, the service flags the Struck rate at its row", async () => {
+  const rows = written.map((r) => ({ ...r }));
+  const sell = rows[0];
+  sell.struckRate = (sell.struckRate as number) + 0.5;
+  sell.finalHash = finalHashOf(sell.rowHash!, sell);
+  const { chain, service, recon, grid } = await monthEnd(rows, head);
+  expect(chain).toEqual([]);
+  expect(service).toEqual([["differs", 2, "Struck rate"]]);
+  const line = recon.service!.lines[0];
+  expect(line.logSays).toBe(String(sell.struckRate));
+  expect(line.serviceSays).toBe(String(written[0].struckRate));
+  expect(line.message).toMatch(/^Row 2: Struck rate: the log says /);
+  // The sheet lists it at its sheet and row, and its header counts it.
+  expect(grid.find((r) => r[0] === "Differs from the service")?.slice(1, 4)).toEqual([LOG_SHEET_NAME, 2, "Struck rate"]);
+  expect(grid.find((r) => r[0] === "Hedge Log against the service findings")?.[1]).toBe(1);
+}, 30_000);
+
+test("a fork (a row linked to a row that already has its follower) is a chain finding at its row", async () => {
+  const fork = linked(
+    { ...written[1], idempotencyKey: "fork-key-1", loggedAt: new Date(Date.now() - 300_000).toISOString() },
+    written[0].rowHash!,
+  );
+  const { chain, recon } = await monthEnd([...written, fork], head);
+  expect(chain).toEqual([["forked", 4]]);
+  expect(recon.chain!.lines[0].message).toMatch(/^Row 4: the chain forks: it follows row 2, as row 3 does\./);
+}, 30_000);
+
+test("the last row cut off, on a computer without the journal: the service's later reduction names the cut at the log's last row", async () => {
+  const cut = written.slice(0, 1);
+  const { chain, service, recon } = await monthEnd(cut, null);
+  expect(chain).toEqual([]); // no head here: the chain alone cannot see it
+  // The open's notional is no longer the hedge's (the reduction is gone from the log), and the reduction is after the newest row.
+  expect(service).toEqual([
+    ["differs", 2, "Notional (USD)"],
+    ["cut_off", 2, null],
+  ]);
+  expect(recon.service!.lines[1].message).toMatch(
+    /^Row 2: the service shows a decrease of USDTNGN sell 20,000\.00 \(hedge hdg_\w+\) at .*, after the newest row of the log \(row 2, logged .*\), and no row sent it: rows were cut off the end/,
+  );
+  expect(recon.counts.serviceFindings).toBe(2);
+}, 30_000);
+
+test("a trade made straight through the API and a forged row appended with a valid link: flagged at the forged row (logged after the service opened it)", async () => {
+  const opened = await client.open(
+    { market: "USDTNGN", side: "buy", notional_usd: 5_000, tenor_days: 1, client_reference: "API-1" },
+    { idempotencyKey: "api-direct-1" },
+  );
+  const id = opened.data.hedge_id!;
+  const hedge = await until(
+    async () => {
+      const h = (await client.get(id)).data;
+      return h.status === "filled" ? h : undefined;
+    },
+    Infinity,
+    "the direct trade to fill",
+  );
+  try {
+    // Everything the service shows of the hedge copied into a row the add-in would write, ten minutes after the trade.
+    const later = new Date(Date.parse(hedge.opened_at!) + 600_000).toISOString();
+    const forged = linked(
+      {
+        ...written[0],
+        side: "buy",
+        loggedAt: later,
+        idempotencyKey: "forged-key-1",
+        clientReference: "API-1",
+        notional: 5_000,
+        tenor: 1,
+        hedgeId: id,
+        orderTxHash: hedge.order_tx_hash ?? null,
+        fillTxHash: hedge.fill_tx_hash ?? null,
+        struckRate: hedge.struck_rate ?? null,
+        filledAt: hedge.filled_at ?? null,
+        sentAt: later,
+      },
+      written[1].rowHash!,
+    );
+    const { chain, service, recon } = await monthEnd([...written, forged], forged.rowHash!);
+    expect(chain).toEqual([]); // a valid link: the chain alone cannot tell
+    expect(service).toEqual([
+      ["logged_after", 4, "Logged at (UTC)"],
+      ["logged_after", 4, "Sent at (UTC)"],
+    ]);
+    expect(recon.service!.lines[0].message).toMatch(/^Row 4: Logged at \(UTC\) .* is after the service opened hedge hdg_/);
+  } finally {
+    await client.close({ market: "USDTNGN", side: "buy" }).catch(() => undefined);
+  }
+}, 30_000);

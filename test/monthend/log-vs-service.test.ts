@@ -1,0 +1,351 @@
+// The Hedge Log against the service without a network: an untouched 5,000-row log gives no finding in a bounded number of list pages; each cell compared, read tolerantly; a row of another account; the cut end; and a new log column (a new chain form) that leaves every old row verified.
+import type { ClosedHedge, Hedge, ListQuery } from "../../src/api/schemas";
+import { MemoryWorkbook, columnLetters } from "../../src/excel/memory-workbook";
+import { MemorySheetWriter } from "../../src/excel/recon-sheet";
+import { verifyLogChain } from "../../src/monthend/log-chain-check";
+import { checkLogAgainstService, type ServiceCheckInput } from "../../src/monthend/log-vs-service";
+import type { MonthEndClient } from "../../src/monthend/month-data";
+import { reconcileMonth } from "../../src/monthend/run-month-end";
+import { CHAIN_FORMS, CHAIN_START, finalHashOf, rowHashOf, type ChainForm } from "../../src/trading/log/log-chain";
+import { LOG_HEADERS, LOG_SHEET_NAME, LOG_TABLE_NAME, type LogRecord } from "../../src/trading/log/hedge-log";
+import type { PlacedLogRow } from "../../src/trading/workbook";
+import { logCells } from "../support/builders";
+
+const ACCOUNT = "0x00000000000000000000000000000000000000aa";
+const START = Date.UTC(2026, 10, 2, 9); // November 2026
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** Row i: an open of its own hedge `h-i` (buy or sell), logged a minute apart, filled 2 s later, as the add-in writes it. */
+function openRow(i: number): LogRecord {
+  return {
+    loggedAt: iso(START + i * 60_000),
+    environment: "sandbox",
+    action: "open",
+    market: "USDTNGN",
+    side: i % 2 ? "sell" : "buy",
+    notional: 10_000 + i,
+    tenor: 7,
+    clientReference: `DEAL-${i}`,
+    idempotencyKey: `key-${i}`,
+    status: "filled",
+    hedgeId: `h-${i}`,
+    orderTxHash: `0xorder${i}`,
+    fillTxHash: `0xfill${i}`,
+    struckRate: 1500 + i / 1_000_000,
+    filledAt: iso(START + i * 60_000 + 2_000),
+    errorCode: null,
+    message: "Filled.",
+    account: ACCOUNT,
+    notionalBefore: null,
+    sentAt: iso(START + i * 60_000 + 100),
+    decision: null,
+    decidedAt: null,
+  };
+}
+
+/** The hedge the service shows for an open row: the same cells in its own words (upper-case hashes, times without milliseconds). */
+function hedgeOf(r: LogRecord): Hedge {
+  return {
+    id: r.hedgeId!,
+    client_reference: r.clientReference,
+    market: r.market,
+    side: r.side as Hedge["side"],
+    notional_usd: r.notional!,
+    tenor_days: r.tenor!,
+    status: "filled",
+    order_tx_hash: r.orderTxHash!.toUpperCase(),
+    fill_tx_hash: r.fillTxHash,
+    struck_rate: r.struckRate,
+    opened_at: new Date(Date.parse(r.loggedAt) + 500).toISOString().replace(/\.\d+Z$/, "Z"),
+    filled_at: r.filledAt!.replace(".000Z", "+00:00"),
+    maturity_at: iso(Date.parse(r.loggedAt) + 7 * 86_400_000),
+  };
+}
+
+/** Rows linked and sealed in sheet order. */
+function chained(rows: readonly LogRecord[], prev = CHAIN_START): LogRecord[] {
+  return rows.map((r) => {
+    const row = { ...r, prevHash: prev };
+    row.rowHash = rowHashOf(prev, row);
+    row.finalHash = finalHashOf(row.rowHash, row);
+    prev = row.rowHash;
+    return row;
+  });
+}
+
+/** A service holding these hedges, newest first, in pages (`starting_after`); every call counted. */
+function serviceOf(hedges: readonly Hedge[], history: readonly ClosedHedge[] = []) {
+  const calls: string[] = [];
+  const newestFirst = [...hedges].reverse();
+  const client = {
+    environment: "sandbox",
+    account: async () => (calls.push("account"), { data: { account_address: ACCOUNT }, meta: {} }),
+    positions: async () => (calls.push("positions"), { data: [], meta: {} }),
+    history: async () => (calls.push("history"), { data: [...history], meta: {} }),
+    get: async (id: string) => {
+      calls.push(`get ${id}`);
+      throw new Error("no request per row");
+    },
+    list: async (q: ListQuery) => {
+      calls.push(`list ${q.status ?? "all"}`);
+      let from = 0;
+      if (q.starting_after) from = newestFirst.findIndex((h) => h.id === q.starting_after) + 1;
+      const data = newestFirst
+        .slice(from)
+        .filter((h) => (!q.status || h.status === q.status) && (!q.client_reference || h.client_reference === q.client_reference))
+        .slice(0, q.limit ?? 100);
+      return { data, meta: {} };
+    },
+  } as unknown as MonthEndClient;
+  return { client, calls };
+}
+
+const ROWS = chained(Array.from({ length: 5_000 }, (_, i) => openRow(i)));
+const HEDGES = ROWS.map(hedgeOf);
+
+function workbookWith(rows: readonly LogRecord[]): MemoryWorkbook {
+  const wb = new MemoryWorkbook().setSheet(LOG_SHEET_NAME, [[...LOG_HEADERS], ...rows.map(logCells)]);
+  return wb.addTable(LOG_TABLE_NAME, LOG_SHEET_NAME, `A1:${columnLetters(LOG_HEADERS.length - 1)}${rows.length + 1}`);
+}
+
+async function monthEnd(rows: readonly LogRecord[], client: MonthEndClient) {
+  const wb = workbookWith(rows);
+  const { reconciliation } = await reconcileMonth(
+    {
+      client,
+      readLog: () => wb.readLog(),
+      readLogRows: () => wb.readLogRows(),
+      chainHead: async () => rows[rows.length - 1].rowHash ?? null,
+      writer: new MemorySheetWriter(),
+      now: () => Date.UTC(2026, 11, 1, 9),
+    },
+    "2026-11",
+  );
+  return reconciliation;
+}
+
+describe("an untouched log of 5,000 rows against the service", () => {
+  it("gives no finding, compares every row, and reads the service in 11 pages of hedges: no request per row", async () => {
+    const { client, calls } = serviceOf(HEDGES);
+    const recon = await monthEnd(ROWS, client);
+    expect(recon.chain!.lines).toEqual([]);
+    expect(recon.service).toEqual({ compared: 5_000, complete: true, lines: [] });
+    expect(recon.differences).toEqual([]);
+    // 10 full pages and the short one that ends the list; the two status lists; account, positions, history.
+    expect(calls.filter((c) => c === "list all")).toHaveLength(11);
+    expect(calls.filter((c) => c.startsWith("get "))).toEqual([]);
+    expect(calls).toHaveLength(16);
+  }, 60_000);
+
+  it("flags one edited struck rate (seal recomputed) among them, at its sheet row", async () => {
+    const rows = ROWS.map((r) => ({ ...r }));
+    rows[4321].struckRate = 1501.5;
+    rows[4321].finalHash = finalHashOf(rows[4321].rowHash!, rows[4321]);
+    const recon = await monthEnd(rows, serviceOf(HEDGES).client);
+    expect(recon.chain!.lines).toEqual([]);
+    expect(recon.service!.lines.map((l) => [l.kind, l.sheet, l.rowNumber, l.field, l.logSays, l.serviceSays])).toEqual([
+      ["differs", LOG_SHEET_NAME, 4323, "Struck rate", "1501.5", String(HEDGES[4321].struck_rate)],
+    ]);
+  }, 60_000);
+});
+
+/** One open row and its hedge, placed at sheet row 2, with whatever is changed in either. */
+function check(row: Partial<LogRecord> = {}, hedge: Partial<Hedge> = {}, more: Partial<ServiceCheckInput> = {}) {
+  const r = { ...openRow(1), ...row };
+  const rows: PlacedLogRow[] = [{ sheet: LOG_SHEET_NAME, rowNumber: 2, record: r }];
+  return checkLogAgainstService({
+    rows,
+    environment: "sandbox",
+    accountAddress: ACCOUNT,
+    hedges: [{ ...hedgeOf(openRow(1)), ...hedge }],
+    history: [],
+    hedgesComplete: true,
+    ...more,
+  })
+    .lines.filter((l) => l.kind !== "cut_off") // the end of a one-row log: below
+    .map((l) => [l.kind, l.field, l.logSays, l.serviceSays]);
+}
+
+describe("each cell the service knows, read tolerantly", () => {
+  it("an untouched row: hashes in another case, times in another form or a few hundred ms apart, the same rate to the last bits", () => {
+    expect(check()).toEqual([]);
+    expect(check({ filledAt: "2026-11-02T09:01:02.400Z", struckRate: 1500.000001 + 1e-13 })).toEqual([]);
+  });
+
+  it.each([
+    ["Market", { market: "EURUSD" }, "EURUSD", "USDTNGN"],
+    ["Side", { side: "buy" }, "buy", "sell"],
+    ["Tenor (days)", { tenor: 3 }, "3", "7"],
+    ["Client reference", { clientReference: "OTHER" }, "OTHER", "DEAL-1"],
+    ["Order tx hash", { orderTxHash: "0xforged" }, "0xforged", "0XORDER1"],
+    ["Order tx hash", { orderTxHash: null }, "(empty)", "0XORDER1"],
+    ["Fill tx hash", { fillTxHash: "0xother" }, "0xother", "0xfill1"],
+    ["Filled at (UTC)", { filledAt: "2026-11-02T09:01:03.000Z" }, "2026-11-02T09:01:03.000Z", "2026-11-02T09:01:02+00:00"],
+    ["Struck rate", { struckRate: 1500.0011 }, "1500.0011", "1500.000001"],
+    ["Struck rate", { struckRate: null }, "(empty)", "1500.000001"],
+    ["Notional (USD)", { notional: 10_001.01 }, "10001.01", "10001"],
+    ["Status", { status: "failed" }, "failed", "filled"],
+  ])("%s: a difference at its row, named by its column", (field, row, logSays, serviceSays) => {
+    expect(check(row as Partial<LogRecord>)).toEqual([["differs", field, logSays, serviceSays]]);
+  });
+
+  it("a status the service contradicts the other way; an unfinished or refused row's outcome is not compared", () => {
+    expect(check({}, { status: "failed" })).toEqual([["differs", "Status", "filled", "failed"]]);
+    expect(check({ status: "submitted", struckRate: null, fillTxHash: null, filledAt: null })).toEqual([]);
+    expect(check({ status: "failed", struckRate: null }, { status: "failed" })).toEqual([]);
+  });
+
+  it("after an add the struck rate is a blend and is not compared; after a reduction the notional is not either", () => {
+    const withRow = (action: string, status = "filled") =>
+      checkLogAgainstService({
+        rows: [
+          { sheet: LOG_SHEET_NAME, rowNumber: 2, record: { ...openRow(1), struckRate: 1400, notional: 1 } },
+          {
+            sheet: LOG_SHEET_NAME,
+            rowNumber: 3,
+            record: { ...openRow(2), action, status, hedgeId: "h-1", side: "sell", tenor: null, fillTxHash: null, filledAt: null },
+          },
+        ],
+        environment: "sandbox",
+        accountAddress: ACCOUNT,
+        hedges: [hedgeOf(openRow(1))],
+        history: [],
+        hedgesComplete: true,
+      }).lines.map((l) => [l.rowNumber, l.field]);
+    expect(withRow("add")).toEqual([]);
+    expect(withRow("reduce")).toEqual([[2, "Struck rate"]]);
+    expect(withRow("add", "failed")).toEqual([
+      [2, "Struck rate"],
+      [2, "Notional (USD)"],
+    ]);
+  });
+
+  it("a row logged or sent after the service opened its hedge (beyond 2 minutes of clock skew) was written afterwards", () => {
+    expect(check({ loggedAt: "2026-11-02T09:03:00.000Z" })).toEqual([]); // 2 minutes after: clock skew
+    expect(check({ loggedAt: "2026-11-02T09:03:00.000Z", sentAt: "2026-11-02T09:11:00.000Z" })).toEqual([
+      ["logged_after", "Sent at (UTC)", "2026-11-02T09:11:00.000Z", "opened 2026-11-02T09:01:00Z"],
+    ]);
+    expect(check({ loggedAt: "2026-11-02T09:04:00.000Z", sentAt: null })).toEqual([
+      ["logged_after", "Logged at (UTC)", "2026-11-02T09:04:00.000Z", "opened 2026-11-02T09:01:00Z"],
+    ]);
+  });
+
+  it("an add before its hedge opened cannot be; a fill it recorded is its hedge's", () => {
+    const add = {
+      action: "add",
+      tenor: null,
+      clientReference: null,
+      orderTxHash: "0xaddorder",
+      fillTxHash: null,
+      filledAt: null,
+      struckRate: null,
+    };
+    expect(check({ ...add, loggedAt: "2026-11-02T09:10:00.000Z" })).toEqual([]);
+    expect(check({ ...add, loggedAt: "2026-11-02T08:50:00.000Z" })).toEqual([
+      ["logged_after", "Logged at (UTC)", "2026-11-02T08:50:00.000Z", "opened 2026-11-02T09:01:00Z"],
+    ]);
+    expect(check({ ...add, loggedAt: "2026-11-02T09:00:00.000Z", fillTxHash: "0xfill1", filledAt: "2026-11-02T09:01:02Z" })).toEqual([]);
+    expect(check({ ...add, loggedAt: "2026-11-02T09:00:00.000Z", fillTxHash: "0xfill9", filledAt: "2026-11-02T09:05:02Z" })).toEqual([
+      ["differs", "Fill tx hash", "0xfill9", "0xfill1"],
+      ["differs", "Filled at (UTC)", "2026-11-02T09:05:02Z", "2026-11-02T09:01:02+00:00"],
+    ]);
+  });
+
+  it("a row of another account that names this account's hedge: its Account was changed; rows of another environment are not looked at", () => {
+    expect(check({ account: "0xbb" })).toEqual([["differs", "Account", "0xbb", ACCOUNT]]);
+    expect(check({ account: "0xbb", hedgeId: "h-unknown" })).toEqual([]);
+    expect(check({ environment: "production", side: "sell" })).toEqual([]);
+    expect(check({ account: "0xbb" }, {}, { accountAddress: null })).toEqual([]);
+  });
+});
+
+describe("the service's actions after the newest row", () => {
+  const base = (rows: LogRecord[], hedges: Hedge[], history: ClosedHedge[] = []) =>
+    checkLogAgainstService({
+      rows: rows.map((record, i) => ({ sheet: LOG_SHEET_NAME, rowNumber: i + 2, record })),
+      environment: "sandbox",
+      accountAddress: ACCOUNT,
+      hedges,
+      history,
+      hedgesComplete: true,
+    }).lines.filter((l) => l.kind === "cut_off");
+  const closed = (h: Hedge, exit: string, atMs: number, size = h.notional_usd): ClosedHedge => ({
+    market: h.market,
+    side: h.side,
+    size_usd: size,
+    collateral_usdc: 100,
+    entry_price: 1500,
+    exit_price: 1501,
+    opened_at: h.opened_at!,
+    closed_at: iso(atMs),
+    exit_type: exit,
+    gross_pnl_usd: 1,
+    net_pnl_usd: 1,
+    carry_usd: 0,
+    fees_usd: 0,
+    hedge_id: h.id,
+    client_reference: h.client_reference,
+  });
+
+  it("an open the log never sent, after its newest row, is named at the log's last row; the log's own later fills are not", () => {
+    const rows = [openRow(0), openRow(1)];
+    const hedges = [...rows.map(hedgeOf), hedgeOf(openRow(2))];
+    const cut = base(rows, hedges);
+    expect(cut.map((l) => [l.rowNumber, l.serviceSays])).toEqual([
+      [3, `an open of USDTNGN buy 10,002.00 (hedge h-2, client reference DEAL-2) at ${hedges[2].opened_at}`],
+    ]);
+    expect(cut[0].message).toBe(
+      `Row 3: the service shows an open of USDTNGN buy 10,002.00 (hedge h-2, client reference DEAL-2) at ${hedges[2].opened_at}, after the newest row of the log (row 3, logged ${rows[1].loggedAt}), and no row sent it: rows were cut off the end, or it was traded outside this workbook since.`,
+    );
+    // Named by client reference alone (no hedge id yet: the row is still submitted) it is the log's.
+    expect(base([openRow(0), { ...openRow(1), hedgeId: null, status: "submitted" }], hedges.slice(0, 2))).toEqual([]);
+  });
+
+  it("a reduction or close is the log's when a Reduce or Close on its hedge was logged within 10 minutes before it, each row once; maturity is the service's own", () => {
+    const open = openRow(0);
+    const h = hedgeOf(open);
+    const reduceAt = START + 5 * 60_000;
+    const reduce: LogRecord = { ...openRow(5), action: "reduce", side: "buy", hedgeId: "h-0", tenor: null, clientReference: null };
+    const rows = [open, reduce];
+    expect(base(rows, [h], [closed(h, "decrease", reduceAt + 3_000, 5)])).toEqual([]);
+    // A second reduction, 20 minutes on: no row sent it.
+    const second = base(rows, [h], [closed(h, "decrease", reduceAt + 3_000, 5), closed(h, "decrease", reduceAt + 20 * 60_000, 5)]);
+    expect(second.map((l) => l.serviceSays)).toEqual([`a decrease of USDTNGN buy 5.00 (hedge h-0) at ${iso(reduceAt + 20 * 60_000)}`]);
+    // A reduce row logged 11 minutes before a record does not explain it; a close record is a Reduce's or a Close's.
+    expect(base(rows, [h], [closed(h, "decrease", reduceAt + 11 * 60_000, 5)])).toHaveLength(1);
+    expect(base(rows, [h], [closed(h, "close", reduceAt + 60_000)])).toEqual([]);
+    expect(base([open], [h], [closed(h, "maturity", START + 7 * 86_400_000)])).toEqual([]);
+    // A record without a hedge id is matched by market and side.
+    expect(base(rows, [h], [{ ...closed(h, "decrease", reduceAt + 3_000, 5), hedge_id: null }])).toEqual([]);
+    expect(base(rows, [h], [{ ...closed(h, "decrease", reduceAt + 3_000, 5), hedge_id: null, side: "sell" }])).toHaveLength(1);
+  });
+
+  it("an empty log, or one whose newest time cannot be read, has no end to cut", () => {
+    expect(base([], [hedgeOf(openRow(0))])).toEqual([]);
+    expect(base([{ ...openRow(0), loggedAt: "yesterday" }], [hedgeOf(openRow(1))])).toEqual([]);
+  });
+});
+
+describe("a new log column never breaks old seals (a new chain form)", () => {
+  const forms = CHAIN_FORMS as ChainForm[];
+  afterEach(() => {
+    while (forms.length > 1) forms.pop();
+  });
+
+  it("5,000 rows written before the column: month end's chain check still verifies every one, and the rows written in the new form too", () => {
+    // The recipe: the field and its column, then a new form covering it. Old rows get the column empty (or typed in later).
+    forms.push({ version: 2, body: [...CHAIN_FORMS[0].body, "counterparty"], final: CHAIN_FORMS[0].final });
+    const old = ROWS.map((r, i) => ({ ...r, ...(i % 100 === 0 ? { counterparty: "typed later" } : {}) }) as LogRecord);
+    const added = chained(
+      Array.from({ length: 20 }, (_, i) => ({ ...openRow(5_000 + i), counterparty: `CP-${i}` }) as LogRecord),
+      ROWS[ROWS.length - 1].rowHash!,
+    );
+    const placed = [...old, ...added].map((record, i) => ({ sheet: LOG_SHEET_NAME, rowNumber: i + 2, record }));
+    const report = verifyLogChain(placed, added[added.length - 1].rowHash!);
+    expect(report.lines).toEqual([]);
+    expect(report.chained).toBe(5_020);
+    // The new column is covered on the rows written in its form.
+    (placed[5_010].record as LogRecord & { counterparty: string }).counterparty = "edited";
+    expect(verifyLogChain(placed, added[added.length - 1].rowHash!).lines.map((l) => [l.kind, l.rowNumber])).toEqual([["edited", 5_012]]);
+  }, 60_000);
+});
