@@ -2,6 +2,8 @@
 import { isHedgingApiError } from "../../api/errors";
 import type { Intent, IntentPatch } from "../intent";
 import type { Judged } from "../verdict";
+import type { Decision } from "../types";
+import { when } from "./context";
 
 /** Waits between attempts of a row in doubt (network trouble, 5xx, 429, an answer that could not be read). */
 export const BACKOFF_MS = [1_000, 2_000, 4_000, 8_000, 15_000];
@@ -137,6 +139,42 @@ function absentStep(intent: Intent, shown: Extract<Judged, { kind: "absent" }>, 
   if (facts.doubt && facts.doubt.forMs > DOUBT_LIMIT_MS)
     return { kind: "park", why: "doubt_time", reason: `${shown.says} No clear answer for ${ago(facts.doubt.forMs)} (last: ${last}).` };
   return { kind: "resend" };
+}
+
+/**
+ * The user's decision as the row's patch. "It was not done": not sent. "It was done": adopt what the service shows — its
+ * effect; "no effect, and none can come any more" when its hedge ended without it; otherwise the user's word stands (the
+ * service shows something the add-in cannot match). `shown` null: the service could not be asked. `evidence`: the service
+ * shows the row's effect or something of its hedge, or this computer journalled it; without it the user confirmed that
+ * nothing shows, and the log says so. `at`: when the user decided (ISO 8601 UTC).
+ */
+export function decisionPatch(intent: Intent, decision: Decision, shown: Judged | null, evidence: boolean, at: string): IntentPatch {
+  if (decision === "not_done")
+    return {
+      status: "not_sent",
+      decision: "not done",
+      decidedAt: at,
+      errorCode: null,
+      message: `Marked not sent by the user (${when(at)}): nothing is sent for this row.`,
+    };
+  return { errorCode: null, ...donePatch(intent, shown, evidence), decidedAt: at };
+}
+
+function donePatch(intent: Intent, v: Judged | null, evidence: boolean): IntentPatch {
+  const shown = v ? v.says : "The service could not be asked.";
+  if (!evidence)
+    return {
+      status: intent.action === "close" ? "closed" : "filled",
+      message: `Recorded as done by the user although neither the service nor this computer's journal shows anything of it; the service showed: ${shown}`,
+      decision: "done (nothing on the service)",
+    };
+  const patch: IntentPatch =
+    v?.kind === "effect"
+      ? { ...v.patch }
+      : v?.kind === "absent" && v.settled
+        ? { status: "failed", message: `The service shows it had no effect: ${shown}` }
+        : { status: intent.action === "close" ? "closed" : "filled", message: `Marked done by the user; the service showed: ${shown}` };
+  return { ...patch, decision: `done: ${shown}`.slice(0, 250) };
 }
 
 /** Counts a mismatching round (hedge_not_found, a hedge that does not match); true when the caps are reached. */
