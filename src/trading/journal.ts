@@ -53,7 +53,17 @@ const RANK: Record<IntentStatus, number> = {
   rejected: 3,
   not_sent: 3,
 };
-const RESULT_FIELDS = ["status", "hedgeId", "orderTxHash", "fillTxHash", "struckRate", "filledAt", "errorCode", "message"] as const;
+const RESULT_FIELDS = [
+  "status",
+  "hedgeId",
+  "orderTxHash",
+  "fillTxHash",
+  "struckRate",
+  "filledAt",
+  "errorCode",
+  "message",
+  "parkedFor",
+] as const;
 
 /** Oldest first by when logged (ISO 8601 UTC texts of one form order as the times do); ties keep their order (sort is stable). */
 export function byLoggedAt(a: { loggedAt: string }, b: { loggedAt: string }): number {
@@ -290,6 +300,7 @@ export class Journal {
     intent.anchor = e.anchor;
     intent.workbookId = e.workbookId ?? null;
     intent.workbookName = e.workbookName ?? null;
+    intent.parkedFor = e.parkedFor ?? null;
     if (e.finalAt) this.finalAt.set(intent.idempotencyKey, e.finalAt);
     return intent;
   }
@@ -472,6 +483,7 @@ export class Journal {
       finalAt,
       workbookId: intent.workbookId,
       workbookName: intent.workbookName,
+      parkedFor: intent.parkedFor,
     };
   }
 
@@ -485,7 +497,9 @@ export class Journal {
     // The seal goes in the same log update as the final state it covers.
     const seal = sealOf(intent);
     if (seal !== intent.finalHash) intent.finalHash = changed.finalHash = seal;
-    this.queueLog(intent, changed);
+    // Why a row was parked is this computer's (its Message says it in the log).
+    const { parkedFor: _mine, ...logged } = changed;
+    if (Object.keys(logged).length > 0) this.queueLog(intent, logged);
     this.pendingStore.add(intent.idempotencyKey);
     this.timer ??= setTimeout(() => {
       this.timer = null;

@@ -207,6 +207,7 @@ export class RowRunner {
     t.answered = true;
     this.ctx.move(t.intent, {
       status: "needs_decision",
+      parkedFor: says,
       message: `Needs your decision: ${says} Choose "It was done" or "It was not done" under Unfinished rows.`,
     });
   }
