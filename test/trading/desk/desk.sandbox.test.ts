@@ -371,23 +371,4 @@ describe("desk over the sandbox", () => {
     const log = await workbook.readLog();
     expect(log[0]).toMatchObject({ status: "filled", hedgeId: service.hedges[0].id });
   });
-
-  it("the key's account: a burst of 429s is waited out by the request sender alone; five 503s in a row fail the desk after the sender's four attempts, with the service's words, and the next desk asks again", async () => {
-    const grid = [HEADER, ["USDTNGN", "buy", 10_000, 7, "ACCT-1"]];
-    await controlOk(sb, "POST", "/faults", { rate_limit_next: 2, retry_after_seconds: 0 });
-    const { desk } = await setup(grid);
-    expect(desk.environment).toBe("sandbox");
-    expect((await controlOk(sb, "GET", "/faults")).rate_limit_next).toBe(0);
-    desk.stop();
-
-    await controlOk(sb, "POST", "/faults", { fail_next: { count: 5, path: "/account", code: "service_unavailable" } });
-    await expect(setup(grid)).rejects.toMatchObject({ code: "service_unavailable" });
-    // The sender's four attempts, none on top: one of the five failures is left for the next desk.
-    expect((await controlOk(sb, "GET", "/faults")).fail_next).toEqual([expect.objectContaining({ count: 1, path: "/account" })]);
-    const next = await setup(grid);
-    expect((await controlOk(sb, "GET", "/faults")).fail_next).toEqual([]);
-    const read = await next.desk.readRows("open");
-    expect(read.rows).toHaveLength(1);
-    next.desk.stop();
-  });
 });

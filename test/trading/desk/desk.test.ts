@@ -1459,19 +1459,24 @@ describe("what the pane sees while rows go", () => {
     expect((await w.log())[0].status).toBe("filled");
   });
 
-  it("the account of the key is asked once, before the desk is built; a refused key fails the desk, and the next one asks again", async () => {
+  it("the account of the key is asked once, before the desk is built; a burst of 429s is waited out; a refused key fails the desk, and the next one asks again", async () => {
     const w = world();
     const client = w.service.client();
     const answers = [
       () => Promise.reject(new HedgingApiError({ code: "invalid_api_key", status: 401, message: "Bad key." })),
+      () => Promise.reject(new HedgingApiError({ code: "rate_limited", status: 429, message: "Slow down." })),
+      () => Promise.reject(new HedgingApiError({ code: "rate_limited", status: 429, message: "Slow down." })),
       () => Promise.resolve({ data: { account_address: ACCOUNT } }),
     ];
     let asked = 0;
     (client as unknown as { account: () => Promise<unknown> }).account = () => answers[asked++]();
     await expect(w.desk({ client })).rejects.toThrow("Bad key.");
-    const desk = await w.desk({ client });
+    const loading = w.desk({ client });
+    await advance(BACKOFF_MS[0] + BACKOFF_MS[1]);
+    const desk = await loading;
     await expect(desk.log()).resolves.toEqual([]);
-    expect(asked).toBe(2);
+    await desk.log();
+    expect(asked).toBe(4);
     const sending = desk.send(previewOf([row()]));
     await advance(100);
     expect((await sending).rows[0]).toMatchObject({ account: ACCOUNT, status: "submitted" });
@@ -2000,7 +2005,7 @@ describe("more of what the messages say", () => {
     expect(decision).toBe(`done: No hedge with client reference ${reference}`.slice(0, 250));
   });
 
-  it("a 429 for the account once the sender gave up: the desk is not built, with the service's words, and nothing retries on top (retries never stack)", async () => {
+  it("five 429s in a row for the account: the desk is not built, with the service's words", async () => {
     const w = world();
     const client = w.service.client();
     let asked = 0;
@@ -2012,9 +2017,9 @@ describe("more of what the messages say", () => {
       () => "built",
       (e: Error) => e.message,
     );
-    await advance(60_000);
+    await advance(BACKOFF_MS.slice(0, 4).reduce((a, b) => a + b, 0));
     expect(await loading).toBe("Slow down.");
-    expect(asked).toBe(1);
+    expect(asked).toBe(5);
   });
 
   it("a hedge that shows the row's side as it was before, between two mismatches, starts the count of mismatches again", async () => {
