@@ -109,6 +109,18 @@ export function isRetryable(code: string, status: number | null): boolean {
   return status !== null && status >= 500;
 }
 
+/**
+ * The service answered and says it did nothing: a 4xx (429 included) other than an idempotency conflict, whose first
+ * request may have acted (idempotency_in_flight: still running; idempotency_key_reuse: the key was used for another
+ * body). The one answer to "did the service do nothing?": the sender (whether a call may have acted) and the desk's
+ * recovery rule (whether a failed send is final) both ask it. Network trouble, timeouts, 5xx and unreadable answers
+ * (invalid_response) are not refusals: the service may have acted.
+ */
+export function isRefusal(e: unknown): e is HedgingApiError {
+  if (!isHedgingApiError(e) || e.status === null || e.status < 400 || e.status >= 500) return false;
+  return e.code !== "idempotency_in_flight" && e.code !== "idempotency_key_reuse";
+}
+
 export function isHedgingApiError(e: unknown): e is HedgingApiError {
   return e instanceof HedgingApiError;
 }

@@ -1,6 +1,6 @@
 // The one request sender: auth headers, envelope unwrapping, validation, a retry policy per kind of call, timeouts, idempotency, adaptive rate and concurrency limits, single-flight GETs.
 import type * as z from "zod/mini";
-import { HedgingApiError } from "./errors";
+import { HedgingApiError, isRefusal } from "./errors";
 import { redactKey } from "./redact";
 import { envelopeSchema, issuePath, type Meta } from "./schemas";
 import { fetchTransport, type HttpTransport, type HttpResponse } from "./transport";
@@ -378,12 +378,6 @@ export class RequestSender {
   private clean(text: string): string {
     return redactKey(text, this.apiKey);
   }
-}
-
-/** A 4xx that says the service did nothing (429 included); an idempotency conflict is not one: its first request may have acted. */
-function isRefusal(error: HedgingApiError): boolean {
-  if (error.status === null || error.status < 400 || error.status >= 500) return false;
-  return error.code !== "idempotency_in_flight" && error.code !== "idempotency_key_reuse";
 }
 
 /** Retry-After as milliseconds: delta-seconds or an HTTP date (or, tolerated, an ISO 8601 time), read as UTC in any zone. */

@@ -5,30 +5,16 @@ import { sameAccount } from "../trading/duplicates";
 import type { LogRecord } from "../trading/log/hedge-log";
 import { CLOCK_SKEW_MS } from "../trading/verdict";
 import type { PlacedLogRow } from "../trading/workbook";
-import { CENT, EFFECTIVE, NEVER_HAPPENED, PENDING, usd } from "./recon-model";
-
-export type ServiceFindingKind = "differs" | "logged_after" | "cut_off";
-
-/** One finding as the recon sheet lists it, at its row. */
-export interface ServiceLine {
-  kind: ServiceFindingKind;
-  /** The log column it is about ("Struck rate"), null for rows cut off. */
-  field: string | null;
-  sheet: string | null;
-  rowNumber: number | null;
-  logSays: string;
-  serviceSays: string;
-  message: string;
-}
-
-/** What month end found comparing the log with the service. */
-export interface ServiceReport {
-  /** Rows of this environment and account whose hedge the service showed: the rows compared cell by cell. */
-  compared: number;
-  /** False when the service's hedges could not all be read (the pages stopped short): rows whose hedge was not read are not compared. */
-  complete: boolean;
-  lines: ServiceLine[];
-}
+import {
+  CENT,
+  EFFECTIVE,
+  NEVER_HAPPENED,
+  PENDING,
+  usd,
+  type ServiceFindingKind,
+  type ServiceLine,
+  type ServiceReport,
+} from "./recon-model";
 
 export interface ServiceCheckInput {
   /** Every row read, in its place (sheet, row). */

@@ -5,7 +5,8 @@ import { reconSheetName } from "./month";
 import type { Reconciliation } from "./recon-model";
 import { DIFFERENCE_LABELS } from "./recon-model";
 import { CHAIN_KIND_LABELS, flaggedLines, type ChainReport } from "./log-chain-check";
-import { SERVICE_KIND_LABELS, type ServiceLine, type ServiceReport } from "./log-vs-service";
+import { SERVICE_KIND_LABELS } from "./log-vs-service";
+import type { ServiceLine, ServiceReport } from "./recon-model";
 import { FORMATS, type CellValue, type SheetContent, type SheetSection } from "./sheet-content";
 import { durationText } from "./side-time";
 

@@ -4,8 +4,30 @@ import type { ClosedHedge, Hedge, Position } from "../api/schemas";
 import { utcMs } from "../api/time";
 import type { LogRecord } from "../trading/log/hedge-log";
 import type { ChainReport } from "./log-chain-check";
-import type { ServiceReport } from "./log-vs-service";
 import type { MonthWindow } from "./month";
+
+export type ServiceFindingKind = "differs" | "logged_after" | "cut_off";
+
+/** One finding as the recon sheet lists it, at its row. */
+export interface ServiceLine {
+  kind: ServiceFindingKind;
+  /** The log column it is about ("Struck rate"), null for rows cut off. */
+  field: string | null;
+  sheet: string | null;
+  rowNumber: number | null;
+  logSays: string;
+  serviceSays: string;
+  message: string;
+}
+
+/** What month end found comparing the log with the service. */
+export interface ServiceReport {
+  /** Rows of this environment and account whose hedge the service showed: the rows compared cell by cell. */
+  compared: number;
+  /** False when the service's hedges could not all be read (the pages stopped short): rows whose hedge was not read are not compared. */
+  complete: boolean;
+  lines: ServiceLine[];
+}
 
 /** Everything the reconciliation looks at, fetched beforehand (see month-data.ts). */
 export interface MonthData {

@@ -87,7 +87,8 @@ export function unfinishedView(
       key: row.idempotencyKey,
       title: rowTitle(row),
       meta: `Logged ${formatUtc(row.loggedAt)} · ${statusLabel(row.status)}`,
-      serviceSays: (row.message ?? "").replace(/^Needs your decision: /, "").replace(/ Choose "It was done".*$/, ""),
+      // Why it was parked; a row parked elsewhere (another computer, an older version) says it in its Message alone.
+      serviceSays: row.parkedFor ?? row.message ?? "",
       next: STEP_LABELS.decide,
       claimable: false,
       claimed: true,

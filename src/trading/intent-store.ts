@@ -18,6 +18,8 @@ export interface StoredIntent {
   workbookName?: string | null;
   /** Ids of the workbooks where the user dismissed it as another workbook's row (it is not listed there again). */
   dismissedIn?: string[];
+  /** Why it waits for the user's decision (RowStatus.parkedFor); null or absent: it does not, or an older version parked it. */
+  parkedFor?: string | null;
 }
 
 /**
@@ -135,6 +137,7 @@ export function encodeStoredIntent(entry: StoredIntent): string {
     entry.workbookId ?? null,
     entry.workbookName ?? null,
     entry.dismissedIn ?? [],
+    entry.parkedFor ?? null,
   ]);
 }
 
@@ -157,6 +160,7 @@ export function decodeStoredIntent(text: string): StoredIntent | null {
   const extras = parsed.slice(from + count);
   const [keyId, anchor, finalAt, workbookId, workbookName] = extras as Array<string | null | undefined>;
   const dismissed: unknown = extras[5];
+  const parkedFor: unknown = extras[6];
   return {
     record: record as unknown as LogRecord,
     keyId: keyId ?? null,
@@ -166,5 +170,6 @@ export function decodeStoredIntent(text: string): StoredIntent | null {
     workbookId: typeof workbookId === "string" ? workbookId : null,
     workbookName: typeof workbookName === "string" ? workbookName : null,
     dismissedIn: Array.isArray(dismissed) ? dismissed.filter((d): d is string => typeof d === "string") : [],
+    parkedFor: typeof parkedFor === "string" ? parkedFor : null,
   };
 }

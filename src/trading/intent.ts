@@ -73,6 +73,8 @@ export interface Intent extends TradeRequest, RowOutcome, RowJournal, RowApprova
   /** The workbook it was appended in (see StoredIntent.workbookId): set by the journal, kept by this computer only. */
   workbookId: string | null;
   workbookName: string | null;
+  /** Why it waits for the user's decision (see RowStatus.parkedFor): kept by this computer's journal, not a log column. */
+  parkedFor: string | null;
 }
 
 export type IntentPatch = Partial<
@@ -92,6 +94,7 @@ export type IntentPatch = Partial<
     | "decision"
     | "decidedAt"
     | "finalHash"
+    | "parkedFor"
   >
 >;
 
@@ -149,6 +152,7 @@ export function intentFromRow(
     anchor: null,
     workbookId: null,
     workbookName: null,
+    parkedFor: null,
   };
 }
 
@@ -230,6 +234,7 @@ export function intentFromLogRecord(record: LogRecord): Intent | null {
     anchor: null,
     workbookId: null,
     workbookName: null,
+    parkedFor: null,
   };
 }
 
@@ -256,6 +261,7 @@ export function rowStatusOf(intent: Intent): RowStatus {
     hedgeId: intent.hedgeId,
     errorCode: intent.errorCode,
     message: intent.message,
+    parkedFor: intent.status === "needs_decision" ? intent.parkedFor : null,
     loggedAt: intent.loggedAt,
     account: intent.account,
   };

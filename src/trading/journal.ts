@@ -1,11 +1,12 @@
-// The journal: the "Hedge Log" table plus the per-user intent store as the durable record of every intent. Appends before sending; reads only unfinished, today's and known rows; merges the two on opening; coalesces status updates.
+// The journal: the "Hedge Log" table plus the per-user intent store as the durable record of every intent. Appends before sending; reads only unfinished, today's and known rows; merges the two on opening (journal-merge.ts); writes status updates behind (write-behind.ts); appends as links of the log's chain (log/chain-writer.ts).
 import { type Workbook, type WorkbookIdentity } from "./workbook";
-import { LOG_BODY_FIELDS, LOG_SHEET_NAME, LOG_STATUS_FIELDS, type LogRecord, type LogUpdate } from "./log/hedge-log";
+import { LOG_SHEET_NAME, type LogRecord } from "./log/hedge-log";
+import { WriteBehind } from "./write-behind";
 import { applyPatch, intentFromLogRecord, intentToLogRecord, isFinal, unusableReason, type Intent, type IntentPatch } from "./intent";
 import { prunable, type IntentStore, type StoredIntent } from "./intent-store";
-import { CHAIN_START, finalHashOf, rowHashOf } from "./log/log-chain";
-import { FINAL_STATUSES, type IntentStatus } from "./types";
-import { utcMs } from "../api/time";
+import { ChainWriter } from "./log/chain-writer";
+import { FINAL_STATUSES } from "./types";
+import { mayBeMine, mergeRow, ownerOf, sealOf, writtenBack } from "./journal-merge";
 
 export interface JournalOptions {
   /** Status updates arriving within this window go to the workbook in one call. Default 100 ms. */
@@ -40,21 +41,6 @@ export interface LoadReport {
   otherWorkbooks: Intent[];
 }
 
-/** Whose a journal entry is, seen from this workbook: see load(). */
-type Owner = "mine" | "unknown" | "other";
-
-const RANK: Record<IntentStatus, number> = {
-  submitting: 0,
-  submitted: 1,
-  needs_decision: 2,
-  filled: 3,
-  failed: 3,
-  closed: 3,
-  rejected: 3,
-  not_sent: 3,
-};
-const RESULT_FIELDS = ["status", "hedgeId", "orderTxHash", "fillTxHash", "struckRate", "filledAt", "errorCode", "message"] as const;
-
 /** Oldest first by when logged (ISO 8601 UTC texts of one form order as the times do); ties keep their order (sort is stable). */
 export function byLoggedAt(a: { loggedAt: string }, b: { loggedAt: string }): number {
   return a.loggedAt < b.loggedAt ? -1 : a.loggedAt > b.loggedAt ? 1 : 0;
@@ -77,33 +63,39 @@ export class Journal {
   /** Unfinished rows of other workbooks (see LoadReport.otherWorkbooks). */
   private readonly others = new Map<string, Intent>();
   private identityRead: Promise<WorkbookIdentity> | null = null;
-  private readonly pendingLog = new Map<string, LogUpdate>();
-  private readonly pendingStore = new Set<string>();
   private readonly finalAt = new Map<string, string>();
-  private timer: ReturnType<typeof setTimeout> | null = null;
-  private flushing: Promise<void> = Promise.resolve();
+  /** Status updates written behind (write-behind.ts): this computer's journal, then the log. */
+  private readonly queue: WriteBehind;
   /** load(), append() and restore() one at a time: each reads or changes which rows the log and this computer's journal hold. */
   private turn: Promise<unknown> = Promise.resolve();
-  private readonly flushDelayMs: number;
   private readonly now: () => Date;
-  private logEnsured = false;
   /** The newest idempotency key known to be in this log: the anchor of the next append. */
   private lastKey: string | null = null;
-  /**
-   * The link the next row appended follows (see nextLink): known once read or written in this session; undefined before,
-   * and again after an append that failed (the log may or may not hold its rows).
-   */
-  private tail: string | undefined = undefined;
-  /** Appends one at a time from taking their links to the log holding them (append, write-back, a lost row written again). */
-  private chainTurn: Promise<unknown> = Promise.resolve();
+  /** Appends to the log as links of its chain (append, write-back, a lost row written again), one at a time. */
+  private readonly chain: ChainWriter;
 
   constructor(
     private readonly workbook: Workbook,
     private readonly options: JournalOptions = {},
   ) {
-    this.flushDelayMs = options.flushDelayMs ?? 100;
     this.now = options.now ?? (() => new Date());
     if (options.store && options.scope === undefined) throw new Error("A journal with a store needs its scope.");
+    const store = options.store;
+    this.chain = new ChainWriter({
+      readLastRow: () => this.workbook.readLastLogRecord(),
+      append: (records) => this.workbook.appendLog(records),
+      loadHead: async () => (store ? store.loadHead((await this.identity()).id) : null),
+      keepHead: (link) => this.keepHead(link),
+    });
+    this.queue = new WriteBehind({
+      workbook,
+      store: store && { put: (scope, entries) => store.put(scope, entries), scope: options.scope! },
+      intent: (key) => this.intents.get(key),
+      entry: (intent) => this.entry(intent),
+      appendAgain: (intents) => this.appendLinked(intents),
+      report: (e) => this.report(e),
+      delayMs: options.flushDelayMs ?? 100,
+    });
   }
 
   /**
@@ -221,7 +213,7 @@ export class Journal {
       this.intents.set(intent.idempotencyKey, intent);
       this.orphans.delete(intent.idempotencyKey);
       this.lastKey = intent.idempotencyKey;
-      this.pendingStore.add(intent.idempotencyKey);
+      this.queue.store(intent.idempotencyKey);
     }
     const back = new Set(intents.map((i) => i.idempotencyKey));
     this.elsewhere = this.elsewhere.filter((r) => !back.has(r.idempotencyKey));
@@ -290,62 +282,20 @@ export class Journal {
     intent.anchor = e.anchor;
     intent.workbookId = e.workbookId ?? null;
     intent.workbookName = e.workbookName ?? null;
+    intent.parkedFor = e.parkedFor ?? null;
     if (e.finalAt) this.finalAt.set(intent.idempotencyKey, e.finalAt);
     return intent;
   }
 
-  /** One row known to both: the journalled request, the more advanced state. */
+  /** One row known to both, merged (journal-merge.ts): what the log and this computer's journal get again, and what was edited. */
   private merge(fromLog: Intent | null, record: LogRecord, entry: StoredIntent, report: LoadReport): Intent {
     const stored = this.fromStore(entry);
     if (!stored) return fromLog!;
-    if (!fromLog) {
-      // The log row became unusable (a blank market, an edited status): the journal still knows the row.
-      report.edited.push({ intent: stored, fields: ["row"] });
-      this.queueLog(stored, { status: stored.status, message: stored.message });
-      return stored;
-    }
-    // What was journalled wins over a later edit of the log's body (the key is equal: the rows are matched by it; an
-    // account is claimed, not compared).
-    const edited = LOG_BODY_FIELDS.filter((f) => f !== "account" && (fromLog[f] ?? null) !== (stored[f] ?? null));
-    if (!stored.account && fromLog.account) stored.account = fromLog.account;
-    const result: Intent = { ...stored };
-    // The log's result wins when it is further on, or final (a final stored state is only ever equal in rank to it).
-    if (RANK[fromLog.status] > RANK[stored.status] || isFinal(fromLog.status)) {
-      for (const f of RESULT_FIELDS) (result as unknown as Record<string, unknown>)[f] = fromLog[f];
-      this.pendingStore.add(result.idempotencyKey);
-    }
-    result.notionalBefore = stored.notionalBefore ?? fromLog.notionalBefore;
-    result.sentAt = stored.sentAt ?? fromLog.sentAt;
-    result.hedgeId = result.hedgeId ?? fromLog.hedgeId ?? stored.hedgeId;
-    result.decision = fromLog.decision ?? stored.decision;
-    result.decidedAt = fromLog.decidedAt ?? stored.decidedAt;
-    // The chain's cells are the log's (the journal keeps none). A row final in the log keeps its seal as it is (a seal made
-    // now over a cell edited since would hide the edit); one the journal knows final and the log not yet gets it now.
-    result.prevHash = fromLog.prevHash;
-    result.rowHash = fromLog.rowHash;
-    result.finalHash = isFinal(fromLog.status) ? fromLog.finalHash : sealOf(result);
-    // The log gets whatever the merge knows better than its row.
-    const fix: Omit<LogUpdate, "idempotencyKey"> = {};
-    for (const f of LOG_STATUS_FIELDS) {
-      // An empty cell reads as null (cellsToLogRecord); the status of a usable row is never empty.
-      const mine = (result as unknown as Record<string, unknown>)[f] ?? null;
-      if (mine !== (record[f] ?? null)) (fix as Record<string, unknown>)[f] = mine;
-    }
-    if (Object.keys(fix).length > 0) this.queueLog(result, fix);
-    if (edited.length > 0) {
-      report.edited.push({ intent: result, fields: edited });
-      if (!isFinal(result.status)) {
-        const note = `The ${LOG_SHEET_NAME} row was edited (${edited.join(", ")}): the add-in keeps what it journalled and sent.`;
-        result.message = result.message?.includes(note) ? result.message : `${note} ${result.message ?? ""}`.trim();
-        this.queueLog(result, { message: result.message });
-      }
-    }
-    return result;
-  }
-
-  private queueLog(intent: Intent, fields: Omit<LogUpdate, "idempotencyKey">): void {
-    const queued = this.pendingLog.get(intent.idempotencyKey) ?? { idempotencyKey: intent.idempotencyKey };
-    this.pendingLog.set(intent.idempotencyKey, { ...queued, ...fields });
+    const merged = mergeRow(fromLog, record, stored);
+    if (merged.storeAgain) this.queue.store(merged.intent.idempotencyKey);
+    if (Object.keys(merged.logFix).length > 0) this.queue.log(merged.intent, merged.logFix);
+    if (merged.edited.length > 0) report.edited.push({ intent: merged.intent, fields: merged.edited });
+    return merged.intent;
   }
 
   get(idempotencyKey: string): Intent | undefined {
@@ -397,51 +347,9 @@ export class Journal {
     if (intents.length > 0) this.lastKey = intents[intents.length - 1].idempotencyKey;
   }
 
-  /**
-   * Appends rows to the log as the next links of its chain: each row's Prev hash is the link before it, its Row hash
-   * rowHashOf(Prev hash, its body), and a row appended final (written back) is sealed at once. One append at a time from
-   * taking the links to the log holding the rows, so two rows never follow the same link. Once the log holds them, the
-   * last one's link is this computer's head for this workbook (written after the log: a head the log never held would
-   * read as a log cut off).
-   */
+  /** Appends rows to the log as the next links of its chain (log/chain-writer.ts), sealed when appended final. */
   private appendLinked(intents: Intent[]): Promise<void> {
-    const run = this.chainTurn
-      .catch(() => undefined)
-      .then(async () => {
-        let link = await this.nextLink();
-        for (const intent of intents) {
-          intent.prevHash = link;
-          intent.rowHash = link = rowHashOf(link, intentToLogRecord(intent));
-          intent.finalHash = sealOf(intent);
-        }
-        try {
-          await this.workbook.appendLog(intents.map(intentToLogRecord));
-        } catch (e) {
-          this.tail = undefined; // the log may hold them or not: read its last row again next time
-          throw e;
-        }
-        this.tail = link;
-        await this.keepHead(link);
-      });
-    this.chainTurn = run;
-    return run;
-  }
-
-  /**
-   * The link the next row follows: the one this session last wrote; else the newer of the log's last row's Row hash and
-   * this computer's head for this workbook (a head written after that row was appended is newer: the rows after it were
-   * cut off, and the next row, following the head, shows it); CHAIN_START when neither has one. One row read, not the log.
-   */
-  private async nextLink(): Promise<string> {
-    if (this.tail !== undefined) return this.tail;
-    const me = await this.identity();
-    const [last, head] = await Promise.all([
-      this.workbook.readLastLogRecord(),
-      this.options.store ? this.options.store.loadHead(me.id) : Promise.resolve(null),
-    ]);
-    const lastLink = last?.rowHash || null;
-    if (head && (!lastLink || head.rowHash === lastLink || !(utcMsOf(last!.loggedAt) > utcMsOf(head.writtenAt)))) return head.rowHash;
-    return lastLink ?? CHAIN_START;
+    return this.chain.append({ rows: intents, record: intentToLogRecord, seal: sealOf });
   }
 
   /** Keeps `link` as this computer's head for this workbook; a failure is reported, not thrown (the rows are in the log). */
@@ -472,6 +380,7 @@ export class Journal {
       finalAt,
       workbookId: intent.workbookId,
       workbookName: intent.workbookName,
+      parkedFor: intent.parkedFor,
     };
   }
 
@@ -485,69 +394,17 @@ export class Journal {
     // The seal goes in the same log update as the final state it covers.
     const seal = sealOf(intent);
     if (seal !== intent.finalHash) intent.finalHash = changed.finalHash = seal;
-    this.queueLog(intent, changed);
-    this.pendingStore.add(intent.idempotencyKey);
-    this.timer ??= setTimeout(() => {
-      this.timer = null;
-      void this.flush().catch(() => undefined);
-    }, this.flushDelayMs);
+    // Why a row was parked is this computer's (its Message says it in the log).
+    const { parkedFor: _mine, ...logged } = changed;
+    if (Object.keys(logged).length > 0) this.queue.log(intent, logged);
+    this.queue.store(intent.idempotencyKey);
+    this.queue.soon();
     return changed;
   }
 
   /** Writes every queued update now: the store first, then the log (one call each). */
   flush(): Promise<void> {
-    if (this.timer) {
-      clearTimeout(this.timer);
-      this.timer = null;
-    }
-    this.flushing = this.flushing
-      .catch(() => undefined)
-      .then(async () => {
-        const storeKeys = [...this.pendingStore];
-        this.pendingStore.clear();
-        if (this.options.store && storeKeys.length > 0) {
-          const entries = storeKeys.map((k) => this.intents.get(k)).filter((i): i is Intent => i !== undefined);
-          try {
-            await this.options.store.put(
-              this.options.scope!,
-              entries.map((i) => this.entry(i)),
-            );
-          } catch (e) {
-            for (const k of storeKeys) this.pendingStore.add(k);
-            this.report(e instanceof Error ? e : new Error(String(e)));
-            throw e;
-          }
-        }
-        if (this.pendingLog.size === 0) return;
-        const batch = [...this.pendingLog.values()];
-        this.pendingLog.clear();
-        let back: Intent[];
-        try {
-          if (!this.logEnsured) {
-            await this.workbook.ensureLog(); // an older log gets the columns added since, before they are written
-            this.logEnsured = true;
-          }
-          const { missing } = await this.workbook.updateLog(batch);
-          // A missing row of an intent this journal no longer holds is not written again: it is an orphan (see load()).
-          back = missing.map((k) => this.intents.get(k)).filter((i): i is Intent => i !== undefined);
-          if (back.length > 0) await this.appendLinked(back);
-        } catch (e) {
-          // Put them back under anything newer, to be written next time.
-          for (const u of batch) this.pendingLog.set(u.idempotencyKey, { ...u, ...this.pendingLog.get(u.idempotencyKey) });
-          this.report(e instanceof Error ? e : new Error(String(e)));
-          throw e;
-        }
-        for (const intent of back) {
-          const key = intent.idempotencyKey;
-          this.report(
-            new Error(
-              `The ${LOG_SHEET_NAME} has no row with idempotency key ${key} (${intent.action} ${intent.market} ${intent.side}): it was deleted or its key edited. ` +
-                `The row was written again at the end of the log with its current state.`,
-            ),
-          );
-        }
-      });
-    return this.flushing;
+    return this.queue.flush();
   }
 
   private report(error: Error): void {
@@ -560,59 +417,6 @@ export class Journal {
 
   /** Updates queued but not yet written. */
   unflushed(): number {
-    return Math.max(this.pendingLog.size, this.pendingStore.size);
+    return this.queue.unflushed();
   }
-}
-
-/** Whose an entry is: this workbook's (its id), of no known workbook (journalled before ids were kept), or another's. */
-function ownerOf(e: StoredIntent, me: WorkbookIdentity): Owner {
-  return !e.workbookId ? "unknown" : e.workbookId === me.id ? "mine" : "other";
-}
-
-/**
- * Another workbook's row that may be this one's all the same: this file has the same name and got its id only now (it had
- * none when opened), as a workbook closed without saving after its first trades loses the id with the rows. The user says.
- */
-function mayBeMine(e: StoredIntent, me: WorkbookIdentity): boolean {
-  return me.fresh === true && me.name !== null && e.workbookName === me.name;
-}
-
-/**
- * The missing entries written back into this log without asking: this workbook's unfinished rows, its rows appended after
- * a row this log holds (or gets back) and the rows those were appended after; of no known workbook, only rows tied to this
- * log by their anchors; another workbook's, never. A row this session is working on (`live`) is this workbook's.
- */
-function writtenBack(
-  missing: readonly StoredIntent[],
-  present: ReadonlySet<string>,
-  me: WorkbookIdentity,
-  live: (idempotencyKey: string) => Intent | undefined,
-): Set<string> {
-  const back = new Set<string>();
-  const inLog = (k: string | null) => k !== null && (present.has(k) || back.has(k));
-  for (let changed = true; changed;) {
-    changed = false;
-    for (const e of missing) {
-      const key = e.record.idempotencyKey;
-      const owner = ownerOf(e, me);
-      if (back.has(key) || owner === "other") continue;
-      const after = missing.some((o) => o.anchor === key && back.has(o.record.idempotencyKey));
-      const unfinishedHere = owner === "mine" && !isFinal(e.record.status);
-      if (unfinishedHere || live(key) || inLog(e.anchor) || after) {
-        back.add(key);
-        changed = true;
-      }
-    }
-  }
-  return back;
-}
-
-/** The seal of a row in its state now: once final and linked, finalHashOf over its final state; before, none. */
-function sealOf(intent: Intent): string | null {
-  return isFinal(intent.status) && intent.rowHash ? finalHashOf(intent.rowHash, intentToLogRecord(intent)) : null;
-}
-
-/** A time's milliseconds, NaN for what is not one (a Logged at typed by hand). */
-function utcMsOf(text: string | null | undefined): number {
-  return text ? utcMs(text) : NaN;
 }

@@ -166,6 +166,12 @@ export interface RowStatus {
   errorCode: string | null;
   /** Last message for the user (error text with advice, or "Filled at 1,502.35"). Never contains the API key. */
   message: string | null;
+  /**
+   * Why the row waits for the user's decision, in the words the pane shows (what the service showed, what stops a
+   * re-send); null when it does not wait, or when only its Message says why (parked by another computer or before this
+   * field was kept).
+   */
+  parkedFor: string | null;
   loggedAt: string;
   account: string | null;
 }

@@ -45,6 +45,7 @@ const entry = (key: string, finalAt: string | null = null, over: Partial<StoredI
     workbookId: "wb-5d7e2f1a-0c3b-4e8d-9f6a-2b1c0d9e8f7a",
     workbookName: "Treasury hedges FY26.xlsx",
     dismissedIn: [],
+    parkedFor: null,
     ...over,
   };
 };
@@ -136,6 +137,12 @@ describe("what the journal can read back", () => {
     expect(decodeStoredIntent(JSON.stringify(before))).toEqual(entry("k1", null, { workbookId: null, workbookName: null }));
     const dismissed = entry("k1", null, { dismissedIn: ["wb-b", "wb-c"] });
     expect(decodeStoredIntent(encodeStoredIntent(dismissed))).toEqual(dismissed);
+    // Why a row waits for a decision is kept; an entry written before it was (or with something else there) reads as none.
+    const parked = entry("k1", null, { parkedFor: "The service could not be asked (timeout) since the row was sent 25 min ago." });
+    expect(decodeStoredIntent(encodeStoredIntent(parked))).toEqual(parked);
+    const odd = JSON.parse(encodeStoredIntent(parked)) as unknown[];
+    odd[odd.length - 1] = 7;
+    expect(decodeStoredIntent(JSON.stringify(odd))?.parkedFor).toBeNull();
   });
 
   it("nothing stored under a scope reads as no entries; writing or removing nothing writes nothing", async () => {

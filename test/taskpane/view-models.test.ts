@@ -160,6 +160,7 @@ describe("progress", () => {
     expect(
       rowStatusText({
         idempotencyKey: "k",
+        parkedFor: null,
         rowNumber: 7,
         action: "open",
         market: "USDTNGN",
@@ -183,6 +184,7 @@ describe("progress", () => {
       status: "filled" as const,
       hedgeId: "h",
       errorCode: null,
+      parkedFor: null,
       loggedAt: "2025-01-31T10:00:00.000Z",
       account: null,
     };
@@ -248,6 +250,7 @@ describe("unfinished rows", () => {
     hedgeId: "hdg_1",
     errorCode: null,
     message: null,
+    parkedFor: null,
     loggedAt: "2026-11-20T10:15:03.000Z",
     account: "0xabc",
     ...over,
@@ -319,6 +322,7 @@ describe("unfinished rows", () => {
       status: "needs_decision",
       message:
         'Needs your decision: Hedge hdg_1 is filled at 90,000.00 USD. Choose "It was done" or "It was not done" under Unfinished rows.',
+      parkedFor: "Hedge hdg_1 is filled at 90,000.00 USD.",
     });
     const closing = status("c", { action: "close", notional: null, status: "submitting" });
     const view = unfinishedView(plan([item("a", "decide")]), {
@@ -342,6 +346,15 @@ describe("unfinished rows", () => {
       },
     ]);
     expect(unfinishedView(null, { ...none, resumed: true }).empty).toBe(true);
+  });
+
+  test("a row parked where only its Message says why (another computer, an older version) shows its Message as it is", () => {
+    const message = "Needs your decision: asked on another computer.";
+    const elsewhere = status("e", { status: "needs_decision", message, parkedFor: null });
+    const view = unfinishedView(null, { resumed: true, claimed: new Set(), decisions: [elsewhere], waits: [] });
+    expect(view.rows).toEqual([expect.objectContaining({ key: "e", decide: true, serviceSays: message })]);
+    const silent = status("s", { status: "needs_decision", message: null, parkedFor: null });
+    expect(unfinishedView(null, { resumed: true, claimed: new Set(), decisions: [silent], waits: [] }).rows[0].serviceSays).toBe("");
   });
 
   test("each decision is confirmed in words that say nothing is sent; Resume with a LIVE key asks twice", () => {

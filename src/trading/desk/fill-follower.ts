@@ -1,9 +1,8 @@
-// The fill follower: poll rounds over the rows the service accepted (by pages, paced by how many requests a round took), each row judged in its side's chain and moved as the recovery rule says.
+// The fill follower: poll rounds over the rows the service accepted (by pages, paced by how many requests a round took), each row judged in its side's chain and handed to the row runner, which applies the recovery rule's step.
 import { nextPollDelayMs, pollOnce } from "../fills";
 import type { DeskContext } from "./context";
 import type { Lanes } from "./lanes";
 import type { RowRunner } from "./runner";
-import { nextStep } from "./rule";
 
 export class FillFollower {
   private timer: ReturnType<typeof setTimeout> | null = null;
@@ -65,30 +64,10 @@ export class FillFollower {
     this.lastRoundRequests = round.requests;
     if (life.aborted) return;
     const byIntent = new Map(rows.map((t) => [t.intent, t]));
-    for (const intent of round.notFound) {
-      const t = byIntent.get(intent)!;
-      if (this.runner.countMismatch(t))
-        this.runner.park(t, `The service does not know hedge ${intent.hedgeId} (hedge_not_found), asked ${t.doubt!.rounds} times.`);
-      else
-        this.ctx.move(intent, {
-          errorCode: "hedge_not_found",
-          message: `The service does not know hedge ${intent.hedgeId} yet: asking again.`,
-        });
-    }
-    for (const { intent, verdict } of round.judged) {
-      // Still accepted: only a poll round moves a followed row (a decision is refused for it), one row once a round.
-      const t = byIntent.get(intent)!;
-      // unclear: counted, and parked once the caps are reached
-      const capped = verdict.kind === "unclear" && this.runner.countMismatch(t);
-      const step = nextStep(intent, verdict, this.runner.facts(t, !capped));
-      if (step.kind === "adopt") {
-        // Shown as it should be: any doubt is over, and what a doubt said (error code, message) is taken back. A row still
-        // accepted and never in doubt already holds this patch: the move then writes nothing.
-        t.doubt = null;
-        this.ctx.move(intent, { errorCode: null, ...step.patch });
-      } else if (step.kind === "park") this.runner.park(t, step.reason);
-      else if (verdict.kind === "absent") t.doubt = null; // not there yet: followed, and not counted as a doubt
-    }
+    // Still accepted: only a poll round moves a followed row (a decision is refused for it), one row once a round; the
+    // runner applies the rule's step (adopt, park or follow: taken at once, nothing is sent).
+    for (const intent of round.notFound) void this.runner.judge(byIntent.get(intent)!, { kind: "not_found", hedgeId: intent.hedgeId });
+    for (const { intent, verdict } of round.judged) void this.runner.judge(byIntent.get(intent)!, verdict);
     await this.ctx.journal.flush().catch(() => undefined);
   }
 }

@@ -1,14 +1,14 @@
-// createDesk: the TradingDesk facade the pane calls, built once the account is known — read rows, preview, journal-then-send one row at a time per market side, resume and decisions on the user's word — over its parts: lanes, scheduler, row runner, fill follower, resume planner, all around the recovery rule (./rule.ts).
+// createDesk: the TradingDesk facade the pane calls, built once the account is known; it delegates each call to its parts — rows and preview, admission (what may be sent), journal-then-send through lanes, scheduler and row runner, the fill follower, the resume planner and decisions — all around the recovery rule (./rule.ts).
 import { newIdempotencyKey } from "../../api/client";
 import { buildPreview } from "../preview";
 import { readTradeRows } from "../rows";
 import { Journal } from "../journal";
-import { intentFromRow, isFinal, rowStatusOf, usableKey, type Intent, type IntentPatch } from "../intent";
-import { check, laneOf, type OpenedHedges } from "../fills";
+import { intentFromRow, isFinal, rowStatusOf, type Intent, type IntentPatch } from "../intent";
+import type { OpenedHedges } from "../fills";
 import { sameAccount } from "../duplicates";
 import { intentScope } from "../intent-store";
 import { LOG_SHEET_NAME } from "../log/hedge-log";
-import { chainOf, sideOrder, type Judged } from "../verdict";
+import { chainOf, sideOrder } from "../verdict";
 import {
   INTENT_STATUSES,
   type Action,
@@ -29,12 +29,14 @@ import {
   type TradeRow,
 } from "../types";
 import type { DeskOptions, TradingDesk } from "./contract";
-import { when, type DeskContext } from "./context";
+import type { DeskContext } from "./context";
 import { Lanes } from "./lanes";
 import { Scheduler } from "./scheduler";
 import { RowRunner } from "./runner";
 import { FillFollower } from "./fill-follower";
 import { planResume } from "./resume-planner";
+import { keysHeld, refuseUnsendable, sendable, type AdmissionSources } from "./admission";
+import { decide } from "./decisions";
 import { BACKOFF_MS, classifyFailure } from "./rule";
 import { doneOnService, type DoneLine } from "./approved-done";
 
@@ -50,6 +52,8 @@ export {
 } from "./rule";
 export { INSPECT_ASK_MAX } from "./resume-planner";
 export { submittedMessage } from "./runner";
+export { ALREADY_SENT } from "./admission";
+export { NothingShownError } from "./decisions";
 
 /**
  * Builds the desk over a client and a workbook, once the account of the key is known (options.account, else one
@@ -206,17 +210,11 @@ class Desk implements TradingDesk, DeskContext {
   // ---- sending ----
 
   async send(preview: Preview, options: SendOptions = {}): Promise<SendResult> {
-    if (preview.environment !== this.environment) {
-      throw new Error(
-        `This preview was made for ${preview.environment}, but the desk trades in ${this.environment}: preview again. Nothing was sent.`,
-      );
-    }
-    if (preview.blockers.length > 0) throw new Error(`Nothing was sent: ${preview.blockers.join(" ")}`);
     const approval = options.approval;
-    if (approval) checkApproval(approval, preview.lines.length);
+    refuseUnsendable(preview, this.environment, approval);
     this.restart();
-    const held = approval?.idempotencyKeys ? await this.keysHeld(approval.idempotencyKeys) : new Set<string>();
-    const { lines, skipped } = this.sendable(preview, options, held);
+    const held = approval?.idempotencyKeys ? await keysHeld(this.admissionSources(), approval.idempotencyKeys) : new Set<string>();
+    const { lines, skipped } = sendable(preview, options, held, this.busySides());
     if (lines.length === 0) return { rows: [], skipped };
     const done = approval?.preparedAt ? await this.doneElsewhere(lines, approval, options.signal) : new Map<number, DoneLine>();
 
@@ -252,44 +250,13 @@ class Desk implements TradingDesk, DeskContext {
     return doneOnService(this.client, keyed, approval.preparedAt!, this.environment, this.account, signal);
   }
 
-  /**
-   * The approval's keys this computer's journal or the log already holds: those lines were sent before (a batch approved
-   * again after a crash) and are never sent again. The log is asked for the keys alone (its key column, not its rows).
-   */
-  private async keysHeld(keys: readonly string[]): Promise<Set<string>> {
-    const known = new Set(this.journal.records().map((r) => r.idempotencyKey));
-    const held = new Set(keys.filter((k) => known.has(k) || this.journal.journalledHere(k)));
-    const ask = keys.filter((k) => !held.has(k));
-    if (ask.length > 0) for (const r of await this.workbook.readLog({ keys: ask })) held.add(r.idempotencyKey); // the rows of those keys only
-    return held;
-  }
-
-  /**
-   * The preview's lines that go now (with their place in the preview), and the others with the reason (a key already
-   * sent, blockers, a side that waits, a duplicate).
-   */
-  private sendable(
-    preview: Preview,
-    options: SendOptions,
-    held: ReadonlySet<string>,
-  ): { lines: Array<{ row: TradeRow; index: number }>; skipped: SendResult["skipped"] } {
-    const skipped: SendResult["skipped"] = [];
-    const lines: Array<{ row: TradeRow; index: number }> = [];
-    const busy = this.busySides();
-    for (const [index, line] of preview.lines.entries()) {
-      const waiting = busy.get(laneOf(line.row));
-      const key = options.approval?.idempotencyKeys?.[index];
-      if (key !== undefined && held.has(key)) skipped.push({ rowNumber: line.row.rowNumber, reason: ALREADY_SENT });
-      else if (line.blockers.length > 0) skipped.push({ rowNumber: line.row.rowNumber, reason: line.blockers.join(" ") });
-      else if (waiting?.blocking) skipped.push({ rowNumber: line.row.rowNumber, reason: waiting.reason });
-      else if (line.duplicateOf && !options.sendAgain) {
-        skipped.push({
-          rowNumber: line.row.rowNumber,
-          reason: `Already in the log (${line.duplicateOf.status}, logged ${when(line.duplicateOf.loggedAt)}, key ${line.duplicateOf.idempotencyKey}): tick "send again" to send it anyway.`,
-        });
-      } else lines.push({ row: line.row, index });
-    }
-    return { lines, skipped };
+  /** What admission reads: this computer's journal and the log (by keys). */
+  private admissionSources(): AdmissionSources {
+    return {
+      records: () => this.journal.records(),
+      journalledHere: (k) => this.journal.journalledHere(k),
+      readLog: (query) => this.workbook.readLog(query),
+    };
   }
 
   // ---- resume and decisions ----
@@ -335,47 +302,9 @@ class Desk implements TradingDesk, DeskContext {
     return (await this.journal.dismiss(idempotencyKeys)).map(rowStatusOf);
   }
 
-  async decide(idempotencyKey: string, decision: Decision, options: DecideOptions = {}): Promise<RowStatus> {
-    const intent = this.lanes.get(idempotencyKey)?.intent ?? this.journal.get(idempotencyKey);
-    if (!intent) throw new Error(`No unfinished row with idempotency key ${idempotencyKey} in the ${LOG_SHEET_NAME}.`);
-    if (isFinal(intent.status)) throw new Error(`That row is already final (${intent.status}): nothing to decide.`);
-    if (intent.environment !== this.environment || (intent.account && !sameAccount(intent.account, this.account)))
-      throw new Error("That row belongs to another account or environment: decide it with that account's key.");
-    if (this.lanes.has(idempotencyKey) && intent.status !== "needs_decision")
-      throw new Error("The add-in is still working on that row (it needs no decision): wait for its outcome.");
-    // "It was done" reads what the service shows first: with no trace there and none in this computer's journal, the
-    // user confirms it (options.nothingShown) before anything changes, and the log says so.
-    const v: Judged | null =
-      decision === "done"
-        ? await check(this.client, intent, this.life(), () => this.openedHedges(), this.chain()(intent)).then(
-            (c) => c.verdict,
-            () => null,
-          )
-        : null;
-    // Evidence: the service shows the row's effect, or something of its hedge it cannot match; or this computer journalled it.
-    const evidence = (v !== null && v.kind !== "absent") || this.journal.journalledHere(idempotencyKey);
-    if (decision === "done" && !evidence && !options.nothingShown) throw new NothingShownError(v === null);
-    const at = this.now().toISOString();
-    this.restart();
-    const t = this.lanes.track(intent, false);
-    if (!intent.account) this.move(intent, { account: this.account });
-    if (intent.status !== "needs_decision") this.move(intent, { status: "needs_decision" });
-    if (decision === "not_done") {
-      this.move(intent, {
-        status: "not_sent",
-        decision: "not done",
-        decidedAt: at,
-        errorCode: null,
-        message: `Marked not sent by the user (${when(at)}): nothing is sent for this row.`,
-      });
-    } else {
-      this.move(intent, { errorCode: null, ...donePatch(intent, v, evidence), decidedAt: at });
-    }
-    t.answered = true;
-    await this.journal.flush();
-    if (intent.status === "submitted") this.startFillPolling();
-    this.scheduler.kick();
-    return rowStatusOf(intent);
+  decide(idempotencyKey: string, decision: Decision, options: DecideOptions = {}): Promise<RowStatus> {
+    const hooks = { restart: () => this.restart(), kick: () => this.scheduler.kick() };
+    return decide(this, this.lanes, hooks, idempotencyKey, decision, options);
   }
 
   // ---- polling and state ----
@@ -470,66 +399,6 @@ class Desk implements TradingDesk, DeskContext {
     } catch {
       // A failing progress listener must not stop trading.
     }
-  }
-}
-
-/** Why a line of an approved batch is not sent: its key is already in this computer's journal or the log. */
-export const ALREADY_SENT = "already sent: see Resume";
-
-/** An approval that cannot be sent as given: a clear error naming the field and the fix, before anything is journalled or sent. */
-function checkApproval(approval: SendApproval, lines: number): void {
-  for (const field of ["batchHash", "preparedBy", "approvedBy"] as const)
-    if (typeof approval[field] !== "string" || approval[field].trim() === "")
-      throw new Error(
-        `SendOptions.approval.${field} is empty: send the batch as approved (its hash and both fingerprints). Nothing was sent.`,
-      );
-  const keys = approval.idempotencyKeys;
-  if (keys === undefined) return;
-  if (keys.length !== lines)
-    throw new Error(
-      `SendOptions.approval.idempotencyKeys has ${keys.length} key(s) for ${lines} preview line(s): give one per line, in order. Nothing was sent.`,
-    );
-  const bad = keys.findIndex((k) => !usableKey(k));
-  if (bad >= 0)
-    throw new Error(`SendOptions.approval.idempotencyKeys[${bad}] is not a usable key (empty, or spaces around it): nothing was sent.`);
-  if (new Set(keys).size !== keys.length)
-    throw new Error("SendOptions.approval.idempotencyKeys holds the same key twice: each line needs its own. Nothing was sent.");
-}
-
-/**
- * "It was done": adopt what the service shows — its effect; "no effect, and none can come any more" when its hedge ended
- * without it; otherwise the user's word stands (the service shows something the add-in cannot match).
- */
-function donePatch(intent: Intent, v: Judged | null, evidence: boolean): IntentPatch {
-  const shown = v ? v.says : "The service could not be asked.";
-  if (!evidence)
-    return {
-      status: intent.action === "close" ? "closed" : "filled",
-      message: `Recorded as done by the user although neither the service nor this computer's journal shows anything of it; the service showed: ${shown}`,
-      decision: "done (nothing on the service)",
-    };
-  const patch: IntentPatch =
-    v?.kind === "effect"
-      ? { ...v.patch }
-      : v?.kind === "absent" && v.settled
-        ? { status: "failed", message: `The service shows it had no effect: ${shown}` }
-        : { status: intent.action === "close" ? "closed" : "filled", message: `Marked done by the user; the service showed: ${shown}` };
-  return { ...patch, decision: `done: ${shown}`.slice(0, 250) };
-}
-
-/**
- * "It was done" on a row that neither the service nor this computer's journal shows: nothing was changed; the pane asks
- * the user to confirm (decide again with `nothingShown`), and the log then records "done (nothing on the service)".
- */
-export class NothingShownError extends Error {
-  readonly code = "confirm_nothing_shown";
-  constructor(couldNotAsk: boolean) {
-    super(
-      couldNotAsk
-        ? "The service could not be asked, and this computer's journal has nothing of this row. Record it as done anyway?"
-        : "The service shows nothing of this row. Record it as done anyway?",
-    );
-    this.name = "NothingShownError";
   }
 }
 

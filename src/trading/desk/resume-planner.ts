@@ -7,7 +7,7 @@ import { chainGaps } from "../verdict";
 import { sameAccount } from "../duplicates";
 import type { ResumeItem, ResumePlan, ResumeStep } from "../types";
 import type { DeskContext } from "./context";
-import { ago, neverSent, nextStep, type Facts, type ParkWhy, type Shown, type Step } from "./rule";
+import { ago, factsOf, neverSent, nextStep, type Facts, type ParkWhy, type Shown, type Step } from "./rule";
 import { mapLimited } from "../map-limited";
 
 /** On opening, the service is asked about this many unfinished rows (the newest); the others are asked on Resume. */
@@ -64,20 +64,14 @@ export async function planResume(ctx: DeskContext): Promise<ResumePlan> {
 }
 
 /** The facts of a row Resume would take up (a fresh start: no doubts counted; an accepted row is followed, so asked again). */
-function factsOf(ctx: DeskContext, intent: Intent): Facts {
-  return {
-    neverSent: neverSent(intent),
-    fresh: false,
-    sentBy: intent.keyId === ctx.client.keyId ? "this_key" : intent.keyId ? "other_key" : "unknown",
-    sentAgoMs: intent.sentAt ? ctx.now().getTime() - utcMs(intent.sentAt) : Infinity,
-    doubt: null,
-    mayAskAgain: intent.status === "submitted",
-  };
+function factsFor(ctx: DeskContext, intent: Intent): Facts {
+  const mayAskAgain = intent.status === "submitted";
+  return factsOf(intent, { keyId: ctx.client.keyId, nowMs: ctx.now().getTime(), fresh: false, doubt: null, mayAskAgain });
 }
 
 /** A row past the newest INSPECT_ASK_MAX: what the rule says without asking. */
 function notAsked(ctx: DeskContext, intent: Intent): Planned {
-  const step = nextStep(intent, { kind: "not_asked" }, factsOf(ctx, intent));
+  const step = nextStep(intent, { kind: "not_asked" }, factsFor(ctx, intent));
   return {
     serviceSays: `Not asked yet (the newest ${INSPECT_ASK_MAX} rows are).`,
     // A row known never sent is sent (a resumed Open after asking first): listed as "send".
@@ -88,7 +82,7 @@ function notAsked(ctx: DeskContext, intent: Intent): Planned {
 
 /** What Resume would do with one row, and what the service shows now. Reads only. */
 async function planRow(ctx: DeskContext, intent: Intent, next: Intent | null): Promise<Planned> {
-  const facts = factsOf(ctx, intent);
+  const facts = factsFor(ctx, intent);
   // Only a row being sent can be "send" unasked (an accepted row is followed, one waiting for a decision stays so).
   if (nextStep(intent, { kind: "not_asked" }, facts).kind === "send")
     return {

@@ -1,7 +1,10 @@
 // The recovery rule, written once: what to do next with one unfinished row, from what the service shows (its verdict) and what this computer knows (the facts). Pure. The first send, a re-check after doubt, a poll round and the resume plan all ask it.
-import { isHedgingApiError } from "../../api/errors";
+import { isHedgingApiError, isRefusal } from "../../api/errors";
+import { utcMs } from "../../api/time";
 import type { Intent, IntentPatch } from "../intent";
 import type { Judged } from "../verdict";
+import type { Decision } from "../types";
+import { when } from "./context";
 
 /** Waits between attempts of a row in doubt (network trouble, 5xx, 429, an answer that could not be read). */
 export const BACKOFF_MS = [1_000, 2_000, 4_000, 8_000, 15_000];
@@ -23,8 +26,11 @@ export const MISMATCH_MAX_ROUNDS = 5;
 export const MISMATCH_MIN_MS = 30_000;
 export const MISMATCH_LIMIT_MS = 2 * 60_000;
 
-/** What the service was seen to show: a verdict, nothing yet (not asked), or no answer (the question failed). */
-export type Shown = Judged | { kind: "not_asked" } | { kind: "unreachable"; code: string };
+/**
+ * What the service was seen to show: a verdict, nothing yet (not asked), no answer (the question failed), or, in a poll
+ * round, no hedge with the row's hedge id (hedge_not_found).
+ */
+export type Shown = Judged | { kind: "not_asked" } | { kind: "unreachable"; code: string } | { kind: "not_found"; hedgeId: string | null };
 
 /** What this computer knows about the row, beside what the service shows. */
 export interface Facts {
@@ -42,8 +48,31 @@ export interface Facts {
   mayAskAgain: boolean;
 }
 
+/** What this computer knows besides the row itself: the API key in use, the time, and how the row is being worked on. */
+export interface Seen {
+  keyId: string;
+  nowMs: number;
+  /** Journalled by this desk in this session (see Facts.fresh). */
+  fresh: boolean;
+  /** Unknown outcomes or mismatches counted so far, and since when (null: none). */
+  doubt: { since: number; rounds: number } | null;
+  mayAskAgain: boolean;
+}
+
+/** The facts of a row, for the rule (the runner's rows, and the rows the resume plan lists). */
+export function factsOf(intent: Intent, seen: Seen): Facts {
+  return {
+    neverSent: neverSent(intent),
+    fresh: seen.fresh,
+    sentBy: intent.keyId === seen.keyId ? "this_key" : intent.keyId ? "other_key" : "unknown",
+    sentAgoMs: intent.sentAt ? seen.nowMs - utcMs(intent.sentAt) : Infinity,
+    doubt: seen.doubt ? { rounds: seen.doubt.rounds, forMs: seen.nowMs - seen.doubt.since } : null,
+    mayAskAgain: seen.mayAskAgain,
+  };
+}
+
 /** Why a row is parked for the user's decision. */
-export type ParkWhy = "awaiting" | "unreachable" | "unclear" | "other_key" | "too_old" | "doubt_rounds" | "doubt_time";
+export type ParkWhy = "awaiting" | "unreachable" | "unclear" | "not_found" | "other_key" | "too_old" | "doubt_rounds" | "doubt_time";
 
 export type Step =
   /** Record what the service shows (its effect, or "failed": its hedge ended without it). */
@@ -52,10 +81,10 @@ export type Step =
   | { kind: "send" }
   /** Sent moments ago with this key and not on the service: send it again with the same key (the service acts once). */
   | { kind: "resend" }
-  /** Ask the service (again) after a wait. */
-  | { kind: "wait"; why: "ask_first" | "unreachable" | "unclear" }
-  /** Accepted and not final: the fill follower follows it. */
-  | { kind: "follow" }
+  /** Ask the service (again) after a wait; `note`: what the row says meanwhile. */
+  | { kind: "wait"; why: "ask_first" | "unreachable" | "unclear"; note?: IntentPatch }
+  /** Accepted and not final: the fill follower follows it; `note`: what the row says meanwhile. */
+  | { kind: "follow"; note?: IntentPatch }
   /** Only the user can tell: park it for a decision, with the reason shown. */
   | { kind: "park"; why: ParkWhy; reason: string };
 
@@ -65,7 +94,7 @@ export type Step =
  * - the service shows the row's effect: adopt it (an accepted row the service still holds is followed);
  * - an accepted row the service does not show yet is followed; one whose hedge ended without it failed;
  * - the service shows something the row cannot be matched to: ask again while the caps allow, then park (at once for
- *   a row this computer never sent);
+ *   a row this computer never sent); the service does not know the row's hedge (hedge_not_found): the same caps;
  * - not on the service: never sent → send; sent with this key under 15 min ago and doubts within their caps → resend
  *   with the same key; otherwise park (another key or computer, too old, too many doubts);
  * - the service could not be asked: ask again, and park a row sent longer ago than the resend window and the doubt limit;
@@ -93,11 +122,28 @@ export function nextStep(intent: Intent, shown: Shown, facts: Facts): Step {
       return { kind: "adopt", patch: shown.patch };
     case "unclear":
       // A row this computer never sent has no request of its own on the way that could still make the picture clear.
-      if (facts.mayAskAgain && !facts.neverSent) return accepted ? { kind: "follow" } : { kind: "wait", why: "unclear" };
+      if (facts.mayAskAgain && !facts.neverSent)
+        return accepted
+          ? { kind: "follow" }
+          : { kind: "wait", why: "unclear", note: { message: `Asking the service again: ${shown.says}` } };
       return { kind: "park", why: "unclear", reason: shown.says };
+    case "not_found":
+      return notFoundStep(accepted, shown.hedgeId, facts);
     case "absent":
       return absentStep(intent, shown, facts);
   }
+}
+
+/** The service does not know the row's hedge: a new hedge may take a moment to show, so asked again within the mismatch caps. */
+function notFoundStep(accepted: boolean, hedgeId: string | null, facts: Facts): Step {
+  if (!facts.mayAskAgain)
+    return {
+      kind: "park",
+      why: "not_found",
+      reason: `The service does not know hedge ${hedgeId} (hedge_not_found), asked ${facts.doubt?.rounds} times.`,
+    };
+  const note: IntentPatch = { errorCode: "hedge_not_found", message: `The service does not know hedge ${hedgeId} yet: asking again.` };
+  return accepted ? { kind: "follow", note } : { kind: "wait", why: "unclear", note };
 }
 
 /** Not on the service (yet). */
@@ -139,27 +185,60 @@ function absentStep(intent: Intent, shown: Extract<Judged, { kind: "absent" }>, 
   return { kind: "resend" };
 }
 
+/**
+ * The user's decision as the row's patch. "It was not done": not sent. "It was done": adopt what the service shows — its
+ * effect; "no effect, and none can come any more" when its hedge ended without it; otherwise the user's word stands (the
+ * service shows something the add-in cannot match). `shown` null: the service could not be asked. `evidence`: the service
+ * shows the row's effect or something of its hedge, or this computer journalled it; without it the user confirmed that
+ * nothing shows, and the log says so. `at`: when the user decided (ISO 8601 UTC).
+ */
+export function decisionPatch(intent: Intent, decision: Decision, shown: Judged | null, evidence: boolean, at: string): IntentPatch {
+  if (decision === "not_done")
+    return {
+      status: "not_sent",
+      decision: "not done",
+      decidedAt: at,
+      errorCode: null,
+      message: `Marked not sent by the user (${when(at)}): nothing is sent for this row.`,
+    };
+  return { errorCode: null, ...donePatch(intent, shown, evidence), decidedAt: at };
+}
+
+function donePatch(intent: Intent, v: Judged | null, evidence: boolean): IntentPatch {
+  const shown = v ? v.says : "The service could not be asked.";
+  if (!evidence)
+    return {
+      status: intent.action === "close" ? "closed" : "filled",
+      message: `Recorded as done by the user although neither the service nor this computer's journal shows anything of it; the service showed: ${shown}`,
+      decision: "done (nothing on the service)",
+    };
+  const patch: IntentPatch =
+    v?.kind === "effect"
+      ? { ...v.patch }
+      : v?.kind === "absent" && v.settled
+        ? { status: "failed", message: `The service shows it had no effect: ${shown}` }
+        : { status: intent.action === "close" ? "closed" : "filled", message: `Marked done by the user; the service showed: ${shown}` };
+  return { ...patch, decision: `done: ${shown}`.slice(0, 250) };
+}
+
 /** Counts a mismatching round (hedge_not_found, a hedge that does not match); true when the caps are reached. */
 export function mismatchCapped(doubt: { since: number; rounds: number }, nowMs: number): boolean {
   const elapsed = nowMs - doubt.since;
   return (doubt.rounds >= MISMATCH_MAX_ROUNDS && elapsed >= MISMATCH_MIN_MS) || elapsed >= MISMATCH_LIMIT_MS;
 }
 
-/** A 4xx that does not mean "the service did nothing": the key was used for another body. (A busy key, 409
- * idempotency_in_flight, is retryable: transient.) */
-const NOT_A_REFUSAL = new Set(["idempotency_key_reuse"]);
-
 /**
  * What a failed send means for the row:
  *  - transient: nothing known yet (network, timeout, 5xx, 429, in flight): ask the service, then maybe re-send;
- *  - refused: a 4xx the service sent that says it did nothing (e.g. hedge_exists, validation_error): final `rejected`;
+ *  - refused: a 4xx the service sent that says it did nothing (e.g. hedge_exists, validation_error: isRefusal in
+ *    src/api/errors.ts, which the sender asks too): final `rejected`;
  *  - unknown: anything else (invalid_response — a 200 we could not read —, idempotency_key_reuse, unexpected errors):
  *    the service may have acted; asked again a capped number of times, then the user decides.
  */
 export function classifyFailure(e: unknown): "transient" | "refused" | "unknown" {
   if (!isHedgingApiError(e)) return "unknown";
   if (e.retryable) return "transient";
-  if (e.status !== null && e.status >= 400 && e.status <= 499 && !NOT_A_REFUSAL.has(e.code)) return "refused";
+  if (isRefusal(e)) return "refused";
   return "unknown";
 }
 

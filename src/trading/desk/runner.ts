@@ -1,5 +1,4 @@
 // The row runner: one step of a market side's head that is not accepted yet — ask the service when in doubt, let the recovery rule say what follows (send, resend with the same key, adopt, wait, park) — and its doubt policy (backoff, mismatch and unknown-outcome counts).
-import { utcMs } from "../../api/time";
 import { errorCode, isHedgingApiError } from "../../api/errors";
 import type { Hedge } from "../../api/schemas";
 import { isFinal, submit, usableKey, type Intent, type IntentPatch } from "../intent";
@@ -8,7 +7,7 @@ import { usdText } from "../verdict";
 import type { Action } from "../types";
 import type { DeskContext, Tracking } from "./context";
 import type { Lanes } from "./lanes";
-import { BACKOFF_MS, classifyFailure, mismatchCapped, neverSent, nextStep, type Facts, type Shown, type Step } from "./rule";
+import { BACKOFF_MS, classifyFailure, factsOf, mismatchCapped, nextStep, type Facts, type Shown } from "./rule";
 
 export class RowRunner {
   constructor(
@@ -17,17 +16,14 @@ export class RowRunner {
   ) {}
 
   /** What this computer knows about a row, for the rule. */
-  facts(t: Tracking, mayAskAgain: boolean): Facts {
-    const intent = t.intent;
-    const now = this.ctx.now().getTime();
-    return {
-      neverSent: neverSent(intent),
+  private facts(t: Tracking, mayAskAgain: boolean): Facts {
+    return factsOf(t.intent, {
+      keyId: this.ctx.client.keyId,
+      nowMs: this.ctx.now().getTime(),
       fresh: t.fresh,
-      sentBy: intent.keyId === this.ctx.client.keyId ? "this_key" : intent.keyId ? "other_key" : "unknown",
-      sentAgoMs: intent.sentAt ? now - utcMs(intent.sentAt) : Infinity,
-      doubt: t.doubt ? { rounds: t.doubt.rounds, forMs: now - t.doubt.since } : null,
+      doubt: t.doubt,
       mayAskAgain,
-    };
+    });
   }
 
   /** One step of a `submitting` head: its first send, or (after any doubt) a question to the service and what the rule says. */
@@ -50,11 +46,18 @@ export class RowRunner {
       shown = { kind: "unreachable", code: errorCode(e) };
       failure = e;
     }
-    const capped = shown.kind === "unclear" && this.countMismatch(t);
-    await this.apply(t, nextStep(intent, shown, this.facts(t, !capped)), shown, failure);
+    await this.judge(t, shown, failure);
   }
 
-  private async apply(t: Tracking, step: Step, shown: Shown, failure: unknown): Promise<void> {
+  /**
+   * What the service shows about a row, applied as the recovery rule says: the one place a step is taken (a send's
+   * re-check here, a poll round's rows from the fill follower). A mismatch (unclear, hedge_not_found) is counted first,
+   * so the rule sees whether its caps are reached. `failure`: the error when the service could not be asked. An accepted
+   * row's step (adopt, park, follow) is taken at once; only a send or resend returns a promise.
+   */
+  judge(t: Tracking, shown: Shown, failure: unknown = null): Promise<void> | void {
+    const capped = (shown.kind === "unclear" || shown.kind === "not_found") && this.countMismatch(t);
+    const step = nextStep(t.intent, shown, this.facts(t, !capped));
     switch (step.kind) {
       case "adopt":
         return this.adopt(t, step.patch);
@@ -66,10 +69,13 @@ export class RowRunner {
         return this.park(t, step.reason);
       case "wait":
         if (step.why === "unreachable") return this.trouble(t, failure, false);
-        if (shown.kind === "unclear") this.ctx.move(t.intent, { message: `Asking the service again: ${shown.says}` });
+        if (step.note) this.ctx.move(t.intent, step.note);
         return this.backoff(t);
       case "follow":
-        return; // accepted: the fill follower has it
+        // Accepted: the fill follower has it. Not there yet is not a doubt (a mismatch count starts again).
+        if (shown.kind === "absent") t.doubt = null;
+        if (step.note) this.ctx.move(t.intent, step.note);
+        return;
     }
   }
 
@@ -155,7 +161,7 @@ export class RowRunner {
   }
 
   /** Counts a mismatching round (hedge_not_found, a hedge that does not match); true when the caps are reached. */
-  countMismatch(t: Tracking): boolean {
+  private countMismatch(t: Tracking): boolean {
     const now = this.ctx.now().getTime();
     t.doubt ??= { since: now, rounds: 0 };
     t.doubt.rounds++;
@@ -185,8 +191,11 @@ export class RowRunner {
     t.attempts++;
   }
 
-  /** Records what the service shows: any doubt is over, and what a doubt said (error code) is taken back. */
-  adopt(t: Tracking, patch: IntentPatch): void {
+  /**
+   * Records what the service shows: any doubt is over, and what a doubt said (error code) is taken back. A row still
+   * accepted and never in doubt already holds the patch of a poll round: the move then writes nothing.
+   */
+  private adopt(t: Tracking, patch: IntentPatch): void {
     t.doubt = null;
     t.attempts = 0;
     t.answered = true;
@@ -194,10 +203,11 @@ export class RowRunner {
     if (t.intent.status === "submitted") this.ctx.startFillPolling();
   }
 
-  park(t: Tracking, says: string): void {
+  private park(t: Tracking, says: string): void {
     t.answered = true;
     this.ctx.move(t.intent, {
       status: "needs_decision",
+      parkedFor: says,
       message: `Needs your decision: ${says} Choose "It was done" or "It was not done" under Unfinished rows.`,
     });
   }

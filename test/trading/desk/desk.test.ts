@@ -349,6 +349,16 @@ describe("a send whose outcome is not known: the service is asked before anythin
     });
     expect(await byKey(w, young.idempotencyKey)).toMatchObject({ status: "submitting", errorCode: "service_unavailable" });
     expect(w.service.posts).toEqual([]);
+    // Why it waits is a field of its status (the pane lists it without reading the Message), kept across a reload by
+    // this computer's journal; the other row waits for nothing.
+    const why = "The service could not be asked (service_unavailable) since the row was sent 25 min ago.";
+    expect(desk.needsDecision().map((r) => [r.idempotencyKey, r.parkedFor])).toEqual([[old.idempotencyKey, why]]);
+    expect(desk.pending().map((r) => r.parkedFor)).toEqual([null]);
+    desk.stop();
+    await advance(1_000);
+    const reloaded = await w.desk();
+    expect(reloaded.needsDecision().map((r) => r.parkedFor)).toEqual([why]);
+    reloaded.stop();
   });
 
   it("an unreadable answer, then no clear answer for over 10 minutes: the user decides, and nothing was sent again", async () => {

@@ -1,5 +1,14 @@
 // The recovery rule as a table, one line per case, each named as src/trading/README.md states it: what the desk does next with an unfinished row, from what the service shows and what this computer knows.
-import { DOUBT_LIMIT_MS, DOUBT_MAX_ROUNDS, nextStep, RESEND_WINDOW_MS, type Facts, type Shown } from "../../../src/trading/desk/rule";
+import {
+  decisionPatch,
+  DOUBT_LIMIT_MS,
+  DOUBT_MAX_ROUNDS,
+  factsOf,
+  nextStep,
+  RESEND_WINDOW_MS,
+  type Facts,
+  type Shown,
+} from "../../../src/trading/desk/rule";
 import { intentFromRow, type Intent } from "../../../src/trading/intent";
 import type { IntentStatus } from "../../../src/trading/types";
 
@@ -23,6 +32,8 @@ const ended: Shown = { kind: "absent", settled: true, says: "It closed without t
 const unclear: Shown = { kind: "unclear", says: "The change does not match the row." };
 const down: Shown = { kind: "unreachable", code: "service_unavailable" };
 const notAsked: Shown = { kind: "not_asked" };
+const unknownHedge: Shown = { kind: "not_found", hedgeId: "h-9" };
+const COUNTED = { ...SENT, doubt: { rounds: 3, forMs: 10_000 } };
 
 const cases: Array<[string, Intent, Shown, Facts, string]> = [
   ["a row waiting for your decision stays so", add("needs_decision"), filled, SENT, "park:awaiting"],
@@ -99,6 +110,27 @@ const cases: Array<[string, Intent, Shown, Facts, string]> = [
     "park:unreachable",
   ],
   ["an accepted row the service could not be asked about is followed", add("submitted"), down, SENT, "follow"],
+  [
+    "an accepted row whose hedge the service does not know (hedge_not_found) is followed while the caps allow",
+    add("submitted"),
+    unknownHedge,
+    COUNTED,
+    "follow",
+  ],
+  [
+    "hedge_not_found asked to the caps: your decision",
+    add("submitted"),
+    unknownHedge,
+    { ...COUNTED, mayAskAgain: false },
+    "park:not_found",
+  ],
+  [
+    "a row being sent whose hedge the service does not know is asked again after a wait",
+    add("submitting"),
+    unknownHedge,
+    COUNTED,
+    "wait:unclear",
+  ],
 ];
 
 describe("the recovery rule", () => {
@@ -124,5 +156,116 @@ describe("the recovery rule", () => {
     expect(nextStep(quiet, absent, { ...SENT, doubt: { rounds: 6, forMs: 0 } })).toMatchObject({
       reason: expect.stringContaining("Asked 6 times without a clear answer (last: no answer)."),
     });
+  });
+
+  it("a row whose hedge the service does not know says so while it is asked again, and how often it was asked once parked", () => {
+    const note = { errorCode: "hedge_not_found", message: "The service does not know hedge h-9 yet: asking again." };
+    expect(nextStep(add("submitted"), unknownHedge, COUNTED)).toEqual({ kind: "follow", note });
+    expect(nextStep(add("submitting"), unknownHedge, COUNTED)).toEqual({ kind: "wait", why: "unclear", note });
+    expect(nextStep(add("submitted"), unknownHedge, { ...COUNTED, mayAskAgain: false })).toEqual({
+      kind: "park",
+      why: "not_found",
+      reason: "The service does not know hedge h-9 (hedge_not_found), asked 3 times.",
+    });
+    // A mismatch asked again says what the service showed; an accepted one is followed quietly.
+    expect(nextStep(add("submitting"), unclear, SENT)).toEqual({
+      kind: "wait",
+      why: "unclear",
+      note: { message: "Asking the service again: The change does not match the row." },
+    });
+    expect(nextStep(add("submitted"), unclear, SENT)).toEqual({ kind: "follow" });
+  });
+});
+
+describe("the facts of a row (factsOf)", () => {
+  const NOW = Date.parse("2026-11-25T10:05:00.000Z");
+  const seen = { keyId: "fp-this", nowMs: NOW, fresh: false, doubt: null, mayAskAgain: true };
+  const sent = (keyId: string | null, sentAt: string | null) => Object.assign(add("submitting"), { keyId, sentAt });
+
+  it("who sent it, how long ago, and whether this computer knows it never left", () => {
+    expect(factsOf(sent("fp-this", "2026-11-25T10:00:00.000Z"), seen)).toEqual({
+      neverSent: false,
+      fresh: false,
+      sentBy: "this_key",
+      sentAgoMs: 5 * 60_000,
+      doubt: null,
+      mayAskAgain: true,
+    });
+    expect(factsOf(sent("fp-other", "2026-11-25T10:00:00.000Z"), seen).sentBy).toBe("other_key");
+    // Only the log knows it (no key fingerprint): another computer or an older version; never known unsent.
+    expect(factsOf(sent(null, null), seen)).toMatchObject({ sentBy: "unknown", neverSent: false, sentAgoMs: Infinity });
+    // This computer journalled it and recorded no send.
+    expect(factsOf(sent("fp-this", null), { ...seen, fresh: true, mayAskAgain: false })).toMatchObject({
+      neverSent: true,
+      fresh: true,
+      sentAgoMs: Infinity,
+      mayAskAgain: false,
+    });
+  });
+
+  it("doubts counted: how many, and for how long", () => {
+    const doubt = { since: NOW - 90_000, rounds: 4 };
+    expect(factsOf(sent("fp-this", "2026-11-25T10:00:00.000Z"), { ...seen, doubt }).doubt).toEqual({ rounds: 4, forMs: 90_000 });
+  });
+});
+
+describe("the user's decision as the row's patch (decisionPatch)", () => {
+  const AT = "2026-11-25T10:30:00.000Z";
+
+  it("It was not done: not sent, with the time, and what a doubt said taken back", () => {
+    expect(decisionPatch(add("needs_decision"), "not_done", filled as never, true, AT)).toEqual({
+      status: "not_sent",
+      decision: "not done",
+      decidedAt: AT,
+      errorCode: null,
+      message: "Marked not sent by the user (2026-11-25 10:30:00 UTC): nothing is sent for this row.",
+    });
+  });
+
+  it("It was done: what the service shows is adopted; a hedge that ended without it failed; else the user's word stands", () => {
+    const effect = filled as Extract<Shown, { kind: "effect" }>;
+    expect(decisionPatch(add("needs_decision"), "done", effect, true, AT)).toEqual({
+      errorCode: null,
+      status: "filled",
+      message: "Filled.",
+      decision: "done: Hedge h-1 is filled at 125,000.00 USD.",
+      decidedAt: AT,
+    });
+    expect(decisionPatch(add("needs_decision"), "done", ended as never, true, AT)).toMatchObject({
+      status: "failed",
+      message: "The service shows it had no effect: It closed without this row.",
+    });
+    expect(decisionPatch(add("needs_decision"), "done", absent as never, true, AT)).toMatchObject({
+      status: "filled",
+      message: "Marked done by the user; the service showed: Its notional is the one before this row.",
+    });
+    const close = Object.assign(add("needs_decision"), { action: "close" as const });
+    expect(decisionPatch(close, "done", unclear as never, true, AT)).toMatchObject({ status: "closed" });
+    expect(decisionPatch(close, "done", null, true, AT)).toMatchObject({
+      status: "closed",
+      message: "Marked done by the user; the service showed: The service could not be asked.",
+      decision: "done: The service could not be asked.",
+    });
+  });
+
+  it("It was done with nothing anywhere (confirmed by the user): recorded done, and the log says nothing was on the service", () => {
+    expect(decisionPatch(add("needs_decision"), "done", absent as never, false, AT)).toEqual({
+      errorCode: null,
+      status: "filled",
+      message:
+        "Recorded as done by the user although neither the service nor this computer's journal shows anything of it; the service showed: Its notional is the one before this row.",
+      decision: "done (nothing on the service)",
+      decidedAt: AT,
+    });
+    const close = Object.assign(add("needs_decision"), { action: "close" as const });
+    expect(decisionPatch(close, "done", null, false, AT)).toMatchObject({
+      status: "closed",
+      message: expect.stringMatching(/the service showed: The service could not be asked\.$/),
+    });
+  });
+
+  it("the decision cell is cut to 250 characters", () => {
+    const long = { kind: "unclear", says: "x".repeat(400) } as const;
+    expect(decisionPatch(add("needs_decision"), "done", long, true, AT).decision).toHaveLength(250);
   });
 });
