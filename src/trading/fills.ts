@@ -6,6 +6,11 @@ import { LIST_LIMIT_MAX, type ClosedHedge, type Hedge, type HedgeStatus } from "
 import type { Intent } from "./intent";
 import { attributeOpen, CLOCK_SKEW_MS, verdict, type Evidence, type Judged } from "./verdict";
 
+/** The desk polls for fills this often while rows wait for theirs: a batch is seen filled within half a second of its last fill (issue 11). */
+export const FILL_POLL_MS = 500;
+/** The shortest fill poll interval a desk may be given (DeskOptions.pollIntervalMs). */
+export const MIN_FILL_POLL_MS = 250;
+
 /** Fill polls spend at most one request per this many ms on average: a round of many pages waits longer before the next. */
 export const POLL_MS_PER_REQUEST = 100;
 

@@ -1,5 +1,5 @@
 // Reading trade rows: column mapping by header (with synonyms), per-action required fields, and validation of every row with the fix named.
-import { SIDES, TENORS, type Side, type Tenor } from "../api/schemas";
+import { MAX_AMOUNT_USD, SIDES, TENORS, type Side, type Tenor } from "../api/schemas";
 import type { CellValue } from "./cells";
 import type { SelectedRows } from "./workbook";
 import { ACTIONS, type Action, type BatchAction, type ReadResult, type RowField, type RowProblem, type TradeRow } from "./types";
@@ -42,8 +42,6 @@ export const FIELD_LABELS: Record<RowField, string> = {
 
 /** What the amount column is called in messages: an Open's notional, an Add's or Reduce's amount (a Close has none). */
 const amountLabel = (action: Action) => (action === "open" ? "Notional" : "Amount");
-/** The largest amount one row may carry (USD): anything beyond is surely a typing slip (1e300, a pasted account number). */
-export const MAX_AMOUNT_USD = 1_000_000_000;
 
 /** An amount rounded to the cent, as it is shown and sent (83,333.333… → 83,333.33; 1.005 → 1.01). */
 export function roundToCent(value: number): number {

@@ -1,8 +1,8 @@
 // Reading trade rows: header mapping with synonyms, per-action required fields, validation messages by sheet row, numbers as text.
 import { MemoryWorkbook } from "../../src/excel/memory-workbook";
+import { MAX_AMOUNT_USD } from "../../src/api/schemas";
 import {
   mapColumns,
-  MAX_AMOUNT_USD,
   normaliseHeader,
   parseAmount,
   parseMarket,

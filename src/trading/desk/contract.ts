@@ -41,9 +41,9 @@ export interface DeskOptions {
    * or key edited: written again at its end). The trades themselves go on; show these to the user.
    */
   onError?: (error: Error) => void;
-  /** Requests in flight at once (under the client's own rate limit). Default 4. */
+  /** Requests in flight at once (under the client's own rate limit). Default DESK_CONCURRENCY (4). */
   concurrency?: number;
-  /** Fill poll cadence while rows are pending. Default 500 ms: a batch is seen filled within half a second of its last fill (issue 11). */
+  /** Fill poll cadence while rows are pending. Default FILL_POLL_MS (500 ms, src/trading/fills.ts), at least MIN_FILL_POLL_MS. */
   pollIntervalMs?: number;
   /** Clock, for tests. */
   now?: () => Date;

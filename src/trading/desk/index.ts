@@ -4,7 +4,7 @@ import { buildPreview } from "../preview";
 import { readTradeRows } from "../rows";
 import { Journal } from "../journal";
 import { intentFromRow, isFinal, rowStatusOf, type Intent, type IntentPatch } from "../intent";
-import type { OpenedHedges } from "../fills";
+import { FILL_POLL_MS, MIN_FILL_POLL_MS, type OpenedHedges } from "../fills";
 import { sameAccount } from "../duplicates";
 import { intentScope } from "../intent-store";
 import { LOG_SHEET_NAME } from "../log/hedge-log";
@@ -39,6 +39,9 @@ import { keysHeld, refuseUnsendable, sendable, type AdmissionSources } from "./a
 import { decide } from "./decisions";
 import { BACKOFF_MS, classifyFailure } from "./rule";
 import { doneOnService, type DoneLine } from "./approved-done";
+
+/** Requests the desk has in flight at once, under the client's own rate limit (DeskOptions.concurrency overrides). */
+export const DESK_CONCURRENCY = 4;
 
 export {
   BACKOFF_MS,
@@ -113,11 +116,11 @@ class Desk implements TradingDesk, DeskContext {
   ) {
     this.client = options.client;
     this.workbook = options.workbook;
-    this.concurrency = Math.max(1, options.concurrency ?? 4);
+    this.concurrency = Math.max(1, options.concurrency ?? DESK_CONCURRENCY);
     this.newKey = options.newKey ?? newIdempotencyKey;
     this.runner = new RowRunner(this, this.lanes);
     this.scheduler = new Scheduler(this, this.lanes, (t) => this.runner.step(t));
-    this.follower = new FillFollower(this, this.lanes, this.runner, Math.max(250, options.pollIntervalMs ?? 500), () =>
+    this.follower = new FillFollower(this, this.lanes, this.runner, Math.max(MIN_FILL_POLL_MS, options.pollIntervalMs ?? FILL_POLL_MS), () =>
       this.scheduler.kick(),
     );
   }
