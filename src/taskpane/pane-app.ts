@@ -59,8 +59,10 @@ export async function startPane(deps: PaneDependencies): Promise<Pane> {
   let workspace: Promise<Workspace> | null = null;
   let opened: Workspace | null = null;
   let turn: Promise<void> = Promise.resolve();
+  let connected = false;
   controller.onChange((state) => {
-    overview.setConnected(state.status === "connected");
+    // Only a change of connection moves the overview: an account update (which the overview itself reports) must not.
+    if ((state.status === "connected") !== connected) overview.setConnected((connected = state.status === "connected"));
     if (!workspace) {
       if (state.status !== "connected") return;
       workspace = openWorkspace(deps, controller).then((w) => (opened = w));
