@@ -33,8 +33,7 @@ interface Times {
  * Excel at once (Office.js's own start-up is not measured), OfficeRuntime.storage holds the saved demo key for the
  * service origin (as after an earlier session), CustomFunctions.associate notes each registration's time and, for
  * PRICE, calculates one =HEDGE.PRICE("USDTNGN") cell as Excel does when a workbook opens, noting its first number. The
- * workbook itself never answers (Excel.run stays pending): the desk's log read is left waiting. (A workbook whose
- * Excel.run rejects at once kept this build's page busy after its panels loaded: not measured here, see test/README.md.)
+ * workbook itself never answers (Excel.run stays pending): the desk's log read is left waiting.
  */
 function officeStandIn(): string {
   const saved = {
