@@ -97,7 +97,9 @@ const decisionName = (batchId: string) => `hedge.approval.${batchId}`;
 const approverName = (fingerprint: string) => `hedge.approver.${fingerprint}`;
 
 /** This computer's approval decisions over the same per-user storage as the intents (OfficeRuntime.storage, or a map). */
-export function storageApprovalJournal(storage: Pick<OfficeRuntime.Storage, "getItems" | "setItems">): ApprovalJournal {
+export function storageApprovalJournal(
+  storage: Pick<OfficeRuntime.Storage, "getItems" | "setItems"> = OfficeRuntime.storage,
+): ApprovalJournal {
   return {
     async loadDecision(batchId) {
       return decodeDecision((await storage.getItems([decisionName(batchId)]))[decisionName(batchId)]);

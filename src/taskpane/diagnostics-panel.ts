@@ -11,7 +11,8 @@ import { byId } from "./dom";
 export interface DiagnosticsPanelDeps {
   controller: ConnectionController;
   store: SettingsStore;
-  intentStore: IntentStore;
+  /** This computer's journal once the pane has loaded it (its counts are left out before). */
+  intentStore: () => IntentStore | null;
   errors: ErrorLog;
   /** Office's facts (the entry file reads them); null outside Office. */
   officeFacts: () => OfficeFacts | null;
@@ -42,6 +43,7 @@ export async function currentReport(deps: DiagnosticsPanelDeps): Promise<string>
   const state = deps.controller.current;
   const origin = originOrNull(state.baseUrl);
   const connected = state.status === "connected" ? state : null;
+  const journal = deps.intentStore();
   const facts: DiagnosticFacts = {
     version: packageJson.version,
     office: deps.officeFacts(),
@@ -54,11 +56,10 @@ export async function currentReport(deps: DiagnosticsPanelDeps): Promise<string>
     },
     flow: connected ? connected.client.flowState() : null,
     errors: deps.errors.list(),
-    journal: connected
-      ? await journalCounts(deps.intentStore, intentScope(connected.environment, connected.account.account_address ?? null)).catch(
-          () => null,
-        )
-      : null,
+    journal:
+      connected && journal
+        ? await journalCounts(journal, intentScope(connected.environment, connected.account.account_address ?? null)).catch(() => null)
+        : null,
     now: new Date((deps.now ?? Date.now)()),
   };
   const { apiKey } = await loadSettings(deps.store, "").catch(() => ({ apiKey: null }));

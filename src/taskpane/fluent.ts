@@ -1,25 +1,9 @@
-// Registers the few Fluent UI web components (v3) the pane uses and applies Fluent's light or dark web theme as CSS custom properties.
+// Registers the Fluent UI web components (v3) the pane's first view uses (the connection form) and applies Fluent's light or dark web theme as CSS custom properties; the rest of the components come with the panels (fluent-panels.ts).
 import {
   Button,
   ButtonDefinition,
-  Checkbox,
-  CheckboxDefinition,
-  Dialog,
-  DialogBody,
-  DialogBodyDefinition,
-  DialogDefinition,
-  Dropdown,
-  DropdownDefinition,
-  DropdownOption,
-  DropdownOptionDefinition,
-  Listbox,
-  ListboxDefinition,
   ProgressBar,
   ProgressBarDefinition,
-  Radio,
-  RadioDefinition,
-  RadioGroup,
-  RadioGroupDefinition,
   TextInput,
   TextInputDefinition,
   setTheme,
@@ -27,26 +11,26 @@ import {
 import { webDarkTheme, webLightTheme } from "@fluentui/tokens";
 import type { ThemeMode } from "./theme-choice";
 
-/** Each component class with its definition (tag name, template, styles); only these are bundled. */
-const COMPONENTS: Array<[{ define(definition: never): unknown }, { name: string }]> = [
+/** A component class with its definition (tag name, template, styles); only the listed ones are bundled. */
+export type FluentComponent = [{ define(definition: never): unknown }, { name: string }];
+
+/** What the page shows before anything is connected: the key form's button, text input and busy bar. */
+const FIRST_VIEW: FluentComponent[] = [
   [Button, ButtonDefinition],
   [TextInput, TextInputDefinition],
-  [Checkbox, CheckboxDefinition],
-  [RadioGroup, RadioGroupDefinition],
-  [Radio, RadioDefinition],
   [ProgressBar, ProgressBarDefinition],
-  [Dialog, DialogDefinition],
-  [DialogBody, DialogBodyDefinition],
-  [Dropdown, DropdownDefinition],
-  [Listbox, ListboxDefinition],
-  [DropdownOption, DropdownOptionDefinition],
 ];
 
-/** Defines the pane's Fluent elements (fluent-button, fluent-text-input, …) once; a tag already defined is left alone. */
-export function registerFluent(): void {
-  for (const [type, definition] of COMPONENTS) {
+/** Defines Fluent elements once; a tag already defined is left alone (an element in the page upgrades when its tag is defined). */
+export function defineFluent(components: readonly FluentComponent[]): void {
+  for (const [type, definition] of components) {
     if (!customElements.get(definition.name)) type.define(definition as never);
   }
+}
+
+/** Defines the first view's Fluent elements (fluent-button, fluent-text-input, fluent-progress-bar). */
+export function registerFluent(): void {
+  defineFluent(FIRST_VIEW);
 }
 
 /** Sets Fluent's web light or dark theme (its tokens become CSS custom properties such as --colorNeutralBackground1). */

@@ -8,6 +8,7 @@ import { officeSmokeSheet, SMOKE_SHEET } from "../excel/smoke-sheet";
 import { officeSnapshotter } from "../excel/snapshot";
 import { DEFAULT_BASE_URL } from "../feeds/connection";
 import { memoryApprovalJournal } from "../excel/intent-store";
+import { createDesk } from "../trading/desk";
 import { createHarness, wantsHarness } from "./harness";
 import { registerSmoke, registerStandIn } from "./outside-office";
 import { runSmoke, type SmokeSheet } from "./smoke-script";
@@ -24,9 +25,9 @@ registerStandIn((search) => {
   harnessWorkbook = harness.workbook;
   window.hedgeHarness = harness.api;
   document.documentElement.dataset.mode = "harness";
-  return {
-    store: harness.store,
+  const workbench = {
     workbook: harness.workbook,
+    createDesk,
     intentStore: harness.intentStore,
     approvalJournal: memoryApprovalJournal(harness.intentStore),
     // The recon sheet lands in the memory workbook (window.hedgeHarness.cells reads it); no formulas, so no snapshot.
@@ -35,6 +36,7 @@ registerStandIn((search) => {
     // "LIVE trades need approval" lands in the memory workbook's document settings (window.hedgeHarness.documentSettings).
     rules: memoryDocumentRules(harness.workbook.documentSettings),
   };
+  return { store: harness.store, workbench: () => Promise.resolve(workbench) };
 });
 
 /** The smoke sheet in the memory workbook: its HEDGE.* formulas calculated by the functions as the page registered them. */
@@ -64,7 +66,7 @@ registerSmoke(({ search, host, deps }) => {
   const memory = !inExcel && harnessWorkbook ? memorySmokeSheet(harnessWorkbook) : null;
   const office = inExcel ? officeSmokeSheet() : null;
   const sheet = memory?.sheet ?? office;
-  const snapshotter = memory?.snapshotter ?? (inExcel ? (deps.snapshotter ?? officeSnapshotter()) : null);
+  const snapshotter = memory?.snapshotter ?? (inExcel ? officeSnapshotter() : null);
   if (!sheet || !snapshotter) return null;
   return async () => {
     document.documentElement.dataset.smoke = "running";
@@ -73,7 +75,7 @@ registerSmoke(({ search, host, deps }) => {
     const observations = await runSmoke({
       sheet,
       snapshotter,
-      readLog: () => deps.workbook.readLog(),
+      readLog: async () => (await deps.workbench()).workbook.readLog(),
       apiKey: SANDBOX_DEMO_KEY,
       baseUrl: params.get("smoke-service") ?? DEFAULT_BASE_URL,
       onObservation: (o) => console.info(`smoke: ${o.Name} ${JSON.stringify(o.Value)}`),

@@ -2,7 +2,7 @@
 import type { Pane, PaneDependencies } from "./pane-app";
 
 /** The parts of the pane's dependencies a stand-in for Excel provides (the connection and hub stay the shared ones). */
-export type StandIn = Pick<PaneDependencies, "store" | "workbook" | "intentStore" | "reconWriter" | "snapshotter" | "rules">;
+export type StandIn = Pick<PaneDependencies, "store" | "workbench">;
 
 /** Given the page's query string, a stand-in for Excel, or null when the page should just say to open it from Excel. */
 export type StandInFactory = (search: string) => StandIn | null;

@@ -2,7 +2,6 @@
 import type { Account, Market, Position } from "../api/schemas";
 import type { FeedHub, Snapshot } from "../feeds/hub";
 import { ManualVisibility, type Visibility } from "../feeds/visibility";
-import { exposureBarSvg, sparklineSvg } from "./charts";
 import { byId, h } from "./dom";
 import { formatRate } from "./format";
 import { MaturityWatch, type MaturityItem } from "./maturities-model";
@@ -89,6 +88,7 @@ function overviewView(now: () => number) {
   // What the list shows: redrawn only when it changes, so a poll does not take the focus off a Propose button.
   let maturitiesShown: string | null = null;
   const history = new PriceHistory();
+  const draw = chartDrawer();
 
   return {
     history,
@@ -100,11 +100,13 @@ function overviewView(now: () => number) {
           h("dd", { class: f.tone ? `tone-${f.tone}` : "", "data-figure": f.label }, f.value),
         ]),
       );
+      const bar = h("span", { class: "chart-slot" });
       exposureHost.replaceChildren(
         h("div", { class: "exposure-text" }, model.exposure.text),
-        exposureBarSvg(model.exposure.used, model.exposure.cap),
+        bar,
         h("div", { class: "hint" }, `Headroom ${model.exposure.headroom}`),
       );
+      draw("exposure", (charts) => bar.replaceWith(charts.exposureBarSvg(model.exposure.used, model.exposure.cap)));
     },
 
     renderMarkets(account: Account | null, markets: Market[]): void {
@@ -149,6 +151,7 @@ function overviewView(now: () => number) {
       // The last hour, or since the first reading when the pane has been open for less.
       const full = history.window(now());
       const w = { ...full, from: full.points.length ? Math.max(full.from, Math.min(full.points[0].t, full.to - 60_000)) : full.from };
+      const line = h("span", { class: "chart-slot" });
       sparkHost.replaceChildren(
         h(
           "div",
@@ -156,8 +159,9 @@ function overviewView(now: () => number) {
           h("span", {}, `${CHART_MARKET}, last hour`),
           h("span", { class: "spark-last" }, w.points.length ? formatRate(w.points[w.points.length - 1].value) : "—"),
         ),
-        sparklineSvg(CHART_MARKET, w.points, w),
+        line,
       );
+      draw("sparkline", (charts) => line.replaceWith(charts.sparklineSvg(CHART_MARKET, w.points, w)));
     },
 
     showError(snapshot: Snapshot<unknown>): void {
@@ -165,6 +169,35 @@ function overviewView(now: () => number) {
       errorHost.hidden = !e || e.kind === "no_key";
       errorHost.textContent = e && e.kind !== "no_key" ? `${e.code}: ${e.message}${e.advice ? ` — ${e.advice}` : ""}` : "";
     },
+  };
+}
+
+type Charts = typeof import("./charts");
+
+/**
+ * The charts' code is its own chunk, loaded the first time a chart is drawn (after the pane's first paint). Until it is
+ * there, the latest drawing asked for each chart waits and runs once it arrives; a chunk that fails to load leaves the
+ * figures' text, which carries the same numbers.
+ */
+function chartDrawer(): (chart: string, drawing: (charts: Charts) => void) => void {
+  let charts: Charts | null = null;
+  let loading = false;
+  const waiting = new Map<string, (charts: Charts) => void>();
+  return (chart, drawing) => {
+    if (charts) return drawing(charts);
+    waiting.set(chart, drawing);
+    if (loading) return;
+    loading = true;
+    import(/* webpackChunkName: "charts" */ "./charts").then(
+      (loaded) => {
+        charts = loaded;
+        for (const draw of waiting.values()) draw(loaded);
+        waiting.clear();
+      },
+      () => {
+        loading = false; // the next drawing tries again
+      },
+    );
   };
 }
 

@@ -1,15 +1,9 @@
-// Task pane entry: waits for Office, then starts the pane in Excel, or outside it on a stand-in the build provides (development and test builds: ?harness=memory), or says to open it from Excel.
+// Task pane entry (only what the first view needs; the panels of a connection are chunks loaded when it connects): waits for Office, then starts the pane in Excel, or outside it on a stand-in the build provides (development and test builds: ?harness=memory), or says to open it from Excel.
 import type { ServicePolicy } from "../api/environment";
-import { OfficeWorkbook } from "../excel/office-workbook";
-import { officeSheetWriter } from "../excel/recon-sheet";
-import { officeSnapshotter } from "../excel/snapshot";
 import { officeRuntimeStore } from "../excel/settings";
-import { officeIntentStore, storageApprovalJournal } from "../excel/intent-store";
-import { officeDocumentRules } from "../excel/document-settings";
 import { DEFAULT_BASE_URL, connection } from "../feeds/connection";
 import { sharedHub } from "../feeds/shared";
 import { paneVisibility } from "../feeds/visibility";
-import { createDesk } from "../trading/desk";
 import { errorView } from "./connection-controller";
 import { byId } from "./dom";
 import { applyTheme, registerFluent } from "./fluent";
@@ -52,18 +46,14 @@ async function main(): Promise<void> {
   const prefersDark = typeof matchMedia === "function" && matchMedia("(prefers-color-scheme: dark)").matches;
   applyTheme(chooseTheme(theme, prefersDark, params.get("theme")));
 
-  const shared = { connection, hub: sharedHub(), defaultBaseUrl: DEV_BASE_URL, policy: buildPolicy(), createDesk };
+  const shared = { connection, hub: sharedHub(), defaultBaseUrl: DEV_BASE_URL, policy: buildPolicy() };
   let deps: PaneDependencies;
   if (host === "Excel") {
     deps = {
       ...shared,
       store: officeRuntimeStore(),
-      workbook: new OfficeWorkbook(),
-      intentStore: officeIntentStore(),
-      approvalJournal: storageApprovalJournal(OfficeRuntime.storage),
-      reconWriter: officeSheetWriter(),
-      snapshotter: officeSnapshotter(),
-      rules: officeDocumentRules(),
+      // The workbook's code and the desk are a chunk of their own, loaded when the pane first connects.
+      workbench: () => import(/* webpackChunkName: "excel" */ "./office-workbench").then((m) => m.officeWorkbench()),
       // The overview polls only while Office shows the pane (the shared runtime lives on when it is closed).
       visibility: paneVisibility(officeAddin(), document),
       officeFacts,

@@ -177,13 +177,13 @@ describe("the dev server's port is package.json's config.dev_server_port, and on
 
 describe("the page's performance budget", () => {
   type WithPlugins = { plugins: Plugin[] };
-  test("the production build weighs what taskpane.html loads (all three entries) against 170 kB gzipped; development builds do not", async () => {
+  test("the production build weighs what taskpane.html loads before anything runs (all three entries) against 100 kB gzipped; development builds do not", async () => {
     const production = (await makeConfig(GOOD, { mode: "production" })) as unknown as WithPlugins;
     const budget = production.plugins.find((p) => p.name === "PageBudget");
     const html = production.plugins.find((p) => p.constructor.name === "HtmlWebpackPlugin") as unknown as {
       userOptions: { chunks: string[] };
     };
-    expect(budget).toMatchObject({ page: "taskpane.html", maxGzipBytes: 170_000 });
+    expect(budget).toMatchObject({ page: "taskpane.html", maxGzipBytes: 100_000 });
     expect(budget!.entries).toEqual(html.userOptions.chunks);
     const development = (await makeConfig({}, { mode: "development" })) as unknown as WithPlugins;
     expect(development.plugins.some((p) => p.name === "PageBudget")).toBe(false);
@@ -224,6 +224,57 @@ describe("the page's performance budget", () => {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   }
+
+  /** Builds a page whose entry loads two chunks later (import()), each importing one shared module; the budget's errors and log. */
+  async function buildLazy(minSize: number): Promise<{ errors: string[]; log: string }> {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "page-chunks-"));
+    fs.writeFileSync(path.join(dir, "shared.js"), `export const shared = () => "${"shared ".repeat(200)}";`);
+    fs.writeFileSync(path.join(dir, "x.js"), `import { shared } from "./shared.js"; export const x = () => shared() + "x";`);
+    fs.writeFileSync(path.join(dir, "y.js"), `import { shared } from "./shared.js"; export const y = () => shared() + "y";`);
+    fs.writeFileSync(
+      path.join(dir, "a.js"),
+      `import(/* webpackChunkName: "ex" */ "./x.js").then((m) => console.log(m.x())); import(/* webpackChunkName: "why" */ "./y.js").then((m) => console.log(m.y()));`,
+    );
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const webpack = require("webpack") as typeof import("webpack");
+    try {
+      const stats = await new Promise<import("webpack").Stats>((resolve, reject) =>
+        webpack(
+          {
+            mode: "production",
+            context: dir,
+            entry: { pane: "./a.js" },
+            output: { path: path.join(dir, "out") },
+            optimization: { splitChunks: { chunks: "all", minSize } },
+            plugins: [makeConfig.pageBudget({ page: "page.html", entries: ["pane"], maxGzipBytes: 100_000 }) as never],
+          },
+          (err, result) => (err || !result ? reject(err) : resolve(result)),
+        ),
+      );
+      const json = stats.toJson({ all: false, errors: true, logging: "info" });
+      return {
+        errors: (json.errors ?? []).map((e) => e.message),
+        log: json.logging?.PageBudget?.entries.map((e) => e.message).join("\n") ?? "",
+      };
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  test("the report names each chunk with its sizes and when it loads; a module in two chunks fails the build", async () => {
+    const shared = await buildLazy(0);
+    expect(shared.errors).toEqual([]);
+    expect(shared.log).toMatch(/^chunk pane: pane\.js \d+\.\d kB, \d+\.\d kB gzipped, loaded with the page \(a\.js /m);
+    expect(shared.log).toMatch(/^chunk ex: ex\.js .* gzipped, loaded when first needed \(x\.js /m);
+    expect(shared.log).toMatch(/^chunk why: why\.js .* gzipped, loaded when first needed \(y\.js /m);
+    // The first figure counts only what the page loads at once.
+    expect(shared.log).toMatch(/^page\.html loads \d+\.\d kB of JS gzipped \(budget 100\.0 kB\): pane\.js [\d.]+ kB$/m);
+    // Left to webpack's default (a shared module below minSize copied into each chunk): downloaded twice, refused.
+    const copied = await buildLazy(1_000_000);
+    expect(copied.errors).toEqual([
+      expect.stringMatching(/modules in more than one chunk, downloaded twice: shared\.js \((ex, why|why, ex)\)/),
+    ]);
+  }, 60_000);
 
   test("a page over its budget fails the build with the figure; under it, the figure is logged", async () => {
     const under = await buildUnder(100_000);

@@ -83,7 +83,7 @@ describe("Copy diagnostics against the sandbox", () => {
     const report = await currentReport({
       controller,
       store,
-      intentStore,
+      intentStore: () => intentStore,
       errors,
       officeFacts: () => null,
       now: () => Date.UTC(2026, 10, 26, 12),
