@@ -120,8 +120,12 @@ class Desk implements TradingDesk, DeskContext {
     this.newKey = options.newKey ?? newIdempotencyKey;
     this.runner = new RowRunner(this, this.lanes);
     this.scheduler = new Scheduler(this, this.lanes, (t) => this.runner.step(t));
-    this.follower = new FillFollower(this, this.lanes, this.runner, Math.max(MIN_FILL_POLL_MS, options.pollIntervalMs ?? FILL_POLL_MS), () =>
-      this.scheduler.kick(),
+    this.follower = new FillFollower(
+      this,
+      this.lanes,
+      this.runner,
+      Math.max(MIN_FILL_POLL_MS, options.pollIntervalMs ?? FILL_POLL_MS),
+      () => this.scheduler.kick(),
     );
   }
 
