@@ -134,6 +134,7 @@ export async function fetchHistory(
 }
 
 /** Everything reconcile() needs for one month, read from the service now; the log rows are passed in. */
+// Over 80 lines: the month's reads (history, hedges paged back, the lookups paging missed, the account) share one budget of requests and one record of what could not be read.
 export async function fetchMonthData(
   client: MonthEndClient,
   month: MonthWindow,

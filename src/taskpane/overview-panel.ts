@@ -78,6 +78,7 @@ export function mountOverviewPanel(
 }
 
 /** The overview's parts on the page: figures and exposure, the markets table, the sparkline of the rate's last hour, the error line. */
+// Over 80 lines: one closure over the overview's elements (figures, exposure bar, maturities, markets, sparkline, error line), each part a few lines.
 function overviewView(now: () => number) {
   const figures = byId("figures");
   const exposureHost = byId("exposure");

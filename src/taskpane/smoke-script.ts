@@ -76,6 +76,7 @@ const visible = (id: string) => {
  * The script: each step's observation is recorded whatever happens (an error as { error }), so the test server's table
  * shows how far it got. 8 steps, in the order the issue lists them.
  */
+// Over 80 lines: the eight steps read top to bottom as the IT team's table lists them; each is a few lines, split apart they would hide the order.
 export async function runSmoke(options: SmokeOptions): Promise<SmokeObservation[]> {
   const waitMs = options.waitMs ?? 60_000;
   const { sheet } = options;

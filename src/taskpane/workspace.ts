@@ -66,7 +66,7 @@ export interface Workspace {
   proposeAgain(): Promise<void>;
 }
 
-// 63 lines: the one place that wires the connected panels to each other and to the connection (each panel's logic is in its own module).
+// Over 80 lines: the one place that wires the connected panels to each other and to the connection (each panel's logic is in its own module).
 export function mountWorkspace(deps: WorkspaceDependencies, panels: PanelModules): Workspace {
   registerPanelFluent();
   const { workbench, controller } = deps;
