@@ -134,7 +134,7 @@ export async function fetchHistory(
 }
 
 /** Everything reconcile() needs for one month, read from the service now; the log rows are passed in. */
-// Over 80 lines: the month's reads (history, hedges paged back, the lookups paging missed, the account) share one budget of requests and one record of what could not be read.
+// Over 80 lines: the month's reads in the order each needs the last (account, history, hedges paged back from the oldest pending row, then the lookups the pages missed), each step a few lines with its progress line.
 export async function fetchMonthData(
   client: MonthEndClient,
   month: MonthWindow,
