@@ -1,6 +1,7 @@
 // The extended hedge-to-target rule: dated exposures (a row counts until its value date), the tenor an Open takes before the earliest value date, and rolls of sides maturing inside the roll window; a table of cases, then the exact rows and sentences.
 import { readExposures, readHoldings, readPolicy, TargetInputError, type InputCell } from "../../src/policy/inputs";
 import { proposalSpill, propose, type ProposalRow } from "../../src/policy/target";
+import { POLICY_HEADER } from "./policy-header";
 
 const H = 3_600_000;
 const D = 24 * H;
@@ -23,16 +24,7 @@ function run(exposures: Exp[], policy: Pol[], positions: Pos[] = [], asOf = AS_O
     }),
     policy: readPolicy({
       values: [
-        [
-          "Market",
-          "Hedge ratio (%)",
-          "Tenor (days)",
-          "Round to (USD)",
-          "Min trade (USD)",
-          "Max trade (USD)",
-          "Net sides",
-          "Roll within (hours)",
-        ],
+        POLICY_HEADER,
         ...policy.map((p) => [p.market ?? "*", p.ratio ?? 100, p.tenor ?? 7, 1_000, p.min ?? 0, p.max ?? "", p.net ?? "yes", p.roll ?? ""]),
       ],
     }),

@@ -3,6 +3,7 @@ import fc from "fast-check";
 import { readExposures, readHoldings, readPolicy, type InputCell } from "../../src/policy/inputs";
 import { propose, type ProposalRow } from "../../src/policy/target";
 import { propose as legacyPropose } from "./legacy-target";
+import { POLICY_HEADER } from "./policy-header";
 
 const H = 3_600_000;
 const D = 24 * H;
@@ -33,16 +34,7 @@ function inputs(
     }),
     policy: readPolicy({
       values: [
-        [
-          "Market",
-          "Hedge ratio (%)",
-          "Tenor (days)",
-          "Round to (USD)",
-          "Min trade (USD)",
-          "Max trade (USD)",
-          "Net sides",
-          "Roll within (hours)",
-        ],
+        POLICY_HEADER,
         ["*", policy.ratio, policy.tenor, policy.round, policy.min, policy.max, policy.net, policy.roll] as InputCell[],
       ],
     }),
