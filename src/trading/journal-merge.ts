@@ -19,6 +19,7 @@ const RANK: Record<IntentStatus, number> = {
   rejected: 3,
   not_sent: 3,
 };
+/** A row's result, taken whole from the log when the log is further on: the status columns the service's answer and the desk fill (not Account, Notional before, Sent at or the decision, which the merge takes field by field), and why the row was parked. */
 const RESULT_FIELDS = [
   "status",
   "hedgeId",
