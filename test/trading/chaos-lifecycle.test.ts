@@ -151,7 +151,7 @@ it("adds, reduces and closes on six market sides, faults on, pane reloaded with 
   await controlOk(sb, "POST", "/faults", { fail_next: { count: 5, code: "service_unavailable", path: "/hedges", method: "POST" } });
 
   // ---- the second pane: a fresh desk over the same workbook resumes from the log ----
-  const resumed = await resumeInNewPane(deskClient(sb, KEY), workbook, 30_000, intentStore);
+  const resumed = await resumeInNewPane(deskClient(sb, KEY), workbook, 30_000, intentStore, address);
   expect(resumed).toBe(unfinishedAtReload);
 
   // ---- what the service has, against what the rows asked for and what the log says ----

@@ -37,7 +37,7 @@ function exposureSheet(): CellValue[][] {
 it("50 rows, faults on, pane reloaded mid-batch: one effect per row, nothing missing, log equals service", async () => {
   const workbook = new MemoryWorkbook({ sheets: { Exposures: exposureSheet() } }).select("Exposures", `A2:E${ROWS + 1}`);
 
-  // The pane knows the account from its connection (GET /account before any fault); the second desk asks for it itself.
+  // The pane knows the account from its connection (GET /account before any fault); the reloaded pane is given it too.
   const { account_address: address } = (await deskClient(sb, KEY).account()).data;
   // Faults from the first request: 2 answers lost after commit, a 503 burst longer than the client's 4 attempts, forced 429s.
   await controlOk(sb, "POST", "/faults", {
@@ -98,7 +98,7 @@ it("50 rows, faults on, pane reloaded mid-batch: one effect per row, nothing mis
   });
 
   // ---- the second pane: a fresh desk over the same workbook resumes from the log ----
-  const resumed = await resumeInNewPane(deskClient(sb, KEY), workbook, 120_000, intentStore);
+  const resumed = await resumeInNewPane(deskClient(sb, KEY), workbook, 120_000, intentStore, address);
   expect(resumed).toBe(unfinishedAtReload);
 
   // ---- what the service has, against the rows and the log ----

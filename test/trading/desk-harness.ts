@@ -34,14 +34,16 @@ export function killable(inner: Workbook): Workbook & { kill(): void } {
 /**
  * A "reloaded pane": a fresh desk over the same workbook and this computer's journal lists the unfinished rows, the user
  * presses Resume (claiming rows without an account), and it runs until every row is final. Returns the rows it took up.
+ * `account` is the key's account as the pane's connection proved it (GET /account), as the pane passes it to createDesk.
  */
 export async function resumeInNewPane(
   client: HedgingClient,
   workbook: Workbook,
   settleMs: number,
-  intentStore?: IntentStore,
+  intentStore: IntentStore | undefined,
+  account: string | null,
 ): Promise<number> {
-  const desk = await createDesk({ client, workbook, intentStore, pollIntervalMs: 1_000, concurrency: 4 });
+  const desk = await createDesk({ client, workbook, intentStore, account, pollIntervalMs: 1_000, concurrency: 4 });
   try {
     const plan = await desk.inspect();
     const { resumed } = await desk.resume({ claim: plan.items.filter((i) => i.owner === "unclaimed").map((i) => i.row.idempotencyKey) });

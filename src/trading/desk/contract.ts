@@ -32,7 +32,8 @@ export interface DeskOptions {
   environment?: Environment;
   /**
    * account_address of the key's account (GET /account), written in the log's Account column and used to keep another
-   * account's rows out of resume and duplicate checks. When omitted, createDesk asks GET /account once, before reading the log.
+   * account's rows out of resume and duplicate checks. The pane passes the one its connection proved. When omitted, createDesk
+   * asks GET /account once through the sender (its retry policy only; the desk adds none), before reading the log.
    */
   account?: string | null;
   onProgress?: (progress: Progress) => void;

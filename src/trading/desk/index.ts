@@ -37,7 +37,6 @@ import { FillFollower } from "./fill-follower";
 import { planResume } from "./resume-planner";
 import { keysHeld, refuseUnsendable, sendable, type AdmissionSources } from "./admission";
 import { decide } from "./decisions";
-import { BACKOFF_MS, classifyFailure } from "./rule";
 import { doneOnService, type DoneLine } from "./approved-done";
 
 /** Requests the desk has in flight at once, under the client's own rate limit (DeskOptions.concurrency overrides). */
@@ -76,16 +75,12 @@ export async function createDesk(options: DeskOptions): Promise<TradingDesk> {
   return new Desk(options, environment, account, journal, now);
 }
 
-/** GET /account once (transient errors, e.g. a burst of 429s, are waited out a few times before giving up). */
+/**
+ * GET /account once, through the sender (its retry policy waits out transient failures; the desk adds no retry of its
+ * own: retries never stack). The pane passes the account its connection proved, so this runs only for callers without one.
+ */
 async function accountOf(options: DeskOptions): Promise<string | null> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return (await options.client.account()).data.account_address ?? null;
-    } catch (e) {
-      if (classifyFailure(e) !== "transient" || attempt >= 4) throw e;
-      await new Promise((r) => setTimeout(r, BACKOFF_MS[attempt]));
-    }
-  }
+  return (await options.client.account()).data.account_address ?? null;
 }
 
 class Desk implements TradingDesk, DeskContext {

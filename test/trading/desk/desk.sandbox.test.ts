@@ -361,6 +361,20 @@ describe("desk over the sandbox", () => {
     deskA.stop();
   });
 
+  it("asks the key's account through the sender alone: forced 429s it waits out build the desk; one more than its attempts fails it, after exactly its attempts", async () => {
+    const asked: Array<number | null> = [];
+    const client = deskClient(sb, DEMO_API_KEY, { onAttempt: (a) => void (a.path === "/account" && asked.push(a.status)) });
+    await controlOk(sb, "POST", "/faults", { rate_limit_next: 3, retry_after_seconds: 0 });
+    const desk = await createDesk({ client, workbook: new MemoryWorkbook() });
+    desk.stop();
+    expect(asked).toEqual([429, 429, 429, 200]);
+    asked.length = 0;
+    await controlOk(sb, "POST", "/faults", { rate_limit_next: 4, retry_after_seconds: 0 });
+    await expect(createDesk({ client, workbook: new MemoryWorkbook() })).rejects.toMatchObject({ code: "rate_limited" });
+    // The sender's four attempts, and none stacked on them by the desk.
+    expect(asked).toEqual([429, 429, 429, 429]);
+  });
+
   it("survives an answer lost after commit: the retry with the same key gets the original result, one hedge", async () => {
     const grid = [HEADER, ["USDTNGN", "buy", 10_000, 7, "DROP-1"]];
     const { workbook, desk } = await setup(grid);

@@ -8,7 +8,7 @@ import type { Checker } from "./checker";
 import type { FaultPlan, Life } from "./faults";
 import type { Files } from "./files";
 import type { Rng } from "./rng";
-import { API_KEY, BASE_URL } from "./service";
+import { ADDRESS, API_KEY, BASE_URL } from "./service";
 
 /** What a pane reaches: the files, the faults between it and them, the checker that watches what leaves, the key counter. */
 export interface PaneWorld {
@@ -41,12 +41,13 @@ export function paneClient(world: PaneWorld, life: Life): HedgingClient {
   return new HedgingClient({ apiKey: API_KEY, baseUrl: BASE_URL, transport, random: () => world.rng.next() });
 }
 
-/** Builds the pane's desk, once the account is known (createDesk asks for it): the only place the simulation calls createDesk. */
+/** Builds the pane's desk for the account its connection proved (as the pane passes it): the only place the simulation calls createDesk. */
 export async function openDesk(world: PaneWorld, life: Life): Promise<TradingDesk> {
   return await createDesk({
     client: paneClient(world, life),
     workbook: workbookPort(world, life),
     intentStore: journalPort(world, life),
+    account: ADDRESS,
     pollIntervalMs: 5_000,
     concurrency: 3,
     newKey: () => world.keys.next(life),
