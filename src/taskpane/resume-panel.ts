@@ -5,7 +5,7 @@ import type { TradingDesk } from "../trading/desk/contract";
 import { errorView, type ErrorView } from "./connection-controller";
 import { mirrorCheckedState } from "./aria-mirror";
 import { byId, focusWhenReady, h } from "./dom";
-import { askLiveConfirmation } from "./trade-panel";
+import { askLiveConfirmation } from "./live-dialog";
 import {
   decisionConfirmation,
   resumeConfirmation,

@@ -18,7 +18,8 @@ import { memoryDocumentRules, type DocumentRules } from "../excel/document-setti
 import { errorView, type ConnectionController, type ConnectionState } from "./connection-controller";
 import { byId } from "./dom";
 import { registerPanelFluent } from "./fluent-panels";
-import { askLiveConfirmation, mountTradePanel, type TradePanel } from "./trade-panel";
+import { askLiveConfirmation } from "./live-dialog";
+import { mountTradePanel, type TradePanel } from "./trade-panel";
 import { mountResumePanel } from "./resume-panel";
 import { directTradeRefusal } from "./key-access";
 

@@ -16,7 +16,7 @@ const ROOT = path.resolve(__dirname, "../..");
 const OFFICE_JS_DIR = path.join(ROOT, "node_modules/@microsoft/office-js/dist");
 export const ARTIFACTS = path.join(ROOT, "test/artifacts");
 export const PANE_WIDTH = 320;
-/** The preview with every figure in (rows stream in while they are priced; see data-state in trade-panel.ts). */
+/** The preview with every figure in (rows stream in while they are priced; see data-state in preview-table.ts). */
 export const PREVIEW_DONE = '#preview-table[data-state="final"] tbody tr';
 
 export interface PaneSession {

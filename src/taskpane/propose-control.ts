@@ -1,0 +1,105 @@
+// The trade panel's Propose button: exposures, then policy, read from the selection; the proposal from the live positions written to a new sheet as plain values. Nothing is traded.
+import type { HedgingClient } from "../api/client";
+import type { SheetWriter } from "../monthend/sheet-content";
+import type { SelectedRows, Workbook } from "../trading/workbook";
+import type { Position } from "../api/schemas";
+import type { ProposalRow } from "../policy/target";
+import { errorView, type ErrorView } from "./connection-controller";
+import { plural } from "./format";
+import { proposalContent, proposalSummary } from "./proposal-sheet";
+import type { Elements } from "./trade-elements";
+
+/** What Propose needs: the selection (exposures, then policy), the live positions, and where the proposal is written. */
+export interface ProposeDependencies {
+  workbook: Pick<Workbook, "readSelection">;
+  /** The safe sheet writer (plain values, never formulas): the recon writer. */
+  writer: SheetWriter;
+  /** The connected client, or null. */
+  client: () => HedgingClient | null;
+  /** Epoch ms (the references carry its UTC day). */
+  now?: () => number;
+  /** Told of each proposal made, with the positions it was made from (the overview's maturities remember what it wanted). */
+  onProposal?: (rows: readonly ProposalRow[], positions: readonly Position[]) => void;
+}
+
+/**
+ * Propose: the first press reads the selection as the exposures, the second as the policy; then the proposal from the live
+ * positions is written to a new "Hedge Proposal" sheet as plain values. Nothing is traded.
+ */
+export function mountPropose(
+  els: Elements,
+  deps: ProposeDependencies,
+  ui: { setBusy(text: string | null): void; showError(e: ErrorView | null): void },
+) {
+  const { proposeButton, proposeNote } = els;
+  let exposures: Awaited<ReturnType<Workbook["readSelection"]>> | null = null;
+  // The exposures and policy of the last proposal: Propose beside a maturing side proposes from them again.
+  let last: { exposures: SelectedRows; policy: SelectedRows } | null = null;
+  const reset = () => {
+    exposures = null;
+    proposeButton.textContent = "Propose";
+  };
+  const proposeFrom = async (client: HedgingClient, from: { exposures: SelectedRows; policy: SelectedRows }) => {
+    ui.setBusy("Reading the live positions…");
+    const positions = (await client.positions()).data;
+    const { rows, content } = proposalContent(from.exposures, from.policy, positions, new Date((deps.now ?? Date.now)()));
+    const written = await deps.writer.writeSheet(content);
+    last = from;
+    proposeNote.textContent = proposalSummary(rows, written.name);
+    deps.onProposal?.(rows, positions);
+  };
+  const failed = (e: unknown) => {
+    // Start over: the exposures are read again with the next press (the model may be what needs fixing).
+    ui.showError(errorView(e));
+    reset();
+    proposeNote.textContent = "Select the exposures and press Propose to start again.";
+  };
+  proposeButton.addEventListener("click", async () => {
+    const client = deps.client();
+    if (!client) return;
+    ui.showError(null);
+    try {
+      if (!exposures) {
+        ui.setBusy("Reading the exposures…");
+        exposures = await deps.workbook.readSelection();
+        proposeButton.textContent = "Propose with this policy";
+        proposeNote.textContent = `Exposures: ${exposures.address}, ${plural(exposures.rows.length, "row")}. Now select the policy and press Propose with this policy.`;
+        return;
+      }
+      ui.setBusy("Reading the policy and the live positions…");
+      const policy = await deps.workbook.readSelection();
+      await proposeFrom(client, { exposures, policy });
+      reset();
+    } catch (e) {
+      failed(e);
+    } finally {
+      ui.setBusy(null);
+    }
+  });
+  return {
+    reset() {
+      reset();
+      proposeNote.textContent = "";
+    },
+    /** Propose again from the last proposal's exposures and policy (as read then) and the positions now; without one, says how to start. */
+    async again(): Promise<void> {
+      const client = deps.client();
+      if (!client) return;
+      ui.showError(null);
+      if (!last) {
+        reset();
+        proposeNote.textContent = "No proposal yet: select the exposures and press Propose, then the policy and Propose with this policy.";
+        proposeButton.focus();
+        return;
+      }
+      try {
+        await proposeFrom(client, last);
+      } catch (e) {
+        failed(e);
+      } finally {
+        ui.setBusy(null);
+        proposeNote.scrollIntoView?.({ block: "nearest" });
+      }
+    },
+  };
+}
