@@ -84,7 +84,7 @@ export interface WorldSetup extends Omit<Partial<DeskOptions>, "workbook" | "int
 
 /**
  * A fresh world over the fake service (or `setup.client`: a sandbox's, a scripted one), a workbook and this computer's
- * journal; its desks get the tests' defaults (a 1 s poll, errors kept in `errors`, keys new-key-1, new-key-2…).
+ * journal; its desks get the tests' defaults (a 1 s poll, errors kept in `errors`, keys new-key-1, new-key-2… unless `setup.client`).
  */
 export function world(setup: WorldSetup = {}): World {
   const { workbook: givenWorkbook, intentStore: givenStore, ...defaults } = setup;
@@ -107,7 +107,8 @@ export function world(setup: WorldSetup = {}): World {
         intentStore: givenStore === null ? undefined : store,
         pollIntervalMs: 1_000,
         onError: (e) => errors.push(e),
-        newKey: () => `new-key-${++n}`,
+        // Counted keys in a world over the fake service; a world set up over another client (a sandbox's) gets random ones.
+        ...(defaults.client ? {} : { newKey: () => `new-key-${++n}` }),
         ...defaults,
         ...options,
       });

@@ -1,7 +1,4 @@
 // Reading the service about rows the service accepted: one row by hedge id or client reference (check), and poll rounds over many rows (pollOnce), including failed hedges, answers without hedge_id, unknown hedges, closed hedges judged by their history, and reads that fail.
-import { MemoryWorkbook } from "../../src/excel/memory-workbook";
-import { MemoryIntentStore } from "../../src/excel/intent-store";
-import { createDesk } from "../../src/trading/desk";
 import { Journal } from "../../src/trading/journal";
 import { intentScope } from "../../src/trading/intent-store";
 import { check, MAX_GETS_PER_ROUND, pollOnce } from "../../src/trading/fills";
@@ -11,6 +8,7 @@ import type { HedgingClient } from "../../src/api/client";
 import type { ClosedHedge, Hedge, HistoryQuery, ListQuery } from "../../src/api/schemas";
 import type { Action } from "../../src/trading/types";
 import { closed, hedge } from "../support/builders";
+import { useDeskWorlds, world } from "../support/desk-world";
 
 const LOGGED = "2026-11-02T10:00:00.000Z";
 const at = (ms: number) => new Date(Date.parse(LOGGED) + ms).toISOString();
@@ -293,13 +291,13 @@ describe("a poll round (pollOnce)", () => {
 });
 
 describe("the desk polling fills", () => {
+  useDeskWorlds();
   beforeEach(() => jest.useFakeTimers({ doNotFake: ["nextTick", "setImmediate"], now: Date.parse(LOGGED) + 1_000 }));
   afterEach(() => jest.useRealTimers());
 
   /** A row this computer journalled and the service accepted (status submitted), resumed by a desk polling `hedges`. */
   async function resumed(intent: Intent, hedges: Hedge[]) {
-    const workbook = new MemoryWorkbook();
-    const store = new MemoryIntentStore();
+    const { workbook, store, desk: deskOf } = world();
     const journal = new Journal(workbook, { store, scope: intentScope("sandbox", ACCOUNT) });
     Object.assign(intent, { status: "submitting", account: ACCOUNT, keyId: KEY_ID });
     const { hedgeId, notionalBefore } = intent;
@@ -310,7 +308,7 @@ describe("the desk polling fills", () => {
     await journal.flush();
     const { client, calls } = service(hedges);
     Object.assign(client, { environment: "sandbox", keyId: KEY_ID, account: async () => ({ data: { account_address: ACCOUNT } }) });
-    const desk = await createDesk({ client, workbook, intentStore: store, pollIntervalMs: 1_000 });
+    const desk = await deskOf({ client });
     await desk.resume();
     await jest.advanceTimersByTimeAsync(5_000);
     desk.stop();

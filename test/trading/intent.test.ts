@@ -11,7 +11,7 @@ import {
   isFinal,
   submit,
 } from "../../src/trading/intent";
-import { createDesk } from "../../src/trading/desk";
+import { useDeskWorlds, world } from "../support/desk-world";
 import type { HedgingClient } from "../../src/api/client";
 import { journalled } from "../support/builders";
 import { findDuplicate } from "../../src/trading/duplicates";
@@ -33,6 +33,7 @@ const row = (over: Partial<TradeRow> = {}): TradeRow => ({
 });
 
 describe("intent state machine", () => {
+  useDeskWorlds();
   it("allows submitting → submitted → final, and nothing out of a final state", () => {
     expect(canMove("submitting", "submitted")).toBe(true);
     expect(canMove("submitting", "rejected")).toBe(true);
@@ -158,7 +159,7 @@ describe("intent state machine", () => {
       list: async () => ({ data: [] }),
       get: async () => ({ data: [] }),
     } as unknown as HedgingClient;
-    const desk = await createDesk({ client, workbook, pollIntervalMs: 1_000 });
+    const desk = await world({ workbook, intentStore: null }).desk({ client });
     const plan = await desk.inspect();
     expect(plan.items).toEqual([]);
     expect(plan.unusable.map((u) => u.reason)).toEqual([

@@ -1,7 +1,7 @@
 // What a failed send means for a row: a 4xx refusal is `rejected`; anything that may have acted (an unreadable 200, a key reused, a 429, a 5xx) is asked about before any re-send, re-sent with the same key only while young, and capped: then the user decides.
 import { MemoryWorkbook } from "../../src/excel/memory-workbook";
 import { MemoryIntentStore } from "../../src/excel/intent-store";
-import { createDesk, DOUBT_MAX_ROUNDS } from "../../src/trading/desk";
+import { DOUBT_MAX_ROUNDS } from "../../src/trading/desk";
 import { Journal } from "../../src/trading/journal";
 import { intentFromRow } from "../../src/trading/intent";
 import { intentScope } from "../../src/trading/intent-store";
@@ -12,10 +12,13 @@ import type { HedgingClient } from "../../src/api/client";
 import type { Hedge } from "../../src/api/schemas";
 import type { TradeRow } from "../../src/trading/types";
 import { OPEN_ROW } from "../support/builders";
+import { useDeskWorlds, world } from "../support/desk-world";
 
 const ACCOUNT = "0x00000000000000000000000000000000000000aa";
 const KEY_ID = "k-this-api-key";
 const LOGGED = "2025-03-04T05:06:07.000Z";
+
+useDeskWorlds();
 
 const openRow: TradeRow = { ...OPEN_ROW, clientReference: "D-1" };
 
@@ -85,13 +88,12 @@ describe("a send whose outcome the service did not make clear", () => {
   ])(
     "%s: the row stays unfinished (counted as done), the service is asked before each re-send with the same key, and after a capped number of rounds the user decides",
     async (code) => {
-      const workbook = new MemoryWorkbook();
-      const store = new MemoryIntentStore();
+      const { workbook, store, desk: deskOf } = world();
       await sentRow(workbook, store);
       const odd = failWith({ code, status: code === "invalid_response" ? 200 : 409, message: "Something odd." });
       const { client, keys } = fakeClient(Array.from({ length: 20 }, () => odd));
       const list = client.list as jest.Mock;
-      const desk = await createDesk({ client, workbook, intentStore: store, pollIntervalMs: 1_000 });
+      const desk = await deskOf({ client });
       await desk.resume();
       await jest.advanceTimersByTimeAsync(500);
       let [row] = await workbook.readLog();
@@ -121,13 +123,12 @@ describe("a send whose outcome the service did not make clear", () => {
   );
 
   it("when the service shows the row's hedge, it is adopted and never sent again", async () => {
-    const workbook = new MemoryWorkbook();
-    const store = new MemoryIntentStore();
+    const { workbook, store, desk: deskOf } = world();
     await sentRow(workbook, store);
     const { client, keys } = fakeClient([], () => [
       hedge({ status: "filled", fill_tx_hash: "0xfill", struck_rate: 1501, filled_at: LOGGED }),
     ]);
-    const desk = await createDesk({ client, workbook, intentStore: store, pollIntervalMs: 1_000 });
+    const desk = await deskOf({ client });
     await desk.resume();
     await jest.advanceTimersByTimeAsync(2_000);
     expect(keys).toEqual([]);
@@ -136,12 +137,11 @@ describe("a send whose outcome the service did not make clear", () => {
   });
 
   it("a row sent more than the resend window ago, not on the service, is never re-sent: the user decides", async () => {
-    const workbook = new MemoryWorkbook();
-    const store = new MemoryIntentStore();
+    const { workbook, store, desk: deskOf } = world();
     jest.setSystemTime(Date.parse(LOGGED) + 25 * 3_600_000);
     await sentRow(workbook, store);
     const { client, keys } = fakeClient([accepted]);
-    const desk = await createDesk({ client, workbook, intentStore: store, pollIntervalMs: 1_000 });
+    const desk = await deskOf({ client });
     const plan = await desk.inspect();
     expect(plan.items.map((i) => i.step)).toEqual(["decide"]);
     await desk.resume();
@@ -154,13 +154,12 @@ describe("a send whose outcome the service did not make clear", () => {
   });
 
   it("a row sent with another API key (a key rotation) is never re-sent under this one", async () => {
-    const workbook = new MemoryWorkbook();
-    const store = new MemoryIntentStore();
+    const { workbook, store, desk: deskOf } = world();
     const intent = await sentRow(workbook, store);
     void intent;
     const { client, keys } = fakeClient([accepted]);
     (client as unknown as { keyId: string }).keyId = "k-the-new-key";
-    const desk = await createDesk({ client, workbook, intentStore: store, pollIntervalMs: 1_000 });
+    const desk = await deskOf({ client });
     await desk.resume();
     await jest.advanceTimersByTimeAsync(5_000);
     expect(keys).toEqual([]);
@@ -169,11 +168,10 @@ describe("a send whose outcome the service did not make clear", () => {
   });
 
   it("a 4xx refusal the service sent is final `rejected` and not a duplicate", async () => {
-    const workbook = new MemoryWorkbook();
-    const store = new MemoryIntentStore();
+    const { workbook, store, desk: deskOf } = world();
     await sentRow(workbook, store);
     const { client, keys } = fakeClient([failWith({ code: "hedge_exists", status: 409, message: "A hedge is already open." })]);
-    const desk = await createDesk({ client, workbook, intentStore: store, pollIntervalMs: 1_000 });
+    const desk = await deskOf({ client });
     await desk.resume();
     await jest.advanceTimersByTimeAsync(30_000);
     expect(keys).toEqual(["key-1"]);
@@ -184,11 +182,10 @@ describe("a send whose outcome the service did not make clear", () => {
   });
 
   it("429 stays transient: asked about, then re-sent soon with the same key, never rejected", async () => {
-    const workbook = new MemoryWorkbook();
-    const store = new MemoryIntentStore();
+    const { workbook, store, desk: deskOf } = world();
     await sentRow(workbook, store);
     const { client, keys } = fakeClient([failWith({ code: "rate_limited", status: 429, message: "Slow down." }), accepted]);
-    const desk = await createDesk({ client, workbook, intentStore: store, pollIntervalMs: 1_000 });
+    const desk = await deskOf({ client });
     await desk.resume();
     await jest.advanceTimersByTimeAsync(2_500);
     expect(keys).toEqual(["key-1", "key-1"]);
@@ -199,8 +196,7 @@ describe("a send whose outcome the service did not make clear", () => {
 
 describe("log writes the user should know about", () => {
   it("a log row deleted while its trade is in flight reaches onError and is written again at the end; the other rows are still updated", async () => {
-    const workbook = new MemoryWorkbook();
-    const store = new MemoryIntentStore();
+    const { workbook, store, errors, desk: deskOf } = world();
     const journal = new Journal(workbook, { store, scope: intentScope("sandbox", ACCOUNT) });
     const a = intentFromRow(openRow, "key-a", "sandbox", LOGGED, ACCOUNT);
     const b = intentFromRow({ ...openRow, side: "sell", clientReference: "D-2" }, "key-b", "sandbox", LOGGED, ACCOUNT);
@@ -213,16 +209,8 @@ describe("log writes the user should know about", () => {
       workbook.setSheet(LOG_SHEET_NAME, cells);
       return accepted();
     };
-    const errors: Error[] = [];
     const { client } = fakeClient([deleteRowA, accepted]);
-    const desk = await createDesk({
-      client,
-      workbook,
-      intentStore: store,
-      concurrency: 1,
-      pollIntervalMs: 60_000,
-      onError: (e) => errors.push(e),
-    });
+    const desk = await deskOf({ client, concurrency: 1, pollIntervalMs: 60_000 });
     await desk.resume();
     for (let i = 0; i < 100 && desk.pending().some((r) => r.status !== "submitted"); i++) await new Promise((r) => setTimeout(r, 20));
     await new Promise((r) => setTimeout(r, 200)); // the journal's coalesced write

@@ -1,6 +1,7 @@
 // The fill follower across a stop: a desk stopped while a row waits for its fill (between polls, or with a poll out) makes no poll after it, and used again follows that row to its fill with one poll at a time.
 import type { TradingDesk } from "../../../src/trading/desk/contract";
 import { journalledOpen } from "./resumed-open";
+import { useDeskWorlds } from "../../support/desk-world";
 
 const START = Date.parse("2025-03-04T05:06:07.000Z");
 
@@ -9,6 +10,7 @@ afterEach(() => jest.useRealTimers());
 
 let desk: TradingDesk | null = null;
 afterEach(() => desk?.stop());
+useDeskWorlds();
 
 /** A resumed Open, sent and accepted (not filled yet), followed by a desk polling every second. */
 async function waitingForItsFill(errors: string[]) {

@@ -1,6 +1,7 @@
 // The row runner's sends that follow a question to the service: a resumed row this computer never sent is journalled as sent (Sent at, in the log) before its request leaves, then sent once with its own key.
 import type { TradingDesk } from "../../../src/trading/desk/contract";
 import { journalledOpen, OPEN_KEY } from "./resumed-open";
+import { useDeskWorlds } from "../../support/desk-world";
 
 const START = Date.parse("2025-03-04T05:06:07.000Z");
 
@@ -9,6 +10,7 @@ afterEach(() => jest.useRealTimers());
 
 let desk: TradingDesk | null = null;
 afterEach(() => desk?.stop());
+useDeskWorlds();
 
 describe("a resumed Open this computer never sent, which the service does not show", () => {
   it("is asked about, then journalled as sent before its request leaves, and sent once with its own key", async () => {
