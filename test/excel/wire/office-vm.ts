@@ -1,10 +1,11 @@
 // Microsoft's own Excel request serializer (the excel-web debug script of @microsoft/office-js) in a Node vm, its requests answered by a WireHost and every context.sync measured.
 import { readFileSync } from "node:fs";
 import { createContext, runInContext } from "node:vm";
-import { join } from "node:path";
 import type { WireHost } from "./wire-host";
 
-const SCRIPT = join(__dirname, "../../../node_modules/@microsoft/office-js/dist/excel-web-16.00.debug.js");
+// Found by Node's own module resolution, so it is also found from a copy of the project without its own node_modules
+// (Stryker's sandbox under .stryker-tmp resolves it from the project's node_modules above it).
+const SCRIPT = require.resolve("@microsoft/office-js/dist/excel-web-16.00.debug.js");
 const SESSION_URL = "https://excel.meter.invalid/";
 
 /** One context.sync as it went over the wire. */
