@@ -40,6 +40,8 @@ export function mountPropose(
     proposeButton.textContent = "Propose";
   };
   const proposeFrom = async (client: HedgingClient, from: { exposures: SelectedRows; policy: SelectedRows }) => {
+    // The note names the proposal just made: from the press on, the previous one's sheet is no longer it.
+    proposeNote.textContent = "Proposing from the live positions…";
     ui.setBusy("Reading the live positions…");
     const positions = (await client.positions()).data;
     const { rows, content } = proposalContent(from.exposures, from.policy, positions, new Date((deps.now ?? Date.now)()));
