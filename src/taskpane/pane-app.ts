@@ -1,4 +1,4 @@
-// Starts the pane: the connection form, the overview (with the maturities) and Copy diagnostics at once; the panels of a connection (trade, resume, approvals, month end) loaded while it is first checked and mounted when it connects.
+// Starts the pane: the connection form, the overview (with the maturities) and Copy diagnostics at once; the panels of a connection (trade, resume, approvals, month end) loaded and mounted when it first connects.
 import type { SettingsStore } from "../feeds/settings-store";
 import type { Connection } from "../feeds/connection";
 import type { FeedHub } from "../feeds/hub";
@@ -31,11 +31,6 @@ export interface PaneDependencies {
    * pane first connects (in Excel its code is a chunk of its own, loaded then), never before.
    */
   workbench: () => Promise<Workbench>;
-  /**
-   * The workbench's code alone, without making the workbench (in Excel its chunk): loaded with the panels' code while a
-   * key is being checked, so the pane is ready sooner once it connects. None outside Office (nothing to load).
-   */
-  workbenchCode?: () => Promise<unknown>;
   /** Epoch ms now, for the month-end panel; Date.now by default. */
   now?: () => number;
   /** Whether the pane can be seen: its overview polls only while it can (always visible when absent). */
@@ -94,25 +89,14 @@ export async function startPane(deps: PaneDependencies): Promise<Pane> {
   let opened: Workspace | null = null;
   let turn: Promise<void> = Promise.resolve();
   let connected = false;
-  // The panels' code starts loading as soon as a key is being checked (a saved key as the pane opens), while the
-  // service answers; the panels are mounted only once connected. A load that failed is tried again next time.
-  let code: Promise<PanelCode> | null = null;
-  const loadCode = () => {
-    const loading = (code ??= loadPanelCode(deps));
-    loading.catch(() => {
-      if (code === loading) code = null;
-    });
-    return loading;
-  };
   controller.onChange((state) => {
-    if (state.status === "connecting" && !workspace) void loadCode();
     if (state.status === "disconnected") errors.record("connection", state.error?.code);
     // Only a change of connection moves the overview: an account update (which the overview itself reports) must not.
     if ((state.status === "connected") !== connected) overview.setConnected((connected = state.status === "connected"));
     if (!workspace) {
       if (state.status !== "connected") return;
       const parts = { controller, errors, onProposal, onWorkbench: (store: IntentStore) => (journal = store) };
-      workspace = openWorkspace(deps, parts, loadCode()).then((w) => (opened = w));
+      workspace = openWorkspace(deps, parts).then((w) => (opened = w));
     }
     const loading = workspace;
     turn = turn
@@ -134,27 +118,18 @@ export async function startPane(deps: PaneDependencies): Promise<Pane> {
   return { controller, errors, desk: () => opened?.desk() ?? null };
 }
 
-/** The panels' chunks, each its own, loaded in parallel (with the workbench's code where the host has one). */
-async function loadPanelCode(deps: PaneDependencies) {
-  const [workspace, approvals, monthEnd, archive] = await Promise.all([
+/** Loads the panels' chunks and the workbench together, and mounts the panels. */
+async function openWorkspace(
+  deps: PaneDependencies,
+  parts: Pick<WorkspaceDependencies, "controller" | "errors" | "onProposal"> & { onWorkbench: (journal: IntentStore) => void },
+): Promise<Workspace> {
+  const [{ mountWorkspace }, approvals, monthEnd, archive, workbench] = await Promise.all([
     import(/* webpackChunkName: "trade" */ "./workspace"),
     import(/* webpackChunkName: "approvals" */ "./approvals-panel"),
     import(/* webpackChunkName: "month-end" */ "./month-end-panel"),
     import(/* webpackChunkName: "month-end" */ "./archive-panel"),
-    deps.workbenchCode?.(),
+    deps.workbench(),
   ]);
-  return { mountWorkspace: workspace.mountWorkspace, approvals, monthEnd, archive };
-}
-
-type PanelCode = Awaited<ReturnType<typeof loadPanelCode>>;
-
-/** Makes the workbench once the panels' code is there, and mounts the panels. */
-async function openWorkspace(
-  deps: PaneDependencies,
-  parts: Pick<WorkspaceDependencies, "controller" | "errors" | "onProposal"> & { onWorkbench: (journal: IntentStore) => void },
-  code: Promise<PanelCode>,
-): Promise<Workspace> {
-  const [{ mountWorkspace, approvals, monthEnd, archive }, workbench] = await Promise.all([code, deps.workbench()]);
   parts.onWorkbench(workbench.intentStore);
   return mountWorkspace({ ...deps, ...parts, workbench }, { approvals, monthEnd, archive });
 }

@@ -52,8 +52,8 @@ async function main(): Promise<void> {
     deps = {
       ...shared,
       store: officeRuntimeStore(),
-      workbench: () => workbenchCode().then((m) => m.officeWorkbench()),
-      workbenchCode,
+      // The workbook's code and the desk are a chunk of their own, loaded when the pane first connects.
+      workbench: () => import(/* webpackChunkName: "excel" */ "./office-workbench").then((m) => m.officeWorkbench()),
       // The overview polls only while Office shows the pane (the shared runtime lives on when it is closed).
       visibility: paneVisibility(officeAddin(), document),
       officeFacts,
@@ -92,9 +92,6 @@ async function main(): Promise<void> {
   }
   document.documentElement.dataset.ready = "true";
 }
-
-/** The workbook's code and the desk: a chunk of their own, loaded while the pane first checks a key. */
-const workbenchCode = () => import(/* webpackChunkName: "excel" */ "./office-workbench");
 
 /** What Office says of itself, for Copy diagnostics: Office.context.diagnostics and the requirement sets the add-in uses. */
 function officeFacts(): OfficeFacts | null {
