@@ -32,8 +32,12 @@ const LOOPBACK_SOURCES = ["http://localhost:*", "https://localhost:*", "http://1
  * host-source can say (letters, digits, hyphens and dots; no IPv6 literal, no wildcard).
  */
 const PLAIN_HOST = /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.?$/;
-/** The entries taskpane.html loads (one shared runtime: pane, functions, commands). */
-const PAGE_ENTRIES = ["taskpane", "functions", "commands"];
+/**
+ * The entries taskpane.html loads (one shared runtime: functions, commands, the functions' work, pane), in the order
+ * the page runs them: the functions register first, from a small entry of their own (functions.ts: no client, feeds
+ * or zod), before the rest of the page has run; the pane last (src/functions/README.md "When the page starts").
+ */
+const PAGE_ENTRIES = ["functions", "commands", "engine", "taskpane"];
 /**
  * What the JS taskpane.html loads before anything runs may weigh, gzipped, in a production build: above it the build
  * fails (test/README.md "Benchmarks"). The panels of a connection are chunks loaded when it connects, not counted.
@@ -377,12 +381,14 @@ module.exports = async (env, argv) => {
     // Production: source maps are written for support but not referenced by the bundles (nothing asks the server for them).
     devtool: production ? "hidden-source-map" : "source-map",
     target: ["web", "es2020"],
+    // In PAGE_ENTRIES' order: taskpane.html lists each entry's scripts in this order, and deferred scripts run in it.
     entry: {
+      functions: "./src/functions/functions.ts",
+      commands: "./src/commands/commands.ts",
+      engine: "./src/functions/engine.ts",
       // Development and test builds put the memory harness (?harness=memory, window.hedgeHarness) in front of the
       // pane as a separate entry module; production bundles never contain it.
       taskpane: production ? "./src/taskpane/taskpane.ts" : ["./src/taskpane/harness-entry.ts", "./src/taskpane/taskpane.ts"],
-      commands: "./src/commands/commands.ts",
-      functions: "./src/functions/functions.ts",
     },
     output: {
       path: path.resolve(__dirname, "dist"),

@@ -1,14 +1,16 @@
-// The HEDGE.* custom functions (ids and help text for functions.json come from these JSDoc tags; webpack points each helpUrl at help.html); the work is in handlers.ts.
+// The HEDGE.* custom functions, registered as the page starts (ids and help text for functions.json come from these JSDoc tags; webpack points each helpUrl at help.html); each hands its cell to the work of engine.ts, an entry of its own (handoff.ts).
 /* eslint-disable @typescript-eslint/no-explicit-any -- custom-functions-metadata reads the type `any[][]` as a matrix of any values; an alias would hide it. */
 import packageJson from "../../package.json";
-import * as handlers from "./handlers";
-import { history as historyHandler } from "./history";
-import { rollcost as rollcostHandler } from "./rollcost";
-import { target as targetHandler } from "./target";
-import { cellStreams, excelErrorFactory, listenForPauseToggle, useErrorFactory } from "./runtime";
+import { withWork, type WaitingCell } from "./handoff";
+import type { Work } from "./engine";
 
-useErrorFactory(excelErrorFactory(CustomFunctions));
-listenForPauseToggle();
+/**
+ * Hands a cell to the functions' work. This file imports nothing heavier (the page registers the functions before
+ * the client, the feeds and zod have run); a cell calculated before engine.ts has run waits for it.
+ */
+function send(cell: WaitingCell, call: (work: Work) => void): void {
+  withWork<Work>(cell, call);
+}
 
 /**
  * Latest indicative mid rate of a market, updated while the workbook is open (GET /prices).
@@ -17,7 +19,7 @@ listenForPauseToggle();
  * @param invocation Streaming invocation.
  */
 export function price(market: string, invocation: CustomFunctions.StreamingInvocation<number>): void {
-  handlers.price(cellStreams(), invocation, market);
+  send(invocation, (w) => w.price(invocation, market));
 }
 
 /**
@@ -38,7 +40,7 @@ export function quote(
   field: string | undefined,
   invocation: CustomFunctions.StreamingInvocation<any[][]>,
 ): void {
-  handlers.quote(cellStreams(), invocation, market, side, notional_usd, tenor_days, field);
+  send(invocation, (w) => w.quote(invocation, market, side, notional_usd, tenor_days, field));
 }
 
 /**
@@ -53,7 +55,7 @@ export function positions(
   side: string | undefined,
   invocation: CustomFunctions.StreamingInvocation<any[][]>,
 ): void {
-  handlers.positions(cellStreams(), invocation, market, side);
+  send(invocation, (w) => w.positions(invocation, market, side));
 }
 
 /**
@@ -63,7 +65,7 @@ export function positions(
  * @param invocation Streaming invocation.
  */
 export function account(field: string | undefined, invocation: CustomFunctions.StreamingInvocation<any[][]>): void {
-  handlers.account(cellStreams(), invocation, field);
+  send(invocation, (w) => w.account(invocation, field));
 }
 
 /**
@@ -72,7 +74,7 @@ export function account(field: string | undefined, invocation: CustomFunctions.S
  * @param invocation Streaming invocation.
  */
 export function markets(invocation: CustomFunctions.StreamingInvocation<any[][]>): void {
-  handlers.markets(cellStreams(), invocation);
+  send(invocation, (w) => w.markets(invocation));
 }
 
 /**
@@ -83,7 +85,7 @@ export function markets(invocation: CustomFunctions.StreamingInvocation<any[][]>
  * @param invocation Streaming invocation.
  */
 export function capacity(market: string, side: string, invocation: CustomFunctions.StreamingInvocation<number>): void {
-  handlers.capacity(cellStreams(), invocation, market, side);
+  send(invocation, (w) => w.capacity(invocation, market, side));
 }
 
 /**
@@ -94,7 +96,7 @@ export function capacity(market: string, side: string, invocation: CustomFunctio
  * @param invocation Streaming invocation.
  */
 export function carry(market: string, side: string, invocation: CustomFunctions.StreamingInvocation<number>): void {
-  handlers.carry(cellStreams(), invocation, market, side);
+  send(invocation, (w) => w.carry(invocation, market, side));
 }
 
 /**
@@ -111,7 +113,7 @@ export function hedges(
   limit: number | undefined,
   invocation: CustomFunctions.StreamingInvocation<any[][]>,
 ): void {
-  handlers.hedges(cellStreams(), invocation, status, client_reference, limit);
+  send(invocation, (w) => w.hedges(invocation, status, client_reference, limit));
 }
 
 /**
@@ -122,7 +124,7 @@ export function hedges(
  * @param invocation Streaming invocation.
  */
 export function hedge(hedge_id: string, field: string | undefined, invocation: CustomFunctions.StreamingInvocation<any[][]>): void {
-  handlers.hedge(cellStreams(), invocation, hedge_id, field);
+  send(invocation, (w) => w.hedge(invocation, hedge_id, field));
 }
 
 /**
@@ -131,7 +133,7 @@ export function hedge(hedge_id: string, field: string | undefined, invocation: C
  * @param invocation Streaming invocation.
  */
 export function status(invocation: CustomFunctions.StreamingInvocation<any[][]>): void {
-  handlers.status(cellStreams(), invocation);
+  send(invocation, (w) => w.status(invocation));
 }
 
 /**
@@ -142,7 +144,7 @@ export function status(invocation: CustomFunctions.StreamingInvocation<any[][]>)
  * @param invocation Streaming invocation.
  */
 export function history(from: any, to: any, invocation: CustomFunctions.StreamingInvocation<any[][]>): void {
-  historyHandler(cellStreams(), invocation, from, to);
+  send(invocation, (w) => w.history(invocation, from, to));
 }
 
 /**
@@ -162,7 +164,7 @@ export function target(
   as_of: any,
   invocation: CustomFunctions.StreamingInvocation<any[][]>,
 ): void {
-  targetHandler(cellStreams(), invocation, exposures, policy, positions, invocation.parameterAddresses ?? [], undefined, as_of);
+  send(invocation, (w) => w.target(invocation, exposures, policy, positions, invocation.parameterAddresses ?? [], as_of));
 }
 
 /**
@@ -183,7 +185,7 @@ export function rollcost(
   tenor_days: number | undefined,
   invocation: CustomFunctions.StreamingInvocation<any[][]>,
 ): void {
-  rollcostHandler(cellStreams(), invocation, market, side, notional_usd, days, tenor_days);
+  send(invocation, (w) => w.rollcost(invocation, market, side, notional_usd, days, tenor_days));
 }
 
 /**

@@ -8,6 +8,7 @@ import { Connection } from "../../src/feeds/connection";
 import { FeedHub } from "../../src/feeds/hub";
 import { setSharedHub } from "../../src/feeds/shared";
 import { ManualVisibility } from "../../src/feeds/visibility";
+import "../../src/functions/engine"; // the functions' work, as the page's engine entry hands it over (after the CustomFunctions global)
 import * as fn from "../../src/functions/functions";
 import { CellStreams } from "../../src/functions/stream";
 import * as handlers from "../../src/functions/handlers";

@@ -1,5 +1,6 @@
 // Requests per poll interval of the HEDGE.* functions against the in-process sandbox (real HTTP, simulated time), and CPU per fan-out tick.
 import { FakeInvocation, installFeeds } from "../functions/fake-invocation";
+import "../../src/functions/engine"; // the functions' work, as the page's engine entry hands it over (after the CustomFunctions global)
 import * as fn from "../../src/functions/functions";
 import { ManualClock } from "../../src/feeds/clock";
 import { Connection } from "../../src/feeds/connection";

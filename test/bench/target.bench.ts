@@ -1,6 +1,7 @@
 // HEDGE.TARGET: the time to compute a 10,000-row exposure model over 50 markets × 2 sides, undated and dated (value dates, maturities, rolls), and the requests its recalculations add (none beyond the shared positions poll).
 import { performance } from "node:perf_hooks";
 import { FakeInvocation, installFeeds } from "../functions/fake-invocation";
+import "../../src/functions/engine"; // the functions' work, as the page's engine entry hands it over (after the CustomFunctions global)
 import * as fn from "../../src/functions/functions";
 import { position } from "../feeds/fake-client";
 import { readExposures, readHoldings, readPolicy } from "../../src/policy/inputs";

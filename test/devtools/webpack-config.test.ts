@@ -177,7 +177,7 @@ describe("the dev server's port is package.json's config.dev_server_port, and on
 
 describe("the page's performance budget", () => {
   type WithPlugins = { plugins: Plugin[] };
-  test("the production build weighs what taskpane.html loads before anything runs (all three entries) against 100 kB gzipped; development builds do not", async () => {
+  test("the production build weighs what taskpane.html loads before anything runs (all four entries) against 100 kB gzipped; development builds do not", async () => {
     const production = (await makeConfig(GOOD, { mode: "production" })) as unknown as WithPlugins;
     const budget = production.plugins.find((p) => p.name === "PageBudget");
     const html = production.plugins.find((p) => p.constructor.name === "HtmlWebpackPlugin") as unknown as {

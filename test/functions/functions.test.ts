@@ -1,5 +1,6 @@
 // The HEDGE.* functions driven through fake invocations on a manual clock: values, spills, argument errors, sharing, cancellation, pause, no key.
 import { FakeExcelError, FakeInvocation, cells, installFeeds } from "./fake-invocation";
+import "../../src/functions/engine"; // the functions' work, as the page's engine entry hands it over (after the CustomFunctions global)
 import * as fn from "../../src/functions/functions";
 import { apiError, hedgeRecord, position, quoteFor } from "../feeds/fake-client";
 import { excelSerial } from "../../src/functions/cells";

@@ -1,5 +1,6 @@
 // A hedging program held to each maturity against the sandbox and its clock (issue 32): Propose opens each hedge of one dated exposure, the clock is advanced to its maturity, and the fees and carry the service realized equal =HEDGE.ROLLCOST's to the cent; 90 days run in seconds.
 import { FakeInvocation } from "./fake-invocation";
+import "../../src/functions/engine"; // the functions' work, as the page's engine entry hands it over (after the CustomFunctions global)
 import * as fn from "../../src/functions/functions";
 import { HedgingClient } from "../../src/api/client";
 import type { Position } from "../../src/api/schemas";

@@ -1,5 +1,6 @@
 // HEDGE.ROLLCOST through fake invocations: the spill summed from one quote per tenor, those quotes shared with HEDGE.QUOTE's cells, nothing asked once the cell is gone, bad arguments as #VALUE!.
 import { FakeInvocation, installFeeds } from "./fake-invocation";
+import "../../src/functions/engine"; // the functions' work, as the page's engine entry hands it over (after the CustomFunctions global)
 import * as fn from "../../src/functions/functions";
 import { ROLLCOST_LABELS } from "../../src/functions/rollcost";
 import { apiError, quoteFor } from "../feeds/fake-client";

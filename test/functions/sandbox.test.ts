@@ -1,5 +1,6 @@
 // The HEDGE.* functions against the in-process sandbox over real HTTP: a fill shows in POSITIONS within one interval, a 503 burst is ridden out, a revoked key is named.
 import { FakeExcelError, FakeInvocation } from "./fake-invocation";
+import "../../src/functions/engine"; // the functions' work, as the page's engine entry hands it over (after the CustomFunctions global)
 import * as fn from "../../src/functions/functions";
 import { HedgingClient } from "../../src/api/client";
 import type { Quote } from "../../src/api/schemas";

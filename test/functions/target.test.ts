@@ -1,5 +1,6 @@
 // HEDGE.TARGET through fake invocations: the proposal on the live positions' shared poll (no request of its own), the pure form with positions given, and bad cells as #VALUE! naming them.
 import { FakeInvocation, installFeeds } from "./fake-invocation";
+import "../../src/functions/engine"; // the functions' work, as the page's engine entry hands it over (after the CustomFunctions global)
 import * as fn from "../../src/functions/functions";
 import { target } from "../../src/functions/target";
 import { cellStreams } from "../../src/functions/runtime";

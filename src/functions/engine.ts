@@ -1,0 +1,37 @@
+// The work of the HEDGE.* functions, an entry of its own evaluated after functions.ts registered them: cell streams over the shared hub, Excel error objects and the ribbon's pause toggle, handed over through handoff.ts.
+import { provideWork } from "./handoff";
+import * as handlers from "./handlers";
+import { history } from "./history";
+import { rollcost } from "./rollcost";
+import { cellStreams, excelErrorFactory, listenForPauseToggle, useErrorFactory } from "./runtime";
+import type { Sink } from "./stream";
+import { target } from "./target";
+import type { Spill } from "./cells";
+
+useErrorFactory(excelErrorFactory(CustomFunctions));
+listenForPauseToggle();
+
+/** What each function of functions.ts does with its cell (its invocation) and arguments, on the shared hub's streams. */
+export const work = {
+  price: (cell: Sink<number>, market: unknown) => handlers.price(cellStreams(), cell, market),
+  quote: (cell: Sink<Spill>, market: unknown, side: unknown, notional: unknown, tenor: unknown, field: unknown) =>
+    handlers.quote(cellStreams(), cell, market, side, notional, tenor, field),
+  positions: (cell: Sink<Spill>, market: unknown, side: unknown) => handlers.positions(cellStreams(), cell, market, side),
+  account: (cell: Sink<Spill>, field: unknown) => handlers.account(cellStreams(), cell, field),
+  markets: (cell: Sink<Spill>) => handlers.markets(cellStreams(), cell),
+  capacity: (cell: Sink<number>, market: unknown, side: unknown) => handlers.capacity(cellStreams(), cell, market, side),
+  carry: (cell: Sink<number>, market: unknown, side: unknown) => handlers.carry(cellStreams(), cell, market, side),
+  hedges: (cell: Sink<Spill>, status: unknown, reference: unknown, limit: unknown) =>
+    handlers.hedges(cellStreams(), cell, status, reference, limit),
+  hedge: (cell: Sink<Spill>, hedgeId: unknown, field: unknown) => handlers.hedge(cellStreams(), cell, hedgeId, field),
+  status: (cell: Sink<Spill>) => handlers.status(cellStreams(), cell),
+  history: (cell: Sink<Spill>, from: unknown, to: unknown) => history(cellStreams(), cell, from, to),
+  target: (cell: Sink<Spill>, exposures: unknown, policy: unknown, positions: unknown, addresses: readonly unknown[], asOf: unknown) =>
+    target(cellStreams(), cell, exposures, policy, positions, addresses, undefined, asOf),
+  rollcost: (cell: Sink<Spill>, market: unknown, side: unknown, notional: unknown, days: unknown, tenor: unknown) =>
+    rollcost(cellStreams(), cell, market, side, notional, days, tenor),
+};
+
+export type Work = typeof work;
+
+provideWork(work);
