@@ -53,7 +53,7 @@ export function mergeRow(fromLog: Intent | null, record: LogRecord, stored: Inte
   // What was journalled wins over a later edit of the log's body (the key is equal: the rows are matched by it; an
   // account is claimed, not compared).
   const edited = LOG_BODY_FIELDS.filter((f) => f !== "account" && (fromLog[f] ?? null) !== (stored[f] ?? null));
-  if (!stored.account && fromLog.account) stored.account = fromLog.account;
+  stored.account ||= fromLog.account;
   const result: Intent = { ...stored };
   // The log's result wins when it is further on, or final (a final stored state is only ever equal in rank to it).
   const storeAgain = RANK[fromLog.status] > RANK[stored.status] || isFinal(fromLog.status);

@@ -40,12 +40,9 @@ export class WriteBehind {
     this.pendingStore.add(idempotencyKey);
   }
 
-  /** Flushes within the delay (one timer for every update meanwhile). */
+  /** Flushes within the delay (one timer for every update meanwhile; flush() clears it, so the next update arms a new one). */
   soon(): void {
-    this.timer ??= setTimeout(() => {
-      this.timer = null;
-      void this.flush().catch(() => undefined);
-    }, this.ports.delayMs);
+    this.timer ??= setTimeout(() => void this.flush().catch(() => undefined), this.ports.delayMs);
   }
 
   /** Writes every queued update now: the store first, then the log (one call each). */

@@ -74,12 +74,8 @@ export class ChainWriter {
     if (this.tail !== undefined) return this.tail;
     const [last, head] = await Promise.all([this.ports.readLastRow(), this.ports.loadHead()]);
     const lastLink = last?.rowHash || null;
-    if (head && (!lastLink || head.rowHash === lastLink || !(utcMsOf(last!.loggedAt) > utcMsOf(head.writtenAt)))) return head.rowHash;
+    // A Logged at that is no time (typed by hand) reads as NaN: the row is then not proven newer, and the head is followed.
+    if (head && (!lastLink || !(utcMs(last!.loggedAt) > utcMs(head.writtenAt)))) return head.rowHash;
     return lastLink ?? CHAIN_START;
   }
-}
-
-/** A time's milliseconds, NaN for what is not one (a Logged at typed by hand). */
-function utcMsOf(text: string | null | undefined): number {
-  return text ? utcMs(text) : NaN;
 }

@@ -74,9 +74,30 @@ describe("the chain writer", () => {
     const r2 = row("z");
     await append(new ChainWriter(ports({ rowHash: lastRow.rowHash, loggedAt: "not a time" }, older).p), [r2]);
     expect(r2.prevHash).toBe(older.rowHash);
+    // A log emptied since the head was kept, or whose last row (logged after the head) has no link: the head is followed,
+    // so the next row shows the rows cut off rather than starting a new chain.
+    const emptied = row("e");
+    await append(new ChainWriter(ports(null, older).p), [emptied]);
+    expect(emptied.prevHash).toBe(older.rowHash);
+    const unlinked = row("u");
+    await append(new ChainWriter(ports({ rowHash: null, loggedAt: lastRow.loggedAt }, older).p), [unlinked]);
+    expect(unlinked.prevHash).toBe(older.rowHash);
     const r3 = row("w");
     await append(new ChainWriter(ports({ rowHash: null, loggedAt: lastRow.loggedAt }, null).p), [r3]);
     expect(r3.prevHash).toBe(CHAIN_START);
+  });
+
+  it("a head kept at the very millisecond the log's last row was logged is followed: only a row logged later proves the head old", async () => {
+    // A row is logged before it is appended, and the head is kept once the log holds this computer's rows: a last row
+    // logged at the head's own instant is no later row, so the rows after the head are taken as cut off.
+    const at = "2026-11-25T09:00:00.000Z";
+    const r = row("x");
+    await append(new ChainWriter(ports({ rowHash: "L".repeat(64), loggedAt: at }, { rowHash: "H".repeat(64), writtenAt: at }).p), [r]);
+    expect(r.prevHash).toBe("H".repeat(64));
+    const later = row("y");
+    const oneMsLater = { rowHash: "L".repeat(64), loggedAt: "2026-11-25T09:00:00.001Z" };
+    await append(new ChainWriter(ports(oneMsLater, { rowHash: "H".repeat(64), writtenAt: at }).p), [later]);
+    expect(later.prevHash).toBe("L".repeat(64));
   });
 
   it("reads the log once a session; after an append that failed, reads its last row again and keeps no head for it", async () => {
