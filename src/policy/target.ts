@@ -216,7 +216,7 @@ export function propose({ exposures, policy, holdings, day, asOfMs }: ProposeInp
     const due = e.valueDateMs ?? null;
     if (due !== null) {
       if (asOf >= due) continue; // paid: counts no more
-      if (entry.due === null || due < entry.due) entry.due = due;
+      entry.due = Math.min(entry.due ?? due, due);
     }
     entry[e.side] += toCents(e.amountUsd);
   }
@@ -227,7 +227,7 @@ export function propose({ exposures, policy, holdings, day, asOfMs }: ProposeInp
     const held = entry[h.side];
     held.size += toCents(h.sizeUsd);
     const maturity = h.maturityMs ?? null;
-    if (maturity !== null && (held.maturity === null || maturity < held.maturity)) held.maturity = maturity;
+    if (maturity !== null) held.maturity = Math.min(held.maturity ?? maturity, maturity);
     open.set(h.market, entry);
   }
 

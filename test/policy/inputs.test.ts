@@ -44,15 +44,18 @@ describe("cell addresses", () => {
     ["'My sheet'!A1:C3", { row: 1, column: 1, sheet: "My sheet" }],
     ["'It''s'!$AB$10", { row: 10, column: 28, sheet: "It's" }],
     ["  c7  ", { row: 7, column: 3 }],
+    ["XFD1048576", { row: 1_048_576, column: 16_384 }],
+    ["AB10", { row: 10, column: 28 }],
     ["Sheet1!B2,D4", { row: 2, column: 2, sheet: "Sheet1" }],
     ["not an address", undefined],
     ["Model!", undefined],
     ["Model!B", undefined],
     ["B2:", { row: 2, column: 2 }],
     ["B2 trailing", undefined],
+    ["ABCD1", undefined],
     [42, undefined],
     [undefined, undefined],
-  ])("%p → %p", (address, origin) => expect(originOf(address)).toEqual(origin));
+  ])("%p → %p", (address, origin) => expect(originOf(address)).toStrictEqual(origin));
 
   test("a cell past column Z, on a sheet named in the message; without a sheet, the cell alone", () => {
     const bad = [["USDTNGN", "buy", "lots"]];
@@ -90,6 +93,8 @@ describe("amounts as typed", () => {
     ["1'000'000", 1_000_000],
     ["1_000", 1_000],
     ["  12.345  ", 12.35],
+    [" $250,000 ", 250_000],
+    [" USD 5 ", 5],
     ["0", 0],
     [1e12, 1e12],
   ])("%p reads %p", (cell, usd) => expect(amountOf(cell)).toBe(usd));
@@ -102,6 +107,8 @@ describe("amounts as typed", () => {
     ["$ 5 $", "is not a number"],
     ["5 USD x", "is not a number"],
     ["x5", "is not a number"],
+    ["1$000", "is not a number"],
+    ["1 USD 000", "is not a number"],
     ["1e3", "is not a number"],
     [true, "is not a number"],
     [Infinity, "is not a number"],
@@ -188,6 +195,7 @@ describe("markets and sides", () => {
     ],
     [[["USDTNGN", " ", 1]], "exposures, row 2 of the range, column Side: Side is empty: use buy or sell."],
     [[["USDTNGN", 7, 1]], "exposures, row 2 of the range, column Side: 7: use buy or sell."],
+    [[["USDTNGN", "  long  ", 1]], 'exposures, row 2 of the range, column Side: "long": use buy or sell.'],
   ])("%j: %s", (rows, text) => expect(message(() => exposures(rows))).toBe(text));
 
   test("an empty policy market says * is allowed there; a * exposure market is not", () => {
@@ -203,6 +211,19 @@ describe("markets and sides", () => {
     ).toBe(
       "policy, row 2 of the range, column Market: Market is empty: give the market symbol, e.g. USDTNGN, or * for every other market.",
     );
+  });
+
+  test("a policy market given as a number is read as text, and refused when it is no symbol", () => {
+    expect(
+      message(() =>
+        readPolicy({
+          values: [
+            ["Market", "Ratio", "Tenor"],
+            [0, 50, 7],
+          ],
+        }),
+      ),
+    ).toBe("policy, row 2 of the range, column Market: 0 is not a market symbol: use one such as USDTNGN.");
   });
 
   test("a policy market already read for another row is still checked for a second row", () => {
@@ -261,6 +282,50 @@ describe("ranges and headers", () => {
         ],
       }),
     ).toEqual([{ market: "USDTNGN", side: "sell", amountUsd: 5 }]);
+  });
+});
+
+describe("every header the guide lists is read (src/functions/README.md, The inputs)", () => {
+  test.each<[string, string[]]>([
+    ["Market", ["Market", "Pair", "Symbol"]],
+    ["Side", ["Side", "Direction"]],
+    ["Amount (USD)", ["Amount", "Amount (USD)", "Exposure", "Exposure (USD)", "Notional", "Notional (USD)"]],
+    ["Value date", ["Value date", "Due", "Due date", "Settlement date"]],
+  ])("exposures' %s: %j", (_column, headers) => {
+    for (const header of headers) {
+      const names = ["Market", "Side", "Amount", "Value date"].map((h) => (h === _column.replace(" (USD)", "") ? header : h));
+      const [e] = readExposures({ values: [names, ["USDTNGN", "sell", 5, "2026-12-31"]] });
+      expect([header, e]).toEqual([header, { market: "USDTNGN", side: "sell", amountUsd: 5, valueDateMs: Date.UTC(2026, 11, 31) }]);
+    }
+  });
+
+  test.each<[number, string[], InputCell, Partial<Record<string, unknown>>]>([
+    [1, ["Hedge ratio", "Hedge ratio (%)", "Ratio", "Ratio (%)", "Hedge %"], 40, { ratio: 0.4 }],
+    [2, ["Tenor", "Tenor (days)"], 3, { tenor: 3 }],
+    [3, ["Round to", "Round to (USD)", "Rounding", "Rounding (USD)"], 500, { roundToUsd: 500 }],
+    [4, ["Min trade", "Min trade (USD)", "Minimum trade", "Minimum trade (USD)"], 700, { minTradeUsd: 700 }],
+    [5, ["Max trade", "Max trade (USD)", "Maximum trade", "Maximum trade (USD)"], 900, { maxTradeUsd: 900 }],
+    [6, ["Net sides", "Net"], "no", { netSides: false }],
+    [7, ["Roll within", "Roll within (hours)", "Roll window", "Roll window (hours)"], 6, { rollWithinHours: 6 }],
+  ])("policy column %i: %j", (i, headers, cell, read) => {
+    const names = ["Market", "Ratio", "Tenor", "Round to", "Min trade", "Max trade", "Net", "Roll within"];
+    const row: InputCell[] = ["*", 100, 7, 1, 0, 1_000, "yes", 24];
+    row[i] = cell;
+    for (const header of headers) {
+      const values = [names.map((h, j) => (j === i ? header : h)), row];
+      expect([header, readPolicy({ values })[0]]).toEqual([header, expect.objectContaining(read)]);
+    }
+  });
+
+  test.each<[string, string[]]>([
+    ["Size (USD)", ["Size", "Size (USD)", "size_usd", "Notional", "Notional (USD)", "Amount", "Amount (USD)", "Current", "Current (USD)"]],
+    ["Maturity", ["Maturity", "Maturity at", "maturity_at", "Maturity date"]],
+  ])("positions' %s: %j", (column, headers) => {
+    for (const header of headers) {
+      const names = ["Market", "Side", column === "Maturity" ? "Size" : header, column === "Maturity" ? header : "Maturity"];
+      const [h] = readHoldings({ values: [names, ["USDTNGN", "buy", 5, "2026-11-30T17:00Z"]] });
+      expect([header, h]).toEqual([header, { market: "USDTNGN", side: "buy", sizeUsd: 5, maturityMs: Date.UTC(2026, 10, 30, 17) }]);
+    }
   });
 });
 

@@ -478,6 +478,24 @@ describe("every Reason sentence of the rule, exactly", () => {
   });
 });
 
+test("sides netting to 0: the target is on the buy side, the sell side has nothing to hedge, and 0 has no minus sign", () => {
+  const rows = run(
+    [
+      ["USDTNGN", "buy", 100_000],
+      ["USDTNGN", "sell", 100_000],
+    ],
+    [{}],
+    [
+      ["USDTNGN", "buy", 5_000],
+      ["USDTNGN", "sell", 7_000],
+    ],
+  );
+  expect(rows.map((r) => r.reason)).toEqual([
+    "Close: target 0.00 (100% of net exposure 100,000.00 buy − 100,000.00 sell = 0.00, rounded to 1,000.00); open 5,000.00.",
+    "Close: target 0.00 (net exposure 100,000.00 buy − 100,000.00 sell = 0.00: nothing to hedge on the sell side); open 7,000.00.",
+  ]);
+});
+
 describe("the earliest date wins, in whatever order the rows come", () => {
   test.each<[string, Exp[], string]>([
     [
