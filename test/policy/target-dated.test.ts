@@ -572,3 +572,23 @@ test("a ratio is shown as typed, without binary noise (7 %, not 7.00000000000000
   const [open] = run([["USDTNGN", "buy", 100_000]], [{ ratio: 7, net: "no" }]);
   expect(open.reason).toMatch(/^Open 7,000\.00: target 7,000\.00 \(7% of buy exposure 100,000\.00, rounded to 1,000\.00\)/);
 });
+
+test("60 markets given in no order: closes and reduces first, then opens and adds, each by market A to Z, buy before sell, a split's rows in sequence", () => {
+  // Letters ordered by a stride through the alphabet: no two neighbours in A-to-Z order.
+  const names = Array.from({ length: 60 }, (_, i) => {
+    const n = (i * 37) % 60;
+    return `USDT${String.fromCharCode(65 + Math.floor(n / 26))}${String.fromCharCode(65 + (n % 26))}X`;
+  });
+  const exposures: Exp[] = names.flatMap((m): Exp[] => [
+    [m, "buy", 100_000],
+    [m, "sell", 250_000],
+  ]);
+  const positions: Pos[] = names.map((m): Pos => [m, "buy", 300_000]);
+  const rows = run(exposures, [{ net: "no", max: 100_000 }], positions);
+  const sorted = [...names].sort();
+  expect(rows.map(brief)).toEqual([
+    ...sorted.flatMap((m) => [`reduce ${m} buy 100000`, `reduce ${m} buy 100000`]),
+    ...sorted.flatMap((m) => [`open ${m} sell 100000 7d`, `add ${m} sell 100000`, `add ${m} sell 50000`]),
+  ]);
+  expect(rows.filter((r) => r.side === "sell").map((r) => r.clientReference.slice(-1))).toEqual(sorted.flatMap(() => ["1", "2", "3"]));
+});
