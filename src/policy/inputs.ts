@@ -63,7 +63,7 @@ export const TARGET_SYNONYMS = {
   side: HEADER_SYNONYMS.side,
   amount: ["amount", "amountusd", "exposure", "exposureusd", "notional", "notionalusd"],
   size: ["size", "sizeusd", "notional", "notionalusd", "amount", "amountusd", "current", "currentusd"],
-  ratio: ["hedgeratio", "hedgeratiopct", "ratio", "ratiopct", "hedgepct"],
+  ratio: ["hedgeratio", "hedgeratiopct", "ratio", "ratiopct", "hedgepct", "hedge"], // "Hedge %" normalises to "hedge"
   tenor: HEADER_SYNONYMS.tenor,
   roundTo: ["roundto", "roundtousd", "rounding", "roundingusd"],
   minTrade: ["mintrade", "mintradeusd", "minimumtrade", "minimumtradeusd"],
@@ -102,10 +102,10 @@ export function columnLetters(column: number): string {
   return s;
 }
 
-/** "Model!$B$4:$D$9", "'My sheet'!A1:C3", "A1": the top-left cell's sheet, row and column; undefined when it is no address. */
+/** "Model!$B$4:$D$9", "'My sheet'!A1:C3", "AB10": the top-left cell's sheet (before a "!"), row and column; undefined when it is no address. */
 export function originOf(address: unknown): InputRange["origin"] {
   if (typeof address !== "string") return undefined;
-  const m = /^(?:'((?:[^']|'')+)'|([^!']+))?!?\$?([A-Z]{1,3})\$?(\d+)(?:[:,].*)?$/i.exec(address.trim());
+  const m = /^(?:(?:'((?:[^']|'')+)'|([^!']+))!)?\$?([A-Z]{1,3})\$?(\d+)(?:[:,].*)?$/i.exec(address.trim());
   if (!m) return undefined;
   const sheet = (m[1] ?? m[2])?.replace(/''/g, "'");
   const column = [...m[3].toUpperCase()].reduce((n, ch) => n * 26 + ch.charCodeAt(0) - 64, 0);
@@ -127,7 +127,7 @@ class Sheet {
         throw new TargetInputError(
           `${name}: columns ${found.map((i) => String(range.values[0][i])).join(" and ")} both mean ${LABELS[c]}: rename or remove all but one.`,
         );
-      if (found.length === 1) this.index[c] = found[0];
+      this.index[c] = found[0]; // undefined: no such column
     }
   }
 
@@ -168,7 +168,7 @@ class Sheet {
   market(r: number, allowDefault = false): string {
     const v = this.cell(r, "market");
     const seen = this.known.get(v);
-    if (seen !== undefined && !allowDefault) return seen;
+    if (seen !== undefined) return seen; // "*" is never kept: it returns below, before it could be
     if (allowDefault && typeof v === "string" && v.trim() === "*") return "*";
     if (isBlank(v))
       this.fail(
@@ -184,10 +184,8 @@ class Sheet {
 
   side(r: number): Side {
     const v = this.cell(r, "side");
-    return (
-      (isBlank(v) ? null : parseSide(v as string)) ??
-      this.fail(r, "side", `${isBlank(v) ? "Side is empty" : `${shown(v)}`}: use buy or sell.`)
-    );
+    // parseSide reads a blank cell as no side.
+    return parseSide(v as string) ?? this.fail(r, "side", `${isBlank(v) ? "Side is empty" : `${shown(v)}`}: use buy or sell.`);
   }
 
   /** Dates already read, by their cell value: a dated model repeats a few value dates. */
@@ -223,8 +221,9 @@ class Sheet {
  * text ("2026-11-30", "2026-11-30T17:00Z"; a date alone is 00:00 UTC, a time without a zone UTC); NaN when it is neither.
  */
 export function dateMs(v: InputCell): number {
-  if (typeof v === "number") return Number.isFinite(v) && v >= 1 && v < 2_958_466 ? utcMs(fromExcelDate(v)) : NaN;
-  return typeof v === "string" ? utcMs(v) : NaN;
+  // NaN and ±Infinity fail the bounds; utcMs reads anything but text as NaN.
+  if (typeof v === "number") return v >= 1 && v < 2_958_466 ? utcMs(fromExcelDate(v)) : NaN;
+  return utcMs(v as string);
 }
 
 /** A number from a number or text ("1,250,000", "$250,000", "75%", "75 %"); null when it is none. */
@@ -278,7 +277,7 @@ export function readPolicy(range: InputRange): PolicyRow[] {
     if (ratioPct === null) s.fail(r, "ratio", "Hedge ratio is empty: give a percentage from 0 to 100, e.g. 75.");
     if (ratioPct > 100) s.fail(r, "ratio", `${ratioPct} is more than 100: give a percentage from 0 to 100, e.g. 75.`);
     const tenorCell = s.cell(r, "tenor");
-    const tenor = isBlank(tenorCell) ? null : parseTenor(tenorCell as string | number);
+    const tenor = parseTenor(tenorCell as string | number); // a blank cell is no tenor
     if (tenor === null) s.fail(r, "tenor", `${isBlank(tenorCell) ? "Tenor is empty" : shown(tenorCell)}: use 1, 3 or 7 (days).`);
     const roundToUsd =
       s.usd(r, "roundTo", { min: 0.01, fix: "give the USD step to round targets to, e.g. 1,000 (0.01 at least)." }) ?? 0.01;
@@ -289,13 +288,11 @@ export function readPolicy(range: InputRange): PolicyRow[] {
       fix: "give the largest USD amount of one row, e.g. 500,000, or leave it empty.",
     });
     const net = s.cell(r, "netSides");
-    let netSides = true;
-    if (!isBlank(net)) {
-      const text = String(net).trim().toLowerCase();
-      if (net === true || ["yes", "y", "true", "1"].includes(text)) netSides = true;
-      else if (net === false || ["no", "n", "false", "0"].includes(text)) netSides = false;
-      else s.fail(r, "netSides", `${shown(net)}: use yes or no (empty means yes).`);
-    }
+    const netText = isBlank(net) ? "yes" : String(net).trim().toLowerCase(); // TRUE and FALSE cells read "true", "false"
+    let netSides: boolean;
+    if (["yes", "y", "true", "1"].includes(netText)) netSides = true;
+    else if (["no", "n", "false", "0"].includes(netText)) netSides = false;
+    else s.fail(r, "netSides", `${shown(net)}: use yes or no (empty means yes).`);
     const rollWithinHours =
       s.usd(r, "rollWithin", {
         min: 0,

@@ -216,7 +216,7 @@ export function propose({ exposures, policy, holdings, day, asOfMs }: ProposeInp
     const due = e.valueDateMs ?? null;
     if (due !== null) {
       if (asOf >= due) continue; // paid: counts no more
-      if (entry.due === null || due < entry.due) entry.due = due;
+      entry.due = Math.min(entry.due ?? due, due);
     }
     entry[e.side] += toCents(e.amountUsd);
   }
@@ -227,12 +227,16 @@ export function propose({ exposures, policy, holdings, day, asOfMs }: ProposeInp
     const held = entry[h.side];
     held.size += toCents(h.sizeUsd);
     const maturity = h.maturityMs ?? null;
-    if (maturity !== null && (held.maturity === null || maturity < held.maturity)) held.maturity = maturity;
+    if (maturity !== null) held.maturity = Math.min(held.maturity ?? maturity, maturity);
     open.set(h.market, entry);
   }
 
-  const rows: Array<{ row: ProposalRow; group: number }> = [];
-  for (const [market, exposure] of sums) {
+  // Trading order: closes and reduces first, then opens and adds; each by market A to Z (code-unit order: symbols are
+  // A–Z and 0–9), buy before sell (the SIDES loop), a split's rows in sequence (as made).
+  const first: ProposalRow[] = [];
+  const then: ProposalRow[] = [];
+  for (const market of [...sums.keys()].sort()) {
+    const exposure = sums.get(market) as MarketExposure;
     const p = policyFor(policy, market);
     const t = targets(p, exposure.buy, exposure.sell);
     const tenor = tenorFor(p.tenor, exposure.due === null ? null : exposure.due - asOf);
@@ -244,17 +248,11 @@ export function propose({ exposures, policy, holdings, day, asOfMs }: ProposeInp
       const held = open.get(market)?.[side] ?? { size: 0, maturity: null };
       const c: SideCase = { market, side, policy: p, target: t[side].cents, current: held.size, why: t[side].why, day, tenor, tenorNote };
       const roll = held.size > 0 && c.target > 0 && held.maturity !== null && rollDue(held.maturity, asOf, p.rollWithinHours);
-      for (const row of roll ? rollRows(c, held.maturity as number) : sideRows(c)) {
-        const group = row.action === "close" || row.action === "reduce" ? 0 : 1;
-        rows.push({ row, group });
-      }
+      for (const row of roll ? rollRows(c, held.maturity as number) : sideRows(c))
+        (row.action === "close" || row.action === "reduce" ? first : then).push(row);
     }
   }
-  // Array.prototype.sort is stable (ES2019): within a group and a market the rows keep the order they were made in,
-  // buy before sell (the SIDES loop) and a split's rows in sequence, so the market is the last key the sort needs.
-  const byMarket = (a: ProposalRow, b: ProposalRow) => (a.market < b.market ? -1 : a.market > b.market ? 1 : 0);
-  rows.sort((a, b) => a.group - b.group || byMarket(a.row, b.row));
-  return rows.map((r) => r.row);
+  return [...first, ...then];
 }
 
 /** The spill: the header row, then one row per proposed row (empty cells as ""). Nothing to do: the header row alone. */

@@ -478,6 +478,24 @@ describe("every Reason sentence of the rule, exactly", () => {
   });
 });
 
+test("sides netting to 0: the target is on the buy side, the sell side has nothing to hedge, and 0 has no minus sign", () => {
+  const rows = run(
+    [
+      ["USDTNGN", "buy", 100_000],
+      ["USDTNGN", "sell", 100_000],
+    ],
+    [{}],
+    [
+      ["USDTNGN", "buy", 5_000],
+      ["USDTNGN", "sell", 7_000],
+    ],
+  );
+  expect(rows.map((r) => r.reason)).toEqual([
+    "Close: target 0.00 (100% of net exposure 100,000.00 buy − 100,000.00 sell = 0.00, rounded to 1,000.00); open 5,000.00.",
+    "Close: target 0.00 (net exposure 100,000.00 buy − 100,000.00 sell = 0.00: nothing to hedge on the sell side); open 7,000.00.",
+  ]);
+});
+
 describe("the earliest date wins, in whatever order the rows come", () => {
   test.each<[string, Exp[], string]>([
     [
@@ -553,4 +571,24 @@ describe("what is said only where it applies", () => {
 test("a ratio is shown as typed, without binary noise (7 %, not 7.000000000000001 %)", () => {
   const [open] = run([["USDTNGN", "buy", 100_000]], [{ ratio: 7, net: "no" }]);
   expect(open.reason).toMatch(/^Open 7,000\.00: target 7,000\.00 \(7% of buy exposure 100,000\.00, rounded to 1,000\.00\)/);
+});
+
+test("60 markets given in no order: closes and reduces first, then opens and adds, each by market A to Z, buy before sell, a split's rows in sequence", () => {
+  // Letters ordered by a stride through the alphabet: no two neighbours in A-to-Z order.
+  const names = Array.from({ length: 60 }, (_, i) => {
+    const n = (i * 37) % 60;
+    return `USDT${String.fromCharCode(65 + Math.floor(n / 26))}${String.fromCharCode(65 + (n % 26))}X`;
+  });
+  const exposures: Exp[] = names.flatMap((m): Exp[] => [
+    [m, "buy", 100_000],
+    [m, "sell", 250_000],
+  ]);
+  const positions: Pos[] = names.map((m): Pos => [m, "buy", 300_000]);
+  const rows = run(exposures, [{ net: "no", max: 100_000 }], positions);
+  const sorted = [...names].sort();
+  expect(rows.map(brief)).toEqual([
+    ...sorted.flatMap((m) => [`reduce ${m} buy 100000`, `reduce ${m} buy 100000`]),
+    ...sorted.flatMap((m) => [`open ${m} sell 100000 7d`, `add ${m} sell 100000`, `add ${m} sell 50000`]),
+  ]);
+  expect(rows.filter((r) => r.side === "sell").map((r) => r.clientReference.slice(-1))).toEqual(sorted.flatMap(() => ["1", "2", "3"]));
 });
