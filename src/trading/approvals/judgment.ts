@@ -69,7 +69,8 @@ export function describeChange(change: BatchChange, block: ApprovalBlock): strin
   switch (change.kind) {
     case "changed": {
       const problem = block.rowProblems.find((p) => p.rowNumber === sheetRow(change.position));
-      if (problem) return `${at(change.position)}: ${problem.message.replace(/^Row \d+: /, "")}`;
+      // The row's own sentence, without its "Row N: " (the place is said first) and its full stop (the changes are joined by "; ").
+      if (problem) return `${at(change.position)}: ${problem.message.replace(/^Row \d+: /, "").replace(/\.$/, "")}`;
       const fields = change.fields.map((f) => FIELD_LABELS[f]);
       return `${at(change.position)}: ${fields.length > 0 ? `${fields.join(", ")} changed` : "changed"}`;
     }
