@@ -293,7 +293,8 @@ function outOfOrder(rows: readonly ChainRow[], rowOf: ReadonlyMap<string, ChainR
   const place = new Map<ChainRow, number>();
   for (const head of rows) {
     const prev = head.chain.prevHash;
-    if (!prev || place.has(head) || rowOf.get(head.chain.rowHash ?? "") !== head || (prev !== CHAIN_START && rowOf.has(prev))) continue;
+    // A head follows the start or no row of the log (a row whose Prev hash was cleared too), so no walk has reached it.
+    if (rowOf.get(head.chain.rowHash ?? "") !== head || (prev !== CHAIN_START && rowOf.has(prev ?? ""))) continue;
     for (let r: ChainRow | undefined = head; r && !place.has(r); r = next.get(r.chain.rowHash!)) place.set(r, place.size);
   }
   const placed = rows.filter((r) => place.has(r));

@@ -220,6 +220,48 @@ describe("a fork: two rows that follow the same row", () => {
     ]);
   });
 
+  it("a row forged at the end after an early row hides no move in the chain it forks from: both are flagged", () => {
+    const rows = chainedLog(8);
+    [rows[4], rows[5]] = [rows[5], rows[4]];
+    const forged = { ...body(95), ...outcome(95) };
+    const link = rowHashOf(rows[0].chain.rowHash!, forged);
+    rows.push({
+      rowNumber: 0,
+      record: forged,
+      chain: { prevHash: rows[0].chain.rowHash, rowHash: link, finalHash: finalHashOf(link, forged) },
+      final: true,
+    });
+    expect(kinds(renumber(rows))).toEqual([
+      ["moved", 6],
+      ["forked", 10],
+    ]);
+  });
+
+  it("a row typed in with the chain's start (64 zeros) as its Row hash hides no move", () => {
+    const rows = chainedLog(6);
+    [rows[3], rows[4]] = [rows[4], rows[3]];
+    rows.push({
+      rowNumber: 0,
+      record: body(96),
+      chain: { prevHash: rows[1].chain.rowHash, rowHash: CHAIN_START, finalHash: null },
+      final: false,
+    });
+    expect(kinds(renumber(rows))).toEqual([
+      ["moved", 5],
+      ["edited", 8],
+    ]);
+  });
+
+  it("a row whose Prev hash was cleared hides no move after it", () => {
+    const rows = chainedLog(8);
+    rows[2] = { ...rows[2], chain: { ...rows[2].chain, prevHash: null } };
+    [rows[5], rows[6]] = [rows[6], rows[5]];
+    expect(kinds(renumber(rows))).toEqual([
+      ["inserted", 4],
+      ["moved", 7],
+    ]);
+  });
+
   it("a row copied, then edited where it stood, leaves its copy holding the link: a second row following the same link is a fork, named after the copy", () => {
     const rows = chainedLog(6);
     const copy = { ...rows[3], rowNumber: 8 };
@@ -348,6 +390,8 @@ describe("what the canonical form reads a cell as (what Excel gives back hashes 
     ["2026-04-10T23:60:00Z", "2026-04-10T23:60:00Z"],
     ["2026-04-10T23:59:60Z", "2026-04-10T23:59:60Z"],
     ["0099-01-01T00:00:00Z", "0099-01-01T00:00:00.000Z"],
+    ["x2026-11-25T17:03:12Z", "x2026-11-25T17:03:12Z"], // a time with text before or after it is text
+    ["2026-11-25T17:03:12Zx", "2026-11-25T17:03:12Zx"],
     ["yesterday", "yesterday"],
     [46000, "46000"],
     ["", null],
