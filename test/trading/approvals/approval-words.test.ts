@@ -11,6 +11,7 @@ import {
 import { blockSpan, nonBlankLines, parseApprovals } from "../../../src/trading/approvals/block-read";
 import { decidedMeanwhile, decisionCells, noSuchBatch, statusAllows } from "../../../src/trading/approvals/decision";
 import { differsFromShown, judgeBlock } from "../../../src/trading/approvals/judgment";
+import { doneSince, recordRefusal } from "../../../src/trading/approvals/record";
 import type { CellValue } from "../../../src/trading/cells";
 import type { TradeRequest } from "../../../src/trading/types";
 
@@ -118,6 +119,35 @@ describe("a block read back", () => {
     );
   });
 
+  it("a line carrying the key of a position past the Rows count, its digest right, is added; so is a row line pasted twice", () => {
+    const g = grid();
+    g.push(grid({}, [...ROWS, ROWS[0]])[6]); // the next key and digest, as anyone could compute them
+    expect(judgeBlock(blockOf(g), APPROVER).changes).toEqual([{ kind: "added", position: 4 }]);
+    const twice = grid();
+    twice.splice(4, 0, [...twice[3]]);
+    expect(judgeBlock(blockOf(twice), APPROVER).changes).toEqual([{ kind: "added", position: 2 }]);
+  });
+
+  it("with the Rows cell unreadable, a row missing before a row whose key is read is still removed", () => {
+    const g = grid();
+    g[1][3] = "three";
+    g.splice(3, 1);
+    expect(judgeBlock(blockOf(g), APPROVER).changes).toContainEqual({ kind: "removed", position: 1 });
+  });
+
+  it("a block whose values line and row titles were cleared: no id, its problems named, every row line still read", () => {
+    const g = grid();
+    g[1] = Array<CellValue>(APPROVAL_WIDTH).fill("");
+    g[2] = Array<CellValue>(APPROVAL_WIDTH).fill("");
+    const block = blockOf(g);
+    expect(block.batch.id).toBe("");
+    expect(block.problems).toEqual([
+      'its Status cell reads "", not one the add-in writes (pending, approved, rejected, executed)',
+      "its Batch hash cell is not the hash written at preparation",
+    ]);
+    expect(block.lines.map((l) => l.rowNumber)).toEqual([4, 5, 6]);
+  });
+
   it("where a block is in the first column: up to the next block, or to the column's end; null for an id no block holds", () => {
     const column = [...grid(), [""], ...grid({ id: "AB-20261125-000000000001" })].map((l) => l[0]);
     expect(blockSpan(column, ` ${ID} `)).toEqual({ start: 0, end: 7 });
@@ -208,4 +238,20 @@ it("an approval key is UUID-shaped (version 8, variant 10xx) and differs by posi
   const keys = [1, 2].map((p) => approvalKey(ID, p));
   for (const k of keys) expect(k).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   expect(keys[0]).not.toBe(keys[1]);
+});
+
+it("the record: a key this computer approved with, naming itself as the preparer, is left to the preparer's rule; an id not of the add-in's form gives no day", () => {
+  const batch: ApprovalBatch = {
+    id: ID,
+    status: "pending",
+    hash: batchHash(ROWS),
+    preparedBy: APPROVER,
+    preparedAt: "2026-11-25T09:01:00.000Z",
+    rows: [],
+    approvedBy: null,
+    decidedAt: null,
+    reason: null,
+  };
+  expect(recordRefusal(batch, { journalled: null, logRows: [], preparerApprovedHere: true }, APPROVER)).toBeNull();
+  expect(doneSince({ ...batch, id: `X${ID}` })).toBe("2026-11-25T09:01:00.000Z");
 });
