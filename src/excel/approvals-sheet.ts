@@ -4,18 +4,19 @@ import {
   APPROVALS_SHEET_NAME,
   APPROVAL_WIDTH,
   BATCH_TITLES,
-  DECISION_COLUMNS,
   ROW_TITLES,
   blockFormats,
-  blockSpan,
+  type ApprovalStatus,
+} from "../trading/approvals/block";
+import { blockSpan, nonBlankLines } from "../trading/approvals/block-read";
+import {
+  DECISION_COLUMNS,
   decidedMeanwhile,
   decisionCells,
   noSuchBatch,
-  nonBlankLines,
   statusAllows,
   type ApprovalDecision,
-  type ApprovalStatus,
-} from "../trading/approvals/approvals";
+} from "../trading/approvals/decision";
 import type { SheetRow } from "../trading/workbook";
 import { ReadSizer, jsonBytes, packByBytes, readSpans, type ChunkLimits } from "./chunks";
 import { queueSafeCells } from "./safe-cells";

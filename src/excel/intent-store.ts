@@ -7,7 +7,7 @@ import {
   type IntentStore,
   type StoredIntent,
 } from "../trading/intent-store";
-import type { JournalledDecision } from "../trading/approvals/approvals";
+import type { JournalledDecision } from "../trading/approvals/record";
 import type { ApprovalJournal } from "../trading/approvals/port";
 
 /** Item names: `hedge.intent.<environment>:<account>.<idempotency key>`. */

@@ -11,20 +11,16 @@ import {
   type WorkbookIdentity,
 } from "../trading/workbook";
 import type { ApprovalsSheet } from "../trading/approvals/port";
+import { APPROVALS_SHEET_NAME, APPROVAL_WIDTH, blockFormats, type ApprovalStatus } from "../trading/approvals/block";
+import { blockSpan, nonBlankLines } from "../trading/approvals/block-read";
 import {
-  APPROVALS_SHEET_NAME,
-  APPROVAL_WIDTH,
   DECISION_COLUMNS,
-  blockFormats,
-  blockSpan,
   decidedMeanwhile,
   decisionCells,
   noSuchBatch,
-  nonBlankLines,
   statusAllows,
   type ApprovalDecision,
-  type ApprovalStatus,
-} from "../trading/approvals/approvals";
+} from "../trading/approvals/decision";
 import {
   LOG_COLUMNS,
   LOG_HEADERS,
@@ -107,7 +103,7 @@ export class MemoryWorkbook extends MemoryGrid implements Workbook, ApprovalsShe
     };
   }
 
-  // ---- the Approvals sheet (layout in src/trading/approvals/approvals.ts) ----
+  // ---- the Approvals sheet (layout in src/trading/approvals/block.ts) ----
 
   async readApprovals(batchId?: string): Promise<SheetRow[]> {
     this.calls++;

@@ -61,7 +61,8 @@ import {
 } from "./log-archive";
 import { readSelectedRows } from "./office-selection";
 import { appendApprovalLines, readApprovalLines, writeApprovalDecision } from "./approvals-sheet";
-import type { ApprovalDecision, ApprovalStatus } from "../trading/approvals/approvals";
+import type { ApprovalStatus } from "../trading/approvals/block";
+import type { ApprovalDecision } from "../trading/approvals/decision";
 import { queueSafeWrite } from "./safe-cells";
 
 type ExcelApi = Pick<typeof Excel, "run">;

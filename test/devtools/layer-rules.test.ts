@@ -56,7 +56,7 @@ describe("which src/ folder may import which", () => {
     ["src/trading/desk/fixture.ts", "../../taskpane/pane-app"],
     // The rooms inside src/trading: execution's shared files, desk/, log/ and approvals/.
     ["src/trading/fixture.ts", "./desk/runner"],
-    ["src/trading/fixture.ts", "./approvals/approvals"],
+    ["src/trading/fixture.ts", "./approvals/judgment"],
     ["src/trading/log/fixture.ts", "../journal"],
     ["src/trading/log/fixture.ts", "../intent"],
     ["src/trading/log/fixture.ts", "../desk/rule"],

@@ -2,7 +2,7 @@
 import { OfficeWorkbook } from "../../src/excel/office-workbook";
 import { publicKeyFingerprint } from "../../src/api/environment";
 import { Approvals } from "../../src/trading/approvals/approval-desk";
-import { APPROVALS_SHEET_NAME } from "../../src/trading/approvals/approvals";
+import { APPROVALS_SHEET_NAME } from "../../src/trading/approvals/block";
 import type { Preview, TradeRow } from "../../src/trading/types";
 import { OfficeMeter } from "./wire/office-vm";
 import { MiB, kib } from "./wire/scenarios";

@@ -1,28 +1,18 @@
 // Four-eyes approval of a batch: submit a preview to the Approvals sheet, list and check batches, approve (send once, through the desk) or reject with a reason.
 import { newIdempotencyKey } from "../../api/client";
 import { batchHash } from "./batch-hash";
-import {
-  approvalKey,
-  blockLines,
-  differsFromShown,
-  doneSince,
-  judgeBlock,
-  newBatchId,
-  noSuchBatch,
-  parseApprovals,
-  recordRefusal,
-  type ApprovalBatch,
-  type ApprovalBlock,
-  type ApprovalCheck,
-  type ApprovalDecision,
-  type ApprovalStatus,
-  type JournalledDecision,
-} from "./approvals";
+import { approvalKey, blockLines, newBatchId, type ApprovalBatch, type ApprovalStatus } from "./block";
+import { parseApprovals, type ApprovalBlock } from "./block-read";
+import { noSuchBatch, type ApprovalDecision } from "./decision";
+import { differsFromShown, judgeBlock, type ApprovalCheck } from "./judgment";
+import { doneSince, recordRefusal, type JournalledDecision } from "./record";
 import type { Preview, SendResult } from "../types";
 import type { TradingDesk } from "../desk/contract";
 import type { ApprovalJournal, ApprovalsWorkbook } from "./port";
 
-export type { ApprovalBatch, ApprovalCheck, ApprovalDecision, ApprovalStatus } from "./approvals";
+export type { ApprovalBatch, ApprovalStatus } from "./block";
+export type { ApprovalDecision } from "./decision";
+export type { ApprovalCheck } from "./judgment";
 export type { BatchChange } from "./batch-hash";
 
 /** A public key fingerprint as publicKeyFingerprint() makes it: anything else (the key itself) is never written. */

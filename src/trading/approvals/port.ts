@@ -1,12 +1,14 @@
 // The approvals workflow's ports: the Approvals sheet (read blocks, append one, write a decision) and this computer's journal of decisions. Implemented by src/excel (Office.js and in-memory).
 import type { CellValue } from "../cells";
 import type { SheetRow, Workbook } from "../workbook";
-import type { ApprovalDecision, ApprovalStatus, JournalledDecision } from "./approvals";
+import type { ApprovalStatus } from "./block";
+import type { ApprovalDecision } from "./decision";
+import type { JournalledDecision } from "./record";
 
 /** The "Approvals" sheet as the approvals workflow sees it. Implementations: office-workbook.ts (Excel.run) and memory-workbook.ts. */
 export interface ApprovalsSheet {
   /**
-   * Lines of the "Approvals" sheet (see approvals.ts for the block layout), blank lines left out, in sheet order; empty
+   * Lines of the "Approvals" sheet (see block.ts for the block layout), blank lines left out, in sheet order; empty
    * when the sheet is missing. With a batch id, only that batch's block (the implementation finds it by reading the first
    * column, then reads those lines only).
    */

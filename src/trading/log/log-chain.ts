@@ -205,7 +205,7 @@ export function checkChain(rows: readonly ChainRow[], head: string | null = null
   const rowOf = new Map<string, ChainRow>();
   for (const r of chained) if (r.chain.rowHash && !rowOf.has(r.chain.rowHash)) rowOf.set(r.chain.rowHash, r);
   const moved = outOfOrder(chained, rowOf);
-  const forks = forkedRows(chained, own, rowOf);
+  const forks = forkedRows(chained, own);
   chained.forEach((r, i) => {
     const at = (kind: ChainFindingKind, message: string) =>
       findings.push({ kind, rowNumber: r.rowNumber, message: `Row ${r.rowNumber}: ${message}` });
@@ -255,19 +255,15 @@ function ownFinding(r: ChainRow): { kind: ChainFindingKind; message: string } | 
 }
 
 /**
- * The rows that follow the same link as a row before them in sheet order (the chain forks there: two computers appended
- * at once, or a row was forged after a row that already had a follower), each with the first row that follows that link.
- * Only rows whose own link holds count (an edited or pasted row is flagged as such).
+ * The rows that follow the same link as a row before them in sheet order (two computers appended at once, or a row was
+ * forged after a row that already had a follower), each with the first row that follows that link. An edited row does not
+ * count; a pasted copy holds its original's link, so a second follower is a fork even when the original was edited.
  */
-function forkedRows(
-  rows: readonly ChainRow[],
-  own: ReadonlyArray<{ kind: ChainFindingKind } | null>,
-  rowOf: ReadonlyMap<string, ChainRow>,
-): Map<ChainRow, ChainRow> {
+function forkedRows(rows: readonly ChainRow[], own: ReadonlyArray<{ kind: ChainFindingKind } | null>): Map<ChainRow, ChainRow> {
   const first = new Map<string, ChainRow>();
   const forks = new Map<ChainRow, ChainRow>();
   rows.forEach((r, i) => {
-    if (own[i] || rowOf.get(r.chain.rowHash!) !== r) return;
+    if (own[i]) return;
     const earlier = first.get(r.chain.prevHash!);
     if (earlier) forks.set(r, earlier);
     else first.set(r.chain.prevHash!, r);
@@ -297,7 +293,8 @@ function outOfOrder(rows: readonly ChainRow[], rowOf: ReadonlyMap<string, ChainR
   const place = new Map<ChainRow, number>();
   for (const head of rows) {
     const prev = head.chain.prevHash;
-    if (!prev || place.has(head) || rowOf.get(head.chain.rowHash ?? "") !== head || (prev !== CHAIN_START && rowOf.has(prev))) continue;
+    // A head follows the start or no row of the log (a row whose Prev hash was cleared too), so no walk has reached it.
+    if (rowOf.get(head.chain.rowHash ?? "") !== head || (prev !== CHAIN_START && rowOf.has(prev ?? ""))) continue;
     for (let r: ChainRow | undefined = head; r && !place.has(r); r = next.get(r.chain.rowHash!)) place.set(r, place.size);
   }
   const placed = rows.filter((r) => place.has(r));

@@ -3,14 +3,8 @@ import { publicKeyFingerprint } from "../../../src/api/environment";
 import { MemoryIntentStore, memoryApprovalJournal } from "../../../src/excel/intent-store";
 import { MemoryWorkbook } from "../../../src/excel/memory-workbook";
 import { Approvals } from "../../../src/trading/approvals/approval-desk";
-import {
-  APPROVALS_SHEET_NAME,
-  approvalKey,
-  blockLines,
-  doneSince,
-  recordRefusal,
-  type ApprovalBatch,
-} from "../../../src/trading/approvals/approvals";
+import { APPROVALS_SHEET_NAME, approvalKey, blockLines, type ApprovalBatch } from "../../../src/trading/approvals/block";
+import { doneSince, recordRefusal } from "../../../src/trading/approvals/record";
 import { batchHash } from "../../../src/trading/approvals/batch-hash";
 import type { CellValue } from "../../../src/trading/cells";
 import type { Preview, SendOptions, SendResult, TradeRow } from "../../../src/trading/types";

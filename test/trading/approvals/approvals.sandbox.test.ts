@@ -4,7 +4,7 @@ import { defaultAccounts } from "../../../src/sandbox/accounts";
 import { MemoryWorkbook } from "../../../src/excel/memory-workbook";
 import { createDesk } from "../../../src/trading/desk";
 import { ApprovalRefusedError, Approvals } from "../../../src/trading/approvals/approval-desk";
-import { APPROVALS_SHEET_NAME, approvalKey } from "../../../src/trading/approvals/approvals";
+import { APPROVALS_SHEET_NAME, approvalKey } from "../../../src/trading/approvals/block";
 import type { CellValue } from "../../../src/trading/cells";
 import type { Preview } from "../../../src/trading/types";
 import type { RunningSandbox } from "../../../src/sandbox/server";

@@ -122,7 +122,9 @@ describe("month end's check of the chain", () => {
   it("a deleted row is flagged at the row after it; a row moved is flagged at its row; a row typed or pasted in is inserted", () => {
     const deleted = chainedLog(8);
     deleted.splice(3, 1);
-    expect(kinds(renumber(deleted))).toEqual([["deleted_before", 5]]);
+    expect(checkChain(renumber(deleted))).toEqual([
+      { kind: "deleted_before", rowNumber: 5, message: "Row 5: the row written just before it was deleted." },
+    ]);
     const swapped = chainedLog(8);
     [swapped[2], swapped[3]] = [swapped[3], swapped[2]];
     // One of the two is the fewest that moved; its finding names the row it was written after.
@@ -201,6 +203,82 @@ describe("a fork: two rows that follow the same row", () => {
     expect(kinds(edited)).toEqual([["edited", 7]]);
     const pasted = [...rows, { ...rows[2], rowNumber: 7 }];
     expect(kinds(pasted)).toEqual([["inserted", 7]]);
+  });
+
+  it("a row typed in before the true follower of a row, with that row's link as its Prev hash and a link that does not hold, is edited; the true follower is no fork", () => {
+    const rows = chainedLog(6);
+    const typed = { ...body(80), ...outcome(80) };
+    const fake = { prevHash: rows[2].chain.rowHash, rowHash: "e".repeat(64), finalHash: null };
+    rows.splice(3, 0, { rowNumber: 0, record: typed, chain: fake, final: true });
+    expect(checkChain(renumber(rows))).toEqual([
+      {
+        kind: "edited",
+        rowNumber: 5,
+        message:
+          "Row 5: a cell of what was sent (amount, market, side, tenor, reference, time, key, account or approval) was edited after it was written.",
+      },
+    ]);
+  });
+
+  it("a row forged at the end after an early row hides no move in the chain it forks from: both are flagged", () => {
+    const rows = chainedLog(8);
+    [rows[4], rows[5]] = [rows[5], rows[4]];
+    const forged = { ...body(95), ...outcome(95) };
+    const link = rowHashOf(rows[0].chain.rowHash!, forged);
+    rows.push({
+      rowNumber: 0,
+      record: forged,
+      chain: { prevHash: rows[0].chain.rowHash, rowHash: link, finalHash: finalHashOf(link, forged) },
+      final: true,
+    });
+    expect(kinds(renumber(rows))).toEqual([
+      ["moved", 6],
+      ["forked", 10],
+    ]);
+  });
+
+  it("a row typed in with the chain's start (64 zeros) as its Row hash hides no move", () => {
+    const rows = chainedLog(6);
+    [rows[3], rows[4]] = [rows[4], rows[3]];
+    rows.push({
+      rowNumber: 0,
+      record: body(96),
+      chain: { prevHash: rows[1].chain.rowHash, rowHash: CHAIN_START, finalHash: null },
+      final: false,
+    });
+    expect(kinds(renumber(rows))).toEqual([
+      ["moved", 5],
+      ["edited", 8],
+    ]);
+  });
+
+  it("a row whose Prev hash was cleared hides no move after it", () => {
+    const rows = chainedLog(8);
+    rows[2] = { ...rows[2], chain: { ...rows[2].chain, prevHash: null } };
+    [rows[5], rows[6]] = [rows[6], rows[5]];
+    expect(kinds(renumber(rows))).toEqual([
+      ["inserted", 4],
+      ["moved", 7],
+    ]);
+  });
+
+  it("a row copied, then edited where it stood, leaves its copy holding the link: a second row following the same link is a fork, named after the copy", () => {
+    const rows = chainedLog(6);
+    const copy = { ...rows[3], rowNumber: 8 };
+    rows[3] = { ...rows[3], record: { ...rows[3].record, notional: 1 } };
+    const forged = { ...body(90), ...outcome(90) };
+    const link = rowHashOf(rows[2].chain.rowHash!, forged);
+    const second = {
+      rowNumber: 9,
+      record: forged,
+      chain: { prevHash: rows[2].chain.rowHash, rowHash: link, finalHash: finalHashOf(link, forged) },
+      final: true,
+    };
+    expect(checkChain([...rows, copy, second]).map((f) => [f.kind, f.rowNumber, f.message])).toEqual([
+      ["edited", 5, expect.any(String)],
+      ["inserted", 8, "Row 8: a copy of row 5, pasted by hand."],
+      ["forked", 9, expect.stringContaining("Row 9: the chain forks: it follows row 4, as row 8 does.")],
+    ]);
   });
 });
 
@@ -312,6 +390,8 @@ describe("what the canonical form reads a cell as (what Excel gives back hashes 
     ["2026-04-10T23:60:00Z", "2026-04-10T23:60:00Z"],
     ["2026-04-10T23:59:60Z", "2026-04-10T23:59:60Z"],
     ["0099-01-01T00:00:00Z", "0099-01-01T00:00:00.000Z"],
+    ["x2026-11-25T17:03:12Z", "x2026-11-25T17:03:12Z"], // a time with text before or after it is text
+    ["2026-11-25T17:03:12Zx", "2026-11-25T17:03:12Zx"],
     ["yesterday", "yesterday"],
     [46000, "46000"],
     ["", null],

@@ -1,0 +1,127 @@
+// A batch's block on the Approvals sheet as the add-in writes it (pure): the titles and columns, the batch id, the rows' idempotency keys and digests, the lines and their number formats.
+import { BATCH_FIELDS, canonicalRow } from "./batch-hash";
+import type { CellValue } from "../cells";
+import { hashOf } from "../log/digest";
+import { normaliseHeader } from "../rows";
+import type { TradeRequest, TradeRow } from "../types";
+
+/** The Approvals sheet's name. */
+export const APPROVALS_SHEET_NAME = "Approvals";
+
+export const APPROVAL_STATUSES = ["pending", "approved", "rejected", "executed"] as const;
+export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
+
+/** A batch as its block on the Approvals sheet says now. */
+export interface ApprovalBatch {
+  id: string;
+  status: ApprovalStatus;
+  /** The batch hash written at preparation. */
+  hash: string;
+  /** Public key fingerprint of the preparer (publicKeyFingerprint), never the key. */
+  preparedBy: string;
+  preparedAt: string;
+  /** As read from the sheet now (rowNumber: the line's sheet row on the Approvals sheet). */
+  rows: TradeRow[];
+  approvedBy: string | null;
+  decidedAt: string | null;
+  reason: string | null;
+}
+
+/** The block's header titles and, on the line below, their values (one line each; "Rows" is how many rows were prepared). */
+export const BATCH_TITLES = [
+  "Batch id",
+  "Status",
+  "Batch hash",
+  "Rows",
+  "Prepared by",
+  "Prepared at (UTC)",
+  "Approved/rejected by",
+  "Decided at (UTC)",
+  "Reason",
+] as const;
+/** The titles of the block's rows, then one line per row. */
+export const ROW_TITLES = [
+  "Action",
+  "Market",
+  "Side",
+  "Notional (USD)",
+  "Tenor",
+  "Client reference",
+  "Idempotency key",
+  "Row digest",
+] as const;
+/** Columns a block uses, from column A. */
+export const APPROVAL_WIDTH = BATCH_TITLES.length;
+
+/** A block's header columns, 0-based. */
+export const COL = { id: 0, status: 1, hash: 2, rows: 3, preparedBy: 4, preparedAt: 5, decidedBy: 6, decidedAt: 7, reason: 8 } as const;
+/** A row line's columns read by position (its key and digest; the amount and tenor formatted). */
+export const ROW_COL = { key: 6, digest: 7, notional: 3, tenor: 4 } as const;
+
+/** What the text of a cell says, trimmed ("" when empty). */
+export const text = (v: CellValue | undefined): string => (v === null || v === undefined ? "" : String(v).trim());
+/** A cell's text, null when empty. */
+export const orNull = (v: CellValue | undefined): string | null => text(v) || null;
+/** Whether a line is a titles line (its first cell reads as `first`). */
+export const isTitles = (values: readonly CellValue[], first: string) => normaliseHeader(text(values[0])) === normaliseHeader(first);
+
+/** A new batch id: the UTC day and 12 random hex digits ("AB-20261125-1a2b3c4d5e6f"); its rows' idempotency keys derive from it. */
+export function newBatchId(now: Date, random: () => string): string {
+  const day = now.toISOString().slice(0, 10).replace(/-/g, "");
+  return `AB-${day}-${random()
+    .replace(/[^0-9a-f]/gi, "")
+    .slice(0, 12)
+    .toLowerCase()}`;
+}
+
+/**
+ * The idempotency key of a batch's row (1-based position as prepared): UUID-shaped, derived from the batch id and the
+ * position, so an approval finished after a crash sends each row with the key it was first sent with.
+ */
+export function approvalKey(batchId: string, position: number): string {
+  const h = hashOf("hedge-approval-key-v1", batchId, String(position));
+  // RFC 9562 layout: version 8 (custom), variant 10xx.
+  const variant = ((parseInt(h[16], 16) & 0x3) | 0x8).toString(16);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-8${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+/** A row's digest: one group of 4 hex per field (SHA-256 of its canonical value), so a changed row names the field that changed. */
+export function rowDigest(row: TradeRequest): string {
+  const values = canonicalRow(row);
+  return BATCH_FIELDS.map((f, i) => hashOf("hedge-row-field-v1", f, JSON.stringify(values[i])).slice(0, 4)).join("-");
+}
+
+/** The lines of a batch's block, as plain values (titles, header values, row titles, one line per row). */
+export function blockLines(batch: Omit<ApprovalBatch, "rows"> & { rows: readonly TradeRequest[] }): CellValue[][] {
+  const pad = (line: CellValue[]) => [...line, ...Array<CellValue>(APPROVAL_WIDTH - line.length).fill("")];
+  const header: CellValue[] = [
+    batch.id,
+    batch.status,
+    batch.hash,
+    batch.rows.length,
+    batch.preparedBy,
+    batch.preparedAt,
+    batch.approvedBy ?? "",
+    batch.decidedAt ?? "",
+    batch.reason ?? "",
+  ];
+  const rows = batch.rows.map((r, i) =>
+    pad([r.action, r.market, r.side, r.notional ?? "", r.tenor ?? "", r.clientReference ?? "", approvalKey(batch.id, i + 1), rowDigest(r)]),
+  );
+  return [[...BATCH_TITLES], header, pad([...ROW_TITLES]), ...rows];
+}
+
+/** Number formats of a block's cells (strings become text through the safe writer): amounts to the cent, counts and tenors whole. */
+export function blockFormats(lines: readonly (readonly CellValue[])[]): string[][] {
+  let inRows = false;
+  return lines.map((line) => {
+    const formats = line.map(() => "General");
+    if (isTitles(line, BATCH_TITLES[0])) inRows = false;
+    else if (isTitles(line, ROW_TITLES[0])) inRows = true;
+    else if (inRows) {
+      formats[ROW_COL.notional] = "#,##0.00";
+      formats[ROW_COL.tenor] = "0";
+    } else formats[COL.rows] = "0";
+    return formats;
+  });
+}
