@@ -135,6 +135,8 @@ function parkedDetail(why: ParkWhy, facts: Facts): string {
       return `Not on the service, and sent ${ago(facts.sentAgoMs)} ago: the service may have forgotten its key, so a re-send could act twice.`;
     case "unreachable":
       return `The service could not be asked, and the row was sent ${ago(facts.sentAgoMs)} ago: your decision.`;
+    case "log_only":
+      return "Only the Hedge Log knows this row, and it looks done only against its Notional before, a cell anyone can type: your decision.";
     default: // unclear (the plan counts no doubts: never doubt_rounds or doubt_time)
       return "The service shows something this row does not match: your decision.";
   }
