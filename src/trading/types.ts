@@ -87,6 +87,11 @@ export interface PreviewLine {
   carryUsdc: number;
   /** Reduce/Close: margin expected back (net margin, scaled for a reduce). USDC. */
   marginBackUsdc: number;
+  /**
+   * Add / Reduce / Close: the notional the side's hedge holds before this row, as previewed (the open hedge, after the
+   * rows above it in the batch; 0 when none is open); null for an Open or when the open hedges could not all be listed.
+   */
+  notionalBefore?: number | null;
   /** Set when the log shows this row as already done; sending it needs `sendAgain`. */
   duplicateOf: DuplicateOf | null;
   /** Problems that stop this row (e.g. "No open buy position on USDTNGN: use Open first."); empty when sendable. */

@@ -23,6 +23,8 @@ export interface ApprovalBatch {
   preparedAt: string;
   /** As read from the sheet now (rowNumber: the line's sheet row on the Approvals sheet). */
   rows: TradeRow[];
+  /** Per row: the notional its side's hedge held before it, as previewed at preparation (Add / Reduce / Close; null: not known). Not in the hash. */
+  notionalsBefore?: Array<number | null>;
   approvedBy: string | null;
   decidedAt: string | null;
   reason: string | null;
@@ -66,12 +68,13 @@ export const ROW_TITLES = [
   "Client reference",
   "Idempotency key",
   "Row digest",
+  "Notional before (USD)",
 ] as const;
 /** Columns a block uses, from column A. */
 export const APPROVAL_WIDTH = BATCH_TITLES.length;
 
 const COL = { id: 0, status: 1, hash: 2, rows: 3, preparedBy: 4, preparedAt: 5, decidedBy: 6, decidedAt: 7, reason: 8 } as const;
-const ROW_COL = { key: 6, digest: 7, notional: 3, tenor: 4 } as const;
+const ROW_COL = { key: 6, digest: 7, notional: 3, tenor: 4, before: 8 } as const;
 /** The four cells a decision writes: Status, then (after hash, rows, preparer and time) Approved/rejected by, Decided at, Reason. */
 export const DECISION_COLUMNS = [COL.status, COL.decidedBy, COL.decidedAt, COL.reason] as const;
 
@@ -129,7 +132,10 @@ export function blockLines(batch: Omit<ApprovalBatch, "rows"> & { rows: readonly
     batch.reason ?? "",
   ];
   const rows = batch.rows.map((r, i) =>
-    pad([r.action, r.market, r.side, r.notional ?? "", r.tenor ?? "", r.clientReference ?? "", approvalKey(batch.id, i + 1), rowDigest(r)]),
+    pad([
+      ...[r.action, r.market, r.side, r.notional ?? "", r.tenor ?? "", r.clientReference ?? ""],
+      ...[approvalKey(batch.id, i + 1), rowDigest(r), batch.notionalsBefore?.[i] ?? ""],
+    ]),
   );
   return [[...BATCH_TITLES], header, pad([...ROW_TITLES]), ...rows];
 }
@@ -144,6 +150,7 @@ export function blockFormats(lines: readonly (readonly CellValue[])[]): string[]
     else if (inRows) {
       formats[ROW_COL.notional] = "#,##0.00";
       formats[ROW_COL.tenor] = "0";
+      formats[ROW_COL.before] = "#,##0.00";
     } else formats[COL.rows] = "0";
     return formats;
   });
@@ -232,6 +239,10 @@ function parseBlock(titlesRow: number, body: readonly SheetRow[]): ApprovalBlock
     preparedBy: text(header[COL.preparedBy]),
     preparedAt: text(header[COL.preparedAt]),
     rows: read.rows,
+    notionalsBefore: read.rows.map((r) => {
+      const cell = lines.find((l) => l.rowNumber === r.rowNumber)?.values[ROW_COL.before];
+      return typeof cell === "number" && Number.isFinite(cell) ? cell : null;
+    }),
     approvedBy: orNull(header[COL.decidedBy]),
     decidedAt: orNull(header[COL.decidedAt]),
     reason: orNull(header[COL.reason]),
