@@ -42,6 +42,8 @@ export interface UnfinishedView {
   missing: { text: string; keys: string[] } | null;
   /** Unfinished rows of other workbooks on this computer: never written here; Dismiss stops listing them here. */
   otherWorkbooks: { text: string; keys: string[] } | null;
+  /** Rows of this workbook id under another file name (a copy): the question naming both files; Add or "Not this file's". */
+  copied: { text: string; keys: string[] } | null;
   /** Rows the add-in will never send, with why. */
   unusable: string[];
   /** "USDTNGN buy waits on: Add 50,000.00 USD logged … (needs your decision; 1 more row queued)". */
@@ -103,7 +105,7 @@ export function unfinishedView(
         ).length
       : 0;
   const deciding = rows.filter((r) => r.decide).length;
-  const { missing, otherWorkbooks } = journalNotes(plan, options.resumed);
+  const { missing, otherWorkbooks, copied } = journalNotes(plan, options.resumed);
   const unusable = plan
     ? plan.unusable.map((u) => `${u.action || "?"} ${u.side} ${u.market || "(no market)"}, logged ${formatUtc(u.loggedAt)}: ${u.reason}`)
     : [];
@@ -123,13 +125,14 @@ export function unfinishedView(
     headline = `${plural(deciding, "row needs", "rows need")} your decision: the service cannot tell whether ${deciding === 1 ? "it" : "they"} took effect.`;
   else headline = others.trim();
   return {
-    empty: rows.length === 0 && !missing && !otherWorkbooks && unusable.length === 0 && waits.length === 0 && headline === "",
+    empty: rows.length === 0 && !missing && !otherWorkbooks && !copied && unusable.length === 0 && waits.length === 0 && headline === "",
     headline,
     rows,
     resumeCount,
     resumeLabel: `Resume ${plural(resumeCount, "row")}`,
     missing,
     otherWorkbooks,
+    copied,
     unusable,
     waits,
     waitLines,
@@ -194,7 +197,7 @@ export function resumeConfirmation(environment: Environment, count: number): { s
 }
 
 /** Before Resume: this computer's rows the log lacks that may be this workbook's (offered back), and other workbooks' (listed). */
-function journalNotes(plan: ResumePlan | null, resumed: boolean): Pick<UnfinishedView, "missing" | "otherWorkbooks"> {
+function journalNotes(plan: ResumePlan | null, resumed: boolean): Pick<UnfinishedView, "missing" | "otherWorkbooks" | "copied"> {
   const missing =
     plan && plan.missing.length > 0 && !resumed
       ? {
@@ -216,5 +219,17 @@ function journalNotes(plan: ResumePlan | null, resumed: boolean): Pick<Unfinishe
           keys: plan.otherWorkbooks.map((o) => o.row.idempotencyKey),
         }
       : null;
-  return { missing, otherWorkbooks };
+  return { missing, otherWorkbooks, copied: plan?.copied && !resumed ? copiedNote(plan.copied) : null };
+}
+
+/** The question on a copy's rows (the same workbook id under another file name), naming both files. */
+function copiedNote(copied: NonNullable<ResumePlan["copied"]>): { text: string; keys: string[] } {
+  const names = [...new Set(copied.rows.map((c) => `“${c.workbookName}”`))].join(" and ");
+  const rows = copied.rows
+    .map((c) => `${rowTitle(c.row)} (${STATUS_LABELS[c.row.status].toLowerCase()}, logged ${formatUtc(c.row.loggedAt)})`)
+    .join("; ");
+  return {
+    text: `This file, “${copied.fileName}”, carries the same workbook id as ${names}: one is a copy of the other (Save As, or a copied file). This computer's journal has ${plural(copied.rows.length, "row")} of ${names} that this Hedge Log does not: ${rows}. Nothing of ${copied.rows.length === 1 ? "it" : "them"} is written into “${copied.fileName}” unless you say ${copied.rows.length === 1 ? "it belongs" : "they belong"} here.`,
+    keys: copied.rows.map((c) => c.row.idempotencyKey),
+  };
 }

@@ -37,6 +37,10 @@ function resumeElements() {
     othersBox: byId("resume-other-workbooks"),
     othersText: byId("resume-other-workbooks-text"),
     dismissButton: byId("resume-dismiss"),
+    copiedBox: byId("resume-copied"),
+    copiedText: byId("resume-copied-text"),
+    copiedAdd: byId("resume-copied-add"),
+    copiedNot: byId("resume-copied-not"),
     unusableList: byId("resume-unusable"),
     waitsList: byId("resume-waits"),
     resumeButton: byId("resume"),
@@ -86,6 +90,8 @@ class ResumeList {
     this.el.checkButton.addEventListener("click", () => void this.inspect());
     this.el.restoreButton.addEventListener("click", () => void this.restorePressed());
     this.el.dismissButton.addEventListener("click", () => void this.dismissPressed());
+    this.el.copiedAdd.addEventListener("click", () => void this.copiedPressed(true));
+    this.el.copiedNot.addEventListener("click", () => void this.copiedPressed(false));
   }
 
   /** Redraws once per frame (a row being confirmed keeps its buttons steady until the user answers). */
@@ -131,6 +137,8 @@ class ResumeList {
     this.el.missingText.textContent = view.missing?.text ?? "";
     this.el.othersBox.hidden = !view.otherWorkbooks;
     this.el.othersText.textContent = view.otherWorkbooks?.text ?? "";
+    this.el.copiedBox.hidden = !view.copied;
+    this.el.copiedText.textContent = view.copied?.text ?? "";
     this.el.unusableList.hidden = view.unusable.length === 0;
     this.el.unusableList.replaceChildren(...view.unusable.map((u) => h("li", { class: "warning" }, u)));
     this.el.waitsList.hidden = view.waitLines.length === 0;
@@ -293,6 +301,18 @@ class ResumeList {
     if (!this.desk || !this.plan) return;
     try {
       await this.desk.dismiss(this.plan.otherWorkbooks.map((o) => o.row.idempotencyKey));
+    } catch (e) {
+      this.showError(errorView(e));
+    }
+    await this.inspect();
+  }
+
+  /** The user's word on a copy's rows: written into this Hedge Log (yes), or not listed in this file again (no). */
+  private async copiedPressed(belongHere: boolean): Promise<void> {
+    if (!this.desk || !this.plan?.copied) return;
+    const keys = this.plan.copied.rows.map((c) => c.row.idempotencyKey);
+    try {
+      await (belongHere ? this.desk.restore(keys) : this.desk.dismiss(keys));
     } catch (e) {
       this.showError(errorView(e));
     }

@@ -6,8 +6,8 @@ import type { StoredIntent } from "./intent-store";
 import { finalHashOf } from "./log/log-chain";
 import type { IntentStatus } from "./types";
 
-/** Whose a journal entry is, seen from this workbook: see load(). */
-export type Owner = "mine" | "unknown" | "other";
+/** Whose a journal entry is, seen from this workbook: see load(). "copy": this workbook's id under another file name. */
+export type Owner = "mine" | "unknown" | "other" | "copy";
 
 const RANK: Record<IntentStatus, number> = {
   submitting: 0,
@@ -83,9 +83,20 @@ export function mergeRow(fromLog: Intent | null, record: LogRecord, stored: Inte
   return { intent: result, logFix, storeAgain, edited };
 }
 
-/** Whose an entry is: this workbook's (its id), of no known workbook (journalled before ids were kept), or another's. */
+/**
+ * Whose an entry is: this workbook's (its id, under this file's name or a name Excel did not know), a copy's (this id
+ * journalled under another file name: a Save As or a copied file carries the id, so the user says which file the rows
+ * belong to), of no known workbook (journalled before ids were kept), or another's.
+ */
 export function ownerOf(e: StoredIntent, me: WorkbookIdentity): Owner {
-  return !e.workbookId ? "unknown" : e.workbookId === me.id ? "mine" : "other";
+  if (!e.workbookId) return "unknown";
+  if (e.workbookId !== me.id) return "other";
+  return e.workbookName && me.name && e.workbookName !== me.name ? "copy" : "mine";
+}
+
+/** How "not this file's rows" is remembered for a copy (the entry's dismissedIn): the id alone is every copy's. */
+export function copyMark(me: WorkbookIdentity): string {
+  return `${me.id} as ${me.name ?? ""}`;
 }
 
 /**
@@ -99,7 +110,7 @@ export function mayBeMine(e: StoredIntent, me: WorkbookIdentity): boolean {
 /**
  * The missing entries written back into this log without asking: this workbook's unfinished rows, its rows appended after
  * a row this log holds (or gets back) and the rows those were appended after; of no known workbook, only rows tied to this
- * log by their anchors; another workbook's, never. A row this session is working on (`live`) is this workbook's.
+ * log by their anchors; another workbook's, or this id's under another file name (a copy), never. A row this session is working on (`live`) is this workbook's.
  */
 export function writtenBack(
   missing: readonly StoredIntent[],
@@ -114,7 +125,7 @@ export function writtenBack(
     for (const e of missing) {
       const key = e.record.idempotencyKey;
       const owner = ownerOf(e, me);
-      if (back.has(key) || owner === "other") continue;
+      if (back.has(key) || owner === "other" || owner === "copy") continue;
       const after = missing.some((o) => o.anchor === key && back.has(o.record.idempotencyKey));
       const unfinishedHere = owner === "mine" && !isFinal(e.record.status);
       if (unfinishedHere || live(key) || inLog(e.anchor) || after) {

@@ -6,7 +6,7 @@ import { applyPatch, intentFromLogRecord, intentToLogRecord, isFinal, unusableRe
 import { prunable, type IntentStore, type StoredIntent } from "./intent-store";
 import { ChainWriter } from "./log/chain-writer";
 import { FINAL_STATUSES } from "./types";
-import { mayBeMine, mergeRow, ownerOf, sealOf, writtenBack } from "./journal-merge";
+import { copyMark, mayBeMine, mergeRow, ownerOf, sealOf, writtenBack } from "./journal-merge";
 
 export interface JournalOptions {
   /** Status updates arriving within this window go to the workbook in one call. Default 100 ms. */
@@ -62,6 +62,8 @@ export class Journal {
   private readonly here = new Set<string>();
   /** Unfinished rows of other workbooks (see LoadReport.otherWorkbooks). */
   private readonly others = new Map<string, Intent>();
+  /** This workbook id's rows journalled under another file name (a copy): written here only on the user's word (restore). */
+  private readonly copies = new Map<string, Intent>();
   private identityRead: Promise<WorkbookIdentity> | null = null;
   private readonly finalAt = new Map<string, string>();
   /** Status updates written behind (write-behind.ts): this computer's journal, then the log. */
@@ -142,6 +144,7 @@ export class Journal {
     this.elsewhere = [];
     this.orphans.clear();
     this.others.clear();
+    this.copies.clear();
     const present = new Set<string>();
     const byKey = new Map(stored.map((e) => [e.record.idempotencyKey, e]));
     for (const record of records) {
@@ -182,7 +185,9 @@ export class Journal {
       }
       this.elsewhere.push(intentToLogRecord(intent));
       // Restorable on the user's word: rows that may be this workbook's (see mayBeMine); other workbooks' unfinished rows are listed.
-      if (owner !== "other" || mayBeMine(e, me)) this.orphans.set(intent.idempotencyKey, intent);
+      if (owner === "copy") {
+        if (!(e.dismissedIn ?? []).includes(copyMark(me))) this.copies.set(intent.idempotencyKey, intent);
+      } else if (owner !== "other" || mayBeMine(e, me)) this.orphans.set(intent.idempotencyKey, intent);
       else if (!isFinal(intent.status) && !(e.dismissedIn ?? []).includes(me.id)) this.others.set(intent.idempotencyKey, intent);
     }
     if (restored.length > 0) await this.writeBack(restored);
@@ -193,7 +198,7 @@ export class Journal {
         await this.options.store.remove(this.options.scope!, drop);
         const dropped = new Set(drop);
         this.elsewhere = this.elsewhere.filter((r) => !dropped.has(r.idempotencyKey));
-        for (const k of drop) this.orphans.delete(k);
+        for (const k of drop) [this.orphans, this.copies].forEach((m) => m.delete(k));
       }
     }
     report.orphans = [...this.orphans.values()]; // after pruning: a row listed can be restored
@@ -212,6 +217,7 @@ export class Journal {
     for (const intent of intents) {
       this.intents.set(intent.idempotencyKey, intent);
       this.orphans.delete(intent.idempotencyKey);
+      this.copies.delete(intent.idempotencyKey);
       this.lastKey = intent.idempotencyKey;
       this.queue.store(intent.idempotencyKey);
     }
@@ -231,7 +237,7 @@ export class Journal {
 
   private async restoreNow(keys: readonly string[]): Promise<Intent[]> {
     const me = await this.identity();
-    const wanted = keys.map((k) => this.orphans.get(k)).filter((i): i is Intent => i !== undefined);
+    const wanted = keys.map((k) => this.orphans.get(k) ?? this.copies.get(k)).filter((i): i is Intent => i !== undefined);
     wanted.sort(byLoggedAt);
     for (const intent of wanted) [intent.workbookId, intent.workbookName] = [me.id, me.name];
     if (wanted.length > 0) await this.writeBack(wanted);
@@ -252,17 +258,29 @@ export class Journal {
     return [...this.others.values()];
   }
 
-  /** The user's word that these rows of other workbooks need not be listed in this one again (they stay in their own). */
+  /**
+   * This workbook id's rows journalled under another file name (a copy, see ownerOf), listed until the user says whether
+   * they belong in this file: restore() writes them here, dismiss() remembers that they do not.
+   */
+  copiedRows(): Intent[] {
+    return [...this.copies.values()];
+  }
+
+  /**
+   * The user's word that these rows of other workbooks, or of a copy under another file name, need not be listed in this
+   * file again (they stay in their own): remembered in this computer's journal, by workbook id (a copy: id and file name).
+   */
   async dismiss(keys: readonly string[]): Promise<Intent[]> {
     const me = await this.identity();
-    const gone = keys.map((k) => this.others.get(k)).filter((i): i is Intent => i !== undefined);
+    const gone = keys.map((k) => this.others.get(k) ?? this.copies.get(k)).filter((i): i is Intent => i !== undefined);
     if (gone.length === 0) return [];
+    const mark = (i: Intent) => (this.copies.has(i.idempotencyKey) ? copyMark(me) : me.id);
     if (this.options.store)
       await this.options.store.put(
         this.options.scope!,
-        gone.map((i) => ({ ...this.entry(i), dismissedIn: [me.id] })),
+        gone.map((i) => ({ ...this.entry(i), dismissedIn: [mark(i)] })),
       );
-    for (const i of gone) this.others.delete(i.idempotencyKey);
+    for (const i of gone) [this.others, this.copies].forEach((m) => m.delete(i.idempotencyKey));
     return gone;
   }
 

@@ -75,6 +75,7 @@ export async function buildPreview(
 
   // Closes and reduces first (their positions are already in), then the opens and adds as their quotes arrive.
   positionLines(lines, service.positions);
+  notionalsBefore(lines, service.hedges, service.complete);
   const opening = lines.filter((l) => quoted(l.row.action));
   if (opening.length > 0) {
     sideBlockers(lines, service.hedges, service.complete);
@@ -241,6 +242,26 @@ function applyQuote(line: PreviewLine, quote: Quote): void {
   line.quote = quote;
   line.collateralUsdc = quote.upfront.total_upfront_usdc;
   line.carryUsdc = quote.carry.total_usdc;
+}
+
+/**
+ * Each Add / Reduce / Close line's notional before: its side's open hedge, after the rows above it in the batch (an Open
+ * makes it its notional, an Add adds, a Reduce removes — all of it when it takes 99 % or more —, a Close ends it). A side
+ * with no open hedge holds 0, unless the hedge lists were cut short (then not known: null).
+ */
+function notionalsBefore(lines: PreviewLine[], hedges: Map<string, Hedge>, complete: boolean): void {
+  const held = new Map<string, number | null>();
+  for (const line of lines) {
+    const { action, notional } = line.row;
+    const lane = laneOf(line.row);
+    const before = held.has(lane) ? held.get(lane)! : (hedges.get(lane)?.notional_usd ?? (complete ? 0 : null));
+    const amount = notional ?? 0;
+    line.notionalBefore = action === "open" || before === null ? null : Math.round(before * 100) / 100;
+    if (action === "open") held.set(lane, amount);
+    else if (before === null) held.set(lane, null);
+    else if (action === "add") held.set(lane, before + amount);
+    else held.set(lane, action === "close" || amount >= before * 0.99 ? 0 : before - amount);
+  }
 }
 
 /** Reduce and Close lines: the position each acts on, what is left of it after the rows above, the margin expected back. */

@@ -87,6 +87,11 @@ export interface PreviewLine {
   carryUsdc: number;
   /** Reduce/Close: margin expected back (net margin, scaled for a reduce). USDC. */
   marginBackUsdc: number;
+  /**
+   * Add / Reduce / Close: the notional the side's hedge holds before this row, as previewed (the open hedge, after the
+   * rows above it in the batch; 0 when none is open); null for an Open or when the open hedges could not all be listed.
+   */
+  notionalBefore?: number | null;
   /** Set when the log shows this row as already done; sending it needs `sendAgain`. */
   duplicateOf: DuplicateOf | null;
   /** Problems that stop this row (e.g. "No open buy position on USDTNGN: use Open first."); empty when sendable. */
@@ -205,6 +210,12 @@ export interface SendApproval {
    * shows, and never sent (desk/approved-done.ts).
    */
   preparedAt?: string;
+  /**
+   * One per preview line, in order: the notional the line expects to find on its side's hedge (Add / Reduce / Close, as
+   * prepared; null: not known). With preparedAt, the side's hedge is read first: at a line's notional after, the line is
+   * done already (recorded, never sent); at a notional the batch does not explain, the side's lines are refused, not sent.
+   */
+  notionalsBefore?: ReadonlyArray<number | null>;
 }
 
 export interface SendOptions {
@@ -275,6 +286,12 @@ export interface ResumePlan {
    * that workbook's name where Excel knew it, until dismiss() stops listing them in this workbook.
    */
   otherWorkbooks: Array<{ row: RowStatus; workbookName: string | null }>;
+  /**
+   * Rows this computer journalled under this workbook's id but another file name (`workbookName`): this file is a copy of
+   * that one (a Save As, a copied file), or that one of this. Never written here until the user says: restore() writes
+   * them into this Hedge Log, dismiss() stops listing them in this file. `fileName`: this file's name.
+   */
+  copied: { fileName: string; rows: Array<{ row: RowStatus; workbookName: string }> } | null;
 }
 
 export interface ResumeOptions {

@@ -269,6 +269,7 @@ describe("unfinished rows", () => {
     otherAccounts: 0,
     missing: [],
     otherWorkbooks: [],
+    copied: null,
     ...over,
   });
   const none = { resumed: false, claimed: new Set<string>(), decisions: [], waits: [] };
@@ -303,6 +304,26 @@ describe("unfinished rows", () => {
         "Open buy USDTNGN 4,250,000.00 USD (logged 2026-11-20 10:15:03 UTC, in “Client A hedges.xlsx”); Add buy USDTNGN 50,000.00 USD (logged 2026-11-20 10:15:03 UTC, in a workbook never saved).",
     );
     expect(unfinishedView(p, { ...none, resumed: true }).otherWorkbooks).toBeNull();
+  });
+
+  test("a copy's rows (this workbook id under another file name) are asked about, naming both files, and alone make the list worth showing", () => {
+    const p = plan([], {
+      copied: {
+        fileName: "Hedges copy.xlsx",
+        rows: [{ row: status("o", { action: "open", notional: 4_250_000 }), workbookName: "Hedges.xlsx" }],
+      },
+    });
+    const view = unfinishedView(p, none);
+    expect(view.empty).toBe(false);
+    expect(view.missing).toBeNull();
+    expect(view.copied).toEqual({
+      text:
+        "This file, “Hedges copy.xlsx”, carries the same workbook id as “Hedges.xlsx”: one is a copy of the other (Save As, or a copied file). " +
+        "This computer's journal has 1 row of “Hedges.xlsx” that this Hedge Log does not: Open buy USDTNGN 4,250,000.00 USD (sending, logged 2026-11-20 10:15:03 UTC). " +
+        "Nothing of it is written into “Hedges copy.xlsx” unless you say it belongs here.",
+      keys: ["o"],
+    });
+    expect(unfinishedView(plan([]), none).copied).toBeNull();
   });
 
   test("a row without an account is resumed only once claimed", () => {

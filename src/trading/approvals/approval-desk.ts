@@ -70,6 +70,7 @@ export class Approvals {
       preparedBy,
       preparedAt: now.toISOString(),
       rows,
+      notionalsBefore: preview.lines.map((l) => l.notionalBefore ?? null),
       approvedBy: null,
       decidedAt: null,
       reason: null,
@@ -149,12 +150,15 @@ export class Approvals {
     if (!finishing) await this.decide(id, ["pending"], { status: "approved", approvedBy: approverFingerprint, reason: null }, batch.hash);
     const position = new Map(batch.rows.map((r, i) => [r.rowNumber, i + 1]));
     const idempotencyKeys = preview.lines.map((l) => approvalKey(id, position.get(l.row.rowNumber)!));
+    // Each row's notional before as prepared (a batch prepared before they were kept has none: its keys alone decide).
+    const before = preview.lines.map((l) => batch.notionalsBefore?.[position.get(l.row.rowNumber)! - 1] ?? null);
     const approval = {
       batchHash: batch.hash,
       preparedBy: batch.preparedBy,
       approvedBy: approverFingerprint,
       idempotencyKeys,
       preparedAt: doneSince(batch),
+      ...(before.some((b) => b !== null) ? { notionalsBefore: before } : {}),
     };
     const result = await desk.send(preview, { approval });
     const batchKeys = batch.rows.map((_, i) => approvalKey(id, i + 1));

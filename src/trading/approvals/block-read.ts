@@ -84,6 +84,10 @@ function parseBlock(titlesRow: number, body: readonly SheetRow[]): ApprovalBlock
     preparedBy: text(header[COL.preparedBy]),
     preparedAt: text(header[COL.preparedAt]),
     rows: read.rows,
+    notionalsBefore: read.rows.map((r) => {
+      const cell = lines.find((l) => l.rowNumber === r.rowNumber)?.values[ROW_COL.before];
+      return typeof cell === "number" && Number.isFinite(cell) ? cell : null;
+    }),
     approvedBy: orNull(header[COL.decidedBy]),
     decidedAt: orNull(header[COL.decidedAt]),
     reason: orNull(header[COL.reason]),

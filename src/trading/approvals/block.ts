@@ -22,6 +22,8 @@ export interface ApprovalBatch {
   preparedAt: string;
   /** As read from the sheet now (rowNumber: the line's sheet row on the Approvals sheet). */
   rows: TradeRow[];
+  /** Per row: the notional its side's hedge held before it, as previewed at preparation (Add / Reduce / Close; null: not known). Not in the hash. */
+  notionalsBefore?: Array<number | null>;
   approvedBy: string | null;
   decidedAt: string | null;
   reason: string | null;
@@ -49,6 +51,7 @@ export const ROW_TITLES = [
   "Client reference",
   "Idempotency key",
   "Row digest",
+  "Notional before (USD)",
 ] as const;
 /** Columns a block uses, from column A. */
 export const APPROVAL_WIDTH = BATCH_TITLES.length;
@@ -56,7 +59,7 @@ export const APPROVAL_WIDTH = BATCH_TITLES.length;
 /** A block's header columns, 0-based. */
 export const COL = { id: 0, status: 1, hash: 2, rows: 3, preparedBy: 4, preparedAt: 5, decidedBy: 6, decidedAt: 7, reason: 8 } as const;
 /** A row line's columns read by position (its key and digest; the amount and tenor formatted). */
-export const ROW_COL = { key: 6, digest: 7, notional: 3, tenor: 4 } as const;
+export const ROW_COL = { key: 6, digest: 7, notional: 3, tenor: 4, before: 8 } as const;
 
 /** What the text of a cell says, trimmed ("" when empty). */
 export const text = (v: CellValue | undefined): string => (v === null || v === undefined ? "" : String(v).trim());
@@ -106,7 +109,10 @@ export function blockLines(batch: Omit<ApprovalBatch, "rows"> & { rows: readonly
     batch.reason ?? "",
   ];
   const rows = batch.rows.map((r, i) =>
-    pad([r.action, r.market, r.side, r.notional ?? "", r.tenor ?? "", r.clientReference ?? "", approvalKey(batch.id, i + 1), rowDigest(r)]),
+    pad([
+      ...[r.action, r.market, r.side, r.notional ?? "", r.tenor ?? "", r.clientReference ?? ""],
+      ...[approvalKey(batch.id, i + 1), rowDigest(r), batch.notionalsBefore?.[i] ?? ""],
+    ]),
   );
   return [[...BATCH_TITLES], header, pad([...ROW_TITLES]), ...rows];
 }
@@ -121,6 +127,7 @@ export function blockFormats(lines: readonly (readonly CellValue[])[]): string[]
     else if (inRows) {
       formats[ROW_COL.notional] = "#,##0.00";
       formats[ROW_COL.tenor] = "0";
+      formats[ROW_COL.before] = "#,##0.00";
     } else formats[COL.rows] = "0";
     return formats;
   });

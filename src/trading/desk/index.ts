@@ -37,7 +37,7 @@ import { FillFollower } from "./fill-follower";
 import { planResume } from "./resume-planner";
 import { keysHeld, refuseUnsendable, sendable, type AdmissionSources } from "./admission";
 import { decide } from "./decisions";
-import { doneOnService, type DoneLine } from "./approved-done";
+import { doneOnService, type AlreadyDone } from "./approved-done";
 
 /** Requests the desk has in flight at once, under the client's own rate limit (DeskOptions.concurrency overrides). */
 export const DESK_CONCURRENCY = 4;
@@ -216,9 +216,17 @@ class Desk implements TradingDesk, DeskContext {
     refuseUnsendable(preview, this.environment, approval);
     this.restart();
     const held = approval?.idempotencyKeys ? await keysHeld(this.admissionSources(), approval.idempotencyKeys) : new Set<string>();
-    const { lines, skipped } = sendable(preview, options, held, this.busySides());
+    const sendableNow = sendable(preview, options, held, this.busySides());
+    const skipped = sendableNow.skipped;
+    if (sendableNow.lines.length === 0) return { rows: [], skipped };
+    const { done, refused }: AlreadyDone = approval?.preparedAt
+      ? await this.doneElsewhere(sendableNow.lines, approval, options.signal)
+      : { done: new Map(), refused: new Map() };
+    // A line whose side the service shows in a state the batch does not explain is refused, not sent (approved-done.ts).
+    for (const { row, index } of sendableNow.lines)
+      if (refused.has(index)) skipped.push({ rowNumber: row.rowNumber, reason: refused.get(index)! });
+    const lines = sendableNow.lines.filter((l) => !refused.has(l.index));
     if (lines.length === 0) return { rows: [], skipped };
-    const done = approval?.preparedAt ? await this.doneElsewhere(lines, approval, options.signal) : new Map<number, DoneLine>();
 
     // Journal first: every row is in the per-user journal and the log as `submitting` before any request leaves.
     const loggedAt = this.now().toISOString();
@@ -248,7 +256,11 @@ class Desk implements TradingDesk, DeskContext {
 
   /** The approved lines the service shows done already (approved-done.ts), by their place in the preview. */
   private doneElsewhere(lines: Array<{ row: TradeRow; index: number }>, approval: SendApproval, signal?: AbortSignal) {
-    const keyed = lines.map((l) => ({ ...l, key: approval.idempotencyKeys?.[l.index] ?? "" }));
+    const keyed = lines.map((l) => ({
+      ...l,
+      key: approval.idempotencyKeys?.[l.index] ?? "",
+      before: approval.notionalsBefore?.[l.index] ?? null,
+    }));
     return doneOnService(this.client, keyed, approval.preparedAt!, this.environment, this.account, signal);
   }
 

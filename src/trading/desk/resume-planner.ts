@@ -24,6 +24,7 @@ export async function planResume(ctx: DeskContext): Promise<ResumePlan> {
     otherAccounts: 0,
     missing: journal.orphaned().map(rowStatusOf),
     otherWorkbooks: journal.otherWorkbookRows().map((i) => ({ row: rowStatusOf(i), workbookName: i.workbookName })),
+    copied: await copiedRows(journal),
   };
   const rows: Array<{ intent: Intent; owner: ResumeItem["owner"] }> = [];
   for (const intent of journal.all()) {
@@ -61,6 +62,14 @@ export async function planResume(ctx: DeskContext): Promise<ResumePlan> {
     });
   }
   return plan;
+}
+
+/** This workbook id's rows journalled under another file name (journal-merge.ts's ownerOf "copy"), and this file's name. */
+async function copiedRows(journal: DeskContext["journal"]): Promise<ResumePlan["copied"]> {
+  const rows = journal.copiedRows();
+  if (rows.length === 0) return null;
+  const fileName = (await journal.identity()).name ?? "";
+  return { fileName, rows: rows.map((i) => ({ row: rowStatusOf(i), workbookName: i.workbookName ?? "" })) };
 }
 
 /** The facts of a row Resume would take up (a fresh start: no doubts counted; an accepted row is followed, so asked again). */
@@ -135,6 +144,8 @@ function parkedDetail(why: ParkWhy, facts: Facts): string {
       return `Not on the service, and sent ${ago(facts.sentAgoMs)} ago: the service may have forgotten its key, so a re-send could act twice.`;
     case "unreachable":
       return `The service could not be asked, and the row was sent ${ago(facts.sentAgoMs)} ago: your decision.`;
+    case "log_only":
+      return "Only the Hedge Log knows this row, and it looks done only against its Notional before, a cell anyone can type: your decision.";
     default: // unclear (the plan counts no doubts: never doubt_rounds or doubt_time)
       return "The service shows something this row does not match: your decision.";
   }

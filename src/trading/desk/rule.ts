@@ -2,7 +2,7 @@
 import { isHedgingApiError, isRefusal } from "../../api/errors";
 import { utcMs } from "../../api/time";
 import type { Intent, IntentPatch } from "../intent";
-import type { Judged } from "../verdict";
+import { usdText, type Judged } from "../verdict";
 import type { Decision } from "../types";
 import { when } from "./context";
 
@@ -72,7 +72,8 @@ export function factsOf(intent: Intent, seen: Seen): Facts {
 }
 
 /** Why a row is parked for the user's decision. */
-export type ParkWhy = "awaiting" | "unreachable" | "unclear" | "not_found" | "other_key" | "too_old" | "doubt_rounds" | "doubt_time";
+export type ParkWhy =
+  "awaiting" | "unreachable" | "unclear" | "not_found" | "other_key" | "too_old" | "doubt_rounds" | "doubt_time" | "log_only";
 
 export type Step =
   /** Record what the service shows (its effect, or "failed": its hedge ended without it). */
@@ -119,7 +120,7 @@ export function nextStep(intent: Intent, shown: Shown, facts: Facts): Step {
         };
       return { kind: "wait", why: "unreachable" };
     case "effect":
-      return { kind: "adopt", patch: shown.patch };
+      return typedBefore(intent, shown, facts) ?? { kind: "adopt", patch: shown.patch };
     case "unclear":
       // A row this computer never sent has no request of its own on the way that could still make the picture clear.
       if (facts.mayAskAgain && !facts.neverSent)
@@ -132,6 +133,21 @@ export function nextStep(intent: Intent, shown: Shown, facts: Facts): Step {
     case "absent":
       return absentStep(intent, shown, facts);
   }
+}
+
+/**
+ * An Add or Reduce only the Hedge Log knows (no journal of this computer holds it, nor the key that sent it), judged
+ * done from its Notional before: that cell proves nothing (anyone can type the value that makes the hedge look like its
+ * effect), so the user says, with what the service shows. A failed hedge (nothing happened) needs no question.
+ */
+function typedBefore(intent: Intent, shown: Extract<Judged, { kind: "effect" }>, facts: Facts): Step | null {
+  if (facts.sentBy !== "unknown" || intent.notionalBefore === null || shown.patch.status === "failed") return null;
+  if (intent.action !== "add" && intent.action !== "reduce") return null;
+  return {
+    kind: "park",
+    why: "log_only",
+    reason: `${shown.says} It looks done only against its Notional before (USD) ${usdText(intent.notionalBefore)}, which only the Hedge Log holds (no journal on this computer wrote it; it may have been typed): say whether it was done.`,
+  };
 }
 
 /** The service does not know the row's hedge: a new hedge may take a moment to show, so asked again within the mismatch caps. */

@@ -37,6 +37,27 @@ const COUNTED = { ...SENT, doubt: { rounds: 3, forMs: 10_000 } };
 
 const cases: Array<[string, Intent, Shown, Facts, string]> = [
   ["a row waiting for your decision stays so", add("needs_decision"), filled, SENT, "park:awaiting"],
+  [
+    "a row only the log knows that looks done only against its Notional before needs your decision",
+    Object.assign(add("submitting"), { notionalBefore: 100_000 }),
+    filled,
+    { ...SENT, sentBy: "unknown" },
+    "park:log_only",
+  ],
+  [
+    "the same row journalled here (its Notional before written by this computer) is recorded",
+    Object.assign(add("submitting"), { notionalBefore: 100_000 }),
+    filled,
+    SENT,
+    "adopt:filled",
+  ],
+  [
+    "a row only the log knows whose hedge failed is recorded failed: nothing happened",
+    Object.assign(add("submitting"), { notionalBefore: 100_000 }),
+    { kind: "effect", patch: { status: "failed", message: "The hedge failed." }, says: "Hedge h-1 failed." },
+    { ...SENT, sentBy: "unknown" },
+    "adopt:failed",
+  ],
   ["the service shows the row took effect: it is recorded, nothing is sent", add("submitting"), filled, SENT, "adopt:filled"],
   ["the service shows an accepted row's fill: it is recorded", add("submitted"), filled, SENT, "adopt:filled"],
   ["an accepted row the service still holds is recorded as it shows (then followed)", add("submitted"), held, SENT, "adopt:submitted"],

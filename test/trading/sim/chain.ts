@@ -56,7 +56,7 @@ export async function leaveCrashWindow(world: World): Promise<void> {
   world.log(
     `crash window on ${plan.market} ${plan.side}: ${records.map((r) => `${r.idempotencyKey}:${r.action}:${r.status}${r.sentAt ? "+sent" : ""}`).join(" ")} (${plan.effect} executed${plan.lost ? ", the next lost" : ""}; ${plan.journal ? "this computer's journal" : "no journal"})`,
   );
-  world.checker.crashWindow({ market: plan.market, side: plan.side, rows: records });
+  world.checker.crashWindow({ market: plan.market, side: plan.side, rows: records, journal: plan.journal });
 }
 
 /** This computer's journal as the crashed pane left it (it writes there before the log, so it never lags the log). */

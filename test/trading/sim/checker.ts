@@ -14,6 +14,8 @@ import { chainRows } from "../../support/chain";
  * explained.ts), no row the chain shows as having taken effect may need a decision: the desk adopts what the service
  * shows. (A row sent that did not take effect, or never sent, known only from the log, may still wait for the user's
  * word on a re-send: the chain does not change that rule.) On since the desk judges a side as a chain (issue 22).
+ * Held to the rows this computer journalled: an Add or Reduce only the log knows that looks done only against its Notional
+ * before is the user's word (issue 31: that cell may have been typed), counted as `chain:logOnlyAsked`.
  */
 export const CHAIN_RESOLVES_WITHOUT_DECISION = true;
 
@@ -215,7 +217,10 @@ export class Checker implements ServiceEvents {
     const w = this.window;
     if (!w) return "";
     const parked = w.rows.filter((r) => needsDecision.includes(r.idempotencyKey));
-    const tookEffect = parked.filter((r) => w.effects?.get(r.idempotencyKey) === "took").map((r) => `${r.idempotencyKey} ${r.action}`);
+    const took = parked.filter((r) => w.effects?.get(r.idempotencyKey) === "took");
+    const logOnly = (r: LogRecord) => w.journal === false && (r.action === "add" || r.action === "reduce");
+    const tookEffect = took.filter((r) => !logOnly(r)).map((r) => `${r.idempotencyKey} ${r.action}`);
+    this.count("chain:logOnlyAsked", took.length - tookEffect.length);
     this.count("chain:decisions", parked.length);
     this.count("chain:tookEffectParked", tookEffect.length);
     if (CHAIN_RESOLVES_WITHOUT_DECISION && tookEffect.length > 0)

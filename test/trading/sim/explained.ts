@@ -8,6 +8,8 @@ export interface CrashWindow {
   market: string;
   side: string;
   rows: LogRecord[];
+  /** This computer's journal holds the window's rows (false: they are the log's alone, as another computer's). */
+  journal?: boolean;
 }
 
 /** The final states (the project's list), as a set of the log's status text. */
