@@ -5,7 +5,7 @@ import { MemoryWorkbook } from "../../../src/excel/memory-workbook";
 import { MemoryIntentStore } from "../../../src/excel/intent-store";
 import { createDesk } from "../../../src/trading/desk";
 import { Approvals } from "../../../src/trading/approvals/approval-desk";
-import { APPROVALS_SHEET_NAME, ROW_TITLES } from "../../../src/trading/approvals/approvals";
+import { APPROVALS_SHEET_NAME, ROW_TITLES } from "../../../src/trading/approvals/block";
 import type { CellValue } from "../../../src/trading/cells";
 import type { RunningSandbox } from "../../../src/sandbox/server";
 import { DEMO_API_KEY, DEMO_APPROVER_API_KEY, DEMO_READ_API_KEY } from "../../../src/sandbox/demo";
