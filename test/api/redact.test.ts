@@ -108,6 +108,14 @@ describe("a key whose base64 holds + and / (its ~, ? and >): URL-safe base64 is 
     expect(/[-_]/.test(echo) || /[-_]/.test(atob(atob(echo)))).toBe(true);
     expect(redactKey(`Unknown key [${echo}].`, key)).toBe(`Unknown key [${masked}].`);
   });
+
+  test("a key whose every whole group of three ends in ?: its base64 has / in every group (URL-safe: _)", () => {
+    const slashed = "svc_test_ab?cd?ef?gh?ij?kl?mn?";
+    const inner = urlSafe(b64(slashed));
+    expect(inner.match(/_/g)?.length).toBe(7);
+    expect(redactKey(`[${b64(b64(inner))}]`, slashed)).toBe("[svc_test_…?mn?]");
+    expect(redactKey(`[${urlSafe(b64(slashed.toUpperCase()))}]`, slashed)).toBe("[svc_test_…?mn?]");
+  });
 });
 
 describe("what is not the key stays as it is", () => {
