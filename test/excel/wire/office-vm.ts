@@ -1,10 +1,10 @@
 // Microsoft's own Excel request serializer (the excel-web debug script of @microsoft/office-js) in a Node vm, its requests answered by a WireHost and every context.sync measured.
 import { readFileSync } from "node:fs";
 import { createContext, runInContext } from "node:vm";
-import { join } from "node:path";
 import type { WireHost } from "./wire-host";
 
-const SCRIPT = join(__dirname, "../../../node_modules/@microsoft/office-js/dist/excel-web-16.00.debug.js");
+/** Found as Node finds a package (not by a path from this file), so it loads from Stryker's sandbox copy too, which has no node_modules of its own. */
+const SCRIPT = require.resolve("@microsoft/office-js/dist/excel-web-16.00.debug.js");
 const SESSION_URL = "https://excel.meter.invalid/";
 
 /** One context.sync as it went over the wire. */
