@@ -18,13 +18,16 @@ const ENTITY_NAMES = Object.keys(HTML_ENTITIES)
   .join("|");
 /**
  * One escape: percent (URL, form), an HTML entity (numeric or named, its `;` optional as browsers read it), JSON's `\u`,
- * JavaScript's `\x` and `\u{…}`, JSON's one-character escapes.
+ * JavaScript's `\x` and `\u{…}`, JSON's one-character escapes. A numeric entity without its `;` is read as the ASCII
+ * character it can stand for (the key is ASCII): `&#x3dc` of `=c` is `=` and `c`, where a browser would read U+03DC.
  */
 const ESCAPES = new RegExp(
   [
     "%([0-9A-Fa-f]{2})",
-    "&#(\\d{1,7});?",
-    "&#[xX]([0-9A-Fa-f]{1,6});?",
+    "&#(\\d{1,7});",
+    "&#[xX]([0-9A-Fa-f]{1,6});",
+    "&#0*(1[01]\\d|12[0-7]|[1-9]?\\d)",
+    "&#[xX]0*([0-7]?[0-9A-Fa-f])",
     `&(${ENTITY_NAMES});?`,
     "\\\\u([0-9A-Fa-f]{4})",
     '\\\\(["\\\\/bfnrt])',
@@ -53,9 +56,10 @@ interface View {
 
 /** The character one escape stands for; undefined for what is not an escape after all (`&nbsp;`, a code past U+FFFF). */
 function unescaped(m: RegExpExecArray): string | undefined {
-  const [, percent, decimal, hex, entity, unicode, json, byte, codePoint] = m;
-  const hexCode = percent ?? unicode ?? hex ?? byte ?? codePoint;
-  const code = hexCode !== undefined ? parseInt(hexCode, 16) : decimal !== undefined ? Number(decimal) : undefined;
+  const [, percent, decimal, hex, bareDecimal, bareHex, entity, unicode, json, byte, codePoint] = m;
+  const hexCode = percent ?? unicode ?? hex ?? bareHex ?? byte ?? codePoint;
+  const decimalCode = decimal ?? bareDecimal;
+  const code = hexCode !== undefined ? parseInt(hexCode, 16) : decimalCode !== undefined ? Number(decimalCode) : undefined;
   if (code !== undefined) return code <= 0xffff ? String.fromCharCode(code) : undefined;
   return entity ? HTML_ENTITIES[entity.toLowerCase()] : JSON_ESCAPES[json];
 }
@@ -148,8 +152,7 @@ function found(haystack: string, needles: Iterable<string>): Array<[number, numb
  * a run of SECRET_RUN characters holds three whole groups, so the base64 of every 9-character run of the secret is looked for.
  */
 function echoSpans(view: View, key: Needles, depth = 0): Array<[number, number]> {
-  const lower = view.text.toLowerCase();
-  const caseKept = lower.length === view.text.length ? lower : view.text;
+  const caseKept = lowerInPlace(view.text);
   const { prefix } = key;
   const asText = found(caseKept, key.runs).map(([start, end]): [number, number] =>
     prefix && caseKept.slice(Math.max(0, start - prefix.length), start) === prefix ? [start - prefix.length, end] : [start, end],
@@ -160,6 +163,15 @@ function echoSpans(view: View, key: Needles, depth = 0): Array<[number, number]>
   const asBase64 = key.base64 ? found(standard, key.base64) : [];
   const spans = [...asText, ...widened([...asHex, ...asBase64], view.text)];
   return depth < DECODE_DEPTH ? [...spans, ...encodedEchoes(view.text, key, spans, depth)] : spans;
+}
+
+/**
+ * The text lower-cased with every character in its place: where some character's lower case is longer (`İ`), only
+ * A–Z are lowered (the key is ASCII), so an upper-cased echo is still found and masked exactly where it stands.
+ */
+function lowerInPlace(text: string): string {
+  const lower = text.toLowerCase();
+  return lower.length === text.length ? lower : text.replace(/[A-Z]+/g, (w) => w.toLowerCase());
 }
 
 /** What an echo of the key is looked for as, computed once per redaction. */
@@ -207,11 +219,11 @@ const PRINTABLE = /^[\x20-\x7e\t\r\n]*$/;
 function decodingsOf(word: string): string[] {
   const out: string[] = [];
   const bare = word.replace(/=+$/, "");
-  if (/^[A-Za-z0-9+/_-]+$/.test(bare) && bare.length % 4 !== 1) {
+  if (/^[A-Za-z0-9+/_-]+$/.test(bare)) {
     try {
       out.push(atob(bare.replace(/-/g, "+").replace(/_/g, "/") + "=".repeat((4 - (bare.length % 4)) % 4)));
     } catch {
-      // not base64 after all
+      // not base64 after all (a length of 4n + 1 among them)
     }
   }
   if (/^[A-Z2-7]+$/.test(bare) || /^[a-z2-7]+$/.test(bare)) out.push(base32Decoded(bare.toUpperCase()));

@@ -38,8 +38,11 @@ export const SERVICE_KIND_LABELS: Readonly<Record<ServiceFindingKind, string>> =
 /** How long after a row was logged its action may still complete at the service (a few seconds as a rule; a retry within the doubt limit). */
 export const ACTION_WINDOW_MS = 10 * 60_000;
 
-/** Rates equal as the service gives them: up to the last binary digits of a double read back from a cell. */
-const sameRate = (a: number, b: number) => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
+/**
+ * Rates equal as the service gives them: up to the last binary digits of a double read back from a cell (a cell keeps 15
+ * significant digits, so 1e-12 of the rate is far above what a read-back moves and far below a digit the service gives).
+ */
+const sameRate = (a: number, b: number) => Math.abs(a - b) <= 1e-12 * Math.max(1, Math.abs(a), Math.abs(b));
 /** Times equal to the second (what a cell keeps of a time). */
 const sameSecond = (a: string, b: string) => Math.round(utcMs(a) / 1000) === Math.round(utcMs(b) / 1000);
 const sameText = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
@@ -169,8 +172,18 @@ function openOutcomeLines(p: PlacedLogRow, h: Hedge, { added, changed }: HedgeCh
       line(p, "differs", field, shown(log), shown(service), `${field}: the log says ${shown(log)}, the service ${shown(service)}.${why}`),
     );
   const held = h.status === "filled" || h.status === "closed";
-  if (EFFECTIVE.has(r.status) !== held && (held || h.status === "failed"))
-    differs("Status", r.status, h.status, held ? " The service holds the hedge: it is real money." : " Nothing was opened.");
+  // A hedge never goes back from filled: a row filled whose hedge the service still shows in flight was not written from its answer.
+  if (EFFECTIVE.has(r.status) !== held)
+    differs(
+      "Status",
+      r.status,
+      h.status,
+      held
+        ? " The service holds the hedge: it is real money."
+        : h.status === "failed"
+          ? " Nothing was opened."
+          : " The service has not filled it.",
+    );
   if (!held) return out;
   if (h.order_tx_hash && !(r.orderTxHash && sameText(r.orderTxHash, h.order_tx_hash)))
     differs("Order tx hash", r.orderTxHash, h.order_tx_hash);
@@ -254,8 +267,8 @@ function cutOffLines(rows: readonly PlacedLogRow[], hedges: readonly Hedge[], hi
       if (r.action === "open")
         return (!!r.hedgeId && r.hedgeId === a.hedgeId) || (!!r.clientReference && r.clientReference === a.clientReference);
       const sameHedge = r.hedgeId && a.hedgeId ? r.hedgeId === a.hedgeId : r.market === a.market && r.side === a.side;
-      const logged = utcMs(r.loggedAt);
-      return sameHedge && (PENDING.has(r.status) || (logged <= a.atMs + CLOCK_SKEW_MS && logged >= a.atMs - ACTION_WINDOW_MS));
+      // Every action here is after the newest row, so a row is never logged after it: only how long before counts.
+      return sameHedge && (PENDING.has(r.status) || utcMs(r.loggedAt) >= a.atMs - ACTION_WINDOW_MS);
     });
   const out: ServiceLine[] = [];
   for (const a of actions.sort((x, y) => x.atMs - y.atMs)) {

@@ -12,7 +12,7 @@ function coveredFrom(h: ServiceHedge): number | null {
  * Every hedge that ended inside the month (a close, a maturity, or a reduction that took it whole), market and side A
  * to Z, then by the time it ended; each with the next hedge opened on its side (the one covering next after it) and the
  * unhedged time between. Pure. A hedge that ended before the month began is not seen (month end reads the history from
- * the month's start), so a side flat since before the month shows no line.
+ * the month's start), so a side flat since before the month shows no line. `hedges` holds each hedge once (the book's, by id).
  */
 export function sideTimeline(hedges: Iterable<ServiceHedge>, month: MonthWindow, generatedAtMs: number): SideEvent[] {
   const bySide = new Map<string, Array<{ h: ServiceHedge; from: number }>>();
@@ -29,7 +29,7 @@ export function sideTimeline(hedges: Iterable<ServiceHedge>, month: MonthWindow,
     list.forEach(({ h }, i) => {
       const end = h.closedAtMs;
       if (end === null || end < month.startMs || end >= month.endMs) return;
-      const after = list.slice(i + 1).find((x) => x.h.id !== h.id);
+      const after = list[i + 1];
       const next = after && after.from < month.endMs ? after : null;
       const gapEnd = next ? Math.max(next.from, end) : Math.max(horizon, end);
       events.push({

@@ -2,7 +2,7 @@
 import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { hedgeSchema, closedHedgeSchema, issuePath } from "../../src/api/schemas";
-import { serviceTime, utcMs } from "../../src/api/time";
+import { httpDateMs, serviceTime, utcMs } from "../../src/api/time";
 import * as ex from "../support/examples";
 import type { Reading } from "./time-readings";
 
@@ -120,6 +120,78 @@ describe.each(ZONES)("TZ=%s", (zone, offset) => {
 });
 
 /**
+ * The same readers in this process (the zone jest runs in), with the edges of each form: what a zone moves, where a part
+ * runs out of range, what a form allows around it. The child processes above prove the zone changes nothing; these prove
+ * the readings themselves.
+ */
+const EDGES: Array<[string | null | undefined, number]> = [
+  ...TABLE,
+  [" 2026-11-30T23:30:00Z ", Date.UTC(2026, 10, 30, 23, 30)],
+  ["2026-11-30T23:30:00z", Date.UTC(2026, 10, 30, 23, 30)],
+  ["2026-11-30T23:30:00.5Z", Date.UTC(2026, 10, 30, 23, 30, 0, 500)],
+  ["2026-11-30T23:30:00.1239Z", Date.UTC(2026, 10, 30, 23, 30, 0, 123)],
+  ["2026-11-30T23:30:59Z", Date.UTC(2026, 10, 30, 23, 30, 59)],
+  ["2026-12-01T00:30+01", Date.UTC(2026, 10, 30, 23, 30)],
+  ["2026-11-30T23:30-00:30", Date.UTC(2026, 11, 1, 0, 0)],
+  ["2026-12-31T23:59:59Z", Date.UTC(2026, 11, 31, 23, 59, 59)],
+  ["2026-01-01", Date.UTC(2026, 0, 1)],
+  ["2028-02-29", Date.UTC(2028, 1, 29)],
+  ["2026-11-30T23:30:00+23:59", Date.UTC(2026, 10, 30, 23, 30) - (23 * 60 + 59) * 60_000],
+  ["0099-01-01", Date.parse("0099-01-01T00:00:00Z")], // a year below 100 stays itself (Date.UTC would make it 1999)
+  ["2026-11-31", NaN],
+  ["2026-00-10", NaN],
+  ["2026-13-01", NaN],
+  ["2026-11-00", NaN],
+  ["2026-11-30T23:60Z", NaN],
+  ["2026-11-30T23:30:60Z", NaN],
+  ["2026-11-30T23:30+01:60", NaN],
+  ["2026-11-30T23:30+24", NaN],
+  ["x2026-11-30", NaN],
+  ["2026-11-30x", NaN],
+  ["2026-11-30T23", NaN],
+  ["2026-11-30T23:30:00.Z", NaN],
+  ["2026-11-30T23:30 UTC", NaN],
+  ["26-11-30", NaN],
+  [null, NaN],
+  [undefined, NaN],
+];
+
+const RETRY_AFTER: Array<[string | null | undefined, number]> = [
+  ["Mon, 30 Nov 2026 23:30:00 GMT", Date.UTC(2026, 10, 30, 23, 30)],
+  ["mon, 30 nov 2026 23:30:00 gmt", Date.UTC(2026, 10, 30, 23, 30)],
+  [" Thu, 01 Jan 2026 00:00:01 GMT ", Date.UTC(2026, 0, 1, 0, 0, 1)],
+  ["Thu, 31 Dec 2026 23:59:59 GMT", Date.UTC(2026, 11, 31, 23, 59, 59)],
+  ["Monday, 30-Nov-26 23:30:00 GMT", Date.UTC(2026, 10, 30, 23, 30)],
+  ["Thursday, 01-Jan-70 00:00:00 GMT", 0], // RFC 850's two-digit year: 70 to 99 are 19xx
+  ["Tuesday, 01-Jan-69 00:00:00 GMT", Date.UTC(2069, 0, 1)], // 00 to 69 are 20xx
+  ["Sun, 01-Jan-26 00:00:00 GMT", NaN], // RFC 850 names the day in full
+  ["Mon Nov 30 23:30:00 2026", Date.UTC(2026, 10, 30, 23, 30)],
+  ["Tue Nov  3 08:05:09 2026", Date.UTC(2026, 10, 3, 8, 5, 9)],
+  ["Mon, 30 Nov 2026 23:30:00 UTC", NaN],
+  ["Mon, 30 Nov 2026 23:30:00 GMT+1", NaN],
+  ["Mon, 31 Nov 2026 23:30:00 GMT", NaN],
+  ["Mon, 30 Nov 2026 23:30 GMT", NaN],
+  ["x Mon, 30 Nov 2026 23:30:00 GMT", NaN],
+  ["Mon Nov 30 23:30:00 2026 GMT", NaN],
+  ["x Monday, 30-Nov-26 23:30:00 GMT", NaN],
+  ["Monday, 30-Nov-26 23:30:00 GMT x", NaN],
+  ["x Mon Nov 30 23:30:00 2026", NaN],
+  ["Mon, 30 Nov 2026 23:30:00 GMT x", NaN],
+  ["120", NaN],
+  [null, NaN],
+];
+
+describe("the readers in this process, at the edges of each form", () => {
+  test("utcMs: every instant, and NaN for what is not one", () => {
+    expect(EDGES.map(([text]) => [text, utcMs(text)])).toEqual(EDGES.map(([text, ms]) => [text, ms]));
+  });
+
+  test("httpDateMs: the three HTTP date forms, in any case, always GMT; anything else is no date", () => {
+    expect(RETRY_AFTER.map(([text]) => [text, httpDateMs(text)])).toEqual(RETRY_AFTER.map(([text, ms]) => [text, ms]));
+  });
+});
+
+/**
  * [a time as the service may send it, whether it is a settlement date, the form the add-in keeps (null: refused)].
  * Kept as sent: extended with seconds and a zone. Rewritten in UTC: no seconds, the basic format, other offset forms, a
  * comma before the fraction, a settlement date alone (midnight UTC).
@@ -139,6 +211,10 @@ const SERVICE_TIMES: Array<[string, boolean, string | null]> = [
   ["20261126T140230.25Z", false, "2026-11-26T14:02:30.250Z"],
   ["20261126T150230+0100", false, "2026-11-26T14:02:30Z"],
   ["20261126T1402-05", false, "2026-11-26T19:02:00Z"],
+  ["2026-11-26T14:02:00.250+01:00", false, "2026-11-26T14:02:00.250+01:00"],
+  ["2026-11-26 14:02Z", false, "2026-11-26T14:02:00Z"],
+  ["20261126T1402z", false, "2026-11-26T14:02:00Z"],
+  ["20261126T150230,5+0100", false, "2026-11-26T14:02:30.500Z"],
   ["2026-11-26", true, "2026-11-26T00:00:00Z"],
   ["20261126", true, "2026-11-26T00:00:00Z"],
   ["2026-11-26T14:02Z", true, "2026-11-26T14:02:00Z"],
@@ -152,6 +228,8 @@ const SERVICE_TIMES: Array<[string, boolean, string | null]> = [
   ["20261126T14:02Z", true, null],
   ["2026-1126", true, null],
   ["2026-02-30", true, null],
+  ["2026-02-30T10:00:00Z", false, null],
+  ["2026-11-26T14:02:60Z", false, null],
   ["20260230", true, null],
   ["2026-11-26T24:00Z", false, null],
   ["2026-11-26T14:60Z", false, null],

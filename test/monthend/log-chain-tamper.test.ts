@@ -174,7 +174,40 @@ describe("month end over a chained Hedge Log of 5,000 rows", () => {
       ["Verified", "", ""],
     ]);
     expect(lines[0].message).toBe("3 row(s) from row 2 were written before the log kept a hash chain: not judged.");
+    expect(lines[1].message).toMatch(/^No edit found: the 100 rows of the chain are as the add-in wrote them/);
     expect(found).toBe(0);
+  });
+
+  it("a log written wholly before the chain is not judged, and is not said to be verified", async () => {
+    const legacy = Array.from({ length: 3 }, (_, i) =>
+      logCells(logRow({ idempotencyKey: `old-${i}`, loggedAt: `2026-09-0${i + 1}T10:00:00.000Z` })),
+    );
+    const { lines, found } = await monthEnd(workbookWith(legacy), null);
+    expect(at(lines)).toEqual([["Before the chain: not judged", LOG_SHEET_NAME, 2]]);
+    expect(found).toBe(0);
+  });
+
+  it("flags a final status typed into a row the add-in never sealed (spaces around it change nothing)", async () => {
+    const rows = CELLS.map((r) => [...r]);
+    rows[ROWS - 1][STATUS] = " filled "; // the newest row, still submitted when written: sheet row 5001
+    const { lines } = await monthEnd(workbookWith(rows));
+    expect(at(lines)).toEqual([["Final status not written by the add-in", LOG_SHEET_NAME, ROWS + 1]]);
+  });
+
+  it("flags a fork: a row forged after a row that already had its follower", async () => {
+    const forged = logRow({
+      loggedAt: "2026-10-04T12:00:00.000Z",
+      idempotencyKey: "key-forged",
+      clientReference: "DIRECT",
+      prevHash: WRITTEN[99].rowHash,
+    });
+    forged.rowHash = rowHashOf(WRITTEN[99].rowHash!, forged);
+    forged.finalHash = finalHashOf(forged.rowHash, forged); // sealed as the add-in would: only the fork gives it away
+    const { lines } = await monthEnd(workbookWith([...CELLS, logCells(forged)]));
+    expect(at(lines)).toEqual([["Chain forks", LOG_SHEET_NAME, ROWS + 2]]);
+    expect(lines[0].message).toBe(
+      `Row ${ROWS + 2}: the chain forks: it follows row 101, as row 102 does. Two computers wrote into the log at once, or this row was forged after the log was written.`,
+    );
   });
 });
 
@@ -188,6 +221,22 @@ describe("the chain across the year sheets", () => {
     expect(moved.sheets).toEqual(["Hedge Log 2025", "Hedge Log 2026"]);
     return { wb, rows };
   }
+
+  it("an empty log, where this computer wrote rows, was cut off: the finding stands at no row", () => {
+    expect(verifyLogChain([], "some-head")).toEqual({
+      rows: 0,
+      chained: 0,
+      headKnown: true,
+      lines: [
+        {
+          kind: "cut_off",
+          sheet: null,
+          rowNumber: null,
+          message: "The newest row this computer wrote is not in the log: rows were cut off.",
+        },
+      ],
+    });
+  });
 
   it("verifies an archived untouched log without a finding", async () => {
     const { wb, rows } = await archived();

@@ -189,6 +189,56 @@ describe("each cell the service knows, read tolerantly", () => {
     expect(check(row as Partial<LogRecord>)).toEqual([["differs", field, logSays, serviceSays]]);
   });
 
+  it("read tolerantly: text in another case or with spaces around, a service that left a field out, a row without a tenor", () => {
+    expect(check({ market: " usdtngn ", side: "SELL " })).toEqual([]);
+    expect(check({}, { client_reference: null, fill_tx_hash: null, filled_at: null, struck_rate: null })).toEqual([]);
+    expect(check({ tenor: null })).toEqual([]);
+    expect(check({ tenor: undefined })).toEqual([]);
+  });
+
+  it("an empty cell the service fills is a difference, shown as (empty)", () => {
+    expect(check({ market: null as unknown as string })).toEqual([["differs", "Market", "(empty)", "USDTNGN"]]);
+    expect(check({ orderTxHash: "" })).toEqual([["differs", "Order tx hash", "(empty)", "0XORDER1"]]);
+    expect(check({ filledAt: undefined })).toEqual([["differs", "Filled at (UTC)", "(empty)", "2026-11-02T09:01:02+00:00"]]);
+  });
+
+  it("a notional within half a cent is the service's; a struck rate changed at its sixth decimal is not", () => {
+    expect(check({ notional: 10_001.004 })).toEqual([]);
+    expect(check({ notional: 10_000.994 })).toEqual([["differs", "Notional (USD)", "10000.994", "10001"]]);
+    expect(check({ struckRate: 1500.000002 })).toEqual([["differs", "Struck rate", "1500.000002", "1500.000001"]]);
+    // What a cell keeps of a rate (15 significant digits) is the same rate.
+    expect(check({ struckRate: Number((1500 + 1 / 1_000_000 + 1e-11).toPrecision(15)) })).toEqual([]);
+    expect(check({ struckRate: 0.000666 }, { struck_rate: 0.000667 })).toEqual([["differs", "Struck rate", "0.000666", "0.000667"]]);
+  });
+
+  it("rows of this environment and account are compared whatever the case of either; a row without a key (typed: the chain flags it) is not", () => {
+    expect(check({ environment: "Sandbox", struckRate: 1 }, {}, { environment: "SANDBOX" })).toEqual([
+      ["differs", "Struck rate", "1", "1500.000001"],
+    ]);
+    expect(check({ account: ACCOUNT.toUpperCase().replace("0X", "0x"), struckRate: 1 })).toEqual([
+      ["differs", "Struck rate", "1", "1500.000001"],
+    ]);
+    const typed = { ...openRow(1), idempotencyKey: " ", struckRate: 1 };
+    const report = checkLogAgainstService({
+      rows: [{ sheet: LOG_SHEET_NAME, rowNumber: 2, record: typed }],
+      environment: "sandbox",
+      accountAddress: ACCOUNT,
+      hedges: [hedgeOf(openRow(1))],
+      history: [],
+      hedgesComplete: false,
+    });
+    expect([report.compared, report.complete, report.lines]).toEqual([0, false, []]);
+  });
+
+  it("a hedge the service has closed: its rate is still compared, its notional (now the close's) is not", () => {
+    expect(check({ struckRate: 1, notional: 5 }, { status: "closed" })).toEqual([["differs", "Struck rate", "1", "1500.000001"]]);
+  });
+
+  it("a row given up on while the service still works on its hedge: nothing to compare yet", () => {
+    const pending = { status: "submitted", fill_tx_hash: null, filled_at: null, struck_rate: null } as Partial<Hedge>;
+    expect(check({ status: "failed", orderTxHash: null, fillTxHash: null, filledAt: null, struckRate: null }, pending)).toEqual([]);
+  });
+
   it("a status the service contradicts the other way; an unfinished or refused row's outcome is not compared", () => {
     expect(check({}, { status: "failed" })).toEqual([["differs", "Status", "filled", "failed"]]);
     expect(check({ status: "submitted", struckRate: null, fillTxHash: null, filledAt: null })).toEqual([]);
@@ -251,11 +301,91 @@ describe("each cell the service knows, read tolerantly", () => {
     ]);
   });
 
+  it("an add's recorded fill is compared when either its fill tx hash or its fill time is there", () => {
+    const add = { action: "add", tenor: null, clientReference: null, struckRate: null, loggedAt: "2026-11-02T09:05:00.000Z" };
+    expect(check({ ...add, fillTxHash: "0xfill1", filledAt: null })).toEqual([
+      ["differs", "Filled at (UTC)", "(empty)", "2026-11-02T09:01:02+00:00"],
+    ]);
+    expect(check({ ...add, fillTxHash: null, filledAt: "2026-11-02T09:01:02Z" })).toEqual([
+      ["differs", "Fill tx hash", "(empty)", "0xfill1"],
+    ]);
+    expect(check({ ...add, fillTxHash: "0xfill1", filledAt: "2026-11-02T09:01:02Z" }, { filled_at: null })).toEqual([]);
+  });
+
+  it("an add logged up to 2 minutes before its hedge opened is clock skew; any earlier cannot be", () => {
+    const add = { action: "add", tenor: null, clientReference: null, fillTxHash: null, filledAt: null, struckRate: null };
+    expect(check({ ...add, loggedAt: "2026-11-02T08:59:00.000Z" })).toEqual([]);
+    expect(check({ ...add, loggedAt: "2026-11-02T08:58:59.999Z" })).toEqual([
+      ["logged_after", "Logged at (UTC)", "2026-11-02T08:58:59.999Z", "opened 2026-11-02T09:01:00Z"],
+    ]);
+  });
+
   it("a row of another account that names this account's hedge: its Account was changed; rows of another environment are not looked at", () => {
     expect(check({ account: "0xbb" })).toEqual([["differs", "Account", "0xbb", ACCOUNT]]);
     expect(check({ account: "0xbb", hedgeId: "h-unknown" })).toEqual([]);
     expect(check({ environment: "production", side: "sell" })).toEqual([]);
     expect(check({ account: "0xbb" }, {}, { accountAddress: null })).toEqual([]);
+  });
+});
+
+describe("what the sheet says of each finding", () => {
+  const said = (row: Partial<LogRecord> = {}, hedge: Partial<Hedge> = {}) =>
+    checkLogAgainstService({
+      rows: [{ sheet: LOG_SHEET_NAME, rowNumber: 7, record: { ...openRow(1), ...row } }],
+      environment: "sandbox",
+      accountAddress: ACCOUNT,
+      hedges: [{ ...hedgeOf(openRow(1)), ...hedge }],
+      history: [],
+      hedgesComplete: true,
+    })
+      .lines.filter((l) => l.kind !== "cut_off")
+      .map((l) => [l.sheet, l.rowNumber, l.message]);
+
+  it("each difference names its row and column, both values, and why a value is compared only sometimes", () => {
+    expect(said({ market: "EURUSD", struckRate: 1, notional: 5 })).toEqual([
+      [LOG_SHEET_NAME, 7, "Row 7: Market: the log says EURUSD, the service USDTNGN."],
+      [
+        LOG_SHEET_NAME,
+        7,
+        "Row 7: Struck rate: the log says 1, the service 1500.000001. (Compared while the log shows no add on the hedge: an add blends the rate.)",
+      ],
+      [
+        LOG_SHEET_NAME,
+        7,
+        "Row 7: Notional (USD): the log says 5, the service 10001. (Compared while the log shows no add, reduce or close on the hedge.)",
+      ],
+    ]);
+    expect(said({ status: "failed" })).toEqual([
+      [LOG_SHEET_NAME, 7, "Row 7: Status: the log says failed, the service filled. The service holds the hedge: it is real money."],
+    ]);
+    expect(said({}, { status: "failed" })).toEqual([
+      [LOG_SHEET_NAME, 7, "Row 7: Status: the log says filled, the service failed. Nothing was opened."],
+    ]);
+    // A hedge never goes back from filled: a row filled whose hedge is still in flight was not written from the service's answer.
+    expect(said({}, { status: "submitted", fill_tx_hash: null, filled_at: null, struck_rate: null })).toEqual([
+      [LOG_SHEET_NAME, 7, "Row 7: Status: the log says filled, the service submitted. The service has not filled it."],
+    ]);
+  });
+
+  it("a row written after the service acted says why it cannot be the add-in's, and a row of another account names both", () => {
+    expect(said({ loggedAt: "2026-11-02T09:04:00.000Z", sentAt: null })).toEqual([
+      [
+        LOG_SHEET_NAME,
+        7,
+        "Row 7: Logged at (UTC) 2026-11-02T09:04:00.000Z is after the service opened hedge h-1 (2026-11-02T09:01:00Z): the add-in writes a row before its request leaves, so this row was written afterwards (typed or forged), or this computer's clock was more than 2 minutes fast.",
+      ],
+    ]);
+    const add = { action: "add", tenor: null, clientReference: null, fillTxHash: null, filledAt: null, struckRate: null };
+    expect(said({ ...add, loggedAt: "2026-11-02T08:50:00.000Z" })).toEqual([
+      [
+        LOG_SHEET_NAME,
+        7,
+        "Row 7: logged at 2026-11-02T08:50:00.000Z, before the service opened hedge h-1 (2026-11-02T09:01:00Z): a row cannot act on a hedge before it exists.",
+      ],
+    ]);
+    expect(said({ account: "0xbb" })).toEqual([
+      [LOG_SHEET_NAME, 7, `Row 7: Account: the row names account 0xbb, but its hedge h-1 is this key's account's (${ACCOUNT}).`],
+    ]);
   });
 });
 
@@ -318,6 +448,54 @@ describe("the service's actions after the newest row", () => {
     // A record without a hedge id is matched by market and side.
     expect(base(rows, [h], [{ ...closed(h, "decrease", reduceAt + 3_000, 5), hedge_id: null }])).toEqual([]);
     expect(base(rows, [h], [{ ...closed(h, "decrease", reduceAt + 3_000, 5), hedge_id: null, side: "sell" }])).toHaveLength(1);
+  });
+
+  it("the newest row is the one logged last, wherever it stands; an unreadable time is never the newest", () => {
+    const hedges = [hedgeOf(openRow(0)), hedgeOf(openRow(1)), hedgeOf(openRow(2))];
+    // Sorted newest first by hand: the newest row is sheet row 2; the finding stands at the log's last row.
+    const sorted = base([openRow(1), openRow(0)], hedges);
+    expect(sorted.map((l) => [l.rowNumber, l.logSays])).toEqual([[3, `newest row logged ${openRow(1).loggedAt}`]]);
+    expect(sorted[0].message).toContain(`after the newest row of the log (row 2, logged ${openRow(1).loggedAt})`);
+    const unreadableFirst = base([{ ...openRow(0), loggedAt: "yesterday" }, openRow(1)], hedges);
+    expect(unreadableFirst.map((l) => [l.rowNumber, l.logSays])).toEqual([[3, `newest row logged ${openRow(1).loggedAt}`]]);
+  });
+
+  it("an action at the very instant of the newest row is not after it; the ones after are listed oldest first", () => {
+    const open = { ...openRow(0), loggedAt: "2026-11-02T09:00:00.000Z" };
+    const at = (id: string, openedAt: string) => ({ ...hedgeOf(openRow(0)), id, client_reference: null, opened_at: openedAt });
+    // The service lists newest first.
+    const hedges = [at("h-late", "2026-11-02T09:30:00Z"), at("h-soon", "2026-11-02T09:00:01Z"), at("h-same", "2026-11-02T09:00:00Z")];
+    expect(base([open], [hedgeOf(openRow(0)), ...hedges]).map((l) => l.serviceSays)).toEqual([
+      "an open of USDTNGN buy 10,000.00 (hedge h-soon) at 2026-11-02T09:00:01Z",
+      "an open of USDTNGN buy 10,000.00 (hedge h-late) at 2026-11-02T09:30:00Z",
+    ]);
+  });
+
+  it("a reduction is a Reduce's only; each row sends one action; a row still pending may have sent a later one", () => {
+    const open = openRow(0);
+    const h = hedgeOf(open);
+    const reduceAt = START + 5 * 60_000;
+    const row = (action: string, over: Partial<LogRecord> = {}): LogRecord => ({
+      ...openRow(5),
+      action,
+      side: "buy",
+      hedgeId: "h-0",
+      tenor: null,
+      clientReference: null,
+      ...over,
+    });
+    const says = (rows: LogRecord[], history: ClosedHedge[]) => base(rows, [h], history).map((l) => l.serviceSays);
+    expect(says([open, row("close")], [closed(h, "decrease", reduceAt + 3_000, 5)])).toEqual([
+      `a decrease of USDTNGN buy 5.00 (hedge h-0) at ${iso(reduceAt + 3_000)}`,
+    ]);
+    expect(says([open, row("reduce")], [closed(h, "decrease", reduceAt + 3_000, 5), closed(h, "decrease", reduceAt + 6_000, 7)])).toEqual([
+      `a decrease of USDTNGN buy 7.00 (hedge h-0) at ${iso(reduceAt + 6_000)}`,
+    ]);
+    expect(says([open, row("reduce", { status: "submitted" })], [closed(h, "decrease", reduceAt + 30 * 60_000, 5)])).toEqual([]);
+    expect(says([open, row("reduce")], [{ ...closed(h, "close", reduceAt + 9 * 60_000), hedge_id: null }])).toEqual([]);
+    expect(says([open], [{ ...closed(h, "close", reduceAt), hedge_id: null }])).toEqual([
+      `a close of USDTNGN buy 10,000.00 at ${iso(reduceAt)}`,
+    ]);
   });
 
   it("an empty log, or one whose newest time cannot be read, has no end to cut", () => {

@@ -9,6 +9,7 @@ const T = Date.parse("2026-11-10T12:00:00.000Z");
 const iso = (ms: number) => new Date(ms).toISOString();
 const H = 3_600_000;
 const DEC_1 = Date.UTC(2026, 11, 1);
+const NOV_1 = Date.UTC(2026, 10, 1);
 
 /** A hedge of the list and, when it ended, its closing record. */
 function held(
@@ -29,6 +30,7 @@ function held(
   const record = closed({
     hedge_id: id,
     client_reference: `REF-${id}`,
+    market: h.market,
     side: h.side,
     opened_at: iso(from - 2000),
     closed_at: iso(end ?? 0),
@@ -97,6 +99,23 @@ describe("rolls and unhedged time of a side", () => {
       [["buy", "h1", "decrease", "roll", "h2", 6000, false]],
     ],
     ["a hedge that ended in December is not November's", [held("h1", T - 24 * H, DEC_1 + H, {}, "maturity")], []],
+    ["a hedge that ended at the very start of December is not November's", [held("h1", T - 24 * H, DEC_1, {}, "maturity")], []],
+    ["a hedge that ended in October is not November's", [held("h1", NOV_1 - 9 * 24 * H, NOV_1 - 1000, {}, "maturity")], []],
+    [
+      "a hedge that ended at the very start of November is November's",
+      [held("h1", NOV_1 - 9 * 24 * H, NOV_1, {}, "maturity"), held("h2", NOV_1 + 3000, null)],
+      [["buy", "h1", "maturity", "roll", "h2", 3000, false]],
+    ],
+    [
+      "the next hedge filled at the very start of December: not November's roll",
+      [held("h1", T - 24 * H, T, {}, "maturity"), held("h2", DEC_1, null)],
+      [["buy", "h1", "maturity", "unhedged", null, DEC_1 - T, false]],
+    ],
+    [
+      "the next hedge filled before the last one closed (open first, then close): a roll with no unhedged time",
+      [held("h1", T - 24 * H, T), held("h2", T - 5000, null)],
+      [["buy", "h1", "close", "roll", "h2", 0, false]],
+    ],
   ])("%s", (_name, parts, expected) => {
     expect(timeline(parts).rows).toEqual(expected);
   });
@@ -104,6 +123,40 @@ describe("rolls and unhedged time of a side", () => {
   it("a side still flat when the sheet is made inside the month: the gap runs to that time, and says so", () => {
     const { rows } = timeline([held("h1", T - 24 * H, T, {}, "maturity")], T + 5 * H);
     expect(rows).toEqual([["buy", "h1", "maturity", "unhedged", null, 5 * H, true]]);
+  });
+
+  it("a side still flat when the sheet is made at the very end of the month is not 'still unhedged': the month is over", () => {
+    const { rows } = timeline([held("h1", T - 24 * H, T, {}, "maturity")], DEC_1);
+    expect(rows).toEqual([["buy", "h1", "maturity", "unhedged", null, DEC_1 - T, false]]);
+  });
+
+  it("lists markets A to Z, then sides, then by the time each hedge ended, whatever order the service gave", () => {
+    const parts = [
+      held("n-b2", T + 2 * H, T + 3 * H, { market: "USDTNGN" }, "maturity"),
+      held("n-s1", T - 24 * H, T + H, { market: "USDTNGN", side: "sell" }, "maturity"),
+      held("n-b1", T - 24 * H, T, { market: "USDTNGN" }, "maturity"),
+      held("k-s1", T - 24 * H, T + 5 * H, { market: "USDTKES", side: "sell" }, "maturity"),
+      held("g-b1", T - 24 * H, T + 4 * H, { market: "USDTGHS" }, "maturity"),
+    ];
+    const { recon } = timeline(parts);
+    expect(recon.sideTime.map((e) => [e.market, e.side, e.hedgeId, e.next?.hedgeId ?? null])).toEqual([
+      ["USDTGHS", "buy", "g-b1", null],
+      ["USDTKES", "sell", "k-s1", null],
+      ["USDTNGN", "buy", "n-b1", "n-b2"],
+      ["USDTNGN", "buy", "n-b2", null],
+      ["USDTNGN", "sell", "n-s1", null],
+    ]);
+  });
+
+  it("two hedges filled at the same instant: the same roll whatever order the service listed them in", () => {
+    const parts = [held("h1", T - 24 * H, T, {}, "maturity"), held("h3", T + H, null), held("h2", T + H, null)];
+    const one = timeline(parts).rows;
+    expect(timeline([...parts].reverse()).rows).toEqual(one);
+    expect(one).toEqual([["buy", "h1", "maturity", "roll", "h2", H, false]]);
+    // Ties are broken by hedge id, the ended hedge's own too: the sheet never depends on the order of the service's list.
+    const tied = [held("h2", T - 24 * H, T, {}, "maturity"), held("h1", T - 24 * H, null), held("h3", T + H, null)];
+    expect(timeline(tied).rows).toEqual(timeline([...tied].reverse()).rows);
+    expect(timeline(tied).rows).toEqual([["buy", "h2", "maturity", "roll", "h3", H, false]]);
   });
 
   it("a hedge known only from its record (not listed) covers from its opening time", () => {
@@ -151,5 +204,12 @@ describe("durationText", () => {
     [245_000, "4 min 05 s"],
     [3 * H + 5 * 60_000, "3 h 05 min"],
     [2 * 24 * H + 3 * H + 59 * 60_000, "2 d 03 h"],
+    [59_499, "59 s"],
+    [59_500, "1 min 00 s"],
+    [H - 1000, "59 min 59 s"],
+    [H, "1 h 00 min"],
+    [24 * H - 60_000, "23 h 59 min"],
+    [24 * H, "1 d 00 h"],
+    [-5000, "0 s"],
   ])("%d ms reads %s", (ms, text) => expect(durationText(ms)).toBe(text));
 });
