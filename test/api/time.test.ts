@@ -189,6 +189,21 @@ describe("the readers in this process, at the edges of each form", () => {
   test("httpDateMs: the three HTTP date forms, in any case, always GMT; anything else is no date", () => {
     expect(RETRY_AFTER.map(([text]) => [text, httpDateMs(text)])).toEqual(RETRY_AFTER.map(([text, ms]) => [text, ms]));
   });
+
+  test("httpDateMs: every month's name, in each of the three forms (a Retry-After date in May or October is a date)", () => {
+    const day = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
+    const dayInFull = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
+    const month = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+    const read = month.map((m, i) => {
+      const w = new Date(Date.UTC(2026, i, 15)).getUTCDay();
+      return [
+        httpDateMs(`${day[w]}, 15 ${m} 2026 08:05:09 GMT`),
+        httpDateMs(`${dayInFull[w]}, 15-${m}-26 08:05:09 GMT`),
+        httpDateMs(`${day[w]} ${m} 15 08:05:09 2026`),
+      ];
+    });
+    expect(read).toEqual(month.map((_, i) => Array(3).fill(Date.UTC(2026, i, 15, 8, 5, 9))));
+  });
 });
 
 /**
@@ -242,6 +257,10 @@ const SERVICE_TIMES: Array<[string, boolean, string | null]> = [
 describe("serviceTime: the forms the spec leaves open", () => {
   test.each(SERVICE_TIMES)("%j (settlement date: %s) is kept as %j", (text, dateAlone, kept) => {
     expect(serviceTime(text, dateAlone)).toBe(kept);
+  });
+
+  test("a time is not a settlement date unless the caller says so: a date alone is refused by default", () => {
+    expect([serviceTime("2026-11-26"), serviceTime("2026-11-26T14:02Z")]).toEqual([null, "2026-11-26T14:02:00Z"]);
   });
 
   test("every form kept is one utcMs reads (any number of fraction digits) and is kept again as it is", () => {
