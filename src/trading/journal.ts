@@ -169,7 +169,26 @@ export class Journal {
       const intent = entry ? this.merge(fromLog, record, entry, report) : fromLog!;
       this.intents.set(intent.idempotencyKey, intent);
     }
-    // Entries the log does not have, and which workbook each is from (an entry is only ever written back into its own).
+    const restored = this.placeMissing(stored, present, me, live);
+    if (restored.length > 0) await this.writeBack(restored);
+    report.restored = restored;
+    if (this.options.store) {
+      const drop = prunable(stored, this.now().getTime()).filter((k) => !this.intents.has(k) || isFinal(this.intents.get(k)!.status));
+      if (drop.length > 0) {
+        await this.options.store.remove(this.options.scope!, drop);
+        const dropped = new Set(drop);
+        this.elsewhere = this.elsewhere.filter((r) => !dropped.has(r.idempotencyKey));
+        for (const k of drop) [this.orphans, this.copies].forEach((m) => m.delete(k));
+      }
+    }
+    report.orphans = [...this.orphans.values()]; // after pruning: a row listed can be restored
+    report.otherWorkbooks = [...this.others.values()];
+    await this.flush(); // what the merge queued (nothing: no call)
+    return report;
+  }
+
+  /** Entries the log lacks, by the workbook each is from: those to write back here; the rest listed (orphans, a copy's, others'). */
+  private placeMissing(stored: StoredIntent[], present: Set<string>, me: WorkbookIdentity, live: (key: string) => Intent | undefined) {
     const missing = stored.filter((e) => !present.has(e.record.idempotencyKey)).sort((a, b) => byLoggedAt(a.record, b.record));
     const back = writtenBack(missing, present, me, live);
     const restored: Intent[] = [];
@@ -190,21 +209,7 @@ export class Journal {
       } else if (owner !== "other" || mayBeMine(e, me)) this.orphans.set(intent.idempotencyKey, intent);
       else if (!isFinal(intent.status) && !(e.dismissedIn ?? []).includes(me.id)) this.others.set(intent.idempotencyKey, intent);
     }
-    if (restored.length > 0) await this.writeBack(restored);
-    report.restored = restored;
-    if (this.options.store) {
-      const drop = prunable(stored, this.now().getTime()).filter((k) => !this.intents.has(k) || isFinal(this.intents.get(k)!.status));
-      if (drop.length > 0) {
-        await this.options.store.remove(this.options.scope!, drop);
-        const dropped = new Set(drop);
-        this.elsewhere = this.elsewhere.filter((r) => !dropped.has(r.idempotencyKey));
-        for (const k of drop) [this.orphans, this.copies].forEach((m) => m.delete(k));
-      }
-    }
-    report.orphans = [...this.orphans.values()]; // after pruning: a row listed can be restored
-    report.otherWorkbooks = [...this.others.values()];
-    await this.flush(); // what the merge queued (nothing: no call)
-    return report;
+    return restored;
   }
 
   /** Appends intents the log lost, marked as restored from this computer's journal. */

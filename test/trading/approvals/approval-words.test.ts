@@ -44,11 +44,11 @@ const blockOf = (g: CellValue[][]) => parseApprovals(nonBlankLines(g, 0))[0];
 const refusal = (g: CellValue[][], key = APPROVER) => judgeBlock(blockOf(g), key).refusal;
 
 describe("the block as written", () => {
-  it("number formats: the Rows count whole, each row's amount to the cent and tenor whole, titles General; a second block starts over", () => {
+  it("number formats: the Rows count whole, each row's amount and Notional before to the cent and tenor whole, titles General; a second block starts over", () => {
     const g = [...grid(), ...grid({ id: "AB-20261125-000000000001" })];
     const G = Array<string>(APPROVAL_WIDTH).fill("General");
     const header = G.map((f, i) => (i === 3 ? "0" : f));
-    const row = G.map((f, i) => (i === 3 ? "#,##0.00" : i === 4 ? "0" : f));
+    const row = G.map((f, i) => (i === 3 || i === 8 ? "#,##0.00" : i === 4 ? "0" : f));
     const one = [G, header, G, row, row, row];
     expect(blockFormats(g)).toEqual([...one, ...one]);
   });
