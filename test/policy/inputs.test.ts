@@ -246,6 +246,11 @@ describe("ranges and headers", () => {
     ["no rows at all", () => readExposures({ values: [] }), "exposures: give a range whose first row holds the headers."],
     ["a single value", () => readPolicy({ values: "x" as never }), "policy: give a range whose first row holds the headers."],
     [
+      "no values at all (null)",
+      () => readExposures({ values: null as never }),
+      "exposures: give a range whose first row holds the headers.",
+    ],
+    [
       "a first row that is no row",
       () => readHoldings({ values: ["Market"] as never }),
       "positions: give a range whose first row holds the headers.",
