@@ -139,15 +139,6 @@ export class Approvals {
     const { batch } = check;
     const preview = await desk.preview("column", batch.rows);
     const finishing = batch.status === "approved";
-    const blocked = unsendable(preview);
-    if (!finishing && blocked.length > 0) {
-      throw new ApprovalRefusedError(`Batch ${id} was not approved: ${blocked.join("; ")}. Nothing was sent; it stays pending.`, check);
-    }
-    if (confirm) {
-      if (!(await confirm(preview))) return { rows: [], skipped: [] };
-      await this.pinned(id, approverFingerprint, check); // the sheet may have been rewritten while the question was open
-    }
-    if (!finishing) await this.decide(id, ["pending"], { status: "approved", approvedBy: approverFingerprint, reason: null }, batch.hash);
     const position = new Map(batch.rows.map((r, i) => [r.rowNumber, i + 1]));
     const idempotencyKeys = preview.lines.map((l) => approvalKey(id, position.get(l.row.rowNumber)!));
     // Each row's notional before as prepared (a batch prepared before they were kept has none: its keys alone decide).
@@ -160,6 +151,18 @@ export class Approvals {
       preparedAt: doneSince(batch),
       ...(before.some((b) => b !== null) ? { notionalsBefore: before } : {}),
     };
+    let blocked = unsendable(preview);
+    // A row another approval of the batch already did blocks its preview now ("no open position", "already open"): the
+    // service is asked, and a blocker of a row it shows done does not hold the batch back (the send records that row).
+    if (!finishing && blocked.length > 0) blocked = unsendable(preview, await desk.doneBeforeApproval(preview, approval));
+    if (!finishing && blocked.length > 0) {
+      throw new ApprovalRefusedError(`Batch ${id} was not approved: ${listed(blocked)}. Nothing was sent; it stays pending.`, check);
+    }
+    if (confirm) {
+      if (!(await confirm(preview))) return { rows: [], skipped: [] };
+      await this.pinned(id, approverFingerprint, check); // the sheet may have been rewritten while the question was open
+    }
+    if (!finishing) await this.decide(id, ["pending"], { status: "approved", approvedBy: approverFingerprint, reason: null }, batch.hash);
     const result = await desk.send(preview, { approval });
     const batchKeys = batch.rows.map((_, i) => approvalKey(id, i + 1));
     await this.settle(id, approverFingerprint, batchKeys, result, batch.hash);
@@ -237,16 +240,21 @@ function checkFingerprint(value: string, field: string): void {
   }
 }
 
-/** Why a preview cannot go whole (no rows, cancelled, a batch or row blocker); empty when it can. */
-function unsendable(preview: Preview): string[] {
+/** Why a preview cannot go whole (no rows, cancelled, a batch or row blocker); empty when it can. `done`: lines the service shows done already, by place (their blockers do not count). */
+function unsendable(preview: Preview, done: ReadonlyMap<number, string> = new Map()): string[] {
   const reasons: string[] = [];
   if (preview.lines.length === 0) reasons.push("the preview has no rows");
   if (preview.cancelled) reasons.push("the preview was cancelled before every row was priced");
   reasons.push(...preview.blockers);
-  for (const line of preview.lines) {
-    if (line.blockers.length > 0) reasons.push(`row ${line.row.rowNumber}: ${line.blockers.join(" ")}`);
+  for (const [i, line] of preview.lines.entries()) {
+    if (line.blockers.length > 0 && !done.has(i)) reasons.push(`row ${line.row.rowNumber}: ${line.blockers.join(" ")}`);
   }
   return reasons;
+}
+
+/** Reasons joined into one clause, without the last one's full stop (the sentence around it ends it). */
+function listed(reasons: readonly string[]): string {
+  return reasons.join("; ").replace(/\.$/, "");
 }
 
 /** A batch goes for approval only if every row could be sent: no batch blocker, no row blocker, priced in full. */
@@ -254,7 +262,7 @@ function refuseUnsendable(preview: Preview): void {
   const reasons = unsendable(preview);
   if (reasons.length > 0) {
     throw new ApprovalRefusedError(
-      `Not submitted for approval: ${reasons.join("; ")}. Fix the rows and preview again; an approver can only send a batch that can go whole.`,
+      `Not submitted for approval: ${listed(reasons)}. Fix the rows and preview again; an approver can only send a batch that can go whole.`,
     );
   }
 }

@@ -71,21 +71,26 @@ export async function keysHeld(sources: AdmissionSources, keys: readonly string[
 /**
  * The preview's lines that go now (with their place in the preview), and the others with the reason (a key already
  * sent, blockers, a side that waits, a duplicate). `busy`: the market sides that wait, and whether they hold new rows back.
+ * `blocked`: the skipped lines whose only reason is their preview blockers (an approved batch's line another approval
+ * already did reads "no open position" or "already open": the desk asks the service before leaving it skipped).
  */
 export function sendable(
   preview: Preview,
   options: SendOptions,
   held: ReadonlySet<string>,
   busy: ReadonlyMap<string, { reason: string; blocking: boolean }>,
-): { lines: Admitted[]; skipped: SendResult["skipped"] } {
+): { lines: Admitted[]; blocked: Admitted[]; skipped: SendResult["skipped"] } {
   const skipped: SendResult["skipped"] = [];
   const lines: Admitted[] = [];
+  const blocked: Admitted[] = [];
   for (const [index, line] of preview.lines.entries()) {
     const waiting = busy.get(laneOf(line.row));
     const key = options.approval?.idempotencyKeys?.[index];
     if (key !== undefined && held.has(key)) skipped.push({ rowNumber: line.row.rowNumber, reason: ALREADY_SENT });
-    else if (line.blockers.length > 0) skipped.push({ rowNumber: line.row.rowNumber, reason: line.blockers.join(" ") });
-    else if (waiting?.blocking) skipped.push({ rowNumber: line.row.rowNumber, reason: waiting.reason });
+    else if (line.blockers.length > 0) {
+      skipped.push({ rowNumber: line.row.rowNumber, reason: line.blockers.join(" ") });
+      blocked.push({ row: line.row, index });
+    } else if (waiting?.blocking) skipped.push({ rowNumber: line.row.rowNumber, reason: waiting.reason });
     else if (line.duplicateOf && !options.sendAgain) {
       skipped.push({
         rowNumber: line.row.rowNumber,
@@ -93,5 +98,5 @@ export function sendable(
       });
     } else lines.push({ row: line.row, index });
   }
-  return { lines, skipped };
+  return { lines, blocked, skipped };
 }

@@ -18,6 +18,7 @@ import type {
   ResumePlan,
   ResumeResult,
   RowStatus,
+  SendApproval,
   SendOptions,
   SendResult,
   TradeRow,
@@ -70,6 +71,12 @@ export interface TradingDesk {
   preview(action: BatchAction, rows: TradeRow[], options?: PreviewOptions): Promise<Preview>;
   /** Journals each sendable line as `submitting`, then sends, one row at a time per market side. */
   send(preview: Preview, options?: SendOptions): Promise<SendResult>;
+  /**
+   * Under an approval prepared at `approval.preparedAt`: the preview's lines the service shows done already (by another
+   * approval of the batch), by their place in the preview, with what the service shows. Sends and writes nothing; the
+   * approvals workflow asks it before refusing a batch whose preview blocks such a line.
+   */
+  doneBeforeApproval(preview: Preview, approval: SendApproval): Promise<Map<number, string>>;
   /** Reads the log and the per-user journal and asks the service about every unfinished row. Sends and writes nothing. */
   inspect(): Promise<ResumePlan>;
   /** On the user's word: takes up this account's unfinished rows (and the claimed ones): records, follows, re-sends or asks for a decision. */

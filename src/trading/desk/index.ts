@@ -216,16 +216,18 @@ class Desk implements TradingDesk, DeskContext {
     refuseUnsendable(preview, this.environment, approval);
     this.restart();
     const held = approval?.idempotencyKeys ? await keysHeld(this.admissionSources(), approval.idempotencyKeys) : new Set<string>();
-    const sendableNow = sendable(preview, options, held, this.busySides());
-    const skipped = sendableNow.skipped;
-    if (sendableNow.lines.length === 0) return { rows: [], skipped };
-    const { done, refused }: AlreadyDone = approval?.preparedAt
-      ? await this.doneElsewhere(sendableNow.lines, approval, options.signal)
-      : { done: new Map(), refused: new Map() };
+    const admitted = sendable(preview, options, held, this.busySides());
+    // Under an approval, the service is asked about the lines that would go and those blocked in the preview (a line
+    // another approval of the batch did reads "no open position" or "already open" now): done ones are recorded, never sent.
+    const asked = approval?.preparedAt ? [...admitted.lines, ...admitted.blocked].sort((a, b) => a.index - b.index) : [];
+    const { done, refused }: AlreadyDone =
+      asked.length > 0 ? await this.doneElsewhere(asked, approval!, options.signal) : { done: new Map(), refused: new Map() };
+    const blockedDone = admitted.blocked.filter((l) => done.has(l.index));
+    const skipped = admitted.skipped.filter((s) => !blockedDone.some((l) => l.row.rowNumber === s.rowNumber));
     // A line whose side the service shows in a state the batch does not explain is refused, not sent (approved-done.ts).
-    for (const { row, index } of sendableNow.lines)
+    for (const { row, index } of admitted.lines)
       if (refused.has(index)) skipped.push({ rowNumber: row.rowNumber, reason: refused.get(index)! });
-    const lines = sendableNow.lines.filter((l) => !refused.has(l.index));
+    const lines = [...admitted.lines.filter((l) => !refused.has(l.index)), ...blockedDone].sort((a, b) => a.index - b.index);
     if (lines.length === 0) return { rows: [], skipped };
 
     // Journal first: every row is in the per-user journal and the log as `submitting` before any request leaves.
@@ -252,6 +254,15 @@ class Desk implements TradingDesk, DeskContext {
     await this.until(() => signal?.aborted === true || this.stopped || intents.every((i) => this.lanes.get(i.idempotencyKey)?.answered));
     await this.journal.flush().catch(() => undefined);
     return { rows: intents.map(rowStatusOf), skipped };
+  }
+
+  async doneBeforeApproval(preview: Preview, approval: SendApproval): Promise<Map<number, string>> {
+    if (!approval.preparedAt) return new Map();
+    const { done } = await this.doneElsewhere(
+      preview.lines.map((l, index) => ({ row: l.row, index })),
+      approval,
+    );
+    return new Map([...done].map(([index, line]) => [index, line.says]));
   }
 
   /** The approved lines the service shows done already (approved-done.ts), by their place in the preview. */
