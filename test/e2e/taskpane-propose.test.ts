@@ -4,7 +4,18 @@ import type { CellValue } from "../../src/trading/cells";
 import { PROPOSAL_HEADERS } from "../../src/policy/target";
 import { describeWithBrowser } from "./browser";
 import path from "path";
-import { ARTIFACTS, connect, type HarnessWindow, paneWithSandbox, PREVIEW_DONE, screenshot, select, waitRowsFinal } from "./pane-driver";
+import {
+  ARTIFACTS,
+  connect,
+  type HarnessWindow,
+  logRows,
+  paneWithSandbox,
+  PREVIEW_DONE,
+  screenshot,
+  select,
+  waitRowsFinal,
+} from "./pane-driver";
+import { until } from "../sandbox/helpers";
 import type { Page } from "playwright-core";
 
 jest.setTimeout(120_000);
@@ -93,7 +104,16 @@ describeWithBrowser("hedge to target in the task pane", (chromiumPath) => {
     expect(await page.locator("#confirm").textContent()).toBe("Confirm and send 4 rows");
     await page.locator("#confirm").click();
     await waitRowsFinal(page, 5, 45_000);
-    const log = await page.evaluate(() => (window as unknown as HarnessWindow).hedgeHarness.logRows());
+    // The log is written behind the pane's rows (write-behind.ts): wait for its five rows to reach their final statuses.
+    const final = new Set(["filled", "closed", "failed", "rejected", "not_sent"]);
+    const log = await until(
+      async () => {
+        const rows = await logRows(page);
+        return rows.length === 5 && rows.every((r) => final.has(r.status)) && rows;
+      },
+      10_000,
+      "the Hedge Log's five rows, final",
+    ).catch(() => logRows(page)); // the assertion below then shows what the log holds
     expect(log.map((r) => `${r.action} ${r.side} ${r.status}`)).toEqual([
       "open sell filled",
       "close sell closed",

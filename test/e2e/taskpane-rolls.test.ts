@@ -7,6 +7,7 @@ import { SIDE_TIME_COLUMNS } from "../../src/monthend/recon-layout";
 import { DEMO_API_KEY } from "../../src/sandbox/demo";
 import type { CellValue } from "../../src/trading/cells";
 import { until } from "../sandbox/helpers";
+import { POLICY_HEADER } from "../policy/policy-header";
 import { describeWithBrowser } from "./browser";
 import {
   ARTIFACTS,
@@ -110,19 +111,7 @@ describeWithBrowser("a hedging program rolled through the task pane", (chromiumP
       ["Market", "Side", "Amount (USD)", "Value date"],
       ["USDTNGN", "buy", 500_000, new Date(valueDate).toISOString()],
     ]);
-    await wb.setSheet("Policy", [
-      [
-        "Market",
-        "Hedge ratio (%)",
-        "Tenor (days)",
-        "Round to (USD)",
-        "Min trade (USD)",
-        "Max trade (USD)",
-        "Net sides",
-        "Roll within (hours)",
-      ],
-      ["*", 100, 7, 1_000, 10_000, 1_000_000, "no", 2],
-    ]);
+    await wb.setSheet("Policy", [POLICY_HEADER, ["*", 100, 7, 1_000, 10_000, 1_000_000, "no", 2]]);
 
     // The first hedge: Propose from the model and the policy.
     await wb.select("A2:D2", "Model");
