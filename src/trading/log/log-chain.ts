@@ -104,8 +104,8 @@ function canonicalTime(text: string): string {
     const month = +m[2];
     const day = +m[3];
     const leap = month === 2 && year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 1 : 0;
-    if (month >= 1 && month <= 12 && day >= 1 && day <= DAYS_IN_MONTH[month - 1] + leap && +m[4] <= 23 && +m[5] <= 59 && +m[6] <= 59)
-      return `${text.slice(0, 19)}.000Z`;
+    // Month 0 or 13 has no entry: undefined + leap is NaN, and no day is at most NaN.
+    if (day >= 1 && day <= DAYS_IN_MONTH[month - 1] + leap && +m[4] <= 23 && +m[5] <= 59 && +m[6] <= 59) return `${text.slice(0, 19)}.000Z`;
     return text; // out of range (month 13, 30 February, 24:00): not a time, as utcMs says
   }
   const ms = utcMs(text);
@@ -305,7 +305,8 @@ function outOfOrder(rows: readonly ChainRow[], rowOf: ReadonlyMap<string, ChainR
 /** Indexes of one longest strictly rising subsequence of `values` (patience sorting, O(n log n)). */
 function longestRising(values: readonly number[]): Set<number> {
   const tails: number[] = [];
-  const before = new Array<number>(values.length).fill(-1);
+  // The index before each one in its run (none for a run's first: undefined, which ends the walk back).
+  const before: Array<number | undefined> = [];
   values.forEach((v, i) => {
     let lo = 0;
     let hi = tails.length;
@@ -314,10 +315,10 @@ function longestRising(values: readonly number[]): Set<number> {
       if (values[tails[mid]] < v) lo = mid + 1;
       else hi = mid;
     }
-    if (lo > 0) before[i] = tails[lo - 1];
+    before[i] = tails[lo - 1];
     tails[lo] = i;
   });
   const kept = new Set<number>();
-  for (let i = tails.length ? tails[tails.length - 1] : -1; i >= 0; i = before[i]) kept.add(i);
+  for (let i: number | undefined = tails[tails.length - 1]; i !== undefined; i = before[i]) kept.add(i);
   return kept;
 }

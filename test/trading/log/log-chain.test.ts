@@ -14,6 +14,7 @@ import {
   type ChainRow,
 } from "../../../src/trading/log/log-chain";
 import { hashOf } from "../../../src/trading/log/digest";
+import * as timeModule from "../../../src/api/time";
 import { LOG_BODY_FIELDS, LOG_STATUS_FIELDS, type LogRecord } from "../../../src/trading/log/hedge-log";
 
 const body = (i: number): Partial<LogRecord> => ({
@@ -390,6 +391,11 @@ describe("what the canonical form reads a cell as (what Excel gives back hashes 
     ["2026-04-10T23:60:00Z", "2026-04-10T23:60:00Z"],
     ["2026-04-10T23:59:60Z", "2026-04-10T23:59:60Z"],
     ["0099-01-01T00:00:00Z", "0099-01-01T00:00:00.000Z"],
+    ["0004-02-29T10:00:00Z", "0004-02-29T10:00:00.000Z"],
+    ["0000-02-29T10:00:00Z", "0000-02-29T10:00:00Z"], // no year 0 for the general reader: text
+    ["2024-04-31T10:00:00Z", "2024-04-31T10:00:00Z"], // a leap year adds a day to February only
+    ["2024-06-31T10:00:00Z", "2024-06-31T10:00:00Z"],
+    ["2024-13-01T10:00:00Z", "2024-13-01T10:00:00Z"],
     ["x2026-11-25T17:03:12Z", "x2026-11-25T17:03:12Z"], // a time with text before or after it is text
     ["2026-11-25T17:03:12Zx", "2026-11-25T17:03:12Zx"],
     ["yesterday", "yesterday"],
@@ -397,6 +403,52 @@ describe("what the canonical form reads a cell as (what Excel gives back hashes 
     ["", null],
   ])("a time %j reads as %j", (value, expected) => {
     expect(time(value)).toBe(expected);
+  });
+
+  it("the form the add-in writes is read without the general time reader (month end reads tens of thousands), with the same result", () => {
+    const general = jest.spyOn(timeModule, "utcMs");
+    try {
+      const written = [
+        "2026-11-25T17:03:12Z",
+        "2026-11-25T17:03:12.000Z",
+        "2026-11-25T17:03:12.499Z",
+        "2024-02-29T23:59:59.123Z",
+        "0100-01-01T00:00:00Z",
+      ];
+      const read = written.map(time);
+      expect(general).not.toHaveBeenCalled();
+      // The general reader gives each the same (what the chain wrote before the fast path).
+      expect(written.map((t) => new Date(Math.round(timeModule.utcMs(t) / 1000) * 1000).toISOString())).toEqual(read);
+      general.mockClear();
+      time("2026-11-25T17:03:12.500Z");
+      time("2026-11-25T18:03:12+01:00");
+      expect(general).toHaveBeenCalledTimes(2); // the other forms: the general reader
+    } finally {
+      general.mockRestore();
+    }
+  });
+
+  it("a final row's Filled at, Sent at and Decided at as Excel gives them back (a millisecond off) keep its seal", () => {
+    const written = {
+      status: "filled",
+      filledAt: "2026-11-01T10:00:00.000Z",
+      sentAt: "2026-11-01T09:59:58.000Z",
+      decidedAt: "2026-11-01T11:00:00.000Z",
+    };
+    const back = {
+      status: "filled",
+      filledAt: "2026-11-01T09:59:59.999Z",
+      sentAt: "2026-11-01T09:59:58.001Z",
+      decidedAt: "2026-11-01T10:59:59.999Z",
+    };
+    expect(canonicalFinal(back as Partial<LogRecord>)).toBe(canonicalFinal(written as Partial<LogRecord>));
+    const rows = chainedLog(2);
+    rows[1] = { ...rows[1], record: { ...rows[1].record, ...written } };
+    rows[1].chain.finalHash = finalHashOf(rows[1].chain.rowHash!, rows[1].record);
+    expect(checkChain([rows[0], { ...rows[1], record: { ...rows[1].record, ...back } }])).toEqual([]);
+    expect(kinds([rows[0], { ...rows[1], record: { ...rows[1].record, filledAt: "2026-11-01T10:00:01.000Z" } }])).toEqual([
+      ["edited_after_final", 3],
+    ]);
   });
 
   it("amounts to the cent as text, typed text as it is; other numbers as numbers, text as text; empty cells null", () => {
@@ -479,6 +531,36 @@ describe("the check's other words", () => {
         message: "Row 3: a cell of its outcome (status, rate, hashes, message, decision) was edited after it was final.",
       },
     ]);
+  });
+
+  it.each([
+    ["the first row moved to the end: that row, not every other", 5, (r: ChainRow[]) => r.push(r.shift()!), [["moved", 6]]],
+    [
+      "the first row pasted three times above itself: the three extra rows are copies, no row moved",
+      3,
+      (r: ChainRow[]) => r.unshift({ ...r[0] }, { ...r[0] }, { ...r[0] }),
+      [
+        ["inserted", 3],
+        ["inserted", 4],
+        ["inserted", 5],
+      ],
+    ],
+    [
+      "a row's Prev hash cleared and a copy of it pasted at the end: those two, and no row between them moved",
+      6,
+      (r: ChainRow[]) => {
+        r.push({ ...r[4] });
+        r[4] = { ...r[4], chain: { ...r[4].chain, prevHash: null } };
+      },
+      [
+        ["inserted", 6],
+        ["inserted", 8],
+      ],
+    ],
+  ])("%s", (_, n, edit, expected) => {
+    const rows = chainedLog(n as number);
+    (edit as (r: ChainRow[]) => void)(rows);
+    expect(kinds(renumber(rows))).toEqual(expected);
   });
 
   it("several rows moved: the fewest that restore the order are flagged, each named after the row it was written after", () => {
