@@ -1,19 +1,18 @@
 // Month end checks a chained Hedge Log against the sandbox over HTTP: a struck rate edited with its seal recomputed, a fork, a cut end on a computer without the journal, and (last: it trades) a forged row for a direct API trade are each flagged at their row; the untouched log gives none.
 import { HedgingClient } from "../../src/api/client";
 import { MemoryWorkbook, columnLetters } from "../../src/excel/memory-workbook";
-import { MemoryIntentStore } from "../../src/excel/intent-store";
 import { MemorySheetWriter } from "../../src/excel/recon-sheet";
 import { monthLabel, monthOf } from "../../src/monthend/month";
 import { reconcileMonth } from "../../src/monthend/run-month-end";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/server";
 import { DEMO_API_KEY } from "../../src/sandbox/demo";
 import { chainHeadOf } from "../../src/trading/chain-head";
-import { createDesk } from "../../src/trading/desk";
 import { finalHashOf, rowHashOf } from "../../src/trading/log/log-chain";
 import { LOG_HEADERS, LOG_SHEET_NAME, LOG_TABLE_NAME, type LogRecord } from "../../src/trading/log/hedge-log";
 import type { Action } from "../../src/trading/types";
 import { logCells } from "../support/builders";
 import { until } from "../sandbox/helpers";
+import { sandboxWorld } from "../support/sandbox-world";
 
 let sandbox: RunningSandbox;
 let client: HedgingClient;
@@ -25,9 +24,8 @@ let month: string;
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, http: true, fillMs: 20, seed: 5 });
   client = new HedgingClient({ apiKey: DEMO_API_KEY, baseUrl: sandbox.baseUrl });
-  const workbook = new MemoryWorkbook();
-  const journal = new MemoryIntentStore();
-  const desk = await createDesk({ client, workbook, intentStore: journal, pollIntervalMs: 50 });
+  const { workbook, store: journal, desk: deskOf } = sandboxWorld(sandbox, DEMO_API_KEY, { pollIntervalMs: 50 });
+  const desk = await deskOf();
   const trade = async (action: Action, header: string[], rows: unknown[][]) => {
     workbook.setSheet(`Deals ${action}`, [header, ...(rows as never[][])]);
     workbook.select(`Deals ${action}`, `A2:${String.fromCharCode(64 + header.length)}${rows.length + 1}`);

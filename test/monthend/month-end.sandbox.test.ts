@@ -7,8 +7,6 @@ import { addMonths, monthLabel, monthOf, monthWindow } from "../../src/monthend/
 import { reconcileMonth } from "../../src/monthend/run-month-end";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/server";
 import { DEMO_API_KEY } from "../../src/sandbox/demo";
-import { createDesk } from "../../src/trading/desk";
-import { MemoryIntentStore } from "../../src/excel/intent-store";
 import { chainHeadOf } from "../../src/trading/chain-head";
 import type { Action } from "../../src/trading/types";
 import type { TradingDesk } from "../../src/trading/desk/contract";
@@ -17,6 +15,7 @@ import { CellStreams } from "../../src/functions/stream";
 import { HISTORY_FIELDS, history as historyFunction } from "../../src/functions/history";
 import { excelSerial } from "../../src/functions/cells";
 import { control, until } from "../sandbox/helpers";
+import { sandboxWorld } from "../support/sandbox-world";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -79,9 +78,8 @@ test("a month of opens, adds, reductions and closes reconciles, and the realized
   const start = Math.max(now + 60_000, period.startMs + 60_000);
   const at = (hours: number) => start + hours * HOUR;
 
-  const workbook = new MemoryWorkbook();
-  const journal = new MemoryIntentStore();
-  const desk = await createDesk({ client, workbook, intentStore: journal, pollIntervalMs: 50 });
+  const { workbook, store: journal, desk: deskOf } = sandboxWorld(sandbox, DEMO_API_KEY, { pollIntervalMs: 50 });
+  const desk = await deskOf();
   const ORDER = ["Market", "Side", "Notional", "Tenor", "Client reference"];
   const AMOUNT = ["Market", "Side", "Amount"];
   try {
@@ -244,8 +242,8 @@ test("a reduce that leaves less than the close tolerance closes the hedge; the m
   // A sandbox of its own, so the month holds only this hedge.
   const own = await startSandbox({ port: 0, http: true, fillMs: 20, seed: 11 });
   const ownClient = new HedgingClient({ apiKey: DEMO_API_KEY, baseUrl: own.baseUrl });
-  const workbook = new MemoryWorkbook();
-  const desk = await createDesk({ client: ownClient, workbook, pollIntervalMs: 50 });
+  const { workbook, desk: deskOf } = sandboxWorld(own, DEMO_API_KEY, { intentStore: null, pollIntervalMs: 50 });
+  const desk = await deskOf();
   try {
     const now = (await clock(own)).now_ms;
     const current = monthWindow(monthLabel(monthOf(now)));

@@ -1,4 +1,4 @@
-// The desk tests' world: the fake service (../trading/fake-service.ts), a workbook, this computer's journal and desks over them with the tests' defaults (each desk's options override them), under fake timers from START; rows, previews and journalled rows built from data.
+// The desk tests' world: the fake service (fake-service.ts), a workbook, this computer's journal and desks over them with the tests' defaults (each desk's options override them), under fake timers from START; rows, previews and journalled rows built from data.
 import { MemoryWorkbook } from "../../src/excel/memory-workbook";
 import { MemoryIntentStore } from "../../src/excel/intent-store";
 import { createDesk } from "../../src/trading/desk";
@@ -8,7 +8,7 @@ import { intentScope } from "../../src/trading/intent-store";
 import type { LogRecord } from "../../src/trading/log/hedge-log";
 import type { Preview, TradeRow } from "../../src/trading/types";
 import type { DeskOptions, TradingDesk } from "../../src/trading/desk/contract";
-import { ACCOUNT, FakeService, KEY_ID } from "../trading/fake-service";
+import { ACCOUNT, FakeService, KEY_ID } from "./fake-service";
 
 export const START = Date.parse("2025-03-04T05:06:07.000Z");
 export const iso = (ms: number) => new Date(ms).toISOString();

@@ -6,9 +6,9 @@ import { intentFromRow, type Intent } from "../../src/trading/intent";
 import { intentScope } from "../../src/trading/intent-store";
 import { LOG_COLUMNS, LOG_SHEET_NAME } from "../../src/trading/log/hedge-log";
 import { WORKBOOK_ID_PROPERTY } from "../../src/trading/workbook";
-import { createDesk } from "../../src/trading/desk";
 import type { HedgingClient } from "../../src/api/client";
 import type { CellValue } from "../../src/trading/cells";
+import { useDeskWorlds, world } from "../support/desk-world";
 
 const ACCOUNT = "0x00000000000000000000000000000000000000aa";
 const SCOPE = intentScope("sandbox", ACCOUNT);
@@ -60,6 +60,8 @@ async function original(store: MemoryIntentStore) {
   return { wb, secret };
 }
 
+useDeskWorlds();
+
 describe("a copied workbook id under another file name", () => {
   it("opening the copy writes none of the original's rows into it and lists them for the user's word, naming both files", async () => {
     const store = new MemoryIntentStore();
@@ -78,7 +80,7 @@ describe("a copied workbook id under another file name", () => {
     ]);
     // The desk's plan carries the question's facts: this file's name and the other's.
     const client = { environment: "sandbox", keyId: "k-key" } as unknown as HedgingClient;
-    const desk = await createDesk({ client, workbook: copy, intentStore: store, account: ACCOUNT, now: () => NOW });
+    const desk = await world({ client, workbook: copy, intentStore: store, account: ACCOUNT, now: () => NOW }).desk();
     const plan = await desk.inspect();
     expect(plan.copied?.fileName).toBe("Hedges copy.xlsx");
     expect(plan.copied?.rows.map((c) => [c.row.idempotencyKey, c.workbookName])).toEqual([

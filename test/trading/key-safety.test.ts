@@ -2,11 +2,11 @@
 import { WORKBOOK_ID_PROPERTY } from "../../src/trading/workbook";
 import { defaultAccounts } from "../../src/sandbox/accounts";
 import { MemoryWorkbook } from "../../src/excel/memory-workbook";
-import { createDesk } from "../../src/trading/desk";
 import type { CellValue } from "../../src/trading/cells";
 import type { RunningSandbox } from "../../src/sandbox/server";
 import { DEMO_API_KEY } from "../../src/sandbox/demo";
-import { deskClient, controlOk, start } from "../sandbox/helpers";
+import { controlOk, start } from "../sandbox/helpers";
+import { sandboxWorld } from "../support/sandbox-world";
 
 let sb: RunningSandbox;
 beforeAll(async () => {
@@ -28,9 +28,15 @@ function leaks(workbook: MemoryWorkbook, key: string): string[] {
 
 it("after a full session, no cell, format, table, document setting or custom property holds the key", async () => {
   const grid = (rows: CellValue[][]) => [["Market", "Side", "Notional", "Tenor", "Client reference"], ...rows];
-  const workbook = new MemoryWorkbook({ sheets: { Exposures: grid([["USDTNGN", "buy", 50_000, 7, "K-1"]]) } }).select("Exposures", "A2:E2");
-  const client = deskClient(sb, DEMO_API_KEY);
-  const desk = await createDesk({ client, workbook, pollIntervalMs: 250 });
+  const {
+    workbook,
+    client,
+    desk: deskOf,
+  } = sandboxWorld(sb, DEMO_API_KEY, {
+    workbook: new MemoryWorkbook({ sheets: { Exposures: grid([["USDTNGN", "buy", 50_000, 7, "K-1"]]) } }).select("Exposures", "A2:E2"),
+    intentStore: null,
+  });
+  const desk = await deskOf();
   const run = async (action: "open" | "add" | "reduce" | "close", rows: CellValue[][]) => {
     workbook.setSheet("Exposures", grid(rows)).select("Exposures", `A2:E${rows.length + 1}`);
     const preview = await desk.preview(action, (await desk.readRows(action)).rows);
@@ -55,12 +61,12 @@ it("after a full session, no cell, format, table, document setting or custom pro
   await desk.settled(20_000);
 
   // A resume in a new desk.
-  await (await createDesk({ client: deskClient(sb, DEMO_API_KEY), workbook })).resume();
+  await (await sandboxWorld(sb, DEMO_API_KEY, { workbook, intentStore: null }).desk()).resume();
 
   // A bad key: its errors must not be written anywhere either.
   const bad = "svc_test_this_key_was_revoked_9999";
   // (the desk is built only once GET /account proved the key: a revoked one fails there)
-  await expect(createDesk({ client: deskClient(sb, bad), workbook })).rejects.toMatchObject({ code: "invalid_api_key" });
+  await expect(sandboxWorld(sb, bad, { workbook, intentStore: null }).desk()).rejects.toMatchObject({ code: "invalid_api_key" });
 
   const log = await workbook.readLog();
   expect(log.map((r) => [r.action, r.status])).toEqual([

@@ -2,11 +2,11 @@
 import { defaultAccounts } from "../../src/sandbox/accounts";
 import { MemoryWorkbook } from "../../src/excel/memory-workbook";
 import { MemorySheetWriter } from "../../src/excel/recon-sheet";
-import { createDesk } from "../../src/trading/desk";
 import type { RunningSandbox } from "../../src/sandbox/server";
 import { DEMO_API_KEY } from "../../src/sandbox/demo";
 import { proposalContent, PROPOSAL_SHEET } from "../../src/taskpane/proposal-sheet";
-import { deskClient, start } from "../sandbox/helpers";
+import { start } from "../sandbox/helpers";
+import { sandboxWorld } from "../support/sandbox-world";
 
 let sb: RunningSandbox;
 beforeAll(async () => {
@@ -37,13 +37,10 @@ test("model → Propose → trade the proposal as one batch → re-proposing pro
     },
   });
   const writer = new MemorySheetWriter(workbook);
-  const client = deskClient(sb, DEMO_API_KEY);
+  const { client, desk: deskOf } = sandboxWorld(sb, DEMO_API_KEY, { workbook, intentStore: null, pollIntervalMs: 200 });
   /** Rows in the order the service first accepted them (one entry per idempotency key). */
   const accepted = new Map<string, string>();
-  const desk = await createDesk({
-    client,
-    workbook,
-    pollIntervalMs: 200,
+  const desk = await deskOf({
     onProgress: (p) => {
       if (p.row.status !== "submitting" && !accepted.has(p.row.idempotencyKey))
         accepted.set(p.row.idempotencyKey, `${p.row.action} ${p.row.side}`);
@@ -131,8 +128,8 @@ test("a roll (Close, then Open and its Add on the same side) is one ordinary bat
     },
   });
   const writer = new MemorySheetWriter(workbook);
-  const client = deskClient(sb, DEMO_API_KEY);
-  const desk = await createDesk({ client, workbook, pollIntervalMs: 200 });
+  const { client, desk: deskOf } = sandboxWorld(sb, DEMO_API_KEY, { workbook, intentStore: null, pollIntervalMs: 200 });
+  const desk = await deskOf();
   workbook.select("Seed", "A2:E2");
   const seed = await desk.readRows("open");
   await desk.send(await desk.preview(seed.action, seed.rows));

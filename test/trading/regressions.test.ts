@@ -2,7 +2,7 @@
 import { defaultAccounts } from "../../src/sandbox/accounts";
 import { MemoryWorkbook, columnLetters } from "../../src/excel/memory-workbook";
 import { MemoryIntentStore } from "../../src/excel/intent-store";
-import { createDesk, SelectionError } from "../../src/trading/desk";
+import { SelectionError } from "../../src/trading/desk";
 import { Journal } from "../../src/trading/journal";
 import { intentFromRow, intentToLogRecord, type Intent } from "../../src/trading/intent";
 import { intentScope, type IntentStore } from "../../src/trading/intent-store";
@@ -16,7 +16,8 @@ import type { RunningSandbox } from "../../src/sandbox/server";
 import { DEMO_API_KEY, DEMO_API_KEY_2 } from "../../src/sandbox/demo";
 import { errorView } from "../../src/taskpane/connection-controller";
 import { confirmation, readSummary } from "../../src/taskpane/trade-model";
-import { deskClient, controlOk, start, serviceState, sleep } from "../sandbox/helpers";
+import { controlOk, start, serviceState, sleep } from "../sandbox/helpers";
+import { sandboxWorld, type SandboxWorld, type SandboxWorldSetup } from "../support/sandbox-world";
 
 let sb: RunningSandbox;
 beforeAll(async () => {
@@ -37,16 +38,19 @@ const addRow = (amount: number, over: Partial<TradeRow> = {}): TradeRow => ({
   ...over,
 });
 
-/** Mutating requests (POST /hedges…) a client sent, counted by its sender. */
-function counting(apiKey: string, transport?: HttpTransport): { client: HedgingClient; posts: AttemptEvent[] } {
+/** A sandbox world for `apiKey` whose client's mutating requests (POST /hedges…) are counted by its sender in `posts`. */
+function counting(apiKey: string, setup: SandboxWorldSetup = {}): SandboxWorld & { posts: AttemptEvent[] } {
   const posts: AttemptEvent[] = [];
-  const client = deskClient(sb, apiKey, {
-    ...(transport ? { transport } : {}),
-    onAttempt: (e) => {
-      if (e.method === "POST" && e.path.startsWith("/hedges")) posts.push(e);
+  const world = sandboxWorld(sb, apiKey, {
+    ...setup,
+    clientOptions: {
+      ...setup.clientOptions,
+      onAttempt: (e) => {
+        if (e.method === "POST" && e.path.startsWith("/hedges")) posts.push(e);
+      },
     },
   });
-  return { client, posts };
+  return { ...world, posts };
 }
 
 async function filledHedge(client: HedgingClient, notional: number, side: "buy" | "sell" = "buy", reference = `R-${side}`) {
@@ -110,11 +114,10 @@ function laggingService(stripHedgeId: () => boolean, hiddenFrom: () => number): 
 }
 
 it("the 25-hour reopen: an Add that executed (answer lost) is recorded from the service, never re-sent after the service forgot its key", async () => {
-  const { client, posts } = counting(DEMO_API_KEY);
+  const w = counting(DEMO_API_KEY);
+  const { client, posts, workbook, store } = w;
   const account = (await client.account()).data.account_address!;
   const hedge = await filledHedge(client, 100_000);
-  const workbook = new MemoryWorkbook();
-  const store = new MemoryIntentStore();
   // The pane journalled the Add, sent it, and died before the answer; the service executed it.
   const add = await journalledSend(workbook, store, client, account, addRow(50_000), { hedgeId: hedge.id, notional: 100_000 });
   await client.add({ market: "USDTNGN", side: "buy", additional_notional_usd: 50_000 }, { idempotencyKey: add.idempotencyKey });
@@ -123,7 +126,7 @@ it("the 25-hour reopen: an Add that executed (answer lost) is recorded from the 
   await controlOk(sb, "POST", "/clock", { advance_hours: 25 });
   const later = () => new Date(Date.now() + 25 * HOUR);
   posts.length = 0;
-  const desk = await createDesk({ client, workbook, intentStore: store, pollIntervalMs: 250, now: later });
+  const desk = await w.desk({ now: later });
   const plan = await desk.inspect();
   expect(plan.items.map((i) => [i.row.idempotencyKey, i.step])).toEqual([[add.idempotencyKey, "record"]]);
   expect(plan.items[0].serviceSays).toMatch(/filled at 150,000\.00 USD/);
@@ -136,17 +139,16 @@ it("the 25-hour reopen: an Add that executed (answer lost) is recorded from the 
 });
 
 it("the 25-hour reopen of an Add accepted but not filled yet (fills stalled): not on the service, too old to re-send: the user decides", async () => {
-  const { client, posts } = counting(DEMO_API_KEY);
+  const w = counting(DEMO_API_KEY);
+  const { client, posts, workbook, store } = w;
   const account = (await client.account()).data.account_address!;
   const hedge = await filledHedge(client, 100_000);
   await controlOk(sb, "POST", "/faults", { stall_fills: true });
-  const workbook = new MemoryWorkbook();
-  const store = new MemoryIntentStore();
   const add = await journalledSend(workbook, store, client, account, addRow(50_000), { hedgeId: hedge.id, notional: 100_000 });
   await client.add({ market: "USDTNGN", side: "buy", additional_notional_usd: 50_000 }, { idempotencyKey: add.idempotencyKey });
   await controlOk(sb, "POST", "/clock", { advance_hours: 25 });
   posts.length = 0;
-  const desk = await createDesk({ client, workbook, intentStore: store, pollIntervalMs: 250, now: () => new Date(Date.now() + 25 * HOUR) });
+  const desk = await w.desk({ now: () => new Date(Date.now() + 25 * HOUR) });
   expect((await desk.inspect()).items.map((i) => i.step)).toEqual(["decide"]);
   await desk.resume();
   await until("the row to need a decision", async () => (await workbook.readLog())[0].status === "needs_decision");
@@ -162,11 +164,15 @@ it("the 25-hour reopen of an Add accepted but not filled yet (fills stalled): no
 });
 
 it("the frozen pane: an Add submitted and a Reduce submitting (both executed, an older log) never block Resume, Read selection or another side; the side says which row it waits on", async () => {
-  const { client } = counting(DEMO_API_KEY);
+  // An older version's log (below), and no journal on this computer.
+  const w = counting(DEMO_API_KEY, {
+    workbook: new MemoryWorkbook({ sheets: { Exposures: [["Market", "Side", "Notional", "Tenor", "Client reference"]] } }),
+    intentStore: null,
+  });
+  const { client, workbook } = w;
   const account = (await client.account()).data.account_address!;
   const hedge = await filledHedge(client, 100_000);
   // An older version's log: the Add submitted (its expected notional only in its message), the Reduce queued behind it.
-  const workbook = new MemoryWorkbook({ sheets: { Exposures: [["Market", "Side", "Notional", "Tenor", "Client reference"]] } });
   const journal = new Journal(workbook);
   await journal.load();
   const at = new Date().toISOString();
@@ -179,7 +185,7 @@ it("the frozen pane: an Add submitted and a Reduce submitting (both executed, an
   await client.decrease({ market: "USDTNGN", side: "buy", reduce_notional_usd: 30_000 }, { idempotencyKey: reduce.idempotencyKey });
   await until("both to fill", async () => (await client.get(hedge.id)).data.notional_usd === 120_000);
 
-  const desk = await createDesk({ client, workbook, pollIntervalMs: 250, now: fastClock(30) });
+  const desk = await w.desk({ now: fastClock(30) });
   const started = Date.now();
   await desk.resume();
   expect(Date.now() - started).toBeLessThan(3_000); // Resume never awaits a blocked send
@@ -237,12 +243,11 @@ it("the frozen pane: an Add submitted and a Reduce submitting (both executed, an
 });
 
 it("the edited log row: the request is rebuilt from this computer's journal (what was sent), so the service replays it instead of answering idempotency_key_reuse", async () => {
-  const { client, posts } = counting(DEMO_API_KEY);
+  const w = counting(DEMO_API_KEY);
+  const { client, posts, workbook, store } = w;
   const account = (await client.account()).data.account_address!;
   const hedge = await filledHedge(client, 100_000);
   await controlOk(sb, "POST", "/faults", { stall_fills: true });
-  const workbook = new MemoryWorkbook();
-  const store = new MemoryIntentStore();
   const add = await journalledSend(workbook, store, client, account, addRow(50_000), { hedgeId: hedge.id, notional: 100_000 });
   await client.add({ market: "USDTNGN", side: "buy", additional_notional_usd: 50_000 }, { idempotencyKey: add.idempotencyKey });
   // The user changes the amount in the log; the add has not filled yet (so the service does not show it).
@@ -250,7 +255,7 @@ it("the edited log row: the request is rebuilt from this computer's journal (wha
   cells[1][LOG_COLUMNS.findIndex((c) => c.field === "notional")] = 60_000;
   workbook.setSheet(LOG_SHEET_NAME, cells);
   posts.length = 0;
-  const desk = await createDesk({ client, workbook, intentStore: store, pollIntervalMs: 250 });
+  const desk = await w.desk();
   await desk.resume();
   await until("the re-send's answer", () => posts.length > 0 && desk.pending().every((r) => r.status === "submitted"));
   expect(posts.map((p) => p.code)).toEqual([null]); // the same body: replayed, not idempotency_key_reuse
@@ -265,17 +270,16 @@ it("the edited log row: the request is rebuilt from this computer's journal (wha
 });
 
 it("hedge_not_found while following a row is asked again a capped number of times, then the user decides; other sides go on", async () => {
-  const { client } = counting(DEMO_API_KEY);
+  const w = counting(DEMO_API_KEY, { workbook: new MemoryWorkbook({ sheets: { Exposures: [["Market"]] } }) });
+  const { client, workbook, store } = w;
   const account = (await client.account()).data.account_address!;
-  const workbook = new MemoryWorkbook({ sheets: { Exposures: [["Market"]] } });
-  const store = new MemoryIntentStore();
   // A row copied from another workbook: its hedge id is not this account's.
   const stray = await journalledSend(workbook, store, client, account, addRow(10_000), { hedgeId: "hdg_not_ours", notional: 1 });
   const journal = new Journal(workbook, { store, scope: intentScope("sandbox", account) });
   await journal.load();
   journal.update(journal.get(stray.idempotencyKey)!, { status: "submitted" });
   await journal.flush();
-  const desk = await createDesk({ client, workbook, intentStore: store, pollIntervalMs: 250, now: fastClock(30) });
+  const desk = await w.desk({ now: fastClock(30) });
   await desk.resume();
   workbook
     .setSheet("Exposures", [
@@ -305,17 +309,19 @@ it("a failed open whose answer has no hedge_id, while the list lags, is logged f
     () => true,
     () => Date.now() - 2_000,
   );
-  const { client } = counting(DEMO_API_KEY, lagging);
+  const { workbook, desk: deskOf } = counting(DEMO_API_KEY, {
+    clientOptions: { transport: lagging },
+    workbook: new MemoryWorkbook({
+      sheets: {
+        Exposures: [
+          ["Market", "Side", "Notional", "Tenor", "Client reference"],
+          ["USDTNGN", "buy", 25_000, 7, "NEW-DEAL"],
+        ],
+      },
+    }).select("Exposures", "A2:E2"),
+  });
   await controlOk(sb, "POST", "/faults", { fail_rate: 1 });
-  const workbook = new MemoryWorkbook({
-    sheets: {
-      Exposures: [
-        ["Market", "Side", "Notional", "Tenor", "Client reference"],
-        ["USDTNGN", "buy", 25_000, 7, "NEW-DEAL"],
-      ],
-    },
-  }).select("Exposures", "A2:E2");
-  const desk = await createDesk({ client, workbook, intentStore: new MemoryIntentStore(), pollIntervalMs: 250 });
+  const desk = await deskOf();
   await desk.send(await desk.preview("open", (await desk.readRows("open")).rows));
   await desk.settled(20_000);
   desk.stop();
@@ -340,16 +346,18 @@ it.each([
       () => hideFrom,
     );
     // One attempt per request: a lost answer reaches the desk, which asks the service before sending again.
-    const client = deskClient(sb, DEMO_API_KEY, { transport: lagging, retry: { maxAttempts: 1 } });
-    const workbook = new MemoryWorkbook({
-      sheets: {
-        Exposures: [
-          ["Market", "Side", "Notional", "Tenor", "Client reference"],
-          ["USDTNGN", "buy", 25_000, 7, "RETRY-DEAL"],
-        ],
-      },
-    }).select("Exposures", "A2:E2");
-    const desk = await createDesk({ client, workbook, intentStore: new MemoryIntentStore(), pollIntervalMs: 250 });
+    const { workbook, desk: deskOf } = sandboxWorld(sb, DEMO_API_KEY, {
+      clientOptions: { transport: lagging, retry: { maxAttempts: 1 } },
+      workbook: new MemoryWorkbook({
+        sheets: {
+          Exposures: [
+            ["Market", "Side", "Notional", "Tenor", "Client reference"],
+            ["USDTNGN", "buy", 25_000, 7, "RETRY-DEAL"],
+          ],
+        },
+      }).select("Exposures", "A2:E2"),
+    });
+    const desk = await deskOf();
     // The first try fails on the service (nothing opened).
     await controlOk(sb, "POST", "/faults", { fail_rate: 1 });
     await desk.send(await desk.preview("open", (await desk.readRows("open")).rows));
@@ -429,12 +437,7 @@ it("a row sent while the pane reads the log again (Check again): this computer's
       ],
     },
   }).select("Exposures", "A2:C2");
-  const desk1 = await createDesk({
-    client: deskClient(sb, DEMO_API_KEY, { transport }),
-    workbook,
-    intentStore: paneStore,
-    pollIntervalMs: 250,
-  });
+  const desk1 = await sandboxWorld(sb, DEMO_API_KEY, { clientOptions: { transport }, workbook }).desk({ intentStore: paneStore });
   const preview = await desk1.preview("add", (await desk1.readRows("add")).rows);
   listGate.armed = true;
   void desk1.send(preview);
@@ -454,15 +457,13 @@ it("a row sent while the pane reads the log again (Check again): this computer's
   desk1.stop();
   // Excel reopens the workbook as last saved (before the Add), a day and an hour later: the service forgot the key.
   await controlOk(sb, "POST", "/clock", { advance_hours: 25 });
-  const { client, posts } = counting(DEMO_API_KEY);
-  const desk2 = await createDesk({
-    client,
+  const reopened = counting(DEMO_API_KEY, {
     // The file as last saved: its log had no row yet, but its id (written when the pane first opened on it) was saved.
     workbook: new MemoryWorkbook({ customProperties: Object.fromEntries(workbook.customProperties) }),
     intentStore: store,
-    pollIntervalMs: 250,
-    now: () => new Date(Date.now() + 25 * HOUR),
   });
+  const { posts } = reopened;
+  const desk2 = await reopened.desk({ now: () => new Date(Date.now() + 25 * HOUR) });
   await desk2.resume();
   await until(
     "the Add to be settled",
@@ -478,10 +479,10 @@ it("a row sent while the pane reads the log again (Check again): this computer's
 
 it("a reopen under another account: its unfinished rows are listed as another account's, nothing is sent for them, and rows without an account wait to be claimed", async () => {
   const a = counting(DEMO_API_KEY);
-  const b = counting(DEMO_API_KEY_2);
+  const { workbook, store } = a;
+  // The same computer and workbook, another API key of another account.
+  const b = counting(DEMO_API_KEY_2, { workbook, intentStore: store });
   const accountA = (await a.client.account()).data.account_address!;
-  const workbook = new MemoryWorkbook();
-  const store = new MemoryIntentStore();
   await journalledSend(workbook, store, a.client, accountA, addRow(100_000, { action: "open", tenor: 7, clientReference: "A-1" }), null);
   const noAccount = intentFromRow(
     addRow(5_000, { action: "open", tenor: 7, clientReference: "OLD-1", side: "sell" }),
@@ -491,8 +492,7 @@ it("a reopen under another account: its unfinished rows are listed as another ac
     null,
   );
   await new Journal(workbook).append([noAccount]);
-  // The same computer and workbook, another API key of another account.
-  const desk = await createDesk({ client: b.client, workbook, intentStore: store, pollIntervalMs: 250 });
+  const desk = await b.desk();
   const plan = await desk.inspect();
   expect(plan.otherAccounts).toBe(1);
   expect(plan.items.map((i) => [i.row.idempotencyKey, i.owner])).toEqual([[noAccount.idempotencyKey, "unclaimed"]]);
@@ -504,7 +504,6 @@ it("a reopen under another account: its unfinished rows are listed as another ac
 });
 
 it("a workbook closed without saving: the rows it lost come back from this computer's journal, and the unfinished one is finished", async () => {
-  const { client } = counting(DEMO_API_KEY);
   const saved = new MemoryWorkbook({
     sheets: {
       Exposures: [
@@ -514,9 +513,9 @@ it("a workbook closed without saving: the rows it lost come back from this compu
       ],
     },
   });
-  const store = new MemoryIntentStore();
+  const w = counting(DEMO_API_KEY, { workbook: saved.select("Exposures", "A2:E2") });
   // One row traded and saved; the workbook is saved here.
-  const desk1 = await createDesk({ client, workbook: saved.select("Exposures", "A2:E2"), intentStore: store, pollIntervalMs: 250 });
+  const desk1 = await w.desk();
   await desk1.send(await desk1.preview("open", (await desk1.readRows("open")).rows));
   await desk1.settled(10_000);
   const savedLog = saved.cells(LOG_SHEET_NAME);
@@ -531,7 +530,7 @@ it("a workbook closed without saving: the rows it lost come back from this compu
   });
   reopened.addTable("HedgeLog", LOG_SHEET_NAME, `A1:${columnLetters(LOG_COLUMNS.length - 1)}${savedLog.length}`);
   expect((await reopened.readLog()).map((r) => r.clientReference)).toEqual(["DS-1"]);
-  const desk2 = await createDesk({ client, workbook: reopened, intentStore: store, pollIntervalMs: 250 });
+  const desk2 = await w.desk({ workbook: reopened });
   const plan = await desk2.inspect();
   expect(plan.items.map((i) => [i.row.action, i.step])).toEqual([["open", expect.stringMatching(/^(follow|record)$/)]]);
   await desk2.resume();
@@ -546,11 +545,10 @@ it("a workbook closed without saving: the rows it lost come back from this compu
 });
 
 it("two identical Reduces of one batch, the first sent (no answer) and written back at the log's end: taken up in the order they went, each its own effect", async () => {
-  const { client, posts } = counting(DEMO_API_KEY);
+  const w = counting(DEMO_API_KEY);
+  const { client, posts, workbook, store } = w;
   const account = (await client.account()).data.account_address!;
   const hedge = await filledHedge(client, 25_000);
-  const workbook = new MemoryWorkbook();
-  const store = new MemoryIntentStore();
   const at = new Date().toISOString();
   const first = intentFromRow(addRow(2_500, { action: "reduce" }), newIdempotencyKey(), "sandbox", at, account);
   const second = intentFromRow(addRow(2_500, { action: "reduce" }), newIdempotencyKey(), "sandbox", at, account);
@@ -564,7 +562,7 @@ it("two identical Reduces of one batch, the first sent (no answer) and written b
   journal.update(first, { sentAt: at, hedgeId: hedge.id, notionalBefore: 25_000 });
   await journal.flush();
   posts.length = 0;
-  const desk = await createDesk({ client, workbook, intentStore: store, pollIntervalMs: 250 });
+  const desk = await w.desk();
   await desk.resume();
   await desk.settled(15_000);
   desk.stop();
@@ -594,8 +592,8 @@ describe("what the user selected", () => {
     }) as Workbook;
 
   it("the filtered table: the rows Excel hides are counted, and the read summary and the LIVE dialog say how many were skipped", async () => {
-    const desk = await createDesk({
-      client: deskClient(sb, DEMO_API_KEY),
+    const desk = await sandboxWorld(sb, DEMO_API_KEY, {
+      intentStore: null,
       account: null,
       workbook: stub({
         readSelection: async () => ({
@@ -608,7 +606,7 @@ describe("what the user selected", () => {
           hiddenRowsSkipped: 3,
         }),
       }),
-    });
+    }).desk();
     const read = await desk.readRows("open");
     expect(read.hiddenRowsSkipped).toBe(3);
     expect(readSummary(read).headline).toBe("1 row ready from table Deals, 3 hidden rows skipped (not sent).");
@@ -617,15 +615,15 @@ describe("what the user selected", () => {
 
   it("the multi-area selection: its message reaches the pane as a selection problem, not unexpected_error", async () => {
     const message = "The selection has 2 areas (Ctrl+click): select one block of rows, or read each area on its own.";
-    const desk = await createDesk({
-      client: deskClient(sb, DEMO_API_KEY),
+    const desk = await sandboxWorld(sb, DEMO_API_KEY, {
+      intentStore: null,
       account: null,
       workbook: stub({
         readSelection: async () => {
           throw new Error(message);
         },
       }),
-    });
+    }).desk();
     const error = await desk.readRows("open").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SelectionError);
     expect(errorView(error)).toEqual({ code: "selection", message, advice: null });

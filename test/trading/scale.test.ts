@@ -1,7 +1,7 @@
 // At reduced scale, what issue 10 asks of trading: a preview quotes each distinct question once, shows its first figures before the rest, can be cancelled and says how many rows are priced; fill polling costs about ⌈N/500⌉ status-filtered list pages per round, not one call per hedge.
 import { defaultAccounts } from "../../src/sandbox/accounts";
 import { MemoryWorkbook } from "../../src/excel/memory-workbook";
-import { createDesk, INSPECT_ASK_MAX } from "../../src/trading/desk";
+import { INSPECT_ASK_MAX } from "../../src/trading/desk";
 import { Journal } from "../../src/trading/journal";
 import { intentScope } from "../../src/trading/intent-store";
 import { MemoryIntentStore } from "../../src/excel/intent-store";
@@ -14,7 +14,9 @@ import type { Preview } from "../../src/trading/types";
 import type { CellValue } from "../../src/trading/cells";
 import type { RunningSandbox } from "../../src/sandbox/server";
 import { DEMO_API_KEY } from "../../src/sandbox/demo";
-import { deskClient, start } from "../sandbox/helpers";
+import { start } from "../sandbox/helpers";
+import { sandboxWorld } from "../support/sandbox-world";
+import { useDeskWorlds, world } from "../support/desk-world";
 
 describe("a preview that scales", () => {
   let sb: RunningSandbox;
@@ -26,7 +28,10 @@ describe("a preview that scales", () => {
   const AMOUNTS = [1_000, 2_000, 3_000, 4_000, 5_000];
   async function addPreview(options: { concurrency?: number; cancelAfterFirst?: boolean } = {}) {
     const quotes: AttemptEvent[] = [];
-    const client = deskClient(sb, DEMO_API_KEY, { onAttempt: (e) => e.path === "/quotes" && quotes.push(e) });
+    const { client, desk: deskOf } = sandboxWorld(sb, DEMO_API_KEY, {
+      clientOptions: { onAttempt: (e) => e.path === "/quotes" && quotes.push(e) },
+      intentStore: null,
+    });
     const opened = await client.open({ market: "USDTNGN", side: "buy", notional_usd: 100_000, tenor_days: 7, client_reference: "SCALE" });
     for (let i = 0; i < 100 && (await client.get(opened.data.hedge_id!)).data.status !== "filled"; i++)
       await new Promise((r) => setTimeout(r, 20));
@@ -36,7 +41,7 @@ describe("a preview that scales", () => {
       ...Array.from({ length: 100 }, (_, i) => ["USDTNGN", "buy", AMOUNTS[i % 5]]),
     ];
     const workbook = new MemoryWorkbook({ sheets: { Rows: grid } }).select("Rows", "A2:C101");
-    const desk = await createDesk({ client, workbook, concurrency: options.concurrency ?? 4 });
+    const desk = await deskOf({ workbook, concurrency: options.concurrency ?? 4 });
     const read = await desk.readRows("add");
     const partials: Preview[] = [];
     const abort = new AbortController();
@@ -178,6 +183,7 @@ describe("fill polling by pages", () => {
 });
 
 describe("opening with a long unfinished list", () => {
+  useDeskWorlds();
   it("asks the service about the newest rows only; the others say Resume asks first", async () => {
     const ACCOUNT = "0x00000000000000000000000000000000000000aa";
     const workbook = new MemoryWorkbook();
@@ -206,7 +212,7 @@ describe("opening with a long unfinished list", () => {
         return { data: [] };
       },
     } as unknown as HedgingClient;
-    const plan = await (await createDesk({ client, workbook, intentStore: store })).inspect();
+    const plan = await (await world({ client, workbook, intentStore: store }).desk()).inspect();
     expect(plan.items).toHaveLength(INSPECT_ASK_MAX + 5);
     expect(asked).toHaveLength(INSPECT_ASK_MAX);
     expect(asked).not.toContain("R0");

@@ -2,14 +2,14 @@
 import { publicKeyFingerprint } from "../../../src/api/environment";
 import { defaultAccounts } from "../../../src/sandbox/accounts";
 import { MemoryWorkbook } from "../../../src/excel/memory-workbook";
-import { createDesk } from "../../../src/trading/desk";
 import { ApprovalRefusedError, Approvals } from "../../../src/trading/approvals/approval-desk";
 import { APPROVALS_SHEET_NAME, approvalKey } from "../../../src/trading/approvals/block";
 import type { CellValue } from "../../../src/trading/cells";
 import type { Preview } from "../../../src/trading/types";
 import type { RunningSandbox } from "../../../src/sandbox/server";
 import { DEMO_API_KEY, DEMO_READ_API_KEY } from "../../../src/sandbox/demo";
-import { controlOk, deskClient, serviceState, start } from "../../sandbox/helpers";
+import { controlOk, serviceState, start } from "../../sandbox/helpers";
+import { sandboxWorld } from "../../support/sandbox-world";
 
 const PREPARER = publicKeyFingerprint(DEMO_READ_API_KEY);
 const APPROVER = publicKeyFingerprint(DEMO_API_KEY);
@@ -26,12 +26,16 @@ beforeAll(async () => {
 afterAll(() => sb.close());
 beforeEach(() => sb.reset());
 
+/** A person's desk with `apiKey` on the shared workbook, without this computer's journal. */
+const deskOn = (workbook: MemoryWorkbook, apiKey: string) =>
+  sandboxWorld(sb, apiKey, { workbook, intentStore: null, pollIntervalMs: 100 }).desk();
+
 /** One workbook, two people: the preparer's desk on the read-only key, the approver's on the trading key. */
 async function setup() {
   const workbook = new MemoryWorkbook({ sheets: { Exposures: GRID } }).select("Exposures", `A2:F${GRID.length}`);
   const approvals = new Approvals({ sheet: workbook });
-  const preparerDesk = await createDesk({ client: deskClient(sb, DEMO_READ_API_KEY), workbook, pollIntervalMs: 100 });
-  const approverDesk = await createDesk({ client: deskClient(sb, DEMO_API_KEY), workbook, pollIntervalMs: 100 });
+  const preparerDesk = await deskOn(workbook, DEMO_READ_API_KEY);
+  const approverDesk = await deskOn(workbook, DEMO_API_KEY);
   const read = await preparerDesk.readRows("open");
   expect(read.problems).toEqual([]);
   const preview = await preparerDesk.preview(read.action, read.rows);
@@ -117,7 +121,7 @@ test("a second key approves: the batch trades once with the LIVE confirmation, i
   // Status typed back to pending: a third person's trading key (on the same account) is refused by the preview, trading nothing.
   const third = "svc_test_third_approver_key_0001";
   await controlOk(sb, "POST", "/accounts/keys", { account_key: DEMO_API_KEY, api_key: third, scopes: ["read", "trade"] });
-  const thirdDesk = await createDesk({ client: deskClient(sb, third), workbook, pollIntervalMs: 100 });
+  const thirdDesk = await deskOn(workbook, third);
   edit((g) => (g[1][1] = "pending"));
   await expect(approvals.approve(batch.id, publicKeyFingerprint(third), thirdDesk, async () => true)).rejects.toThrow(
     /was executed by .* \(this computer's record\), but its Status cell now reads "pending": a status typed back is refused/,

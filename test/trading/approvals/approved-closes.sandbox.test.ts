@@ -2,14 +2,13 @@
 import { publicKeyFingerprint } from "../../../src/api/environment";
 import { defaultAccounts } from "../../../src/sandbox/accounts";
 import { MemoryWorkbook } from "../../../src/excel/memory-workbook";
-import { MemoryIntentStore } from "../../../src/excel/intent-store";
-import { createDesk } from "../../../src/trading/desk";
 import { Approvals, ApprovalRefusedError } from "../../../src/trading/approvals/approval-desk";
 import { APPROVALS_SHEET_NAME } from "../../../src/trading/approvals/block";
 import type { CellValue } from "../../../src/trading/cells";
 import type { RunningSandbox } from "../../../src/sandbox/server";
 import { DEMO_API_KEY, DEMO_APPROVER_API_KEY, DEMO_READ_API_KEY } from "../../../src/sandbox/demo";
 import { controlOk, deskClient, start, until } from "../../sandbox/helpers";
+import { sandboxWorld } from "../../support/sandbox-world";
 
 const TITLES = ["Action", "Market", "Side", "Notional", "Tenor", "Client reference"];
 
@@ -51,8 +50,12 @@ async function holding(...sides: Array<["buy" | "sell", number]>) {
 /** A read-only preparer submits the rows as a batch; returns the workbook, the batch id and the sheet as saved then. */
 async function prepared(rows: CellValue[][]) {
   const grid = [TITLES, ...rows];
-  const workbook = new MemoryWorkbook({ sheets: { Exposures: grid } }).select("Exposures", `A2:F${grid.length}`);
-  const preparer = await createDesk({ client: deskClient(sb, DEMO_READ_API_KEY), workbook, pollIntervalMs: 100 });
+  const { workbook, desk } = sandboxWorld(sb, DEMO_READ_API_KEY, {
+    workbook: new MemoryWorkbook({ sheets: { Exposures: grid } }).select("Exposures", `A2:F${grid.length}`),
+    intentStore: null,
+    pollIntervalMs: 100,
+  });
+  const preparer = await desk();
   const read = await preparer.readRows("open");
   expect(read.problems).toEqual([]);
   const batch = await new Approvals({ sheet: workbook }).submit(
@@ -65,7 +68,7 @@ async function prepared(rows: CellValue[][]) {
 
 /** Approves the batch on `book` (its own computer: its own journal) with `key`; waits for every row to be final. */
 async function approve(book: MemoryWorkbook, id: string, key: string) {
-  const desk = await createDesk({ client: deskClient(sb, key), workbook: book, intentStore: new MemoryIntentStore(), pollIntervalMs: 100 });
+  const desk = await sandboxWorld(sb, key, { workbook: book, pollIntervalMs: 100 }).desk();
   try {
     const result = await new Approvals({ sheet: book }).approve(id, publicKeyFingerprint(key), desk);
     await desk.settled(20_000);

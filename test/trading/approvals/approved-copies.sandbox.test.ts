@@ -2,14 +2,13 @@
 import { publicKeyFingerprint } from "../../../src/api/environment";
 import { defaultAccounts } from "../../../src/sandbox/accounts";
 import { MemoryWorkbook } from "../../../src/excel/memory-workbook";
-import { MemoryIntentStore } from "../../../src/excel/intent-store";
-import { createDesk } from "../../../src/trading/desk";
 import { Approvals } from "../../../src/trading/approvals/approval-desk";
 import { APPROVALS_SHEET_NAME, ROW_TITLES } from "../../../src/trading/approvals/block";
 import type { CellValue } from "../../../src/trading/cells";
 import type { RunningSandbox } from "../../../src/sandbox/server";
 import { DEMO_API_KEY, DEMO_APPROVER_API_KEY, DEMO_READ_API_KEY } from "../../../src/sandbox/demo";
 import { controlOk, deskClient, start, until } from "../../sandbox/helpers";
+import { sandboxWorld } from "../../support/sandbox-world";
 
 const GRID: CellValue[][] = [
   ["Action", "Market", "Side", "Notional", "Tenor", "Client reference"],
@@ -37,8 +36,12 @@ test("two copies approved by two trading keys of one account: the Add and the Re
   await until(async () => (await buy()).length === 1, 5_000, "the open's fill");
 
   // A read-only preparer submits the batch: each row's notional before is written beside it.
-  const workbook = new MemoryWorkbook({ sheets: { Exposures: GRID } }).select("Exposures", `A2:F${GRID.length}`);
-  const preparer = await createDesk({ client: deskClient(sb, DEMO_READ_API_KEY), workbook, pollIntervalMs: 100 });
+  const { workbook, desk: preparerDesk } = sandboxWorld(sb, DEMO_READ_API_KEY, {
+    workbook: new MemoryWorkbook({ sheets: { Exposures: GRID } }).select("Exposures", `A2:F${GRID.length}`),
+    intentStore: null,
+    pollIntervalMs: 100,
+  });
+  const preparer = await preparerDesk();
   const read = await preparer.readRows("open");
   const batch = await new Approvals({ sheet: workbook }).submit(
     await preparer.preview(read.action, read.rows),
@@ -52,12 +55,7 @@ test("two copies approved by two trading keys of one account: the Add and the Re
 
   // This computer approves and sends it: 100,000 + 20,000 − 30,000.
   const approve = async (book: MemoryWorkbook, key: string) => {
-    const desk = await createDesk({
-      client: deskClient(sb, key),
-      workbook: book,
-      intentStore: new MemoryIntentStore(),
-      pollIntervalMs: 100,
-    });
+    const desk = await sandboxWorld(sb, key, { workbook: book, pollIntervalMs: 100 }).desk();
     const result = await new Approvals({ sheet: book }).approve(batch.id, publicKeyFingerprint(key), desk);
     await desk.settled(20_000);
     desk.stop();

@@ -1,14 +1,13 @@
 // An approved batch's Adds and Reduces over the sandbox (HTTP): two copies approved by two trading keys of one account execute each row once, the second copy recording from the side's hedge what the first did; a side changed by something else refuses its rows.
 import { defaultAccounts } from "../../../src/sandbox/accounts";
 import { MemoryWorkbook } from "../../../src/excel/memory-workbook";
-import { MemoryIntentStore } from "../../../src/excel/intent-store";
-import { createDesk } from "../../../src/trading/desk";
 import { newIdempotencyKey } from "../../../src/api/client";
 import type { CellValue } from "../../../src/trading/cells";
 import type { SendApproval } from "../../../src/trading/types";
 import type { RunningSandbox } from "../../../src/sandbox/server";
 import { DEMO_API_KEY, DEMO_APPROVER_API_KEY } from "../../../src/sandbox/demo";
 import { controlOk, deskClient, start, until } from "../../sandbox/helpers";
+import { sandboxWorld } from "../../support/sandbox-world";
 
 const TITLES = ["Action", "Market", "Side", "Notional", "Tenor", "Client reference"];
 /** Add 20,000 to the buy hedge (at 100,000), reduce it by 30,000, and reduce the sell hedge (at 50,000) by 10,000. */
@@ -52,7 +51,7 @@ async function hedges() {
 async function approveCopy(apiKey: string, keys: string[], grid = BATCH, before = BEFORE) {
   const workbook = new MemoryWorkbook();
   workbook.setSheet("Batch", grid).select("Batch", `A2:F${grid.length}`);
-  const desk = await createDesk({ client: deskClient(sb, apiKey), workbook, intentStore: new MemoryIntentStore(), pollIntervalMs: 250 });
+  const desk = await sandboxWorld(sb, apiKey, { workbook }).desk();
   const read = await desk.readRows("open");
   expect(read.problems).toEqual([]);
   const preview = await desk.preview(read.action, read.rows);

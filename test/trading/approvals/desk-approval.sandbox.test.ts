@@ -2,14 +2,15 @@
 import { defaultAccounts } from "../../../src/sandbox/accounts";
 import { MemoryWorkbook } from "../../../src/excel/memory-workbook";
 import { MemoryIntentStore } from "../../../src/excel/intent-store";
-import { ALREADY_SENT, createDesk } from "../../../src/trading/desk";
+import { ALREADY_SENT } from "../../../src/trading/desk";
 import { chainHeadOf } from "../../../src/trading/chain-head";
 import { newIdempotencyKey } from "../../../src/api/client";
 import type { CellValue } from "../../../src/trading/cells";
 import type { SendApproval } from "../../../src/trading/types";
 import type { RunningSandbox } from "../../../src/sandbox/server";
 import { DEMO_API_KEY } from "../../../src/sandbox/demo";
-import { controlOk, deskClient, raw, start, serviceState, until } from "../../sandbox/helpers";
+import { controlOk, raw, start, serviceState, until } from "../../sandbox/helpers";
+import { sandboxWorld } from "../../support/sandbox-world";
 import { chainFindings } from "../../support/chain";
 
 const BATCH: CellValue[][] = [
@@ -33,9 +34,10 @@ const approvalOf = (keys?: string[]): SendApproval => ({
   ...(keys ? { idempotencyKeys: keys } : {}),
 });
 
+/** A desk on `workbook` with the batch selected; without `intentStore`, a pane without this computer's journal (another computer). */
 async function deskOn(workbook: MemoryWorkbook, intentStore?: MemoryIntentStore) {
   workbook.setSheet("Batch", BATCH).select("Batch", `A2:F${BATCH.length}`);
-  const desk = await createDesk({ client: deskClient(sb, DEMO_API_KEY), workbook, intentStore, pollIntervalMs: 250 });
+  const desk = await sandboxWorld(sb, DEMO_API_KEY, { workbook, intentStore: intentStore ?? null }).desk();
   const read = await desk.readRows("open");
   expect(read.problems).toEqual([]);
   return { desk, preview: await desk.preview(read.action, read.rows) };
@@ -82,12 +84,7 @@ describe("an approved batch through the desk", () => {
     const OPENS = BATCH.slice(0, 3);
     const copyOn = async (workbook: MemoryWorkbook) => {
       workbook.setSheet("Batch", OPENS).select("Batch", "A2:F3");
-      const desk = await createDesk({
-        client: deskClient(sb, DEMO_API_KEY),
-        workbook,
-        intentStore: new MemoryIntentStore(),
-        pollIntervalMs: 250,
-      });
+      const desk = await sandboxWorld(sb, DEMO_API_KEY, { workbook }).desk();
       const read = await desk.readRows("open");
       return { desk, preview: await desk.preview(read.action, read.rows) };
     };

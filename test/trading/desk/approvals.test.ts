@@ -3,7 +3,7 @@ import { MemoryIntentStore } from "../../../src/excel/intent-store";
 import { intentScope } from "../../../src/trading/intent-store";
 import { ALREADY_SENT } from "../../../src/trading/desk";
 import { intentFromRow, intentToLogRecord } from "../../../src/trading/intent";
-import { ACCOUNT, KEY_ID } from "../fake-service";
+import { ACCOUNT, KEY_ID } from "../../support/fake-service";
 import { START, iso, row, previewOf, type World, world, advance, useDeskClock } from "../../support/desk-world";
 
 useDeskClock();

@@ -2,7 +2,7 @@
 import { Journal } from "../../../src/trading/journal";
 import { MISMATCH_LIMIT_MS, MISMATCH_MIN_MS } from "../../../src/trading/desk";
 import { intentFromRow } from "../../../src/trading/intent";
-import { ACCOUNT } from "../fake-service";
+import { ACCOUNT } from "../../support/fake-service";
 import { START, iso, row, addRow, previewOf, type World, world, byKey, advance, useDeskClock } from "../../support/desk-world";
 
 useDeskClock();

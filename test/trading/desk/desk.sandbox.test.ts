@@ -1,7 +1,6 @@
 // The desk against the real sandbox over HTTP: preview figures, open/add/reduce/close to their final states in the log, duplicates, rejections, resume.
 import { defaultAccounts } from "../../../src/sandbox/accounts";
 import { MemoryWorkbook } from "../../../src/excel/memory-workbook";
-import { createDesk } from "../../../src/trading/desk";
 import { Journal } from "../../../src/trading/journal";
 import { intentScope } from "../../../src/trading/intent-store";
 import { MemoryIntentStore } from "../../../src/excel/intent-store";
@@ -13,6 +12,7 @@ import type { CellValue } from "../../../src/trading/cells";
 import type { RunningSandbox } from "../../../src/sandbox/server";
 import { DEMO_API_KEY, DEMO_API_KEY_2 } from "../../../src/sandbox/demo";
 import { deskClient, controlOk, start, serviceState } from "../../sandbox/helpers";
+import { sandboxWorld } from "../../support/sandbox-world";
 
 const HEADER = ["Market", "Side", "Notional", "Tenor", "Client reference"];
 
@@ -23,12 +23,15 @@ beforeAll(async () => {
 afterAll(() => sb.close());
 beforeEach(() => sb.reset());
 
+/** A desk on `grid` (selected under its titles) for `apiKey`, without this computer's journal; every Progress it reports in `events`. */
 async function setup(grid: CellValue[][], apiKey = DEMO_API_KEY) {
-  const workbook = new MemoryWorkbook({ sheets: { Exposures: grid } }).select("Exposures", `A2:E${grid.length}`);
   const events: Progress[] = [];
-  const client = deskClient(sb, apiKey);
-  const desk = await createDesk({ client, workbook, pollIntervalMs: 250, onProgress: (p) => events.push(p) });
-  return { workbook, desk, client, events };
+  const { workbook, client, desk } = sandboxWorld(sb, apiKey, {
+    workbook: new MemoryWorkbook({ sheets: { Exposures: grid } }).select("Exposures", `A2:E${grid.length}`),
+    intentStore: null,
+    onProgress: (p) => events.push(p),
+  });
+  return { workbook, desk: await desk(), client, events };
 }
 
 async function trade(
@@ -255,12 +258,11 @@ describe("desk over the sandbox", () => {
   });
 
   it("resumes, on the user's word, rows journalled but never sent and rows submitted but not yet filled; rows without an account only once claimed", async () => {
-    const workbook = new MemoryWorkbook();
-    const client = deskClient(sb, DEMO_API_KEY_2);
+    const w = sandboxWorld(sb, DEMO_API_KEY_2);
+    const { workbook, client, store: intentStore } = w;
     const address = (await client.account()).data.account_address;
     // A previous pane journalled three rows and died: one never left, one was accepted and then the pane closed; the
     // third is in a log older than the Account column (and this computer's journal never saw it).
-    const intentStore = new MemoryIntentStore();
     const journal = new Journal(workbook, { store: intentStore, scope: intentScope("sandbox", address) });
     await journal.load();
     const at = new Date().toISOString();
@@ -278,7 +280,7 @@ describe("desk over the sandbox", () => {
     await journal.flush();
     const older = intentFromRow(row(4, "buy", "USDTNGN", "RES-3"), newIdempotencyKey(), "sandbox", at, null);
 
-    const desk = await createDesk({ client, workbook, intentStore, pollIntervalMs: 250 });
+    const desk = await w.desk();
     // Opening the pane lists them and what the service shows; nothing is sent.
     const plan = await desk.inspect();
     expect(plan.items.map((i) => [i.row.idempotencyKey, i.owner, i.step])).toEqual([
@@ -300,7 +302,7 @@ describe("desk over the sandbox", () => {
     // log knows it (no Sent at, not in this computer's journal): it may have been sent, the service shows nothing, so it is
     // never sent blindly: the user decides.
     await new Journal(workbook).append([older]);
-    const next = await createDesk({ client, workbook, intentStore, pollIntervalMs: 250 });
+    const next = await w.desk();
     const listed = await next.inspect();
     expect(listed.items.map((i) => [i.row.idempotencyKey, i.owner, i.step])).toEqual([[older.idempotencyKey, "unclaimed", "decide"]]);
     expect((await next.resume()).resumed).toEqual([]);
@@ -314,7 +316,7 @@ describe("desk over the sandbox", () => {
     expect(log[2].decidedAt).toEqual(expect.any(String));
     next.stop();
     // A second resume finds nothing to do.
-    expect((await (await createDesk({ client, workbook })).resume()).resumed).toEqual([]);
+    expect((await (await w.desk({ intentStore: undefined })).resume()).resumed).toEqual([]);
   });
 
   it("keeps accounts apart: the log records the account, and another account's key neither resumes nor counts that account's rows", async () => {
@@ -343,7 +345,7 @@ describe("desk over the sandbox", () => {
     expect((await workbook.readLog()).map((r) => r.account)).toEqual([addressA, addressA]);
 
     // The same workbook connected with account B's key: A's unfinished row is not sent under B, and A's done row is no duplicate for B.
-    const deskB = await createDesk({ client: clientB, workbook, intentStore: storeA, pollIntervalMs: 250 });
+    const deskB = await sandboxWorld(sb, DEMO_API_KEY_2, { workbook, intentStore: storeA }).desk();
     expect((await deskB.resume()).resumed).toEqual([]);
     expect((await serviceState(sb, DEMO_API_KEY_2)).hedges).toEqual([]);
     workbook.setSheet("Exposures", grid).select("Exposures", "A2:E2");
@@ -352,7 +354,7 @@ describe("desk over the sandbox", () => {
     deskB.stop();
 
     // Back on account A: the stranded row is taken up and sent once, under A; the first row is A's duplicate.
-    const deskA = await createDesk({ client: clientA, workbook, intentStore: storeA, pollIntervalMs: 250, account: addressA });
+    const deskA = await sandboxWorld(sb, DEMO_API_KEY, { workbook, intentStore: storeA }).desk({ account: addressA });
     expect((await deskA.resume()).resumed.map((r) => r.idempotencyKey)).toEqual([stranded.idempotencyKey]);
     await deskA.settled(20_000);
     expect((await serviceState(sb, DEMO_API_KEY)).hedges.map((h) => h.client_reference).sort()).toEqual(["ACC-1", "ACC-2"]);
@@ -363,14 +365,17 @@ describe("desk over the sandbox", () => {
 
   it("asks the key's account through the sender alone: forced 429s it waits out build the desk; one more than its attempts fails it, after exactly its attempts", async () => {
     const asked: Array<number | null> = [];
-    const client = deskClient(sb, DEMO_API_KEY, { onAttempt: (a) => void (a.path === "/account" && asked.push(a.status)) });
+    const w = sandboxWorld(sb, DEMO_API_KEY, {
+      clientOptions: { onAttempt: (a) => void (a.path === "/account" && asked.push(a.status)) },
+      intentStore: null,
+    });
     await controlOk(sb, "POST", "/faults", { rate_limit_next: 3, retry_after_seconds: 0 });
-    const desk = await createDesk({ client, workbook: new MemoryWorkbook() });
+    const desk = await w.desk();
     desk.stop();
     expect(asked).toEqual([429, 429, 429, 200]);
     asked.length = 0;
     await controlOk(sb, "POST", "/faults", { rate_limit_next: 4, retry_after_seconds: 0 });
-    await expect(createDesk({ client, workbook: new MemoryWorkbook() })).rejects.toMatchObject({ code: "rate_limited" });
+    await expect(w.desk()).rejects.toMatchObject({ code: "rate_limited" });
     // The sender's four attempts, and none stacked on them by the desk.
     expect(asked).toEqual([429, 429, 429, 429]);
   });

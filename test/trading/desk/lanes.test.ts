@@ -5,7 +5,7 @@ import { intentFromRow, intentToLogRecord } from "../../../src/trading/intent";
 import type { LogRecord } from "../../../src/trading/log/hedge-log";
 import type { TradeRow } from "../../../src/trading/types";
 import type { TradingDesk } from "../../../src/trading/desk/contract";
-import { ACCOUNT } from "../fake-service";
+import { ACCOUNT } from "../../support/fake-service";
 import { START, iso, row, addRow, previewOf, world, byKey, advance, useDeskClock } from "../../support/desk-world";
 
 useDeskClock();

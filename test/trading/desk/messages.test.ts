@@ -1,6 +1,6 @@
 // What the desk's messages say: how long ago, an unknown outcome's words, a decision's text, a mismatch count started again.
 import { HedgingApiError } from "../../../src/api/errors";
-import { ACCOUNT } from "../fake-service";
+import { ACCOUNT } from "../../support/fake-service";
 import { START, iso, row, addRow, previewOf, world, byKey, advance, useDeskClock } from "../../support/desk-world";
 
 useDeskClock();

@@ -1,6 +1,6 @@
 // What the pane sees of the desk: progress while rows go, settled(), the key's account, stop() and a pane that closes, hosts without AbortSignal.any.
 import { HedgingApiError } from "../../../src/api/errors";
-import { ACCOUNT } from "../fake-service";
+import { ACCOUNT } from "../../support/fake-service";
 import { START, iso, row, addRow, previewOf, world, byKey, advance, useDeskClock } from "../../support/desk-world";
 
 useDeskClock();

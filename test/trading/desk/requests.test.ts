@@ -4,7 +4,7 @@ import { Journal } from "../../../src/trading/journal";
 import { intentScope } from "../../../src/trading/intent-store";
 import { BACKOFF_MS, INSPECT_ASK_MAX } from "../../../src/trading/desk";
 import { intentFromRow } from "../../../src/trading/intent";
-import { ACCOUNT, KEY_ID } from "../fake-service";
+import { ACCOUNT, KEY_ID } from "../../support/fake-service";
 import { START, iso, row, addRow, previewOf, world, advance, useDeskClock } from "../../support/desk-world";
 
 useDeskClock();

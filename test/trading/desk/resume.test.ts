@@ -2,7 +2,7 @@
 import { Journal } from "../../../src/trading/journal";
 import { intentScope } from "../../../src/trading/intent-store";
 import { intentFromRow } from "../../../src/trading/intent";
-import { ACCOUNT } from "../fake-service";
+import { ACCOUNT } from "../../support/fake-service";
 import { START, iso, row, addRow, previewOf, world, byKey, advance, useDeskClock } from "../../support/desk-world";
 
 useDeskClock();

@@ -4,7 +4,7 @@ import { intentFromRow } from "../../../src/trading/intent";
 import { intentScope } from "../../../src/trading/intent-store";
 import type { TradingDesk } from "../../../src/trading/desk/contract";
 import type { LogRecord } from "../../../src/trading/log/hedge-log";
-import { ACCOUNT, KEY_ID } from "../fake-service";
+import { ACCOUNT, KEY_ID } from "../../support/fake-service";
 import { world } from "../../support/desk-world";
 
 export const OPEN_KEY = "key-open";

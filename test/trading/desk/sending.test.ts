@@ -1,6 +1,6 @@
 // The desk's sending: every row journalled before anything leaves (the hedge an Add acts on found first), and the selection read into rows.
 import type { LogRecord } from "../../../src/trading/log/hedge-log";
-import { ACCOUNT } from "../fake-service";
+import { ACCOUNT } from "../../support/fake-service";
 import { START, iso, addRow, previewOf, world, advance, useDeskClock } from "../../support/desk-world";
 
 useDeskClock();

@@ -1,14 +1,12 @@
 // A row only the Hedge Log knows, carrying a typed "Notional before", against the real sandbox: Resume asks the user instead of recording it filled.
 import { defaultAccounts } from "../../../src/sandbox/accounts";
-import { MemoryWorkbook } from "../../../src/excel/memory-workbook";
-import { MemoryIntentStore } from "../../../src/excel/intent-store";
-import { createDesk } from "../../../src/trading/desk";
 import { Journal } from "../../../src/trading/journal";
 import { intentFromRow } from "../../../src/trading/intent";
 import { newIdempotencyKey } from "../../../src/api/client";
 import type { RunningSandbox } from "../../../src/sandbox/server";
 import { DEMO_API_KEY_2 } from "../../../src/sandbox/demo";
-import { deskClient, serviceState, start, until } from "../../sandbox/helpers";
+import { serviceState, start, until } from "../../sandbox/helpers";
+import { sandboxWorld } from "../../support/sandbox-world";
 
 let sb: RunningSandbox;
 beforeAll(async () => {
@@ -18,7 +16,7 @@ afterAll(() => sb.close());
 
 describe("a log-only row with a typed Notional before", () => {
   it("is listed for the user's decision, never recorded filled by Resume, and the service is left as it is", async () => {
-    const client = deskClient(sb, DEMO_API_KEY_2);
+    const { client, workbook, desk: deskOf } = sandboxWorld(sb, DEMO_API_KEY_2);
     const address = (await client.account()).data.account_address;
     // The hedge is at 150,000 after a trade made straight through the API (100,000, then +50,000): no row of this log.
     const opened = await client.open({ market: "USDTNGN", side: "buy", notional_usd: 100_000, tenor_days: 7 });
@@ -28,7 +26,6 @@ describe("a log-only row with a typed Notional before", () => {
     await until(async () => (await client.get(id)).data.notional_usd === 150_000, 5_000, "the add");
 
     // Someone types an Add row into the Hedge Log whose Notional before (100,000) makes that trade look like its effect.
-    const workbook = new MemoryWorkbook();
     const at = new Date(Date.now() - 60_000).toISOString();
     const typed = intentFromRow(
       { rowNumber: 2, action: "add", market: "USDTNGN", side: "buy", notional: 50_000, tenor: null, clientReference: null },
@@ -40,7 +37,7 @@ describe("a log-only row with a typed Notional before", () => {
     Object.assign(typed, { hedgeId: id, notionalBefore: 100_000, sentAt: at });
     await new Journal(workbook).append([typed]); // the log only: this computer's journal never held it
 
-    const desk = await createDesk({ client, workbook, intentStore: new MemoryIntentStore(), pollIntervalMs: 250 });
+    const desk = await deskOf();
     const plan = await desk.inspect();
     expect(plan.items).toHaveLength(1);
     expect(plan.items[0]).toMatchObject({ step: "decide" });

@@ -4,9 +4,9 @@ import { MemoryWorkbook } from "../../../src/excel/memory-workbook";
 import { defaultAccounts } from "../../../src/sandbox/accounts";
 import { DEMO_API_KEY } from "../../../src/sandbox/demo";
 import type { RunningSandbox } from "../../../src/sandbox/server";
-import { createDesk } from "../../../src/trading/desk";
 import type { CellValue } from "../../../src/trading/cells";
-import { deskClient, serviceState, start } from "../../sandbox/helpers";
+import { serviceState, start } from "../../sandbox/helpers";
+import { sandboxWorld } from "../../support/sandbox-world";
 
 const HEADER = ["Market", "Side", "Notional", "Tenor", "Client reference"];
 
@@ -33,9 +33,13 @@ function rewriting(rewrite: (data: Record<string, unknown>) => Record<string, un
 
 async function openOne(rewrite: (data: Record<string, unknown>) => Record<string, unknown>) {
   const grid: CellValue[][] = [HEADER, ["USDTNGN", "buy", 10_000, 7, "ODD-1"]];
-  const workbook = new MemoryWorkbook({ sheets: { Exposures: grid } }).select("Exposures", "A2:E2");
   const { transport, sent } = rewriting(rewrite);
-  const desk = await createDesk({ client: deskClient(sb, DEMO_API_KEY, { transport }), workbook, pollIntervalMs: 250 });
+  const { workbook, desk: deskOf } = sandboxWorld(sb, DEMO_API_KEY, {
+    clientOptions: { transport },
+    workbook: new MemoryWorkbook({ sheets: { Exposures: grid } }).select("Exposures", "A2:E2"),
+    intentStore: null,
+  });
+  const desk = await deskOf();
   const read = await desk.readRows("open");
   const outcome = await desk.send(await desk.preview("open", read.rows));
   await desk.settled(30_000);
