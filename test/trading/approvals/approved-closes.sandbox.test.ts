@@ -125,6 +125,59 @@ describe("an approved batch whose rows another approval did, blocking their prev
     expect(statusOf(copy)).toBe("executed");
   });
 
+  it("a Reduce blocked now (more than is left) and an Add after it, both done by another approval: judged in batch order, recorded in it, nothing sent", async () => {
+    await holding(["buy", 100_000]);
+    // As prepared: 100,000 − 80,000 = 20,000, then + 20,000 = 40,000.
+    const { workbook, id, saved } = await prepared([
+      ["Reduce", "USDTNGN", "buy", 80_000, "", "TRIM-1"],
+      ["Add", "USDTNGN", "buy", 20_000, "", "GROW-1"],
+    ]);
+    await approve(workbook, id, DEMO_API_KEY);
+    expect(await open()).toEqual([["buy", 40_000]]);
+    const before = await acted();
+
+    const copy = new MemoryWorkbook({ sheets: { [APPROVALS_SHEET_NAME]: saved } });
+    const result = await approve(copy, id, DEMO_APPROVER_API_KEY);
+    expect(result.skipped).toEqual([]);
+    expect(await acted()).toBe(before);
+    expect((await copy.readLog()).map((r) => [r.action, r.status, r.sentAt ?? "never sent", r.notionalBefore])).toEqual([
+      ["reduce", "filled", "never sent", 100_000],
+      ["add", "filled", "never sent", 20_000],
+    ]);
+    expect(statusOf(copy)).toBe("executed");
+  });
+
+  it("sent under an approval straight through the desk: a blocked row another approval did is recorded, a blocked row it did not stays skipped with its blocker", async () => {
+    await holding(["buy", 100_000], ["sell", 50_000]);
+    await deskClient(sb, DEMO_API_KEY).close({ market: "USDTNGN", side: "sell" }); // the Close another approval made
+    await until(async () => (await open()).length === 1, 5_000, "the close");
+    const grid = [TITLES, ["Close", "USDTNGN", "sell", "", "", "SHUT-1"], ["Reduce", "USDTNGN", "buy", 200_000, "", "TRIM-9"]];
+    const { desk, workbook } = sandboxWorld(sb, DEMO_APPROVER_API_KEY, {
+      workbook: new MemoryWorkbook({ sheets: { Batch: grid } }).select("Batch", "A2:F3"),
+      pollIntervalMs: 100,
+    });
+    const approver = await desk();
+    const read = await approver.readRows("open");
+    const preview = await approver.preview(read.action, read.rows);
+    expect(preview.lines.map((l) => l.blockers.length > 0)).toEqual([true, true]);
+    const result = await approver.send(preview, {
+      approval: {
+        batchHash: "5e".repeat(32),
+        preparedBy: "fp-aaaaaaaaaaaaaaaa",
+        approvedBy: publicKeyFingerprint(DEMO_APPROVER_API_KEY),
+        idempotencyKeys: ["k-close-1", "k-reduce-1"].map((k) => `${k}-${Date.now()}`),
+        preparedAt: new Date(Date.now() - 60_000).toISOString(),
+        notionalsBefore: [50_000, 100_000],
+      },
+    });
+    await approver.settled(20_000);
+    expect(result.skipped).toEqual([{ rowNumber: 3, reason: preview.lines[1].blockers.join(" ") }]);
+    expect((await workbook.readLog()).map((r) => [r.action, r.side, r.status, r.sentAt ?? "never sent"])).toEqual([
+      ["close", "sell", "closed", "never sent"],
+    ]);
+    expect(await open()).toEqual([["buy", 100_000]]);
+  });
+
   it("a blocked row the service does not show done (its side changed by something else) still refuses the whole batch: nothing sent, still pending", async () => {
     await holding(["buy", 100_000], ["sell", 50_000]);
     const { workbook, id } = await prepared([
