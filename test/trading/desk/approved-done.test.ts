@@ -4,14 +4,16 @@ import type { Hedge } from "../../../src/api/schemas";
 import { doneOnService, type ApprovedLine } from "../../../src/trading/desk/approved-done";
 import type { TradeRow } from "../../../src/trading/types";
 import { hedge } from "../../support/builders";
+import { PAGE_SIZE } from "../../../src/trading/fills";
 
-/** A service whose open hedges are `held` (listed as filled); counts its list requests. */
+/** A service whose open hedges are `held` (listed by their status, or by client reference); counts its list requests. */
 function service(held: Hedge[]) {
   const asked = { lists: 0 };
   const client = {
-    list: async (query: { status?: string }) => {
+    list: async (query: { status?: string; client_reference?: string }) => {
       asked.lists++;
-      return { data: query.status === "filled" ? held : [] };
+      if (query.client_reference) return { data: held.filter((h) => h.client_reference === query.client_reference) };
+      return { data: held.filter((h) => h.status === query.status) };
     },
   } as unknown as HedgingClient;
   return { client, asked };
@@ -114,6 +116,51 @@ describe("an approved batch's side, judged against its hedge now", () => {
     );
     expect(got.done.map(([i, status]) => [i, status])).toEqual([[0, "filled"]]);
     expect(got.refused.map(([i]) => i)).toEqual([1]);
+  });
+
+  it("a side whose hedge the listing shows only among the submitted ones is judged on it, not as closed (every side looked for before the listing stops)", async () => {
+    const sell = hedge({ id: "hs", side: "sell", notional_usd: 50_000, status: "submitted" });
+    const got = await judged(
+      [line(row("reduce", 10_000), 0, 100_000), line(row("reduce", 10_000, "sell", 3), 1, 50_000)],
+      [buyAt(100_000), sell],
+    );
+    expect(got).toEqual({ done: [], refused: [], asked: 2 });
+  });
+
+  it("a listing cut short (every page full, the side not in it): the side is not judged, its lines go on their keys", async () => {
+    let page = 0;
+    const client = {
+      list: async () => ({
+        data: Array.from({ length: PAGE_SIZE }, (_, i) => hedge({ id: `x-${page}-${i}`, market: `M${page++}X${i}`, status: "filled" })),
+      }),
+    } as unknown as HedgingClient;
+    const found = await doneOnService(client, [line(row("close", null), 0, 80_000)], "2026-11-27T09:00:00.000Z", "sandbox", null);
+    expect([found.done.size, found.refused.size]).toEqual([0, 0]);
+  });
+
+  it("an Open of the batch found done by its client reference, then an Add of its side: the Open stays filled, the Add is judged against the hedge it opened", async () => {
+    const opened = hedge({
+      id: "hn",
+      side: "buy",
+      notional_usd: 70_000,
+      status: "filled",
+      client_reference: "NEW-1",
+      opened_at: "2026-11-27T09:01:00.000Z",
+    });
+    const { client } = service([opened]);
+    const openRow = { ...row("open", 50_000), tenor: 7 as const, clientReference: "NEW-1" };
+    const found = await doneOnService(
+      client,
+      [line(openRow, 0, null), line(row("add", 20_000, "buy", 3), 1, 50_000)],
+      "2026-11-27T09:00:00.000Z",
+      "sandbox",
+      null,
+    );
+    expect([...found.done].map(([i, d]) => [i, d.patch.status])).toEqual([
+      [0, "filled"],
+      [1, "filled"],
+    ]);
+    expect(found.refused.size).toBe(0);
   });
 
   it.each([
