@@ -38,7 +38,7 @@ describe("an approved batch sent again: a key already sent never leaves twice", 
     const again = await here.send(previewOf([row(), row({ rowNumber: 3, side: "sell" })]), {
       approval: approval(["batch-key-1", "batch-key-2"]),
     });
-    expect(again.skipped).toEqual([{ rowNumber: 2, reason: ALREADY_SENT }]);
+    expect(again.skipped).toEqual([{ rowNumber: 2, reason: "already sent: see Resume" }]);
     expect(asked).toEqual([["batch-key-1", "batch-key-2"]]);
     await advance(2_000);
     expect(w.service.posts.map((p) => p.key)).toEqual(["batch-key-1", "batch-key-2"]);
@@ -71,5 +71,38 @@ describe("an approved batch sent again: a key already sent never leaves twice", 
     const again = await desk.send(previewOf([row()]), { approval: approval(["batch-key-1"]) });
     expect(again).toMatchObject({ rows: [], skipped: [{ rowNumber: 2, reason: ALREADY_SENT }] });
     expect(w.service.posts).toEqual([]);
+  });
+});
+
+describe("before an approval: what of the batch the service shows done", () => {
+  it("without the time the batch was prepared, nothing can be judged done: the service is not asked and no line is done", async () => {
+    const w = world();
+    const desk = await w.desk();
+    const reads = w.service.reads.length;
+    const done = await desk.doneBeforeApproval(previewOf([row({ clientReference: "NEW-1" })]), {
+      batchHash: "5e".repeat(32),
+      preparedBy: "fp-aaaaaaaaaaaaaaaa",
+      approvedBy: "fp-bbbbbbbbbbbbbbbb",
+      idempotencyKeys: ["batch-key-1"],
+    });
+    expect(done.size).toBe(0);
+    expect(w.service.reads.slice(reads)).toEqual([]);
+  });
+
+  it("with it, an Open the service shows by its client reference, opened since, is done (what it shows, by its place in the preview)", async () => {
+    const w = world();
+    w.service.fillAtOnce = true;
+    const other = await w.desk({ intentStore: new MemoryIntentStore() });
+    await other.send(previewOf([row({ clientReference: "NEW-1" })]));
+    const desk = await w.desk();
+    const done = await desk.doneBeforeApproval(previewOf([row({ clientReference: "NEW-1" })]), {
+      batchHash: "5e".repeat(32),
+      preparedBy: "fp-aaaaaaaaaaaaaaaa",
+      approvedBy: "fp-bbbbbbbbbbbbbbbb",
+      idempotencyKeys: ["batch-key-1"],
+      preparedAt: iso(START - 60_000),
+    });
+    expect([...done.keys()]).toEqual([0]);
+    expect(done.get(0)).toMatch(/^Done already by another approval of this batch: /);
   });
 });

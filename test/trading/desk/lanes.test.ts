@@ -289,6 +289,7 @@ describe("the preview says which row a market side waits on", () => {
     await desk.inspect();
     w.service.readsDownFor(60_000);
     await expect(desk.decide("planted", "done")).rejects.toMatchObject({
+      name: "NothingShownError",
       code: "confirm_nothing_shown",
       message: "The service could not be asked, and this computer's journal has nothing of this row. Record it as done anyway?",
     });
