@@ -45,6 +45,20 @@ const cases: Array<[string, Intent, Shown, Facts, string]> = [
     "park:log_only",
   ],
   [
+    "a Reduce only the log knows that looks done only against its Notional before needs your decision too",
+    Object.assign(add("submitting"), { action: "reduce" as const, notionalBefore: 100_000 }),
+    filled,
+    { ...SENT, sentBy: "unknown" },
+    "park:log_only",
+  ],
+  [
+    "a Close only the log knows is recorded as the service shows it: its hedge closed needs no Notional before",
+    Object.assign(add("submitting"), { action: "close" as const, notional: null, notionalBefore: 100_000 }),
+    { kind: "effect", patch: { status: "closed", message: "Closed." }, says: "Hedge h-1 is closed." },
+    { ...SENT, sentBy: "unknown" },
+    "adopt:closed",
+  ],
+  [
     "the same row journalled here (its Notional before written by this computer) is recorded",
     Object.assign(add("submitting"), { notionalBefore: 100_000 }),
     filled,
