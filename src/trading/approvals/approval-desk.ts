@@ -222,7 +222,7 @@ export class Approvals {
     const decidedAt = this.now().toISOString();
     await this.sheet.setApprovalStatus(id, from, { ...decision, decidedAt });
     const status = decision.status as JournalledDecision["status"];
-    await this.journal.putDecision({ batchId: id, hash, status, by: decision.approvedBy ?? "", at: decidedAt });
+    await this.journal.putDecision({ batchId: id, hash, status, by: decision.approvedBy, at: decidedAt });
   }
 
   private async block(id: string): Promise<ApprovalBlock> {

@@ -5,7 +5,8 @@ import type { CellValue } from "../cells";
 /** What a decision writes into a block's header line. */
 export interface ApprovalDecision {
   status: ApprovalStatus;
-  approvedBy: string | null;
+  /** The deciding key's public fingerprint: every decision names who made it. */
+  approvedBy: string;
   decidedAt: string | null;
   reason: string | null;
 }
@@ -15,7 +16,7 @@ export const DECISION_COLUMNS = [COL.status, COL.decidedBy, COL.decidedAt, COL.r
 
 /** The header cells a decision writes, by column (see DECISION_COLUMNS). */
 export function decisionCells(decision: ApprovalDecision): CellValue[] {
-  return [decision.status, decision.approvedBy ?? "", decision.decidedAt ?? "", decision.reason ?? ""];
+  return [decision.status, decision.approvedBy, decision.decidedAt ?? "", decision.reason ?? ""];
 }
 
 /** Whether a decision may be written over the status a block's values line holds now. */
