@@ -94,9 +94,8 @@ export function rowDigest(row: TradeRequest): string {
   return BATCH_FIELDS.map((f, i) => hashOf("hedge-row-field-v1", f, JSON.stringify(values[i])).slice(0, 4)).join("-");
 }
 
-/** The lines of a batch's block, as plain values (titles, header values, row titles, one line per row). */
+/** The lines of a batch's block, as plain values (titles, header values, row titles, one line per row), each APPROVAL_WIDTH wide. */
 export function blockLines(batch: Omit<ApprovalBatch, "rows"> & { rows: readonly TradeRequest[] }): CellValue[][] {
-  const pad = (line: CellValue[]) => [...line, ...Array<CellValue>(APPROVAL_WIDTH - line.length).fill("")];
   const header: CellValue[] = [
     batch.id,
     batch.status,
@@ -108,13 +107,11 @@ export function blockLines(batch: Omit<ApprovalBatch, "rows"> & { rows: readonly
     batch.decidedAt ?? "",
     batch.reason ?? "",
   ];
-  const rows = batch.rows.map((r, i) =>
-    pad([
-      ...[r.action, r.market, r.side, r.notional ?? "", r.tenor ?? "", r.clientReference ?? ""],
-      ...[approvalKey(batch.id, i + 1), rowDigest(r), batch.notionalsBefore?.[i] ?? ""],
-    ]),
-  );
-  return [[...BATCH_TITLES], header, pad([...ROW_TITLES]), ...rows];
+  const rows = batch.rows.map((r, i) => [
+    ...[r.action, r.market, r.side, r.notional ?? "", r.tenor ?? "", r.clientReference ?? ""],
+    ...[approvalKey(batch.id, i + 1), rowDigest(r), batch.notionalsBefore?.[i] ?? ""],
+  ]);
+  return [[...BATCH_TITLES], header, [...ROW_TITLES], ...rows];
 }
 
 /** Number formats of a block's cells (strings become text through the safe writer): amounts to the cent, counts and tenors whole. */

@@ -52,27 +52,28 @@ export function blockChanges(block: ApprovalBlock): BatchChange[] {
       if (order[j] !== k.from) changes.push({ kind: "moved", position: k.position, from: k.from });
       return;
     }
-    const other = kept.find((o) => o !== k && o.line.digest === k.now);
+    // k itself never matches: its digest differs from its cells'.
+    const other = kept.find((o) => o.line.digest === k.now);
     if (other) changes.push({ kind: "moved", position: k.position, from: other.from });
     else changes.push({ kind: "changed", position: k.position, fields: k.now === null ? [] : fieldsChanged(k.line.digest, k.now) });
   });
   return changes.sort((a, b) => a.position - b.position);
 }
 
-/** A change in a sentence: "row 2 (sheet row 14): Notional changed". */
+/**
+ * A change in a sentence: "row 2 (sheet row 14): Notional changed". A changed, added or moved row is at a line of the block
+ * (blockChanges names them by their line); a row changed in place names one field at least, or it was not read (then its
+ * row problem says why).
+ */
 export function describeChange(change: BatchChange, block: ApprovalBlock): string {
-  const sheetRow = (position: number) => block.lines[position - 1]?.rowNumber;
-  const at = (position: number) => {
-    const row = sheetRow(position);
-    return row === undefined ? `row ${position}` : `row ${position} (sheet row ${row})`;
-  };
+  const sheetRow = (position: number) => block.lines[position - 1].rowNumber;
+  const at = (position: number) => `row ${position} (sheet row ${sheetRow(position)})`;
   switch (change.kind) {
     case "changed": {
       const problem = block.rowProblems.find((p) => p.rowNumber === sheetRow(change.position));
       // The row's own sentence, without its "Row N: " (the place is said first) and its full stop (the changes are joined by "; ").
       if (problem) return `${at(change.position)}: ${problem.message.replace(/^Row \d+: /, "").replace(/\.$/, "")}`;
-      const fields = change.fields.map((f) => FIELD_LABELS[f]);
-      return `${at(change.position)}: ${fields.length > 0 ? `${fields.join(", ")} changed` : "changed"}`;
+      return `${at(change.position)}: ${change.fields.map((f) => FIELD_LABELS[f]).join(", ")} changed`;
     }
     case "added":
       return `${at(change.position)}: added (not one of the prepared rows)`;
@@ -117,33 +118,30 @@ function notPending(batch: ApprovalBatch): string {
       return `Batch ${batch.id} was already approved${by} and executed${at}: it is never sent twice.`;
     case "approved":
       return `Batch ${batch.id} was already approved${by}${at}; only that approver can finish sending it.`;
-    case "rejected":
+    default: // rejected (notPending is never asked about a pending batch)
       return `Batch ${batch.id} was rejected${by}${at}${batch.reason ? ` ("${batch.reason}")` : ""}: prepare and submit it again to trade it.`;
-    default:
-      return `Batch ${batch.id} is not pending.`;
   }
 }
 
 /**
  * Why the block read now is not what the approver's check showed (the rows it pinned and their hash), in a sentence; null
- * when it is the same batch, the same rows and the same hash. Approve sends only what was shown.
+ * when it is the same batch, the same rows and the same hash. Approve sends only what was shown. (No change between the
+ * rows means the same canonical rows, so the same recomputed hash: comparing those too would add nothing.)
  */
 export function differsFromShown(shown: ApprovalCheck, now: ApprovalCheck): string | null {
-  const same = shown.batch.id === now.batch.id && shown.batch.hash === now.batch.hash && shown.recomputedHash === now.recomputedHash;
-  const changes = batchChanges(shown.batch.rows, now.batch.rows);
-  if (same && changes.length === 0) return null;
-  const what = changes.map(describeShownChange);
+  const what = batchChanges(shown.batch.rows, now.batch.rows).map(describeShownChange);
   if (shown.batch.hash !== now.batch.hash)
     what.push(`Batch hash ${shown.batch.hash.slice(0, 12)}… when checked, ${now.batch.hash.slice(0, 12)}… now`);
-  if (what.length === 0) what.push("its rows were rewritten in place");
+  if (shown.batch.id !== now.batch.id) what.push(`the block read is batch ${now.batch.id}`);
+  if (what.length === 0) return null;
   return `Batch ${shown.batch.id} changed on the sheet since you checked it: ${what.join("; ")}. Nothing was sent: check it again and approve only what you see.`;
 }
 
-/** A change against the rows the check showed: "row 1: Side changed". */
+/** A change against the rows the check showed: "row 1: Side changed" (a row changed in place differs in one field at least: its canonical values are the fields). */
 function describeShownChange(change: BatchChange): string {
   switch (change.kind) {
     case "changed":
-      return `row ${change.position}: ${change.fields.length > 0 ? `${change.fields.map((f) => FIELD_LABELS[f]).join(", ")} changed` : "changed"}`;
+      return `row ${change.position}: ${change.fields.map((f) => FIELD_LABELS[f]).join(", ")} changed`;
     case "added":
       return `row ${change.position}: added`;
     case "removed":
