@@ -13,6 +13,9 @@ export default {
     config: {
       // End-to-end (browser) and benchmark suites are left out: too slow per mutant, and covered by the unit and sandbox tests.
       testPathIgnorePatterns: ["/node_modules/", "/test/e2e/", "/test/bench/"],
+      // MUTATION_SUITES="test/api/redact.test.ts,test/monthend/*.test.ts": only those suites judge the run (a module whose
+      // own suites judge it, where every suite importing it would otherwise be "related"; the score is then a lower bound).
+      ...(process.env.MUTATION_SUITES ? { testMatch: process.env.MUTATION_SUITES.split(",").map((g) => `<rootDir>/${g.trim()}`) } : {}),
       // Of those, a mutant runs only the files holding a test that reached it in the dry run, cheapest first, and stops at
       // its first failing test (jest's own bail is not available to Stryker). See test/support/mutation/.
       testSequencer: "./test/support/mutation/sequencer.js",
