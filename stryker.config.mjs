@@ -1,5 +1,6 @@
 // StrykerJS configuration: mutation testing of the money code (npm run mutate; one module: npm run mutate -- --mutate src/api/sender.ts; not part of npm test).
 import os from "node:os";
+import process from "node:process";
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
