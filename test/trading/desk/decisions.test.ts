@@ -190,4 +190,27 @@ describe("the user's word on a row that needs a decision", () => {
     expect(await byKey(w, r.idempotencyKey)).toMatchObject({ status: "filled", fillTxHash: "0xf-h-1" });
     expect(w.service.posts).toEqual([]);
   });
+
+  it("It was not done on a desk stopped meanwhile (the pane closed its panel): the decision starts it again, and the row queued behind goes", async () => {
+    const w = world();
+    const { desk, r } = await waiting(w, { notional_usd: 100_000 });
+    desk.stop();
+    expect(await desk.decide(r.idempotencyKey, "not_done")).toMatchObject({ status: "not_sent" });
+    await advance(100);
+    expect(w.service.posts.map((p) => p.key)).toEqual(["behind"]);
+  });
+
+  it("It was done on a desk stopped meanwhile (the pane closed its panel): the decision starts it again, and the accepted open is followed until it fills", async () => {
+    const w = world();
+    const r = await w.journalled(row(), { sentAt: iso(START - 20 * 60_000) }, { keyId: null });
+    const desk = await w.desk();
+    await desk.resume();
+    await advance(100);
+    desk.stop();
+    w.service.seed({ client_reference: "D-1", notional_usd: 10_000, status: "submitted", opened_at: iso(START), filled_at: null });
+    expect(await desk.decide(r.idempotencyKey, "done")).toMatchObject({ status: "submitted" });
+    w.service.fill();
+    await advance(2_000);
+    expect(await byKey(w, r.idempotencyKey)).toMatchObject({ status: "filled", fillTxHash: "0xf-h-1" });
+  });
 });
