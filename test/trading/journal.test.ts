@@ -1,7 +1,7 @@
 // The journal over an in-memory workbook and per-user store: what opening a workbook brings back (rows the log lost, rows another workbook holds, rows edited in the log), and what happens when a write fails.
 import { MemoryWorkbook, columnLetters } from "../../src/excel/memory-workbook";
 import { MemoryIntentStore } from "../../src/excel/intent-store";
-import { Journal, utcDayStart } from "../../src/trading/journal";
+import { byLoggedAt, Journal, utcDayStart } from "../../src/trading/journal";
 import { intentFromRow, intentToLogRecord, type Intent } from "../../src/trading/intent";
 import { intentScope } from "../../src/trading/intent-store";
 import { LOG_COLUMNS, LOG_SHEET_NAME } from "../../src/trading/log/hedge-log";
@@ -786,5 +786,19 @@ describe("writes that fail", () => {
 
   it("a store is given its scope", () => {
     expect(() => new Journal(new MemoryWorkbook(), { store: new MemoryIntentStore() })).toThrow(/needs its scope/);
+  });
+});
+
+describe("the order rows are taken in (byLoggedAt: restored rows, the preview's log)", () => {
+  it("oldest first by when logged; rows logged at the same instant are equal, so a stable sort keeps their order", () => {
+    const at = (loggedAt: string, key: string) => ({ loggedAt, key });
+    const rows = [
+      at("2026-11-27T09:00:02.000Z", "b"),
+      at("2026-11-27T09:00:01.000Z", "a"),
+      at("2026-11-27T09:00:03.000Z", "c"),
+      at("2026-11-27T09:00:02.000Z", "b2"),
+    ];
+    expect([...rows].sort(byLoggedAt).map((r) => r.key)).toEqual(["a", "b", "b2", "c"]);
+    expect([byLoggedAt(rows[1], rows[0]), byLoggedAt(rows[0], rows[1]), byLoggedAt(rows[0], rows[3])]).toEqual([-1, 1, 0]);
   });
 });
