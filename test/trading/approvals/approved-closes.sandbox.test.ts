@@ -7,7 +7,7 @@ import { APPROVALS_SHEET_NAME } from "../../../src/trading/approvals/block";
 import type { CellValue } from "../../../src/trading/cells";
 import type { RunningSandbox } from "../../../src/sandbox/server";
 import { DEMO_API_KEY, DEMO_APPROVER_API_KEY, DEMO_READ_API_KEY } from "../../../src/sandbox/demo";
-import { controlOk, deskClient, start, until } from "../../sandbox/helpers";
+import { deskClient, serviceState, start, until } from "../../sandbox/helpers";
 import { sandboxWorld } from "../../support/sandbox-world";
 
 const TITLES = ["Action", "Market", "Side", "Notional", "Tenor", "Client reference"];
@@ -19,12 +19,7 @@ beforeAll(async () => {
 afterAll(() => sb.close());
 beforeEach(() => sb.reset());
 
-interface Recorded {
-  api_key: string;
-  hedges: Array<{ side: string; notional_usd: number; status: string }>;
-  history: Array<{ exit_type: string }>;
-}
-const account = async () => ((await controlOk(sb, "GET", "/state")).accounts as Recorded[]).find((a) => a.api_key === DEMO_API_KEY)!;
+const account = () => serviceState(sb, DEMO_API_KEY);
 const open = async () =>
   (await account()).hedges
     .filter((h) => h.status === "filled" || h.status === "submitted")
