@@ -1,31 +1,19 @@
-// The /v2 API: routing, auth, rate limit, injected faults, scope, body validation with the client's zod schemas, idempotency.
+// The /v2 API's request handling: finding the route (routes.ts), auth, rate limit, injected faults, scope, body validation with the client's zod schemas, idempotency.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type * as z from "zod/mini";
 import { SERVICE_ERROR_STATUS } from "../api/errors";
-import {
-  addByIdRequestSchema,
-  addRequestSchema,
-  closeRequestSchema,
-  decreaseRequestSchema,
-  fieldErrors,
-  historyQuerySchema,
-  listQuerySchema,
-  openRequestSchema,
-  quoteRequestSchema,
-} from "../api/schemas";
+import { fieldErrors } from "../api/schemas";
 import { DEFAULT_RATE_LIMIT_PER_SECOND } from "./accounts";
 import type { Engine } from "./engine";
 import type { Faults } from "./faults";
 import {
   failure,
-  failureOf,
   methodNotAllowed,
   notFound,
   parseJsonBody,
   readBody,
   send,
   sleep,
-  success,
   unsaved,
   validationFailure,
   type Reply,
@@ -33,35 +21,10 @@ import {
 import { fingerprintOf, idempotencyScope, MAX_IDEMPOTENCY_KEY_LENGTH, type IdempotencyStore } from "./idempotency";
 import { openApiDocument, OPENAPI_PATH } from "./openapi";
 import type { RateLimiter } from "./rate-limit";
-import { ok, type AccountState, type Credential, type Outcome } from "./state";
+import { buildRoutes, type Context, type Route } from "./routes";
+import type { Credential } from "./state";
 
 export const API_PREFIX = "/v2";
-
-type Scope = "read" | "trade";
-
-interface Context {
-  acct: AccountState;
-  /** The key the request came with (rate limits are per key; idempotency keys per account). */
-  apiKey: string;
-  /** That key's own scopes (GET /account shows them as `meta.key_scopes`). */
-  scopes: readonly string[];
-  query: URLSearchParams;
-  params: string[];
-  body: unknown;
-  /** Waits for the injected latency; a state-changing route calls it while its Idempotency-Key is in flight. */
-  delay: () => Promise<void>;
-}
-
-interface Route {
-  method: "GET" | "POST";
-  /** A fixed path, or a pattern whose groups become `params`. */
-  path: string | RegExp;
-  scope: Scope;
-  /** State-changing: Idempotency-Key, trade scope, drop-after-commit. */
-  mutation?: boolean;
-  bodySchema?: z.ZodMiniType;
-  run: (ctx: Context) => Reply | Promise<Reply>;
-}
 
 export interface RouterDeps {
   engine: Engine;
@@ -84,159 +47,6 @@ export interface Answer {
   path: string;
   status: number;
   body: string;
-}
-
-function replyOf<T>(outcome: Outcome<T>, meta: Record<string, unknown> = {}): Reply {
-  return outcome.ok ? success(outcome.data, meta) : failureOf(outcome.error);
-}
-
-/** Query values as the zod query schemas expect them: numbers for numeric strings. */
-function queryObject(query: URLSearchParams, names: string[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const name of names) {
-    const value = query.get(name);
-    if (value === null) continue;
-    out[name] = name === "limit" && /^-?\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : value;
-  }
-  return out;
-}
-
-function parseQuery<S extends z.ZodMiniType>(schema: S, query: URLSearchParams, names: string[]): Outcome<z.output<S>> {
-  const input = queryObject(query, names);
-  const parsed = schema.safeParse(input);
-  if (parsed.success) return ok(parsed.data);
-  const fields = fieldErrors(parsed.error, input);
-  return {
-    ok: false,
-    error: {
-      code: "validation_error",
-      message: `Invalid query: ${Object.entries(fields)
-        .map(([f, p]) => `${f} ${p}`)
-        .join("; ")}.`,
-      details: { fields },
-    },
-  };
-}
-
-/** `?account=` names an account; anything but the caller's own address is 403 account_forbidden. */
-function accountParamCheck(ctx: Context): Reply | null {
-  const asked = ctx.query.get("account");
-  if (asked === null) return null;
-  const own = ctx.acct.config.account_address;
-  if (own && asked.toLowerCase() === own.toLowerCase()) return null;
-  return failure("account_forbidden", "The requested account is not the caller's.");
-}
-
-// Over 80 lines as one flat table: the API's whole map in one place, each entry a few lines; splitting it would scatter it.
-export function buildRoutes(engine: Engine): Route[] {
-  const mutation = <S extends z.ZodMiniType>(
-    path: string | RegExp,
-    bodySchema: S,
-    run: (ctx: Context, body: z.output<S>) => Promise<Outcome<unknown>>,
-  ): Route => ({
-    method: "POST",
-    path,
-    scope: "trade",
-    mutation: true,
-    bodySchema,
-    run: async (ctx) => replyOf(await run(ctx, ctx.body as z.output<S>)),
-  });
-
-  return [
-    {
-      method: "GET",
-      path: "/markets",
-      scope: "read",
-      run: ({ acct }) => {
-        const { data, meta } = engine.marketList(acct);
-        return success(data, meta);
-      },
-    },
-    {
-      method: "GET",
-      path: "/prices",
-      scope: "read",
-      run: ({ acct, query }) => {
-        const values = query.getAll("market");
-        let symbols: string[] | null = null;
-        if (values.length > 0) {
-          symbols = values
-            .flatMap((v) => v.split(","))
-            .map((s) => s.trim())
-            .filter((s) => s !== "");
-          if (symbols.length === 0) return validationFailure({ market: "must be a market symbol such as USDTNGN" });
-        }
-        const result = engine.prices(acct, symbols);
-        return result.ok ? success(result.data.data, result.data.meta) : failureOf(result.error);
-      },
-    },
-    {
-      method: "GET",
-      path: "/account",
-      scope: "read",
-      run: (ctx) =>
-        accountParamCheck(ctx) ?? success(engine.account(ctx.acct), { source: engine.source(ctx.acct), key_scopes: [...ctx.scopes] }),
-    },
-    {
-      method: "GET",
-      path: "/positions",
-      scope: "read",
-      run: (ctx) => accountParamCheck(ctx) ?? success(engine.positions(ctx.acct), { source: engine.source(ctx.acct) }),
-    },
-    {
-      method: "POST",
-      path: "/quotes",
-      scope: "read",
-      bodySchema: quoteRequestSchema,
-      run: ({ acct, body }) => replyOf(engine.quote(acct, body as z.output<typeof quoteRequestSchema>), { source: engine.source(acct) }),
-    },
-    {
-      method: "GET",
-      path: "/hedges/history",
-      scope: "read",
-      run: ({ acct, query }) => {
-        const q = parseQuery(historyQuerySchema, query, ["from", "to", "limit"]);
-        return q.ok ? success(engine.history(acct, q.data)) : failureOf(q.error);
-      },
-    },
-    {
-      method: "GET",
-      path: "/hedges",
-      scope: "read",
-      run: ({ acct, query }) => {
-        const q = parseQuery(listQuerySchema, query, ["status", "client_reference", "limit", "starting_after"]);
-        return q.ok ? success(engine.listHedges(acct, q.data)) : failureOf(q.error);
-      },
-    },
-    mutation("/hedges", openRequestSchema, async (ctx, body) => {
-      const ticket = engine.beginOpen(ctx.acct, body);
-      if (!ticket.ok) return ticket;
-      await ctx.delay(); // the hedge is `submitting` meanwhile
-      return ok(engine.submitOpen(ticket.data));
-    }),
-    mutation("/hedges/add", addRequestSchema, async (ctx, body) => {
-      await ctx.delay();
-      return engine.add(ctx.acct, body);
-    }),
-    mutation("/hedges/decrease", decreaseRequestSchema, async (ctx, body) => {
-      await ctx.delay();
-      return engine.decrease(ctx.acct, body);
-    }),
-    mutation("/hedges/close", closeRequestSchema, async (ctx, body) => {
-      await ctx.delay();
-      return engine.close(ctx.acct, body);
-    }),
-    mutation(/^\/hedges\/([^/]+)\/add$/, addByIdRequestSchema, async (ctx, body) => {
-      await ctx.delay();
-      return engine.addById(ctx.acct, ctx.params[0], body);
-    }),
-    {
-      method: "GET",
-      path: /^\/hedges\/([^/]+)$/,
-      scope: "read",
-      run: ({ acct, params }) => replyOf(engine.getHedge(acct, params[0])),
-    },
-  ];
 }
 
 /** A body as JSON, then checked by the client's own request schema: the parsed body and the JSON as sent, or the 400. */
