@@ -16,5 +16,3 @@ export const DEMO_READONLY_API_KEY = "svc_test_readonly_key_0001";
 export const DEMO_REVOKED_API_KEY = "svc_test_revoked_key_0001";
 /** account_address null: trades give 400 account_not_configured. */
 export const DEMO_UNCONFIGURED_API_KEY = "svc_test_unconfigured_key_0001";
-/** The market every default account may trade. */
-export const DEMO_MARKET = "USDTNGN";
