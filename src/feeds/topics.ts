@@ -1,7 +1,7 @@
 // The topics the feeds poll, one per distinct request: the key names the request, fetch makes it.
 import type { Account, Hedge, HistoryQuery, ListQuery, Market, Position, Prices, Quote, QuoteRequest, ClosedHedge } from "../api/schemas";
 import { ArgumentError } from "./feed-error";
-import type { FetchContext, TopicSpec } from "./hub";
+import type { FetchContext, TopicSpec } from "./topic";
 
 /** Throws an ArgumentError (shown as #VALUE!) when the account's allowed markets are known and exclude `market`. */
 export async function requireAllowedMarket(context: FetchContext, market: string): Promise<void> {

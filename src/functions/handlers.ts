@@ -1,7 +1,7 @@
 // What each HEDGE.* function does: check its arguments, pick its topic and view, and select its cells from each update.
 import type { Market, Meta, Prices, Side } from "../api/schemas";
 import { ArgumentError } from "../feeds/feed-error";
-import { allowedMarketsOf } from "../feeds/hub";
+import { allowedMarketsOf } from "../feeds/allowed-markets";
 import {
   accountTopic,
   checkAllowedMarket,

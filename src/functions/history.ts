@@ -1,7 +1,7 @@
 // HEDGE.HISTORY([from], [to]): its arguments (Excel dates or ISO text), its topic (every page of GET /hedges/history in the window, refreshed slowly), and its spill.
 import { ArgumentError } from "../feeds/feed-error";
 import { utcMs } from "../api/time";
-import type { TopicSpec } from "../feeds/hub";
+import type { TopicSpec } from "../feeds/topic";
 import { fetchHistory, type HistoryRead } from "../monthend/month-data";
 import { isOmitted } from "./args";
 import { table, type Spill } from "./cells";

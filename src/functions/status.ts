@@ -1,5 +1,5 @@
 // HEDGE.STATUS: the hub's status as a two-column spill (never the key), the client's learned request rate and its 429s included.
-import type { FeedStatus } from "../feeds/hub";
+import type { FeedStatus } from "../feeds/feed-status";
 import { serialFromMs, type Spill } from "./cells";
 
 export const STATUS_FIELDS = [

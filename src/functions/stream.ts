@@ -1,6 +1,8 @@
 // The bridge from hub updates to streaming cells: cells asking the same thing share one view, computed once per update and set only when it changed.
 import { ArgumentError, type FeedError } from "../feeds/feed-error";
-import type { FeedHub, FeedStatus, Snapshot, TopicSpec } from "../feeds/hub";
+import type { FeedStatus } from "../feeds/feed-status";
+import type { FeedHub } from "../feeds/hub";
+import type { Snapshot, TopicSpec } from "../feeds/topic";
 
 /** What Excel shows instead of a value: #VALUE! for a bad argument, #N/A for everything else. */
 export interface CellError {

@@ -1,6 +1,7 @@
 // The overview's feeds: the account, the markets, the chart's prices and the positions (for the maturities), subscribed only while the pane is connected and can be seen.
 import type { Account, Market, Position, Prices } from "../api/schemas";
-import type { FeedHub, Snapshot } from "../feeds/hub";
+import type { FeedHub } from "../feeds/hub";
+import type { Snapshot } from "../feeds/topic";
 import { accountTopic, marketsTopic, positionsTopic, pricesTopic } from "../feeds/topics";
 import type { Visibility } from "../feeds/visibility";
 

@@ -1,6 +1,6 @@
 // View model of the account overview: account figures, exposure against the cap, markets per side, and the live-data status line.
 import type { Account, Market } from "../api/schemas";
-import type { FeedStatus } from "../feeds/hub";
+import type { FeedStatus } from "../feeds/feed-status";
 import { formatCompact, formatPct, formatRate, formatSignedUsd, formatUsd, formatUsdc, formatUtc } from "./format";
 
 export interface Figure {

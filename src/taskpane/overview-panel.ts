@@ -1,6 +1,7 @@
 // The account overview: figures, exposure bar, the maturities (with Propose), the rate's last hour and the markets table, fed by the shared feed hub while the pane is connected and visible.
 import type { Account, Market, Position } from "../api/schemas";
-import type { FeedHub, Snapshot } from "../feeds/hub";
+import type { FeedHub } from "../feeds/hub";
+import type { Snapshot } from "../feeds/topic";
 import { ManualVisibility, type Visibility } from "../feeds/visibility";
 import { byId, h } from "./dom";
 import { formatRate } from "./format";

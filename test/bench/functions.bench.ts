@@ -4,7 +4,8 @@ import "../../src/functions/engine"; // the functions' work, as the page's engin
 import * as fn from "../../src/functions/functions";
 import { ManualClock } from "../../src/feeds/clock";
 import { Connection } from "../../src/feeds/connection";
-import { FeedHub, type Endpoint } from "../../src/feeds/hub";
+import { FeedHub } from "../../src/feeds/hub";
+import type { Endpoint } from "../../src/feeds/topic";
 import { setSharedHub } from "../../src/feeds/shared";
 import type { AttemptEvent } from "../../src/api/sender";
 import { startSandbox } from "../../src/sandbox/server";

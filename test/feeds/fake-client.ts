@@ -3,7 +3,8 @@ import { HedgingApiError } from "../../src/api/errors";
 import type { Account, Hedge, ListQuery, Market, Position, Prices, Quote, QuoteRequest } from "../../src/api/schemas";
 import type { ApiResult, TradeEvent } from "../../src/api/sender";
 import type { FlowState } from "../../src/api/throttle";
-import type { ClientSource, FeedClient } from "../../src/feeds/hub";
+import type { ClientSource } from "../../src/feeds/hub";
+import type { FeedClient } from "../../src/feeds/topic";
 
 type Method = "markets" | "prices" | "account" | "positions" | "quote" | "list" | "get" | "history";
 

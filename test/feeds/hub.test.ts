@@ -1,6 +1,7 @@
 // The subscription hub on simulated time: one poll per topic and interval, cache, cancellation, pause, errors, reconnects, budget.
 import { ManualClock } from "../../src/feeds/clock";
-import { FeedHub, type Snapshot, type TopicSpec } from "../../src/feeds/hub";
+import { FeedHub } from "../../src/feeds/hub";
+import type { Snapshot, TopicSpec } from "../../src/feeds/topic";
 import { HedgingApiError } from "../../src/api/errors";
 import {
   accountTopic,
