@@ -11,7 +11,7 @@ export function allowedMarketsOf(meta: Meta): readonly string[] | null {
 }
 
 /** What the cache needs of the hub: the current client, and where a GET /markets' answer or connection error goes. */
-export interface AllowedMarketsPorts {
+interface AllowedMarketsPorts {
   client(): FeedClient | null;
   answered(): void;
   connectionFailed(error: FeedError): void;

@@ -55,7 +55,7 @@ export class FeedHealth {
 }
 
 /** What the status is built from, besides the health. */
-export interface StatusInput {
+interface StatusInput {
   client: FeedClient | null;
   /** The saved settings have been read (until then: "Reading the saved settings", not "No API key"). */
   settingsRead: boolean;

@@ -9,7 +9,7 @@ import { afterFailure, afterRecovery, afterSuccess, afterTradeDuringPoll, probeD
 import type { Endpoint, FeedClient, FetchContext, Snapshot, Topic } from "./topic";
 
 /** What the poller shares with the hub. */
-export interface PollerContext {
+interface PollerContext {
   clock: Clock;
   limits: RetryLimits;
   /** For the backoff's jitter. */

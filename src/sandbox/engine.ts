@@ -31,9 +31,6 @@ import { Scheduler } from "./scheduler";
 import { Settlement } from "./settlement";
 import { ok, type AccountState, type Credential, type EngineSnapshot, type HedgeState, type Outcome } from "./state";
 
-export type { OpenTicket } from "./hedges";
-export type { PricesResult } from "./quotes";
-
 export interface EngineOptions {
   clock: SandboxClock;
   accounts: AccountConfig[];

@@ -34,12 +34,12 @@ export interface OpenTicket {
 }
 
 /** The fill delay, read at each order's submission (the fault API changes it at run time). */
-export interface OrderSettings {
+interface OrderSettings {
   fillMs: number;
 }
 
 /** Whom a trade tells: the engine's change listeners, then the scheduler (a new order may be due). */
-export interface TradePorts {
+interface TradePorts {
   changed(): void;
   pump(): void;
 }

@@ -15,7 +15,7 @@ import type { Engine } from "./engine";
 import { failure, failureOf, success, validationFailure, type Reply } from "./http-io";
 import { ok, type AccountState, type Outcome } from "./state";
 
-export type Scope = "read" | "trade";
+type Scope = "read" | "trade";
 
 export interface Context {
   acct: AccountState;

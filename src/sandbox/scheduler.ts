@@ -7,7 +7,7 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 type EventKind = "order" | "maturity";
 
 /** What the scheduler runs when an event's time comes, and whom it tells after. */
-export interface SchedulerPorts {
+interface SchedulerPorts {
   /** Fills (or fails) a hedge's first queued order. */
   fill(h: HedgeState, time: number): void;
   /** Settles a filled hedge at its maturity. */

@@ -10,7 +10,7 @@ import { isOpen, type AccountState, type ClosedRecord, type ExitType, type Hedge
 import { accruedCarry, positionView, unrealizedPnl } from "./views";
 
 /** The open failure probability, read at each open's fill (the fault API changes it at run time). */
-export interface FillSettings {
+interface FillSettings {
   failRate: number;
 }
 
