@@ -41,8 +41,6 @@ export interface DeskContext {
   readonly state: DeskState;
   now(): Date;
   report(e: unknown): void;
-  /** The fill follower follows the accepted rows (started again when it had stopped). */
-  startFillPolling(): void;
   /** Hedges the journal ties to an Open row (read only when an Open without a hedge id is judged by its client reference). */
   openedHedges(): OpenedHedges;
 }

@@ -103,7 +103,6 @@ class Desk implements TradingDesk {
       state: this.state,
       now,
       report: (e) => this.report(e),
-      startFillPolling: () => this.startFillPolling(),
       openedHedges: () => this.openedHedges(),
     };
     this.runner = new RowRunner(this.ctx, this.lanes);
@@ -115,6 +114,7 @@ class Desk implements TradingDesk {
       Math.max(MIN_FILL_POLL_MS, options.pollIntervalMs ?? FILL_POLL_MS),
       () => this.scheduler.kick(),
     );
+    this.state.followWith(this.follower);
   }
 
   // ---- what the parts are given ----
@@ -300,8 +300,7 @@ class Desk implements TradingDesk {
   // ---- polling and state ----
 
   startFillPolling(): void {
-    this.state.restart();
-    this.follower.start();
+    this.state.follow();
   }
 
   stop(): void {

@@ -106,7 +106,6 @@ export class RowRunner {
       patch = step.patch;
     }
     this.ctx.state.changeStatus(intent, patch);
-    if (intent.status === "submitted") this.ctx.startFillPolling();
   }
 
   /** A row never sent: records the side's hedge and its notional (Add / Reduce / Close) and the send time, then sends. */

@@ -1,4 +1,4 @@
-// The desk's state: the one place a row is changed (its status only through the row runner's judge, the executor; its other fields by any part), the progress told to the pane, the chain's index over the journal's rows, the desk's life, and the waits on its changes.
+// The desk's state: the one place a row is changed (its status only through the row runner's judge, the executor; its other fields by any part; an accepted row handed to the fill follower), the progress told to the pane, the chain's index over the journal's rows, the desk's life, and the waits on its changes.
 import type { Journal } from "../journal";
 import { isFinal, rowStatusOf, type Intent, type IntentPatch } from "../intent";
 import { chainOf } from "../verdict";
@@ -23,11 +23,25 @@ export class DeskState {
   private readonly changeWaiters = new Set<() => void>();
   private readonly idleWaiters = new Set<() => void>();
 
+  /** Follows the accepted rows to their fill (the fill follower, wired by the facade). */
+  private follower: { start(): void } | null = null;
+
   constructor(
     readonly journal: Journal,
     private readonly lanes: WorkedRows,
     private readonly onProgress?: (progress: Progress) => void,
   ) {}
+
+  /** The fill follower that a row accepted is handed to. */
+  followWith(follower: { start(): void }): void {
+    this.follower = follower;
+  }
+
+  /** The fill follower follows the accepted rows (a stopped desk starts again: its requests get a fresh signal). */
+  follow(): void {
+    this.restart();
+    this.follower?.start();
+  }
 
   // ---- changing a row ----
 
@@ -46,6 +60,8 @@ export class DeskState {
    */
   changeStatus(intent: Intent, patch: IntentPatch): void {
     this.change(intent, patch);
+    // Accepted (by the service, or recorded so on the user's word): the fill follower has it.
+    if (intent.status === "submitted") this.follow();
   }
 
   private change(intent: Intent, patch: IntentPatch): void {
