@@ -212,7 +212,7 @@ class Desk implements TradingDesk {
       if (found) void this.runner.judge(t, found); // recorded as done, never sent
       this.state.tell(intent);
     }
-    this.startFillPolling();
+    // Nothing to follow yet: a row the service accepts (or one recorded accepted) is handed to the fill follower then.
     this.scheduler.kick();
     await this.state.until(
       () => signal?.aborted === true || this.state.stopped || intents.every((i) => this.lanes.get(i.idempotencyKey)?.answered),
