@@ -2,9 +2,6 @@
 import fs from "fs";
 import path from "path";
 import ts from "typescript";
-import { DeskState, type RowNote } from "../../../src/trading/desk/state";
-import { intentFromRow } from "../../../src/trading/intent";
-import type { Journal } from "../../../src/trading/journal";
 
 const ROOT = path.resolve(__dirname, "../../..");
 const TRADING = path.join(ROOT, "src/trading");
@@ -164,23 +161,5 @@ describe("one writer of a row's status", () => {
         }),
       ).toEqual([]);
     });
-  });
-
-  it("the desk state refuses a note that carries a status, at run time too, and changes nothing", () => {
-    const moved: unknown[] = [];
-    const journal = { update: (_i: unknown, p: unknown) => (moved.push(p), p), all: () => [] } as unknown as Journal;
-    const state = new DeskState(journal, { all: () => [], size: 0, pending: () => [] });
-    const intent = intentFromRow(
-      { rowNumber: 2, action: "open", market: "USDTNGN", side: "buy", notional: 1_000, tenor: 7, clientReference: "R-1" },
-      "k-1",
-      "sandbox",
-      "2026-11-27T10:00:00.000Z",
-    );
-    expect(() => state.note(intent, { status: "rejected" } as RowNote)).toThrow(
-      "A row's status is changed by the row runner's judge alone",
-    );
-    expect(moved).toEqual([]);
-    state.note(intent, { message: "Asking the service again." });
-    expect(moved).toEqual([{ message: "Asking the service again." }]);
   });
 });
