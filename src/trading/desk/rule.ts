@@ -38,7 +38,8 @@ export type Shown =
  * What a row's step is told besides a question to the service: the service's answer to its send (accepted, or refused
  * with a 4xx that says it did nothing), no open hedge on its side just before it left (Add / Reduce / Close; `complete`
  * false: the open hedges could not all be listed), no usable idempotency key to send it with, the user's decision, or (before an approved batch is sent) the row
- * found done by another approval of the batch.
+ * found done by another approval of the batch. A new fact (a hedge settled at maturity, say) is one more member here and
+ * one more case of toldStep, a row of the table (test/trading/desk/rule.test.ts), applied by the same executor.
  */
 export type Told =
   | ({ kind: "accepted" } & Submission)
