@@ -1,7 +1,7 @@
 // What a failed send means for a row: a 4xx refusal is `rejected`; anything that may have acted (an unreadable 200, a key reused, a 429, a 5xx) is asked about before any re-send, re-sent with the same key only while young, and capped: then the user decides.
 import { MemoryWorkbook } from "../../src/excel/memory-workbook";
 import { MemoryIntentStore } from "../../src/excel/intent-store";
-import { DOUBT_MAX_ROUNDS } from "../../src/trading/desk";
+import { DOUBT_MAX_ROUNDS } from "../../src/trading/desk/rule";
 import { Journal } from "../../src/trading/journal";
 import { intentFromRow } from "../../src/trading/intent";
 import { intentScope } from "../../src/trading/intent-store";

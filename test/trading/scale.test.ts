@@ -1,7 +1,7 @@
 // At reduced scale, what issue 10 asks of trading: a preview quotes each distinct question once, shows its first figures before the rest, can be cancelled and says how many rows are priced; fill polling costs about ⌈N/500⌉ status-filtered list pages per round, not one call per hedge.
 import { defaultAccounts } from "../../src/sandbox/accounts";
 import { MemoryWorkbook } from "../../src/excel/memory-workbook";
-import { INSPECT_ASK_MAX } from "../../src/trading/desk";
+import { INSPECT_ASK_MAX } from "../../src/trading/desk/resume-planner";
 import { Journal } from "../../src/trading/journal";
 import { intentScope } from "../../src/trading/intent-store";
 import { MemoryIntentStore } from "../../src/excel/intent-store";

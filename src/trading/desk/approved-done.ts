@@ -3,16 +3,17 @@ import type { HedgingClient } from "../../api/client";
 import type { Environment } from "../../api/environment";
 import type { Hedge } from "../../api/schemas";
 import { check, laneOf, openHedges } from "../fills";
-import { intentFromRow, type IntentPatch } from "../intent";
+import { intentFromRow } from "../intent";
 import { sameCent } from "../rows";
 import { usdText } from "../verdict";
 import type { TradeRow } from "../types";
+import type { DoneElsewhere } from "./rule";
 
-/** A line of the batch the service shows done: its final (or `submitted`) state to record, and what the service shows. */
-export interface DoneLine {
-  patch: IntentPatch;
-  says: string;
-}
+/**
+ * A line of the batch the service shows done: what shows it (the Open's verdict, or its side's hedge at the notional
+ * after it) and what the log's Message says; the recovery rule says what it is recorded as (rule.ts's done_elsewhere).
+ */
+export type DoneLine = DoneElsewhere;
 
 /** A line of the approved batch: its row, its place in the preview, its key and the notional it expects to find (Add / Reduce / Close; null: not known). */
 export interface ApprovedLine {
@@ -49,7 +50,8 @@ export async function doneOnService(
     if (row.action !== "open" || !row.clientReference) continue;
     const probe = intentFromRow(row, key, environment, since, account);
     const { verdict } = await check(client, probe, signal);
-    if (verdict.kind === "effect") found.done.set(index, { patch: verdict.patch, says: `${DONE} ${verdict.says}` });
+    if (verdict.kind === "effect")
+      found.done.set(index, { kind: "done_elsewhere", by: "effect", patch: verdict.patch, says: `${DONE} ${verdict.says}` });
   }
   const sides = sideChains(lines, found.done);
   if (sides.size === 0) return found;
@@ -120,11 +122,11 @@ function judgeSide(chain: readonly ApprovedLine[], hedge: Hedge | null, found: A
     const sign = line.row.action === "add" ? "+" : "−";
     const how = line.row.action === "close" ? "closed" : `${usdText(line.before!)} ${sign} ${usdText(line.row.notional ?? 0)}`;
     found.done.set(line.index, {
-      patch: {
-        status: closes ? "closed" : "filled",
-        notionalBefore: line.before,
-        ...(hedge && !closes ? { hedgeId: hedge.id } : {}),
-      },
+      kind: "done_elsewhere",
+      by: "side",
+      closes,
+      hedgeId: hedge?.id ?? null,
+      notionalBefore: line.before!,
       says: `${DONE} ${shown} (this ${line.row.action} as prepared: ${how}).`,
     });
   }

@@ -1,9 +1,10 @@
-// What the desk's parts share: one row's tracking state, and the desk context (client, journal, account, clock, life signal, state changes) each part is built with.
+// What the desk's parts share: one row's tracking state, and the desk context (client, journal, account, clock, the desk state) each part is built with.
 import type { Environment } from "../../api/environment";
 import type { HedgingClient } from "../../api/client";
 import type { Journal } from "../journal";
-import type { Intent, IntentPatch } from "../intent";
+import type { Intent } from "../intent";
 import type { OpenedHedges } from "../fills";
+import type { DeskState } from "./state";
 
 /** A row this desk works on (sent, resumed or decided in this session). */
 export interface Tracking {
@@ -28,7 +29,7 @@ export interface Tracking {
   both?: { life: AbortSignal; signal: AbortSignal };
 }
 
-/** The desk as its parts see it. */
+/** The desk as its parts see it: what they read, and the desk state they change rows through (never the facade). */
 export interface DeskContext {
   readonly client: HedgingClient;
   readonly environment: Environment;
@@ -36,19 +37,12 @@ export interface DeskContext {
   /** account_address of the key's account (known before the desk is built). */
   readonly account: string | null;
   readonly concurrency: number;
+  /** Changing a row, telling progress, the chain's index, the desk's life (state.ts). */
+  readonly state: DeskState;
   now(): Date;
-  /** The desk's life: aborted by stop(); every request the desk has out stops with it. */
-  life(): AbortSignal;
-  /** Moves a row (journal and log) and tells the listeners when anything changed. */
-  move(intent: Intent, patch: IntentPatch): void;
-  /** Something changed: wake whoever waits on the desk's state. */
-  changed(): void;
   report(e: unknown): void;
-  startFillPolling(): void;
   /** Hedges the journal ties to an Open row (read only when an Open without a hedge id is judged by its client reference). */
   openedHedges(): OpenedHedges;
-  /** For each row, the next row of its side that found the hedge (verdict.ts's chain), over every row the desk knows now. */
-  chain(): (intent: Intent) => Intent | null;
 }
 
 /** "2026-11-25 10:00:00 UTC" */

@@ -1,4 +1,4 @@
-// Decisions: the user's word on an unfinished row — which rows may be decided, what the service shows first for "It was done" (and the confirmation when nothing shows), and the row recorded as the recovery rule's decisionPatch says.
+// Decisions: the user's word on an unfinished row — which rows may be decided, what the service shows first for "It was done" (and the confirmation when nothing shows) — handed to the row runner's judge, which records it as the recovery rule says.
 import type { Decision, DecideOptions, RowStatus } from "../types";
 import { isFinal, rowStatusOf } from "../intent";
 import { check } from "../fills";
@@ -7,19 +7,19 @@ import { LOG_SHEET_NAME } from "../log/hedge-log";
 import type { Judged } from "../verdict";
 import type { DeskContext } from "./context";
 import type { Lanes } from "./lanes";
-import { decisionPatch } from "./rule";
+import type { RowRunner } from "./runner";
 
-/** What a decision needs of the desk beyond its context: a stopped desk started again, and its scheduler run. */
-export interface DecisionHooks {
-  restart(): void;
+/** What a decision needs of the desk beyond its context: the rows it tracks, the executor, and its scheduler run. */
+export interface DecisionParts {
+  lanes: Lanes;
+  runner: RowRunner;
   kick(): void;
 }
 
 /** The user's decision on a row that needs one ("done" adopts what the service shows, "not_done" marks it not sent), logged with the time. */
 export async function decide(
   ctx: DeskContext,
-  lanes: Lanes,
-  hooks: DecisionHooks,
+  { lanes, runner, kick }: DecisionParts,
   idempotencyKey: string,
   decision: Decision,
   options: DecideOptions = {},
@@ -35,7 +35,7 @@ export async function decide(
   // user confirms it (options.nothingShown) before anything changes, and the log says so.
   const v: Judged | null =
     decision === "done"
-      ? await check(ctx.client, intent, ctx.life(), () => ctx.openedHedges(), ctx.chain()(intent)).then(
+      ? await check(ctx.client, intent, ctx.state.life(), () => ctx.openedHedges(), ctx.state.chain()(intent)).then(
           (c) => c.verdict,
           () => null,
         )
@@ -44,15 +44,12 @@ export async function decide(
   const evidence = (v !== null && v.kind !== "absent") || ctx.journal.journalledHere(idempotencyKey);
   if (decision === "done" && !evidence && !options.nothingShown) throw new NothingShownError(v === null);
   const at = ctx.now().toISOString();
-  hooks.restart();
+  ctx.state.restart();
   const t = lanes.track(intent, false);
-  if (!intent.account) ctx.move(intent, { account: ctx.account });
-  if (intent.status !== "needs_decision") ctx.move(intent, { status: "needs_decision" });
-  ctx.move(intent, decisionPatch(intent, decision, v, evidence, at));
-  t.answered = true;
+  if (!intent.account) ctx.state.note(intent, { account: ctx.account });
+  void runner.judge(t, { kind: "decided", decision, verdict: v, evidence, at });
   await ctx.journal.flush();
-  if (intent.status === "submitted") ctx.startFillPolling();
-  hooks.kick();
+  kick();
   return rowStatusOf(intent);
 }
 

@@ -38,7 +38,7 @@ export class FillFollower {
   private schedule(delay: number): void {
     this.timer = setTimeout(() => {
       this.timer = null;
-      const life = this.ctx.life();
+      const life = this.ctx.state.life();
       void this.round(life)
         .catch((e: unknown) => this.ctx.report(e))
         .finally(() => {
@@ -59,7 +59,7 @@ export class FillFollower {
       rows.map((t) => t.intent),
       life,
       () => this.ctx.openedHedges(),
-      this.ctx.chain(),
+      this.ctx.state.chain(),
     );
     this.lastRoundRequests = round.requests;
     if (life.aborted) return;

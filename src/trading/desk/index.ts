@@ -1,32 +1,30 @@
-// createDesk: the TradingDesk facade the pane calls, built once the account is known; it delegates each call to its parts — rows and preview, admission (what may be sent), journal-then-send through lanes, scheduler and row runner, the fill follower, the resume planner and decisions — all around the recovery rule (./rule.ts).
+// createDesk: the TradingDesk facade the pane calls, built once the account is known; it wires the desk's parts (the desk state, lanes, scheduler, row runner, fill follower) and answers the pane's calls through them — rows and preview, admission, journal-then-send, the resume planner, decisions — all around the recovery rule (./rule.ts). It changes no row itself.
 import { newIdempotencyKey } from "../../api/client";
 import { buildPreview } from "../preview";
 import { readTradeRows } from "../rows";
 import { Journal } from "../journal";
-import { intentFromRow, isFinal, rowStatusOf, type Intent, type IntentPatch } from "../intent";
+import { intentFromRow, isFinal, rowStatusOf, type Intent } from "../intent";
 import { FILL_POLL_MS, MIN_FILL_POLL_MS, type OpenedHedges } from "../fills";
 import { sameAccount } from "../duplicates";
 import { intentScope } from "../intent-store";
 import { LOG_SHEET_NAME } from "../log/hedge-log";
-import { chainOf, sideOrder } from "../verdict";
-import {
-  INTENT_STATUSES,
-  type Action,
-  type Decision,
-  type DecideOptions,
-  type IntentStatus,
-  type LaneWait,
-  type Preview,
-  type PreviewOptions,
-  type ReadResult,
-  type ResumeOptions,
-  type ResumePlan,
-  type ResumeResult,
-  type RowStatus,
-  type SendApproval,
-  type SendOptions,
-  type SendResult,
-  type TradeRow,
+import { sideOrder } from "../verdict";
+import type {
+  Action,
+  Decision,
+  DecideOptions,
+  LaneWait,
+  Preview,
+  PreviewOptions,
+  ReadResult,
+  ResumeOptions,
+  ResumePlan,
+  ResumeResult,
+  RowStatus,
+  SendApproval,
+  SendOptions,
+  SendResult,
+  TradeRow,
 } from "../types";
 import type { DeskOptions, TradingDesk } from "./contract";
 import type { DeskContext } from "./context";
@@ -38,24 +36,10 @@ import { planResume } from "./resume-planner";
 import { keysHeld, refuseUnsendable, sendable, type AdmissionSources } from "./admission";
 import { decide } from "./decisions";
 import { doneOnService, type AlreadyDone } from "./approved-done";
+import { DeskState } from "./state";
 
 /** Requests the desk has in flight at once, under the client's own rate limit (DeskOptions.concurrency overrides). */
 export const DESK_CONCURRENCY = 4;
-
-export {
-  BACKOFF_MS,
-  RESEND_WINDOW_MS,
-  DOUBT_MAX_ROUNDS,
-  DOUBT_LIMIT_MS,
-  MISMATCH_MAX_ROUNDS,
-  MISMATCH_MIN_MS,
-  MISMATCH_LIMIT_MS,
-  classifyFailure,
-} from "./rule";
-export { INSPECT_ASK_MAX } from "./resume-planner";
-export { submittedMessage } from "./runner";
-export { ALREADY_SENT } from "./admission";
-export { NothingShownError } from "./decisions";
 
 /**
  * Builds the desk over a client and a workbook, once the account of the key is known (options.account, else one
@@ -83,88 +67,66 @@ async function accountOf(options: DeskOptions): Promise<string | null> {
   return (await options.client.account()).data.account_address ?? null;
 }
 
-class Desk implements TradingDesk, DeskContext {
+class Desk implements TradingDesk {
   readonly client;
-  readonly concurrency: number;
+  private readonly concurrency: number;
   private readonly workbook;
   private readonly newKey: () => string;
   /** With this computer's journal, a row it does not hold is the log's alone (see Lanes); without one, no row can be told apart. */
   private readonly lanes = new Lanes(
     (intent) => this.options.intentStore !== undefined && !this.journal.journalledHere(intent.idempotencyKey),
   );
+  private readonly state: DeskState;
+  private readonly ctx: DeskContext;
   private readonly scheduler: Scheduler;
   private readonly runner: RowRunner;
   private readonly follower: FillFollower;
-  private readonly waiters = new Set<() => void>();
-  private readonly changeWaiters = new Set<() => void>();
-  /** Aborted by stop(): every request the desk has out stops with it (a stopped pane sends nothing more). */
-  private lifeController = new AbortController();
-  /** The journal's rows indexed as chains (verdict.ts's chainOf); null once any row changed. */
-  private chainIndex: ((intent: Intent) => Intent | null) | null = null;
 
   constructor(
     private readonly options: DeskOptions,
     readonly environment: DeskContext["environment"],
     readonly account: string | null,
-    readonly journal: Journal,
-    readonly now: () => Date,
+    private readonly journal: Journal,
+    private readonly now: () => Date,
   ) {
     this.client = options.client;
     this.workbook = options.workbook;
     this.concurrency = Math.max(1, options.concurrency ?? DESK_CONCURRENCY);
     this.newKey = options.newKey ?? newIdempotencyKey;
-    this.runner = new RowRunner(this, this.lanes);
-    this.scheduler = new Scheduler(this, this.lanes, (t) => this.runner.step(t));
+    this.state = new DeskState(journal, this.lanes, options.onProgress);
+    this.ctx = {
+      client: this.client,
+      environment,
+      journal,
+      account,
+      concurrency: this.concurrency,
+      state: this.state,
+      now,
+      report: (e) => this.report(e),
+      openedHedges: () => this.openedHedges(),
+    };
+    this.runner = new RowRunner(this.ctx, this.lanes);
+    this.scheduler = new Scheduler(this.ctx, this.lanes, (t) => this.runner.step(t));
     this.follower = new FillFollower(
-      this,
+      this.ctx,
       this.lanes,
       this.runner,
       Math.max(MIN_FILL_POLL_MS, options.pollIntervalMs ?? FILL_POLL_MS),
       () => this.scheduler.kick(),
     );
+    this.state.followWith(this.follower);
   }
 
-  // ---- the context the parts share ----
+  // ---- what the parts are given ----
 
-  life(): AbortSignal {
-    return this.lifeController.signal;
-  }
-
-  private get stopped(): boolean {
-    return this.lifeController.signal.aborted;
-  }
-
-  /** A stopped desk starts again (send, resume, a decision, fill polling): new requests get a fresh abort signal. */
-  private restart(): void {
-    if (this.stopped) this.lifeController = new AbortController();
-  }
-
-  openedHedges(): OpenedHedges {
+  private openedHedges(): OpenedHedges {
     const held = new Map<string, string>();
     for (const r of this.journal.records())
       if (r.action === "open" && r.hedgeId && !held.has(r.hedgeId)) held.set(r.hedgeId, r.idempotencyKey);
     return held;
   }
 
-  chain(): (intent: Intent) => Intent | null {
-    // Indexed once until a row changes (a batch in doubt re-checks many rows between two moves).
-    return (this.chainIndex ??= chainOf(this.journal.all()));
-  }
-
-  move(intent: Intent, patch: IntentPatch): void {
-    const changed = this.journal.update(intent, patch);
-    if (Object.keys(changed).length === 0) return;
-    this.chainIndex = null;
-    this.emit(intent);
-    this.changed();
-  }
-
-  changed(): void {
-    for (const w of [...this.changeWaiters]) w();
-    if (this.pending().length === 0) for (const w of [...this.waiters]) w();
-  }
-
-  report(e: unknown): void {
+  private report(e: unknown): void {
     try {
       this.options.onError?.(e instanceof Error ? e : new Error(String(e)));
     } catch {
@@ -214,7 +176,7 @@ class Desk implements TradingDesk, DeskContext {
   async send(preview: Preview, options: SendOptions = {}): Promise<SendResult> {
     const approval = options.approval;
     refuseUnsendable(preview, this.environment, approval);
-    this.restart();
+    this.state.restart();
     const held = approval?.idempotencyKeys ? await keysHeld(this.admissionSources(), approval.idempotencyKeys) : new Set<string>();
     const admitted = sendable(preview, options, held, this.busySides());
     // Under an approval, the service is asked about the lines that would go and those blocked in the preview (a line
@@ -241,17 +203,20 @@ class Desk implements TradingDesk, DeskContext {
       return intent;
     });
     await this.journal.append(intents);
-    this.chainIndex = null;
+    this.state.rowsChanged();
     const signal = options.signal;
     for (const [i, intent] of intents.entries()) {
       const found = done.get(lines[i].index);
-      if (found) this.move(intent, { ...found.patch, message: found.says }); // recorded as done, never sent
-      this.lanes.track(intent, !found).signal = signal;
-      this.emit(intent);
+      const t = this.lanes.track(intent, !found);
+      t.signal = signal;
+      if (found) void this.runner.judge(t, found); // recorded as done, never sent
+      this.state.tell(intent);
     }
-    this.startFillPolling();
+    // Nothing to follow yet: a row the service accepts (or one recorded accepted) is handed to the fill follower then.
     this.scheduler.kick();
-    await this.until(() => signal?.aborted === true || this.stopped || intents.every((i) => this.lanes.get(i.idempotencyKey)?.answered));
+    await this.state.until(
+      () => signal?.aborted === true || this.state.stopped || intents.every((i) => this.lanes.get(i.idempotencyKey)?.answered),
+    );
     await this.journal.flush().catch(() => undefined);
     return { rows: intents.map(rowStatusOf), skipped };
   }
@@ -288,18 +253,18 @@ class Desk implements TradingDesk, DeskContext {
 
   async inspect(): Promise<ResumePlan> {
     await this.reload();
-    return planResume(this);
+    return planResume(this.ctx);
   }
 
   async resume(options: ResumeOptions = {}): Promise<ResumeResult> {
     await this.reload();
-    this.restart();
+    this.state.restart();
     const claimed = new Set(options.claim ?? []);
     const resumed: Intent[] = [];
     for (const intent of this.journal.all()) {
       if (isFinal(intent.status) || intent.environment !== this.environment) continue;
       if (intent.account ? !sameAccount(intent.account, this.account) : !claimed.has(intent.idempotencyKey)) continue;
-      if (!intent.account) this.move(intent, { account: this.account });
+      if (!intent.account) this.state.note(intent, { account: this.account });
       resumed.push(intent);
     }
     // A market side's rows are taken up in the order they went (verdict.ts's sideOrder): a row sent before must be
@@ -307,7 +272,7 @@ class Desk implements TradingDesk, DeskContext {
     resumed.sort(sideOrder);
     for (const intent of resumed) {
       this.lanes.track(intent, false);
-      this.emit(intent);
+      this.state.tell(intent);
     }
     if (resumed.length > 0) {
       this.startFillPolling();
@@ -319,7 +284,7 @@ class Desk implements TradingDesk, DeskContext {
 
   async restore(idempotencyKeys: readonly string[]): Promise<RowStatus[]> {
     const restored = await this.journal.restore(idempotencyKeys);
-    this.chainIndex = null;
+    this.state.rowsChanged();
     return restored.map(rowStatusOf);
   }
 
@@ -328,20 +293,18 @@ class Desk implements TradingDesk, DeskContext {
   }
 
   decide(idempotencyKey: string, decision: Decision, options: DecideOptions = {}): Promise<RowStatus> {
-    const hooks = { restart: () => this.restart(), kick: () => this.scheduler.kick() };
-    return decide(this, this.lanes, hooks, idempotencyKey, decision, options);
+    const parts = { lanes: this.lanes, runner: this.runner, kick: () => this.scheduler.kick() };
+    return decide(this.ctx, parts, idempotencyKey, decision, options);
   }
 
   // ---- polling and state ----
 
   startFillPolling(): void {
-    this.restart();
-    this.follower.start();
+    this.state.follow();
   }
 
   stop(): void {
-    this.lifeController.abort(new Error("The desk was stopped: nothing more is sent."));
-    for (const w of [...this.changeWaiters]) w();
+    this.state.stop();
     this.follower.stop();
     this.scheduler.stop();
     void this.journal.flush().catch(() => undefined);
@@ -364,23 +327,7 @@ class Desk implements TradingDesk, DeskContext {
   }
 
   settled(timeoutMs = 120_000): Promise<void> {
-    if (this.pending().length === 0) return this.journal.flush();
-    return new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.waiters.delete(done);
-        reject(
-          new Error(
-            `${this.pending().length} row(s) still not final after ${timeoutMs} ms; they stay in the log and are listed next time.`,
-          ),
-        );
-      }, timeoutMs);
-      const done = () => {
-        clearTimeout(timer);
-        this.waiters.delete(done);
-        this.journal.flush().then(resolve, reject);
-      };
-      this.waiters.add(done);
-    });
+    return this.state.settled(timeoutMs);
   }
 
   async log() {
@@ -392,38 +339,8 @@ class Desk implements TradingDesk, DeskContext {
     await this.journal.flush().catch(() => undefined);
     // This session's own rows: their in-memory state is the newest; the journal keeps them as they are while it reads.
     await this.journal.load((key) => this.lanes.get(key)?.intent);
-    this.chainIndex = null;
+    this.state.rowsChanged();
     for (const t of this.lanes.all()) this.journal.adopt(t.intent);
-  }
-
-  /** Resolves when `condition` holds (checked on every change). */
-  private until(condition: () => boolean): Promise<void> {
-    if (condition()) return Promise.resolve();
-    return new Promise<void>((resolve) => {
-      const check = () => {
-        if (condition()) {
-          this.changeWaiters.delete(check);
-          resolve();
-        }
-      };
-      this.changeWaiters.add(check);
-    });
-  }
-
-  private emit(intent: Intent): void {
-    const onProgress = this.options.onProgress;
-    if (!onProgress) return;
-    const counts = Object.fromEntries(INTENT_STATUSES.map((s) => [s, 0])) as Record<IntentStatus, number>;
-    let done = 0;
-    for (const t of this.lanes.all()) {
-      counts[t.intent.status]++;
-      if (isFinal(t.intent.status)) done++;
-    }
-    try {
-      onProgress({ row: rowStatusOf(intent), total: this.lanes.size, done, counts });
-    } catch {
-      // A failing progress listener must not stop trading.
-    }
   }
 }
 

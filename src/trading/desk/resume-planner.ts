@@ -40,7 +40,7 @@ export async function planResume(ctx: DeskContext): Promise<ResumePlan> {
   // sort by time).
   const newestFirst = [...rows].reverse().sort((a, b) => utcMs(b.intent.loggedAt) - utcMs(a.intent.loggedAt));
   const asked = new Set(newestFirst.slice(0, INSPECT_ASK_MAX).map((r) => r.intent));
-  const chain = ctx.chain();
+  const chain = ctx.state.chain();
   const gaps = chainGaps(journal.all(), (i) => isFinal(i.status));
   plan.items = await mapLimited(rows, ctx.concurrency, async ({ intent, owner }) => {
     const planned = asked.has(intent) ? await planRow(ctx, intent, chain(intent)) : notAsked(ctx, intent);
@@ -130,6 +130,8 @@ function presented(intent: Intent, step: Step, facts: Facts): { step: ResumeStep
       return { step: "ask", detail: "Resume asks the service again first." };
     case "park":
       return { step: "decide", detail: parkedDetail(step.why, facts) };
+    case "record": // a decision: the plan is told none, so never
+      return { step: "decide", detail: "Your decision is recorded." };
   }
 }
 
@@ -146,7 +148,7 @@ function parkedDetail(why: ParkWhy, facts: Facts): string {
       return `The service could not be asked, and the row was sent ${ago(facts.sentAgoMs)} ago: your decision.`;
     case "log_only":
       return "Only the Hedge Log knows this row, and it looks done only against its Notional before, a cell anyone can type: your decision.";
-    default: // unclear (the plan counts no doubts: never doubt_rounds or doubt_time)
+    default: // unclear (the plan counts no doubts: never doubt_rounds or doubt_time; it is told nothing: never no_key)
       return "The service shows something this row does not match: your decision.";
   }
 }

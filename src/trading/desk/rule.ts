@@ -1,9 +1,10 @@
-// The recovery rule, written once: what to do next with one unfinished row, from what the service shows (its verdict) and what this computer knows (the facts). Pure. The first send, a re-check after doubt, a poll round and the resume plan all ask it.
+// The recovery rule, written once: what to do next with one unfinished row, from what the service shows (its verdict, its answer to a send), what the user said and what this computer knows (the facts). Pure. The first send, its answer, a re-check after doubt, a poll round, a decision, an approved batch's rows done elsewhere and the resume plan all ask it.
 import { isHedgingApiError, isRefusal } from "../../api/errors";
 import { utcMs } from "../../api/time";
-import type { Intent, IntentPatch } from "../intent";
+import type { Intent, IntentPatch, Submission } from "../intent";
+import { OPEN_LOOKUP_SCOPE } from "../fills";
 import { usdText, type Judged } from "../verdict";
-import type { Decision } from "../types";
+import type { Action, Decision } from "../types";
 import { when } from "./context";
 
 /** Waits between attempts of a row in doubt (network trouble, 5xx, 429, an answer that could not be read). */
@@ -30,7 +31,32 @@ export const MISMATCH_LIMIT_MS = 2 * 60_000;
  * What the service was seen to show: a verdict, nothing yet (not asked), no answer (the question failed), or, in a poll
  * round, no hedge with the row's hedge id (hedge_not_found).
  */
-export type Shown = Judged | { kind: "not_asked" } | { kind: "unreachable"; code: string } | { kind: "not_found"; hedgeId: string | null };
+export type Shown =
+  Judged | { kind: "not_asked" } | { kind: "unreachable"; code: string } | { kind: "not_found"; hedgeId: string | null } | Told;
+
+/**
+ * What a row's step is told besides a question to the service: the service's answer to its send (accepted, or refused
+ * with a 4xx that says it did nothing), no open hedge on its side just before it left (Add / Reduce / Close; `complete`
+ * false: the open hedges could not all be listed), no usable idempotency key to send it with, the user's decision, or (before an approved batch is sent) the row
+ * found done by another approval of the batch. A new fact (a hedge settled at maturity, say) is one more member here and
+ * one more case of toldStep, a row of the table (test/trading/desk/rule.test.ts), applied by the same executor.
+ */
+export type Told =
+  | ({ kind: "accepted" } & Submission)
+  | { kind: "refused"; code: string; says: string }
+  | { kind: "no_open_hedge"; complete: boolean }
+  | { kind: "no_key" }
+  | { kind: "decided"; decision: Decision; verdict: Judged | null; evidence: boolean; at: string }
+  | DoneElsewhere;
+
+/**
+ * A row of an approved batch that another approval of the batch did (approved-done.ts): an Open by what the service
+ * shows of it (its verdict's effect), an Add / Reduce / Close by its side's hedge now at the notional after it (`closes`:
+ * no hedge left open). `says`: what the log's Message records.
+ */
+export type DoneElsewhere = { kind: "done_elsewhere"; says: string } & (
+  { by: "effect"; patch: IntentPatch } | { by: "side"; closes: boolean; hedgeId: string | null; notionalBefore: number }
+);
 
 /** What this computer knows about the row, beside what the service shows. */
 export interface Facts {
@@ -73,7 +99,7 @@ export function factsOf(intent: Intent, seen: Seen): Facts {
 
 /** Why a row is parked for the user's decision. */
 export type ParkWhy =
-  "awaiting" | "unreachable" | "unclear" | "not_found" | "other_key" | "too_old" | "doubt_rounds" | "doubt_time" | "log_only";
+  "awaiting" | "unreachable" | "unclear" | "not_found" | "other_key" | "too_old" | "doubt_rounds" | "doubt_time" | "log_only" | "no_key";
 
 export type Step =
   /** Record what the service shows (its effect, or "failed": its hedge ended without it). */
@@ -87,7 +113,9 @@ export type Step =
   /** Accepted and not final: the fill follower follows it; `note`: what the row says meanwhile. */
   | { kind: "follow"; note?: IntentPatch }
   /** Only the user can tell: park it for a decision, with the reason shown. */
-  | { kind: "park"; why: ParkWhy; reason: string };
+  | { kind: "park"; why: ParkWhy; reason: string }
+  /** The user's word, recorded over the row's parked state (the state machine takes it from needs_decision only). */
+  | { kind: "record"; patch: IntentPatch };
 
 /**
  * The rule (src/trading/README.md, "Before anything is sent again, the service is asked"):
@@ -102,6 +130,15 @@ export type Step =
  * - not asked yet: an accepted row is followed, a row known never sent is sent (a resumed Open asks first), else ask first.
  */
 export function nextStep(intent: Intent, shown: Shown, facts: Facts): Step {
+  switch (shown.kind) {
+    case "accepted":
+    case "refused":
+    case "no_open_hedge":
+    case "no_key":
+    case "decided":
+    case "done_elsewhere":
+      return toldStep(intent, shown);
+  }
   if (intent.status === "needs_decision")
     return { kind: "park", why: "awaiting", reason: "The service could not tell whether this row took effect." };
   const accepted = intent.status === "submitted";
@@ -133,6 +170,66 @@ export function nextStep(intent: Intent, shown: Shown, facts: Facts): Step {
     case "absent":
       return absentStep(intent, shown, facts);
   }
+}
+
+/**
+ * What the row is told, as its patch:
+ * - the send accepted: submitted, with the hedge and order it names; refused (a 4xx that says nothing was done): rejected;
+ * - no open hedge on the side just before an Add / Reduce / Close left: rejected, nothing sent;
+ * - no usable idempotency key: never sent, the user decides;
+ * - the user's decision: recorded as decisionPatch says;
+ * - done by another approval of its batch: an Open as the service shows it, an Add / Reduce / Close filled (closed when
+ *   no hedge is left open) with the notional before it as prepared, never sent.
+ */
+function toldStep(intent: Intent, told: Told): Step {
+  switch (told.kind) {
+    case "accepted":
+      return {
+        kind: "adopt",
+        patch: {
+          status: "submitted",
+          hedgeId: told.hedgeId ?? intent.hedgeId,
+          orderTxHash: told.orderTxHash,
+          errorCode: null,
+          message: submittedMessage(intent.action, told.newNotional),
+        },
+      };
+    case "refused":
+      return { kind: "adopt", patch: { status: "rejected", errorCode: told.code, message: told.says } };
+    case "no_open_hedge":
+      return {
+        kind: "adopt",
+        patch: {
+          status: "rejected",
+          errorCode: "no_open_hedge",
+          message: told.complete
+            ? `No open hedge on ${intent.market} ${intent.side} (checked just before sending): nothing was sent. Use Open first.`
+            : `No open hedge on ${intent.market} ${intent.side} ${OPEN_LOOKUP_SCOPE}: nothing was sent. Check the hedge on the service.`,
+        },
+      };
+    case "no_key":
+      return { kind: "park", why: "no_key", reason: "The row has no usable idempotency key: it is never sent." };
+    case "decided":
+      return { kind: "record", patch: decisionPatch(intent, told.decision, told.verdict, told.evidence, told.at) };
+    case "done_elsewhere":
+      if (told.by === "effect") return { kind: "adopt", patch: { ...told.patch, message: told.says } };
+      return {
+        kind: "adopt",
+        patch: {
+          status: told.closes ? "closed" : "filled",
+          notionalBefore: told.notionalBefore,
+          ...(told.hedgeId && !told.closes ? { hedgeId: told.hedgeId } : {}),
+          message: told.says,
+        },
+      };
+  }
+}
+
+/** The "submitted" message (informational: the outcome is judged from the hedge, never read back from this text). */
+export function submittedMessage(action: Action, newNotional: number | null): string {
+  if ((action === "add" || action === "reduce") && newNotional !== null)
+    return `Submitted: the service expects the hedge at ${usdText(newNotional)}.`;
+  return "Submitted: waiting for the fill.";
 }
 
 /**

@@ -1,13 +1,12 @@
-// The row runner: one step of a market side's head that is not accepted yet — ask the service when in doubt, let the recovery rule say what follows (send, resend with the same key, adopt, wait, park) — and its doubt policy (backoff, mismatch and unknown-outcome counts).
+// The row runner: one step of a market side's head that is not accepted yet — ask the service when in doubt, let the recovery rule say what follows (send, resend with the same key, adopt, wait, park) — its doubt policy (backoff, mismatch and unknown-outcome counts), and the executor (judge): the one place a row's status changes.
 import { errorCode, isHedgingApiError } from "../../api/errors";
 import type { Hedge } from "../../api/schemas";
 import { isFinal, submit, usableKey, type Intent, type IntentPatch } from "../intent";
-import { check, laneOf, OPEN_LOOKUP_SCOPE, openHedges } from "../fills";
-import { usdText } from "../verdict";
-import type { Action } from "../types";
+import { check, laneOf, openHedges } from "../fills";
 import type { DeskContext, Tracking } from "./context";
 import type { Lanes } from "./lanes";
-import { BACKOFF_MS, classifyFailure, factsOf, mismatchCapped, nextStep, type Facts, type Shown } from "./rule";
+import type { RowNote } from "./state";
+import { BACKOFF_MS, classifyFailure, factsOf, mismatchCapped, nextStep, type Facts, type Shown, type Step } from "./rule";
 
 export class RowRunner {
   constructor(
@@ -41,7 +40,8 @@ export class RowRunner {
     let shown: Shown;
     let failure: unknown = null;
     try {
-      shown = (await check(this.ctx.client, intent, this.signalOf(t), () => this.ctx.openedHedges(), this.ctx.chain()(intent))).verdict;
+      shown = (await check(this.ctx.client, intent, this.signalOf(t), () => this.ctx.openedHedges(), this.ctx.state.chain()(intent)))
+        .verdict;
     } catch (e) {
       shown = { kind: "unreachable", code: errorCode(e) };
       failure = e;
@@ -50,58 +50,78 @@ export class RowRunner {
   }
 
   /**
-   * What the service shows about a row, applied as the recovery rule says: the one place a step is taken (a send's
-   * re-check here, a poll round's rows from the fill follower). A mismatch (unclear, hedge_not_found) is counted first,
-   * so the rule sees whether its caps are reached. `failure`: the error when the service could not be asked. An accepted
-   * row's step (adopt, park, follow) is taken at once; only a send or resend returns a promise.
+   * The executor: what the service shows about a row, or what the row is told (its send's answer, no open hedge on its
+   * side, the user's decision, done by another approval), applied as the recovery rule says. The one place a row's
+   * status changes (src/README.md; test/trading/desk/one-writer.test.ts): every other part hands it facts. A mismatch
+   * (unclear, hedge_not_found) is counted first, so the rule sees whether its caps are reached. `failure`: the error
+   * when the service could not be asked. A step that records (adopt, park, record, follow) is taken at once; only a send
+   * or resend returns a promise.
    */
   judge(t: Tracking, shown: Shown, failure: unknown = null): Promise<void> | void {
     const capped = (shown.kind === "unclear" || shown.kind === "not_found") && this.countMismatch(t);
     const step = nextStep(t.intent, shown, this.facts(t, !capped));
     switch (step.kind) {
-      case "adopt":
-        return this.adopt(t, step.patch);
       case "send":
         return this.send(t);
       case "resend":
         return this.attempt(t);
-      case "park":
-        return this.park(t, step.reason);
       case "wait":
         if (step.why === "unreachable") return this.trouble(t, failure, false);
-        if (step.note) this.ctx.move(t.intent, step.note);
+        if (step.note) this.ctx.state.note(t.intent, step.note);
         return this.backoff(t);
       case "follow":
         // Accepted: the fill follower has it. Not there yet is not a doubt (a mismatch count starts again).
         if (shown.kind === "absent") t.doubt = null;
-        if (step.note) this.ctx.move(t.intent, step.note);
+        if (step.note) this.ctx.state.note(t.intent, step.note);
         return;
+      default:
+        return this.settle(t, step);
     }
+  }
+
+  /**
+   * The row's new status, as the rule's step says:
+   * - adopt: what the service shows (or answered) is recorded; any doubt is over, and what a doubt said (error code) is
+   *   taken back. A row still accepted and never in doubt already holds the patch of a poll round: nothing is written;
+   * - park: it waits for the user's decision, with why;
+   * - record: the user's word, over the parked state (a row not parked yet is parked first).
+   */
+  private settle(t: Tracking, step: Extract<Step, { kind: "adopt" | "park" | "record" }>): void {
+    const intent = t.intent;
+    t.answered = true;
+    let patch: IntentPatch;
+    if (step.kind === "adopt") {
+      t.doubt = null;
+      t.attempts = 0;
+      patch = { errorCode: null, ...step.patch };
+    } else if (step.kind === "park")
+      patch = {
+        status: "needs_decision",
+        parkedFor: step.reason,
+        message: `Needs your decision: ${step.reason} Choose "It was done" or "It was not done" under Unfinished rows.`,
+      };
+    else {
+      // The state machine takes the user's word from needs_decision only: a row not parked yet is parked first.
+      if (intent.status !== "needs_decision") this.ctx.state.changeStatus(intent, { status: "needs_decision" });
+      patch = step.patch;
+    }
+    this.ctx.state.changeStatus(intent, patch);
   }
 
   /** A row never sent: records the side's hedge and its notional (Add / Reduce / Close) and the send time, then sends. */
   private async send(t: Tracking): Promise<void> {
     const intent = t.intent;
     try {
-      const patch: IntentPatch = { sentAt: this.ctx.now().toISOString() };
+      const patch: RowNote = { sentAt: this.ctx.now().toISOString() };
       if (intent.action !== "open") {
         const found = await this.sideHedge(intent, this.signalOf(t));
-        if (!found.hedge) {
-          this.ctx.move(intent, {
-            status: "rejected",
-            errorCode: "no_open_hedge",
-            message: found.complete
-              ? `No open hedge on ${intent.market} ${intent.side} (checked just before sending): nothing was sent. Use Open first.`
-              : `No open hedge on ${intent.market} ${intent.side} ${OPEN_LOOKUP_SCOPE}: nothing was sent. Check the hedge on the service.`,
-          });
-          t.answered = true;
-          return;
-        }
+        // No hedge to act on: rejected, nothing sent.
+        if (!found.hedge) return this.judge(t, { kind: "no_open_hedge", complete: found.complete });
         patch.hedgeId = found.hedge.id;
         patch.notionalBefore = found.hedge.notional_usd;
       }
       intent.keyId = this.ctx.client.keyId;
-      this.ctx.move(intent, patch);
+      this.ctx.state.note(intent, patch);
       // Durable in both journals before the request leaves; if not, it does not leave now.
       await this.ctx.journal.flush();
     } catch (e) {
@@ -137,27 +157,17 @@ export class RowRunner {
   /** Sends the row's request with its own key. */
   private async attempt(t: Tracking): Promise<void> {
     const intent = t.intent;
-    if (!usableKey(intent.idempotencyKey)) return this.park(t, "The row has no usable idempotency key: it is never sent.");
+    if (!usableKey(intent.idempotencyKey)) return this.judge(t, { kind: "no_key" });
+    let submission;
     try {
-      const submission = await submit(this.ctx.client, intent, this.signalOf(t));
-      t.doubt = null;
-      t.attempts = 0;
-      this.ctx.move(intent, {
-        status: "submitted",
-        hedgeId: submission.hedgeId ?? intent.hedgeId,
-        orderTxHash: submission.orderTxHash,
-        errorCode: null,
-        message: submittedMessage(intent.action, submission.newNotional),
-      });
-      t.answered = true;
-      this.ctx.startFillPolling();
+      submission = await submit(this.ctx.client, intent, this.signalOf(t));
     } catch (e) {
       const outcome = classifyFailure(e);
-      if (outcome === "refused" && isHedgingApiError(e)) {
-        this.ctx.move(intent, { status: "rejected", errorCode: e.code, message: `${e.message}${e.advice ? ` ${e.advice}` : ""}` });
-        t.answered = true;
-      } else this.trouble(t, e, outcome === "unknown");
+      if (outcome === "refused" && isHedgingApiError(e))
+        return this.judge(t, { kind: "refused", code: e.code, says: `${e.message}${e.advice ? ` ${e.advice}` : ""}` });
+      return this.trouble(t, e, outcome === "unknown");
     }
+    return this.judge(t, { kind: "accepted", ...submission });
   }
 
   /** Counts a mismatching round (hedge_not_found, a hedge that does not match); true when the caps are reached. */
@@ -175,9 +185,9 @@ export class RowRunner {
     if (unknownOutcome) {
       t.doubt ??= { since: this.ctx.now().getTime(), rounds: 0 };
       t.doubt.rounds++;
-      this.ctx.move(t.intent, { errorCode: code, message: unknownOutcomeMessage(code, e) });
+      this.ctx.state.note(t.intent, { errorCode: code, message: unknownOutcomeMessage(code, e) });
     } else {
-      this.ctx.move(t.intent, {
+      this.ctx.state.note(t.intent, {
         errorCode: code,
         message: `Not confirmed yet (${code}): the add-in asks the service before sending again with the same idempotency key.`,
       });
@@ -191,30 +201,9 @@ export class RowRunner {
     t.attempts++;
   }
 
-  /**
-   * Records what the service shows: any doubt is over, and what a doubt said (error code) is taken back. A row still
-   * accepted and never in doubt already holds the patch of a poll round: the move then writes nothing.
-   */
-  private adopt(t: Tracking, patch: IntentPatch): void {
-    t.doubt = null;
-    t.attempts = 0;
-    t.answered = true;
-    this.ctx.move(t.intent, { errorCode: null, ...patch });
-    if (t.intent.status === "submitted") this.ctx.startFillPolling();
-  }
-
-  private park(t: Tracking, says: string): void {
-    t.answered = true;
-    this.ctx.move(t.intent, {
-      status: "needs_decision",
-      parkedFor: says,
-      message: `Needs your decision: ${says} Choose "It was done" or "It was not done" under Unfinished rows.`,
-    });
-  }
-
   /** The signal a row's requests carry: the desk's, and its send's when it has one. */
   signalOf(t?: Tracking): AbortSignal {
-    const life = this.ctx.life();
+    const life = this.ctx.state.life();
     if (!t?.signal) return life;
     if (t.both?.life !== life) t.both = { life, signal: anySignal([life, t.signal]) };
     return t.both.signal;
@@ -239,11 +228,4 @@ function unknownOutcomeMessage(code: string, e: unknown): string {
     `Outcome unknown (${code}):${detail} The service may have acted on this row; do not send it again yourself. ` +
     `The add-in asks the service what it did (a few times, then it asks for your decision).`
   );
-}
-
-/** The "submitted" message (informational: the outcome is judged from the hedge, never read back from this text). */
-export function submittedMessage(action: Action, newNotional: number | null): string {
-  if ((action === "add" || action === "reduce") && newNotional !== null)
-    return `Submitted: the service expects the hedge at ${usdText(newNotional)}.`;
-  return "Submitted: waiting for the fill.";
 }

@@ -18,7 +18,7 @@ export class Scheduler {
 
   /** Runs every market side's head that can act now; arms a timer for the next one that waits. */
   kick(): void {
-    if (this.ctx.life().aborted) return;
+    if (this.ctx.state.life().aborted) return;
     const now = this.ctx.now().getTime();
     let next = Infinity;
     for (const t of this.lanes.heads()) {
@@ -33,18 +33,18 @@ export class Scheduler {
       }
       t.busy = true;
       void this.limit
-        .run(() => (this.ctx.life().aborted ? Promise.resolve() : this.step(t)))
+        .run(() => (this.ctx.state.life().aborted ? Promise.resolve() : this.step(t)))
         .catch((e: unknown) => this.ctx.report(e))
         .finally(() => {
           t.busy = false;
-          this.ctx.changed();
+          this.ctx.state.changed();
           this.kick();
         });
     }
     // Rows behind a row that waits for a decision are parked: send() does not wait for them (and is told at once).
     const parked = this.lanes.all().filter((t) => !t.answered && this.lanes.blockedByDecision(t));
     for (const t of parked) t.answered = true;
-    if (parked.length > 0) this.ctx.changed();
+    if (parked.length > 0) this.ctx.state.changed();
     if (next < this.wakeAtMs) {
       if (this.wakeTimer) clearTimeout(this.wakeTimer);
       this.wakeAtMs = next;

@@ -2,7 +2,7 @@
 import { defaultAccounts } from "../../../src/sandbox/accounts";
 import { MemoryWorkbook } from "../../../src/excel/memory-workbook";
 import { MemoryIntentStore } from "../../../src/excel/intent-store";
-import { ALREADY_SENT } from "../../../src/trading/desk";
+import { ALREADY_SENT } from "../../../src/trading/desk/admission";
 import { chainHeadOf } from "../../../src/trading/chain-head";
 import { newIdempotencyKey } from "../../../src/api/client";
 import type { CellValue } from "../../../src/trading/cells";

@@ -1,7 +1,7 @@
 // Approvals at the desk: an approved batch sent again never sends a key twice.
 import { MemoryIntentStore } from "../../../src/excel/intent-store";
 import { intentScope } from "../../../src/trading/intent-store";
-import { ALREADY_SENT } from "../../../src/trading/desk";
+import { ALREADY_SENT } from "../../../src/trading/desk/admission";
 import { intentFromRow, intentToLogRecord } from "../../../src/trading/intent";
 import { ACCOUNT, KEY_ID } from "../../support/fake-service";
 import { START, iso, row, previewOf, type World, world, advance, useDeskClock } from "../../support/desk-world";

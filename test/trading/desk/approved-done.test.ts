@@ -1,7 +1,9 @@
 // What an approved batch's Add, Reduce and Close lines find on their side's hedge before they are sent (desk/approved-done.ts), as a table: untouched (sent), done up to a line (recorded), fits both readings or none (refused), and when the service is not asked at all.
 import type { HedgingClient } from "../../../src/api/client";
 import type { Hedge } from "../../../src/api/schemas";
-import { doneOnService, type ApprovedLine } from "../../../src/trading/desk/approved-done";
+import { doneOnService, type ApprovedLine, type DoneLine } from "../../../src/trading/desk/approved-done";
+import { nextStep } from "../../../src/trading/desk/rule";
+import { intentFromRow } from "../../../src/trading/intent";
 import type { TradeRow } from "../../../src/trading/types";
 import { hedge } from "../../support/builders";
 import { PAGE_SIZE } from "../../../src/trading/fills";
@@ -31,10 +33,24 @@ const row = (action: TradeRow["action"], notional: number | null, side: TradeRow
 const line = (r: TradeRow, index: number, before: number | null): ApprovedLine => ({ row: r, index, key: `k-${index}`, before });
 const buyAt = (notional: number) => hedge({ id: "hb", side: "buy", notional_usd: notional, status: "filled" });
 
+/**
+ * What the desk records a line done elsewhere as: the recovery rule's step for it (rule.ts's done_elsewhere rows), its
+ * patch (the Message aside, which is what the service shows) and what the service shows.
+ */
+function recorded(d: DoneLine | undefined) {
+  const intent = intentFromRow(row("add", 1), "k", "sandbox", "2026-11-27T09:00:00.000Z");
+  const facts = { neverSent: true, fresh: true, sentBy: "this_key", sentAgoMs: Infinity, doubt: null, mayAskAgain: true } as const;
+  const step = d && nextStep(intent, d, facts);
+  if (step?.kind !== "adopt") return undefined;
+  const { message, ...patch } = step.patch;
+  expect(message).toBe(d!.says);
+  return { patch, says: d!.says };
+}
+
 async function judged(lines: ApprovedLine[], held: Hedge[]) {
   const { client, asked } = service(held);
   const found = await doneOnService(client, lines, "2026-11-27T09:00:00.000Z", "sandbox", null);
-  const done = [...found.done].map(([i, d]) => [i, d.patch.status, d.says]);
+  const done = [...found.done].map(([i, d]) => [i, recorded(d)?.patch.status, d.says]);
   const refused = [...found.refused].map(([i, why]) => [i, why]);
   return { done, refused, asked: asked.lists };
 }
@@ -83,7 +99,7 @@ describe("an approved batch's side, judged against its hedge now", () => {
     const { client } = service([]);
     const found = await doneOnService(client, [line(row("close", null), 0, 80_000)], "2026-11-27T09:00:00.000Z", "sandbox", null);
     expect(found.refused.size).toBe(0);
-    expect(found.done.get(0)).toEqual({
+    expect(recorded(found.done.get(0))).toEqual({
       patch: { status: "closed", notionalBefore: 80_000 },
       says: "Done already by another approval of this batch: No USDTNGN buy hedge is open (this close as prepared: closed).",
     });
@@ -102,7 +118,7 @@ describe("an approved batch's side, judged against its hedge now", () => {
   it("a done Add or partial Reduce names the hedge it found, and its sum as prepared", async () => {
     const { client } = service([buyAt(120_000)]);
     const found = await doneOnService(client, [line(row("add", 20_000), 0, 100_000)], "2026-11-27T09:00:00.000Z", "sandbox", null);
-    expect(found.done.get(0)).toEqual({
+    expect(recorded(found.done.get(0))).toEqual({
       patch: { status: "filled", notionalBefore: 100_000, hedgeId: "hb" },
       says: "Done already by another approval of this batch: The USDTNGN buy hedge hb is at 120,000.00 USD (this add as prepared: 100,000.00 USD + 20,000.00 USD).",
     });
@@ -156,7 +172,7 @@ describe("an approved batch's side, judged against its hedge now", () => {
       "sandbox",
       null,
     );
-    expect([...found.done].map(([i, d]) => [i, d.patch.status])).toEqual([
+    expect([...found.done].map(([i, d]) => [i, recorded(d)?.patch.status])).toEqual([
       [0, "filled"],
       [1, "filled"],
     ]);

@@ -1,6 +1,6 @@
 // The user's word on a row that needs a decision at the desk: It was done, It was not done, and which rows may be decided.
 import { Journal } from "../../../src/trading/journal";
-import { MISMATCH_LIMIT_MS, MISMATCH_MIN_MS } from "../../../src/trading/desk";
+import { MISMATCH_LIMIT_MS, MISMATCH_MIN_MS } from "../../../src/trading/desk/rule";
 import { intentFromRow } from "../../../src/trading/intent";
 import { ACCOUNT } from "../../support/fake-service";
 import { START, iso, row, addRow, previewOf, type World, world, byKey, advance, useDeskClock } from "../../support/desk-world";

@@ -8,7 +8,7 @@ import {
   RESEND_WINDOW_MS,
   classifyFailure,
   submittedMessage,
-} from "../../../src/trading/desk";
+} from "../../../src/trading/desk/rule";
 import { START, iso, row, addRow, previewOf, world, byKey, advance, useDeskClock } from "../../support/desk-world";
 
 useDeskClock();

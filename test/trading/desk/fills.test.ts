@@ -1,5 +1,5 @@
 // Following rows the service accepted until they are final: polls, hedge_not_found and mismatches counted, a stopped desk silent.
-import { MISMATCH_LIMIT_MS, MISMATCH_MIN_MS } from "../../../src/trading/desk";
+import { MISMATCH_LIMIT_MS, MISMATCH_MIN_MS } from "../../../src/trading/desk/rule";
 import { START, iso, row, addRow, previewOf, world, byKey, advance, useDeskClock } from "../../support/desk-world";
 
 useDeskClock();

@@ -1,6 +1,6 @@
 // One row at a time per market side: a side's rows leave in order, what waits on what (the preview says so), and a side judged as a chain.
 import { Journal } from "../../../src/trading/journal";
-import { MISMATCH_LIMIT_MS } from "../../../src/trading/desk";
+import { MISMATCH_LIMIT_MS } from "../../../src/trading/desk/rule";
 import { intentFromRow, intentToLogRecord } from "../../../src/trading/intent";
 import type { LogRecord } from "../../../src/trading/log/hedge-log";
 import type { TradeRow } from "../../../src/trading/types";

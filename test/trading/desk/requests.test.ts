@@ -2,7 +2,8 @@
 import { MemoryWorkbook } from "../../../src/excel/memory-workbook";
 import { Journal } from "../../../src/trading/journal";
 import { intentScope } from "../../../src/trading/intent-store";
-import { BACKOFF_MS, INSPECT_ASK_MAX } from "../../../src/trading/desk";
+import { BACKOFF_MS } from "../../../src/trading/desk/rule";
+import { INSPECT_ASK_MAX } from "../../../src/trading/desk/resume-planner";
 import { intentFromRow } from "../../../src/trading/intent";
 import { ACCOUNT, KEY_ID } from "../../support/fake-service";
 import { START, iso, row, addRow, previewOf, world, advance, useDeskClock } from "../../support/desk-world";

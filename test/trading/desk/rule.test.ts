@@ -34,6 +34,26 @@ const down: Shown = { kind: "unreachable", code: "service_unavailable" };
 const notAsked: Shown = { kind: "not_asked" };
 const unknownHedge: Shown = { kind: "not_found", hedgeId: "h-9" };
 const COUNTED = { ...SENT, doubt: { rounds: 3, forMs: 10_000 } };
+const closeRow = (status: IntentStatus): Intent => Object.assign(add(status), { action: "close" as const, notional: null });
+const accepted: Shown = { kind: "accepted", hedgeId: "h-1", orderTxHash: "0xo", newNotional: 125_000 };
+const refused: Shown = { kind: "refused", code: "hedge_exists", says: "A hedge is open on this side. Use Add." };
+const noHedge: Shown = { kind: "no_open_hedge", complete: true };
+const decided = (decision: "done" | "not_done", verdict: Shown): Shown => ({
+  kind: "decided",
+  decision,
+  verdict: verdict as Extract<Shown, { kind: "effect" | "absent" | "unclear" }>,
+  evidence: true,
+  at: "2026-11-25T10:30:00.000Z",
+});
+const doneOpen: Shown = { kind: "done_elsewhere", by: "effect", patch: { status: "filled", message: "Filled." }, says: "Done already." };
+const doneSide = (closes: boolean): Shown => ({
+  kind: "done_elsewhere",
+  by: "side",
+  closes,
+  hedgeId: closes ? null : "h-1",
+  notionalBefore: 100_000,
+  says: "Done already by another approval of this batch.",
+});
 
 const cases: Array<[string, Intent, Shown, Facts, string]> = [
   ["a row waiting for your decision stays so", add("needs_decision"), filled, SENT, "park:awaiting"],
@@ -166,12 +186,44 @@ const cases: Array<[string, Intent, Shown, Facts, string]> = [
     COUNTED,
     "wait:unclear",
   ],
+  // What a row is told (issue 38): its send's answer, no hedge to act on, the user's word, done by another approval.
+  ["a send the service accepted is recorded submitted", add("submitting"), accepted, SENT, "adopt:submitted"],
+  ["a send the service refused (a 4xx that says it did nothing) is rejected", add("submitting"), refused, SENT, "adopt:rejected"],
+  ["no open hedge on the side just before an Add left: rejected, nothing sent", add("submitting"), noHedge, NEVER, "adopt:rejected"],
+  ["a row without a usable idempotency key is never sent: your decision", add("submitting"), { kind: "no_key" }, NEVER, "park:no_key"],
+  ["It was not done: recorded not sent", add("needs_decision"), decided("not_done", filled), SENT, "record:not_sent"],
+  ["It was done, and the service shows it: recorded as it shows", add("needs_decision"), decided("done", filled), SENT, "record:filled"],
+  [
+    "It was done on a row not parked (only the log knew it): recorded all the same",
+    add("submitted"),
+    decided("done", filled),
+    SENT,
+    "record:filled",
+  ],
+  ["It was done, and its hedge ended without it: recorded failed", add("needs_decision"), decided("done", ended), SENT, "record:failed"],
+  [
+    "It was done on a Close the service cannot match: the user's word, closed",
+    closeRow("needs_decision"),
+    decided("done", unclear),
+    SENT,
+    "record:closed",
+  ],
+  ["an approved Open another approval did is recorded as the service shows it", open("submitting"), doneOpen, NEVER, "adopt:filled"],
+  ["an approved Add another approval did is recorded filled, never sent", add("submitting"), doneSide(false), NEVER, "adopt:filled"],
+  [
+    "an approved Reduce another approval did that left no hedge open is recorded closed",
+    add("submitting"),
+    doneSide(true),
+    NEVER,
+    "adopt:closed",
+  ],
 ];
 
 describe("the recovery rule", () => {
   test.each(cases)("%s", (_rule, intent, shown, facts, expected) => {
     const step = nextStep(intent, shown, facts);
-    const why = step.kind === "adopt" ? step.patch.status : step.kind === "wait" || step.kind === "park" ? step.why : null;
+    const why =
+      step.kind === "adopt" || step.kind === "record" ? step.patch.status : step.kind === "wait" || step.kind === "park" ? step.why : null;
     expect(why ? `${step.kind}:${why}` : step.kind).toBe(expected);
   });
 
@@ -209,6 +261,64 @@ describe("the recovery rule", () => {
       note: { message: "Asking the service again: The change does not match the row." },
     });
     expect(nextStep(add("submitted"), unclear, SENT)).toEqual({ kind: "follow" });
+  });
+});
+
+describe("what a row is told, as its patch (issue 38: the executor applies it, nothing else writes a status)", () => {
+  it("a send's answer: submitted with the hedge and order it names (the row's own hedge when it names none), or rejected with the service's words", () => {
+    expect(nextStep(add("submitting"), accepted, SENT)).toEqual({
+      kind: "adopt",
+      patch: {
+        status: "submitted",
+        hedgeId: "h-1",
+        orderTxHash: "0xo",
+        errorCode: null,
+        message: "Submitted: the service expects the hedge at 125,000.00 USD.",
+      },
+    });
+    const acting = Object.assign(open("submitting"), { hedgeId: "h-0" });
+    expect(nextStep(acting, { ...accepted, hedgeId: null } as Shown, SENT)).toMatchObject({
+      patch: { hedgeId: "h-0", message: "Submitted: waiting for the fill." },
+    });
+    expect(nextStep(add("submitting"), refused, SENT)).toEqual({
+      kind: "adopt",
+      patch: { status: "rejected", errorCode: "hedge_exists", message: "A hedge is open on this side. Use Add." },
+    });
+  });
+
+  it("no open hedge just before an Add left: rejected, saying whether every open hedge was listed", () => {
+    expect(nextStep(add("submitting"), noHedge, NEVER)).toEqual({
+      kind: "adopt",
+      patch: {
+        status: "rejected",
+        errorCode: "no_open_hedge",
+        message: "No open hedge on USDTNGN buy (checked just before sending): nothing was sent. Use Open first.",
+      },
+    });
+    expect(nextStep(add("submitting"), { kind: "no_open_hedge", complete: false }, NEVER)).toMatchObject({
+      patch: { message: expect.stringMatching(/^No open hedge on USDTNGN buy among the newest .* Check the hedge on the service\.$/) },
+    });
+  });
+
+  it("the user's word is decisionPatch's, whatever the row's state", () => {
+    const told = decided("done", filled) as Extract<Shown, { kind: "decided" }>;
+    for (const status of ["needs_decision", "submitting", "submitted"] as const)
+      expect(nextStep(add(status), told, SENT)).toEqual({
+        kind: "record",
+        patch: decisionPatch(add(status), "done", told.verdict, true, told.at),
+      });
+  });
+
+  it("done by another approval: an Open as the service shows it, an Add, Reduce or Close with its notional before and the hedge left open, if any", () => {
+    expect(nextStep(open("submitting"), doneOpen, NEVER)).toEqual({ kind: "adopt", patch: { status: "filled", message: "Done already." } });
+    expect(nextStep(add("submitting"), doneSide(false), NEVER)).toEqual({
+      kind: "adopt",
+      patch: { status: "filled", notionalBefore: 100_000, hedgeId: "h-1", message: "Done already by another approval of this batch." },
+    });
+    expect(nextStep(add("submitting"), doneSide(true), NEVER)).toEqual({
+      kind: "adopt",
+      patch: { status: "closed", notionalBefore: 100_000, message: "Done already by another approval of this batch." },
+    });
   });
 });
 
