@@ -52,7 +52,9 @@ module.exports = async (env, argv) => {
     },
     output: {
       path: path.resolve(__dirname, "dist"),
-      filename: "[name].js",
+      // Production files are named by their content's hash, so a host serves them immutable and a second start reads
+      // them from the cache (README.md "Serving dist/"); taskpane.html and functions.json keep their names.
+      filename: production ? "[name].[contenthash].js" : "[name].js",
       // Production source maps go next to dist/, not into it: kept for support, never published with the add-in.
       ...(production ? { sourceMapFilename: "../dist-sourcemaps/[file].map" } : {}),
       clean: true,
