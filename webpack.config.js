@@ -16,6 +16,7 @@ const { devServerHttpsOptions } = devtool("dev-certs");
 const { functionsHelp } = devtool("functions-help");
 const { rewriteManifest } = devtool("manifest-address");
 const { pageBudget } = devtool("page-budget");
+const { preloadHints } = devtool("preload-hints");
 
 const DEV_URL = `https://localhost:${devServerPort(require("./package.json"))}/`;
 /**
@@ -29,6 +30,11 @@ const PAGE_ENTRIES = ["functions", "commands", "engine", "taskpane"];
  * fails (test/README.md "Benchmarks"). The panels of a connection are chunks loaded when it connects, not counted.
  */
 const PAGE_BUDGET_GZIP_BYTES = 100_000;
+/**
+ * The chunks a saved connection loads at once (src/taskpane/pane-app.ts, taskpane.ts: the panels and the workbook):
+ * production pages preload them, so they arrive while the functions register instead of after the key's check.
+ */
+const CONNECTION_CHUNKS = ["trade", "approvals", "month-end", "excel"];
 
 module.exports = async (env, argv) => {
   const production = argv.mode === "production";
@@ -100,7 +106,12 @@ module.exports = async (env, argv) => {
         ],
       }),
       functionsHelp(manifestUrl, version),
-      ...(production ? [pageBudget({ page: "taskpane.html", entries: PAGE_ENTRIES, maxGzipBytes: PAGE_BUDGET_GZIP_BYTES })] : []),
+      ...(production
+        ? [
+            preloadHints(HtmlWebpackPlugin, { page: "taskpane.html", chunks: CONNECTION_CHUNKS }),
+            pageBudget({ page: "taskpane.html", entries: PAGE_ENTRIES, maxGzipBytes: PAGE_BUDGET_GZIP_BYTES }),
+          ]
+        : []),
     ],
     // The page's budget is pageBudget above (gzipped, all its entries together); webpack's raw per-entry hints are off.
     performance: false,

@@ -15,6 +15,9 @@ export interface Times {
   scriptBytes: number;
   scripts: number;
   cached: number;
+  /** When the first GET /prices was sent and answered (the first value's request), from navigation. */
+  pricesSent: number;
+  pricesAnswered: number;
 }
 
 /**
@@ -147,7 +150,13 @@ async function startPage(
       const scripts = performance
         .getEntriesByType("resource")
         .filter((e) => /\.js$/.test(new URL(e.name).pathname) && !e.name.includes("appsforoffice")) as PerformanceResourceTiming[];
+      const prices = performance
+        .getEntriesByType("resource")
+        .filter((e) => new URL(e.name).pathname.endsWith("/prices"))
+        .sort((a, b) => a.startTime - b.startTime)[0] as PerformanceResourceTiming | undefined;
       return {
+        pricesSent: prices?.startTime ?? NaN,
+        pricesAnswered: prices?.responseEnd ?? NaN,
         registered: Math.max(...b.associated.map(([, t]) => t)),
         functions: b.associated.length,
         price: b.price,

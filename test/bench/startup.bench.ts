@@ -13,8 +13,8 @@ const ROOT = path.resolve(__dirname, "../..");
 /** d67aaa2: the build before issue 33's split (one bundle); a002fa9: main before issue 41. `--baseline <ref>` (repeatable) replaces them. */
 const DEFAULT_BASELINES = ["d67aaa2", "a002fa9"];
 const DEFAULT_RUNS = 5;
-/** The CPU slowdowns run, each in every round: 4× (a slow laptop) and none. */
-const SLOWDOWNS = [4, 1];
+/** The CPU slowdowns run, each in every round: 4× (a slow laptop) and none; `--slowdown <n>` (repeatable) replaces them. */
+const DEFAULT_SLOWDOWNS = [4, 1];
 const CACHES = ["cold", "warm"] as const;
 type Cache = (typeof CACHES)[number];
 const MILESTONES = ["registered", "price", "interactive"] as const;
@@ -72,6 +72,7 @@ const key = (slowdown: number, cache: Cache) => `${slowdown}× ${cache}`;
 export async function run(): Promise<void> {
   const refs = arg("--baseline").length > 0 ? arg("--baseline") : DEFAULT_BASELINES;
   const runs = Number(arg("--runs")[0] ?? DEFAULT_RUNS);
+  const slowdowns = arg("--slowdown").length > 0 ? arg("--slowdown").map(Number) : DEFAULT_SLOWDOWNS;
   const chromium = findChromium();
   if (!chromium) {
     console.log("  skipped: no Chromium (install it, or set CHROMIUM_PATH)");
@@ -102,7 +103,7 @@ export async function run(): Promise<void> {
     for (const server of servers) await coldThenWarm(browser, server.origin, sandboxOrigin, officeJs, 1);
     // Interleaved: each round starts every build under every slowdown, so the machine's load falls on all alike.
     for (let i = 0; i < runs; i++)
-      for (const slowdown of SLOWDOWNS)
+      for (const slowdown of slowdowns)
         for (const [b, build] of builds.entries()) {
           const { cold, warm } = await coldThenWarm(browser, servers[b].origin, sandboxOrigin, officeJs, slowdown);
           for (const [cache, t] of [
@@ -113,7 +114,8 @@ export async function run(): Promise<void> {
               throw new Error(`${build.name}: ${t.functions} functions registered, functions.json has ${build.functions}`);
             (build.times[key(slowdown, cache)] ??= []).push(t);
           }
-          const line = (t: Times) => MILESTONES.map((m) => Math.round(t[m])).join(" / ");
+          const line = (t: Times) =>
+            `${MILESTONES.map((m) => Math.round(t[m])).join(" / ")} (prices sent ${Math.round(t.pricesSent)}, answered ${Math.round(t.pricesAnswered)})`;
           console.log(
             `  round ${i + 1}, CPU ${slowdown}×, ${build.name}: cold ${line(cold)} ms, warm ${line(warm)} ms (${warm.cached} of ${warm.scripts} scripts from the cache); load ${load()}`,
           );
@@ -124,17 +126,17 @@ export async function run(): Promise<void> {
     await sandbox.close();
   }
   console.log(`  load average at end: ${load()}`);
-  report(builds, runs);
+  report(builds, runs, slowdowns);
 }
 
 /** One table per CPU slowdown and cache: the builds' medians (min–max), then this build against each baseline. */
-function report(builds: Build[], runs: number): void {
+function report(builds: Build[], runs: number, slowdowns: number[]): void {
   console.log(
     `\n  Production builds in headless Chromium, ${runs} rounds, medians (min–max) from navigation; Office.js stood in (ready at once), ` +
       `the sandbox on loopback behind ${SERVICE_ORIGIN}, a saved demo key; files served with Cache-Control as README.md "Hosting" says.`,
   );
   const self = builds[builds.length - 1];
-  for (const slowdown of SLOWDOWNS)
+  for (const slowdown of slowdowns)
     for (const cache of CACHES) {
       const k = key(slowdown, cache);
       console.log(`\n  CPU ${slowdown === 1 ? "not slowed" : `${slowdown}× slower`}, ${cache} cache:`);
