@@ -47,5 +47,8 @@ provideWork(work);
 function startSaved(): void {
   if (typeof Office === "undefined" || typeof OfficeRuntime === "undefined" || typeof Office.onReady !== "function") return;
   const store = { get: async (key: string) => (await OfficeRuntime.storage.getItem(key)) ?? null };
-  void Office.onReady().then(() => startSavedConnection(store, connection, buildPolicy(), BUILD_BASE_URL));
+  // Only in Excel, as the pane restores it (outside Office the page's stand-in, if any, connects).
+  void Office.onReady()
+    .then((info) => (String(info?.host) === "Excel" ? startSavedConnection(store, connection, buildPolicy(), BUILD_BASE_URL) : undefined))
+    .catch(() => undefined);
 }
