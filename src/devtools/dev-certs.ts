@@ -27,3 +27,20 @@ export function usableDevCertificates(dir: string = DEV_CERT_DIR): DevCertificat
     return null;
   }
 }
+
+/**
+ * The dev server's TLS options (webpack.config.js): the files while usable on Linux, else office-addin-dev-certs'
+ * (creating and trusting the certificates when needed), else the files it could not trust, with a warning.
+ */
+export async function devServerHttpsOptions(dir: string = DEV_CERT_DIR): Promise<DevCertificates | object> {
+  const existing = usableDevCertificates(dir);
+  if (process.platform === "linux" && existing) return existing;
+  try {
+    const certs = (await import("office-addin-dev-certs")) as { getHttpsServerOptions: () => Promise<object> };
+    return await certs.getHttpsServerOptions();
+  } catch (err) {
+    if (!existing) throw err;
+    console.warn(`Dev certificates in ${dir} are not trusted by the system; trust ca.crt manually.`);
+    return existing;
+  }
+}

@@ -72,7 +72,7 @@ function originOrNull(url: string | null): string | null {
 }
 
 /** The saved key, the origin it is bound to, and the base URL; `defaultBaseUrl` when none was saved. */
-export async function loadSettings(store: SettingsStore, defaultBaseUrl: string = DEFAULT_BASE_URL): Promise<SavedSettings> {
+export async function loadSettings(store: Pick<SettingsStore, "get">, defaultBaseUrl: string = DEFAULT_BASE_URL): Promise<SavedSettings> {
   const [apiKey, baseUrl, keyOrigin] = await Promise.all([
     store.get(SETTING_KEYS.apiKey),
     store.get(SETTING_KEYS.baseUrl),

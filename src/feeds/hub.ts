@@ -322,10 +322,10 @@ export class FeedHub {
         if (!this.settingsRead()) continue;
         const snapshot = noKeySnapshot(topic);
         for (const listener of topic.listeners.values()) safely(listener, snapshot);
-      } else if (this.isPaused) {
-        this.poller.poll(topic); // a new key is checked once even while paused
       } else {
-        this.poller.start(topic);
+        // A new key is checked once even while paused; not paused, it is asked at once too (a timer would wait behind
+        // the page's start: src/functions/README.md "When the page starts"), and polled on from there.
+        this.poller.poll(topic);
       }
     }
     this.budget.invalidate();

@@ -1,4 +1,7 @@
 // The work of the HEDGE.* functions, an entry of its own evaluated after functions.ts registered them: cell streams over the shared hub, Excel error objects and the ribbon's pause toggle, handed over through handoff.ts.
+import { buildPolicy, BUILD_BASE_URL } from "../feeds/build-policy";
+import { connection } from "../feeds/connection";
+import { startSavedConnection } from "../feeds/saved-start";
 import { provideWork } from "./handoff";
 import * as handlers from "./handlers";
 import { history } from "./history";
@@ -10,6 +13,7 @@ import type { Spill } from "./cells";
 
 useErrorFactory(excelErrorFactory(CustomFunctions));
 listenForPauseToggle();
+startSaved();
 
 /** What each function of functions.ts does with its cell (its invocation) and arguments, on the shared hub's streams. */
 export const work = {
@@ -35,3 +39,16 @@ export const work = {
 export type Work = typeof work;
 
 provideWork(work);
+
+/**
+ * In Excel, the saved connection starts now rather than when the pane has run: the cells' first requests and the key's
+ * check go out while the pane's code loads (src/functions/README.md "When the page starts").
+ */
+function startSaved(): void {
+  if (typeof Office === "undefined" || typeof OfficeRuntime === "undefined" || typeof Office.onReady !== "function") return;
+  const store = { get: async (key: string) => (await OfficeRuntime.storage.getItem(key)) ?? null };
+  // Only in Excel, as the pane restores it (outside Office the page's stand-in, if any, connects).
+  void Office.onReady()
+    .then((info) => (String(info?.host) === "Excel" ? startSavedConnection(store, connection, buildPolicy(), BUILD_BASE_URL) : undefined))
+    .catch(() => undefined);
+}

@@ -88,6 +88,8 @@ export interface ConnectionControllerOptions {
   makeClient?: (apiKey: string, baseUrl: string) => HedgingClient;
   /** After a network error: did the browser block the answer for CORS? (diagnoseCors by default; null outside a page). */
   diagnoseCors?: (url: string) => Promise<CorsDiagnosis | null>;
+  /** The GET /account already sent at start for this key and base URL (src/feeds/saved-start.ts), taken instead of asking again. */
+  sentCheck?: (apiKey: string, baseUrl: string) => ReturnType<HedgingClient["account"]> | null;
 }
 
 export class ConnectionController {
@@ -175,7 +177,7 @@ export class ConnectionController {
       checkKeyDestination(apiKey, baseUrl, this.policy);
       this.set({ status: "connecting", baseUrl, maskedKey: maskKey(apiKey), environment });
       const client = this.makeClient(apiKey, baseUrl);
-      const { data: account, meta } = await client.account();
+      const { data: account, meta } = await (this.options.sentCheck?.(apiKey, baseUrl) ?? client.account());
       const shared = this.options.connection.configure({ apiKey, baseUrl }) ?? client;
       await saveSettings(this.options.store, { apiKey, baseUrl });
       const access = keyAccessOf(keyScopesOf(meta));

@@ -6,7 +6,7 @@ import type { Visibility } from "../feeds/visibility";
 import type { ServicePolicy } from "../api/environment";
 import type { TradingDesk } from "../trading/desk/contract";
 import type { IntentStore } from "../trading/intent-store";
-import { ConnectionController, errorView } from "./connection-controller";
+import { ConnectionController, errorView, type ConnectionControllerOptions } from "./connection-controller";
 import { mountConnectionPanel } from "./connection-panel";
 import { mirrorDisabledButtons } from "./aria-mirror";
 import { byId } from "./dom";
@@ -35,6 +35,8 @@ export interface PaneDependencies {
   now?: () => number;
   /** Whether the pane can be seen: its overview polls only while it can (always visible when absent). */
   visibility?: Visibility;
+  /** The key's check already sent at start (in Excel: by the functions' engine), taken instead of asking again. */
+  sentCheck?: ConnectionControllerOptions["sentCheck"];
   /** Office's host, platform, version and requirement sets for Copy diagnostics (the entry file reads them); null outside Office. */
   officeFacts?: () => OfficeFacts | null;
 }
@@ -60,6 +62,7 @@ export async function startPane(deps: PaneDependencies): Promise<Pane> {
     connection: deps.connection,
     defaultBaseUrl: deps.defaultBaseUrl,
     policy: deps.policy,
+    sentCheck: deps.sentCheck,
   });
   mountConnectionPanel(controller);
   let journal: IntentStore | null = null; // this computer's journal, once the workbench is loaded

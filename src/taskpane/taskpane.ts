@@ -1,7 +1,8 @@
 // Task pane entry (only what the first view needs; the panels of a connection are chunks loaded when it connects): waits for Office, then starts the pane in Excel, or outside it on a stand-in the build provides (development and test builds: ?harness=memory), or says to open it from Excel.
-import type { ServicePolicy } from "../api/environment";
 import { officeRuntimeStore } from "../excel/settings";
-import { DEFAULT_BASE_URL, connection } from "../feeds/connection";
+import { buildPolicy, BUILD_BASE_URL } from "../feeds/build-policy";
+import { connection } from "../feeds/connection";
+import { takeSavedCheck } from "../feeds/saved-start";
 import { sharedHub } from "../feeds/shared";
 import { paneVisibility } from "../feeds/visibility";
 import { errorView } from "./connection-controller";
@@ -12,18 +13,6 @@ import { startPane, type PaneDependencies } from "./pane-app";
 import { chooseTheme } from "./theme-choice";
 import { REQUIREMENT_SETS, type OfficeFacts } from "./diagnostics";
 
-const PRODUCTION = process.env.NODE_ENV === "production";
-/** The local sandbox in development builds; production builds start empty so the user names the real service. */
-const DEV_BASE_URL = PRODUCTION ? "" : DEFAULT_BASE_URL;
-
-/**
- * Where this build sends a key: the SERVICE_ORIGINS it was built with (the CSP's connect-src lists the same), plus
- * the local sandbox in development and test builds; production builds send a LIVE key over https only.
- */
-function buildPolicy(): ServicePolicy {
-  const origins = (process.env.SERVICE_ORIGINS ?? "").split(" ").filter(Boolean);
-  return { origins, loopback: !PRODUCTION, liveNeedsHttps: PRODUCTION };
-}
 const OFFICE_READY_TIMEOUT_MS = 10_000;
 
 /** Office.onReady's host, null outside Office, or null when Office.js did not load (or never got ready). */
@@ -46,12 +35,14 @@ async function main(): Promise<void> {
   const prefersDark = typeof matchMedia === "function" && matchMedia("(prefers-color-scheme: dark)").matches;
   applyTheme(chooseTheme(theme, prefersDark, params.get("theme")));
 
-  const shared = { connection, hub: sharedHub(), defaultBaseUrl: DEV_BASE_URL, policy: buildPolicy() };
+  const shared = { connection, hub: sharedHub(), defaultBaseUrl: BUILD_BASE_URL, policy: buildPolicy() };
   let deps: PaneDependencies;
   if (host === "Excel") {
     deps = {
       ...shared,
       store: officeRuntimeStore(),
+      // The key's check the functions' engine sent at start (src/feeds/saved-start.ts), if it did.
+      sentCheck: takeSavedCheck,
       // The workbook's code and the desk are a chunk of their own, loaded when the pane first connects.
       workbench: () => import(/* webpackChunkName: "excel" */ "./office-workbench").then((m) => m.officeWorkbench()),
       // The overview polls only while Office shows the pane (the shared runtime lives on when it is closed).

@@ -91,11 +91,24 @@ test("the production page says only to open it from Excel, under a CSP of its SE
   expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
 });
 
+test("every script is named by its content's hash (served immutable); the page and functions.json keep their names", () => {
+  const scripts = fs.readdirSync(prod).filter((f) => f.endsWith(".js"));
+  expect(scripts.length).toBeGreaterThan(10);
+  for (const script of scripts) expect(script).toMatch(/^[\w-]+\.[0-9a-f]{16,}\.js$/);
+  expect(fs.existsSync(path.join(prod, "taskpane.html"))).toBe(true);
+  expect(fs.existsSync(path.join(prod, "functions.json"))).toBe(true);
+});
+
 test("source maps are kept for support beside dist/, never referenced or published in it", () => {
   expect(files(prod, ".map")).toEqual([]);
   for (const code of text(prod, ".js")) expect(code).not.toContain("sourceMappingURL");
   const maps = path.join(path.dirname(prod), "dist-sourcemaps");
-  expect(fs.readdirSync(maps)).toEqual(expect.arrayContaining(["taskpane.js.map", "functions.js.map"]));
+  expect(fs.readdirSync(maps)).toEqual(
+    expect.arrayContaining([
+      expect.stringMatching(/^taskpane\.[0-9a-f]{16,}\.js\.map$/),
+      expect.stringMatching(/^functions\.[0-9a-f]{16,}\.js\.map$/),
+    ]),
+  );
 });
 
 test("manifest, functions.json and the help page point at the public URL, with one help anchor per function", () => {

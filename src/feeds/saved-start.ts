@@ -1,0 +1,45 @@
+// The saved connection started as soon as the functions' engine runs, before the pane: the shared connection configured from the saved key (the cells' first requests go out) and the key's check (GET /account) sent, its answer kept for the pane.
+import type { HedgingClient } from "../api/client";
+import { checkKeyDestination, normaliseBaseUrl, originOf, type ServicePolicy } from "../api/environment";
+import { loadSettings, type Connection } from "./connection";
+import type { SettingsStore } from "./settings-store";
+
+type AccountAnswer = ReturnType<HedgingClient["account"]>;
+
+/** The check sent at start, for the key and base URL it was sent with; taken once by the pane. */
+let sent: { apiKey: string; baseUrl: string; answer: AccountAnswer } | null = null;
+
+/**
+ * Reads the saved key and base URL and, when the key is bound to that origin and the build allows it there (the checks
+ * the pane's restore makes), configures `connection` with them and sends GET /account. Does nothing otherwise: the
+ * pane's restore then says why. Never throws.
+ */
+export async function startSavedConnection(
+  store: Pick<SettingsStore, "get">,
+  connection: Connection,
+  policy: ServicePolicy,
+  defaultBaseUrl: string,
+): Promise<void> {
+  try {
+    const { apiKey, baseUrl, apiKeyOrigin } = await loadSettings(store, defaultBaseUrl);
+    if (!apiKey || connection.client) return;
+    const url = normaliseBaseUrl(baseUrl);
+    if (originOf(url) !== apiKeyOrigin) return;
+    checkKeyDestination(apiKey, url, policy);
+    const client = connection.configure({ apiKey, baseUrl: url });
+    if (!client) return;
+    const answer = client.account();
+    answer.catch(() => undefined); // the pane reads it (and reports its error); unread, it is no unhandled rejection
+    sent = { apiKey, baseUrl: url, answer };
+  } catch {
+    // A key or URL refused: the pane's restore reports it.
+  }
+}
+
+/** The answer of the check sent at start for this key and base URL, once; null when none was sent for them. */
+export function takeSavedCheck(apiKey: string, baseUrl: string): AccountAnswer | null {
+  if (!sent || sent.apiKey !== apiKey || sent.baseUrl !== baseUrl) return null;
+  const { answer } = sent;
+  sent = null;
+  return answer;
+}
