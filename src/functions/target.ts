@@ -12,7 +12,7 @@ import {
   type Holding,
   type InputRange,
 } from "../policy/inputs";
-import { proposalSpill, propose, utcDay } from "../policy/target";
+import { proposalAt } from "../policy/proposal";
 import { isOmitted } from "./args";
 import type { Spill } from "./cells";
 import { cellErrorOfThrown, outcomeOf, type CellStreams, type Sink } from "./stream";
@@ -64,7 +64,7 @@ export function target(
     const given = asOfArg(asOf);
     const compute = (holdings: Holding[]) => {
       const at = given ?? now().getTime();
-      return checked("policy", () => proposalSpill(propose({ exposures: e, policy: p, holdings, day: utcDay(new Date(at)), asOfMs: at })));
+      return checked("policy", () => proposalAt({ exposures: e, policy: p, holdings }, at).values);
     };
     if (!isOmitted(positions)) {
       // A pure function of its three ranges: computed once, no request.

@@ -1,6 +1,7 @@
 // The hedge-to-target rule: from exposures (dated or not), a policy and the open hedges at an instant, the Open, Add, Reduce, Close and roll rows that meet the policy, in trading order, and their spill.
 import type { Side, Tenor } from "../api/schemas";
 import { utcMs } from "../api/time";
+import { PROPOSAL_HEADERS } from "../trading/rows";
 import type { Action } from "../trading/types";
 import { type Exposure, type Holding, type PolicyRow, TargetInputError } from "./inputs";
 import { rollDue, tenorFor } from "./tenor";
@@ -19,19 +20,6 @@ export interface ProposalRow {
   targetUsd: number;
   reason: string;
 }
-
-/** The spill's header row (the pane reads it back as trade rows: Action, Market, Side, Amount (USD), Tenor (days), Client reference). */
-export const PROPOSAL_HEADERS = [
-  "Action",
-  "Market",
-  "Side",
-  "Amount (USD)",
-  "Tenor (days)",
-  "Client reference",
-  "Current (USD)",
-  "Target (USD)",
-  "Reason",
-] as const;
 
 const ACTION_WORDS: Record<Action, string> = { open: "Open", add: "Add", reduce: "Reduce", close: "Close" };
 const SIDES: readonly Side[] = ["buy", "sell"];

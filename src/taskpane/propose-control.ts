@@ -1,12 +1,12 @@
 // The trade panel's Propose button: exposures, then policy, read from the selection; the proposal from the live positions written to a new sheet as plain values. Nothing is traded.
 import type { HedgingClient } from "../api/client";
-import type { SheetWriter } from "../monthend/sheet-content";
+import type { SheetWriter } from "../trading/sheet-content";
 import type { SelectedRows, Workbook } from "../trading/workbook";
 import type { Position } from "../api/schemas";
+import { proposalContent } from "../policy/proposal";
 import type { ProposalRow } from "../policy/target";
 import { errorView, type ErrorView } from "./connection-controller";
 import { plural } from "./format";
-import { proposalContent, proposalSummary } from "./proposal-sheet";
 import type { Elements } from "./trade-elements";
 
 /** What Propose needs: the selection (exposures, then policy), the live positions, and where the proposal is written. */
@@ -20,6 +20,16 @@ export interface ProposeDependencies {
   now?: () => number;
   /** Told of each proposal made, with the positions it was made from (the overview's maturities remember what it wanted). */
   onProposal?: (rows: readonly ProposalRow[], positions: readonly Position[]) => void;
+}
+
+/** What the pane says once the proposal is written. */
+export function proposalSummary(rows: readonly ProposalRow[], sheet: string): string {
+  if (rows.length === 0) return `Nothing to do: every hedge is within Min trade of its target (${sheet} shows the header only).`;
+  const counts = (["close", "reduce", "open", "add"] as const)
+    .map((a) => [a, rows.filter((r) => r.action === a).length] as const)
+    .filter(([, n]) => n > 0)
+    .map(([a, n]) => `${n} ${a[0].toUpperCase()}${a.slice(1)}`);
+  return `${plural(rows.length, "row")} proposed on ${sheet} (${counts.join(", ")}). Review them, then select them and press Read selection to trade them as one batch.`;
 }
 
 /**

@@ -5,7 +5,7 @@ import type { Connection } from "../feeds/connection";
 import type { FeedHub } from "../feeds/hub";
 import type { HedgingClient } from "../api/client";
 import type { Snapshotter } from "../monthend/snapshot-plan";
-import type { SheetWriter } from "../monthend/sheet-content";
+import type { SheetWriter } from "../trading/sheet-content";
 import type { Progress } from "../trading/types";
 import type { DeskOptions, TradingDesk } from "../trading/desk/contract";
 import type { IntentStore } from "../trading/intent-store";

@@ -45,7 +45,7 @@ const POLICY = [
   ["*", 100, 7, 1_000, 10_000, 1_000_000, "no"],
 ];
 
-/** What the pane's Propose does (proposal-sheet.ts): the model, the policy and the live positions at the instant now. */
+/** What the pane's Propose does (src/policy/proposal.ts): the model, the policy and the live positions at the instant now. */
 function proposal(notional: number, valueDateMs: number, positions: readonly Position[], nowMs: number) {
   return propose({
     exposures: readExposures({

@@ -5,7 +5,7 @@ import * as fn from "../../src/functions/functions";
 import { target } from "../../src/functions/target";
 import { cellStreams } from "../../src/functions/runtime";
 import { position } from "../feeds/fake-client";
-import { PROPOSAL_HEADERS } from "../../src/policy/target";
+import { PROPOSAL_HEADERS } from "../../src/trading/rows";
 
 type Spill = unknown[][];
 /** A maturity far from now: no roll. */

@@ -1,5 +1,6 @@
 // Propose and a batch from the Action column as the pane shows them: the Hedge Proposal sheet's content, bad cells named by their sheet cell, and the mixed batch's wording.
-import { proposalContent, proposalSummary, PROPOSAL_SHEET } from "../../src/taskpane/proposal-sheet";
+import { proposalContent, PROPOSAL_SHEET } from "../../src/policy/proposal";
+import { proposalSummary } from "../../src/taskpane/propose-control";
 import { batchTitle, confirmation, previewTotals } from "../../src/taskpane/trade-model";
 import type { SelectedRows } from "../../src/trading/workbook";
 import type { CellValue } from "../../src/trading/cells";

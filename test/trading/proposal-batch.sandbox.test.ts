@@ -4,7 +4,7 @@ import { MemoryWorkbook } from "../../src/excel/memory-workbook";
 import { MemorySheetWriter } from "../../src/excel/recon-sheet";
 import type { RunningSandbox } from "../../src/sandbox/server";
 import { DEMO_API_KEY } from "../../src/sandbox/demo";
-import { proposalContent, PROPOSAL_SHEET } from "../../src/taskpane/proposal-sheet";
+import { proposalContent, PROPOSAL_SHEET } from "../../src/policy/proposal";
 import { start } from "../sandbox/helpers";
 import { sandboxWorld } from "../support/sandbox-world";
 

@@ -1,12 +1,40 @@
-// Propose: from the selected exposures and policy and the live positions, the "Hedge Proposal" sheet's content (plain values, the HEDGE.TARGET spill) and what the pane says about it.
+// The proposal, built once for HEDGE.TARGET and the pane's Propose: the rule's rows at an instant with their spill, and the Hedge Proposal sheet made of them (plain values, never formulas).
 import type { Position } from "../api/schemas";
-import { FORMATS, type SheetContent } from "../monthend/sheet-content";
-import { originOf, readExposures, readPolicy, serviceHoldings, type InputRange } from "../policy/inputs";
-import { PROPOSAL_HEADERS, proposalSpill, propose, utcDay, type ProposalRow } from "../policy/target";
+import { PROPOSAL_HEADERS } from "../trading/rows";
+import { FORMATS, type SheetContent } from "../trading/sheet-content";
 import type { SelectedRows } from "../trading/workbook";
-import { plural } from "./format";
+import {
+  originOf,
+  readExposures,
+  readPolicy,
+  serviceHoldings,
+  type Exposure,
+  type Holding,
+  type InputRange,
+  type PolicyRow,
+} from "./inputs";
+import { proposalSpill, propose, utcDay, type ProposalRow } from "./target";
 
 export const PROPOSAL_SHEET = "Hedge Proposal";
+
+/** What a proposal is made of, read and checked. */
+export interface ProposalInputs {
+  exposures: readonly Exposure[];
+  policy: readonly PolicyRow[];
+  holdings: readonly Holding[];
+}
+
+/** A proposal: its rows in trading order and its spill (the header row, then one row per row). */
+export interface Proposal {
+  rows: ProposalRow[];
+  values: Array<Array<string | number>>;
+}
+
+/** The proposal at `asOfMs` (epoch ms): value dates and maturities are judged at it, the client references carry its UTC day. */
+export function proposalAt(inputs: ProposalInputs, asOfMs: number): Proposal {
+  const rows = propose({ ...inputs, day: utcDay(new Date(asOfMs)), asOfMs });
+  return { rows, values: proposalSpill(rows) };
+}
 
 /** A selection as one of HEDGE.TARGET's ranges: its header row and rows, with their sheet rows and columns for messages. */
 export function rangeOfSelection(selection: SelectedRows): InputRange {
@@ -42,14 +70,12 @@ export function proposalContent(
   positions: readonly Position[],
   now: Date,
 ): { rows: ProposalRow[]; content: SheetContent } {
-  const rows = propose({
+  const inputs = {
     exposures: readExposures(rangeOfSelection(exposures)),
     policy: readPolicy(rangeOfSelection(policy)),
     holdings: serviceHoldings(positions),
-    day: utcDay(now),
-    asOfMs: now.getTime(),
-  });
-  const values = proposalSpill(rows);
+  };
+  const { rows, values } = proposalAt(inputs, now.getTime());
   const formats = values.map((row, r) =>
     row.map((_, c) => (r > 0 && USD_COLUMNS.has(PROPOSAL_HEADERS[c]) ? FORMATS.usd : r > 0 && c === 4 ? FORMATS.count : FORMATS.text)),
   );
@@ -57,14 +83,4 @@ export function proposalContent(
     rows,
     content: { name: PROPOSAL_SHEET, values, formats, columnWidths: PROPOSAL_HEADERS.map((h) => WIDTHS[h]), boldRows: [0], sections: [] },
   };
-}
-
-/** What the pane says once the proposal is written. */
-export function proposalSummary(rows: readonly ProposalRow[], sheet: string): string {
-  if (rows.length === 0) return `Nothing to do: every hedge is within Min trade of its target (${sheet} shows the header only).`;
-  const counts = (["close", "reduce", "open", "add"] as const)
-    .map((a) => [a, rows.filter((r) => r.action === a).length] as const)
-    .filter(([, n]) => n > 0)
-    .map(([a, n]) => `${n} ${a[0].toUpperCase()}${a.slice(1)}`);
-  return `${plural(rows.length, "row")} proposed on ${sheet} (${counts.join(", ")}). Review them, then select them and press Read selection to trade them as one batch.`;
 }
