@@ -160,7 +160,7 @@ export function history(from: any, to: any, invocation: CustomFunctions.Streamin
 export function target(
   exposures: any[][],
   policy: any[][],
-  positions: any[][] | undefined,
+  positions: any[][], // optional by its JSDoc; not `any[][] | undefined`, which functions.json would declare a scalar
   as_of: any,
   invocation: CustomFunctions.StreamingInvocation<any[][]>,
 ): void {

@@ -31,7 +31,7 @@ describe("HEDGE.TARGET", () => {
     const positions = new FakeInvocation<Spill>();
     fn.positions(undefined, undefined, positions as never);
     const cell = invocation();
-    fn.target(EXPOSURES, POLICY, undefined, undefined, cell as never);
+    fn.target(EXPOSURES, POLICY, undefined as never, undefined, cell as never);
     await advance();
     // 75% of the net 800,000 buy = 600,000; 500,000 open: add 100,000.
     expect(cell.value[0]).toEqual([...PROPOSAL_HEADERS]);
@@ -49,7 +49,7 @@ describe("HEDGE.TARGET", () => {
     const { client, advance } = installFeeds();
     client.positions_ = [position({ side: "buy", size_usd: 500_000, maturity_at: LATER }), position({ side: "long", size_usd: 100_000 })];
     const cell = invocation();
-    fn.target(EXPOSURES, POLICY, undefined, undefined, cell as never);
+    fn.target(EXPOSURES, POLICY, undefined as never, undefined, cell as never);
     await advance();
     expect(cell.error.code).toBe("#VALUE!");
     expect(cell.error.message).toMatch(/^The service shows an open USDTNGN position on the side "long", which is neither buy nor sell/);
@@ -143,7 +143,7 @@ describe("HEDGE.TARGET", () => {
   ])("%s is #VALUE! naming it; nothing is asked", async (_name, exposures, policy, message) => {
     const { client, advance } = installFeeds();
     const cell = invocation(["Model!$B$5:$D$9", "Policy!A1:E2", ""]);
-    fn.target(exposures as never, policy, undefined, undefined, cell as never);
+    fn.target(exposures as never, policy, undefined as never, undefined, cell as never);
     await advance();
     expect(cell.error.code).toBe("#VALUE!");
     expect(cell.error.message).toMatch(message);
