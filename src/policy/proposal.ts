@@ -1,5 +1,5 @@
 // The proposal, built once for HEDGE.TARGET and the pane's Propose: the rule's rows at an instant with their spill, and the Hedge Proposal sheet made of them (plain values, never formulas).
-import type { Position } from "../api/schemas";
+import type { ClosedHedge, Position, Side } from "../api/schemas";
 import { PROPOSAL_HEADERS } from "../trading/rows";
 import { FORMATS, type SheetContent } from "../trading/sheet-content";
 import type { SelectedRows } from "../trading/workbook";
@@ -8,9 +8,11 @@ import {
   readExposures,
   readPolicy,
   serviceHoldings,
+  serviceMatured,
   type Exposure,
   type Holding,
   type InputRange,
+  type Matured,
   type PolicyRow,
 } from "./inputs";
 import { proposalSpill, propose, utcDay, type ProposalRow } from "./target";
@@ -22,6 +24,8 @@ export interface ProposalInputs {
   exposures: readonly Exposure[];
   policy: readonly PolicyRow[];
   holdings: readonly Holding[];
+  /** Sides settled at their maturity with nothing open since (serviceMatured): a roll's next Open is named by it. */
+  matured?: readonly Matured[];
 }
 
 /** A proposal: its rows in trading order and its spill (the header row, then one row per row). */
@@ -30,9 +34,12 @@ export interface Proposal {
   values: Array<Array<string | number>>;
 }
 
-/** The proposal at `asOfMs` (epoch ms): value dates and maturities are judged at it, the client references carry its UTC day. */
-export function proposalAt(inputs: ProposalInputs, asOfMs: number): Proposal {
-  const rows = propose({ ...inputs, day: utcDay(new Date(asOfMs)), asOfMs });
+/**
+ * The proposal at `asOfMs` (epoch ms): value dates and maturities are judged at it, the client references carry its UTC
+ * day. `only`: one market side's rows (Propose beside that side).
+ */
+export function proposalAt(inputs: ProposalInputs, asOfMs: number, only?: { market: string; side: Side }): Proposal {
+  const rows = propose({ ...inputs, day: utcDay(new Date(asOfMs)), asOfMs, only });
   return { rows, values: proposalSpill(rows) };
 }
 
@@ -63,19 +70,24 @@ const WIDTHS: Record<(typeof PROPOSAL_HEADERS)[number], number> = {
 };
 const USD_COLUMNS = new Set<string>(["Amount (USD)", "Current (USD)", "Target (USD)"]);
 
-/** The proposal from two selections and the live positions: its rows and the sheet to write (plain values, never formulas). */
+/**
+ * The proposal from two selections, the live positions and the service's newest closed hedges (a side settled at its
+ * maturity is a roll's next Open): its rows and the sheet to write (plain values, never formulas). `only`: one side.
+ */
 export function proposalContent(
   exposures: SelectedRows,
   policy: SelectedRows,
   positions: readonly Position[],
   now: Date,
+  service: { history?: readonly ClosedHedge[]; only?: { market: string; side: Side } } = {},
 ): { rows: ProposalRow[]; content: SheetContent } {
   const inputs = {
     exposures: readExposures(rangeOfSelection(exposures)),
     policy: readPolicy(rangeOfSelection(policy)),
     holdings: serviceHoldings(positions),
+    matured: serviceMatured(service.history ?? []),
   };
-  const { rows, values } = proposalAt(inputs, now.getTime());
+  const { rows, values } = proposalAt(inputs, now.getTime(), service.only);
   const formats = values.map((row, r) =>
     row.map((_, c) => (r > 0 && USD_COLUMNS.has(PROPOSAL_HEADERS[c]) ? FORMATS.usd : r > 0 && c === 4 ? FORMATS.count : FORMATS.text)),
   );

@@ -2,7 +2,7 @@
 import type { HedgingClient } from "../api/client";
 import type { SheetWriter } from "../trading/sheet-content";
 import type { SelectedRows, Workbook } from "../trading/workbook";
-import type { Position } from "../api/schemas";
+import type { Position, Side } from "../api/schemas";
 import { proposalContent } from "../policy/proposal";
 import type { ProposalRow } from "../policy/target";
 import { errorView, type ErrorView } from "./connection-controller";
@@ -18,8 +18,8 @@ export interface ProposeDependencies {
   client: () => HedgingClient | null;
   /** Epoch ms (the references carry its UTC day). */
   now?: () => number;
-  /** Told of each proposal made, with the positions it was made from (the overview's maturities remember what it wanted). */
-  onProposal?: (rows: readonly ProposalRow[], positions: readonly Position[]) => void;
+  /** Told of each proposal made, with the positions it was made from and the side it was for, if one (the overview's maturities remember what it wanted). */
+  onProposal?: (rows: readonly ProposalRow[], positions: readonly Position[], only?: { market: string; side: Side }) => void;
 }
 
 /** What the pane says once the proposal is written. */
@@ -49,16 +49,22 @@ export function mountPropose(
     exposures = null;
     proposeButton.textContent = "Propose";
   };
-  const proposeFrom = async (client: HedgingClient, from: { exposures: SelectedRows; policy: SelectedRows }) => {
+  const proposeFrom = async (
+    client: HedgingClient,
+    from: { exposures: SelectedRows; policy: SelectedRows },
+    only?: { market: string; side: Side },
+  ) => {
     // The note names the proposal just made: from the press on, the previous one's sheet is no longer it.
     proposeNote.textContent = "Proposing from the live positions…";
     ui.setBusy("Reading the live positions…");
-    const positions = (await client.positions()).data;
-    const { rows, content } = proposalContent(from.exposures, from.policy, positions, new Date((deps.now ?? Date.now)()));
+    // The newest closed hedges too: a side settled at its maturity is a roll's next Open, named by that maturity.
+    const [positions, history] = await Promise.all([client.positions(), client.history()]);
+    const now = new Date((deps.now ?? Date.now)());
+    const { rows, content } = proposalContent(from.exposures, from.policy, positions.data, now, { history: history.data, only });
     const written = await deps.writer.writeSheet(content);
     last = from;
-    proposeNote.textContent = proposalSummary(rows, written.name);
-    deps.onProposal?.(rows, positions);
+    proposeNote.textContent = `${only ? `${only.market} ${only.side} only: ` : ""}${proposalSummary(rows, written.name)}`;
+    deps.onProposal?.(rows, positions.data, only);
   };
   const failed = (e: unknown) => {
     // Start over: the exposures are read again with the next press (the model may be what needs fixing).
@@ -93,8 +99,11 @@ export function mountPropose(
       reset();
       proposeNote.textContent = "";
     },
-    /** Propose again from the last proposal's exposures and policy (as read then) and the positions now; without one, says how to start. */
-    async again(): Promise<void> {
+    /**
+     * Propose again from the last proposal's exposures and policy (as read then) and the positions now, of one side only
+     * when `only` names it (Propose beside that side); without a proposal yet, says how to start.
+     */
+    async again(only?: { market: string; side: Side }): Promise<void> {
       const client = deps.client();
       if (!client) return;
       ui.showError(null);
@@ -105,7 +114,7 @@ export function mountPropose(
         return;
       }
       try {
-        await proposeFrom(client, last);
+        await proposeFrom(client, last, only);
       } catch (e) {
         failed(e);
       } finally {

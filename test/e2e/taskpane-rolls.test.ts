@@ -111,13 +111,13 @@ describeWithBrowser("a hedging program rolled through the task pane", (chromiumP
       ["Market", "Side", "Amount (USD)", "Value date"],
       ["USDTNGN", "buy", 500_000, new Date(valueDate).toISOString()],
     ]);
-    await wb.setSheet("Policy", [POLICY_HEADER, ["*", 100, 7, 1_000, 10_000, 1_000_000, "no", 2]]);
+    await wb.setSheet("Policy", [POLICY_HEADER, ["*", 100, 7, 1_000, 10_000, 1_000_000, "no", 2, "early"]]);
 
     // The first hedge: Propose from the model and the policy.
     await wb.select("A2:D2", "Model");
     await page.locator("#propose").click();
     await page.waitForFunction(() => /^Exposures: /.test(document.getElementById("propose-note")?.textContent ?? ""));
-    await wb.select("A2:H2", "Policy");
+    await wb.select("A2:I2", "Policy");
     const exposuresNote = await noteOf(page);
     await page.locator("#propose").click();
     const first = await proposed(page, exposuresNote);
