@@ -4,7 +4,7 @@ import { utcMs } from "../api/time";
 import { PROPOSAL_HEADERS } from "../trading/rows";
 import type { Action } from "../trading/types";
 import { type Exposure, type Holding, type Matured, type PolicyRow, TargetInputError } from "./inputs";
-import { DAY_MS, opensInsideWindow, rollDue, tenorFor } from "./tenor";
+import { DAY_MS, EVERY_DAY, HOUR_MS, opensInsideWindow, rollDue, tenorFor } from "./tenor";
 
 /** One proposed row. Amounts are USD to the cent. */
 export interface ProposalRow {
@@ -242,8 +242,10 @@ function heldSides(holdings: readonly Holding[]): Map<string, Held> {
  */
 function sideTenor(p: PolicyRow, exposure: MarketExposure, side: Side, asOf: number): { tenor: Tenor; note: string } {
   const due = p.netSides ? exposure.due : exposure.dueBy[side];
-  const byDate = tenorFor(p.tenor, due === null ? null : due - asOf);
-  const tenor = tenorFor(p.tenor, due === null ? null : due - asOf, asOf, p.workingDays);
+  const left = due === null ? null : due - asOf;
+  const slack = p.roll === "at maturity" ? p.rollWithinHours * HOUR_MS : 0; // a hedge ending inside the window after the value date settles
+  const byDate = tenorFor(p.tenor, left, asOf, EVERY_DAY, slack);
+  const tenor = tenorFor(p.tenor, left, asOf, p.workingDays, slack);
   const notes: string[] = [];
   if (byDate < p.tenor) notes.push(`the earliest value date ${shownTime(due as number)} comes first`);
   if (tenor < byDate)

@@ -16,13 +16,22 @@ export const EVERY_DAY: readonly number[] = [0, 1, 2, 3, 4, 5, 6];
 
 /**
  * The tenor of an Open at `asOfMs`: among the tenors allowed — 1, 3 and 7 days, at most the policy's, and, when `msLeft`
- * bounds it (a value date), ending on or before `msLeft` from now — the longest whose maturity (`asOfMs` + the tenor)
- * falls on a working day (its UTC weekday); 1 day when none does (or when even 1 day ends after `msLeft`).
+ * bounds it (a value date), ending on or before `msLeft` from now, or less than `slackMs` after it — the longest whose
+ * maturity (`asOfMs` + the tenor) falls on a working day (its UTC weekday); 1 day when none does (or when even 1 day
+ * ends too late). `slackMs`: at maturity, Roll within (a hedge ending that little after its value date is, at the value
+ * date, a paid-up side inside its window, left to settle), so the hour a desk takes to open the next hedge after each
+ * settlement never costs its program a tenor; early, 0.
  */
-export function tenorFor(policyTenor: Tenor, msLeft: number | null, asOfMs = 0, workingDays: readonly number[] = EVERY_DAY): Tenor {
+export function tenorFor(
+  policyTenor: Tenor,
+  msLeft: number | null,
+  asOfMs = 0,
+  workingDays: readonly number[] = EVERY_DAY,
+  slackMs = 0,
+): Tenor {
   let best: Tenor = 1;
   for (const t of TENORS) {
-    const allowed = t <= policyTenor && (msLeft === null || t * DAY_MS <= msLeft);
+    const allowed = t <= policyTenor && (msLeft === null || t * DAY_MS <= msLeft || t * DAY_MS < msLeft + slackMs);
     if (allowed && workingDays.includes(new Date(asOfMs + t * DAY_MS).getUTCDay())) best = t;
   }
   return best;

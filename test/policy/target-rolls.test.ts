@@ -186,6 +186,22 @@ describe("roll modes, case by case (as_of Wednesday 2026-11-25 12:00 UTC)", () =
   });
 });
 
+describe("the tenor at maturity may end inside Roll within after the value date (the desk's hour between a settlement and the next Open)", () => {
+  // Value date 2 days 19 hours after as_of: 3 days ends 5 hours after it.
+  const exposures: Exp[] = [["USDTNGN", "buy", 100_000, AS_OF + 2 * D + 19 * H]];
+  test.each<[string, Pol, string]>([
+    ["at maturity, Roll within 24 (default): 3 days, settling 5 h after the value date", {}, "3d"],
+    ["at maturity, Roll within 5: 3 days would end 5 h after, not less: 1 day", { within: 5 }, "1d"],
+    ["at maturity, Roll within 6: 3 days", { within: 6 }, "3d"],
+    ["at maturity, Roll within 0: on or before the value date only: 1 day", { within: 0 }, "1d"],
+    ["early: on or before the value date only (a hedge past it would be closed early): 1 day", { roll: "early" }, "1d"],
+  ])("%s", (_name, policy, tenor) => {
+    expect(`${run(exposures, policy)[0].tenor}d`).toBe(tenor);
+  });
+
+  // At the value date that hedge is a paid-up side inside its window: left to settle (the "paid-up side" case above).
+});
+
 describe("the service's settlements (GET /hedges/history, newest first)", () => {
   const rec = (side: string, closed: string, exit: string) => ({ market: "USDTNGN", side, closed_at: closed, exit_type: exit });
   test("a side whose newest closed hedge settled at maturity is matured at that time; a close after it, or an early close, is not", () => {
