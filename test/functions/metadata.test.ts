@@ -33,7 +33,7 @@ const EXPECTED: Array<[string, string[], boolean]> = [
   ["STATUS", [], true],
   ["HISTORY", ["[from]", "[to]"], true], // added by the month-end work (src/functions/history.ts)
   ["TARGET", ["exposures", "policy", "[positions]", "[as_of]"], true], // hedge to target (src/functions/target.ts)
-  ["ROLLCOST", ["market", "side", "notional_usd", "days", "[tenor_days]"], true], // the cost of a program (src/functions/rollcost.ts)
+  ["ROLLCOST", ["market", "side", "notional_usd", "days", "[tenor_days]", "[roll]", "[roll_within_hours]", "[max_trade_usd]"], true], // the cost of a program (src/functions/rollcost.ts)
 ];
 
 let functions: FunctionMeta[];

@@ -98,7 +98,7 @@ async function rollcostCell(notional: number, days: number): Promise<Record<stri
   const clock = new ManualClock(Date.now());
   const hub = setSharedHub(new FeedHub({ source: connection, clock }));
   const cell = new FakeInvocation<unknown[][]>();
-  fn.rollcost("USDTNGN", "buy", notional, days, 7, cell as never);
+  fn.rollcost("USDTNGN", "buy", notional, days, 7, undefined, undefined, undefined, cell as never);
   await clock.advance(0, () => hub.settled());
   return Object.fromEntries(cell.value.map(([k, v]) => [k, v])) as Record<string, number | string>;
 }
