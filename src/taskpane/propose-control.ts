@@ -32,6 +32,21 @@ export function proposalSummary(rows: readonly ProposalRow[], sheet: string): st
   return `${plural(rows.length, "row")} proposed on ${sheet} (${counts.join(", ")}). Review them, then select them and press Read selection to trade them as one batch.`;
 }
 
+type Inputs = { exposures: SelectedRows; policy: SelectedRows };
+
+/**
+ * The proposal from the live positions and the newest closed hedges (a side settled at its maturity is a roll's next
+ * Open, named by that maturity), of one side when `only` names it, written to a new sheet; returns what the pane says.
+ */
+async function writeProposal(client: HedgingClient, deps: ProposeDependencies, from: Inputs, only?: { market: string; side: Side }) {
+  const [positions, history] = await Promise.all([client.positions(), client.history()]);
+  const now = new Date((deps.now ?? Date.now)());
+  const { rows, content } = proposalContent(from.exposures, from.policy, positions.data, now, { history: history.data, only });
+  const written = await deps.writer.writeSheet(content);
+  deps.onProposal?.(rows, positions.data, only);
+  return `${only ? `${only.market} ${only.side} only: ` : ""}${proposalSummary(rows, written.name)}`;
+}
+
 /**
  * Propose: the first press reads the selection as the exposures, the second as the policy; then the proposal from the live
  * positions is written to a new "Hedge Proposal" sheet as plain values. Nothing is traded.
@@ -44,27 +59,17 @@ export function mountPropose(
   const { proposeButton, proposeNote } = els;
   let exposures: Awaited<ReturnType<Workbook["readSelection"]>> | null = null;
   // The exposures and policy of the last proposal: Propose beside a maturing side proposes from them again.
-  let last: { exposures: SelectedRows; policy: SelectedRows } | null = null;
+  let last: Inputs | null = null;
   const reset = () => {
     exposures = null;
     proposeButton.textContent = "Propose";
   };
-  const proposeFrom = async (
-    client: HedgingClient,
-    from: { exposures: SelectedRows; policy: SelectedRows },
-    only?: { market: string; side: Side },
-  ) => {
+  const proposeFrom = async (client: HedgingClient, from: Inputs, only?: { market: string; side: Side }) => {
     // The note names the proposal just made: from the press on, the previous one's sheet is no longer it.
     proposeNote.textContent = "Proposing from the live positions…";
     ui.setBusy("Reading the live positions…");
-    // The newest closed hedges too: a side settled at its maturity is a roll's next Open, named by that maturity.
-    const [positions, history] = await Promise.all([client.positions(), client.history()]);
-    const now = new Date((deps.now ?? Date.now)());
-    const { rows, content } = proposalContent(from.exposures, from.policy, positions.data, now, { history: history.data, only });
-    const written = await deps.writer.writeSheet(content);
+    proposeNote.textContent = await writeProposal(client, deps, from, only);
     last = from;
-    proposeNote.textContent = `${only ? `${only.market} ${only.side} only: ` : ""}${proposalSummary(rows, written.name)}`;
-    deps.onProposal?.(rows, positions.data, only);
   };
   const failed = (e: unknown) => {
     // Start over: the exposures are read again with the next press (the model may be what needs fixing).
