@@ -151,7 +151,7 @@ export function history(from: any, to: any, invocation: CustomFunctions.Streamin
  * Hedge to target: the Open, Add, Reduce, Close and roll rows that bring your hedges to the policy's targets, with a header row; places no orders (trade them from the pane).
  * @customfunction TARGET
  * @param exposures Range with a header row: Market, Side (the hedge side that offsets the exposure: buy or sell), Amount (USD), and optionally Value date (a row counts until then).
- * @param policy Range with a header row: Market (* for every other market), Hedge ratio (%), Tenor (days), and optionally Round to (USD), Min trade (USD), Max trade (USD), Net sides (yes/no), Roll within (hours).
+ * @param policy Range with a header row: Market (* for every other market), Hedge ratio (%), Tenor (days), and optionally Round to (USD), Min trade (USD), Max trade (USD), Net sides (yes/no), Roll within (hours), Roll (at maturity/early), Working days (e.g. Mon-Fri).
  * @param [positions] Optional range with Market, Side, Size (USD) and optionally Maturity, e.g. the =HEDGE.POSITIONS() spill; leave out for the live positions.
  * @param [as_of] Optional instant of the proposal, an Excel date-time in UTC; leave out for now.
  * @param invocation Streaming invocation.
