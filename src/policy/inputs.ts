@@ -1,4 +1,4 @@
-// Reading HEDGE.TARGET's three ranges (exposures, policy, positions) by header, with the pane's header rules, into checked records; a bad cell is an error naming its row, column and fix.
+// Reading HEDGE.TARGET's three ranges (exposures, policy, positions) by header, with the pane's header rules, into checked records, and the service's positions and closed hedges as holdings and settlements; a bad cell is an error naming its row, column and fix.
 import { isSide, type ClosedHedge, type Position, type Side, type Tenor } from "../api/schemas";
 import { utcMs } from "../api/time";
 import { fromExcelDate } from "../trading/cells";

@@ -1,4 +1,4 @@
-// The hedge-to-target rule: from exposures (dated or not), a policy and the open hedges at an instant, the Open, Add, Reduce, Close and roll rows that meet the policy, in trading order, and their spill.
+// The hedge-to-target rule: from exposures (dated or not), a policy, the open hedges and the sides settled at maturity at an instant, the Open, Add, Reduce, Close and roll rows (at maturity or early) that meet the policy, in trading order, and their spill.
 import type { Side, Tenor } from "../api/schemas";
 import { utcMs } from "../api/time";
 import { PROPOSAL_HEADERS } from "../trading/rows";
@@ -249,9 +249,7 @@ function sideTenor(p: PolicyRow, exposure: MarketExposure, side: Side, asOf: num
   const notes: string[] = [];
   if (byDate < p.tenor) notes.push(`the earliest value date ${shownTime(due as number)} comes first`);
   if (tenor < byDate)
-    notes.push(
-      `a ${days(byDate)} hedge would mature on a ${WEEKDAY_NAMES[new Date(asOf + byDate * DAY_MS).getUTCDay()]}, not a working day`,
-    );
+    notes.push(`a ${byDate}-day hedge would mature on a ${WEEKDAY_NAMES[new Date(asOf + byDate * DAY_MS).getUTCDay()]}, not a working day`);
   return { tenor, note: tenor < p.tenor ? `; tenor ${days(tenor)}, not ${p.tenor}: ${notes.join("; ")}` : "" };
 }
 

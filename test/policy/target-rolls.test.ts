@@ -256,7 +256,7 @@ describe("working days: the longest allowed tenor whose maturity falls on one, e
 
   test("a tenor shortened by the working days says so in its Reason", () => {
     const [open] = run([["USDTNGN", "buy", 100_000]], { days: "Mon-Fri", tenor: 3 });
-    expect(open.reason).toMatch(/; tenor 1 day, not 3: a 3 days hedge would mature on a Saturday, not a working day\.$/);
+    expect(open.reason).toMatch(/; tenor 1 day, not 3: a 3-day hedge would mature on a Saturday, not a working day\.$/);
   });
 
   test("tenorFor, exactly: among 1, 3 and 7 days at most the policy's and ending by the value date, the longest on a working day", () => {
