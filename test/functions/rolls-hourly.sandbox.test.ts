@@ -1,12 +1,6 @@
 // The analyst's way against the sandbox on its clock (issue 39): HEDGE.TARGET's rule (live positions and closed hedges, as the function reads them) evaluated every hour and its rows traded in order, each final before the next, for a 30- and a 90-day program: at maturity no early close, no more hedges than =HEDGE.ROLLCOST counts and fees + carry within 0.5 % of it; early, the realized cost with its exit impact within 1 % of ROLLCOST(…, "early", w).
-import { FakeInvocation } from "./fake-invocation";
-import "../../src/functions/engine"; // the functions' work, as the page's engine entry hands it over (after the CustomFunctions global)
-import * as fn from "../../src/functions/functions";
+import { rollcostCell } from "./rollcost-cell";
 import { HedgingClient } from "../../src/api/client";
-import { ManualClock } from "../../src/feeds/clock";
-import { Connection } from "../../src/feeds/connection";
-import { FeedHub } from "../../src/feeds/hub";
-import { setSharedHub } from "../../src/feeds/shared";
 import { readExposures, readPolicy, serviceHoldings, serviceMatured } from "../../src/policy/inputs";
 import { proposalAt } from "../../src/policy/proposal";
 import { startSandbox } from "../../src/sandbox/server";
@@ -102,18 +96,6 @@ async function runHourly(client: HedgingClient, notional: number, days: number, 
   };
 }
 
-/** =HEDGE.ROLLCOST's spill, by label, from the shared hub over the same sandbox, at the program's start. */
-async function rollcostCell(notional: number, days: number, roll: string, w: number): Promise<Record<string, number | string>> {
-  const connection = new Connection();
-  connection.configure({ apiKey: KEY, baseUrl: sandbox.baseUrl });
-  const clock = new ManualClock(Date.now());
-  const hub = setSharedHub(new FeedHub({ source: connection, clock }));
-  const cell = new FakeInvocation<unknown[][]>();
-  fn.rollcost("USDTNGN", "buy", notional, days, 7, roll, w, undefined, cell as never);
-  await clock.advance(0, () => hub.settled());
-  return Object.fromEntries(cell.value.map(([k, v]) => [k, v])) as Record<string, number | string>;
-}
-
 test.each([
   [1_000_000, 30, 24],
   [1_000_000, 90, 24],
@@ -122,7 +104,7 @@ test.each([
   "at maturity, %d USD for %d days, Roll within %d, looked at every hour: no early close, no more hedges than ROLLCOST counts, fees + carry ≤ ROLLCOST × 1.005",
   async (notional, days, w) => {
     const client = new HedgingClient({ apiKey: KEY, baseUrl: sandbox.baseUrl });
-    const cost = await rollcostCell(notional, days, "at maturity", w);
+    const cost = await rollcostCell({ apiKey: KEY, baseUrl: sandbox.baseUrl }, notional, days, "at maturity", w);
     const run = await runHourly(client, notional, days, "at maturity", w);
     expect(run.open).toEqual([]);
     expect(run.history.map((r) => r.exit_type).filter((t) => t !== "maturity")).toEqual([]); // never closed early
@@ -140,7 +122,7 @@ test.each([
   'early, %d USD for %d days, Roll within %d, looked at every hour: ROLLCOST(…, "early", w) within 1 %% of the realized cost with its exit impact; no churn',
   async (notional, days, w) => {
     const client = new HedgingClient({ apiKey: KEY, baseUrl: sandbox.baseUrl });
-    const cost = await rollcostCell(notional, days, "early", w);
+    const cost = await rollcostCell({ apiKey: KEY, baseUrl: sandbox.baseUrl }, notional, days, "early", w);
     const run = await runHourly(client, notional, days, "early", w);
     expect(run.open).toEqual([]);
     expect(run.opens).toBe(cost.hedges);
