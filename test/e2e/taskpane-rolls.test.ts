@@ -204,7 +204,7 @@ describeWithBrowser("a hedging program rolled through the task pane", (chromiumP
       }
       const tenor = tenorAt(s.clock.now());
       const opened = await step(round, `the roll proposed on ${roll.sheet || "(no sheet)"}, then traded`, async () => {
-        expect(roll.note).toMatch(/^2 rows proposed on .* \(1 Close, 1 Open\)/);
+        expect(roll.note).toMatch(/^USDTNGN buy only: 2 rows proposed on .* \(1 Close, 1 Open\)/); // Propose beside the side: its rows only
         const cells = await wb.cells(roll.sheet);
         expect(cells.slice(1).map((r) => [r[0], r[4], String(r[5]).startsWith("ROLL-"), String(r[8]).startsWith("Roll: matures")])).toEqual(
           [
