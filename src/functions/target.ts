@@ -79,7 +79,7 @@ export function target(
       return;
     }
     compute([]); // a market without a policy row is #VALUE! now, before anything is asked
-    // The live positions, and the newest closed hedges (HEDGE.HISTORY()'s question, every 60 s): a side settled at its
+    // The live positions, and the newest closed hedges (GET /hedges/history's newest 100, every 60 s, one poll for every HEDGE.TARGET cell): a side settled at its
     // maturity is a roll's next Open, named by that maturity.
     const topics = [positionsTopic(), historyTopic()] as TopicSpec<unknown>[];
     streams.openAll(sink, `target#${++nextView}`, topics, ([positions, history]) =>

@@ -42,7 +42,7 @@ describe("HEDGE.TARGET", () => {
     await advance(2_000);
     expect(cell.value).toEqual([[...PROPOSAL_HEADERS]]); // nothing left to do
     expect(client.count("positions")).toBe(2);
-    expect(client.count("history")).toBe(1); // HEDGE.HISTORY()'s question, every 60 s
+    expect(client.count("history")).toBe(1); // the newest closed hedges, every 60 s, shared by every HEDGE.TARGET cell
     for (const other of ["prices", "account", "markets", "hedges", "quote"]) expect(client.count(other as never)).toBe(0);
   });
 
