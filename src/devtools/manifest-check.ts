@@ -1,4 +1,4 @@
-// Offline manifest checks (pure, unit-tested): resids resolve, URLs are https and built, namespace HEDGE, function ids match the code.
+// Offline manifest checks (pure, unit-tested): resids resolve, URLs are https and built, namespace HEDGE, function ids match the code, range parameters are matrices.
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 
 export type ProblemCode =
@@ -11,7 +11,8 @@ export type ProblemCode =
   | "missing-file" // a dev-server URL whose file the build does not emit
   | "namespace" // the custom functions namespace is not HEDGE
   | "function-ids" // functions.json and the @customfunction tags disagree
-  | "function-description"; // a custom function without a description
+  | "function-description" // a custom function without a description
+  | "range-not-matrix"; // a parameter described as a range that functions.json does not declare a matrix
 
 export interface ManifestProblem {
   code: ProblemCode;
@@ -361,7 +362,25 @@ function checkNamespace(functionsPoint: XmlElement | undefined, resources: Resou
   }
 }
 
-/** functions.json against the @customfunction tags: the same ids, each with a description. */
+/**
+ * A parameter whose description calls it a range must be `"dimensionality": "matrix"`: Excel passes a range to a scalar
+ * parameter by calling the function once per cell. (custom-functions-metadata reads `any[][]` as a matrix, but not a
+ * union such as `any[][] | undefined`: declare an optional range `any[][]` and mark it optional in the JSDoc.)
+ */
+export function checkRangeParameters(functions: readonly unknown[], problem: Report): void {
+  for (const fn of functions as { id?: unknown; parameters?: unknown }[]) {
+    if (!Array.isArray(fn.parameters)) continue;
+    for (const p of fn.parameters as { name?: unknown; description?: unknown; dimensionality?: unknown }[]) {
+      if (typeof p.description !== "string" || !/\brange\b/i.test(p.description) || p.dimensionality === "matrix") continue;
+      problem(
+        "range-not-matrix",
+        `custom function ${String(fn.id)}: parameter ${String(p.name)} is described as a range but is ${String(p.dimensionality ?? "scalar")} in functions.json (Excel would call the function once per cell): declare it any[][] in functions.ts, not a union such as any[][] | undefined`,
+      );
+    }
+  }
+}
+
+/** functions.json against the @customfunction tags: the same ids, each with a description, range parameters as matrices. */
 function checkFunctions(functionsJson: unknown, declaredIds: readonly string[], problem: Report): void {
   const functions = (functionsJson as { functions?: unknown } | null)?.functions;
   if (!Array.isArray(functions)) {
@@ -381,5 +400,6 @@ function checkFunctions(functionsJson: unknown, declaredIds: readonly string[], 
         problem("function-description", `custom function ${String(fn.id)} has no description: write one in its JSDoc comment`);
       }
     }
+    checkRangeParameters(functions, problem);
   }
 }

@@ -1,6 +1,6 @@
 // Writes a reconciliation sheet ("Hedge Recon YYYY-MM") as plain values with number formats, bold headers and column widths: through Excel.run, or into memory.
 import { uniqueSheetName } from "../monthend/month";
-import { checkContent, type CellValue, type SheetContent, type SheetWriter, type WrittenSheet } from "../monthend/sheet-content";
+import { checkContent, type CellValue, type SheetContent, type SheetWriter, type WrittenSheet } from "../trading/sheet-content";
 import type { MemoryWorkbook } from "./memory-workbook";
 import { plainValues, queueSafeCells, safeCellFormats } from "./safe-cells";
 

@@ -32,8 +32,8 @@ export const work = {
   history: (cell: Sink<Spill>, from: unknown, to: unknown) => history(cellStreams(), cell, from, to),
   target: (cell: Sink<Spill>, exposures: unknown, policy: unknown, positions: unknown, addresses: readonly unknown[], asOf: unknown) =>
     target(cellStreams(), cell, exposures, policy, positions, addresses, undefined, asOf),
-  rollcost: (cell: Sink<Spill>, market: unknown, side: unknown, notional: unknown, days: unknown, tenor: unknown) =>
-    rollcost(cellStreams(), cell, market, side, notional, days, tenor),
+  rollcost: (cell: Sink<Spill>, market: unknown, side: unknown, notional: unknown, days: unknown, tenor: unknown, ...roll: unknown[]) =>
+    rollcost(cellStreams(), cell, market, side, notional, days, tenor, roll[0], roll[1], roll[2]),
 };
 
 export type Work = typeof work;

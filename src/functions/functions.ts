@@ -151,7 +151,7 @@ export function history(from: any, to: any, invocation: CustomFunctions.Streamin
  * Hedge to target: the Open, Add, Reduce, Close and roll rows that bring your hedges to the policy's targets, with a header row; places no orders (trade them from the pane).
  * @customfunction TARGET
  * @param exposures Range with a header row: Market, Side (the hedge side that offsets the exposure: buy or sell), Amount (USD), and optionally Value date (a row counts until then).
- * @param policy Range with a header row: Market (* for every other market), Hedge ratio (%), Tenor (days), and optionally Round to (USD), Min trade (USD), Max trade (USD), Net sides (yes/no), Roll within (hours).
+ * @param policy Range with a header row: Market (* for every other market), Hedge ratio (%), Tenor (days), and optionally Round to (USD), Min trade (USD), Max trade (USD), Net sides (yes/no), Roll within (hours), Roll (at maturity/early), Working days (e.g. Mon-Fri).
  * @param [positions] Optional range with Market, Side, Size (USD) and optionally Maturity, e.g. the =HEDGE.POSITIONS() spill; leave out for the live positions.
  * @param [as_of] Optional instant of the proposal, an Excel date-time in UTC; leave out for now.
  * @param invocation Streaming invocation.
@@ -160,7 +160,7 @@ export function history(from: any, to: any, invocation: CustomFunctions.Streamin
 export function target(
   exposures: any[][],
   policy: any[][],
-  positions: any[][] | undefined,
+  positions: any[][], // optional by its JSDoc; not `any[][] | undefined`, which functions.json would declare a scalar
   as_of: any,
   invocation: CustomFunctions.StreamingInvocation<any[][]>,
 ): void {
@@ -168,13 +168,16 @@ export function target(
 }
 
 /**
- * The cost of staying hedged for a number of days, each hedge held to maturity and the next opened then: hedges, tenors used, fees, carry, entry price impact, total and total as a yearly rate of notional, from one quote per tenor (POST /quotes, shared with HEDGE.QUOTE).
+ * The cost of staying hedged for a number of days as the desk runs it (the tenor rule, rolled at maturity or early, split by Max trade): hedges, tenors used, fees, carry, price impact, total and yearly rate, early closes and their exit impact, and a warning row when the notional is above the capacity or headroom, from one quote per question (POST /quotes, shared with HEDGE.QUOTE).
  * @customfunction ROLLCOST
  * @param market Market symbol, e.g. "USDTNGN".
  * @param side Hedge side: "buy" or "sell".
  * @param notional_usd Hedge size in USD, greater than 0.
  * @param days How many days to stay hedged: a whole number from 1 to 3650, e.g. 90.
  * @param [tenor_days] Optional longest tenor: 1, 3 or 7 (default 7); the last hedges are shorter when fewer days are left (10 days at 7: 7 + 3).
+ * @param [roll] Optional roll mode, as the policy's Roll: "at maturity" (default; each hedge held to maturity) or "early" (closed Roll within before it).
+ * @param [roll_within_hours] Optional hours before a maturity when an early roll is made, 0 to 24 (default 24), as the policy's Roll within.
+ * @param [max_trade_usd] Optional largest USD amount of one trade, as the policy's Max trade: each hedge is priced as its Open and Adds.
  * @param invocation Streaming invocation.
  */
 export function rollcost(
@@ -183,9 +186,12 @@ export function rollcost(
   notional_usd: number,
   days: number,
   tenor_days: number | undefined,
+  roll: string | undefined,
+  roll_within_hours: number | undefined,
+  max_trade_usd: number | undefined,
   invocation: CustomFunctions.StreamingInvocation<any[][]>,
 ): void {
-  send(invocation, (w) => w.rollcost(invocation, market, side, notional_usd, days, tenor_days));
+  send(invocation, (w) => w.rollcost(invocation, market, side, notional_usd, days, tenor_days, roll, roll_within_hours, max_trade_usd));
 }
 
 /**

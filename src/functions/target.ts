@@ -1,6 +1,7 @@
-// HEDGE.TARGET(exposures, policy, [positions], [as_of]): the proposal of the hedge-to-target rule as a spill, on the live positions' shared poll or, with positions given, from the ranges alone; at as_of, or now.
+// HEDGE.TARGET(exposures, policy, [positions], [as_of]): the proposal of the hedge-to-target rule as a spill, on the live positions' and closed hedges' shared polls or, with positions given, from the ranges alone; at as_of, or now.
 import { ArgumentError } from "../feeds/feed-error";
-import { positionsTopic } from "../feeds/topics";
+import { historyTopic, positionsTopic } from "../feeds/topics";
+import type { Snapshot, TopicSpec } from "../feeds/hub";
 import {
   dateMs,
   originOf,
@@ -8,14 +9,17 @@ import {
   readHoldings,
   readPolicy,
   serviceHoldings,
+  serviceMatured,
   TargetInputError,
   type Holding,
+  type Matured,
   type InputRange,
 } from "../policy/inputs";
-import { proposalSpill, propose, utcDay } from "../policy/target";
+import { proposalAt } from "../policy/proposal";
 import { isOmitted } from "./args";
 import type { Spill } from "./cells";
 import { cellErrorOfThrown, outcomeOf, type CellStreams, type Sink } from "./stream";
+import type { ClosedHedge, Position } from "../api/schemas";
 
 /** Views of live-position proposals: each cell has its own (its ranges differ), all on the one positions topic. */
 let nextView = 0;
@@ -62,9 +66,9 @@ export function target(
     const e = checked("exposures", () => readExposures(rangeArg(exposures, "exposures", addresses[0])));
     const p = checked("policy", () => readPolicy(rangeArg(policy, "policy", addresses[1])));
     const given = asOfArg(asOf);
-    const compute = (holdings: Holding[]) => {
+    const compute = (holdings: Holding[], matured: Matured[] = []) => {
       const at = given ?? now().getTime();
-      return checked("policy", () => proposalSpill(propose({ exposures: e, policy: p, holdings, day: utcDay(new Date(at)), asOfMs: at })));
+      return checked("policy", () => proposalAt({ exposures: e, policy: p, holdings, matured }, at).values);
     };
     if (!isOmitted(positions)) {
       // A pure function of its three ranges: computed once, no request.
@@ -75,8 +79,16 @@ export function target(
       return;
     }
     compute([]); // a market without a policy row is #VALUE! now, before anything is asked
-    streams.open(sink, `target#${++nextView}`, positionsTopic(), (s) =>
-      outcomeOf(s, (lines) => compute(checked("positions", () => serviceHoldings(lines)))),
+    // The live positions, and the newest closed hedges (GET /hedges/history's newest 100, every 60 s, one poll for every HEDGE.TARGET cell): a side settled at its
+    // maturity is a roll's next Open, named by that maturity.
+    const topics = [positionsTopic(), historyTopic()] as TopicSpec<unknown>[];
+    streams.openAll(sink, `target#${++nextView}`, topics, ([positions, history]) =>
+      outcomeOf(positions as Snapshot<Position[]>, (lines) =>
+        compute(
+          checked("positions", () => serviceHoldings(lines)),
+          serviceMatured((history.value ?? []) as ClosedHedge[]),
+        ),
+      ),
     );
   } catch (e) {
     streams.fail(sink, cellErrorOfThrown(e));

@@ -6,7 +6,7 @@ import type { SnapshotResult, SnapshotScope, Snapshotter } from "./snapshot-plan
 import type { MonthEndClient } from "./month-data";
 import { defaultMonth, monthLabel, recentMonths } from "./month";
 import { reconcileMonth } from "./run-month-end";
-import type { SheetWriter } from "./sheet-content";
+import type { SheetWriter } from "../trading/sheet-content";
 
 export interface MonthEndPanelDeps {
   /** The client to use now, or null when no API key is set (the shared runtime's `connection.client`). */

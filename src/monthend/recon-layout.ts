@@ -7,7 +7,7 @@ import { DIFFERENCE_LABELS } from "./recon-model";
 import { CHAIN_KIND_LABELS, flaggedLines, type ChainReport } from "./log-chain-check";
 import { SERVICE_KIND_LABELS } from "./log-vs-service";
 import type { ServiceLine, ServiceReport } from "./recon-model";
-import { FORMATS, type CellValue, type SheetContent, type SheetSection } from "./sheet-content";
+import { FORMATS, type CellValue, type SheetContent, type SheetSection } from "../trading/sheet-content";
 import { durationText } from "./side-time";
 
 type Kind = "text" | "usd" | "rate" | "date" | "count";

@@ -8,7 +8,7 @@ import { monthWindow } from "./month";
 import { reconcile } from "./reconcile";
 import type { Reconciliation } from "./recon-model";
 import { reconContent } from "./recon-layout";
-import type { SheetWriter, WrittenSheet } from "./sheet-content";
+import type { SheetWriter, WrittenSheet } from "../trading/sheet-content";
 
 export interface ReconcileMonthDeps {
   client: MonthEndClient;

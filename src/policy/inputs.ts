@@ -1,9 +1,9 @@
-// Reading HEDGE.TARGET's three ranges (exposures, policy, positions) by header, with the pane's header rules, into checked records; a bad cell is an error naming its row, column and fix.
-import { isSide, type Position, type Side, type Tenor } from "../api/schemas";
+// Reading HEDGE.TARGET's three ranges (exposures, policy, positions) by header, with the pane's header rules, into checked records, and the service's positions and closed hedges as holdings and settlements; a bad cell is an error naming its row, column and fix.
+import { isSide, type ClosedHedge, type Position, type Side, type Tenor } from "../api/schemas";
 import { utcMs } from "../api/time";
 import { fromExcelDate } from "../trading/cells";
 import { HEADER_SYNONYMS, normaliseHeader, parseMarket, parseSide, parseTenor, roundToCent } from "../trading/rows";
-import { ROLL_WITHIN_DEFAULT_HOURS, ROLL_WITHIN_MAX_HOURS } from "./tenor";
+import { EVERY_DAY, ROLL_WITHIN_DEFAULT_HOURS, ROLL_WITHIN_MAX_HOURS, type RollMode } from "./tenor";
 
 /** A cell as Excel hands it over (a range's values, or a selection's). */
 export type InputCell = string | number | boolean | null | undefined;
@@ -39,6 +39,18 @@ export interface PolicyRow {
   netSides: boolean;
   /** A side whose hedge matures before as_of + this many hours is rolled (0 to 24; default 24). */
   rollWithinHours: number;
+  /** How a maturing side is rolled: left to settle, then opened anew (`at maturity`, the default), or closed and opened inside Roll within (`early`). */
+  roll: RollMode;
+  /** The UTC weekdays (0 Sunday … 6 Saturday) a maturity may fall on: the tenor rule prefers them (every day by default). */
+  workingDays: readonly number[];
+}
+
+/** A side whose last hedge the service settled at its maturity, with nothing open on it since (the roll's next Open is due). */
+export interface Matured {
+  market: string;
+  side: Side;
+  /** Epoch ms of the maturity it settled at. */
+  maturedAtMs: number;
 }
 
 export interface Holding {
@@ -72,6 +84,8 @@ export const TARGET_SYNONYMS = {
   valueDate: ["valuedate", "due", "duedate", "settlementdate"],
   maturity: ["maturity", "maturityat", "maturitydate"],
   rollWithin: ["rollwithin", "rollwithinhours", "rollwindow", "rollwindowhours"],
+  roll: ["roll", "rollmode", "rolls"],
+  workingDays: ["workingdays", "workdays", "businessdays"],
 } as const;
 type Column = keyof typeof TARGET_SYNONYMS;
 
@@ -90,6 +104,8 @@ const LABELS: Record<Column, string> = {
   valueDate: "Value date",
   maturity: "Maturity",
   rollWithin: "Roll within (hours)",
+  roll: "Roll",
+  workingDays: "Working days",
 };
 
 const isBlank = (v: InputCell) => v === null || v === undefined || (typeof v === "string" && v.trim() === "");
@@ -239,6 +255,44 @@ function numberOf(v: InputCell): number | null {
   return Number(text.replace(/,/g, ""));
 }
 
+/** "at maturity" (also "maturity", "at-maturity"), "early"; null when it is neither. */
+export function rollModeOf(text: string): RollMode | null {
+  const t = text
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_-]+/g, " ");
+  if (t === "at maturity" || t === "maturity") return "at maturity";
+  if (t === "early") return "early";
+  return null;
+}
+
+const WEEKDAYS = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"];
+const weekday = (word: string) => (word.length >= 3 ? WEEKDAYS.findIndex((d) => word.startsWith(d)) : -1);
+
+/**
+ * The UTC weekdays a text names, 0 (Sunday) to 6, in order: days ("Mon", "monday") and ranges ("Mon-Fri"; "Fri-Mon"
+ * wraps over the weekend) separated by commas, spaces or semicolons; "every day", "all" and "daily" are the seven.
+ * Null when a part is no weekday (a full name must be spelled right: "mondy" is none).
+ */
+export function weekdaysOf(text: string): number[] | null {
+  const t = text.trim().toLowerCase();
+  if (["every day", "everyday", "all", "daily"].includes(t)) return [...EVERY_DAY];
+  const parts = t.split(/[,;\s]+/).filter((p) => p !== "");
+  const days = new Set<number>();
+  for (const part of parts) {
+    const ends = part.split(/[-–]/);
+    const ids = ends.map((w) => (WEEKDAYS.includes(w) || FULL_NAMES.includes(w) ? weekday(w) : -1));
+    if (ids.length > 2 || ids.some((i) => i < 0)) return null;
+    const [from, to = from] = ids;
+    for (let d = from; ; d = (d + 1) % 7) {
+      days.add(d);
+      if (d === to) break;
+    }
+  }
+  return days.size === 0 ? null : [...days].sort((a, b) => a - b);
+}
+const FULL_NAMES = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"];
+
 function checkRange(name: string, range: InputRange): void {
   if (!Array.isArray(range.values) || range.values.length === 0 || !Array.isArray(range.values[0]))
     throw new TargetInputError(`${name}: give a range whose first row holds the headers.`);
@@ -264,7 +318,7 @@ export function readExposures(range: InputRange): Exposure[] {
 /** The policy: one row per market, "*" the default for the others. */
 export function readPolicy(range: InputRange): PolicyRow[] {
   checkRange("policy", range);
-  const columns = ["market", "ratio", "tenor", "roundTo", "minTrade", "maxTrade", "netSides", "rollWithin"] as const;
+  const columns = ["market", "ratio", "tenor", "roundTo", "minTrade", "maxTrade", "netSides", "rollWithin", "roll", "workingDays"] as const;
   const s: Sheet = new Sheet("policy", range, columns);
   (["market", "ratio", "tenor"] as const).forEach((c) => s.require(c));
   const out: PolicyRow[] = [];
@@ -304,7 +358,18 @@ export function readPolicy(range: InputRange): PolicyRow[] {
         "rollWithin",
         `${rollWithinHours} is more than ${ROLL_WITHIN_MAX_HOURS}: give hours from 0 to ${ROLL_WITHIN_MAX_HOURS}, at most the shortest tenor, so a hedge just rolled is never rolled again at once.`,
       );
-    out.push({ market, ratio: ratioPct / 100, tenor, roundToUsd, minTradeUsd, maxTradeUsd, netSides, rollWithinHours });
+    const rollCell = s.cell(r, "roll");
+    const roll = isBlank(rollCell) ? "at maturity" : rollModeOf(String(rollCell));
+    if (roll === null) s.fail(r, "roll", `${shown(rollCell)}: use at maturity or early (empty means at maturity).`);
+    const daysCell = s.cell(r, "workingDays");
+    const workingDays = isBlank(daysCell) ? EVERY_DAY : weekdaysOf(String(daysCell));
+    if (workingDays === null)
+      s.fail(
+        r,
+        "workingDays",
+        `${shown(daysCell)} names no weekdays: use days or ranges of days such as Mon-Fri or Sun-Thu, Sat (empty means every day).`,
+      );
+    out.push({ market, ratio: ratioPct / 100, tenor, roundToUsd, minTradeUsd, maxTradeUsd, netSides, rollWithinHours, roll, workingDays });
   }
   return out;
 }
@@ -325,6 +390,24 @@ export function serviceHoldings(lines: readonly Pick<Position, "market" | "side"
   // A maturity the client could not read as a time is left out: that side is not rolled (never a guessed date).
   const rows = lines.map((p) => [p.market, p.side, p.size_usd, Number.isNaN(utcMs(p.maturity_at ?? "")) ? null : p.maturity_at]);
   return readHoldings({ values: [["Market", "Side", "Size", "Maturity"], ...rows] });
+}
+
+/**
+ * The sides whose newest closed hedge (GET /hedges/history, newest first) settled at its maturity: the facts an
+ * `at maturity` roll's next Open is named from. A side with an open hedge is not rolled from them (the rule checks).
+ */
+export function serviceMatured(history: readonly Pick<ClosedHedge, "market" | "side" | "closed_at" | "exit_type">[]): Matured[] {
+  const newest = new Map<string, Pick<ClosedHedge, "market" | "side" | "closed_at" | "exit_type">>();
+  for (const h of history) {
+    const key = `${h.market}|${h.side}`;
+    const seen = newest.get(key);
+    if (!seen || utcMs(h.closed_at) > utcMs(seen.closed_at)) newest.set(key, h);
+  }
+  return [...newest.values()].flatMap((h) =>
+    h.exit_type === "maturity" && isSide(h.side) && !Number.isNaN(utcMs(h.closed_at))
+      ? [{ market: h.market, side: h.side, maturedAtMs: utcMs(h.closed_at) }]
+      : [],
+  );
 }
 
 /** Open hedges: Market, Side, a size and optionally a Maturity (the =HEDGE.POSITIONS() spill as it is); sizes of one side add up. */

@@ -1,9 +1,10 @@
-// The hedge-to-target rule: from exposures (dated or not), a policy and the open hedges at an instant, the Open, Add, Reduce, Close and roll rows that meet the policy, in trading order, and their spill.
+// The hedge-to-target rule: from exposures (dated or not), a policy, the open hedges and the sides settled at maturity at an instant, the Open, Add, Reduce, Close and roll rows (at maturity or early) that meet the policy, in trading order, and their spill.
 import type { Side, Tenor } from "../api/schemas";
 import { utcMs } from "../api/time";
+import { PROPOSAL_HEADERS } from "../trading/rows";
 import type { Action } from "../trading/types";
-import { type Exposure, type Holding, type PolicyRow, TargetInputError } from "./inputs";
-import { rollDue, tenorFor } from "./tenor";
+import { type Exposure, type Holding, type Matured, type PolicyRow, TargetInputError } from "./inputs";
+import { DAY_MS, EVERY_DAY, HOUR_MS, opensInsideWindow, rollDue, tenorFor } from "./tenor";
 
 /** One proposed row. Amounts are USD to the cent. */
 export interface ProposalRow {
@@ -19,19 +20,6 @@ export interface ProposalRow {
   targetUsd: number;
   reason: string;
 }
-
-/** The spill's header row (the pane reads it back as trade rows: Action, Market, Side, Amount (USD), Tenor (days), Client reference). */
-export const PROPOSAL_HEADERS = [
-  "Action",
-  "Market",
-  "Side",
-  "Amount (USD)",
-  "Tenor (days)",
-  "Client reference",
-  "Current (USD)",
-  "Target (USD)",
-  "Reason",
-] as const;
 
 const ACTION_WORDS: Record<Action, string> = { open: "Open", add: "Add", reduce: "Reduce", close: "Close" };
 const SIDES: readonly Side[] = ["buy", "sell"];
@@ -186,50 +174,126 @@ export interface ProposeInput {
   exposures: readonly Exposure[];
   policy: readonly PolicyRow[];
   holdings: readonly Holding[];
+  /** Sides whose last hedge settled at its maturity (serviceMatured): their next Open is a roll's, named by that maturity. */
+  matured?: readonly Matured[];
   /** The UTC day the client references carry ("2026-11-25"). */
   day: string;
   /** The instant (epoch ms) the proposal is for: value dates and maturities are judged at it. Left out: 00:00 UTC of `day`. */
   asOfMs?: number;
+  /** One market side only (Propose beside a side): the rows of that side, nothing of the others. */
+  only?: { market: string; side: Side };
 }
 
-/** A market's exposure per side (cents) and the earliest value date among its rows that count (null: none). */
+/** A market's exposure per side (cents) and the earliest value date among its rows that count, of either side and of each (null: none). */
 interface MarketExposure {
   buy: number;
   sell: number;
   due: number | null;
+  dueBy: Record<Side, number | null>;
 }
 
-/** An open hedge per side: its size in cents and its earliest known maturity (null: not given). */
-type Held = Record<Side, { size: number; maturity: number | null }>;
+/** An open hedge of a side: its size in cents and its earliest known maturity (null: not given). */
+interface HeldSide {
+  size: number;
+  maturity: number | null;
+}
+type Held = Record<Side, HeldSide>;
+
+const earliest = (a: number | null, b: number) => Math.min(a ?? b, b);
+const WEEKDAY_NAMES = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
+
+/** The exposures per market at `asOf` (paid rows count no more); markets the policy names are in scope with nothing. */
+function exposuresAt(exposures: readonly Exposure[], policy: readonly PolicyRow[], asOf: number): Map<string, MarketExposure> {
+  const toCents = (amount: number) => Math.round(amount * 100); // already to the cent (the readers round): only binary noise to drop
+  const sums = new Map<string, MarketExposure>();
+  const none = (): MarketExposure => ({ buy: 0, sell: 0, due: null, dueBy: { buy: null, sell: null } });
+  for (const e of exposures) {
+    const entry = sums.get(e.market) ?? none();
+    sums.set(e.market, entry); // in scope even when none of its rows counts any more: its hedges go to 0
+    const due = e.valueDateMs ?? null;
+    if (due !== null) {
+      if (asOf >= due) continue; // paid: counts no more
+      entry.due = earliest(entry.due, due);
+      entry.dueBy[e.side] = earliest(entry.dueBy[e.side], due);
+    }
+    entry[e.side] += toCents(e.amountUsd);
+  }
+  for (const p of policy) if (p.market !== "*" && !sums.has(p.market)) sums.set(p.market, none());
+  return sums;
+}
+
+function heldSides(holdings: readonly Holding[]): Map<string, Held> {
+  const open = new Map<string, Held>();
+  for (const h of holdings) {
+    const entry = open.get(h.market) ?? { buy: { size: 0, maturity: null }, sell: { size: 0, maturity: null } };
+    const held = entry[h.side];
+    held.size += Math.round(h.sizeUsd * 100);
+    const maturity = h.maturityMs ?? null;
+    if (maturity !== null) held.maturity = earliest(held.maturity, maturity);
+    open.set(h.market, entry);
+  }
+  return open;
+}
+
+/**
+ * The tenor of a side's Opens and the note saying why it is shorter than the policy's: the earliest value date that
+ * bounds it (the market's, either side, when sides are netted; the side's own dated rows when they are not), then the
+ * working days its maturity must fall on.
+ */
+function sideTenor(p: PolicyRow, exposure: MarketExposure, side: Side, asOf: number): { tenor: Tenor; note: string } {
+  const due = p.netSides ? exposure.due : exposure.dueBy[side];
+  const left = due === null ? null : due - asOf;
+  const slack = p.roll === "at maturity" ? p.rollWithinHours * HOUR_MS : 0; // a hedge ending inside the window after the value date settles
+  const byDate = tenorFor(p.tenor, left, asOf, EVERY_DAY, slack);
+  const tenor = tenorFor(p.tenor, left, asOf, p.workingDays, slack);
+  const notes: string[] = [];
+  if (byDate < p.tenor) notes.push(`the earliest value date ${shownTime(due as number)} comes first`);
+  if (tenor < byDate)
+    notes.push(`a ${byDate}-day hedge would mature on a ${WEEKDAY_NAMES[new Date(asOf + byDate * DAY_MS).getUTCDay()]}, not a working day`);
+  return { tenor, note: tenor < p.tenor ? `; tenor ${days(tenor)}, not ${p.tenor}: ${notes.join("; ")}` : "" };
+}
+
+/**
+ * A side settled at its maturity, nothing open since: the rule's Open of the target, said to be the roll's and named by
+ * the maturity (ROLL-<maturity, UTC>-<MARKET>-<SIDE>-<n>), so every look at it, on any day, names the same deal.
+ */
+function maturedRows(c: SideCase, maturedAtMs: number): ProposalRow[] {
+  const at = new Date(maturedAtMs).toISOString().slice(0, 16) + "Z";
+  return sideRows(c).map((r, i) => ({
+    ...r,
+    clientReference: `ROLL-${at}-${c.market}-${c.side.toUpperCase()}-${i + 1}`,
+    reason: `Roll: matured ${shownTime(maturedAtMs)}. ${r.reason}`,
+  }));
+}
+
+/**
+ * The rows of one side. A side whose hedge matures inside Roll within: `at maturity`, left to settle (never closed
+ * early; no row until the service shows it settled); `early`, closed and opened again (rollRows), a paid-up side
+ * (target 0) closed, unless the next hedge would be inside its own window from its opening (then left to settle, so the
+ * roll never churns). A side settled at its maturity with nothing open: the roll's Open. Otherwise the rule's rows.
+ */
+function rowsOfSide(c: SideCase, held: HeldSide, maturedAtMs: number | undefined, asOf: number): ProposalRow[] {
+  const p = c.policy;
+  if (held.size > 0 && held.maturity !== null && rollDue(held.maturity, asOf, p.rollWithinHours)) {
+    if (p.roll === "at maturity") return [];
+    if (c.target === 0) return sideRows(c);
+    return opensInsideWindow(c.tenor, p.rollWithinHours) ? [] : rollRows(c, held.maturity);
+  }
+  if (held.size === 0 && maturedAtMs !== undefined && maturedAtMs <= asOf) return maturedRows(c, maturedAtMs);
+  return sideRows(c);
+}
 
 /**
  * The proposal. Markets in scope: those of the exposures and those with their own policy row (a market the policy names
  * with no exposure left gets a target of 0). Open hedges of other markets are left alone.
  */
-export function propose({ exposures, policy, holdings, day, asOfMs }: ProposeInput): ProposalRow[] {
+export function propose({ exposures, policy, holdings, matured = [], day, asOfMs, only }: ProposeInput): ProposalRow[] {
   const asOf = asOfMs ?? utcMs(day);
-  const toCents = (amount: number) => Math.round(amount * 100); // already to the cent (the readers round): only binary noise to drop
-  const sums = new Map<string, MarketExposure>();
-  for (const e of exposures) {
-    const entry = sums.get(e.market) ?? { buy: 0, sell: 0, due: null };
-    sums.set(e.market, entry); // in scope even when none of its rows counts any more: its hedges go to 0
-    const due = e.valueDateMs ?? null;
-    if (due !== null) {
-      if (asOf >= due) continue; // paid: counts no more
-      entry.due = Math.min(entry.due ?? due, due);
-    }
-    entry[e.side] += toCents(e.amountUsd);
-  }
-  for (const p of policy) if (p.market !== "*" && !sums.has(p.market)) sums.set(p.market, { buy: 0, sell: 0, due: null });
-  const open = new Map<string, Held>();
-  for (const h of holdings) {
-    const entry = open.get(h.market) ?? { buy: { size: 0, maturity: null }, sell: { size: 0, maturity: null } };
-    const held = entry[h.side];
-    held.size += toCents(h.sizeUsd);
-    const maturity = h.maturityMs ?? null;
-    if (maturity !== null) held.maturity = Math.min(held.maturity ?? maturity, maturity);
-    open.set(h.market, entry);
-  }
+  const sums = exposuresAt(exposures, policy, asOf);
+  const open = heldSides(holdings);
+  const settled = new Map<string, number>();
+  for (const m of matured)
+    settled.set(`${m.market}|${m.side}`, Math.max(settled.get(`${m.market}|${m.side}`) ?? m.maturedAtMs, m.maturedAtMs));
 
   // Trading order: closes and reduces first, then opens and adds; each by market A to Z (code-unit order: symbols are
   // A–Z and 0–9), buy before sell (the SIDES loop), a split's rows in sequence (as made).
@@ -239,16 +303,22 @@ export function propose({ exposures, policy, holdings, day, asOfMs }: ProposeInp
     const exposure = sums.get(market) as MarketExposure;
     const p = policyFor(policy, market);
     const t = targets(p, exposure.buy, exposure.sell);
-    const tenor = tenorFor(p.tenor, exposure.due === null ? null : exposure.due - asOf);
-    const tenorNote =
-      tenor < p.tenor
-        ? `; tenor ${days(tenor)}, not ${p.tenor}: the earliest value date ${shownTime(exposure.due as number)} comes first`
-        : "";
     for (const side of SIDES) {
+      if (only && (only.market !== market || only.side !== side)) continue;
       const held = open.get(market)?.[side] ?? { size: 0, maturity: null };
-      const c: SideCase = { market, side, policy: p, target: t[side].cents, current: held.size, why: t[side].why, day, tenor, tenorNote };
-      const roll = held.size > 0 && c.target > 0 && held.maturity !== null && rollDue(held.maturity, asOf, p.rollWithinHours);
-      for (const row of roll ? rollRows(c, held.maturity as number) : sideRows(c))
+      const { tenor, note } = sideTenor(p, exposure, side, asOf);
+      const c: SideCase = {
+        market,
+        side,
+        policy: p,
+        target: t[side].cents,
+        current: held.size,
+        why: t[side].why,
+        day,
+        tenor,
+        tenorNote: note,
+      };
+      for (const row of rowsOfSide(c, held, settled.get(`${market}|${side}`), asOf))
         (row.action === "close" || row.action === "reduce" ? first : then).push(row);
     }
   }

@@ -1,4 +1,4 @@
-// The tenor rule: the longest of 1, 3 or 7 days, at most the policy's, that ends on or before a date; the roll window; and the hedges of a program held to each maturity.
+// The tenor rule: the longest of 1, 3 or 7 days, at most the policy's, that ends on or before a date and on a working day; the roll window and modes; and the hedges of a program as the desk runs it.
 import { TENORS, type Tenor } from "../api/schemas";
 
 export const DAY_MS = 86_400_000;
@@ -8,15 +8,41 @@ export const HOUR_MS = 3_600_000;
 export const ROLL_WITHIN_DEFAULT_HOURS = 24;
 export const ROLL_WITHIN_MAX_HOURS = 24;
 
+/** How a maturing side is rolled: left to settle and opened anew at once (the default), or closed and opened inside Roll within. */
+export type RollMode = "at maturity" | "early";
+
+/** Every UTC weekday, 0 (Sunday) to 6: the working days when the policy names none. */
+export const EVERY_DAY: readonly number[] = [0, 1, 2, 3, 4, 5, 6];
+
 /**
- * The tenor of an Open: the policy's tenor when nothing bounds it (`msLeft` null); else the longest of 1, 3 and 7 days,
- * at most the policy's, that ends on or before `msLeft` from now; 1 day when even 1 day ends after it.
+ * The tenor of an Open at `asOfMs`: among the tenors allowed — 1, 3 and 7 days, at most the policy's, and, when `msLeft`
+ * bounds it (a value date), ending on or before `msLeft` from now, or less than `slackMs` after it — the longest whose
+ * maturity (`asOfMs` + the tenor) falls on a working day (its UTC weekday); 1 day when none does (or when even 1 day
+ * ends too late). `slackMs`: at maturity, Roll within (a hedge ending that little after its value date is, at the value
+ * date, a paid-up side inside its window, left to settle), so the hour a desk takes to open the next hedge after each
+ * settlement never costs its program a tenor; early, 0.
  */
-export function tenorFor(policyTenor: Tenor, msLeft: number | null): Tenor {
-  if (msLeft === null) return policyTenor;
+export function tenorFor(
+  policyTenor: Tenor,
+  msLeft: number | null,
+  asOfMs = 0,
+  workingDays: readonly number[] = EVERY_DAY,
+  slackMs = 0,
+): Tenor {
   let best: Tenor = 1;
-  for (const t of TENORS) if (t <= policyTenor && t * DAY_MS <= msLeft) best = t;
+  for (const t of TENORS) {
+    const allowed = t <= policyTenor && (msLeft === null || t * DAY_MS <= msLeft || t * DAY_MS < msLeft + slackMs);
+    if (allowed && workingDays.includes(new Date(asOfMs + t * DAY_MS).getUTCDay())) best = t;
+  }
   return best;
+}
+
+/**
+ * Whether an Open of `tenor` is inside its own roll window from the moment it opens (its whole life is within Roll
+ * within of its maturity): an `early` roll never opens one, or every later look would roll it again.
+ */
+export function opensInsideWindow(tenor: Tenor, rollWithinHours: number): boolean {
+  return tenor * DAY_MS <= rollWithinHours * HOUR_MS;
 }
 
 /**

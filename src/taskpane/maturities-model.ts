@@ -60,8 +60,15 @@ export class MaturityWatch {
    * The last proposal replaces the one before: a side with a row is wanted hedged when its target is above 0; a side
    * held then without a row was at its target, so it is wanted hedged too.
    */
-  observeProposal(rows: readonly ProposedSide[], positions: readonly Position[]): void {
+  observeProposal(rows: readonly ProposedSide[], positions: readonly Position[], only?: { market: string; side: string }): void {
     this.observePositions(positions);
+    if (only) {
+      // A proposal of one side (Propose beside it) says nothing of the others: only that side's wish changes.
+      const k = key(only.market, only.side);
+      const row = rows.find((r) => key(r.market, r.side) === k);
+      this.wanted.set(k, row ? row.targetUsd > 0 : positions.some((p) => key(p.market, p.side) === k && p.size_usd > 0));
+      return;
+    }
     const wanted = new Map<string, boolean>();
     for (const p of positions) if (p.size_usd > 0) wanted.set(key(p.market, p.side), true);
     for (const r of rows) wanted.set(key(r.market, r.side), r.targetUsd > 0);

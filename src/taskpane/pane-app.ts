@@ -78,13 +78,15 @@ export async function startPane(deps: PaneDependencies): Promise<Pane> {
   const maturities = new MaturityWatch();
   const overview = mountOverviewPanel(deps.hub, (account) => controller.updateAccount(account), deps.now ?? Date.now, deps.visibility, {
     watch: maturities,
-    onPropose: () => void opened?.proposeAgain(),
+    onPropose: (item) =>
+      void opened?.proposeAgain(item.side === "buy" || item.side === "sell" ? { market: item.market, side: item.side } : undefined),
   });
   const onProposal = (
     rows: Parameters<MaturityWatch["observeProposal"]>[0],
     positions: Parameters<MaturityWatch["observeProposal"]>[1],
+    only?: Parameters<MaturityWatch["observeProposal"]>[2],
   ) => {
-    maturities.observeProposal(rows, positions);
+    maturities.observeProposal(rows, positions, only);
     overview.renderMaturities();
   };
 

@@ -1,12 +1,12 @@
 // The trade panel's Propose button: exposures, then policy, read from the selection; the proposal from the live positions written to a new sheet as plain values. Nothing is traded.
 import type { HedgingClient } from "../api/client";
-import type { SheetWriter } from "../monthend/sheet-content";
+import type { SheetWriter } from "../trading/sheet-content";
 import type { SelectedRows, Workbook } from "../trading/workbook";
-import type { Position } from "../api/schemas";
+import type { Position, Side } from "../api/schemas";
+import { proposalContent } from "../policy/proposal";
 import type { ProposalRow } from "../policy/target";
 import { errorView, type ErrorView } from "./connection-controller";
 import { plural } from "./format";
-import { proposalContent, proposalSummary } from "./proposal-sheet";
 import type { Elements } from "./trade-elements";
 
 /** What Propose needs: the selection (exposures, then policy), the live positions, and where the proposal is written. */
@@ -18,8 +18,33 @@ export interface ProposeDependencies {
   client: () => HedgingClient | null;
   /** Epoch ms (the references carry its UTC day). */
   now?: () => number;
-  /** Told of each proposal made, with the positions it was made from (the overview's maturities remember what it wanted). */
-  onProposal?: (rows: readonly ProposalRow[], positions: readonly Position[]) => void;
+  /** Told of each proposal made, with the positions it was made from and the side it was for, if one (the overview's maturities remember what it wanted). */
+  onProposal?: (rows: readonly ProposalRow[], positions: readonly Position[], only?: { market: string; side: Side }) => void;
+}
+
+/** What the pane says once the proposal is written. */
+export function proposalSummary(rows: readonly ProposalRow[], sheet: string): string {
+  if (rows.length === 0) return `Nothing to do: every hedge is within Min trade of its target (${sheet} shows the header only).`;
+  const counts = (["close", "reduce", "open", "add"] as const)
+    .map((a) => [a, rows.filter((r) => r.action === a).length] as const)
+    .filter(([, n]) => n > 0)
+    .map(([a, n]) => `${n} ${a[0].toUpperCase()}${a.slice(1)}`);
+  return `${plural(rows.length, "row")} proposed on ${sheet} (${counts.join(", ")}). Review them, then select them and press Read selection to trade them as one batch.`;
+}
+
+type Inputs = { exposures: SelectedRows; policy: SelectedRows };
+
+/**
+ * The proposal from the live positions and the newest closed hedges (a side settled at its maturity is a roll's next
+ * Open, named by that maturity), of one side when `only` names it, written to a new sheet; returns what the pane says.
+ */
+async function writeProposal(client: HedgingClient, deps: ProposeDependencies, from: Inputs, only?: { market: string; side: Side }) {
+  const [positions, history] = await Promise.all([client.positions(), client.history()]);
+  const now = new Date((deps.now ?? Date.now)());
+  const { rows, content } = proposalContent(from.exposures, from.policy, positions.data, now, { history: history.data, only });
+  const written = await deps.writer.writeSheet(content);
+  deps.onProposal?.(rows, positions.data, only);
+  return `${only ? `${only.market} ${only.side} only: ` : ""}${proposalSummary(rows, written.name)}`;
 }
 
 /**
@@ -34,21 +59,17 @@ export function mountPropose(
   const { proposeButton, proposeNote } = els;
   let exposures: Awaited<ReturnType<Workbook["readSelection"]>> | null = null;
   // The exposures and policy of the last proposal: Propose beside a maturing side proposes from them again.
-  let last: { exposures: SelectedRows; policy: SelectedRows } | null = null;
+  let last: Inputs | null = null;
   const reset = () => {
     exposures = null;
     proposeButton.textContent = "Propose";
   };
-  const proposeFrom = async (client: HedgingClient, from: { exposures: SelectedRows; policy: SelectedRows }) => {
+  const proposeFrom = async (client: HedgingClient, from: Inputs, only?: { market: string; side: Side }) => {
     // The note names the proposal just made: from the press on, the previous one's sheet is no longer it.
     proposeNote.textContent = "Proposing from the live positions…";
     ui.setBusy("Reading the live positions…");
-    const positions = (await client.positions()).data;
-    const { rows, content } = proposalContent(from.exposures, from.policy, positions, new Date((deps.now ?? Date.now)()));
-    const written = await deps.writer.writeSheet(content);
+    proposeNote.textContent = await writeProposal(client, deps, from, only);
     last = from;
-    proposeNote.textContent = proposalSummary(rows, written.name);
-    deps.onProposal?.(rows, positions);
   };
   const failed = (e: unknown) => {
     // Start over: the exposures are read again with the next press (the model may be what needs fixing).
@@ -83,8 +104,11 @@ export function mountPropose(
       reset();
       proposeNote.textContent = "";
     },
-    /** Propose again from the last proposal's exposures and policy (as read then) and the positions now; without one, says how to start. */
-    async again(): Promise<void> {
+    /**
+     * Propose again from the last proposal's exposures and policy (as read then) and the positions now, of one side only
+     * when `only` names it (Propose beside that side); without a proposal yet, says how to start.
+     */
+    async again(only?: { market: string; side: Side }): Promise<void> {
       const client = deps.client();
       if (!client) return;
       ui.showError(null);
@@ -95,7 +119,7 @@ export function mountPropose(
         return;
       }
       try {
-        await proposeFrom(client, last);
+        await proposeFrom(client, last, only);
       } catch (e) {
         failed(e);
       } finally {

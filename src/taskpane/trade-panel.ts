@@ -1,4 +1,5 @@
 // The trade panel: mounts its parts (the Action choice, Propose, Read selection, Preview, Confirm or Submit for approval, send progress) and is what the workspace drives: the desk, progress, errors and the rule of direct sending.
+import type { Side } from "../api/schemas";
 import type { Preview, Progress } from "../trading/types";
 import type { TradingDesk } from "../trading/desk/contract";
 import type { ErrorView } from "./connection-controller";
@@ -10,7 +11,8 @@ import { progressModel } from "./trade-model";
 
 export interface TradePanel {
   /** Propose again from the last proposal's exposures and policy (the overview's Propose beside a maturing side). */
-  proposeAgain(): Promise<void>;
+  /** Propose again from the last proposal's inputs; `only`: one market side's rows (Propose beside that side). */
+  proposeAgain(only?: { market: string; side: Side }): Promise<void>;
   /** The desk to use (null when not connected). */
   setDesk(desk: TradingDesk | null): void;
   /** Feeds the engine's progress callbacks into the progress bar and the per-row list. */
@@ -37,7 +39,7 @@ export function mountTradePanel(propose?: ProposeDependencies): TradePanel {
   mountSubmitting(core);
 
   const panel: TradePanel = {
-    proposeAgain: async () => proposer?.again(),
+    proposeAgain: async (only) => proposer?.again(only),
     setDesk(next) {
       core.desk = next;
       core.clearRead();

@@ -5,12 +5,12 @@ import type { Connection } from "../feeds/connection";
 import type { FeedHub } from "../feeds/hub";
 import type { HedgingClient } from "../api/client";
 import type { Snapshotter } from "../monthend/snapshot-plan";
-import type { SheetWriter } from "../monthend/sheet-content";
+import type { SheetWriter } from "../trading/sheet-content";
 import type { Progress } from "../trading/types";
 import type { DeskOptions, TradingDesk } from "../trading/desk/contract";
 import type { IntentStore } from "../trading/intent-store";
 import type { ApprovalJournal } from "../trading/approvals/port";
-import type { Position } from "../api/schemas";
+import type { Position, Side } from "../api/schemas";
 import type { ProposalRow } from "../policy/target";
 import type { ErrorLog } from "./diagnostics";
 import { isFinal } from "../trading/intent";
@@ -63,8 +63,8 @@ export interface Workspace {
   /** Hands the panels a connection state (each change, in order). */
   follow(state: ConnectionState): void;
   desk(): TradingDesk | null;
-  /** Proposes again from the last proposal's exposures and policy and the positions now (the overview's Propose). */
-  proposeAgain(): Promise<void>;
+  /** Proposes again from the last proposal's exposures and policy and the positions now (the overview's Propose); `only`: that side's rows. */
+  proposeAgain(only?: { market: string; side: Side }): Promise<void>;
 }
 
 // Over 80 lines: the one place that wires the connected panels to each other and to the connection (each panel's logic is in its own module).
@@ -157,7 +157,7 @@ export function mountWorkspace(deps: WorkspaceDependencies, panels: PanelModules
         },
       );
   };
-  return { follow, desk: () => desk, proposeAgain: () => trade.proposeAgain() };
+  return { follow, desk: () => desk, proposeAgain: (only) => trade.proposeAgain(only) };
 }
 
 /**

@@ -4,6 +4,32 @@ import type { CellValue } from "./cells";
 import type { SelectedRows } from "./workbook";
 import { ACTIONS, type Action, type BatchAction, type ReadResult, type RowField, type RowProblem, type TradeRow } from "./types";
 
+/**
+ * The trade columns of a proposal (HEDGE.TARGET's spill and the pane's Hedge Proposal sheet), by the field each one is:
+ * a proposal is read back as trade rows by these very headers, before any synonym.
+ */
+export const PROPOSAL_TRADE_COLUMNS = {
+  action: "Action",
+  market: "Market",
+  side: "Side",
+  notional: "Amount (USD)",
+  tenor: "Tenor (days)",
+  clientReference: "Client reference",
+} as const satisfies Record<RowField, string>;
+
+/** A proposal's header row: its trade columns in their order, then what only a person reads (ignored as trade rows). */
+export const PROPOSAL_HEADERS = [
+  PROPOSAL_TRADE_COLUMNS.action,
+  PROPOSAL_TRADE_COLUMNS.market,
+  PROPOSAL_TRADE_COLUMNS.side,
+  PROPOSAL_TRADE_COLUMNS.notional,
+  PROPOSAL_TRADE_COLUMNS.tenor,
+  PROPOSAL_TRADE_COLUMNS.clientReference,
+  "Current (USD)",
+  "Target (USD)",
+  "Reason",
+] as const;
+
 /** Header synonyms per field, compared after normaliseHeader(). */
 export const HEADER_SYNONYMS: Record<RowField, readonly string[]> = {
   action: ["action"],
@@ -73,7 +99,9 @@ export function mapColumns(headers: readonly string[]): ColumnMap {
   const seen = new Map<RowField, string[]>();
   headers.forEach((h, i) => {
     const n = normaliseHeader(h); // a blank header ("") is no field's synonym
-    const field = (Object.keys(HEADER_SYNONYMS) as RowField[]).find((f) => HEADER_SYNONYMS[f].includes(n));
+    const fields = Object.keys(HEADER_SYNONYMS) as RowField[];
+    // A proposal's own header first (exactly as written), then the synonyms.
+    const field = fields.find((f) => PROPOSAL_TRADE_COLUMNS[f] === h.trim()) ?? fields.find((f) => HEADER_SYNONYMS[f].includes(n));
     if (!field) return;
     const list = seen.get(field) ?? [];
     list.push(h);

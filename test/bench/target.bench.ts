@@ -89,13 +89,13 @@ async function positionsRequests(
   if (withPositionsCell) fn.positions(undefined, undefined, new FakeInvocation() as never);
   const exposures = model(10_000);
   let cell = new FakeInvocation();
-  fn.target(exposures, POLICY, undefined, undefined, cell as never);
+  fn.target(exposures, POLICY, undefined as never, undefined, cell as never);
   for (let t = 0; t < seconds; t += 1) {
     if (recalc) {
       // Excel recalculates the formula (an input changed): the old invocation is cancelled, a new one starts.
       cell.cancel();
       cell = new FakeInvocation();
-      fn.target(exposures, POLICY, undefined, undefined, cell as never);
+      fn.target(exposures, POLICY, undefined as never, undefined, cell as never);
     }
     await feeds.advance(1_000);
   }

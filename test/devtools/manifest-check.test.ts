@@ -137,6 +137,23 @@ describe("a broken manifest", () => {
     expect(codes(check({ json }))).toEqual(["function-description"]);
   });
 
+  test("a parameter described as a range that is not a matrix (Excel would call the function once per cell): the build's check fails, naming it", () => {
+    const json = functionsJson(DECLARED);
+    const target = json.functions.find((f) => f.id === "TARGET") as { parameters: unknown[] };
+    target.parameters = [
+      { name: "exposures", description: "Range with a header row.", dimensionality: "matrix", type: "any" },
+      { name: "positions", description: "Optional range with Market, Side, Size.", type: "any" },
+      { name: "as_of", description: "Optional instant.", type: "any" },
+    ];
+    const problems = check({ json });
+    expect(codes(problems)).toEqual(["range-not-matrix"]);
+    expect(problems[0].message).toMatch(
+      /^custom function TARGET: parameter positions is described as a range but is scalar in functions\.json/,
+    );
+    target.parameters[1] = { ...(target.parameters[1] as object), dimensionality: "matrix" };
+    expect(check({ json })).toEqual([]);
+  });
+
   test("a functions.json without functions", () => {
     expect(codes(check({ json: {} }))).toEqual(["function-ids"]);
   });

@@ -1,7 +1,7 @@
 // Hedge to target in the real pane (Chromium, harness mode, sandbox over HTTP): a model and a policy → Propose writes the "Hedge Proposal" sheet → read with its Action column, previewed and traded as one batch → Propose again proposes nothing.
 import { DEMO_API_KEY } from "../../src/sandbox/demo";
 import type { CellValue } from "../../src/trading/cells";
-import { PROPOSAL_HEADERS } from "../../src/policy/target";
+import { PROPOSAL_HEADERS } from "../../src/trading/rows";
 import { describeWithBrowser } from "./browser";
 import path from "path";
 import {

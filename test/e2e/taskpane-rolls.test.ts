@@ -111,13 +111,13 @@ describeWithBrowser("a hedging program rolled through the task pane", (chromiumP
       ["Market", "Side", "Amount (USD)", "Value date"],
       ["USDTNGN", "buy", 500_000, new Date(valueDate).toISOString()],
     ]);
-    await wb.setSheet("Policy", [POLICY_HEADER, ["*", 100, 7, 1_000, 10_000, 1_000_000, "no", 2]]);
+    await wb.setSheet("Policy", [POLICY_HEADER, ["*", 100, 7, 1_000, 10_000, 1_000_000, "no", 2, "early"]]);
 
     // The first hedge: Propose from the model and the policy.
     await wb.select("A2:D2", "Model");
     await page.locator("#propose").click();
     await page.waitForFunction(() => /^Exposures: /.test(document.getElementById("propose-note")?.textContent ?? ""));
-    await wb.select("A2:H2", "Policy");
+    await wb.select("A2:I2", "Policy");
     const exposuresNote = await noteOf(page);
     await page.locator("#propose").click();
     const first = await proposed(page, exposuresNote);
@@ -204,7 +204,7 @@ describeWithBrowser("a hedging program rolled through the task pane", (chromiumP
       }
       const tenor = tenorAt(s.clock.now());
       const opened = await step(round, `the roll proposed on ${roll.sheet || "(no sheet)"}, then traded`, async () => {
-        expect(roll.note).toMatch(/^2 rows proposed on .* \(1 Close, 1 Open\)/);
+        expect(roll.note).toMatch(/^USDTNGN buy only: 2 rows proposed on .* \(1 Close, 1 Open\)/); // Propose beside the side: its rows only
         const cells = await wb.cells(roll.sheet);
         expect(cells.slice(1).map((r) => [r[0], r[4], String(r[5]).startsWith("ROLL-"), String(r[8]).startsWith("Roll: matures")])).toEqual(
           [

@@ -4,7 +4,7 @@ import { MemoryWorkbook } from "../../src/excel/memory-workbook";
 import { fromExcelDate } from "../../src/trading/cells";
 import { reconcile } from "../../src/monthend/reconcile";
 import { reconContent } from "../../src/monthend/recon-layout";
-import { FORMATS } from "../../src/monthend/sheet-content";
+import { FORMATS } from "../../src/trading/sheet-content";
 import { closed, hedge, logRow, monthData, position } from "../support/builders";
 import { ExcelModel } from "./excel-model";
 

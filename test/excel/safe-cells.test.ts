@@ -4,7 +4,7 @@ import { OfficeWorkbook } from "../../src/excel/office-workbook";
 import { MemorySheetWriter } from "../../src/excel/recon-sheet";
 import { formatRuns } from "../../src/excel/safe-cells";
 import { LOG_COLUMNS, LOG_SHEET_NAME } from "../../src/trading/log/hedge-log";
-import type { SheetContent } from "../../src/monthend/sheet-content";
+import type { SheetContent } from "../../src/trading/sheet-content";
 import { ExcelModel } from "./excel-model";
 import { journalled } from "../support/builders";
 

@@ -1,12 +1,14 @@
 // functions.json as the build generates it from functions.ts: every HEDGE function with its id, parameters, help text, stream flag and result shape.
 import { resolve } from "node:path";
 import { generateCustomFunctionsMetadata } from "custom-functions-metadata";
+import { checkRangeParameters } from "../../src/devtools/manifest-check";
 
 interface Param {
   name: string;
   description?: string;
   optional?: boolean;
   type?: string;
+  dimensionality?: string;
 }
 interface FunctionMeta {
   id: string;
@@ -31,7 +33,7 @@ const EXPECTED: Array<[string, string[], boolean]> = [
   ["STATUS", [], true],
   ["HISTORY", ["[from]", "[to]"], true], // added by the month-end work (src/functions/history.ts)
   ["TARGET", ["exposures", "policy", "[positions]", "[as_of]"], true], // hedge to target (src/functions/target.ts)
-  ["ROLLCOST", ["market", "side", "notional_usd", "days", "[tenor_days]"], true], // the cost of a program (src/functions/rollcost.ts)
+  ["ROLLCOST", ["market", "side", "notional_usd", "days", "[tenor_days]", "[roll]", "[roll_within_hours]", "[max_trade_usd]"], true], // the cost of a program (src/functions/rollcost.ts)
 ];
 
 let functions: FunctionMeta[];
@@ -72,4 +74,17 @@ test("VERSION is volatile (recalculated with the workbook, so it shows the runni
   expect(version?.options?.volatile).toBe(true);
   expect(version?.options?.stream).toBeUndefined();
   for (const f of functions.filter((x) => x.id !== "VERSION")) expect(f.options?.volatile).toBeUndefined();
+});
+
+test("every parameter that takes a range is a matrix (Excel passes a range whole only to a matrix parameter), the optional positions too", () => {
+  const target = functions.find((f) => f.id === "TARGET") as FunctionMeta;
+  expect(target.parameters.map((p) => [p.name, p.dimensionality ?? "scalar"])).toEqual([
+    ["exposures", "matrix"],
+    ["policy", "matrix"],
+    ["positions", "matrix"],
+    ["as_of", "scalar"],
+  ]);
+  const problems: string[] = [];
+  checkRangeParameters(functions, (_code, message) => problems.push(message));
+  expect(problems).toEqual([]);
 });

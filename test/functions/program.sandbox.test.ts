@@ -1,13 +1,7 @@
 // A hedging program held to each maturity against the sandbox and its clock (issue 32): Propose opens each hedge of one dated exposure, the clock is advanced to its maturity, and the fees and carry the service realized equal =HEDGE.ROLLCOST's to the cent; 90 days run in seconds.
-import { FakeInvocation } from "./fake-invocation";
-import "../../src/functions/engine"; // the functions' work, as the page's engine entry hands it over (after the CustomFunctions global)
-import * as fn from "../../src/functions/functions";
+import { rollcostCell } from "./rollcost-cell";
 import { HedgingClient } from "../../src/api/client";
 import type { Position } from "../../src/api/schemas";
-import { ManualClock } from "../../src/feeds/clock";
-import { Connection } from "../../src/feeds/connection";
-import { FeedHub } from "../../src/feeds/hub";
-import { setSharedHub } from "../../src/feeds/shared";
 import { readExposures, readHoldings, readPolicy } from "../../src/policy/inputs";
 import { propose, utcDay } from "../../src/policy/target";
 import { startSandbox } from "../../src/sandbox/server";
@@ -45,7 +39,7 @@ const POLICY = [
   ["*", 100, 7, 1_000, 10_000, 1_000_000, "no"],
 ];
 
-/** What the pane's Propose does (proposal-sheet.ts): the model, the policy and the live positions at the instant now. */
+/** What the pane's Propose does (src/policy/proposal.ts): the model, the policy and the live positions at the instant now. */
 function proposal(notional: number, valueDateMs: number, positions: readonly Position[], nowMs: number) {
   return propose({
     exposures: readExposures({
@@ -91,18 +85,6 @@ async function holdToEachMaturity(client: HedgingClient, notional: number, days:
   return { tenors, start };
 }
 
-/** =HEDGE.ROLLCOST's spill, by label, from the shared hub over the same sandbox. */
-async function rollcostCell(notional: number, days: number): Promise<Record<string, number | string>> {
-  const connection = new Connection();
-  connection.configure({ apiKey: KEY, baseUrl: sandbox.baseUrl });
-  const clock = new ManualClock(Date.now());
-  const hub = setSharedHub(new FeedHub({ source: connection, clock }));
-  const cell = new FakeInvocation<unknown[][]>();
-  fn.rollcost("USDTNGN", "buy", notional, days, 7, cell as never);
-  await clock.advance(0, () => hub.settled());
-  return Object.fromEntries(cell.value.map(([k, v]) => [k, v])) as Record<string, number | string>;
-}
-
 const cents = (x: number) => Math.round(x * 100);
 
 test.each([
@@ -123,7 +105,7 @@ test.each([
     // Each hedge opened at the maturity of the one before: the last matures on the value date.
     expect(Math.max(...history.map((r) => Date.parse(r.closed_at)))).toBe(start + days * DAY);
 
-    const cost = await rollcostCell(notional, days);
+    const cost = await rollcostCell({ apiKey: KEY, baseUrl: sandbox.baseUrl }, notional, days);
     expect(cost.hedges).toBe(expectedTenors.length);
     const realizedFees = history.reduce((s, r) => s + cents(r.fees_usd), 0);
     const realizedCarry = history.reduce((s, r) => s + cents(r.carry_usd), 0);

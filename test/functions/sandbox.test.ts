@@ -125,7 +125,7 @@ test("QUOTE, CAPACITY and CARRY read the sandbox's numbers", async () => {
 test("ROLLCOST of 5,000,000 USD for 90 days at 7 sums the sandbox's own quotes: 12 hedges of 7 days and 2 of 3", async () => {
   const { advance, client, hub } = feeds();
   const cell = new FakeInvocation<Spill>();
-  fn.rollcost("USDTNGN", "buy", 5_000_000, 90, 7, cell as never);
+  fn.rollcost("USDTNGN", "buy", 5_000_000, 90, 7, undefined, undefined, undefined, cell as never);
   await advance();
   const f = Object.fromEntries(cell.value.map(([k, v]) => [k, v])) as Record<string, number | string>;
   // The very quotes the cell summed: the hub's cached answers of HEDGE.QUOTE's questions.
@@ -138,6 +138,15 @@ test("ROLLCOST of 5,000,000 USD for 90 days at 7 sums the sandbox's own quotes: 
   expect(f.price_impact_usd).toBeCloseTo(12 * q7.pricing.price_impact_usd + 2 * q3.pricing.price_impact_usd, 6);
   expect(f.total_usd).toBeCloseTo((f.fees_usdc as number) + (f.carry_usdc as number) - (f.price_impact_usd as number), 6);
   expect(f.total_yearly_rate).toBeCloseTo(((f.total_usd as number) / 5_000_000 / 90) * 365, 12);
+  // The guide's 5,000,000 is above what one Open may carry on the sandbox: the spill names it, and the service agrees.
+  const warnings = cell.value.filter(([k]) => k === "warning").map(([, v]) => String(v));
+  expect(warnings.length).toBeGreaterThan(0);
+  expect(warnings[0]).toMatch(
+    /^notional_usd 5,000,000\.00 is above (USDTNGN buy's available capacity|the account's available exposure) [\d,.]+ /,
+  );
+  await expect(client.open({ market: "USDTNGN", side: "buy", notional_usd: 5_000_000, tenor_days: 7 })).rejects.toMatchObject({
+    code: expect.stringMatching(/exposure_exceeded|insufficient/),
+  });
   // Fees and carry do not move with the price: a direct POST /quotes of each tenor gives the same figures.
   for (const [t, q] of [
     [7, q7],

@@ -5,7 +5,7 @@ import * as fn from "../../src/functions/functions";
 import { target } from "../../src/functions/target";
 import { cellStreams } from "../../src/functions/runtime";
 import { position } from "../feeds/fake-client";
-import { PROPOSAL_HEADERS } from "../../src/policy/target";
+import { PROPOSAL_HEADERS } from "../../src/trading/rows";
 
 type Spill = unknown[][];
 /** A maturity far from now: no roll. */
@@ -25,13 +25,13 @@ const invocation = (addresses?: string[]) => Object.assign(new FakeInvocation<Sp
 const actions = (spill: Spill) => spill.slice(1).map((r) => [r[0], r[1], r[2], r[3]].filter((x) => x !== "").join(" "));
 
 describe("HEDGE.TARGET", () => {
-  test("without positions: the proposal on the live positions, updated by the positions poll; no request of its own", async () => {
+  test("without positions: the proposal on the live positions, updated by the positions poll; only the shared polls of positions and of the closed hedges", async () => {
     const { client, advance } = installFeeds();
     client.positions_ = [position({ side: "buy", size_usd: 500_000, maturity_at: LATER })];
     const positions = new FakeInvocation<Spill>();
     fn.positions(undefined, undefined, positions as never);
     const cell = invocation();
-    fn.target(EXPOSURES, POLICY, undefined, undefined, cell as never);
+    fn.target(EXPOSURES, POLICY, undefined as never, undefined, cell as never);
     await advance();
     // 75% of the net 800,000 buy = 600,000; 500,000 open: add 100,000.
     expect(cell.value[0]).toEqual([...PROPOSAL_HEADERS]);
@@ -42,14 +42,33 @@ describe("HEDGE.TARGET", () => {
     await advance(2_000);
     expect(cell.value).toEqual([[...PROPOSAL_HEADERS]]); // nothing left to do
     expect(client.count("positions")).toBe(2);
+    expect(client.count("history")).toBe(1); // the newest closed hedges, every 60 s, shared by every HEDGE.TARGET cell
     for (const other of ["prices", "account", "markets", "hedges", "quote"]) expect(client.count(other as never)).toBe(0);
+  });
+
+  test("at maturity (the default): a maturing side is left to settle; once the service shows it settled, the roll's Open, named by the maturity", async () => {
+    const { client, advance } = installFeeds();
+    const soon = new Date(Date.now() - 60_000).toISOString(); // its maturity just passed, the service not yet settled
+    client.positions_ = [position({ side: "buy", size_usd: 600_000, maturity_at: soon })];
+    const cell = invocation();
+    fn.target(EXPOSURES, POLICY, undefined as never, undefined, cell as never);
+    await advance();
+    expect(cell.value).toEqual([[...PROPOSAL_HEADERS]]); // inside the window, still open: never closed early, left to settle
+    // Settled at its maturity: no open hedge, the history's newest record of the side an exit at maturity.
+    client.positions_ = [];
+    const closed = { market: "USDTNGN", side: "buy", size_usd: 600_000, opened_at: soon, closed_at: soon, exit_type: "maturity" };
+    client.history = () => Promise.resolve({ data: [closed], meta: {} }) as never;
+    await advance(60_000);
+    const at = `${soon.slice(0, 16)}Z`;
+    expect(cell.value.slice(1).map((r) => [r[0], r[3], r[5]])).toEqual([["Open", 600_000, `ROLL-${at}-USDTNGN-BUY-1`]]);
+    expect(String(cell.value[1][8])).toMatch(/^Roll: matured \d{4}-\d\d-\d\d \d\d:\d\d UTC\. Open 600,000\.00: /);
   });
 
   test("a live position on a side the spec does not list: #VALUE! naming it, never counted as buy or sell; read again once it is gone", async () => {
     const { client, advance } = installFeeds();
     client.positions_ = [position({ side: "buy", size_usd: 500_000, maturity_at: LATER }), position({ side: "long", size_usd: 100_000 })];
     const cell = invocation();
-    fn.target(EXPOSURES, POLICY, undefined, undefined, cell as never);
+    fn.target(EXPOSURES, POLICY, undefined as never, undefined, cell as never);
     await advance();
     expect(cell.error.code).toBe("#VALUE!");
     expect(cell.error.message).toMatch(/^The service shows an open USDTNGN position on the side "long", which is neither buy nor sell/);
@@ -103,7 +122,12 @@ describe("HEDGE.TARGET", () => {
       return cell;
     };
     await advance();
-    // 2026-11-29 12:00: USDTNGN's hedge matures within 24 h → rolled, at 3 days (its value date is 3.5 days away); USDTKES due tomorrow.
+    // At maturity (the default): USDTNGN's hedge matures within 24 h and is left to settle; on 2026-11-30 USDTKES is paid: closed.
+    expect(at(serial("2026-11-29T12:00:00Z")).value).toEqual([[...PROPOSAL_HEADERS]]);
+    expect(actions(at("2026-11-30T00:00:00Z").value)).toEqual(["Close USDTKES buy"]);
+    // Roll early: 2026-11-29 12:00, USDTNGN's hedge matures within 24 h → rolled, at 3 days (its value date is 3.5 days away).
+    POLICY[0].push("Roll");
+    POLICY[1].push("early");
     expect(
       at(serial("2026-11-29T12:00:00Z"))
         .value.slice(1)
@@ -114,6 +138,7 @@ describe("HEDGE.TARGET", () => {
     ]);
     // ISO text works too; on 2026-11-30 USDTKES's exposure is paid: its hedge is closed.
     expect(actions(at("2026-11-30T00:00:00Z").value)).toEqual(["Close USDTKES buy", "Close USDTNGN buy", "Open USDTNGN buy 750000"]);
+    POLICY.forEach((row) => row.pop());
     expect(client.count()).toBe(0);
     expect(at("tomorrow").error).toMatchObject({ code: "#VALUE!" });
     expect(at("tomorrow").error.message).toMatch(/^as_of must be an Excel date-time \(UTC\)/);
@@ -143,7 +168,7 @@ describe("HEDGE.TARGET", () => {
   ])("%s is #VALUE! naming it; nothing is asked", async (_name, exposures, policy, message) => {
     const { client, advance } = installFeeds();
     const cell = invocation(["Model!$B$5:$D$9", "Policy!A1:E2", ""]);
-    fn.target(exposures as never, policy, undefined, undefined, cell as never);
+    fn.target(exposures as never, policy, undefined as never, undefined, cell as never);
     await advance();
     expect(cell.error.code).toBe("#VALUE!");
     expect(cell.error.message).toMatch(message);

@@ -312,9 +312,12 @@ describe("every header the guide lists is read (src/functions/README.md, The inp
     [5, ["Max trade", "Max trade (USD)", "Maximum trade", "Maximum trade (USD)"], 900, { maxTradeUsd: 900 }],
     [6, ["Net sides", "Net"], "no", { netSides: false }],
     [7, ["Roll within", "Roll within (hours)", "Roll window", "Roll window (hours)"], 6, { rollWithinHours: 6 }],
+    [8, ["Roll", "Roll mode", "Rolls"], " Early ", { roll: "early" }],
+    [8, ["Roll"], "at-maturity", { roll: "at maturity" }],
+    [9, ["Working days", "Work days", "Business days"], "Mon-Fri", { workingDays: [1, 2, 3, 4, 5] }],
   ])("policy column %i: %j", (i, headers, cell, read) => {
-    const names = ["Market", "Ratio", "Tenor", "Round to", "Min trade", "Max trade", "Net", "Roll within"];
-    const row: InputCell[] = ["*", 100, 7, 1, 0, 1_000, "yes", 24];
+    const names = ["Market", "Ratio", "Tenor", "Round to", "Min trade", "Max trade", "Net", "Roll within", "Roll", "Working days"];
+    const row: InputCell[] = ["*", 100, 7, 1, 0, 1_000, "yes", 24, "", ""];
     row[i] = cell;
     for (const header of headers) {
       const values = [names.map((h, j) => (j === i ? header : h)), row];
@@ -343,9 +346,20 @@ describe("the policy's cells", () => {
       ],
     });
 
-  test("left out: Round to 0.01 (to the cent), Min trade 0, no Max trade, sides netted, Roll within 24", () => {
+  test("left out: Round to 0.01 (to the cent), Min trade 0, no Max trade, sides netted, Roll within 24, Roll at maturity, every day a working day", () => {
     expect(policy([], [75, "7 days"])).toEqual([
-      { market: "*", ratio: 0.75, tenor: 7, roundToUsd: 0.01, minTradeUsd: 0, maxTradeUsd: null, netSides: true, rollWithinHours: 24 },
+      {
+        market: "*",
+        ratio: 0.75,
+        tenor: 7,
+        roundToUsd: 0.01,
+        minTradeUsd: 0,
+        maxTradeUsd: null,
+        netSides: true,
+        rollWithinHours: 24,
+        roll: "at maturity",
+        workingDays: [0, 1, 2, 3, 4, 5, 6],
+      },
     ]);
   });
 
@@ -395,6 +409,12 @@ describe("the policy's cells", () => {
       ["Roll within"],
       [50, 7, 24.01],
       "policy, row 2 of the range, column Roll within (hours): 24.01 is more than 24: give hours from 0 to 24, at most the shortest tenor, so a hedge just rolled is never rolled again at once.",
+    ],
+    [["Roll"], [50, 7, "later"], 'policy, row 2 of the range, column Roll: "later": use at maturity or early (empty means at maturity).'],
+    [
+      ["Working days"],
+      [50, 7, "weekdays"],
+      'policy, row 2 of the range, column Working days: "weekdays" names no weekdays: use days or ranges of days such as Mon-Fri or Sun-Thu, Sat (empty means every day).',
     ],
     [
       ["Roll within"],

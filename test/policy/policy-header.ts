@@ -1,4 +1,4 @@
-// The policy range's header row as the functions guide writes it, Roll within included: the dated-rule tests build their policy ranges under it.
+// The policy range's header row as the functions guide writes it, Roll within, Roll and Working days included: the dated-rule tests build their policy ranges under it.
 export const POLICY_HEADER = [
   "Market",
   "Hedge ratio (%)",
@@ -8,4 +8,6 @@ export const POLICY_HEADER = [
   "Max trade (USD)",
   "Net sides",
   "Roll within (hours)",
+  "Roll",
+  "Working days",
 ];

@@ -14,7 +14,18 @@ const serial = (ms: number) => (ms - Date.UTC(1899, 11, 30)) / D;
 type Exp = [string, string, number, InputCell?];
 /** [market, side, size, maturity] */
 type Pos = [string, string, number, InputCell?];
-type Pol = { market?: string; ratio?: number; tenor?: number; min?: number; max?: number | string; net?: string; roll?: number | string };
+type Pol = {
+  market?: string;
+  ratio?: number;
+  tenor?: number;
+  min?: number;
+  max?: number | string;
+  net?: string;
+  roll?: number | string;
+  /** Roll: these cases are written for "early" (Close then Open inside the window) unless they say "at maturity". */
+  mode?: string;
+  days?: string;
+};
 
 function run(exposures: Exp[], policy: Pol[], positions: Pos[] = [], asOf = AS_OF): ProposalRow[] {
   const cell = (v: InputCell | undefined) => (typeof v === "number" && v > 1e9 ? iso(v) : (v ?? ""));
@@ -25,7 +36,18 @@ function run(exposures: Exp[], policy: Pol[], positions: Pos[] = [], asOf = AS_O
     policy: readPolicy({
       values: [
         POLICY_HEADER,
-        ...policy.map((p) => [p.market ?? "*", p.ratio ?? 100, p.tenor ?? 7, 1_000, p.min ?? 0, p.max ?? "", p.net ?? "yes", p.roll ?? ""]),
+        ...policy.map((p) => [
+          p.market ?? "*",
+          p.ratio ?? 100,
+          p.tenor ?? 7,
+          1_000,
+          p.min ?? 0,
+          p.max ?? "",
+          p.net ?? "yes",
+          p.roll ?? "",
+          p.mode ?? "early",
+          p.days ?? "",
+        ]),
       ],
     }),
     holdings: readHoldings({
@@ -108,7 +130,7 @@ describe("the extended rule, case by case (as_of 2026-11-29 17:00 UTC)", () => {
       ["open USDTNGN buy 10000 3d"],
     ],
     [
-      "the earliest counted value date of the market rules, whichever side",
+      "Net sides no: a side's tenor is shortened by its own dated rows only, not by the other side's",
       [
         ["USDTNGN", "buy", 100_000, AS_OF + 30 * D],
         ["USDTNGN", "sell", 50_000, AS_OF + 4 * D],
@@ -116,7 +138,27 @@ describe("the extended rule, case by case (as_of 2026-11-29 17:00 UTC)", () => {
       ],
       [{ net: "no" }],
       [],
-      ["open USDTKES buy 100000 7d", "open USDTNGN buy 100000 3d", "open USDTNGN sell 50000 3d"],
+      ["open USDTKES buy 100000 7d", "open USDTNGN buy 100000 7d", "open USDTNGN sell 50000 3d"],
+    ],
+    [
+      "Net sides no: an undated side is never shortened by the other side's value date",
+      [
+        ["USDTNGN", "buy", 100_000, AS_OF + 2 * D],
+        ["USDTNGN", "sell", 50_000],
+      ],
+      [{ net: "no" }],
+      [],
+      ["open USDTNGN buy 100000 1d", "open USDTNGN sell 50000 7d"],
+    ],
+    [
+      "Net sides yes: the one netted side takes the earliest value date of the market, whichever side it is on",
+      [
+        ["USDTNGN", "buy", 100_000, AS_OF + 30 * D],
+        ["USDTNGN", "sell", 50_000, AS_OF + 4 * D],
+      ],
+      [{ net: "yes" }],
+      [],
+      ["open USDTNGN buy 50000 3d"],
     ],
     [
       "an undated row beside a dated one: the dated one still shortens",
@@ -557,7 +599,7 @@ describe("what is said only where it applies", () => {
     expect(split.map((r) => r.reason.includes("tenor 1 day, not 7"))).toEqual([true, false]);
     const rolled = run(
       [["USDTNGN", "buy", 150_000, AS_OF + 2 * D]],
-      [{ net: "no", max: 100_000 }],
+      [{ net: "no", max: 100_000, roll: 2 }], // Roll within 2: the 1-day hedge the roll opens is not inside its own window
       [["USDTNGN", "buy", 150_000, AS_OF + H]],
     );
     expect(rolled.map((r) => r.reason.includes("tenor 1 day, not 7"))).toEqual([false, true, false]);

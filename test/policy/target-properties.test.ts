@@ -19,8 +19,20 @@ const policyArb = fc.record({
   max: fc.constantFrom("", 100_000, 777_777.77),
   net: fc.constantFrom("yes", "no"),
   roll: fc.constantFrom("", 0, 2, 12.5, 24),
+  mode: fc.constantFrom("", "at maturity", "early"),
+  days: fc.constantFrom("", "Mon-Fri", "Sun-Thu", "Wed"),
 });
-type Policy = { ratio: number; tenor: number; round: number; min: number; max: number | string; net: string; roll: number | string };
+type Policy = {
+  ratio: number;
+  tenor: number;
+  round: number;
+  min: number;
+  max: number | string;
+  net: string;
+  roll: number | string;
+  mode: string;
+  days: string;
+};
 const iso = (ms: number | null) => (ms === null ? "" : new Date(ms).toISOString());
 
 function inputs(
@@ -35,7 +47,18 @@ function inputs(
     policy: readPolicy({
       values: [
         POLICY_HEADER,
-        ["*", policy.ratio, policy.tenor, policy.round, policy.min, policy.max, policy.net, policy.roll] as InputCell[],
+        [
+          "*",
+          policy.ratio,
+          policy.tenor,
+          policy.round,
+          policy.min,
+          policy.max,
+          policy.net,
+          policy.roll,
+          policy.mode,
+          policy.days,
+        ] as InputCell[],
       ],
     }),
     holdings: readHoldings({
@@ -48,7 +71,7 @@ const hoursOf = (roll: number | string) => (roll === "" ? 24 : Number(roll));
 test("without value dates and without a maturity inside the window: exactly the rows of the rule before", () => {
   const arb = fc.record({
     asOf: asOfArb,
-    policy: policyArb,
+    policy: policyArb.map((p) => ({ ...p, days: "" })), // working days are new: every day is the rule before
     exposures: fc.array(fc.tuple(fc.constantFrom(...MARKETS), side, money), { maxLength: 12 }),
     positions: fc.uniqueArray(
       fc.tuple(fc.constantFrom(...MARKETS), side, money, fc.option(fc.integer({ min: 0, max: 10 * D }), { nil: null })),
@@ -77,7 +100,7 @@ test("without value dates and without a maturity inside the window: exactly the 
   );
 });
 
-describe("property: applying a proposal at as_of and proposing again at the same as_of gives nothing", () => {
+describe("property: applying a proposal at as_of and proposing again at the same as_of gives nothing, in both roll modes", () => {
   const arb = fc.record({
     asOf: asOfArb,
     policy: policyArb,
@@ -89,6 +112,11 @@ describe("property: applying a proposal at as_of and proposing again at the same
       fc.tuple(fc.constantFrom(...MARKETS), side, money, fc.option(fc.integer({ min: -5 * H, max: 8 * D }), { nil: null })),
       { maxLength: 6, selector: ([m, s]) => `${m}|${s}` },
     ),
+    // Sides the service shows settled at a maturity (before or, never shown by it, after as_of), in both roll modes.
+    matured: fc.uniqueArray(fc.tuple(fc.constantFrom(...MARKETS), side, fc.integer({ min: -3 * D, max: D })), {
+      maxLength: 6,
+      selector: ([m, s]) => `${m}|${s}`,
+    }),
   });
 
   /** What the service would hold once each row filled: an Open's maturity is as_of + its tenor; Adds and Reduces keep it. */
@@ -125,11 +153,12 @@ describe("property: applying a proposal at as_of and proposing again at the same
 
   test("for random dated exposures, policies, positions with maturities and as_of", () => {
     fc.assert(
-      fc.property(arb, ({ asOf, policy, exposures, positions }) => {
+      fc.property(arb, ({ asOf, policy, exposures, positions, matured: settled }) => {
+        const matured = settled.map(([market, s, at]) => ({ market, side: s as "buy" | "sell", maturedAtMs: asOf + at }));
         const dated = exposures.map(([m, s, a, d]): [string, string, number, number | null] => [m, s, a, d === null ? null : asOf + d]);
         const held = positions.map(([m, s, a, d]): [string, string, number, number | null] => [m, s, a, d === null ? null : asOf + d]);
         const day = iso(asOf).slice(0, 10);
-        const rows = propose({ ...inputs(dated, policy, held), day, asOfMs: asOf });
+        const rows = propose({ ...inputs(dated, policy, held), matured, day, asOfMs: asOf });
         expectTradingOrder(rows);
         for (const r of rows) {
           if (r.action === "open") expect([1, 3, 7]).toContain(r.tenor);
@@ -141,7 +170,17 @@ describe("property: applying a proposal at as_of and proposing again at the same
         const again = [...after]
           .filter(([, h]) => h.size > 0)
           .map(([k, h]): [string, string, number, number | null] => [...(k.split("|") as [string, string]), h.size / 100, h.maturity]);
-        expect(propose({ ...inputs(dated, policy, again), day, asOfMs: asOf })).toEqual([]);
+        expect(propose({ ...inputs(dated, policy, again), matured, day, asOfMs: asOf })).toEqual([]);
+        // At maturity, no hedge maturing inside the window is ever closed or reduced (never closed early).
+        const window = hoursOf(policy.roll) * H;
+        // Early: a roll never opens a hedge that is inside its own window from its opening (no churn).
+        for (const r of rows.filter((x) => x.action === "open" && /^ROLL-\d{4}-\d\d-\d\d-/.test(x.clientReference)))
+          expect((r.tenor as number) * D).toBeGreaterThan(window);
+        if (policy.mode !== "early")
+          for (const r of rows.filter((x) => x.action === "close" || x.action === "reduce")) {
+            const h = before.get(`${r.market}|${r.side}`);
+            expect(h?.maturity === null || (h?.maturity as number) >= asOf + window).toBe(true);
+          }
       }),
       { numRuns: 500 },
     );

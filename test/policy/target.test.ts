@@ -1,7 +1,8 @@
 // The hedge-to-target rule through its ranges: a table of the cases, bad cells named, and a property test that applying a proposal meets the policy and leaves nothing to do.
 import fc from "fast-check";
 import { readExposures, readHoldings, readPolicy, TargetInputError, type InputCell } from "../../src/policy/inputs";
-import { proposalSpill, propose, PROPOSAL_HEADERS, type ProposalRow } from "../../src/policy/target";
+import { proposalSpill, propose, type ProposalRow } from "../../src/policy/target";
+import { PROPOSAL_HEADERS } from "../../src/trading/rows";
 
 const DAY = "2026-11-25";
 type Exp = [string, string, number];

@@ -1,6 +1,6 @@
 // The tenor rule (an Open's tenor before a value date, a program's hedges), the roll window, and the program's cost summed from one quote per tenor.
 import type { Tenor } from "../../src/api/schemas";
-import { rollCost, type QuoteCosts } from "../../src/policy/rollcost";
+import { deskProgram, rollCost, tradePieces, type QuoteCosts } from "../../src/policy/rollcost";
 import { DAY_MS, HOUR_MS, programTenors, rollDue, ROLL_WITHIN_DEFAULT_HOURS, tenorFor } from "../../src/policy/tenor";
 
 describe("tenorFor: the longest of 1, 3 and 7 days, at most the policy's, that ends on or before the date", () => {
@@ -84,6 +84,8 @@ describe("rollCost: each figure is the sum over the hedges of its tenor's quote 
       priceImpactUsd: -10.1,
       totalUsd: 131.3, // 20.20 + 101.00 − (−10.10)
       yearlyRate: (131.3 / 1_000_000 / 10) * 365,
+      earlyCloses: 0,
+      exitImpactUsd: 0,
     });
   });
 
@@ -111,4 +113,56 @@ describe("rollCost: each figure is the sum over the hedges of its tenor's quote 
 test("rollCost lists the tenors longest first, whatever order the hedges come in", () => {
   const q = { upfront: { platform_fee_usdc: 1 }, carry: { total_usdc: 1 }, pricing: { price_impact_usd: 0 } };
   expect(rollCost(1_000, 9, [1, 7, 1], () => q).tenors).toBe("7d × 1 + 1d × 2");
+});
+
+describe("deskProgram: the hedges as the desk runs them", () => {
+  const brief = (days: number, roll: "at maturity" | "early", w: number, tenor: Tenor = 7) =>
+    deskProgram(days, tenor, roll, w).map(
+      (h) => `${h.tenor}${h.closedEarly ? ` closed at ${Math.round(h.heldFraction * h.tenor * 24)} h` : ""}`,
+    );
+  test.each<[string, number, "at maturity" | "early", number, string[]]>([
+    ["at maturity: the tenor rule's hedges, each held to maturity", 10, "at maturity", 24, ["7", "3"]],
+    ["at maturity, any window: the same", 30, "at maturity", 2, ["7", "7", "7", "7", "1", "1"]],
+    [
+      "early, Roll within 2, looked at hourly: each closed at the first look inside 2 h of its maturity; the last 1-day hedge at the value date",
+      30,
+      "early",
+      2,
+      [
+        "7 closed at 167 h",
+        "7 closed at 167 h",
+        "7 closed at 167 h",
+        "7 closed at 167 h",
+        "1 closed at 23 h",
+        "1 closed at 23 h",
+        "1 closed at 6 h",
+      ],
+    ],
+    [
+      "early, Roll within 24: no roll opens a 1-day hedge (inside its own window): the 3-day one before it is held to maturity",
+      30,
+      "early",
+      24,
+      ["7 closed at 145 h", "7 closed at 145 h", "7 closed at 145 h", "7 closed at 145 h", "3 closed at 49 h", "3", "1 closed at 19 h"],
+    ],
+    ["early, Roll within 0: nothing closed before its maturity", 30, "early", 0, ["7", "7", "7", "7", "1", "1"]],
+  ])("%s", (_name, days, roll, w, expected) => {
+    expect(brief(days, roll, w)).toEqual(expected);
+  });
+
+  test("looked at every 4 hours with Roll within 2: no look falls inside a window before its maturity, so each hedge settles", () => {
+    expect(deskProgram(30, 7, "early", 2, 4 * 3_600_000).map((h) => [h.tenor, h.closedEarly])).toEqual([
+      [7, false],
+      [7, false],
+      [7, false],
+      [7, false],
+      [1, false],
+      [1, false],
+    ]);
+  });
+
+  test("Max trade's pieces: the full ones first, the remainder last; no Max trade: one", () => {
+    expect(tradePieces(2_500_000, 1_000_000)).toEqual([1_000_000, 1_000_000, 500_000]);
+    expect(tradePieces(2_500_000.01, null)).toEqual([2_500_000.01]);
+  });
 });

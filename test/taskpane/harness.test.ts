@@ -1,6 +1,6 @@
 // window.hedgeHarness tells text from formula: formats(sheet) and formulas(sheet) show what the memory workbook keeps of each cell, so a black-box test sees that a log or recon cell holding "=1+1" is text.
 import { MemorySheetWriter } from "../../src/excel/recon-sheet";
-import { FORMATS } from "../../src/monthend/sheet-content";
+import { FORMATS } from "../../src/trading/sheet-content";
 import { LOG_HEADERS, LOG_SHEET_NAME } from "../../src/trading/log/hedge-log";
 import { createHarness } from "../../src/taskpane/harness";
 import { journalled } from "../support/builders";

@@ -85,3 +85,17 @@ describe("sides left flat since a maturity", () => {
     expect(watch.items([], NOW + 7 * 24 * H + H).map((i) => i.text)).toEqual(["USDTNGN buy unhedged since 08:00"]);
   });
 });
+
+describe("a proposal of one side (Propose beside it)", () => {
+  const maturity = Date.parse("2026-11-30T06:02:00.000Z");
+  const buy = position({ side: "buy", size_usd: 600_000, maturity_at: at(maturity) });
+  const sell = position({ side: "sell", size_usd: 50_000, maturity_at: at(maturity) });
+
+  it("changes only that side's wish: the other side, wanted by the full proposal before, is still listed unhedged", () => {
+    const watch = new MaturityWatch();
+    watch.observeProposal([], [buy, sell]); // both held: both wanted
+    // The sell side has settled since; the buy side's proposal says nothing of it.
+    watch.observeProposal([{ market: "USDTNGN", side: "buy", targetUsd: 0 }], [buy], { market: "USDTNGN", side: "buy" });
+    expect(watch.items([], NOW).map((i) => `${i.kind} ${i.side}`)).toEqual(["unhedged sell"]);
+  });
+});

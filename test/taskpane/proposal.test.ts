@@ -1,5 +1,6 @@
 // Propose and a batch from the Action column as the pane shows them: the Hedge Proposal sheet's content, bad cells named by their sheet cell, and the mixed batch's wording.
-import { proposalContent, proposalSummary, PROPOSAL_SHEET } from "../../src/taskpane/proposal-sheet";
+import { proposalContent, PROPOSAL_SHEET } from "../../src/policy/proposal";
+import { proposalSummary } from "../../src/taskpane/propose-control";
 import { batchTitle, confirmation, previewTotals } from "../../src/taskpane/trade-model";
 import type { SelectedRows } from "../../src/trading/workbook";
 import type { CellValue } from "../../src/trading/cells";
@@ -126,13 +127,50 @@ describe("a batch from the Action column", () => {
 });
 
 describe("Propose rolls what matures within the policy's window", () => {
-  test("a live position maturing within 24 h of now is proposed as Close then Open, with ROLL references", () => {
-    const model = selection("Model", "Model!A1:C2", 1, [
-      ["Market", "Side", "Amount (USD)"],
-      ["USDTNGN", "buy", 800_000],
+  const model = selection("Model", "Model!A1:C3", 1, [
+    ["Market", "Side", "Amount (USD)"],
+    ["USDTNGN", "buy", 800_000],
+    ["USDTKES", "buy", 100_000],
+  ]);
+  const soon = { ...position, side: "buy" as const, size_usd: 600_000, maturity_at: "2026-11-25T20:00:00Z" };
+  const early = selection("Policy", "Policy!B3:F3", 2, [
+    ["Market", "Hedge ratio (%)", "Tenor (days)", "Round to (USD)", "Roll"],
+    ["*", 75, 7, 1_000, "early"],
+  ]);
+
+  test("at maturity (the default): the side maturing within 24 h is left to settle; once the history shows it settled, its Open is the roll's", () => {
+    expect(proposalContent(model, POLICY, [soon], NOW).rows.map((r) => r.clientReference)).toEqual(["TARGET-2026-11-25-USDTKES-BUY-1"]);
+    const settled = {
+      market: "USDTNGN",
+      side: "buy" as const,
+      size_usd: 600_000,
+      collateral_usdc: 0,
+      entry_price: 1,
+      exit_price: 1,
+      opened_at: "2026-11-18T20:00:00Z",
+      closed_at: "2026-11-25T08:00:00Z",
+      exit_type: "maturity" as const,
+      gross_pnl_usd: 0,
+      net_pnl_usd: 0,
+      carry_usd: 0,
+      fees_usd: 0,
+    };
+    const { rows } = proposalContent(model, POLICY, [], NOW, { history: [settled] });
+    expect(rows.map((r) => [r.action, r.clientReference, r.amountUsd])).toEqual([
+      ["open", "TARGET-2026-11-25-USDTKES-BUY-1", 75_000],
+      ["open", "ROLL-2026-11-25T08:00Z-USDTNGN-BUY-1", 600_000],
     ]);
-    const soon = { ...position, side: "buy" as const, size_usd: 600_000, maturity_at: "2026-11-25T20:00:00Z" };
-    const { rows } = proposalContent(model, POLICY, [soon], NOW);
+    expect(rows[1].reason).toMatch(/^Roll: matured 2026-11-25 08:00 UTC\. Open 600,000\.00/);
+  });
+
+  test("Propose beside one side: that side's rows only", () => {
+    const { rows, content } = proposalContent(model, early, [soon], NOW, { only: { market: "USDTNGN", side: "buy" } });
+    expect(rows.map((r) => r.clientReference)).toEqual(["ROLL-2026-11-25-USDTNGN-BUY-0", "ROLL-2026-11-25-USDTNGN-BUY-1"]);
+    expect(content.values).toHaveLength(3);
+  });
+
+  test("Roll early: a live position maturing within 24 h of now is proposed as Close then Open, with ROLL references", () => {
+    const { rows } = proposalContent(model, early, [soon], NOW, { only: { market: "USDTNGN", side: "buy" } });
     expect(rows.map((r) => [r.action, r.clientReference, r.amountUsd])).toEqual([
       ["close", "ROLL-2026-11-25-USDTNGN-BUY-0", null],
       ["open", "ROLL-2026-11-25-USDTNGN-BUY-1", 600_000],

@@ -4,7 +4,7 @@ import { MemoryWorkbook } from "../../src/excel/memory-workbook";
 import { MemorySheetWriter } from "../../src/excel/recon-sheet";
 import type { RunningSandbox } from "../../src/sandbox/server";
 import { DEMO_API_KEY } from "../../src/sandbox/demo";
-import { proposalContent, PROPOSAL_SHEET } from "../../src/taskpane/proposal-sheet";
+import { proposalContent, PROPOSAL_SHEET } from "../../src/policy/proposal";
 import { start } from "../sandbox/helpers";
 import { sandboxWorld } from "../support/sandbox-world";
 
@@ -118,8 +118,8 @@ test("a roll (Close, then Open and its Add on the same side) is one ordinary bat
         ["USDTNGN", "buy", 400_000],
       ],
       Policy: [
-        ["Market", "Hedge ratio (%)", "Tenor (days)", "Round to (USD)", "Min trade (USD)", "Max trade (USD)", "Net sides"],
-        ["*", 100, 3, 1_000, 10_000, 300_000, "no"],
+        ["Market", "Hedge ratio (%)", "Tenor (days)", "Round to (USD)", "Min trade (USD)", "Max trade (USD)", "Net sides", "Roll"],
+        ["*", 100, 3, 1_000, 10_000, 300_000, "no", "early"], // Roll early: the Close then Open inside the window
       ],
       Seed: [
         ["Market", "Side", "Notional", "Tenor", "Client reference"],
@@ -137,10 +137,10 @@ test("a roll (Close, then Open and its Add on the same side) is one ordinary bat
   const held = (await client.positions()).data;
   expect(held.map((p) => p.size_usd)).toEqual([400_000]);
 
-  // The 1-day hedge matures within the default 24 hours: Propose rolls it.
+  // The 1-day hedge matures within the default 24 hours: Propose rolls it (Roll early).
   const proposal = proposalContent(
     await workbook.select("Model", "A2:C2").readSelection(),
-    await workbook.select("Policy", "A2:G2").readSelection(),
+    await workbook.select("Policy", "A2:H2").readSelection(),
     held,
     new Date(sb.clock.now()),
   );
@@ -167,5 +167,61 @@ test("a roll (Close, then Open and its Add on the same side) is one ordinary bat
   const hedge = (await client.list({ status: "filled" })).data[0];
   expect(hedge.tenor_days).toBe(3);
   expect(hedge.client_reference).toMatch(/^ROLL-.*-USDTNGN-BUY-1$/);
+  desk.stop();
+}, 90_000);
+
+test("at maturity (the default): the maturing side is left to settle; once settled, the roll's Open named by its maturity goes through the desk as any row", async () => {
+  sb.reset();
+  const workbook = new MemoryWorkbook({
+    sheets: {
+      Model: [
+        ["Market", "Side", "Amount (USD)"],
+        ["USDTNGN", "buy", 400_000],
+      ],
+      Policy: [
+        ["Market", "Hedge ratio (%)", "Tenor (days)", "Round to (USD)", "Min trade (USD)", "Max trade (USD)", "Net sides"],
+        ["*", 100, 3, 1_000, 10_000, 300_000, "no"],
+      ],
+      Seed: [
+        ["Market", "Side", "Notional", "Tenor", "Client reference"],
+        ["USDTNGN", "buy", 400_000, 1, "SEED-MATURITY"],
+      ],
+    },
+  });
+  const writer = new MemorySheetWriter(workbook);
+  const { client, desk: deskOf } = sandboxWorld(sb, DEMO_API_KEY, { workbook, intentStore: null, pollIntervalMs: 200 });
+  const desk = await deskOf();
+  workbook.select("Seed", "A2:E2");
+  const seed = await desk.readRows("open");
+  await desk.send(await desk.preview(seed.action, seed.rows));
+  await desk.settled(20_000);
+  const propose = async () =>
+    proposalContent(
+      await workbook.select("Model", "A2:C2").readSelection(),
+      await workbook.select("Policy", "A2:G2").readSelection(),
+      (await client.positions()).data,
+      new Date(sb.clock.now()),
+      { history: (await client.history()).data },
+    );
+  // Inside the 24-hour window from its opening: never closed early.
+  expect((await propose()).rows).toEqual([]);
+  const [held] = (await client.positions()).data;
+  sb.clock.advance(Date.parse(held.maturity_at) - sb.clock.now() + 1_000); // the sandbox settles it at its maturity
+  expect((await client.positions()).data).toEqual([]);
+  const proposal = await propose();
+  const at = `${new Date(Date.parse(held.maturity_at)).toISOString().slice(0, 16)}Z`;
+  expect(proposal.rows.map((r) => `${r.action} ${r.amountUsd} ${r.clientReference}`)).toEqual([
+    `open 300000 ROLL-${at}-USDTNGN-BUY-1`,
+    `add 100000 ROLL-${at}-USDTNGN-BUY-2`,
+  ]);
+  expect(proposal.rows[0].reason).toMatch(/^Roll: matured \d{4}-\d\d-\d\d \d\d:\d\d UTC\./);
+  const written = await writer.writeSheet(proposal.content);
+  workbook.select(written.name, "A2:I3");
+  const read = await desk.readRows("open");
+  await desk.send(await desk.preview(read.action, read.rows));
+  await desk.settled(30_000);
+  expect((await client.positions()).data.map((p) => p.size_usd)).toEqual([400_000]);
+  expect((await client.history()).data.map((r) => r.exit_type)).toEqual(["maturity"]); // the seed settled, nothing closed
+  expect((await propose()).rows).toEqual([]); // proposing again gives nothing
   desk.stop();
 }, 90_000);

@@ -2,12 +2,15 @@
 import { MemoryWorkbook } from "../../src/excel/memory-workbook";
 import { MAX_AMOUNT_USD } from "../../src/api/schemas";
 import {
+  HEADER_SYNONYMS,
   mapColumns,
   normaliseHeader,
   parseAmount,
   parseMarket,
   parseSide,
   parseTenor,
+  PROPOSAL_HEADERS,
+  PROPOSAL_TRADE_COLUMNS,
   readTradeRows,
   roundToCent,
 } from "../../src/trading/rows";
@@ -39,6 +42,20 @@ describe("column mapping", () => {
       "Amount",
       [{ field: "notional", headers: ["Amount", "Notional"] }],
     ]);
+  });
+
+  it("reads a proposal's header row by the proposal's own headers, not by the synonyms", () => {
+    const saved = { ...HEADER_SYNONYMS };
+    const synonyms = HEADER_SYNONYMS as Record<string, readonly string[]>;
+    try {
+      for (const f of Object.keys(synonyms)) synonyms[f] = []; // no synonym at all: the proposal's columns still read
+      const map = mapColumns([...PROPOSAL_HEADERS]);
+      expect(map.index).toEqual({ action: 0, market: 1, side: 2, notional: 3, tenor: 4, clientReference: 5 });
+      expect(map.header).toEqual(PROPOSAL_TRADE_COLUMNS);
+      expect(map.conflicts).toEqual([]);
+    } finally {
+      Object.assign(synonyms, saved);
+    }
   });
 
   it("reports two columns meaning the same field, and sends nothing", async () => {

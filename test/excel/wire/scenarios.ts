@@ -2,7 +2,7 @@
 import { OfficeWorkbook } from "../../../src/excel/office-workbook";
 import { officeSheetWriter } from "../../../src/excel/recon-sheet";
 import { officeSnapshotter } from "../../../src/excel/snapshot";
-import { FORMATS, type SheetContent } from "../../../src/monthend/sheet-content";
+import { FORMATS, type SheetContent } from "../../../src/trading/sheet-content";
 import { LOG_COLUMNS, LOG_HEADERS, LOG_SHEET_NAME, LOG_TABLE_NAME, type LogRecord } from "../../../src/trading/log/hedge-log";
 import { logCells, logRow, monthData } from "../../support/builders";
 import { verifyLogChain } from "../../../src/monthend/log-chain-check";

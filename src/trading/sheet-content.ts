@@ -1,5 +1,5 @@
-// A sheet as plain content (values, a number format per cell, column widths, bold rows) and the SheetWriter that puts it into a workbook.
-import type { CellValue } from "../trading/cells";
+// A sheet as plain content (values, a number format per cell, column widths, bold rows) and the SheetWriter port that puts it into a workbook: month end writes its recon and the pane its Hedge Proposal through it (src/excel/recon-sheet.ts implements it).
+import type { CellValue } from "./cells";
 
 export type { CellValue };
 
