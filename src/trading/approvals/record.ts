@@ -18,7 +18,7 @@ export interface ApprovalRecord {
   /** This computer's decision on the batch (null: none made here). */
   journalled: JournalledDecision | null;
   /** Hedge Log rows carrying one of the batch's idempotency keys: who approved them. */
-  logRows: ReadonlyArray<{ approvedBy?: string | null; loggedAt: string }>;
+  logRows: ReadonlyArray<{ approvedBy?: string | null; loggedAt: string; batchHash?: string | null }>;
   /** Whether this computer has approved a batch with the key named in Prepared by. */
   preparerApprovedHere: boolean;
 }
@@ -51,6 +51,15 @@ export function recordRefusal(batch: ApprovalBatch, record: ApprovalRecord, appr
     if (batch.approvedBy === approver && !approvedHere && !loggedBy) {
       reasons.push(
         `Batch ${batch.id} reads "approved", but neither this computer's record nor the Hedge Log shows that approval: a status typed in is refused. Ask the preparer to submit the batch again.`,
+      );
+    }
+  }
+  if (batch.status === "approved") {
+    // Finishing is held to the hash the approval was made on: this computer's journal, else the Hedge Log's rows of the batch.
+    const approvedOn = j?.status === "approved" ? j.hash : (record.logRows.find((r) => r.batchHash)?.batchHash ?? null);
+    if (approvedOn !== null && approvedOn !== batch.hash) {
+      reasons.push(
+        `Batch ${batch.id} was approved on batch hash ${approvedOn.slice(0, 12)}…, and its block now reads ${batch.hash.slice(0, 12)}…: the block was rewritten after the approval, so it is not finished. Nothing was sent: check the rows already sent in the Hedge Log, and prepare what is left again.`,
       );
     }
   }
