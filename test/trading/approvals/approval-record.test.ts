@@ -112,6 +112,55 @@ describe("Approve sends exactly what the check showed", () => {
   });
 });
 
+describe("approve again to finish: held to the hash the approval was made on (issue 40)", () => {
+  it("a Reduce rewritten from 30,000 to 90,000 in a batch left approved, its hash recomputed: refused here and elsewhere, nothing sent", async () => {
+    const { workbook, approvals, batch, edit } = await setup();
+    const rows: TradeRow[] = [ROWS[0], { ...ROWS[1], action: "reduce", notional: 30_000, tenor: null }];
+    const reduce = await approvals.submit(previewOf(rows), PREPARER);
+    // A send cut short: the first row's key reaches the log (with the batch hash it was approved on), the second's not.
+    const sent: number[] = [];
+    const halfway = {
+      preview: async (_action: string, read: TradeRow[]) => previewOf(read),
+      send: async (preview: Preview, options?: SendOptions): Promise<SendResult> => {
+        sent.push(preview.lines.length);
+        const first = options!.approval!.idempotencyKeys![0];
+        await workbook.appendLog([logRow({ idempotencyKey: first, approvedBy: APPROVER, batchHash: options!.approval!.batchHash })]);
+        return { rows: [], skipped: [] };
+      },
+    } as unknown as TradingDesk;
+    await approvals.approve(reduce.id, APPROVER, halfway);
+    expect(sent).toEqual([2]);
+    const top = workbook.cells(APPROVALS_SHEET_NAME).findIndex((line, i) => i > 0 && line[0] === reduce.id) - 1;
+    const approved = workbook.cells(APPROVALS_SHEET_NAME)[top + 1];
+    expect(approved[1]).toBe("approved");
+
+    // A co-author rewrites the approved block: the Reduce's amount tripled, digests and hash recomputed, the decision kept.
+    const rewritten: TradeRow[] = [rows[0], { ...rows[1], notional: 90_000 }];
+    edit((g) => {
+      const lines = blockLines({
+        ...reduce,
+        status: "approved",
+        approvedBy: APPROVER,
+        decidedAt: String(approved[7]),
+        hash: batchHash(rewritten, bindingOf(reduce)),
+        rows: rewritten,
+      });
+      lines.forEach((line, i) => (g[top + i] = line));
+    });
+    const finishing = approvals.approve(reduce.id, APPROVER, halfway);
+    await expect(finishing).rejects.toThrow(
+      new RegExp(
+        `Batch ${reduce.id} was approved on batch hash ${reduce.hash.slice(0, 12)}…, and its block now reads [0-9a-f]{12}…: the block was rewritten after the approval, so it is not finished\\. Nothing was sent`,
+      ),
+    );
+    // Another computer (no journal of the decision): the Hedge Log's row of the batch names the hash it was approved on.
+    const elsewhere = await new Approvals({ sheet: workbook, now: SAME_DAY }).check(reduce.id, APPROVER);
+    expect(elsewhere.refusal).toContain(`was approved on batch hash ${reduce.hash.slice(0, 12)}…`);
+    expect(sent).toEqual([2]);
+    expect(batch.id).not.toBe(reduce.id);
+  });
+});
+
 describe("the approval record: what the Status cell cannot undo", () => {
   it("a batch typed back from rejected to pending is refused, with the reason; another key cannot approve it", async () => {
     const { approvals, batch, edit, desk, sent } = await setup();
