@@ -52,9 +52,10 @@ export function expiryRefusal(batch: Pick<ApprovalBatch, "id" | "preparedAt">, n
   if (!Number.isFinite(prepared) || !inDay || prepared > now) {
     return `Batch ${batch.id}'s Prepared at reads "${batch.preparedAt}", not a time of the day in its batch id up to now, so how long its approval is valid cannot be told. Nothing was sent: prepare it again.`;
   }
-  const until = prepared + Math.min(hours, MAX_APPROVAL_HOURS) * HOUR_MS;
+  const valid = Math.min(hours, MAX_APPROVAL_HOURS);
+  const until = prepared + valid * HOUR_MS;
   if (now < until) return null;
-  return `Batch ${batch.id} was prepared at ${iso(prepared)}; an approval is valid for ${hours} hours (until ${iso(until)}) and it is ${iso(now)}: it expired, so it cannot be approved nor its rows sent. Nothing was sent: prepare it again.`;
+  return `Batch ${batch.id} was prepared at ${iso(prepared)}; an approval is valid for ${valid} hours (until ${iso(until)}) and it is ${iso(now)}: it expired, so it cannot be approved nor its rows sent. Nothing was sent: prepare it again.`;
 }
 
 /**
