@@ -102,6 +102,12 @@ export function newBatchId(now: Date, random: () => string): string {
     .toLowerCase()}`;
 }
 
+/** The start (epoch ms) of the UTC day a batch id names ("AB-20261125-…"); NaN when the id is not of that form. */
+export function batchDayStart(batchId: string): number {
+  const day = /^AB-(\d{4})(\d{2})(\d{2})-/.exec(batchId);
+  return day ? Date.parse(`${day[1]}-${day[2]}-${day[3]}T00:00:00Z`) : NaN;
+}
+
 /**
  * The idempotency key of a batch's row (1-based position as prepared): UUID-shaped, derived from the batch id and the
  * position, so an approval finished after a crash sends each row with the key it was first sent with.

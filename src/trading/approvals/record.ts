@@ -1,5 +1,5 @@
 // What outside the block says about a batch (pure): the decision journalled on this computer and the Hedge Log's rows of its keys, which outrank a Status or Prepared by cell typed over; and from when a hedge counts as the batch's row done.
-import type { ApprovalBatch, ApprovalStatus } from "./block";
+import { batchDayStart, type ApprovalBatch, type ApprovalStatus } from "./block";
 
 /** A decision as this computer's journal keeps it (src/excel/intent-store.ts): never in the workbook. */
 export interface JournalledDecision {
@@ -78,8 +78,7 @@ export function recordRefusal(batch: ApprovalBatch, record: ApprovalRecord, appr
  * every key the batch is sent with.
  */
 export function doneSince(batch: Pick<ApprovalBatch, "id" | "preparedAt">): string | undefined {
-  const day = /^AB-(\d{4})(\d{2})(\d{2})-/.exec(batch.id);
-  const dayStart = day ? Date.parse(`${day[1]}-${day[2]}-${day[3]}T00:00:00Z`) : NaN;
+  const dayStart = batchDayStart(batch.id);
   const prepared = Date.parse(batch.preparedAt);
   const since = Math.min(...[dayStart, prepared].filter((t) => Number.isFinite(t)));
   return Number.isFinite(since) ? new Date(since).toISOString() : undefined;

@@ -1,6 +1,6 @@
 // Where and until when a batch may be approved (pure): within "Approval valid for (hours)" of its preparation (never longer than the service keeps idempotency keys), and only by a key of the environment and account it was prepared in.
 import type { Environment } from "../../api/environment";
-import type { ApprovalBatch } from "./block";
+import { batchDayStart, type ApprovalBatch } from "./block";
 
 /** "Approval valid for (hours)" unless the user set it: a working day. */
 export const DEFAULT_APPROVAL_HOURS = 8;
@@ -46,8 +46,7 @@ export function storedApprovalHours(stored: string | null): number {
  */
 export function expiryRefusal(batch: Pick<ApprovalBatch, "id" | "preparedAt">, now: number, hours: number): string | null {
   const prepared = Date.parse(batch.preparedAt);
-  const day = /^AB-(\d{4})(\d{2})(\d{2})-/.exec(batch.id);
-  const dayStart = day ? Date.parse(`${day[1]}-${day[2]}-${day[3]}T00:00:00Z`) : NaN;
+  const dayStart = batchDayStart(batch.id);
   const inDay = prepared >= dayStart && prepared < dayStart + DAY_MS;
   if (!Number.isFinite(prepared) || !inDay || prepared > now) {
     return `Batch ${batch.id}'s Prepared at reads "${batch.preparedAt}", not a time of the day in its batch id up to now, so how long its approval is valid cannot be told. Nothing was sent: prepare it again.`;
