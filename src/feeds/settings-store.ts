@@ -12,4 +12,6 @@ export const SETTING_KEYS = {
   baseUrl: "hedge.baseUrl",
   /** The origin (scheme://host:port) the key was saved for: it is sent nowhere else. */
   apiKeyOrigin: "hedge.apiKeyOrigin",
+  /** "Approval valid for (hours)" (src/trading/approvals/validity.ts): this user's, as typed; absent: the default. */
+  approvalHours: "hedge.approvalHours",
 } as const;

@@ -1,7 +1,6 @@
 // View models of the Approvals panel: the list of batches, a batch's check as shown in place, the rejection's reason, the LIVE question.
 import type { ApprovalBatch, ApprovalCheck, ApprovalStatus, BatchChange } from "../trading/approvals/approval-desk";
 import { FIELD_LABELS } from "../trading/rows";
-import { batchHash } from "../trading/approvals/batch-hash";
 import type { Preview, TradeRequest, TradeRow } from "../trading/types";
 import { formatUtc, plural } from "./format";
 import { ACTION_LABELS, actionMix, confirmation, rowTitle, sendPlan } from "./trade-model";
@@ -126,10 +125,10 @@ export function rejectionReason(text: string): { ok: true; reason: string } | { 
 
 /**
  * The LIVE question before an approved batch is sent: the same wording as a direct LIVE send, then every row that will go
- * (action, side, market, amount, tenor, client reference) and the hash of exactly those rows (batch-hash.ts), so that
- * what is confirmed is what is sent.
+ * (action, side, market, amount, tenor, client reference) and the batch hash the approver's Check showed (`checkedHash`:
+ * Approve is refused when the block no longer hashes to it), so that what is confirmed is what was checked and is sent.
  */
-export function approvalLiveQuestion(preview: Preview): string {
+export function approvalLiveQuestion(preview: Preview, checkedHash: string): string {
   const plan = sendPlan(preview, new Set());
   const c = confirmation(
     preview.environment,
@@ -140,8 +139,9 @@ export function approvalLiveQuestion(preview: Preview): string {
     plan.lines.map((l) => l.row.action),
   );
   const rows = preview.lines.map((l, i) => `${i + 1}. ${batchRowText(l.row)}`);
-  const hash = batchHash(preview.lines.map((l) => l.row));
-  return [`Approved batch ${shortHash(hash)}. ${c.dialog ?? ""}`.trim(), ...rows, `Batch hash of these rows: ${hash}`].join("\n");
+  return [`Approved batch ${shortHash(checkedHash)}. ${c.dialog ?? ""}`.trim(), ...rows, `Batch hash as checked: ${checkedHash}`].join(
+    "\n",
+  );
 }
 
 /** What Submit for approval says once the batch is on the sheet. */

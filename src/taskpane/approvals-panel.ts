@@ -1,6 +1,8 @@
 // The Approvals panel: the workbook's "LIVE trades need approval" box, pending and recently decided batches, a batch checked in place (refusal, changed rows), Approve (LIVE asked once more) with the batch's rows' progress, and Reject with a required reason.
 import type { Environment } from "../api/environment";
 import type { DocumentRules } from "../excel/document-settings";
+import { SETTING_KEYS, type SettingsStore } from "../feeds/settings-store";
+import { approvalHours, storedApprovalHours } from "../trading/approvals/validity";
 import { ApprovalRefusedError, Approvals, type ApprovalBatch, type ApprovalCheck } from "../trading/approvals/approval-desk";
 import type { ApprovalJournal, ApprovalsWorkbook } from "../trading/approvals/port";
 import type { Preview, Progress, RowStatus } from "../trading/types";
@@ -24,6 +26,8 @@ export interface ApprovalsContext {
   fingerprint: string;
   access: KeyAccess;
   environment: Environment;
+  /** The key's account address (GET /account; null: not known): a batch is approved only in its preparer's account. */
+  account: string | null;
 }
 
 export interface ApprovalsPanelDependencies {
@@ -31,6 +35,8 @@ export interface ApprovalsPanelDependencies {
   workbook: ApprovalsWorkbook;
   /** This computer's journal of decisions (beside the key, never in the workbook); in memory when not given. */
   journal?: ApprovalJournal;
+  /** This user's settings ("Approval valid for (hours)"); the default hours when absent. */
+  store?: SettingsStore;
   /** Epoch ms now (the batch's times); Date.now by default. */
   now?: () => number;
   rules: DocumentRules;
@@ -62,6 +68,8 @@ function approvalsElements() {
   return {
     section: byId("approvals-section"),
     ruleBox: byId<CheckboxElement>("live-needs-approval"),
+    hoursField: byId<TextFieldElement>("approval-hours"),
+    hoursNote: byId("approval-hours-note"),
     refreshButton: byId("approvals-refresh"),
     busy: byId("approvals-busy"),
     busyText: byId("approvals-busy-text"),
@@ -120,7 +128,12 @@ class SendingView {
 
 export function mountApprovalsPanel(deps: ApprovalsPanelDependencies): ApprovalsPanel {
   const now = deps.now;
-  const approvals = new Approvals({ sheet: deps.workbook, now: now ? () => new Date(now()) : undefined, journal: deps.journal });
+  const approvals = new Approvals({
+    sheet: deps.workbook,
+    now: now ? () => new Date(now()) : undefined,
+    journal: deps.journal,
+    validHours: async () => storedApprovalHours((await deps.store?.get(SETTING_KEYS.approvalHours)) ?? null),
+  });
   const panel = new ApprovalsList(approvalsElements(), deps, approvals);
   panel.wire();
   return {
@@ -145,16 +158,19 @@ class ApprovalsList {
   ) {}
 
   wire(): void {
-    const { ruleBox, refreshButton } = this.els;
+    const { ruleBox, refreshButton, hoursField } = this.els;
     mirrorCheckedState(ruleBox, "checkbox");
     ruleBox.addEventListener("change", () => void this.changeRule(ruleBox.checked));
+    hoursField.addEventListener("change", () => void this.changeHours(hoursField.value ?? ""));
+    void this.readHours();
     refreshButton.addEventListener("click", () => void this.reload());
   }
 
   setContext(context: ApprovalsContext | null): void {
     const before = this.context;
     // The account's figures refresh often: only a new key, scope, environment or desk is news here.
-    if (before && context && (["desk", "fingerprint", "access", "environment"] as const).every((k) => before[k] === context[k])) return;
+    if (before && context && (["desk", "fingerprint", "access", "environment", "account"] as const).every((k) => before[k] === context[k]))
+      return;
     const keyChanged = context?.fingerprint !== before?.fingerprint;
     this.context = context;
     this.els.section.hidden = context === null;
@@ -187,6 +203,31 @@ class ApprovalsList {
     }
   }
 
+  /** Shows this user's "Approval valid for (hours)". */
+  private async readHours(): Promise<void> {
+    const stored = (await this.deps.store?.get(SETTING_KEYS.approvalHours).catch(() => null)) ?? null;
+    this.els.hoursField.value = String(storedApprovalHours(stored));
+  }
+
+  /** Keeps a valid "Approval valid for (hours)" for this user (the next check uses it); a bad one is named and not kept. */
+  private async changeHours(text: string): Promise<void> {
+    const read = approvalHours(text);
+    const { hoursNote } = this.els;
+    if (!read.ok) {
+      hoursNote.textContent = read.error;
+      hoursNote.classList.add("refusal");
+      return;
+    }
+    try {
+      await this.deps.store?.set(SETTING_KEYS.approvalHours, String(read.hours));
+      hoursNote.classList.remove("refusal");
+      hoursNote.textContent = `A batch may be approved, and its rows sent, within ${read.hours} hours of its preparation (this computer's setting).`;
+      if (this.selected) await this.reload();
+    } catch (e) {
+      renderError(this.els.error, errorView(e));
+    }
+  }
+
   async submit(preview: Preview): Promise<string> {
     const context = this.context;
     if (!context) throw new Error("Connect first: a batch is submitted under the key in use.");
@@ -214,7 +255,7 @@ class ApprovalsList {
       const selected = this.selected;
       if (selected && !this.batches.some((b) => b.id === selected.id && open(b))) this.selected = null;
       // The batch checked stays checked: its check is made again on what the sheet holds now (an edit made or undone).
-      else if (selected && this.context) selected.check = await this.approvals.check(selected.id, this.context.fingerprint);
+      else if (selected && this.context) selected.check = await this.approvals.check(selected.id, this.context.fingerprint, this.place());
     });
     this.render();
   }
@@ -225,7 +266,7 @@ class ApprovalsList {
     this.selected = { id, check: null, rejecting: false, rejectError: null };
     this.render();
     await this.busy("Re-reading the batch and its hash…", async () => {
-      const check = await this.approvals.check(id, context.fingerprint);
+      const check = await this.approvals.check(id, context.fingerprint, this.place());
       if (this.selected?.id === id) this.selected.check = check;
     });
     // A check that could not be made leaves the batch unselected: its Check button is back.
@@ -242,7 +283,8 @@ class ApprovalsList {
     const context = this.context;
     const check = this.selected?.check;
     if (!context?.desk || !check || this.sending) return;
-    const askLive = (preview: Preview) => this.deps.askLive(approvalLiveQuestion(preview));
+    // The LIVE question names the hash the check showed: what is confirmed is what was checked.
+    const askLive = (preview: Preview) => this.deps.askLive(approvalLiveQuestion(preview, check.batch.hash));
     this.sending = true;
     this.sent.start(id);
     this.render();
@@ -310,7 +352,10 @@ class ApprovalsList {
   }
 
   private render(): void {
-    const { pending, decided } = approvalsList(this.batches);
+    // The batch checked is shown as the check read it (its rows and hash), not as listed: what is approved is what is shown.
+    const checked = this.selected?.check?.batch;
+    const batches = checked ? this.batches.map((b) => (b.id === checked.id ? checked : b)) : this.batches;
+    const { pending, decided } = approvalsList(batches);
     this.els.pendingList.replaceChildren(...pending.map((item) => this.batchNode(item)));
     this.els.decidedHeading.hidden = decided.length === 0;
     this.els.decidedList.replaceChildren(...decided.map((item) => this.batchNode(item)));
@@ -389,6 +434,11 @@ class ApprovalsList {
       problem ? h("p", { class: "refusal", role: "alert" }, problem) : null,
       h("div", { class: "actions" }, confirm),
     );
+  }
+
+  /** Where the key in use trades: a batch of another environment or account is refused at its check. */
+  private place() {
+    return this.context ? { environment: this.context.environment, account: this.context.account } : undefined;
   }
 
   private access(): KeyAccess {

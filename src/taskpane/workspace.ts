@@ -9,6 +9,7 @@ import type { SheetWriter } from "../trading/sheet-content";
 import type { Progress } from "../trading/types";
 import type { DeskOptions, TradingDesk } from "../trading/desk/contract";
 import type { IntentStore } from "../trading/intent-store";
+import type { SettingsStore } from "../feeds/settings-store";
 import type { ApprovalJournal } from "../trading/approvals/port";
 import type { Position, Side } from "../api/schemas";
 import type { ProposalRow } from "../policy/target";
@@ -50,6 +51,8 @@ export interface WorkspaceDependencies {
   onProposal?: (rows: readonly ProposalRow[], positions: readonly Position[]) => void;
   /** Epoch ms now, for the month-end panel; Date.now by default. */
   now?: () => number;
+  /** This user's settings (the Approvals panel's "Approval valid for (hours)"). */
+  store?: SettingsStore;
 }
 
 /** The panels loaded as chunks of their own (pane-app.ts imports them beside this one). */
@@ -180,6 +183,7 @@ function mountApprovals(
   const panel = approvals.mountApprovalsPanel({
     workbook: workbench.workbook,
     journal: workbench.approvalJournal,
+    store: deps.store,
     now: deps.now,
     rules: workbench.rules ?? memoryDocumentRules(),
     askLive: askLiveConfirmation,
@@ -194,7 +198,13 @@ function mountApprovals(
       applyDirectRule();
       const state = controller.current;
       if (state.status !== "connected") return panel.setContext(null);
-      panel.setContext({ desk: desk(), fingerprint: state.fingerprint, access: state.access, environment: state.environment });
+      panel.setContext({
+        desk: desk(),
+        fingerprint: state.fingerprint,
+        access: state.access,
+        environment: state.environment,
+        account: state.account.account_address,
+      });
     },
     onProgress: (p: Progress) => panel.onProgress(p),
   };

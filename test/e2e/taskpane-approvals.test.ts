@@ -1,13 +1,16 @@
-// Four-eyes approval in the real pane (Chromium, harness mode, sandbox over HTTP): a read-only preparer submits, the same key cannot approve, an edited row blocks approval, a second (trading) key approves, the batch executes once and the log names both keys and the batch hash; the workbook's "LIVE trades need approval" refuses direct LIVE sends; against a workbook editor: a block rewritten with its hash recomputed after Check sends nothing, two saved copies approved by two trading keys on two computers execute once, a rejected batch typed back to pending is refused.
+// Four-eyes approval in the real pane (Chromium, harness mode, sandbox over HTTP): a read-only preparer submits, the same key cannot approve, an edited row blocks approval, a second (trading) key approves, the batch executes once and the log names both keys and the batch hash; the workbook's "LIVE trades need approval" refuses direct LIVE sends; against a workbook editor: a block rewritten with its hash recomputed after Check sends nothing, two saved copies approved by two trading keys on two computers execute once, a rejected batch typed back to pending is refused; issue 40: a block rewritten before Check is shown as read and, rewritten again after Check, sends nothing; a batch left approved is held to its approved hash; a test-environment batch is refused to a LIVE key; a roll's stale copy 25 sandbox hours later is refused as expired.
 import path from "path";
 import type { Page } from "playwright-core";
 import { publicKeyFingerprint } from "../../src/api/environment";
 import { LIVE_NEEDS_APPROVAL_SETTING } from "../../src/excel/document-settings";
+import { HedgingClient } from "../../src/api/client";
 import { DEMO_API_KEY, DEMO_APPROVER_API_KEY, DEMO_LIVE_API_KEY, DEMO_READ_API_KEY } from "../../src/sandbox/demo";
-import { blockLines } from "../../src/trading/approvals/block";
+import { bindingOf, blockLines } from "../../src/trading/approvals/block";
 import { parseApprovals, nonBlankLines } from "../../src/trading/approvals/block-read";
 import { batchHash } from "../../src/trading/approvals/batch-hash";
+import type { ApprovalBatch } from "../../src/trading/approvals/block";
 import type { CellValue } from "../../src/trading/cells";
+import type { TradeRow } from "../../src/trading/types";
 import { describeWithBrowser } from "./browser";
 import {
   ARTIFACTS,
@@ -82,6 +85,55 @@ async function hedgeReferences(baseUrl: string): Promise<string[]> {
   const res = await fetch(`${baseUrl}/hedges?limit=500`, { headers: { Authorization: `Bearer ${DEMO_API_KEY}` } });
   const body = (await res.json()) as { data: Array<{ client_reference: string }> };
   return body.data.map((h) => h.client_reference).sort();
+}
+
+/** The read-only preparer submits `rows` (Action … Client reference) from a "Batch" sheet; the pane goes back to `approverKey`. */
+async function prepareRows(page: Page, rows: CellValue[][], approverKey = DEMO_API_KEY): Promise<void> {
+  await switchKey(page, DEMO_READ_API_KEY);
+  await harness(page).setSheet("Batch", [["Action", "Market", "Side", "Notional USD", "Tenor", "Client reference"], ...rows]);
+  await page.evaluate((a) => (window as unknown as HarnessWindow).hedgeHarness.select(a, "Batch"), `A2:F${rows.length + 1}`);
+  await page.locator("#read-selection").click();
+  await page.locator("#preview").click();
+  await page.waitForSelector(PREVIEW_DONE);
+  if ((await page.locator("#submit-approval").getAttribute("disabled")) !== null)
+    throw new Error(`Submit for approval is disabled: ${await page.locator("#confirm-note").textContent()}`);
+  await page.locator("#submit-approval").click();
+  await page.waitForFunction(() =>
+    /^(Submitted for approval|Not submitted)/.test(document.getElementById("confirm-note")?.textContent ?? ""),
+  );
+  expect(await page.locator("#confirm-note").textContent()).toMatch(/^Submitted for approval/);
+  await switchKey(page, approverKey);
+  await page.waitForSelector(BATCH);
+}
+
+/** Waits (up to 10 s) until the side's filled notionals read `expected` (a fill lands a moment after the send). */
+async function sideReads(baseUrl: string, side: "buy" | "sell", expected: number[]): Promise<void> {
+  for (let i = 0; i < 100 && JSON.stringify(await sideNotionals(baseUrl, side)) !== JSON.stringify(expected); i++)
+    await new Promise((r) => setTimeout(r, 100));
+  expect(await sideNotionals(baseUrl, side)).toEqual(expected);
+}
+
+/**
+ * A co-author's rewrite of the newest block on the Approvals sheet (anyone can): its rows changed by `change`, their digests
+ * and the batch hash recomputed (bound as the preparer's), the rest of the block (status, decision) as given. Returns the hash.
+ */
+async function rewriteNewest(page: Page, change: (rows: TradeRow[]) => TradeRow[], over: Partial<ApprovalBatch> = {}): Promise<string> {
+  const grid = await harness(page).cells("Approvals");
+  const block = parseApprovals(nonBlankLines(grid, 0)).at(-1)!;
+  const rows = change(block.batch.rows);
+  const batch = { ...block.batch, ...over };
+  const hash = batchHash(rows, bindingOf(batch));
+  const lines = blockLines({ ...batch, hash, rows });
+  const top = block.titlesRow - 1;
+  await harness(page).setSheet("Approvals", [...grid.slice(0, top), ...lines, ...grid.slice(top + lines.length)]);
+  return hash;
+}
+
+/** The account's filled hedges of a USDTNGN side, their notionals. */
+async function sideNotionals(baseUrl: string, side: "buy" | "sell"): Promise<number[]> {
+  const res = await fetch(`${baseUrl}/hedges?limit=500&status=filled`, { headers: { Authorization: `Bearer ${DEMO_API_KEY}` } });
+  const body = (await res.json()) as { data: Array<{ side: string; market: string; notional_usd: number }> };
+  return body.data.filter((h) => h.side === side && h.market === "USDTNGN").map((h) => h.notional_usd);
 }
 
 describeWithBrowser("four-eyes approval in the task pane", (chromiumPath) => {
@@ -195,7 +247,7 @@ describeWithBrowser("four-eyes approval in the task pane", (chromiumPath) => {
     expect(shown.rows).toEqual(["Add buy USDTNGN 40,000.00 USD, client reference ADD-EDITOR"]);
     const block = parseApprovals(nonBlankLines(prepared, 0)).at(-1)!; // the newest block (test 1's is above it)
     const forgedRows = block.batch.rows.map((r) => ({ ...r, side: "sell" as const }));
-    const forged = blockLines({ ...block.batch, hash: batchHash(forgedRows), rows: forgedRows });
+    const forged = blockLines({ ...block.batch, hash: batchHash(forgedRows, bindingOf(block.batch)), rows: forgedRows });
     const top = prepared.map((line) => line[0]).lastIndexOf("Batch id");
     await wb.setSheet("Approvals", [...prepared.slice(0, top), ...forged, ...prepared.slice(top + forged.length)]);
     await page.locator(`${BATCH} .approve`).click();
@@ -289,5 +341,129 @@ describeWithBrowser("four-eyes approval in the task pane", (chromiumPath) => {
     expect(await page.locator('#approvals-decided li[data-status="rejected"] .decided').first().textContent()).toMatch(
       new RegExp(`^Rejected by ${publicKeyFingerprint(DEMO_LIVE_API_KEY)} at .*: tenor should be 3 days$`),
     );
+  });
+  test("what is listed is what is checked and approved (issue 40): a block rewritten before Check is shown as read; rewritten again after Check, Approve sends nothing; approved, only the rows Check showed are sent", async () => {
+    const { page } = world.pane;
+    const baseUrl = world.sandbox.baseUrl;
+    await prepareRows(page, [["Add", "USDTNGN", "buy", 40_000, null, "LISTED-1"]]);
+    const before = await sideNotionals(baseUrl, "buy");
+    expect(await page.locator(`${BATCH} ol.batch-rows li`).allTextContents()).toEqual([
+      "Add buy USDTNGN 40,000.00 USD, client reference LISTED-1",
+    ]);
+
+    // Rewritten after the pane listed it, before Check (hash recomputed): Check shows the rows and hash it read, not the listed ones.
+    const first = await rewriteNewest(page, (rows) => rows.map((r) => ({ ...r, notional: 45_000 })));
+    await page.locator(`${BATCH} .check`).click();
+    await page.waitForSelector(`${BATCH} .refusal, ${BATCH} .match`);
+    expect(await page.locator(`${BATCH} ol.batch-rows li`).allTextContents()).toEqual([
+      "Add buy USDTNGN 45,000.00 USD, client reference LISTED-1",
+    ]);
+    expect(await page.locator(`${BATCH} .batch-hash`).getAttribute("title")).toBe(first);
+    const checked = await harness(page).cells("Approvals");
+
+    // Rewritten again after Check: Approve is refused, names the change, and nothing is sent.
+    await rewriteNewest(page, (rows) => rows.map((r) => ({ ...r, notional: 50_000 })));
+    await page.locator(`${BATCH} .approve`).click();
+    await page.waitForFunction(() =>
+      /changed on the sheet since you checked it/.test(document.getElementById("approvals-error")?.textContent ?? ""),
+    );
+    expect(await page.locator("#approvals-error").textContent()).toMatch(
+      new RegExp(`row 1: Notional changed; Batch hash ${first.slice(0, 12)}… when checked, [0-9a-f]{12}… now\\. Nothing was sent`),
+    );
+    expect(await sideNotionals(baseUrl, "buy")).toEqual(before);
+
+    // The block as checked again: approved, exactly the 45,000 Check showed is sent.
+    await harness(page).setSheet("Approvals", checked);
+    const again = await checkBatch(page);
+    expect([again.refusal, again.rows]).toEqual([null, ["Add buy USDTNGN 45,000.00 USD, client reference LISTED-1"]]);
+    await page.locator(`${BATCH} .approve`).click();
+    await page.waitForSelector(`#approvals-decided li[data-status="executed"][data-batch]`);
+    await page.waitForFunction(() => document.querySelectorAll("#approvals-pending li[data-batch]").length === 0);
+    // Its row final in the pane (the side free again for the next batch), and on the service.
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll("ol.batch-status li")].some((li) => (li as HTMLElement).dataset.status === "filled"),
+    );
+    await sideReads(baseUrl, "buy", [before[0] + 45_000]);
+  });
+
+  test("a batch left approved, not all sent, its Reduce rewritten from 30,000 to 90,000 (hash recomputed): 'approve again' is refused, nothing sent (issue 40)", async () => {
+    const { page } = world.pane;
+    const baseUrl = world.sandbox.baseUrl;
+    const held = await sideNotionals(baseUrl, "buy");
+    await prepareRows(page, [["Reduce", "USDTNGN", "buy", 30_000, null, "TRIM-HELD"]]);
+    // The side moves after preparation: the approval sends nothing (the side is not as prepared) and the batch stays approved.
+    const client = new HedgingClient({ apiKey: DEMO_API_KEY, baseUrl });
+    await client.add({ market: "USDTNGN", side: "buy", additional_notional_usd: 5_000 });
+    await sideReads(baseUrl, "buy", [held[0] + 5_000]);
+    const shown = await checkBatch(page);
+    expect(shown.refusal).toBeNull();
+    await page.locator(`${BATCH} .approve`).click();
+    await page.waitForSelector(`${BATCH}[data-status="approved"]`);
+    expect(await sideNotionals(baseUrl, "buy")).toEqual([held[0] + 5_000]);
+
+    await rewriteNewest(page, (rows) => rows.map((r) => ({ ...r, notional: 90_000 })));
+    const finishing = await checkBatch(page);
+    expect(finishing.refusal).toMatch(
+      /was approved on batch hash [0-9a-f]{12}…, and its block now reads [0-9a-f]{12}…: the block was rewritten after the approval/,
+    );
+    expect(finishing.approveDisabled).toBe(true);
+    expect(await sideNotionals(baseUrl, "buy")).toEqual([held[0] + 5_000]);
+    // Out of the way of the next tests: the block removed from the sheet.
+    const grid = await harness(page).cells("Approvals");
+    const top = grid.map((line) => line[0]).lastIndexOf("Batch id");
+    await harness(page).setSheet("Approvals", grid.slice(0, top));
+  });
+
+  test("a test-environment batch cannot be approved by a LIVE key (issue 40): refused at Check, Approve disabled", async () => {
+    const { page } = world.pane;
+    await prepareRows(page, [["Add", "USDTNGN", "buy", 10_000, null, "BOUND-E2E"]], DEMO_LIVE_API_KEY);
+    const live = await checkBatch(page);
+    expect(live.refusal).toMatch(
+      /was prepared in sandbox \(test\), and this key is a production \(LIVE\) key: a batch is approved only in the environment it was prepared in/,
+    );
+    expect(live.approveDisabled).toBe(true);
+    // Withdrawn by its preparer, out of the way of the next test.
+    await switchKey(page, DEMO_READ_API_KEY);
+    await page.locator(`${BATCH} .check`).click();
+    await page.locator(`${BATCH} .reject`).click();
+    await page.locator(`${BATCH} .reject-reason input`).fill("withdrawn");
+    await page.locator(`${BATCH} .reject-confirm`).click();
+    await page.waitForFunction(() => document.querySelectorAll("#approvals-pending li[data-batch]").length === 0);
+    await switchKey(page, DEMO_API_KEY);
+  });
+
+  test("a roll's stale copy approved 25 sandbox hours later on another computer sends nothing and says 'prepare it again' (issue 40)", async () => {
+    const { page } = world.pane;
+    const baseUrl = world.sandbox.baseUrl;
+    const s = world.sandbox;
+    const client = new HedgingClient({ apiKey: DEMO_API_KEY, baseUrl });
+    // The side the roll closes: the sell hedge an earlier test left, else one opened now.
+    if ((await sideNotionals(baseUrl, "sell")).length === 0) {
+      await client.open({ market: "USDTNGN", side: "sell", notional_usd: 100_000, tenor_days: 7 });
+      for (let i = 0; i < 50 && (await sideNotionals(baseUrl, "sell")).length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+    }
+    await prepareRows(page, [
+      ["Close", "USDTNGN", "sell", null, null, "ROLL-CLOSE-E2E"],
+      ["Open", "USDTNGN", "sell", 100_000, 7, "ROLL-OPEN-E2E"],
+    ]);
+    const copy = await harness(page).cells("Approvals"); // saved while the batch was pending
+    const clean = await checkBatch(page);
+    expect(clean.refusal).toBeNull();
+    await page.locator(`${BATCH} .approve`).click();
+    await page.waitForFunction(() => document.querySelectorAll("#approvals-pending li[data-batch]").length === 0);
+    await sideReads(baseUrl, "sell", [100_000]);
+    const rolled = await sideNotionals(baseUrl, "sell");
+
+    // 25 sandbox hours later (past the sandbox's 24 h key retention), another computer, its clock the sandbox's, opens the copy.
+    s.clock.advance(25 * 3_600_000);
+    const other = await world.session.open({ clockAt: s.clock.now() });
+    await waitReady(other.page);
+    await connect(other.page, DEMO_APPROVER_API_KEY, baseUrl);
+    await harness(other.page).setSheet("Approvals", copy);
+    const stale = await checkBatch(other.page);
+    expect(stale.refusal).toMatch(/it expired, so it cannot be approved nor its rows sent\. Nothing was sent: prepare it again\./);
+    expect(stale.approveDisabled).toBe(true);
+    expect(await sideNotionals(baseUrl, "sell")).toEqual(rolled);
+    await other.context.close();
   });
 });

@@ -119,15 +119,15 @@ describe("a batch checked in place", () => {
     expect(rejectionReason("  wrong tenor ")).toEqual({ ok: true, reason: "wrong tenor" });
   });
 
-  test("the LIVE question names the batch and asks like a direct LIVE send; the submitted note says nothing was traded", () => {
+  test("the LIVE question names the batch hash the check showed and asks like a direct LIVE send; the submitted note says nothing was traded", () => {
     const p = preview([openLine(5), openLine(6)], { environment: "production" });
-    const q = approvalLiveQuestion(p);
-    const hash = batchHash(p.lines.map((l) => l.row));
+    const hash = "ab".repeat(32); // the hash Check showed: the question names it, not one made from the preview's rows
+    const q = approvalLiveQuestion(p, hash);
     expect(q.split("\n")).toEqual([
       `Approved batch ${hash.slice(0, 12)}…. LIVE environment — production money. Open 2 rows, total notional 200,000.00 USD. Send these orders?`,
       "1. Open buy USDTNGN 100,000.00 USD, 7d, client reference DEAL-5",
       "2. Open buy USDTNGN 100,000.00 USD, 7d, client reference DEAL-6",
-      `Batch hash of these rows: ${hash}`,
+      `Batch hash as checked: ${hash}`,
     ]);
     expect(submittedText(batch("b-1"))).toMatch(
       new RegExp(`2 rows as batch .{12}… on the Approvals sheet, prepared by ${PREPARER}.*Nothing was traded`),

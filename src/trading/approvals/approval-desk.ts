@@ -1,7 +1,8 @@
 // Four-eyes approval of a batch: submit a preview to the Approvals sheet, list and check batches, approve (send once, through the desk) or reject with a reason.
 import { newIdempotencyKey } from "../../api/client";
 import { batchHash } from "./batch-hash";
-import { approvalKey, blockLines, newBatchId, type ApprovalBatch, type ApprovalStatus } from "./block";
+import { approvalKey, bindingOf, blockLines, newBatchId, type ApprovalBatch, type ApprovalStatus } from "./block";
+import { DEFAULT_APPROVAL_HOURS, expiryRefusal, placeRefusal, type ApproverPlace } from "./validity";
 import { parseApprovals, type ApprovalBlock } from "./block-read";
 import { noSuchBatch, type ApprovalDecision } from "./decision";
 import { differsFromShown, judgeBlock, type ApprovalCheck } from "./judgment";
@@ -14,6 +15,7 @@ export type { ApprovalBatch, ApprovalStatus } from "./block";
 export type { ApprovalDecision } from "./decision";
 export type { ApprovalCheck } from "./judgment";
 export type { BatchChange } from "./batch-hash";
+export type { ApproverPlace } from "./validity";
 
 /** A public key fingerprint as publicKeyFingerprint() makes it: anything else (the key itself) is never written. */
 const FINGERPRINT = /^fp-[0-9a-f]{16}$/;
@@ -49,11 +51,19 @@ export class Approvals {
   private readonly sheet: ApprovalsWorkbook;
   private readonly now: () => Date;
   private readonly journal: ApprovalJournal;
+  private readonly validHours: () => number | Promise<number>;
 
-  constructor(options: { sheet: ApprovalsWorkbook; now?: () => Date; journal?: ApprovalJournal }) {
+  /** `validHours`: "Approval valid for (hours)", read at each check (the user's setting; DEFAULT_APPROVAL_HOURS when absent). */
+  constructor(options: {
+    sheet: ApprovalsWorkbook;
+    now?: () => Date;
+    journal?: ApprovalJournal;
+    validHours?: () => number | Promise<number>;
+  }) {
     this.sheet = options.sheet;
     this.now = options.now ?? (() => new Date());
     this.journal = options.journal ?? memoryJournal();
+    this.validHours = options.validHours ?? (() => DEFAULT_APPROVAL_HOURS);
   }
 
   /** Writes the preview's lines as a pending batch (its block on the Approvals sheet); refuses a preview with blockers. */
@@ -63,12 +73,16 @@ export class Approvals {
     const now = this.now();
     const id = newBatchId(now, newIdempotencyKey);
     const rows = preview.lines.map((l) => l.row);
+    // Bound to where it was prepared: the preparer's environment and account address are in the hash (validity.ts).
+    const binding = { environment: preview.environment, account: preview.account?.account_address ?? null, preparedAt: now.toISOString() };
     const lines = blockLines({
       id,
       status: "pending",
-      hash: batchHash(rows),
+      hash: batchHash(rows, bindingOf(binding)),
       preparedBy,
-      preparedAt: now.toISOString(),
+      preparedAt: binding.preparedAt,
+      environment: binding.environment,
+      account: binding.account,
       rows,
       notionalsBefore: preview.lines.map((l) => l.notionalBefore ?? null),
       approvedBy: null,
@@ -91,15 +105,20 @@ export class Approvals {
   /**
    * Re-reads the batch and judges whether this key may approve it now: the block as prepared (judgeBlock), then against
    * the record a workbook editor cannot type back (this computer's journal of decisions, the Hedge Log's rows of the
-   * batch's keys: recordRefusal).
+   * batch's keys: recordRefusal), then its validity: not expired, and (given the approver's `place`) approved in the
+   * environment and account it was prepared in (validity.ts).
    */
-  async check(id: string, approverFingerprint: string): Promise<ApprovalCheck> {
+  async check(id: string, approverFingerprint: string, place?: ApproverPlace): Promise<ApprovalCheck> {
     checkFingerprint(approverFingerprint, "approverFingerprint");
     const block = await this.block(id);
     const check = judgeBlock(block, approverFingerprint);
-    const refused = await this.recorded(block, approverFingerprint);
-    if (refused === null) return check;
-    return { ...check, refusal: check.refusal === null ? refused : `${check.refusal} ${refused}` };
+    const refusals = [
+      check.refusal,
+      await this.recorded(block, approverFingerprint),
+      expiryRefusal(block.batch, this.now().getTime(), await this.validHours()),
+      place ? placeRefusal(block.batch, place) : null,
+    ].filter((r): r is string => r !== null);
+    return { ...check, refusal: refusals.length > 0 ? refusals.join(" ") : null };
   }
 
   /** What this computer's journal and the Hedge Log say against the block (recordRefusal); null when they agree. */
@@ -138,6 +157,9 @@ export class Approvals {
     const check = await this.pinned(id, approverFingerprint, shown);
     const { batch } = check;
     const preview = await desk.preview("column", batch.rows);
+    // The approving key's environment and account, as its desk reads them: another's cannot approve the batch.
+    const elsewhere = placeRefusal(batch, { environment: preview.environment, account: preview.account?.account_address ?? null });
+    if (elsewhere !== null) throw new ApprovalRefusedError(elsewhere, check);
     const finishing = batch.status === "approved";
     const position = new Map(batch.rows.map((r, i) => [r.rowNumber, i + 1]));
     const idempotencyKeys = preview.lines.map((l) => approvalKey(id, position.get(l.row.rowNumber)!));

@@ -1,4 +1,5 @@
-// The approval batch's hash: SHA-256 over a canonical form of its rows in order, and, against the rows as prepared, what changed since (which row, which field).
+// The approval batch's hash: SHA-256 over the preparer's environment, account and time and a canonical form of its rows in order, and, against the rows as prepared, what changed since (which row, which field).
+import type { Environment } from "../../api/environment";
 import { hashOf } from "../log/digest";
 import type { TradeRequest } from "../types";
 
@@ -23,9 +24,22 @@ export function canonicalBatch(rows: readonly TradeRequest[]): string {
   return rows.map((r) => JSON.stringify(canonicalRow(r))).join("\n");
 }
 
-/** The batch hash (hex): what an approver's copy of the rows must match, row for row, to be approved. */
-export function batchHash(rows: readonly TradeRequest[]): string {
-  return hashOf("hedge-batch-v1", canonicalBatch(rows));
+/** Where and when a batch was prepared: the preparer's environment and account address (null: not known) and Prepared at. */
+export interface BatchBinding {
+  environment: Environment;
+  account: string | null;
+  preparedAt: string;
+}
+
+/**
+ * The batch hash (hex): what an approver's copy of the rows must match, row for row, to be approved. With its binding
+ * (every batch prepared since issue 40), the preparer's environment, account address and Prepared at are hashed with
+ * the rows ("hedge-batch-v2"): a block moved to another environment or account, or its time typed later, no longer
+ * matches. Without (a block written before), the rows alone ("hedge-batch-v1").
+ */
+export function batchHash(rows: readonly TradeRequest[], binding: BatchBinding | null = null): string {
+  if (binding === null) return hashOf("hedge-batch-v1", canonicalBatch(rows));
+  return hashOf("hedge-batch-v2", binding.environment, binding.account ?? "", binding.preparedAt, canonicalBatch(rows));
 }
 
 export type BatchChange =

@@ -54,6 +54,10 @@ function parseBlock(titlesRow: number, body: readonly SheetRow[]): ApprovalBlock
     problems.push(`its Status cell reads "${text(header[COL.status])}", not one the add-in writes (${APPROVAL_STATUSES.join(", ")})`);
   const hash = text(header[COL.hash]);
   if (!/^[0-9a-f]{64}$/.test(hash)) problems.push("its Batch hash cell is not the hash written at preparation");
+  const environmentText = text(header[COL.environment]).toLowerCase();
+  const environment = environmentText === "production" || environmentText === "sandbox" ? environmentText : null;
+  if (environment === null && environmentText !== "")
+    problems.push(`its Environment cell reads "${text(header[COL.environment])}", not one the add-in writes (production, sandbox)`);
   const count = Number(header[COL.rows]);
   const afterHeader = header.length > 0 ? body.slice(1) : body;
   const rowsStart = afterHeader.findIndex((l) => isTitles(l.values, ROW_TITLES[0]));
@@ -91,6 +95,8 @@ function parseBlock(titlesRow: number, body: readonly SheetRow[]): ApprovalBlock
     approvedBy: orNull(header[COL.decidedBy]),
     decidedAt: orNull(header[COL.decidedAt]),
     reason: orNull(header[COL.reason]),
+    environment,
+    account: orNull(header[COL.account]),
   };
   return { batch, titlesRow, preparedRows: Number.isInteger(count) && count > 0 ? count : null, lines, rowProblems, problems };
 }

@@ -1,5 +1,6 @@
 // A batch's block on the Approvals sheet as the add-in writes it (pure): the titles and columns, the batch id, the rows' idempotency keys and digests, the lines and their number formats.
-import { BATCH_FIELDS, canonicalRow } from "./batch-hash";
+import type { Environment } from "../../api/environment";
+import { BATCH_FIELDS, canonicalRow, type BatchBinding } from "./batch-hash";
 import type { CellValue } from "../cells";
 import { hashOf } from "../log/digest";
 import { normaliseHeader } from "../rows";
@@ -27,6 +28,16 @@ export interface ApprovalBatch {
   approvedBy: string | null;
   decidedAt: string | null;
   reason: string | null;
+  /** The preparer's environment (in the hash); null or absent: a block written before batches were bound to one. */
+  environment?: Environment | null;
+  /** The preparer's account address (in the hash; null: not known when prepared). */
+  account?: string | null;
+}
+
+/** What the batch hash binds the rows to (batch-hash.ts); null for a block written before (no Environment cell). */
+export function bindingOf(batch: Pick<ApprovalBatch, "environment" | "account" | "preparedAt">): BatchBinding | null {
+  if (!batch.environment) return null;
+  return { environment: batch.environment, account: batch.account ?? null, preparedAt: batch.preparedAt };
 }
 
 /** The block's header titles and, on the line below, their values (one line each; "Rows" is how many rows were prepared). */
@@ -40,6 +51,8 @@ export const BATCH_TITLES = [
   "Approved/rejected by",
   "Decided at (UTC)",
   "Reason",
+  "Environment",
+  "Account",
 ] as const;
 /** The titles of the block's rows, then one line per row. */
 export const ROW_TITLES = [
@@ -57,7 +70,19 @@ export const ROW_TITLES = [
 export const APPROVAL_WIDTH = BATCH_TITLES.length;
 
 /** A block's header columns, 0-based. */
-export const COL = { id: 0, status: 1, hash: 2, rows: 3, preparedBy: 4, preparedAt: 5, decidedBy: 6, decidedAt: 7, reason: 8 } as const;
+export const COL = {
+  id: 0,
+  status: 1,
+  hash: 2,
+  rows: 3,
+  preparedBy: 4,
+  preparedAt: 5,
+  decidedBy: 6,
+  decidedAt: 7,
+  reason: 8,
+  environment: 9,
+  account: 10,
+} as const;
 /** A row line's columns read by position (its key and digest; the amount and tenor formatted). */
 export const ROW_COL = { key: 6, digest: 7, notional: 3, tenor: 4, before: 8 } as const;
 
@@ -75,6 +100,12 @@ export function newBatchId(now: Date, random: () => string): string {
     .replace(/[^0-9a-f]/gi, "")
     .slice(0, 12)
     .toLowerCase()}`;
+}
+
+/** The start (epoch ms) of the UTC day a batch id names ("AB-20261125-…"); NaN when the id is not of that form. */
+export function batchDayStart(batchId: string): number {
+  const day = /^AB-(\d{4})(\d{2})(\d{2})-/.exec(batchId);
+  return day ? Date.parse(`${day[1]}-${day[2]}-${day[3]}T00:00:00Z`) : NaN;
 }
 
 /**
@@ -106,12 +137,16 @@ export function blockLines(batch: Omit<ApprovalBatch, "rows"> & { rows: readonly
     batch.approvedBy ?? "",
     batch.decidedAt ?? "",
     batch.reason ?? "",
+    batch.environment ?? "",
+    batch.account ?? "",
   ];
   const rows = batch.rows.map((r, i) => [
     ...[r.action, r.market, r.side, r.notional ?? "", r.tenor ?? "", r.clientReference ?? ""],
     ...[approvalKey(batch.id, i + 1), rowDigest(r), batch.notionalsBefore?.[i] ?? ""],
+    ...Array<CellValue>(APPROVAL_WIDTH - ROW_TITLES.length).fill(""),
   ]);
-  return [[...BATCH_TITLES], header, [...ROW_TITLES], ...rows];
+  const rowTitles = [...ROW_TITLES, ...Array<CellValue>(APPROVAL_WIDTH - ROW_TITLES.length).fill("")];
+  return [[...BATCH_TITLES], header, rowTitles, ...rows];
 }
 
 /** Number formats of a block's cells (strings become text through the safe writer): amounts to the cent, counts and tenors whole. */

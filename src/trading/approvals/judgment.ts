@@ -1,6 +1,6 @@
 // Whether a key may approve a block now (pure): what changed since preparation, row by row, in sentences; the status and the preparer's key; and whether the block still is what the approver's check showed.
 import { batchChanges, batchHash, BATCH_FIELDS, type BatchChange, type BatchField } from "./batch-hash";
-import { approvalKey, rowDigest, type ApprovalBatch } from "./block";
+import { approvalKey, bindingOf, rowDigest, type ApprovalBatch } from "./block";
 import type { ApprovalBlock, RowLine } from "./block-read";
 import { FIELD_LABELS } from "../rows";
 
@@ -88,7 +88,7 @@ export function describeChange(change: BatchChange, block: ApprovalBlock): strin
 export function judgeBlock(block: ApprovalBlock, approver: string): ApprovalCheck {
   const { batch } = block;
   const changes = blockChanges(block);
-  const recomputedHash = batchHash(batch.rows);
+  const recomputedHash = batchHash(batch.rows, bindingOf(batch));
   const reasons: string[] = [];
   if (block.problems.length > 0) {
     reasons.push(`Batch ${batch.id} cannot be approved: ${block.problems.join("; ")}. Ask the preparer to submit the batch again.`);

@@ -1,5 +1,5 @@
 // What outside the block says about a batch (pure): the decision journalled on this computer and the Hedge Log's rows of its keys, which outrank a Status or Prepared by cell typed over; and from when a hedge counts as the batch's row done.
-import type { ApprovalBatch, ApprovalStatus } from "./block";
+import { batchDayStart, type ApprovalBatch, type ApprovalStatus } from "./block";
 
 /** A decision as this computer's journal keeps it (src/excel/intent-store.ts): never in the workbook. */
 export interface JournalledDecision {
@@ -18,7 +18,7 @@ export interface ApprovalRecord {
   /** This computer's decision on the batch (null: none made here). */
   journalled: JournalledDecision | null;
   /** Hedge Log rows carrying one of the batch's idempotency keys: who approved them. */
-  logRows: ReadonlyArray<{ approvedBy?: string | null; loggedAt: string }>;
+  logRows: ReadonlyArray<{ approvedBy?: string | null; loggedAt: string; batchHash?: string | null }>;
   /** Whether this computer has approved a batch with the key named in Prepared by. */
   preparerApprovedHere: boolean;
 }
@@ -54,6 +54,15 @@ export function recordRefusal(batch: ApprovalBatch, record: ApprovalRecord, appr
       );
     }
   }
+  if (batch.status === "approved") {
+    // Finishing is held to the hash the approval was made on: this computer's journal, else the Hedge Log's rows of the batch.
+    const approvedOn = j?.status === "approved" ? j.hash : (record.logRows.find((r) => r.batchHash)?.batchHash ?? null);
+    if (approvedOn !== null && approvedOn !== batch.hash) {
+      reasons.push(
+        `Batch ${batch.id} was approved on batch hash ${approvedOn.slice(0, 12)}…, and its block now reads ${batch.hash.slice(0, 12)}…: the block was rewritten after the approval, so it is not finished. Nothing was sent: check the rows already sent in the Hedge Log, and prepare what is left again.`,
+      );
+    }
+  }
   if (record.preparerApprovedHere && batch.preparedBy !== approver) {
     reasons.push(
       `Prepared by names ${batch.preparedBy}, a key this computer has approved batches with: the preparer's name may have been typed over. Ask the preparer to submit the batch again under their own key.`,
@@ -69,8 +78,7 @@ export function recordRefusal(batch: ApprovalBatch, record: ApprovalRecord, appr
  * every key the batch is sent with.
  */
 export function doneSince(batch: Pick<ApprovalBatch, "id" | "preparedAt">): string | undefined {
-  const day = /^AB-(\d{4})(\d{2})(\d{2})-/.exec(batch.id);
-  const dayStart = day ? Date.parse(`${day[1]}-${day[2]}-${day[3]}T00:00:00Z`) : NaN;
+  const dayStart = batchDayStart(batch.id);
   const prepared = Date.parse(batch.preparedAt);
   const since = Math.min(...[dayStart, prepared].filter((t) => Number.isFinite(t)));
   return Number.isFinite(since) ? new Date(since).toISOString() : undefined;

@@ -32,6 +32,18 @@ export interface AlreadyDone {
 const DONE = "Done already by another approval of this batch:";
 
 /**
+ * An Open of the batch on the service (by its client reference) means the batch was executed: none of its rows not
+ * shown done is sent again, whatever its key (the service forgets keys; a copy approved later would trade them anew).
+ */
+function executedElsewhere(lines: readonly ApprovedLine[], found: AlreadyDone): AlreadyDone {
+  const opened = lines.find((l) => l.row.action === "open" && found.done.has(l.index));
+  if (!opened) return found;
+  const reason = `This batch was executed already: its Open of ${opened.row.market} ${opened.row.side} with client reference ${opened.row.clientReference} is on the service (found by its client reference), so no row of it is sent again. Check the sides on the service; prepare a new batch for anything still wanted.`;
+  for (const line of lines) if (!found.done.has(line.index)) found.refused.set(line.index, reason);
+  return found;
+}
+
+/**
  * Asks the service about the batch. An Open: a hedge of its market side carrying its client reference, opened since the
  * batch was prepared (`since`), is that line done (fills.ts's check and verdict.ts's judgment, as for a row in doubt).
  * An Add, Reduce or Close: the side's hedge (one read of the open hedges for every side) against the row's notional
@@ -54,13 +66,13 @@ export async function doneOnService(
       found.done.set(index, { kind: "done_elsewhere", by: "effect", patch: verdict.patch, says: `${DONE} ${verdict.says}` });
   }
   const sides = sideChains(lines, found.done);
-  if (sides.size === 0) return found;
+  if (sides.size === 0) return executedElsewhere(lines, found);
   const { bySide, complete } = await openHedges(client, signal, (held) => [...sides.keys()].every((lane) => held.has(lane)));
   for (const [lane, chain] of sides) {
     const hedge = bySide.get(lane) ?? null;
     if (hedge || complete) judgeSide(chain, hedge, found); // else the lists were cut short: the keys alone decide
   }
-  return found;
+  return executedElsewhere(lines, found);
 }
 
 /**

@@ -82,7 +82,7 @@ describe("a row's key and digest (fixed vectors: the derivation's labels are par
   });
 
   it("a close row's empty amount, tenor, reference and Notional before are empty cells", () => {
-    expect(grid()[5]).toEqual(["close", "USDTGHS", "buy", "", "", "", approvalKey(ID, 3), rowDigest(ROWS[2]), ""]);
+    expect(grid()[5]).toEqual(["close", "USDTGHS", "buy", "", "", "", approvalKey(ID, 3), rowDigest(ROWS[2]), "", "", ""]);
   });
 
   it("a block is written on the sheet named Approvals", async () => {

@@ -3,13 +3,16 @@ import { publicKeyFingerprint } from "../../../src/api/environment";
 import { MemoryIntentStore, memoryApprovalJournal } from "../../../src/excel/intent-store";
 import { MemoryWorkbook } from "../../../src/excel/memory-workbook";
 import { Approvals } from "../../../src/trading/approvals/approval-desk";
-import { APPROVALS_SHEET_NAME, approvalKey, blockLines, type ApprovalBatch } from "../../../src/trading/approvals/block";
+import { APPROVALS_SHEET_NAME, approvalKey, bindingOf, blockLines, type ApprovalBatch } from "../../../src/trading/approvals/block";
 import { doneSince, recordRefusal } from "../../../src/trading/approvals/record";
 import { batchHash } from "../../../src/trading/approvals/batch-hash";
 import type { CellValue } from "../../../src/trading/cells";
 import type { Preview, SendOptions, SendResult, TradeRow } from "../../../src/trading/types";
 import type { TradingDesk } from "../../../src/trading/desk/contract";
 import { logRow } from "../../support/builders";
+
+/** Another computer's clock, a few hours after the batches here were prepared (within their approval's validity). */
+const SAME_DAY = () => new Date(Date.UTC(2026, 10, 25, 12, 0, 0));
 
 const PREPARER = publicKeyFingerprint("svc_test_demo_read_key_0001");
 const APPROVER = publicKeyFingerprint("svc_test_demo_sandbox_key_0001");
@@ -21,7 +24,14 @@ const ROWS: TradeRow[] = [
 ];
 
 const previewOf = (rows: readonly TradeRow[]) =>
-  ({ action: "column", lines: rows.map((row) => ({ row, blockers: [] })), blockers: [], cancelled: false }) as unknown as Preview;
+  ({
+    action: "column",
+    environment: "sandbox",
+    account: { account_address: "0xACC0" },
+    lines: rows.map((row) => ({ row, blockers: [] })),
+    blockers: [],
+    cancelled: false,
+  }) as unknown as Preview;
 
 /** A desk that previews what it is given and logs one row per key it is handed (as the journal does). */
 function scriptedDesk(workbook: MemoryWorkbook) {
@@ -53,7 +63,7 @@ async function setup() {
   /** A co-author's rewrite: the rows given, with their digests, keys and the batch hash recomputed (anyone can). */
   const forge = (rows: TradeRow[]) =>
     edit((g) => {
-      const lines = blockLines({ ...batch, status: "pending", hash: batchHash(rows), rows });
+      const lines = blockLines({ ...batch, status: "pending", hash: batchHash(rows, bindingOf(batch)), rows });
       lines.forEach((line, i) => (g[i] = line));
     });
   return { workbook, store, approvals, batch, cells, edit, forge, ...scriptedDesk(workbook) };
@@ -102,6 +112,55 @@ describe("Approve sends exactly what the check showed", () => {
   });
 });
 
+describe("approve again to finish: held to the hash the approval was made on (issue 40)", () => {
+  it("a Reduce rewritten from 30,000 to 90,000 in a batch left approved, its hash recomputed: refused here and elsewhere, nothing sent", async () => {
+    const { workbook, approvals, batch, edit } = await setup();
+    const rows: TradeRow[] = [ROWS[0], { ...ROWS[1], action: "reduce", notional: 30_000, tenor: null }];
+    const reduce = await approvals.submit(previewOf(rows), PREPARER);
+    // A send cut short: the first row's key reaches the log (with the batch hash it was approved on), the second's not.
+    const sent: number[] = [];
+    const halfway = {
+      preview: async (_action: string, read: TradeRow[]) => previewOf(read),
+      send: async (preview: Preview, options?: SendOptions): Promise<SendResult> => {
+        sent.push(preview.lines.length);
+        const first = options!.approval!.idempotencyKeys![0];
+        await workbook.appendLog([logRow({ idempotencyKey: first, approvedBy: APPROVER, batchHash: options!.approval!.batchHash })]);
+        return { rows: [], skipped: [] };
+      },
+    } as unknown as TradingDesk;
+    await approvals.approve(reduce.id, APPROVER, halfway);
+    expect(sent).toEqual([2]);
+    const top = workbook.cells(APPROVALS_SHEET_NAME).findIndex((line, i) => i > 0 && line[0] === reduce.id) - 1;
+    const approved = workbook.cells(APPROVALS_SHEET_NAME)[top + 1];
+    expect(approved[1]).toBe("approved");
+
+    // A co-author rewrites the approved block: the Reduce's amount tripled, digests and hash recomputed, the decision kept.
+    const rewritten: TradeRow[] = [rows[0], { ...rows[1], notional: 90_000 }];
+    edit((g) => {
+      const lines = blockLines({
+        ...reduce,
+        status: "approved",
+        approvedBy: APPROVER,
+        decidedAt: String(approved[7]),
+        hash: batchHash(rewritten, bindingOf(reduce)),
+        rows: rewritten,
+      });
+      lines.forEach((line, i) => (g[top + i] = line));
+    });
+    const finishing = approvals.approve(reduce.id, APPROVER, halfway);
+    await expect(finishing).rejects.toThrow(
+      new RegExp(
+        `Batch ${reduce.id} was approved on batch hash ${reduce.hash.slice(0, 12)}…, and its block now reads [0-9a-f]{12}…: the block was rewritten after the approval, so it is not finished\\. Nothing was sent`,
+      ),
+    );
+    // Another computer (no journal of the decision): the Hedge Log's row of the batch names the hash it was approved on.
+    const elsewhere = await new Approvals({ sheet: workbook, now: SAME_DAY }).check(reduce.id, APPROVER);
+    expect(elsewhere.refusal).toContain(`was approved on batch hash ${reduce.hash.slice(0, 12)}…`);
+    expect(sent).toEqual([2]);
+    expect(batch.id).not.toBe(reduce.id);
+  });
+});
+
 describe("the approval record: what the Status cell cannot undo", () => {
   it("a batch typed back from rejected to pending is refused, with the reason; another key cannot approve it", async () => {
     const { approvals, batch, edit, desk, sent } = await setup();
@@ -122,7 +181,7 @@ describe("the approval record: what the Status cell cannot undo", () => {
   it("an executed batch typed back to pending on a computer without the journal: the Hedge Log's rows of its keys refuse it", async () => {
     const { workbook, batch } = await setup();
     await workbook.appendLog([logRow({ idempotencyKey: approvalKey(batch.id, 1), approvedBy: APPROVER })]);
-    const elsewhere = new Approvals({ sheet: workbook }); // another computer: no decision journalled there
+    const elsewhere = new Approvals({ sheet: workbook, now: SAME_DAY }); // another computer: no decision journalled there
     const check = await elsewhere.check(batch.id, SECOND);
     expect(check.refusal).toMatch(
       /rows are in the Hedge Log \(approved by fp-[0-9a-f]{16}, logged .*\), but its Status cell reads "pending": a status typed back is refused/,
@@ -149,7 +208,7 @@ describe("the approval record: what the Status cell cannot undo", () => {
     expect((await approvals.check(forged.id, SECOND)).refusal).toMatch(
       new RegExp(`Prepared by names ${APPROVER}, a key this computer has approved batches with`),
     );
-    expect((await new Approvals({ sheet: workbook }).check(forged.id, SECOND)).refusal).toBeNull(); // only this computer knows
+    expect((await new Approvals({ sheet: workbook, now: SAME_DAY }).check(forged.id, SECOND)).refusal).toBeNull(); // only this computer knows
   });
 
   it("the decision is journalled on the deciding computer, and a final one is never replaced", async () => {

@@ -9,6 +9,9 @@ import type { Preview, RowStatus, SendOptions, SendResult, TradeRow } from "../.
 import type { TradingDesk } from "../../../src/trading/desk/contract";
 import { logRow } from "../../support/builders";
 
+/** Another computer's clock, a few hours after the batches here were prepared (within their approval's validity). */
+const SAME_DAY = () => new Date(Date.UTC(2026, 10, 25, 12, 0, 0));
+
 const PREPARER = publicKeyFingerprint("svc_test_demo_read_key_0001");
 const APPROVER = publicKeyFingerprint("svc_test_demo_sandbox_key_0001");
 const SECOND = publicKeyFingerprint("svc_test_demo_approver_key_0001");
@@ -23,6 +26,8 @@ type Line = { row: TradeRow; blockers: string[] };
 const previewOf = (rows: readonly TradeRow[], over: { lines?: Line[]; blockers?: string[]; cancelled?: boolean } = {}) =>
   ({
     action: "column",
+    environment: "sandbox",
+    account: { account_address: "0xACC0" },
     lines: over.lines ?? rows.map((row) => ({ row, blockers: [] })),
     blockers: over.blockers ?? [],
     cancelled: over.cancelled ?? false,
@@ -153,7 +158,7 @@ describe("check: the block's refusal and the record's, in one", () => {
   it("a batch whose rows are in the log, typed back to pending: the record's refusal alone, whole", async () => {
     const { workbook, batch } = await setup();
     await workbook.appendLog([logRow({ idempotencyKey: approvalKey(batch.id, 2), approvedBy: APPROVER, loggedAt: AT })]);
-    expect((await new Approvals({ sheet: workbook }).check(batch.id, SECOND)).refusal).toBe(
+    expect((await new Approvals({ sheet: workbook, now: SAME_DAY }).check(batch.id, SECOND)).refusal).toBe(
       `Batch ${batch.id}'s rows are in the Hedge Log (approved by ${APPROVER}, logged ${AT}), but its Status cell reads "pending": a status typed back is refused. It was approved and sent; it is never approved again.`,
     );
   });
@@ -161,7 +166,7 @@ describe("check: the block's refusal and the record's, in one", () => {
   it("both refuse: the block's refusal, a space, then the record's", async () => {
     const { workbook, batch } = await setup();
     await workbook.appendLog([logRow({ idempotencyKey: approvalKey(batch.id, 1), approvedBy: APPROVER, loggedAt: AT })]);
-    const refusal = (await new Approvals({ sheet: workbook }).check(batch.id, PREPARER)).refusal!;
+    const refusal = (await new Approvals({ sheet: workbook, now: SAME_DAY }).check(batch.id, PREPARER)).refusal!;
     expect(refusal).toMatch(
       new RegExp(`^The key that prepared a batch cannot approve it: [^]*\\. Batch ${batch.id}'s rows are in the Hedge Log \\(approved by`),
     );
@@ -171,7 +176,7 @@ describe("check: the block's refusal and the record's, in one", () => {
     const { workbook, batch, edit } = await setup();
     await workbook.appendLog([logRow({ idempotencyKey: approvalKey(batch.id, 2), approvedBy: APPROVER, loggedAt: AT })]);
     edit((g) => (g[1][3] = "two"));
-    expect((await new Approvals({ sheet: workbook }).check(batch.id, SECOND)).refusal).toContain(
+    expect((await new Approvals({ sheet: workbook, now: SAME_DAY }).check(batch.id, SECOND)).refusal).toContain(
       `Batch ${batch.id}'s rows are in the Hedge Log (approved by ${APPROVER}, logged ${AT})`,
     );
   });
@@ -180,7 +185,7 @@ describe("check: the block's refusal and the record's, in one", () => {
     const { workbook, approvals, batch } = await setup();
     const second = await approvals.submit(previewOf(ROWS.slice(0, 1)), PREPARER);
     const whole = Object.assign(Object.create(workbook) as MemoryWorkbook, { readApprovals: () => workbook.readApprovals() });
-    const reading = new Approvals({ sheet: whole });
+    const reading = new Approvals({ sheet: whole, now: SAME_DAY });
     expect((await reading.check(second.id, SECOND)).batch).toMatchObject({
       id: second.id,
       rows: [expect.objectContaining({ clientReference: "DEAL-1" })],

@@ -25,6 +25,8 @@ const ROWS: TradeRow[] = [
 function previewOf(rows: TradeRow[], blockers: { batch?: string[]; row?: string[] } = {}): Preview {
   return {
     action: "column",
+    environment: "sandbox",
+    account: { account_address: "0xACC0" },
     lines: rows.map((row, i) => ({ row, blockers: i === 0 ? (blockers.row ?? []) : [] })),
     blockers: blockers.batch ?? [],
     cancelled: false,
@@ -79,8 +81,24 @@ describe("the Approvals sheet's block", () => {
       "Approved/rejected by",
       "Decided at (UTC)",
       "Reason",
+      "Environment",
+      "Account",
     ]);
-    expect(grid[1]).toEqual([batch.id, "pending", batchHash(ROWS), 4, PREPARER, "2026-11-25T09:01:00.000Z", "", "", ""]);
+    // Bound to where and when it was prepared: the environment, account and Prepared at are in the hash.
+    const binding = { environment: "sandbox" as const, account: "0xACC0", preparedAt: "2026-11-25T09:01:00.000Z" };
+    expect(grid[1]).toEqual([
+      batch.id,
+      "pending",
+      batchHash(ROWS, binding),
+      4,
+      PREPARER,
+      binding.preparedAt,
+      "",
+      "",
+      "",
+      "sandbox",
+      "0xACC0",
+    ]);
     expect(grid[2].slice(0, 8)).toEqual([
       "Action",
       "Market",
@@ -218,7 +236,7 @@ describe("who may approve or reject, and when", () => {
     const decision = { status: "approved" as const, approvedBy: APPROVER, decidedAt: "2026-11-25T10:00:00.000Z", reason: null };
     await workbook.setApprovalStatus(batch.id, ["pending"], decision);
     await expect(workbook.setApprovalStatus(batch.id, ["pending"], decision)).rejects.toThrow(/is approved now, not pending/);
-    expect(cells()[1].slice(6)).toEqual([APPROVER, "2026-11-25T10:00:00.000Z", ""]);
+    expect(cells()[1].slice(6)).toEqual([APPROVER, "2026-11-25T10:00:00.000Z", "", "sandbox", "0xACC0"]);
   });
 
   it("submit refuses a preview with blockers, and anything but a fingerprint as the preparer", async () => {
