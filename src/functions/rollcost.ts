@@ -1,7 +1,7 @@
 // HEDGE.ROLLCOST(market, side, notional_usd, days, [tenor_days], [roll], [roll_within_hours], [max_trade_usd]): the cost of the program the desk runs (the tenor rule, the roll mode, Max trade's split) from one quote per distinct question (HEDGE.QUOTE's cached topics), with a warning row when the notional is above the side's capacity or the account's headroom, as a two-column spill.
 import type { Account, Market, Quote, Side, Tenor } from "../api/schemas";
 import { ArgumentError } from "../feeds/feed-error";
-import type { TopicSpec } from "../feeds/hub";
+import type { TopicSpec } from "../feeds/topic";
 import { accountTopic, marketsTopic, quoteTopic } from "../feeds/topics";
 import { rollModeOf } from "../policy/inputs";
 import { deskProgram, rollCost, tradePieces, type ProgramHedge } from "../policy/rollcost";

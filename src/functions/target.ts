@@ -1,7 +1,7 @@
 // HEDGE.TARGET(exposures, policy, [positions], [as_of]): the proposal of the hedge-to-target rule as a spill, on the live positions' and closed hedges' shared polls or, with positions given, from the ranges alone; at as_of, or now.
 import { ArgumentError } from "../feeds/feed-error";
 import { historyTopic, positionsTopic } from "../feeds/topics";
-import type { Snapshot, TopicSpec } from "../feeds/hub";
+import type { Snapshot, TopicSpec } from "../feeds/topic";
 import {
   dateMs,
   originOf,
