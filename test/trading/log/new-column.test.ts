@@ -1,0 +1,127 @@
+// A new Hedge Log column is one line of LOG_COLUMNS: with two columns added to the list (one of the body, one of the outcome), the intent carries them, a status update sets the new outcome, this computer's journal keeps both (and writes them back into a log that lost the row), the chain's newest form covers both while version 1 stays as released, and the memory workbook writes and reads them by header.
+import type * as Columns from "../../../src/trading/log/log-columns";
+
+const COLUMNS_MODULE = "../../../src/trading/log/log-columns";
+const ACCOUNT = "0x00000000000000000000000000000000000000aa";
+const NOW = new Date("2026-11-23T12:00:00.000Z");
+
+/** The two columns the test adds, as the recipe writes them: the next chain version (2). */
+const ADDED = [
+  { field: "counterparty", header: "Counterparty", kind: "text", numberFormat: "@", width: 120, part: "body", chain: 2 },
+  { field: "settlementNote", header: "Settlement note", kind: "text", numberFormat: "@", width: 160, part: "outcome", chain: 2 },
+];
+
+/** The modules of the log's way, loaded afresh over LOG_COLUMNS with `extra` appended (as if the list said so). */
+function loadWith(extra: readonly object[]) {
+  let loaded: {
+    hedgeLog: typeof import("../../../src/trading/log/hedge-log");
+    chain: typeof import("../../../src/trading/log/log-chain");
+    intent: typeof import("../../../src/trading/intent");
+    store: typeof import("../../../src/trading/intent-store");
+    journal: typeof import("../../../src/trading/journal");
+    memory: typeof import("../../../src/excel/memory-workbook");
+    memoryStore: typeof import("../../../src/excel/intent-store");
+    workbook: typeof import("../../../src/trading/workbook");
+  };
+  jest.isolateModules(() => {
+    jest.doMock(COLUMNS_MODULE, () => {
+      const real = jest.requireActual<typeof Columns>(COLUMNS_MODULE);
+      return { ...real, LOG_COLUMNS: [...real.LOG_COLUMNS, ...extra] };
+    });
+    /* eslint-disable @typescript-eslint/no-require-imports */
+    loaded = {
+      hedgeLog: require("../../../src/trading/log/hedge-log"),
+      chain: require("../../../src/trading/log/log-chain"),
+      intent: require("../../../src/trading/intent"),
+      store: require("../../../src/trading/intent-store"),
+      journal: require("../../../src/trading/journal"),
+      memory: require("../../../src/excel/memory-workbook"),
+      memoryStore: require("../../../src/excel/intent-store"),
+      workbook: require("../../../src/trading/workbook"),
+    };
+    /* eslint-enable @typescript-eslint/no-require-imports */
+  });
+  jest.dontMock(COLUMNS_MODULE);
+  return loaded!;
+}
+
+const OPEN_ROW = {
+  rowNumber: 2,
+  action: "open" as const,
+  market: "USDTNGN",
+  side: "buy" as const,
+  notional: 50_000,
+  tenor: 7 as const,
+  clientReference: "D-1",
+};
+
+describe("a column appended to LOG_COLUMNS is taken up everywhere (one line and this test)", () => {
+  const m = loadWith(ADDED);
+  type Extra = { counterparty?: string | null; settlementNote?: string | null };
+
+  it("the field lists: the body gets the body column, status updates the outcome column; the chain a version 2 form with each at its end, version 1 untouched", () => {
+    expect(m.hedgeLog.LOG_HEADERS.slice(-2)).toEqual(["Counterparty", "Settlement note"]);
+    expect(m.hedgeLog.LOG_BODY_FIELDS.at(-1)).toBe("counterparty");
+    expect(m.hedgeLog.LOG_STATUS_FIELDS.at(-1)).toBe("settlementNote");
+    const [v1, v2] = m.chain.CHAIN_FORMS;
+    expect(m.chain.CHAIN_FORMS).toHaveLength(2);
+    expect(m.chain.chainVersion()).toBe(2);
+    expect(v1).toEqual(
+      jest.requireActual<typeof import("../../../src/trading/log/log-chain")>("../../../src/trading/log/log-chain").CHAIN_FORMS[0],
+    );
+    expect(v2).toEqual({ version: 2, body: [...v1.body, "counterparty"], final: [...v1.final, "settlementNote"] });
+  });
+
+  it("the intent carries both, to its log row and back, and a status change sets the new outcome", () => {
+    const intent = m.intent.intentFromRow(OPEN_ROW, "k-1", "sandbox", "2026-11-23T09:00:00.000Z", ACCOUNT) as ReturnType<
+      typeof m.intent.intentFromRow
+    > &
+      Extra;
+    expect([intent.counterparty, intent.settlementNote]).toEqual([null, null]);
+    intent.counterparty = "ACME";
+    const changed = m.intent.applyPatch(intent, { status: "submitted", settlementNote: "T+0" } as never);
+    expect(changed).toEqual({ status: "submitted", settlementNote: "T+0" });
+    const record = m.intent.intentToLogRecord(intent) as ReturnType<typeof m.intent.intentToLogRecord> & Extra;
+    expect([record.counterparty, record.settlementNote]).toEqual(["ACME", "T+0"]);
+    const back = m.intent.intentFromLogRecord(record) as Extra;
+    expect([back.counterparty, back.settlementNote]).toEqual(["ACME", "T+0"]);
+  });
+
+  it("the journal writes both to the log (by header, linked in version 2) and to this computer's journal, which writes them back into a log that lost the row", async () => {
+    const store = new m.memoryStore.MemoryIntentStore();
+    const scope = m.store.intentScope("sandbox", ACCOUNT);
+    const file = () =>
+      new m.memory.MemoryWorkbook({ customProperties: { [m.workbook.WORKBOOK_ID_PROPERTY]: "wb-this" }, name: "Hedges.xlsx" });
+    const journalOn = (wb: InstanceType<typeof m.memory.MemoryWorkbook>) =>
+      new m.journal.Journal(wb, { store, scope, now: () => NOW, flushDelayMs: 60_000 });
+
+    const wb = file();
+    const journal = journalOn(wb);
+    await journal.load();
+    const intent = m.intent.intentFromRow(OPEN_ROW, "k-1", "sandbox", "2026-11-23T09:00:00.000Z", ACCOUNT);
+    (intent as Extra).counterparty = "ACME";
+    await journal.append([intent]);
+    journal.update(intent, { status: "submitted", hedgeId: "h-1", settlementNote: "T+0" } as never);
+    await journal.flush();
+
+    const [logged] = (await wb.readLog()) as Array<Awaited<ReturnType<typeof wb.readLog>>[number] & Extra>;
+    expect([logged.counterparty, logged.settlementNote, logged.status]).toEqual(["ACME", "T+0", "submitted"]);
+    expect(m.chain.versionOf(logged.rowHash!, logged)).toBe(2);
+    const [kept] = await store.load(scope);
+    expect([(kept.record as Extra).counterparty, (kept.record as Extra).settlementNote]).toEqual(["ACME", "T+0"]);
+
+    // The workbook closed without saving: the file reopens without the log; the journal writes the row back, whole.
+    const reopened = file();
+    const report = await journalOn(reopened).load();
+    expect(report).toBeDefined();
+    const [restored] = (await reopened.readLog()) as Array<Extra & { idempotencyKey: string }>;
+    expect([restored.idempotencyKey, restored.counterparty, restored.settlementNote]).toEqual(["k-1", "ACME", "T+0"]);
+  });
+
+  it("an entry this computer's journal wrote before the columns existed still reads, with them empty", () => {
+    const before = JSON.stringify([2, 28, ...Array.from({ length: 28 }, (_, i) => (i === 8 ? "k-1" : null)), null, null, null]);
+    const entry = m.store.decodeStoredIntent(before)!;
+    expect(entry.record.idempotencyKey).toBe("k-1");
+    expect([(entry.record as Extra).counterparty, (entry.record as Extra).settlementNote]).toEqual([null, null]);
+  });
+});
