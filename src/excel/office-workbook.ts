@@ -49,7 +49,7 @@ type ExcelApi = Pick<typeof Excel, "run">;
 /** Every batch waits for the user to leave cell-edit mode instead of failing (journal updates and fills run in the background). */
 const RUN_OPTIONS: Excel.RunOptions = { delayForCellEdit: true };
 
-export interface OfficeWorkbookOptions {
+interface OfficeWorkbookOptions {
   /** What one sync may carry; tests shrink it to see chunk boundaries. */
   limits?: ChunkLimits;
 }

@@ -20,9 +20,9 @@ export const ROLLCOST_LABELS = [
 ] as const;
 
 /** The longest program: 10 years of days. */
-export const ROLLCOST_MAX_DAYS = 3_650;
+const ROLLCOST_MAX_DAYS = 3_650;
 
-export function daysArg(value: unknown, name = "days"): number {
+function daysArg(value: unknown, name = "days"): number {
   if (isOmitted(value)) throw new ArgumentError(name, `${name} is required: how many days to stay hedged, e.g. 90.`);
   const n = typeof value === "number" ? value : typeof value === "string" ? Number(value.trim().replace(/[,_]/g, "")) : NaN;
   if (!Number.isInteger(n) || n < 1 || n > ROLLCOST_MAX_DAYS)
@@ -30,7 +30,7 @@ export function daysArg(value: unknown, name = "days"): number {
   return n;
 }
 
-export function rollCostSpill(notionalUsd: number, days: number, tenors: readonly Tenor[], quotes: ReadonlyMap<Tenor, Quote>): Spill {
+function rollCostSpill(notionalUsd: number, days: number, tenors: readonly Tenor[], quotes: ReadonlyMap<Tenor, Quote>): Spill {
   const c = rollCost(notionalUsd, days, tenors, (t) => quotes.get(t) as Quote);
   const values = [c.hedges, c.tenors, c.feesUsdc, c.carryUsdc, c.priceImpactUsd, c.totalUsd, c.yearlyRate];
   return ROLLCOST_LABELS.map((label, i) => [label, values[i]]);

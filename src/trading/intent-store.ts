@@ -85,7 +85,7 @@ export function prunable(entries: readonly StoredIntent[], nowMs: number): strin
  * its state machine cannot reach from the stored one (filled → submitting, submitted → submitting) keeps the stored
  * entry (a write in the same state is taken), and the facts written before a request left (Sent at, Notional before, the sending key) are never lost.
  */
-export function laterOf(stored: StoredIntent | null, next: StoredIntent): StoredIntent {
+function laterOf(stored: StoredIntent | null, next: StoredIntent): StoredIntent {
   if (stored === null) return next;
   const from = stored.record.status;
   const to = next.record.status;

@@ -7,7 +7,7 @@ import { LOG_COLUMNS, type LogColumn, type LogRecord } from "./log-columns";
 export const CHAIN_START = "0".repeat(64);
 
 /** What the add-in writes beside a row's cells: the link it follows, its own link, and its seal once final. */
-export interface ChainCells {
+interface ChainCells {
   /** The link of the row written before it (CHAIN_START for the first). */
   prevHash: string | null;
   /** SHA-256 of prevHash and the row's canonical body. */
@@ -153,7 +153,7 @@ export interface ChainRow {
 export type ChainFindingKind =
   "before_chain" | "edited" | "edited_after_final" | "not_sealed" | "inserted" | "deleted_before" | "moved" | "forked" | "cut_off";
 
-export interface ChainFinding {
+interface ChainFinding {
   kind: ChainFindingKind;
   /** The sheet row it is about (cut_off: the last row of the log, or null for an empty log). */
   rowNumber: number | null;
