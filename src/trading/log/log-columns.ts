@@ -83,7 +83,7 @@ export interface LogRecord extends RowOutcome, Partial<RowJournal>, Partial<RowA
  *   user's decision): the seal (Final hash) covers it, status updates may set it (LOG_STATUS_FIELDS);
  * - "link": the hash chain's own cells, the log's alone: this computer's journal keeps none of them (a row written back
  *   from it is a new link).
- * Every column but a link is kept by this computer's journal and carried by the intent.
+ * The intent carries every column; this computer's journal keeps every column but the links.
  */
 export type LogColumn = {
   field: keyof LogRecord;
