@@ -164,7 +164,7 @@ export function intentFromLogRecord(record: LogRecord): Intent | null {
     action: record.action as Action,
     market: record.market,
     side: record.side as Side,
-    tenor: record.tenor as Tenor | null,
+    tenor: fields.tenor as Tenor | null,
     rowNumber: null,
     loggedAt: record.loggedAt,
     status: record.status as IntentStatus,

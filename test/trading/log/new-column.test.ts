@@ -125,3 +125,55 @@ describe("a column appended to LOG_COLUMNS is taken up everywhere (one line and 
     expect([(entry.record as Extra).counterparty, (entry.record as Extra).settlementNote]).toEqual([null, null]);
   });
 });
+
+describe("every column of today's list", () => {
+  // Imported as the rest of the tests do: the list as it is.
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  const { LOG_COLUMNS } = require("../../../src/trading/log/hedge-log") as typeof import("../../../src/trading/log/hedge-log");
+  const intent = require("../../../src/trading/intent") as typeof import("../../../src/trading/intent");
+  const store = require("../../../src/trading/intent-store") as typeof import("../../../src/trading/intent-store");
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  const base = intent.intentToLogRecord(intent.intentFromRow(OPEN_ROW, "k-1", "sandbox", "2026-11-23T09:00:00.000Z", ACCOUNT));
+  /** A record with a value of its own in every column (the key kept usable, the typed fields valid). */
+  const full = () => {
+    const record = { ...base } as unknown as Record<string, unknown>;
+    LOG_COLUMNS.forEach((c, i) => {
+      if (!["idempotencyKey", "environment", "action", "market", "side", "status", "tenor"].includes(c.field))
+        record[c.field] = c.kind === "text" || c.kind === "date" ? `v${i}` : i;
+    });
+    return record as unknown as typeof base;
+  };
+
+  it("goes from a log row into the intent and back unchanged; an empty or absent cell reads as null", () => {
+    expect(intent.intentToLogRecord(intent.intentFromLogRecord(full())!)).toEqual(full());
+    for (const c of LOG_COLUMNS.filter(
+      (c) => !["idempotencyKey", "environment", "action", "market", "side", "status", "loggedAt"].includes(c.field),
+    )) {
+      const blank = intent.intentFromLogRecord({ ...full(), [c.field]: "" }) as unknown as Record<string, unknown>;
+      const absent = intent.intentFromLogRecord({ ...full(), [c.field]: undefined }) as unknown as Record<string, unknown>;
+      expect([c.field, blank[c.field], absent[c.field]]).toEqual([c.field, null, null]);
+    }
+  });
+
+  it("is kept by this computer's journal but the chain's cells, which read as null even when a text holds them", () => {
+    const entry = {
+      record: full(),
+      keyId: null,
+      anchor: null,
+      finalAt: null,
+      workbookId: null,
+      workbookName: null,
+      dismissedIn: [],
+      parkedFor: null,
+    };
+    const text = store.encodeStoredIntent(entry);
+    const links = LOG_COLUMNS.flatMap((c, i) => (c.part === "link" ? [i] : []));
+    const parsed = JSON.parse(text) as unknown[];
+    expect(links.map((i) => parsed[2 + i])).toEqual(links.map(() => null));
+    const expected = { ...full(), prevHash: null, rowHash: null, finalHash: null };
+    expect(store.decodeStoredIntent(text)!.record).toEqual(expected);
+    // A text holding the chain's cells (another version's) still reads them as null: they are the log's.
+    links.forEach((i) => (parsed[2 + i] = "f".repeat(64)));
+    expect(store.decodeStoredIntent(JSON.stringify(parsed))!.record).toEqual(expected);
+  });
+});
