@@ -129,7 +129,8 @@ describe("a column appended to LOG_COLUMNS is taken up everywhere (one line and 
 describe("every column of today's list", () => {
   // Imported as the rest of the tests do: the list as it is.
   /* eslint-disable @typescript-eslint/no-require-imports */
-  const { LOG_COLUMNS } = require("../../../src/trading/log/hedge-log") as typeof import("../../../src/trading/log/hedge-log");
+  const { LOG_BODY_FIELDS, LOG_COLUMNS, LOG_STATUS_FIELDS } =
+    require("../../../src/trading/log/hedge-log") as typeof import("../../../src/trading/log/hedge-log");
   const intent = require("../../../src/trading/intent") as typeof import("../../../src/trading/intent");
   const store = require("../../../src/trading/intent-store") as typeof import("../../../src/trading/intent-store");
   /* eslint-enable @typescript-eslint/no-require-imports */
@@ -143,6 +144,13 @@ describe("every column of today's list", () => {
     });
     return record as unknown as typeof base;
   };
+
+  it("status updates set the outcome columns, the Account (claimed on an older log's row) and the Final hash; the body is the rest but the links", () => {
+    const outcome = LOG_COLUMNS.filter((c) => c.part === "outcome").map((c) => c.field);
+    expect(LOG_STATUS_FIELDS).toEqual([...outcome.slice(0, 8), "account", ...outcome.slice(8), "finalHash"]);
+    expect(LOG_BODY_FIELDS).toEqual(LOG_COLUMNS.filter((c) => c.part === "body").map((c) => c.field));
+    expect(LOG_BODY_FIELDS).toHaveLength(13);
+  });
 
   it("goes from a log row into the intent and back unchanged; an empty or absent cell reads as null", () => {
     expect(intent.intentToLogRecord(intent.intentFromLogRecord(full())!)).toEqual(full());
