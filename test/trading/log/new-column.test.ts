@@ -1,5 +1,8 @@
-// A new Hedge Log column is one line of LOG_COLUMNS: with two columns added to the list (one of the body, one of the outcome), the intent carries them, a status update sets the new outcome, this computer's journal keeps both (and writes them back into a log that lost the row), the chain's newest form covers both while version 1 stays as released, and the memory workbook writes and reads them by header.
+// A new Hedge Log column is one line of LOG_COLUMNS: with two columns added to the list (one of the body, one of the outcome), the intent carries them, a status update sets the new outcome, this computer's journal keeps both (and writes them back into a log that lost the row), the chain's newest form covers both while version 1 stays as released, and the memory and Office.js workbooks write and read them by header.
 import type * as Columns from "../../../src/trading/log/log-columns";
+import { OfficeWorkbook } from "../../../src/excel/office-workbook";
+import { LOG_SHEET_NAME } from "../../../src/trading/log/hedge-log";
+import { ExcelModel } from "../../excel/excel-model";
 
 const COLUMNS_MODULE = "../../../src/trading/log/log-columns";
 const ACCOUNT = "0x00000000000000000000000000000000000000aa";
@@ -22,6 +25,7 @@ function loadWith(extra: readonly object[]) {
     memory: typeof import("../../../src/excel/memory-workbook");
     memoryStore: typeof import("../../../src/excel/intent-store");
     workbook: typeof import("../../../src/trading/workbook");
+    office: typeof import("../../../src/excel/office-workbook");
   };
   jest.isolateModules(() => {
     jest.doMock(COLUMNS_MODULE, () => {
@@ -38,6 +42,7 @@ function loadWith(extra: readonly object[]) {
       memory: require("../../../src/excel/memory-workbook"),
       memoryStore: require("../../../src/excel/intent-store"),
       workbook: require("../../../src/trading/workbook"),
+      office: require("../../../src/excel/office-workbook"),
     };
     /* eslint-enable @typescript-eslint/no-require-imports */
   });
@@ -116,6 +121,21 @@ describe("a column appended to LOG_COLUMNS is taken up everywhere (one line and 
     expect(report).toBeDefined();
     const [restored] = (await reopened.readLog()) as Array<Extra & { idempotencyKey: string }>;
     expect([restored.idempotencyKey, restored.counterparty, restored.settlementNote]).toEqual(["k-1", "ACME", "T+0"]);
+  });
+
+  it("the Office.js adapter appends both to a log written before them, by header at its end, and writes and reads them", async () => {
+    const model = new ExcelModel();
+    await new OfficeWorkbook(model.excel).ensureLog(); // a log as today's version makes it
+    const wb = new m.office.OfficeWorkbook(model.excel);
+    const record = {
+      ...m.intent.intentToLogRecord(m.intent.intentFromRow(OPEN_ROW, "k-1", "sandbox", "2026-11-23T09:00:00.000Z", ACCOUNT)),
+      counterparty: "ACME",
+    };
+    await wb.appendLog([record]);
+    expect(await wb.updateLog([{ idempotencyKey: "k-1", status: "submitted", settlementNote: "T+0" } as never])).toEqual({ missing: [] });
+    expect(model.grid(LOG_SHEET_NAME)[0].slice(-3)).toEqual(["Final hash", "Counterparty", "Settlement note"]);
+    const [read] = (await wb.readLog()) as Array<Extra & { status: string }>;
+    expect([read.counterparty, read.settlementNote, read.status]).toEqual(["ACME", "T+0", "submitted"]);
   });
 
   it("an entry this computer's journal wrote before the columns existed still reads, with them empty", () => {
