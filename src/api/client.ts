@@ -42,13 +42,13 @@ export interface ClientOptions extends Omit<SenderOptions, "baseUrl" | "apiKey">
   baseUrl: string;
 }
 
-export interface MutationOptions {
+interface MutationOptions {
   /** Reuse the key of an earlier attempt of the same action; a new one is made when absent. */
   idempotencyKey?: string;
   signal?: AbortSignal;
 }
 
-export type MutationResult<T> = ApiResult<T> & { idempotencyKey: string };
+type MutationResult<T> = ApiResult<T> & { idempotencyKey: string };
 
 /** A fresh Idempotency-Key for one logical action. */
 export function newIdempotencyKey(): string {

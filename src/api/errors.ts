@@ -28,8 +28,8 @@ export const SERVICE_ERROR_STATUS = {
 
 export type ServiceErrorCode = keyof typeof SERVICE_ERROR_STATUS;
 /** Raised by the client itself: no usable answer came back. */
-export type ClientErrorCode = "network_error" | "timeout" | "invalid_response";
-export type ErrorCode = ServiceErrorCode | ClientErrorCode;
+type ClientErrorCode = "network_error" | "timeout" | "invalid_response";
+type ErrorCode = ServiceErrorCode | ClientErrorCode;
 
 export const ERROR_CODES = [
   ...(Object.keys(SERVICE_ERROR_STATUS) as ServiceErrorCode[]),
@@ -62,7 +62,7 @@ const ADVICE: Partial<Record<string, string>> = {
   key_origin_mismatch: "Type the API key again to use it with this service, or go back to the base URL it was saved for.",
 };
 
-export interface HedgingApiErrorInit {
+interface HedgingApiErrorInit {
   code: ErrorCode | string;
   message: string;
   /** HTTP status, or null when no HTTP answer was received. */

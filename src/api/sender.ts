@@ -7,7 +7,7 @@ import { fetchTransport, type HttpTransport, type HttpResponse } from "./transpo
 import { FlowControl, realSleep, type Answer, type FlowState, type Priority, type RateOptions, type Sleep } from "./throttle";
 import { httpDateMs, utcMs } from "./time";
 
-export interface RetryPolicy {
+interface RetryPolicy {
   /** Attempts in all, the first included. */
   maxAttempts: number;
   baseDelayMs: number;
@@ -63,7 +63,7 @@ export interface TradeEvent {
   ok: boolean;
 }
 
-export interface RequestSpec<S extends z.ZodMiniType> {
+interface RequestSpec<S extends z.ZodMiniType> {
   method: "GET" | "POST";
   path: string;
   query?: Record<string, string | number | undefined>;
@@ -81,7 +81,7 @@ export interface ApiResult<T> {
   meta: Meta;
 }
 
-export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 4, baseDelayMs: 250, maxDelayMs: 8_000, maxRetryAfterMs: 60_000 };
+const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 4, baseDelayMs: 250, maxDelayMs: 8_000, maxRetryAfterMs: 60_000 };
 
 interface SharedGet {
   promise: Promise<ApiResult<unknown>>;

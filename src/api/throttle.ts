@@ -39,7 +39,7 @@ export interface RateOptions {
  * 429 back to 90 % of what the service accepted in the last second (at most halving it). Below half the limit learned
  * (after a run of 429s) the rate doubles again every second until it is back there.
  */
-export const DEFAULT_RATE: RateOptions = {
+const DEFAULT_RATE: RateOptions = {
   adaptive: true,
   initialPerSecond: 5,
   minPerSecond: 0.5,

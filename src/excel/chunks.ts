@@ -4,7 +4,7 @@ import type { CellValue } from "../trading/cells";
 /** What a read or a write aims to carry per sync: half the 1 MiB goal, so a chunk whose cells weigh twice the last one's still fits. */
 export const SYNC_BUDGET_BYTES = 512 * 1024;
 /** Rows per sync at most, however light they are (a narrow read such as the idempotency-key column). */
-export const MAX_ROWS_PER_SYNC = 10_000;
+const MAX_ROWS_PER_SYNC = 10_000;
 /** Cells per sync at most: 2,000 rows of a 20-column log. */
 export const MAX_CELLS_PER_SYNC = 40_000;
 /** The most characters an Excel cell holds. */
@@ -17,7 +17,7 @@ export const FIRST_READ_CELLS = Math.floor(SYNC_BUDGET_BYTES / (MAX_CELL_CHARS +
 /** How much a chunk may grow over the last one: light data reaches its full size in a few syncs (15 → 40,000 cells in six syncs). */
 export const READ_GROWTH = 4;
 /** Ranges read per sync at most (each costs ~200 bytes of request). */
-export const MAX_RANGES_PER_SYNC = 1_000;
+const MAX_RANGES_PER_SYNC = 1_000;
 /** What one range assignment costs in the request besides its values (object path, action, ids). */
 export const BYTES_PER_RANGE = 200;
 
@@ -147,7 +147,7 @@ export interface Block {
 }
 
 /** What the next chunk may take: cells, rows (summed over its blocks) and ranges. */
-export interface ChunkAllowance {
+interface ChunkAllowance {
   cells: number;
   rows: number;
   ranges: number;
@@ -188,7 +188,7 @@ const isTooLarge = (e: unknown) => (e as { code?: unknown } | null)?.code === "R
 type LoadedProperty = "values" | "formulas" | "valueTypes";
 
 /** One block of a chunk as read: its range with the properties loaded. */
-export interface BlockRead<T extends Block> {
+interface BlockRead<T extends Block> {
   block: T;
   range: Excel.Range;
 }
@@ -236,7 +236,7 @@ export async function* readBlocks<T extends Block>(
 }
 
 /** One span of a chunked read, with its rows' values. */
-export interface SpanValues {
+interface SpanValues {
   span: RowSpan;
   values: CellValue[][];
 }

@@ -6,7 +6,7 @@ import { LOG_COLUMNS, cellsToLogRecord, type LogColumn, type LogRecord } from ".
 type Field = keyof LogRecord;
 
 /** Header text as compared: trimmed, case and inner spacing ignored ("logged at  (utc)" is "Logged at (UTC)"). */
-export function headerKey(v: unknown): string {
+function headerKey(v: unknown): string {
   return (v === null || v === undefined ? "" : String(v)).trim().replace(/\s+/g, " ").toLowerCase();
 }
 
@@ -80,7 +80,7 @@ export function dateText(v: CellValue | undefined): string | null {
   return typeof v === "number" ? fromExcelDate(v) : String(v);
 }
 
-export interface LogCell {
+interface LogCell {
   value: CellValue;
   /** Set when the value could not be written as its column's type: it is written as text, and the row's Message says so. */
   problem: string | null;
@@ -91,7 +91,7 @@ export interface LogCell {
  * timestamp, a number that is not finite, text in a number column) is written as text as it came, with a problem naming
  * the column, so the rest of the row and every other row are still written.
  */
-export function logCell(column: LogColumn, value: unknown): LogCell {
+function logCell(column: LogColumn, value: unknown): LogCell {
   if (value === null || value === undefined || value === "") return { value: "", problem: null };
   switch (column.kind) {
     case "date": {

@@ -19,13 +19,13 @@ interface Live {
 }
 
 /** The functions as the page registered them: CustomFunctions.associate keeps them by upper-case id (Office.js's Association). */
-export function registeredFunctions(): Record<string, Registered> {
+function registeredFunctions(): Record<string, Registered> {
   const ns = typeof CustomFunctions === "undefined" ? undefined : (CustomFunctions as unknown as { _association?: { mappings?: object } });
   return (ns?._association?.mappings ?? {}) as Record<string, Registered>;
 }
 
 /** The arguments of `=HEDGE.NAME(a, b, …)`: "text" (with "" inside), numbers, and empty (omitted) arguments. */
-export function parseHedgeCall(formula: string): { id: string; args: Array<string | number | undefined> } {
+function parseHedgeCall(formula: string): { id: string; args: Array<string | number | undefined> } {
   const m = /^=HEDGE\.([A-Z_][A-Z0-9_]*)\((.*)\)$/i.exec(formula.trim());
   if (!m) throw new Error(`Not a HEDGE.* call with literal arguments: ${formula}`);
   const args: Array<string | number | undefined> = [];

@@ -12,7 +12,7 @@ export interface MemoryTable {
   totalsRow?: boolean;
 }
 
-export interface MemorySheet {
+interface MemorySheet {
   cells: CellValue[][];
   /** Number format per column index (the log sets them per column). */
   columnFormats: Map<number, string>;
@@ -27,7 +27,7 @@ export interface MemorySheet {
   filtered: Map<string, Set<number>>;
 }
 
-export interface MemoryWorkbookInit {
+interface MemoryWorkbookInit {
   /** Sheets by name, each a grid of values starting at A1. */
   sheets?: Record<string, CellValue[][]>;
   /** Custom document properties as saved in the file (e.g. the workbook id of an earlier session). */
@@ -70,7 +70,7 @@ export function formatAddress(rect: CellRect): string {
 }
 
 /** What Excel keeps of a value written into a cell (a model of Excel reading typed text, used by this workbook and tests). */
-export interface StoredCell {
+interface StoredCell {
   value: CellValue;
   /** Set when Excel would have made a formula of it (the value is then the formula's result, here "#NAME?"). */
   formula?: string;
@@ -116,7 +116,7 @@ export function excelStores(value: CellValue, format: string | undefined): Store
   return { value };
 }
 
-export const isEmpty = (v: CellValue | undefined) => v === null || v === undefined || v === "";
+const isEmpty = (v: CellValue | undefined) => v === null || v === undefined || v === "";
 export const newSheet = (cells: CellValue[][] = []): MemorySheet => ({
   cells,
   columnFormats: new Map(),

@@ -49,19 +49,10 @@ import {
   type LogLayout,
 } from "./log-layout";
 import { MemoryGrid, newSheet, setCell, usedRect, type MemoryTable } from "./memory-grid";
-import { columnLetters, mergeSpans, planSelection, quoteSheet, spanRows, spansAddress, type CellRect } from "./selection-plan";
+import { columnLetters, mergeSpans, planSelection, spanRows, spansAddress } from "./selection-plan";
 
-export { columnLetters, quoteSheet, type CellRect };
-export {
-  MemoryGrid,
-  columnIndex,
-  excelStores,
-  formatAddress,
-  parseAddress,
-  type MemoryTable,
-  type MemoryWorkbookInit,
-  type StoredCell,
-} from "./memory-grid";
+export { columnLetters };
+export { columnIndex, excelStores } from "./memory-grid";
 
 type Field = keyof LogRecord;
 

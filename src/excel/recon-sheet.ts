@@ -43,7 +43,7 @@ export function officeSheetWriter(run: Runner = (batch) => Excel.run(batch)): Sh
   };
 }
 
-export interface MemorySheet {
+interface MemorySheet {
   values: CellValue[][];
   formats: string[][];
   columnWidths: number[];

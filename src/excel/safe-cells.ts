@@ -2,10 +2,10 @@
 import type { CellValue } from "../trading/cells";
 
 /** Excel's Text number format: a cell so formatted keeps what is written as typed (no formula, no number, no date). */
-export const TEXT_FORMAT = "@";
+const TEXT_FORMAT = "@";
 
 /** A number format over a block of cells; rows and columns are 0-based and relative to the block's top-left cell. */
-export interface FormatRun {
+interface FormatRun {
   row: number;
   column: number;
   rows: number;

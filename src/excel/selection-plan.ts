@@ -17,7 +17,7 @@ export interface TableFacts {
   totalsRow?: boolean;
 }
 
-export interface SelectionPlan {
+interface SelectionPlan {
   /** The table the rows come from, or null for rows under the used range's first row. */
   tableName: string | null;
   /** 0-based sheet row of the header. */
@@ -28,7 +28,7 @@ export interface SelectionPlan {
   spans: RowSpan[];
 }
 
-export function intersects(a: CellRect, b: CellRect): boolean {
+function intersects(a: CellRect, b: CellRect): boolean {
   return a.left <= b.right && b.left <= a.right && a.top <= b.bottom && b.top <= a.bottom;
 }
 

@@ -18,7 +18,7 @@ import { columnLetters, quoteSheet } from "./selection-plan";
 
 type Runner = <T>(batch: (context: Excel.RequestContext) => Promise<T>) => Promise<T>;
 
-export interface SnapshotLimits {
+interface SnapshotLimits {
   /** Formula cells (any formula) in the scope. */
   formulaCells: number;
   /** HEDGE.* formulas to replace. */
@@ -27,9 +27,9 @@ export interface SnapshotLimits {
   cells: number;
 }
 
-export const SNAPSHOT_LIMITS: SnapshotLimits = { formulaCells: 200_000, hedgeFormulas: 20_000, cells: 500_000 };
+const SNAPSHOT_LIMITS: SnapshotLimits = { formulaCells: 200_000, hedgeFormulas: 20_000, cells: 500_000 };
 
-export interface OfficeSnapshotOptions {
+interface OfficeSnapshotOptions {
   run?: Runner;
   /** Office.context.requirements.isSetSupported, injectable for tests. */
   isSetSupported?: (name: string, version: string) => boolean;

@@ -33,7 +33,7 @@ export function toCell(field: string, value: unknown): Cell {
 }
 
 /** The value at a dotted path such as "pricing.execution_price". */
-export function valueAt(record: unknown, path: string): unknown {
+function valueAt(record: unknown, path: string): unknown {
   let current: unknown = record;
   for (const part of path.split(".")) {
     if (current === null || typeof current !== "object") return undefined;
@@ -60,7 +60,7 @@ export const QUOTE_FIELDS = [
   "upfront.total_upfront_usdc",
 ] as const;
 
-export const POSITION_FIELDS = [
+const POSITION_FIELDS = [
   "market",
   "side",
   "size_usd",
@@ -104,7 +104,7 @@ export const HEDGE_FIELDS = [
   "maturity_at",
 ] as const;
 
-export const MARKET_COLUMNS = [
+const MARKET_COLUMNS = [
   "market",
   "status",
   "price",

@@ -16,7 +16,7 @@ listenForPauseToggle();
 startSaved();
 
 /** What each function of functions.ts does with its cell (its invocation) and arguments, on the shared hub's streams. */
-export const work = {
+const work = {
   price: (cell: Sink<number>, market: unknown) => handlers.price(cellStreams(), cell, market),
   quote: (cell: Sink<Spill>, market: unknown, side: unknown, notional: unknown, tenor: unknown, field: unknown) =>
     handlers.quote(cellStreams(), cell, market, side, notional, tenor, field),

@@ -32,7 +32,7 @@ const EXCEL_EPOCH_MS = Date.UTC(1899, 11, 30);
 export const HISTORY_MAX_PAGES = 10;
 
 /** A window on closed_at: from (inclusive) and to (exclusive), epoch ms, either open. */
-export interface HistoryWindow {
+interface HistoryWindow {
   fromMs: number | null;
   toMs: number | null;
 }
@@ -84,7 +84,7 @@ export function historyWindow(from: unknown, to: unknown): HistoryWindow {
 }
 
 /** The topic of one window: every page of history in it, newest first, and whether that is all (endpoint "history": the slow refresh, 60 s by default). */
-export function historyWindowTopic(closedAt: HistoryWindow): TopicSpec<HistoryRead> {
+function historyWindowTopic(closedAt: HistoryWindow): TopicSpec<HistoryRead> {
   const iso = (ms: number | null) => (ms === null ? "" : new Date(ms).toISOString());
   return {
     key: `history-window:${iso(closedAt.fromMs)}|${iso(closedAt.toMs)}`,
@@ -100,13 +100,13 @@ export function historyWindowTopic(closedAt: HistoryWindow): TopicSpec<HistoryRe
 }
 
 /** How the first cell of the last row of a spill cut short begins ("LIST CUT at 5000 records"); the next cell says why. */
-export const HISTORY_CUT_MARK = "LIST CUT";
+const HISTORY_CUT_MARK = "LIST CUT";
 
 /**
  * The spill: a header row of HISTORY_FIELDS, then one row per record, newest first; times as Excel date serials (UTC).
  * When the read was cut short, a last row says so: "LIST CUT at N records" in its first cell, what is missing and why in the next.
  */
-export function historySpill(read: HistoryRead): Spill {
+function historySpill(read: HistoryRead): Spill {
   const newestFirst = [...read.records].sort((a, b) => utcMs(b.closed_at) - utcMs(a.closed_at));
   const spill = table(newestFirst, HISTORY_FIELDS);
   if (!read.complete) {

@@ -3,12 +3,12 @@ import { sharedHub } from "../feeds/shared";
 import { CellStreams, type CellError } from "./stream";
 
 /** Dispatched by the ribbon's "Pause feeds" button (src/commands/commands.ts). */
-export const TOGGLE_PAUSE_EVENT = "hedge:toggle-pause";
+const TOGGLE_PAUSE_EVENT = "hedge:toggle-pause";
 
 let streams: CellStreams | null = null;
 
 /** Turns a CellError into what setResult takes: in Excel a CustomFunctions.Error, built by the entry file functions.ts. */
-export type ErrorFactory = (error: CellError) => unknown;
+type ErrorFactory = (error: CellError) => unknown;
 
 let makeError: ErrorFactory = (error) => error;
 

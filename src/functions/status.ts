@@ -2,18 +2,6 @@
 import type { FeedStatus } from "../feeds/feed-status";
 import { serialFromMs, type Spill } from "./cells";
 
-export const STATUS_FIELDS = [
-  "environment",
-  "connected",
-  "reason",
-  "last_update",
-  "requests_last_minute",
-  "paused",
-  "active_feeds",
-  "rate_per_second",
-  "rate_limited_last_minute",
-] as const;
-
 export function statusSpill(status: FeedStatus): Spill {
   return [
     ["environment", status.environment],

@@ -10,7 +10,7 @@ export interface CellError {
   message: string;
 }
 
-export type Outcome<R> = { value: R } | { error: CellError };
+type Outcome<R> = { value: R } | { error: CellError };
 
 /** The part of CustomFunctions.StreamingInvocation a cell stream uses. */
 export interface Sink<R> {
@@ -33,7 +33,7 @@ export class Unavailable extends Error {
 const ARGUMENT_CODES = new Set(["validation_error", "market_not_allowed"]);
 const MAX_MESSAGE = 250;
 
-export function cellErrorOf(error: FeedError): CellError {
+function cellErrorOf(error: FeedError): CellError {
   if (error.kind === "no_key") return { code: "#N/A", message: error.message };
   if (error.kind === "argument") return { code: "#VALUE!", message: clip(error.message) };
   const advice = error.advice && !error.message.includes(error.advice) ? ` ${error.advice}` : "";

@@ -6,7 +6,7 @@ import { formatUtc, plural } from "./format";
 import { ACTION_LABELS, actionMix, confirmation, rowTitle, sendPlan } from "./trade-model";
 import { READ_ONLY_NOTE, type KeyAccess } from "./key-access";
 
-export const APPROVAL_STATUS_LABELS: Record<ApprovalStatus, string> = {
+const APPROVAL_STATUS_LABELS: Record<ApprovalStatus, string> = {
   pending: "Pending approval",
   approved: "Approved, not all sent: approve again to finish",
   rejected: "Rejected",
@@ -14,7 +14,7 @@ export const APPROVAL_STATUS_LABELS: Record<ApprovalStatus, string> = {
 };
 
 /** How many decided batches the list shows under the pending ones (newest first). */
-export const RECENT_DECIDED = 5;
+const RECENT_DECIDED = 5;
 
 /** The batch hash as the list shows it: its first 12 hex characters (the sheet and the log hold it whole). */
 export function shortHash(hash: string): string {
@@ -62,7 +62,7 @@ export function batchItem(batch: ApprovalBatch): BatchItem {
 }
 
 /** A batch's row as the approver reads it: action, side, market, amount, tenor and client reference ("Open buy USDTNGN 20,000.00 USD, 7d, client reference DEAL-1"). */
-export function batchRowText(r: TradeRequest): string {
+function batchRowText(r: TradeRequest): string {
   return `${rowTitle(r)}${r.clientReference ? `, client reference ${r.clientReference}` : ", no client reference"}`;
 }
 
@@ -83,7 +83,7 @@ export function approvalsList(batches: readonly ApprovalBatch[], recent = RECENT
  * A changed row's mark beside it in the batch's row list ("Notional changed", "added", "moved: prepared as row 2"); the
  * check's refusal says the same in sentences (the desk's describeChange), removed rows included.
  */
-export function rowMark(change: Exclude<BatchChange, { kind: "removed" }>): string {
+function rowMark(change: Exclude<BatchChange, { kind: "removed" }>): string {
   switch (change.kind) {
     case "changed":
       return change.fields.length ? `${change.fields.map((f) => FIELD_LABELS[f]).join(", ")} changed` : "changed";
@@ -94,7 +94,7 @@ export function rowMark(change: Exclude<BatchChange, { kind: "removed" }>): stri
   }
 }
 
-export interface CheckView {
+interface CheckView {
   /** Approve is enabled only when this is null. */
   refusal: string | null;
   /** The rows (1-based positions in the batch as read now) changed in place, moved or added since preparation, with their mark. */

@@ -1,6 +1,6 @@
 // Geometry of the pane's two drawings: the exposure-versus-cap bar and the rate sparkline (pure numbers, no DOM).
 
-export interface ExposureBarGeometry {
+interface ExposureBarGeometry {
   /** Width of the used part, 0..width. */
   usedWidth: number;
   /** Share of the cap in use, 0..1 (clamped); NaN-free. */
@@ -11,7 +11,7 @@ export interface ExposureBarGeometry {
   label: string;
 }
 
-export const EXPOSURE_WARNING_SHARE = 0.8;
+const EXPOSURE_WARNING_SHARE = 0.8;
 
 /** The used part of a bar of `width` for `exposure` against `cap`; a cap of zero counts as full. */
 export function exposureBar(exposure: number, cap: number, width: number): ExposureBarGeometry {
@@ -28,7 +28,7 @@ export interface Point {
   value: number;
 }
 
-export interface SparklineGeometry {
+interface SparklineGeometry {
   /** SVG path data ("M x y L x y ..."), empty when there are no points. */
   path: string;
   min: number;

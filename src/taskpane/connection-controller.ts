@@ -55,7 +55,7 @@ export function errorView(e: unknown, secret?: string | null): ErrorView {
 }
 
 /** What the pane says when the browser withheld the service's answer for CORS (the origin to allow, and whom to ask), or refused its redirect. */
-export function corsView({ pageOrigin, serviceOrigin, redirected }: CorsDiagnosis): ErrorView {
+function corsView({ pageOrigin, serviceOrigin, redirected }: CorsDiagnosis): ErrorView {
   if (redirected)
     return {
       code: "redirected",
@@ -77,7 +77,7 @@ export function corsView({ pageOrigin, serviceOrigin, redirected }: CorsDiagnosi
 
 type Listener = (state: ConnectionState) => void;
 
-export interface ConnectionControllerOptions {
+interface ConnectionControllerOptions {
   store: SettingsStore;
   connection: Connection;
   /** Base URL shown when none was saved (the local sandbox in development builds). */

@@ -8,7 +8,7 @@ import type { ConnectionController } from "./connection-controller";
 import { diagnosticsReport, type DiagnosticFacts, type ErrorLog, type OfficeFacts } from "./diagnostics";
 import { byId } from "./dom";
 
-export interface DiagnosticsPanelDeps {
+interface DiagnosticsPanelDeps {
   controller: ConnectionController;
   store: SettingsStore;
   /** This computer's journal once the pane has loaded it (its counts are left out before). */

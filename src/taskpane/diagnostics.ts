@@ -18,9 +18,9 @@ export const REQUIREMENT_SETS: ReadonlyArray<{ name: string; version: string; wh
 ];
 
 /** How many errors the report lists (the newest). */
-export const ERROR_LOG_SIZE = 50;
+const ERROR_LOG_SIZE = 50;
 
-export interface LoggedError {
+interface LoggedError {
   /** ISO 8601 UTC. */
   at: string;
   /** Where the pane met it: connection, trade, row, workbook, page. */

@@ -1,7 +1,7 @@
 // The environment badge: SANDBOX, or a red LIVE that says production money, from the key's prefix.
 import type { Environment } from "../api/environment";
 
-export interface BadgeModel {
+interface BadgeModel {
   label: "SANDBOX" | "LIVE";
   tone: "neutral" | "danger";
   /** The sentence next to the badge. */

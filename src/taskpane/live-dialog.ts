@@ -4,7 +4,7 @@ import { byId, focusWhenReady } from "./dom";
 type DialogElement = HTMLElement & { show(): void; hide(): void };
 
 /** Whether the fluent-dialog's native <dialog> is open. */
-export function dialogIsOpen(dialog: HTMLElement): boolean {
+function dialogIsOpen(dialog: HTMLElement): boolean {
   return dialog.shadowRoot?.querySelector("dialog")?.open ?? false;
 }
 

@@ -4,7 +4,7 @@ import { utcMs } from "../api/time";
 import { formatUsd } from "./format";
 
 /** How far ahead the overview looks for maturities. */
-export const MATURITY_WINDOW_MS = 24 * 3_600_000;
+const MATURITY_WINDOW_MS = 24 * 3_600_000;
 
 export interface MaturityItem {
   market: string;
@@ -17,7 +17,7 @@ export interface MaturityItem {
 }
 
 /** What a proposal said about a side: a row's target, or, without a row, whether it was held (the rule left it at target). */
-export interface ProposedSide {
+interface ProposedSide {
   market: string;
   side: string;
   targetUsd: number;

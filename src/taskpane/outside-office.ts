@@ -2,10 +2,10 @@
 import type { Pane, PaneDependencies } from "./pane-app";
 
 /** The parts of the pane's dependencies a stand-in for Excel provides (the connection and hub stay the shared ones). */
-export type StandIn = Pick<PaneDependencies, "store" | "workbench">;
+type StandIn = Pick<PaneDependencies, "store" | "workbench">;
 
 /** Given the page's query string, a stand-in for Excel, or null when the page should just say to open it from Excel. */
-export type StandInFactory = (search: string) => StandIn | null;
+type StandInFactory = (search: string) => StandIn | null;
 
 let factory: StandInFactory | null = null;
 
@@ -20,7 +20,7 @@ export function standInFor(search: string): StandIn | null {
 }
 
 /** What a test build's smoke run gets once the pane is up: the page's query, Office's host (null outside Office), the pane and its parts. */
-export interface SmokeContext {
+interface SmokeContext {
   search: string;
   host: string | null;
   pane: Pane;
@@ -28,7 +28,7 @@ export interface SmokeContext {
 }
 
 /** Given the page, the smoke run to start, or null when the URL does not ask for one (or the build has none). */
-export type SmokeFactory = (context: SmokeContext) => (() => Promise<void>) | null;
+type SmokeFactory = (context: SmokeContext) => (() => Promise<void>) | null;
 
 let smoke: SmokeFactory | null = null;
 

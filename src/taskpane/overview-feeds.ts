@@ -8,7 +8,7 @@ import type { Visibility } from "../feeds/visibility";
 /** The market drawn in the sparkline (the only one the service names). */
 export const CHART_MARKET = "USDTNGN";
 
-export interface OverviewListeners {
+interface OverviewListeners {
   account(snapshot: Snapshot<Account>): void;
   markets(snapshot: Snapshot<Market[]>): void;
   prices(snapshot: Snapshot<Prices>): void;
@@ -16,7 +16,7 @@ export interface OverviewListeners {
   positions?(snapshot: Snapshot<Position[]>): void;
 }
 
-export interface OverviewFeeds {
+interface OverviewFeeds {
   /** On connect / forget. */
   setConnected(connected: boolean): void;
   /** Subscribed now (connected and visible). */

@@ -3,21 +3,21 @@ import type { Account, Market } from "../api/schemas";
 import type { FeedStatus } from "../feeds/feed-status";
 import { formatCompact, formatPct, formatRate, formatSignedUsd, formatUsd, formatUsdc, formatUtc } from "./format";
 
-export interface Figure {
+interface Figure {
   label: string;
   value: string;
   /** Tone for signed figures. */
   tone?: "positive" | "negative";
 }
 
-export interface MarketRow {
+interface MarketRow {
   market: string;
   status: string;
   price: string;
   sides: { side: "buy" | "sell"; capacity: string; capacityFull: string; carry: string }[];
 }
 
-export interface OverviewModel {
+interface OverviewModel {
   address: string;
   figures: Figure[];
   exposure: { used: number; cap: number; headroom: string; text: string };

@@ -10,7 +10,7 @@ import { feedStatusText, overviewModel } from "./overview-model";
 import { CHART_MARKET, followOverview } from "./overview-feeds";
 import { PriceHistory } from "./price-history";
 
-export interface OverviewPanel {
+interface OverviewPanel {
   /** Starts or stops following the feeds (on connect / forget); they are followed only while the pane is visible too. */
   setConnected(connected: boolean): void;
   /** Shows the maturities again (after a proposal changed what the watch knows). */
@@ -18,7 +18,7 @@ export interface OverviewPanel {
 }
 
 /** The maturities list: what it remembers, and what Propose beside a side does. */
-export interface MaturityOptions {
+interface MaturityOptions {
   watch: MaturityWatch;
   onPropose(item: MaturityItem): void;
 }

@@ -16,8 +16,6 @@ import { ErrorLog, type OfficeFacts } from "./diagnostics";
 import { mountDiagnosticsPanel } from "./diagnostics-panel";
 import type { Workbench, Workspace, WorkspaceDependencies } from "./workspace";
 
-export type { Workbench };
-
 export interface PaneDependencies {
   store: SettingsStore;
   connection: Connection;

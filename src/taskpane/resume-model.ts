@@ -5,7 +5,7 @@ import { ACTION_LABELS, STATUS_LABELS } from "./trade-model";
 import { formatUsd, formatUtc, plural } from "./format";
 
 /** What Resume does with a row, in the list's words. */
-export const STEP_LABELS: Record<ResumeStep, string> = {
+const STEP_LABELS: Record<ResumeStep, string> = {
   record: "Resume records what the service shows",
   follow: "Resume follows it to its fill",
   send: "Resume sends it (it was never sent)",
@@ -61,7 +61,7 @@ export interface WaitLineView {
   decide: UnfinishedRowView | null;
 }
 
-export function rowTitle(row: Pick<RowStatus, "action" | "side" | "market" | "notional">): string {
+function rowTitle(row: Pick<RowStatus, "action" | "side" | "market" | "notional">): string {
   const amount = row.notional === null ? "whole position" : formatUsd(row.notional);
   return `${ACTION_LABELS[row.action]} ${row.side} ${row.market} ${amount}`;
 }

@@ -17,7 +17,7 @@ import {
 
 type CheckboxElement = HTMLElement & { checked: boolean };
 
-export interface ResumePanel {
+interface ResumePanel {
   /** The desk of the connection (null when not connected): lists its unfinished rows; sends nothing. */
   setDesk(desk: TradingDesk | null, environment: Environment | null): void;
   /** Redraws from the desk's state (rows needing a decision, sides waiting); called on progress. */

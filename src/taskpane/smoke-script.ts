@@ -19,7 +19,7 @@ export interface SmokeSheet {
   close?(): Promise<void>;
 }
 
-export interface SmokeOptions {
+interface SmokeOptions {
   sheet: SmokeSheet;
   /** Snapshot to values as the pane has it (officeSnapshotter() in Excel). */
   snapshotter: Snapshotter;
@@ -35,8 +35,8 @@ export interface SmokeOptions {
 }
 
 /** What the script asks and trades: one market, one Open of 100,000 USD buy for 7 days. */
-export const SMOKE_MARKET = "USDTNGN";
-export const SMOKE_NOTIONAL = 100_000;
+const SMOKE_MARKET = "USDTNGN";
+const SMOKE_NOTIONAL = 100_000;
 /** Where the formulas go on the smoke sheet (the trade row is at A1:E2). */
 const CELLS = { version: "H1", price: "H3", quote: "H5", positions: "H7" };
 

@@ -13,7 +13,7 @@ export function luminance(hex: string | null | undefined): number | null {
   return 0.2126 * r + 0.7152 * g + 0.0722 * b;
 }
 
-export interface OfficeThemeLike {
+interface OfficeThemeLike {
   bodyBackgroundColor?: string;
   isDarkTheme?: boolean;
 }

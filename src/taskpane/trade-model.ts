@@ -1,7 +1,6 @@
 // View models of the trade panel: read problems, the preview table, the confirmation wording and per-row progress.
 import type { Environment } from "../api/environment";
 import {
-  FINAL_STATUSES,
   type Action,
   type BatchAction,
   type IntentStatus,
@@ -47,7 +46,7 @@ export function batchTitle(preview: Pick<Preview, "action" | "lines">): string {
 
 const quoted = (a: Action) => a === "open" || a === "add";
 
-export interface ProblemItem {
+interface ProblemItem {
   rowNumber: number;
   text: string;
 }
@@ -64,12 +63,12 @@ export function readSummary(read: ReadResult): { headline: string; problems: Pro
   return { headline: `${plural(read.rows.length, "row")} ready from ${where}${blanks}${hidden}${bad}.`, problems };
 }
 
-export interface PreviewCell {
+interface PreviewCell {
   label: string;
   value: string;
 }
 
-export interface PreviewRowModel {
+interface PreviewRowModel {
   rowNumber: number;
   title: string;
   cells: PreviewCell[];
@@ -201,12 +200,6 @@ export const STATUS_LABELS: Record<IntentStatus | "skipped", string> = {
   skipped: "Skipped",
 };
 
-const FINAL: ReadonlySet<string> = new Set<string>(FINAL_STATUSES);
-
-export function isFinal(status: string): boolean {
-  return FINAL.has(status);
-}
-
 /** Tone of a status for its colour: good, bad or in progress. */
 export function statusTone(status: string): "good" | "bad" | "busy" {
   if (status === "filled" || status === "closed") return "good";
@@ -224,7 +217,7 @@ export function pricingText(preview: Preview, finished: boolean): string {
   return `Pricing: ${rows} priced (${preview.quoteRequests} quote${preview.quoteRequests === 1 ? "" : "s"} asked)…`;
 }
 
-export interface ProgressModel {
+interface ProgressModel {
   done: number;
   total: number;
   /** 0..100 */

@@ -24,7 +24,7 @@ export function sameAccount(rowAccount: string | null | undefined, account: stri
 }
 
 /** Which earlier rows count: those logged since `dayStart` (the UTC day), and those acting on `hedgeId` (the hedge this row would act on). */
-export interface DuplicateWindow {
+interface DuplicateWindow {
   dayStart: string;
   hedgeId: string | null;
 }

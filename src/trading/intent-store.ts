@@ -85,7 +85,7 @@ export function prunable(entries: readonly StoredIntent[], nowMs: number): strin
  * its state machine cannot reach from the stored one (filled → submitting, submitted → submitting) keeps the stored
  * entry (a write in the same state is taken), and the facts written before a request left (Sent at, Notional before, the sending key) are never lost.
  */
-export function laterOf(stored: StoredIntent | null, next: StoredIntent): StoredIntent {
+function laterOf(stored: StoredIntent | null, next: StoredIntent): StoredIntent {
   if (stored === null) return next;
   const from = stored.record.status;
   const to = next.record.status;
@@ -113,24 +113,19 @@ export function storedText(previous: string | null | undefined, next: StoredInte
 const V1_COLUMNS = 22;
 
 /**
- * The log columns the journal keeps: all but the chain's cells (Prev hash, Row hash, Final hash, the last three), which are
- * the log's own: a row written back from the journal is a new link, and this computer's newest link is kept apart (ChainHead).
- */
-const STORED_COLUMNS = LOG_COLUMNS.slice(
-  0,
-  LOG_COLUMNS.findIndex((c) => c.field === "prevHash"),
-);
-
-/**
  * A compact text form (an array: version 2, the number of LOG_COLUMNS held, their values in LOG_COLUMNS order, then the
  * extras): ~40 % of the JSON of the object. Columns are only ever appended to LOG_COLUMNS, so a count tells which they are.
+ * Every column is held but the chain's cells (part "link": the log's own, since a row written back from the journal is a
+ * new link, and this computer's newest link is kept apart, ChainHead), whose places hold null. (Until issue 38 the form
+ * held the columns up to the first link one, so a column appended after the chain's was not kept: such entries read the
+ * same, their count telling which columns they hold.)
  */
 export function encodeStoredIntent(entry: StoredIntent): string {
   const record = entry.record as unknown as Record<string, unknown>;
   return JSON.stringify([
     2,
-    STORED_COLUMNS.length,
-    ...STORED_COLUMNS.map((c) => record[c.field] ?? null),
+    LOG_COLUMNS.length,
+    ...LOG_COLUMNS.map((c) => (c.part === "link" ? null : (record[c.field] ?? null))),
     entry.keyId,
     entry.anchor,
     entry.finalAt,
@@ -155,7 +150,7 @@ export function decodeStoredIntent(text: string): StoredIntent | null {
     parsed[0] === 1 ? [1, V1_COLUMNS] : parsed[0] === 2 && Number.isInteger(parsed[1]) ? [2, parsed[1] as number] : [0, -1];
   if (count < V1_COLUMNS || parsed.length < from + count + 3) return null;
   const record: Record<string, unknown> = {};
-  LOG_COLUMNS.forEach((c, i) => (record[c.field] = i < count ? parsed[from + i] : null));
+  LOG_COLUMNS.forEach((c, i) => (record[c.field] = i < count && c.part !== "link" ? parsed[from + i] : null));
   if (typeof record.idempotencyKey !== "string" || record.idempotencyKey === "") return null;
   const extras = parsed.slice(from + count);
   const [keyId, anchor, finalAt, workbookId, workbookName] = extras as Array<string | null | undefined>;

@@ -2,7 +2,16 @@
 import type { Environment } from "../api/environment";
 import type { HedgingClient } from "../api/client";
 import type { AddRequest, CloseRequest, DecreaseRequest, OpenRequest, Side, Tenor } from "../api/schemas";
-import type { LogRecord, RowApproval, RowChain, RowJournal, RowOutcome } from "./log/hedge-log";
+import {
+  LOG_COLUMNS,
+  type LogField,
+  type LogRecord,
+  type LogStatusField,
+  type RowApproval,
+  type RowChain,
+  type RowJournal,
+  type RowOutcome,
+} from "./log/hedge-log";
 import {
   ACTIONS,
   FINAL_STATUSES,
@@ -77,26 +86,8 @@ export interface Intent extends TradeRequest, RowOutcome, RowJournal, RowApprova
   parkedFor: string | null;
 }
 
-export type IntentPatch = Partial<
-  Pick<
-    Intent,
-    | "status"
-    | "hedgeId"
-    | "orderTxHash"
-    | "fillTxHash"
-    | "struckRate"
-    | "filledAt"
-    | "errorCode"
-    | "message"
-    | "account"
-    | "notionalBefore"
-    | "sentAt"
-    | "decision"
-    | "decidedAt"
-    | "finalHash"
-    | "parkedFor"
-  >
->;
+/** What a status change may set: the log's status fields (LOG_STATUS_FIELDS), and why a row waits for a decision. */
+export type IntentPatch = Partial<Pick<Intent, LogStatusField | "parkedFor">>;
 
 /** Applies a patch, enforcing the state machine. Returns the changed fields (empty when nothing changed). */
 export function applyPatch(intent: Intent, patch: IntentPatch): IntentPatch {
@@ -119,6 +110,7 @@ export function intentFromRow(
   account: string | null = null,
 ): Intent {
   return {
+    ...blankLogFields(),
     idempotencyKey,
     environment,
     action: row.action,
@@ -130,24 +122,7 @@ export function intentFromRow(
     rowNumber: row.rowNumber,
     loggedAt,
     status: "submitting",
-    hedgeId: null,
-    orderTxHash: null,
-    fillTxHash: null,
-    struckRate: null,
-    filledAt: null,
-    errorCode: null,
-    message: null,
     account,
-    notionalBefore: null,
-    sentAt: null,
-    decision: null,
-    decidedAt: null,
-    batchHash: null,
-    preparedBy: null,
-    approvedBy: null,
-    prevHash: null,
-    rowHash: null,
-    finalHash: null,
     keyId: null,
     anchor: null,
     workbookId: null,
@@ -156,37 +131,12 @@ export function intentFromRow(
   };
 }
 
+/** Every log field empty (LOG_COLUMNS): what a new intent starts from. */
+const blankLogFields = () => Object.fromEntries(LOG_COLUMNS.map((c) => [c.field, null])) as { [F in LogField]: null };
+
+/** An intent's log row: its value of every log column (an intent carries every field of the log). */
 export function intentToLogRecord(intent: Intent): LogRecord {
-  return {
-    loggedAt: intent.loggedAt,
-    environment: intent.environment,
-    action: intent.action,
-    market: intent.market,
-    side: intent.side,
-    notional: intent.notional,
-    tenor: intent.tenor,
-    clientReference: intent.clientReference,
-    idempotencyKey: intent.idempotencyKey,
-    status: intent.status,
-    hedgeId: intent.hedgeId,
-    orderTxHash: intent.orderTxHash,
-    fillTxHash: intent.fillTxHash,
-    struckRate: intent.struckRate,
-    filledAt: intent.filledAt,
-    errorCode: intent.errorCode,
-    message: intent.message,
-    account: intent.account,
-    notionalBefore: intent.notionalBefore,
-    sentAt: intent.sentAt,
-    decision: intent.decision,
-    decidedAt: intent.decidedAt,
-    batchHash: intent.batchHash,
-    preparedBy: intent.preparedBy,
-    approvedBy: intent.approvedBy,
-    prevHash: intent.prevHash,
-    rowHash: intent.rowHash,
-    finalHash: intent.finalHash,
-  };
+  return Object.fromEntries(LOG_COLUMNS.map((c) => [c.field, intent[c.field]])) as unknown as LogRecord;
 }
 
 /** Whether an idempotency key can be sent: a non-empty string without surrounding blanks. */
@@ -200,36 +150,24 @@ export function usableKey(key: unknown): key is string {
  */
 export function intentFromLogRecord(record: LogRecord): Intent | null {
   if (unusableReason(record) !== null) return null;
+  // Every log column as read (an empty or absent cell: null), then the fields an intent types more narrowly.
+  const fields = Object.fromEntries(
+    LOG_COLUMNS.map((c) => {
+      const v = record[c.field];
+      return [c.field, v === undefined || v === "" ? null : v];
+    }),
+  ) as Pick<Intent, LogField>;
   return {
+    ...fields,
     idempotencyKey: record.idempotencyKey,
     environment: record.environment === "production" ? "production" : "sandbox",
     action: record.action as Action,
     market: record.market,
     side: record.side as Side,
-    notional: record.notional,
-    tenor: record.tenor as Tenor | null,
-    clientReference: record.clientReference,
+    tenor: fields.tenor as Tenor | null,
     rowNumber: null,
     loggedAt: record.loggedAt,
     status: record.status as IntentStatus,
-    hedgeId: record.hedgeId,
-    orderTxHash: record.orderTxHash,
-    fillTxHash: record.fillTxHash,
-    struckRate: record.struckRate,
-    filledAt: record.filledAt,
-    errorCode: record.errorCode,
-    message: record.message,
-    account: record.account || null,
-    notionalBefore: record.notionalBefore ?? null,
-    sentAt: record.sentAt || null,
-    decision: record.decision || null,
-    decidedAt: record.decidedAt || null,
-    batchHash: record.batchHash || null,
-    preparedBy: record.preparedBy || null,
-    approvedBy: record.approvedBy || null,
-    prevHash: record.prevHash || null,
-    rowHash: record.rowHash || null,
-    finalHash: record.finalHash || null,
     keyId: null,
     anchor: null,
     workbookId: null,

@@ -41,7 +41,7 @@ export const HEADER_SYNONYMS: Record<RowField, readonly string[]> = {
 };
 
 /** Fields each action needs (the Action column itself is never required: without it the batch's choice applies). */
-export const REQUIRED_FIELDS: Record<Action, readonly RowField[]> = {
+const REQUIRED_FIELDS: Record<Action, readonly RowField[]> = {
   open: ["market", "side", "notional", "tenor", "clientReference"],
   add: ["market", "side", "notional"],
   reduce: ["market", "side", "notional"],
@@ -85,7 +85,7 @@ export function normaliseHeader(header: string): string {
   return header.toLowerCase().replace(/[^a-z0-9]/g, "");
 }
 
-export interface ColumnMap {
+interface ColumnMap {
   /** Column index of each field found. */
   index: Partial<Record<RowField, number>>;
   /** The header text each field was read from. */
@@ -213,7 +213,7 @@ export function readTradeRows(chosen: Action, selection: SelectedRows): ReadResu
 }
 
 /** Open, Add, Reduce or Close from a cell, in any case; null when it is none of them. */
-export function parseAction(v: CellValue | undefined): Action | null {
+function parseAction(v: CellValue | undefined): Action | null {
   const text = String(v ?? "")
     .trim()
     .toLowerCase();

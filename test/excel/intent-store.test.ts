@@ -121,6 +121,51 @@ describe("what the journal can read back", () => {
     expect(decodeStoredIntent(JSON.stringify(first))).toEqual(entry("k1"));
   });
 
+  it("an entry as the journal wrote it before issue 38 (25 columns: up to the chain's, which it did not hold) still reads the same", () => {
+    const text =
+      '[2,25,"2026-11-23T08:00:00.000Z","sandbox","add","USDTNGN","buy",83333.33,null,"DEAL-1001","5f0c2a8e-7b1d-4c3e-9a2f-1d2e3f4a5b6c",' +
+      '"needs_decision","h_1","0xorder",null,null,null,null,"The service could not be asked","0x5a4d0e1b2c3f40516273849a0b1c2d3e4f506172",' +
+      '100000,"2026-11-23T08:00:01.000Z",null,null,"' +
+      "e".repeat(64) +
+      '","fp-0123456789abcdef","fp-fedcba9876543210","k0123456789abcdef","k0",null,"wb-5d7e","Treasury hedges FY26.xlsx",["wb-b"],' +
+      '"The service could not be asked (timeout)."]';
+    const expected = entry("5f0c2a8e-7b1d-4c3e-9a2f-1d2e3f4a5b6c", null, {
+      anchor: "k0",
+      workbookId: "wb-5d7e",
+      dismissedIn: ["wb-b"],
+      parkedFor: "The service could not be asked (timeout).",
+    });
+    Object.assign(expected.record, {
+      status: "needs_decision",
+      hedgeId: "h_1",
+      orderTxHash: "0xorder",
+      message: "The service could not be asked",
+      notionalBefore: 100000,
+      sentAt: "2026-11-23T08:00:01.000Z",
+      batchHash: "e".repeat(64),
+      preparedBy: "fp-0123456789abcdef",
+      approvedBy: "fp-fedcba9876543210",
+    });
+    expect(decodeStoredIntent(text)).toEqual(expected);
+    // Written again now, it holds every column (the chain's as null) and reads back the same.
+    const again = encodeStoredIntent(expected);
+    expect(JSON.parse(again)[1]).toBe(LOG_COLUMNS.length);
+    expect(decodeStoredIntent(again)).toEqual(expected);
+  });
+
+  it("every column but the chain's is kept, in LOG_COLUMNS order (a column added to the list is kept with no other change)", () => {
+    const full = entry("k1");
+    LOG_COLUMNS.forEach((c, i) => {
+      if (c.field !== "idempotencyKey") (full.record as unknown as Record<string, unknown>)[c.field] = c.kind === "text" ? `v${i}` : i;
+    });
+    const kept = decodeStoredIntent(encodeStoredIntent(full))!.record as unknown as Record<string, unknown>;
+    for (const c of LOG_COLUMNS)
+      expect([c.field, kept[c.field]]).toEqual([
+        c.field,
+        c.part === "link" ? null : (full.record as unknown as Record<string, unknown>)[c.field],
+      ]);
+  });
+
   it("the journal keeps a row's approval, not its chain cells (the log's own: a row written back is a new link)", () => {
     const approved = entry("k1", null);
     Object.assign(approved.record, { batchHash: "b".repeat(64), preparedBy: "fp-0123456789abcdef", approvedBy: "fp-fedcba9876543210" });

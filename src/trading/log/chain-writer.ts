@@ -16,7 +16,7 @@ export interface ChainPorts {
 }
 
 /** Rows to link and append: their chain cells are set here, their records and seals are the caller's. */
-export interface ChainAppend<T> {
+interface ChainAppend<T> {
   rows: T[];
   /** The row's record as the log gets it (with the chain cells just set). */
   record(row: T): LogRecord;

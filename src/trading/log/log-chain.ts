@@ -1,13 +1,13 @@
 // The Hedge Log's hash chain: a row's canonical body and final state (in the versioned form it was written in), its link (SHA-256 over the previous link and its body), its seal once final, and the check month end runs over the log in sheet order.
 import { utcMs } from "../../api/time";
 import { hashOf } from "./digest";
-import type { LogRecord } from "./hedge-log";
+import { LOG_COLUMNS, type LogColumn, type LogRecord } from "./log-columns";
 
 /** The link before the first row of a chain. */
 export const CHAIN_START = "0".repeat(64);
 
 /** What the add-in writes beside a row's cells: the link it follows, its own link, and its seal once final. */
-export interface ChainCells {
+interface ChainCells {
   /** The link of the row written before it (CHAIN_START for the first). */
   prevHash: string | null;
   /** SHA-256 of prevHash and the row's canonical body. */
@@ -18,11 +18,13 @@ export interface ChainCells {
 
 /**
  * One version of the chain's canonical form: the fields its body and its seal cover, in that order. A row is linked and
- * sealed in the newest form (CHAIN_VERSION), and judged ever after in the form it was written in, so that a column added
- * later never changes an old row's link or seal. Never change a form: a new column of the log that the chain should cover
- * is a new form, appended here with the next version (src/README.md, "A new Hedge Log column"). From version 2 on, the
- * canonical text starts with its version number (`[2,…]`); version 1, the form of the logs written before forms had
- * versions, has none.
+ * sealed in the newest form (chainVersion()), and judged ever after in the form it was written in, so that a column added
+ * later never changes an old row's link or seal. A form is made from the log's columns (LOG_COLUMNS): version v covers
+ * the body and outcome columns whose `chain` is v or less, in column order. So a new column the chain should cover takes
+ * the next version, which appends a form; an old form never changes as long as no column of it is edited, moved or
+ * re-versioned (src/README.md, "A new Hedge Log column"; test/trading/log/log-chain.test.ts pins every released form).
+ * From version 2 on, the canonical text starts with its version number (`[2,…]`); version 1, the form of the logs written
+ * before forms had versions, has none.
  */
 export interface ChainForm {
   version: number;
@@ -32,41 +34,17 @@ export interface ChainForm {
   final: readonly string[];
 }
 
+/** The forms the columns make, oldest first (versions 1, 2, … up to the highest column's `chain`). */
+function formsOf(columns: readonly LogColumn[]): ChainForm[] {
+  const covered = columns.flatMap((c) => (c.part === "link" ? [] : [c]));
+  const newest = Math.max(1, ...covered.map((c) => c.chain));
+  const fieldsOf = (part: "body" | "outcome", version: number) =>
+    covered.filter((c) => c.part === part && c.chain <= version).map((c) => c.field);
+  return Array.from({ length: newest }, (_, i) => ({ version: i + 1, body: fieldsOf("body", i + 1), final: fieldsOf("outcome", i + 1) }));
+}
+
 /** The chain's forms, oldest first (versions 1, 2, …). */
-export const CHAIN_FORMS: readonly ChainForm[] = [
-  {
-    version: 1,
-    body: [
-      "loggedAt",
-      "environment",
-      "action",
-      "market",
-      "side",
-      "notional",
-      "tenor",
-      "clientReference",
-      "idempotencyKey",
-      "account",
-      "batchHash",
-      "preparedBy",
-      "approvedBy",
-    ],
-    final: [
-      "status",
-      "hedgeId",
-      "orderTxHash",
-      "fillTxHash",
-      "struckRate",
-      "filledAt",
-      "errorCode",
-      "message",
-      "notionalBefore",
-      "sentAt",
-      "decision",
-      "decidedAt",
-    ],
-  },
-];
+export const CHAIN_FORMS: readonly ChainForm[] = formsOf(LOG_COLUMNS);
 
 /** The form rows are written in now: the newest. */
 const newestForm = (): ChainForm => CHAIN_FORMS[CHAIN_FORMS.length - 1];
@@ -175,7 +153,7 @@ export interface ChainRow {
 export type ChainFindingKind =
   "before_chain" | "edited" | "edited_after_final" | "not_sealed" | "inserted" | "deleted_before" | "moved" | "forked" | "cut_off";
 
-export interface ChainFinding {
+interface ChainFinding {
   kind: ChainFindingKind;
   /** The sheet row it is about (cut_off: the last row of the log, or null for an empty log). */
   rowNumber: number | null;

@@ -305,6 +305,48 @@ describe("the chain's versions: a new column never breaks an old seal", () => {
     expect(CHAIN_FORMS.map((f) => f.version)).toEqual(CHAIN_FORMS.map((_, i) => i + 1));
   });
 
+  it("version 1's form is exactly as released (it is made from the columns' `chain` versions: a column moved, re-versioned or edited fails here)", () => {
+    expect(CHAIN_FORMS[0]).toEqual({
+      version: 1,
+      body: [
+        "loggedAt",
+        "environment",
+        "action",
+        "market",
+        "side",
+        "notional",
+        "tenor",
+        "clientReference",
+        "idempotencyKey",
+        "account",
+        "batchHash",
+        "preparedBy",
+        "approvedBy",
+      ],
+      final: [
+        "status",
+        "hedgeId",
+        "orderTxHash",
+        "fillTxHash",
+        "struckRate",
+        "filledAt",
+        "errorCode",
+        "message",
+        "notionalBefore",
+        "sentAt",
+        "decision",
+        "decidedAt",
+      ],
+    });
+    // Each later form adds at least one column to the one before it, and drops none.
+    CHAIN_FORMS.slice(1).forEach((form, i) => {
+      const before = CHAIN_FORMS[i];
+      expect(form.body.slice(0, before.body.length)).toEqual(before.body);
+      expect(form.final.slice(0, before.final.length)).toEqual(before.final);
+      expect(form.body.length + form.final.length).toBeGreaterThan(before.body.length + before.final.length);
+    });
+  });
+
   it("version 2 carries its number first; version 1 is the form of the logs written before versions", () => {
     forms.push(nextForm);
     expect(chainVersion()).toBe(2);
