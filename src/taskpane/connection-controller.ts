@@ -77,7 +77,7 @@ function corsView({ pageOrigin, serviceOrigin, redirected }: CorsDiagnosis): Err
 
 type Listener = (state: ConnectionState) => void;
 
-interface ConnectionControllerOptions {
+export interface ConnectionControllerOptions {
   store: SettingsStore;
   connection: Connection;
   /** Base URL shown when none was saved (the local sandbox in development builds). */
