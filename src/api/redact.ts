@@ -20,6 +20,8 @@ const ENTITY_NAMES = Object.keys(HTML_ENTITIES)
  * One escape: percent (URL, form), an HTML entity (numeric or named, its `;` optional as browsers read it), JSON's `\u`,
  * JavaScript's `\x` and `\u{…}`, JSON's one-character escapes. A numeric entity without its `;` is read as the ASCII
  * character it can stand for (the key is ASCII): `&#x3dc` of `=c` is `=` and `c`, where a browser would read U+03DC.
+ * Last, what a writer puts between the key's characters or pieces, read as nothing: a NUL (UTF-16 read as bytes), an
+ * ellipsis joining cut pieces (`…`, `...`), a colon between two hex digit pairs that stand alone (a hex dump's `73:76`).
  */
 const ESCAPES = new RegExp(
   [
@@ -33,6 +35,7 @@ const ESCAPES = new RegExp(
     '\\\\(["\\\\/bfnrt])',
     "\\\\x([0-9A-Fa-f]{2})",
     "\\\\u\\{([0-9A-Fa-f]{1,6})\\}",
+    "\\0|…|\\.\\.\\.|:(?<=(?:^|[^0-9A-Za-z])[0-9A-Fa-f]{2}:)(?=[0-9A-Fa-f]{2}(?![0-9A-Za-z]))",
   ].join("|"),
   "g",
 );
@@ -54,14 +57,18 @@ interface View {
   to: Int32Array | null;
 }
 
-/** The character one escape stands for; undefined for what is not an escape after all (`&nbsp;`, a code past U+FFFF). */
+/**
+ * The character one escape stands for; "" for a joiner (read as nothing); undefined for what is not an escape after all
+ * (`&nbsp;`, a code past U+FFFF).
+ */
 function unescaped(m: RegExpExecArray): string | undefined {
   const [, percent, decimal, hex, bareDecimal, bareHex, entity, unicode, json, byte, codePoint] = m;
   const hexCode = percent ?? unicode ?? hex ?? bareHex ?? byte ?? codePoint;
   const decimalCode = decimal ?? bareDecimal;
   const code = hexCode !== undefined ? parseInt(hexCode, 16) : decimalCode !== undefined ? Number(decimalCode) : undefined;
   if (code !== undefined) return code <= 0xffff ? String.fromCharCode(code) : undefined;
-  return entity ? HTML_ENTITIES[entity.toLowerCase()] : JSON_ESCAPES[json];
+  if (entity) return HTML_ENTITIES[entity.toLowerCase()];
+  return json ? JSON_ESCAPES[json] : "";
 }
 
 /** The text with its escapes undone, layer after layer (an escaped escape too), each character mapped to where it came from. */
@@ -103,10 +110,12 @@ function viewOf(text: string): View {
     const ch = unescaped(m);
     if (ch === undefined) continue;
     copy(m.index);
-    chunks.push(ch);
-    from[n] = m.index;
-    to[n] = m.index + m[0].length;
-    n++;
+    if (ch) {
+      chunks.push(ch);
+      from[n] = m.index;
+      to[n] = m.index + m[0].length;
+      n++;
+    }
     done = m.index + m[0].length;
   }
   copy(text.length);
@@ -280,13 +289,15 @@ export function redactKey(text: string, key: string | null | undefined): string 
   const spans = merged(echoSpans(view, needlesOf(key)));
   if (spans.length === 0) return text;
   const mask = maskKey(key);
-  const from = (i: number) => (view.from ? view.from[i] : i);
-  const to = (i: number) => (view.to ? view.to[i] : i + 1);
+  // An echo's place in the text runs from the end of the character before it to the start of the one after: the
+  // joiners read as nothing around it (a UTF-16 echo's first or last NUL) are masked with it.
+  const after = (i: number) => (i === 0 ? 0 : view.to ? view.to[i - 1] : i);
+  const before = (i: number) => (i === view.text.length ? text.length : view.from ? view.from[i] : i);
   let out = "";
   let done = 0;
   for (const [start, end] of spans) {
-    out += text.slice(done, from(start)) + mask;
-    done = to(end - 1);
+    out += text.slice(done, after(start)) + mask;
+    done = before(end);
   }
   return out + text.slice(done);
 }

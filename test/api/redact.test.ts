@@ -19,6 +19,10 @@ function base32(text: string): string {
   const chars = (bits.match(/.{1,5}/g) ?? []).map((group) => alphabet[parseInt(group.padEnd(5, "0"), 2)]).join("");
   return chars.padEnd(Math.ceil(chars.length / 8) * 8, "=");
 }
+/** Hex bytes written as a hex dump writes them: two digits, a colon, two digits (`73:76:63`). */
+const colonHex = (hexText: string) => (hexText.match(/../g) ?? []).join(":");
+/** The text cut in pieces of `length` characters (the last one shorter). */
+const pieces = (text: string, length: number) => text.match(new RegExp(`.{1,${length}}`, "gs")) ?? [];
 const jsonUnicode = (text: string) => text.replace(/[+/=]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 
 /** Every way a gateway was seen, or could be expected, to hand the key back. */
@@ -76,6 +80,16 @@ const ECHOES: Array<[string, string]> = [
   ["base32", base32(KEY)],
   ["base32, lower-case, without padding", base32(KEY).toLowerCase().replace(/=+$/, "")],
   ["base32 of Bearer key", base32(`Bearer ${KEY}`)],
+  // Issue 40 item 6: what the third attack review got through.
+  ["UTF-16 with NUL separators (little-endian)", [...KEY].map((c) => `${c}\0`).join("")],
+  ["UTF-16 with NUL separators, big-endian", [...KEY].map((c) => `\0${c}`).join("")],
+  ["UTF-16 with NUL separators, of 12 secret characters", [...SECRET.slice(6, 6 + SECRET_RUN)].map((c) => `${c}\0`).join("")],
+  ["hex with colons", colonHex(hex(KEY))],
+  ["hex with colons, upper-case, of 12 secret characters", colonHex(hex(SECRET.slice(1, 1 + SECRET_RUN))).toUpperCase()],
+  ["UTF-16 hex with colons", colonHex(utf16Hex(KEY))],
+  ["11-character pieces joined by …", `svc_live_${pieces(SECRET, SECRET_RUN - 1).join("…")}`],
+  ["the secret's 11-character pieces joined by …, from its fourth character", pieces(SECRET.slice(3), SECRET_RUN - 1).join("…")],
+  ["11-character pieces joined by ...", pieces(SECRET, SECRET_RUN - 1).join("...")],
 ];
 
 describe.each(ECHOES)("an echo of the key %s", (_how, echo) => {
@@ -123,6 +137,10 @@ describe("what is not the key stays as it is", () => {
     ["another key of the same environment", "svc_live_a9Zq7Lm2Pr4Tx8Vb"],
     ["the key's public prefix and last four characters", "svc_live_…WXYZ and svc_live_"],
     ["11 characters of the secret", SECRET.slice(0, SECRET_RUN - 1)],
+    ["11 characters of the secret and an ellipsis, then other words", `${SECRET.slice(0, SECRET_RUN - 1)}… and ${SECRET.slice(-4)}`],
+    ["11 characters of the secret in UTF-16 with NUL separators", [...SECRET.slice(0, SECRET_RUN - 1)].map((c) => `${c}\0`).join("")],
+    ["11 secret characters as hex with colons", colonHex(hex(SECRET.slice(0, SECRET_RUN - 1)))],
+    ["a time and a MAC address", "at 12:30:45, device 00:1a:2b:3c:4d:5e"],
     ["a transaction hash", "0x7f3a9c1e5b2d4f6a8c0e1b3d5f7a9c1e3b5d7f9a1c3e5b7d9f1a3c5e7b9d1f3a"],
     ["base64 of something else", b64("Bearer svc_live_someone_elses_key_42")],
     ["escapes that are not the key", "AT&amp;T &lt;b&gt; 50%25 \\u00e9 &#233; &nbsp;"],
