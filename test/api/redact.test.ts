@@ -132,6 +132,44 @@ describe("a key whose base64 holds + and / (its ~, ? and >): URL-safe base64 is 
   });
 });
 
+describe("the edges of an echo: what is masked with it, and what stays beside it", () => {
+  test.each(["A", "Z", "a", "z", "0", "9", "+", "/", "_", "-"])(
+    "hex or base64 of the key inside a longer encoded word (%s at either end): the whole word is masked",
+    (c) => {
+      for (const encoded of [hex(KEY), b64(KEY).replace(/=+$/, "")])
+        expect(redactKey(`[${c}${encoded}${c}] (${c}${c}${encoded}${c}${c})`, KEY)).toBe(`[${MASKED}] (${MASKED})`);
+    },
+  );
+
+  test("a base64 echo's padding is masked with it, and text after the padding stays", () => {
+    expect(redactKey(`[${b64(KEY.slice(1))}]x`, KEY)).toBe(`[${MASKED}]x`);
+    expect(b64(KEY.slice(1)).endsWith("==")).toBe(true);
+  });
+
+  test("a key with & < > \" ' written with named entities, in any case, with or without the ;", () => {
+    const key = "svc_test_a<b>c\"d'e&f<g>h\"i'j&k";
+    const masked = "svc_test_…'j&k";
+    const named = (k: string, semi: string) =>
+      k
+        .replace(/&/g, `&amp${semi}`)
+        .replace(/</g, `&lt${semi}`)
+        .replace(/>/g, `&GT${semi}`)
+        .replace(/"/g, `&Quot${semi}`)
+        .replace(/'/g, `&apos${semi}`);
+    expect(redactKey(`[${named(key, ";")}]`, key)).toBe(`[${masked}]`);
+    expect(redactKey(`[${named(key, "")}]`, key)).toBe(`[${masked}]`);
+  });
+
+  test("JSON's one-character escapes beside an echo stay as they were, each read as its one character", () => {
+    const text = `{"m":"\\b${KEY}\\f\\n${KEY}\\r\\t${KEY}\\"${KEY}\\\\${KEY}\\/x"}`;
+    const out = `{"m":"\\b${MASKED}\\f\\n${MASKED}\\r\\t${MASKED}\\"${MASKED}\\\\${MASKED}\\/x"}`;
+    expect(redactKey(text, KEY)).toBe(out);
+    // Each escape is one character: a run of the secret cut by one is no echo.
+    const cut = (e: string) => `${SECRET.slice(0, 6)}${e}${SECRET.slice(6, 12)}`;
+    for (const e of ["\\b", "\\f", "\\n", "\\r", "\\t", '\\"', "\\\\", "\\/x"]) expect(redactKey(cut(e), KEY)).toBe(cut(e));
+  });
+});
+
 describe("what is not the key stays as it is", () => {
   test.each([
     ["another key of the same environment", "svc_live_a9Zq7Lm2Pr4Tx8Vb"],
