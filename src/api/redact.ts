@@ -224,16 +224,18 @@ function encodedEchoes(text: string, key: Needles, known: ReadonlyArray<[number,
 /** An encoding of the key decodes to printable ASCII (the key is); a hash or an id read as base64 decodes to bytes that are not, and is not looked into. */
 const PRINTABLE = /^[\x20-\x7e\t\r\n]*$/;
 
-/** What an encoded word may stand for: its base64 (standard or URL-safe) and its base32 (RFC 4648, either case) decodings, as bytes read as Latin-1. */
+/**
+ * What an encoded word (an ENCODED_WORD match: base64's alphabet, then its padding) may stand for: its base64 (standard
+ * or URL-safe; `atob` reads it without its padding, as browsers do) and its base32 (RFC 4648, either case) decodings, as
+ * bytes read as Latin-1.
+ */
 function decodingsOf(word: string): string[] {
   const out: string[] = [];
   const bare = word.replace(/=+$/, "");
-  if (/^[A-Za-z0-9+/_-]+$/.test(bare)) {
-    try {
-      out.push(atob(bare.replace(/-/g, "+").replace(/_/g, "/") + "=".repeat((4 - (bare.length % 4)) % 4)));
-    } catch {
-      // not base64 after all (a length of 4n + 1 among them)
-    }
+  try {
+    out.push(atob(bare.replace(/-/g, "+").replace(/_/g, "/")));
+  } catch {
+    // not base64 after all (a length of 4n + 1)
   }
   if (/^[A-Z2-7]+$/.test(bare) || /^[a-z2-7]+$/.test(bare)) out.push(base32Decoded(bare.toUpperCase()));
   return out;
@@ -284,7 +286,7 @@ function merged(spans: Array<[number, number]>): Array<[number, number]> {
  * pane's error views; the Hedge Log's Message cells and the `HEDGE.*` cells take their text from those.
  */
 export function redactKey(text: string, key: string | null | undefined): string {
-  if (!key || key.length < 4 || !text || secretOf(key).length < 4) return text;
+  if (!key || !text || secretOf(key).length < 4) return text;
   const view = layeredViewOf(text);
   const spans = merged(echoSpans(view, needlesOf(key)));
   if (spans.length === 0) return text;

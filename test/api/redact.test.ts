@@ -123,6 +123,10 @@ describe("a key whose base64 holds + and / (its ~, ? and >): URL-safe base64 is 
     expect(redactKey(`Unknown key [${echo}].`, key)).toBe(`Unknown key [${masked}].`);
   });
 
+  test("base32 of it (its decoding holds ~ and >)", () => {
+    expect(redactKey(`[${base32(key)}]`, key)).toBe(`[${masked}]`);
+  });
+
   test("a key whose every whole group of three ends in ?: its base64 has / in every group (URL-safe: _)", () => {
     const slashed = "svc_test_ab?cd?ef?gh?ij?kl?mn?";
     const inner = urlSafe(b64(slashed));
@@ -167,6 +171,51 @@ describe("the edges of an echo: what is masked with it, and what stays beside it
     // Each escape is one character: a run of the secret cut by one is no echo.
     const cut = (e: string) => `${SECRET.slice(0, 6)}${e}${SECRET.slice(6, 12)}`;
     for (const e of ["\\b", "\\f", "\\n", "\\r", "\\t", '\\"', "\\\\", "\\/x"]) expect(redactKey(cut(e), KEY)).toBe(cut(e));
+  });
+});
+
+describe("an echo wherever it stands, and keys of every shape", () => {
+  test.each([
+    ["as it is", KEY],
+    ["JSON \\u-escaped", jsonUnicode(KEY)],
+    ["UTF-16 with NUL separators (little-endian)", [...KEY].map((c) => `${c}\0`).join("")],
+    ["UTF-16 with NUL separators, big-endian", [...KEY].map((c) => `\0${c}`).join("")],
+    ["base64", b64(KEY)],
+  ])("the whole text is an echo %s: the mask alone is left", (_how, echo) => {
+    expect(redactKey(echo, KEY)).toBe(MASKED);
+    expect(redactKey(`${echo} ${echo}`, KEY)).toBe(`${MASKED} ${MASKED}`);
+  });
+
+  test("an encoded echo before a plain one: both masked, in their places", () => {
+    expect(redactKey(`a ${b64(KEY)} b ${KEY} c ${hex(KEY)} d ${SECRET}`, KEY)).toBe(`a ${MASKED} b ${MASKED} c ${MASKED} d ${MASKED}`);
+  });
+
+  test("a key whose secret part is 4 characters is masked; one of 3 is too short to mask anything", () => {
+    expect(redactKey("key svc_test_ab+d, again ab+d.", "svc_test_ab+d")).toBe("key svc_test_…, again svc_test_….");
+    expect(redactKey("key svc_test_ab+, again ab+.", "svc_test_ab+")).toBe("key svc_test_ab+, again ab+.");
+  });
+
+  test("a key without an environment prefix: runs of the whole key are its echoes", () => {
+    const bare = "k0123456789abcdefWXYZ";
+    expect(redactKey(`[${bare}] [${bare.slice(5, 17)}] [${b64(bare)}]`, bare)).toBe("[…WXYZ] […WXYZ] […WXYZ]");
+  });
+
+  test("the key's prefix and 3 characters of its secret are no echo", () => {
+    expect(redactKey(`svc_live_${SECRET.slice(0, 3)} svc_live_${SECRET.slice(-3)}`, KEY)).toBe(
+      `svc_live_${SECRET.slice(0, 3)} svc_live_${SECRET.slice(-3)}`,
+    );
+  });
+
+  test("a key that is not Latin-1 (no base64 of it can be made) is still masked as text, and nothing else is", () => {
+    const euro = "svc_test_€uro-key-0123456789";
+    expect(redactKey(`undefined null [${euro}] [${euro.slice(12).toUpperCase()}]`, euro)).toBe(
+      "undefined null [svc_test_…6789] [svc_test_…6789]",
+    );
+  });
+
+  test("a base64 text of several lines (tab, CR, LF) holding the key is masked whole", () => {
+    const json = b64(`{\r\n\t"key": "${KEY}"\n}`);
+    expect(redactKey(`[${json}]`, KEY)).toBe(`[${MASKED}]`);
   });
 });
 

@@ -277,6 +277,13 @@ describe("what is priced, and the checks", () => {
     expect(p.lines[0]).toMatchObject({ marginBackUsdc: 250, blockers: [], warnings: [], notionalBefore: 10_000 });
   });
 
+  it("a batch of closes and reduces alone is answered whole: no progress is published before it", async () => {
+    const s = setup({ hedges: [hedge()], positions: [position()] });
+    const seen: Preview[] = [];
+    await buildPreview(s.ctx, "close", [row({ action: "close", notional: null, tenor: null })], { onProgress: (p) => seen.push(p) });
+    expect(seen).toEqual([]);
+  });
+
   it("opens and adds alone read no positions", async () => {
     const s = setup();
     await buildPreview(s.ctx, "open", [row()]);
@@ -337,6 +344,30 @@ describe("reduces and closes: the position each acts on", () => {
     expect(p.totals).toMatchObject({ priced: 2, notionalUsd: 2_500 + 10_000, marginBackUsdc: 1_000 });
   });
 
+  it("a reduce of exactly 99 % of what is held closes the hedge: the next row finds 0; with the lists cut short nothing before is known", async () => {
+    const p = await preview({ positions, hedges }, "reduce", [
+      row({ rowNumber: 2, action: "reduce", notional: 9_900, tenor: null }),
+      row({ rowNumber: 3, action: "reduce", notional: 1, tenor: null }),
+    ]);
+    expect(p.lines.map((l) => l.notionalBefore)).toEqual([10_000, 0]);
+    const cut = await preview({ endless: true }, "add", [
+      row({ rowNumber: 2, action: "add", notional: 10, tenor: null }),
+      row({ rowNumber: 3, action: "add", notional: 10, tenor: null }),
+    ]);
+    expect(cut.lines.map((l) => l.notionalBefore)).toEqual([null, null]);
+  });
+
+  it("a reduce or close blocked before its position is read (its side busy) is not counted against the position", async () => {
+    const busy = new Map([["USDTNGN|buy", { reason: "Waits for row 9.", blocking: true }]]);
+    const p = await preview({ positions, hedges, busy }, "reduce", [row({ action: "reduce", notional: 20_000, tenor: null })]);
+    expect(p.lines[0]).toMatchObject({ blockers: ["Waits for row 9."], warnings: [], marginBackUsdc: 0 });
+    const closes = await preview({ positions, hedges, busy }, "close", [
+      row({ rowNumber: 2, action: "close", notional: null, tenor: null }),
+      row({ rowNumber: 3, action: "close", notional: null, tenor: null }),
+    ]);
+    expect(blockers(closes)).toEqual([["Waits for row 9."], ["Waits for row 9."]]);
+  });
+
   it("a side with no hedge held is 0 before; an Add after an Open is its notional; rounded to the cent", async () => {
     const p = await preview(
       { hedges: [hedge({ market: "USDTKES", notional_usd: 1_000.005 })], markets: [market(), market({ market: "USDTKES" })] },
@@ -364,7 +395,7 @@ describe("duplicates, the log read, progress and a cancel", () => {
     ];
     const s = setup({
       log,
-      hedges: [hedge({ market: "USDTKES" }), hedge({ id: "hdg_01", side: "sell" })],
+      hedges: [hedge({ id: "h-kes", market: "USDTKES" }), hedge({ id: "hdg_01", side: "sell" })],
       markets: [market(), market({ market: "USDTKES" })],
     });
     const p = await buildPreview(s.ctx, "column", [
@@ -378,6 +409,18 @@ describe("duplicates, the log read, progress and a cancel", () => {
     const noHedges = setup();
     await buildPreview(noHedges.ctx, "open", [row()]);
     expect(noHedges.logQueries).toEqual([{ loggedSince: "2026-11-23T00:00:00.000Z" }]);
+  });
+
+  it("a row the desk knows and the log does not hold yet counts; of two done rows the newest is named, whatever order they are read in", async () => {
+    const older = done({}, "2026-11-23T08:00:00.000Z", "h-1");
+    const newer = done({}, "2026-11-23T09:00:00.000Z", "h-2");
+    const s = setup({ log: [newer, older] });
+    const p = await buildPreview(s.ctx, "open", [row()]);
+    expect(p.lines[0].duplicateOf).toMatchObject({ idempotencyKey: newer.idempotencyKey, hedgeId: "h-2" });
+    const fresh = setup();
+    const knownRow = done({}, "2026-11-23T10:00:00.000Z", "h-3");
+    fresh.ctx.known = () => [knownRow];
+    expect((await buildPreview(fresh.ctx, "open", [row()])).lines[0].duplicateOf?.idempotencyKey).toBe(knownRow.idempotencyKey);
   });
 
   it("progress is published as the rows that cannot go are known and as each quote arrives; a cancel leaves the unpriced rows blocked", async () => {
@@ -397,6 +440,15 @@ describe("duplicates, the log read, progress and a cancel", () => {
     expect(p.cancelled).toBe(true);
     expect(p.lines.map((l) => l.blockers.length > 0 && l.blockers[0])).toContain("Not priced: the preview was cancelled.");
     expect(p.lines[2].blockers).toEqual(["Market USDTKES is not available to this account: use USDTNGN."]);
+    // A quote out when the user cancels fails with the abort: its rows are "not priced", not "no quote".
+    const hanging = setup();
+    hanging.ctx.client.quote = ((_body: unknown, signal?: AbortSignal) =>
+      new Promise((_resolve, reject) =>
+        signal?.addEventListener("abort", () => reject(new Error("The operation was aborted."))),
+      )) as HedgingClient["quote"];
+    const cancel = new AbortController();
+    const pending = buildPreview(hanging.ctx, "open", [row()], { signal: cancel.signal, onProgress: () => cancel.abort() });
+    expect((await pending).lines[0].blockers).toEqual(["Not priced: the preview was cancelled."]);
     const calm = await buildPreview(setup().ctx, "open", [row()]);
     expect(calm.cancelled).toBe(false);
     expect(calm).toMatchObject({ action: "open", environment: "sandbox", createdAt: NOW.toISOString() });
