@@ -62,7 +62,7 @@ export async function buildPreview(
     totals: { rows: lines.length, priced: 0, notionalUsd: 0, collateralUsdc: 0, carryUsdc: 0, marginBackUsdc: 0 },
     checks: [],
     blockers: [],
-    duplicates: lines.filter((l) => l.duplicateOf).length,
+    duplicates: 0, // summarise() counts them, before any progress is published
     account: service.account,
     markets: service.markets,
     cancelled: false,

@@ -184,15 +184,25 @@ describe("rows the preview blocks, and why", () => {
 
   it("a quote the service refuses blocks the rows that asked it, with the service's words, advice and code", async () => {
     const refusal = new HedgingApiError({ code: "market_not_allowed", status: 403, message: "Not for you." });
-    const p = await preview({ quoteFails: (n) => (n === 100_000 ? refusal : n === 7 ? new Error("socket hang up") : null) }, "open", [
+    // A code the add-in has no advice for: the service's words and the code alone.
+    const plain = new HedgingApiError({ code: "quote_unavailable", status: 409, message: "No price now." });
+    const failures = new Map<number, Error>([
+      [100_000, refusal],
+      [7, new Error("socket hang up")],
+      [8, plain],
+    ]);
+    const markets = [market(), market({ market: "USDTKES" })];
+    const p = await preview({ markets, quoteFails: (n) => failures.get(n) ?? null }, "open", [
       row(),
       row({ rowNumber: 3, side: "sell", notional: 7 }),
       row({ rowNumber: 4, market: "USDTNGN", side: "sell", notional: 50_000 }),
+      row({ rowNumber: 5, market: "USDTKES", notional: 8 }),
     ]);
     expect(blockers(p)).toEqual([
       ["No quote: Not for you. This market is not enabled for the account. (market_not_allowed)"],
       ["No quote: socket hang up"],
       ["Row 3 already opens USDTNGN sell: one hedge per market and side — use Add for more."],
+      ["No quote: No price now. (quote_unavailable)"],
     ]);
   });
 });
@@ -212,6 +222,34 @@ describe("what is priced, and the checks", () => {
     ]);
     expect(shared.quotes.length).toBe(2);
     expect(two.quoteRequests).toBe(2);
+  });
+
+  it("two Adds asking the same question share its quote, and both are priced", async () => {
+    const s = setup({ hedges: [hedge()] });
+    const p = await buildPreview(s.ctx, "add", [
+      row({ rowNumber: 2, action: "add", notional: 5_000, tenor: null }),
+      row({ rowNumber: 3, action: "add", notional: 5_000, tenor: null }),
+    ]);
+    expect(s.quotes.length).toBe(1);
+    expect(p.totals).toMatchObject({ priced: 2, notionalUsd: 10_000, collateralUsdc: 100 });
+  });
+
+  it("in a proposal, a reduce's side gets no capacity check, and a reduce without position or hedge has the position's blocker alone", async () => {
+    const p = await preview(
+      {
+        hedges: [hedge({ notional_usd: 10_000 })],
+        positions: [position({ size_usd: 10_000 })],
+        markets: [market(), market({ market: "USDTKES" })],
+      },
+      "column",
+      [
+        row({ rowNumber: 2, action: "reduce", notional: 2_500, tenor: null }),
+        row({ rowNumber: 3, market: "USDTKES", notional: 1_000 }),
+        row({ rowNumber: 4, action: "reduce", market: "USDTNGN", side: "sell", notional: 1, tenor: null }),
+      ],
+    );
+    expect(p.checks.map((c) => c.label)).toEqual(["Balance (USDC)", "Exposure headroom (USD)", "Capacity USDTKES buy (USD)"]);
+    expect(blockers(p)).toEqual([[], [], ["No open sell position on USDTNGN: nothing to reduce."]]);
   });
 
   it("balance, headroom and each side's capacity: a check that fails is a batch blocker naming what is needed and available", async () => {
@@ -442,12 +480,15 @@ describe("duplicates, the log read, progress and a cancel", () => {
     expect(p.lines[2].blockers).toEqual(["Market USDTKES is not available to this account: use USDTNGN."]);
     // A quote out when the user cancels fails with the abort: its rows are "not priced", not "no quote".
     const hanging = setup();
-    hanging.ctx.client.quote = ((_body: unknown, signal?: AbortSignal) =>
-      new Promise((_resolve, reject) =>
-        signal?.addEventListener("abort", () => reject(new Error("The operation was aborted."))),
-      )) as HedgingClient["quote"];
     const cancel = new AbortController();
-    const pending = buildPreview(hanging.ctx, "open", [row()], { signal: cancel.signal, onProgress: () => cancel.abort() });
+    hanging.ctx.client.quote = ((_body: unknown, signal?: AbortSignal) => {
+      const answer = new Promise((_resolve, reject) =>
+        signal?.addEventListener("abort", () => reject(new Error("The operation was aborted."))),
+      );
+      setTimeout(() => cancel.abort(), 0);
+      return answer;
+    }) as HedgingClient["quote"];
+    const pending = buildPreview(hanging.ctx, "open", [row()], { signal: cancel.signal });
     expect((await pending).lines[0].blockers).toEqual(["Not priced: the preview was cancelled."]);
     const calm = await buildPreview(setup().ctx, "open", [row()]);
     expect(calm.cancelled).toBe(false);
