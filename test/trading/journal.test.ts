@@ -813,3 +813,39 @@ describe("the order rows are taken in (byLoggedAt: restored rows, the preview's 
     expect([byLoggedAt(rows[1], rows[0]), byLoggedAt(rows[0], rows[1]), byLoggedAt(rows[0], rows[3])]).toEqual([-1, 1, 0]);
   });
 });
+
+describe("what an update and an append write, and what they do not (the journal room's survivors)", () => {
+  it("an update returns the fields it changed and nothing else; a seal is among them only once the row is final", async () => {
+    const { j1, a } = await emptySavedLogWith("a");
+    expect(j1.update(a, { status: "submitted", hedgeId: "h-a" })).toEqual({ status: "submitted", hedgeId: "h-a" });
+    expect(j1.update(a, { message: "Waiting for the fill." })).toEqual({ message: "Waiting for the fill." });
+    const final = j1.update(a, { status: "filled", struckRate: 1500 });
+    expect(Object.keys(final).sort()).toEqual(["finalHash", "status", "struckRate"]);
+    expect(final.finalHash).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it("why a row was parked is this computer's alone: changing only that writes nothing to the workbook", async () => {
+    const { wb, j1, a } = await emptySavedLogWith("a");
+    await j1.flush();
+    const calls = wb.calls;
+    j1.update(a, { parkedFor: "no_answer" });
+    await j1.flush();
+    expect(wb.calls).toBe(calls);
+  });
+
+  it("appending no rows changes nothing: the next row still follows the last one appended", async () => {
+    const { store, j1 } = await emptySavedLogWith("a");
+    await j1.append([]);
+    const b = intent("b", 1);
+    await j1.append([b]);
+    expect((await store.load(SCOPE)).find((e) => e.record.idempotencyKey === "b")?.anchor).toBe("a");
+  });
+
+  it("without a store no row is journalled here, appended or not: every row is the log's alone", async () => {
+    const wb = saved([LOG_COLUMNS.map((c) => c.header)]);
+    const j = journalOf(wb);
+    await j.load();
+    await j.append([intent("a")]);
+    expect(j.journalledHere("a")).toBe(false);
+  });
+});
