@@ -164,7 +164,7 @@ function echoSpans(view: View, key: Needles, depth = 0): Array<[number, number]>
   const caseKept = lowerInPlace(view.text);
   const { prefix } = key;
   const asText = found(caseKept, key.runs).map(([start, end]): [number, number] =>
-    prefix && caseKept.slice(Math.max(0, start - prefix.length), start) === prefix ? [start - prefix.length, end] : [start, end],
+    caseKept.slice(Math.max(0, start - prefix.length), start) === prefix ? [start - prefix.length, end] : [start, end],
   );
   const asHex = found(caseKept, key.hex);
   // URL-safe base64 read as standard; a run of the secret ending a base64 text carries its padding with it.

@@ -63,6 +63,7 @@ const ECHOES: Array<[string, string]> = [
   ["UTF-16 hex, big-endian", utf16Hex(KEY)],
   ["UTF-16 hex, little-endian", utf16Hex(KEY).replace(/(..)(..)/g, "$2$1")],
   ["UTF-16 hex of 12 secret characters, upper-case", utf16Hex(SECRET.slice(2, 2 + SECRET_RUN)).toUpperCase()],
+  ["UTF-16 hex, little-endian, of 12 secret characters", utf16Hex(SECRET.slice(4, 4 + SECRET_RUN)).replace(/(..)(..)/g, "$2$1")],
   ["\\x escapes", KEY.replace(/[+/=_]/g, (c) => `\\x${c.charCodeAt(0).toString(16)}`)],
   ["every character \\x-escaped", [...KEY].map((c) => `\\x${c.charCodeAt(0).toString(16)}`).join("")],
   ["\\u{} escapes", KEY.replace(/[+/=]/g, (c) => `\\u{${c.charCodeAt(0).toString(16)}}`)],
@@ -177,6 +178,7 @@ describe("the edges of an echo: what is masked with it, and what stays beside it
 describe("an echo wherever it stands, and keys of every shape", () => {
   test.each([
     ["as it is", KEY],
+    ["the secret alone", SECRET],
     ["JSON \\u-escaped", jsonUnicode(KEY)],
     ["UTF-16 with NUL separators (little-endian)", [...KEY].map((c) => `${c}\0`).join("")],
     ["UTF-16 with NUL separators, big-endian", [...KEY].map((c) => `\0${c}`).join("")],
@@ -213,9 +215,11 @@ describe("an echo wherever it stands, and keys of every shape", () => {
     );
   });
 
-  test("a base64 text of several lines (tab, CR, LF) holding the key is masked whole", () => {
-    const json = b64(`{\r\n\t"key": "${KEY}"\n}`);
-    expect(redactKey(`[${json}]`, KEY)).toBe(`[${MASKED}]`);
+  test("a base64 or base32 text of several lines (tab, CR, LF) holding the key is masked whole", () => {
+    const text = `{\r\n\t"key": "${KEY}"\n}`;
+    expect(redactKey(`[${b64(text)}]`, KEY)).toBe(`[${MASKED}]`);
+    // base32 is found only by decoding it: the decoding's tab, CR and LF are printable text.
+    for (const white of ["\t", "\r", "\n"]) expect(redactKey(`[${base32(`{${white}"key": "${KEY}"}`)}]`, KEY)).toBe(`[${MASKED}]`);
   });
 });
 
