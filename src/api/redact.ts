@@ -44,7 +44,7 @@ const ESCAPE_LAYERS = 3;
 /** Encoded words (base64, URL-safe or not, or base32) long enough to hold an echo are decoded and looked into, this many levels deep. */
 const DECODE_DEPTH = 2;
 /** A word that may be base64 or base32: as long as the encoding of SECRET_RUN characters at least. */
-const ENCODED_WORD = new RegExp(`[A-Za-z0-9+/_-]{${Math.ceil((SECRET_RUN * 4) / 3)},}=*`, "g");
+const ENCODED_WORD = new RegExp(`([A-Za-z0-9+/_-]{${Math.ceil((SECRET_RUN * 4) / 3)},})=*`, "g");
 
 /**
  * The text as read with its escapes undone, one character per escape: what the key looks like however it was escaped
@@ -171,7 +171,7 @@ function echoSpans(view: View, key: Needles, depth = 0): Array<[number, number]>
   const standard = view.text.replace(/-/g, "+").replace(/_/g, "/");
   const asBase64 = key.base64 ? found(standard, key.base64) : [];
   const spans = [...asText, ...widened([...asHex, ...asBase64], view.text)];
-  return depth < DECODE_DEPTH ? [...spans, ...encodedEchoes(view.text, key, spans, depth)] : spans;
+  return depth < DECODE_DEPTH ? [...spans, ...encodedEchoes(view.text, key, depth)] : spans;
 }
 
 /**
@@ -208,14 +208,13 @@ function needlesOf(key: string): Needles {
 
 /**
  * Words of the text that decode (as base64, URL-safe or not, or as base32) to text holding an echo (the key base64-encoded
- * twice, base32, base64 of an escaped key…): the whole word is an echo. Words already found are not decoded again.
+ * twice, base32, base64 of an escaped key…): the whole word is an echo (a word found already is masked whole either way).
  */
-function encodedEchoes(text: string, key: Needles, known: ReadonlyArray<[number, number]>, depth: number): Array<[number, number]> {
+function encodedEchoes(text: string, key: Needles, depth: number): Array<[number, number]> {
   const spans: Array<[number, number]> = [];
   for (const m of text.matchAll(ENCODED_WORD)) {
     const [start, end] = [m.index, m.index + m[0].length];
-    if (known.some(([a, b]) => a < end && start < b)) continue;
-    const decoded = decodingsOf(m[0]).filter((d) => PRINTABLE.test(d));
+    const decoded = decodingsOf(m[1]).filter((d) => PRINTABLE.test(d));
     if (decoded.some((d) => echoSpans(layeredViewOf(d), key, depth + 1).length > 0)) spans.push([start, end]);
   }
   return spans;
@@ -225,13 +224,12 @@ function encodedEchoes(text: string, key: Needles, known: ReadonlyArray<[number,
 const PRINTABLE = /^[\x20-\x7e\t\r\n]*$/;
 
 /**
- * What an encoded word (an ENCODED_WORD match: base64's alphabet, then its padding) may stand for: its base64 (standard
+ * What an encoded word (an ENCODED_WORD match without its padding: base64's alphabet) may stand for: its base64 (standard
  * or URL-safe; `atob` reads it without its padding, as browsers do) and its base32 (RFC 4648, either case) decodings, as
  * bytes read as Latin-1.
  */
-function decodingsOf(word: string): string[] {
+function decodingsOf(bare: string): string[] {
   const out: string[] = [];
-  const bare = word.replace(/=+$/, "");
   try {
     out.push(atob(bare.replace(/-/g, "+").replace(/_/g, "/")));
   } catch {
@@ -289,7 +287,6 @@ export function redactKey(text: string, key: string | null | undefined): string 
   if (!key || !text || secretOf(key).length < 4) return text;
   const view = layeredViewOf(text);
   const spans = merged(echoSpans(view, needlesOf(key)));
-  if (spans.length === 0) return text;
   const mask = maskKey(key);
   // An echo's place in the text runs from the end of the character before it to the start of the one after: the
   // joiners read as nothing around it (a UTF-16 echo's first or last NUL) are masked with it.

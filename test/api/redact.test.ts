@@ -215,6 +215,19 @@ describe("an echo wherever it stands, and keys of every shape", () => {
     );
   });
 
+  test("an encoded echo at the very end of an escaped text; base32 of 15 characters ending in 12 of the secret", () => {
+    expect(redactKey(`a%20${b64(KEY)}`, KEY)).toBe(`a%20${MASKED}`);
+    expect(redactKey(`a%20${hex(KEY)}`, KEY)).toBe(`a%20${MASKED}`);
+    expect(redactKey(`[${base32(`abc${SECRET.slice(0, SECRET_RUN)}`)}]`, KEY)).toBe(`[${MASKED}]`);
+  });
+
+  test("what is not an escape after all joins nothing: a run of the secret cut by &nbsp; or a code past U+FFFF is no echo", () => {
+    for (const cut of ["&nbsp;", "&#x1F600;"]) {
+      const text = `${SECRET.slice(0, 6)}${cut}${SECRET.slice(6, 12)}`;
+      expect(redactKey(text, KEY)).toBe(text);
+    }
+  });
+
   test("a base64 or base32 text of several lines (tab, CR, LF) holding the key is masked whole", () => {
     const text = `{\r\n\t"key": "${KEY}"\n}`;
     expect(redactKey(`[${b64(text)}]`, KEY)).toBe(`[${MASKED}]`);
