@@ -54,6 +54,7 @@ export default {
     "src/trading/rows.ts",
     "src/trading/duplicates.ts",
     "src/trading/verdict.ts",
+    "src/trading/preview.ts",
     "src/trading/desk/*.ts",
     "src/trading/approvals/block.ts",
     "src/trading/approvals/block-read.ts",

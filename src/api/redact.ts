@@ -20,6 +20,8 @@ const ENTITY_NAMES = Object.keys(HTML_ENTITIES)
  * One escape: percent (URL, form), an HTML entity (numeric or named, its `;` optional as browsers read it), JSON's `\u`,
  * JavaScript's `\x` and `\u{…}`, JSON's one-character escapes. A numeric entity without its `;` is read as the ASCII
  * character it can stand for (the key is ASCII): `&#x3dc` of `=c` is `=` and `c`, where a browser would read U+03DC.
+ * Last, what a writer puts between the key's characters or pieces, read as nothing: a NUL (UTF-16 read as bytes), an
+ * ellipsis joining cut pieces (`…`, `...`), a colon between two hex digit pairs that stand alone (a hex dump's `73:76`).
  */
 const ESCAPES = new RegExp(
   [
@@ -33,6 +35,7 @@ const ESCAPES = new RegExp(
     '\\\\(["\\\\/bfnrt])',
     "\\\\x([0-9A-Fa-f]{2})",
     "\\\\u\\{([0-9A-Fa-f]{1,6})\\}",
+    "\\0|…|\\.\\.\\.|:(?<=(?:^|[^0-9A-Za-z])[0-9A-Fa-f]{2}:)(?=[0-9A-Fa-f]{2}(?![0-9A-Za-z]))",
   ].join("|"),
   "g",
 );
@@ -41,7 +44,7 @@ const ESCAPE_LAYERS = 3;
 /** Encoded words (base64, URL-safe or not, or base32) long enough to hold an echo are decoded and looked into, this many levels deep. */
 const DECODE_DEPTH = 2;
 /** A word that may be base64 or base32: as long as the encoding of SECRET_RUN characters at least. */
-const ENCODED_WORD = new RegExp(`[A-Za-z0-9+/_-]{${Math.ceil((SECRET_RUN * 4) / 3)},}=*`, "g");
+const ENCODED_WORD = new RegExp(`([A-Za-z0-9+/_-]{${Math.ceil((SECRET_RUN * 4) / 3)},})=*`, "g");
 
 /**
  * The text as read with its escapes undone, one character per escape: what the key looks like however it was escaped
@@ -54,14 +57,18 @@ interface View {
   to: Int32Array | null;
 }
 
-/** The character one escape stands for; undefined for what is not an escape after all (`&nbsp;`, a code past U+FFFF). */
+/**
+ * The character one escape stands for; "" for a joiner (read as nothing); undefined for what is not an escape after all
+ * (`&nbsp;`, a code past U+FFFF).
+ */
 function unescaped(m: RegExpExecArray): string | undefined {
   const [, percent, decimal, hex, bareDecimal, bareHex, entity, unicode, json, byte, codePoint] = m;
   const hexCode = percent ?? unicode ?? hex ?? bareHex ?? byte ?? codePoint;
   const decimalCode = decimal ?? bareDecimal;
   const code = hexCode !== undefined ? parseInt(hexCode, 16) : decimalCode !== undefined ? Number(decimalCode) : undefined;
   if (code !== undefined) return code <= 0xffff ? String.fromCharCode(code) : undefined;
-  return entity ? HTML_ENTITIES[entity.toLowerCase()] : JSON_ESCAPES[json];
+  if (entity) return HTML_ENTITIES[entity.toLowerCase()];
+  return json ? JSON_ESCAPES[json] : "";
 }
 
 /** The text with its escapes undone, layer after layer (an escaped escape too), each character mapped to where it came from. */
@@ -103,10 +110,12 @@ function viewOf(text: string): View {
     const ch = unescaped(m);
     if (ch === undefined) continue;
     copy(m.index);
-    chunks.push(ch);
-    from[n] = m.index;
-    to[n] = m.index + m[0].length;
-    n++;
+    if (ch) {
+      chunks.push(ch);
+      from[n] = m.index;
+      to[n] = m.index + m[0].length;
+      n++;
+    }
     done = m.index + m[0].length;
   }
   copy(text.length);
@@ -155,14 +164,14 @@ function echoSpans(view: View, key: Needles, depth = 0): Array<[number, number]>
   const caseKept = lowerInPlace(view.text);
   const { prefix } = key;
   const asText = found(caseKept, key.runs).map(([start, end]): [number, number] =>
-    prefix && caseKept.slice(Math.max(0, start - prefix.length), start) === prefix ? [start - prefix.length, end] : [start, end],
+    caseKept.slice(Math.max(0, start - prefix.length), start) === prefix ? [start - prefix.length, end] : [start, end],
   );
   const asHex = found(caseKept, key.hex);
   // URL-safe base64 read as standard; a run of the secret ending a base64 text carries its padding with it.
   const standard = view.text.replace(/-/g, "+").replace(/_/g, "/");
   const asBase64 = key.base64 ? found(standard, key.base64) : [];
   const spans = [...asText, ...widened([...asHex, ...asBase64], view.text)];
-  return depth < DECODE_DEPTH ? [...spans, ...encodedEchoes(view.text, key, spans, depth)] : spans;
+  return depth < DECODE_DEPTH ? [...spans, ...encodedEchoes(view.text, key, depth)] : spans;
 }
 
 /**
@@ -199,14 +208,13 @@ function needlesOf(key: string): Needles {
 
 /**
  * Words of the text that decode (as base64, URL-safe or not, or as base32) to text holding an echo (the key base64-encoded
- * twice, base32, base64 of an escaped key…): the whole word is an echo. Words already found are not decoded again.
+ * twice, base32, base64 of an escaped key…): the whole word is an echo (a word found already is masked whole either way).
  */
-function encodedEchoes(text: string, key: Needles, known: ReadonlyArray<[number, number]>, depth: number): Array<[number, number]> {
+function encodedEchoes(text: string, key: Needles, depth: number): Array<[number, number]> {
   const spans: Array<[number, number]> = [];
   for (const m of text.matchAll(ENCODED_WORD)) {
     const [start, end] = [m.index, m.index + m[0].length];
-    if (known.some(([a, b]) => a < end && start < b)) continue;
-    const decoded = decodingsOf(m[0]).filter((d) => PRINTABLE.test(d));
+    const decoded = decodingsOf(m[1]).filter((d) => PRINTABLE.test(d));
     if (decoded.some((d) => echoSpans(layeredViewOf(d), key, depth + 1).length > 0)) spans.push([start, end]);
   }
   return spans;
@@ -215,16 +223,17 @@ function encodedEchoes(text: string, key: Needles, known: ReadonlyArray<[number,
 /** An encoding of the key decodes to printable ASCII (the key is); a hash or an id read as base64 decodes to bytes that are not, and is not looked into. */
 const PRINTABLE = /^[\x20-\x7e\t\r\n]*$/;
 
-/** What an encoded word may stand for: its base64 (standard or URL-safe) and its base32 (RFC 4648, either case) decodings, as bytes read as Latin-1. */
-function decodingsOf(word: string): string[] {
+/**
+ * What an encoded word (an ENCODED_WORD match without its padding: base64's alphabet) may stand for: its base64 (standard
+ * or URL-safe; `atob` reads it without its padding, as browsers do) and its base32 (RFC 4648, either case) decodings, as
+ * bytes read as Latin-1.
+ */
+function decodingsOf(bare: string): string[] {
   const out: string[] = [];
-  const bare = word.replace(/=+$/, "");
-  if (/^[A-Za-z0-9+/_-]+$/.test(bare)) {
-    try {
-      out.push(atob(bare.replace(/-/g, "+").replace(/_/g, "/") + "=".repeat((4 - (bare.length % 4)) % 4)));
-    } catch {
-      // not base64 after all (a length of 4n + 1 among them)
-    }
+  try {
+    out.push(atob(bare.replace(/-/g, "+").replace(/_/g, "/")));
+  } catch {
+    // not base64 after all (a length of 4n + 1)
   }
   if (/^[A-Z2-7]+$/.test(bare) || /^[a-z2-7]+$/.test(bare)) out.push(base32Decoded(bare.toUpperCase()));
   return out;
@@ -275,18 +284,19 @@ function merged(spans: Array<[number, number]>): Array<[number, number]> {
  * pane's error views; the Hedge Log's Message cells and the `HEDGE.*` cells take their text from those.
  */
 export function redactKey(text: string, key: string | null | undefined): string {
-  if (!key || key.length < 4 || !text || secretOf(key).length < 4) return text;
+  if (!key || !text || secretOf(key).length < 4) return text;
   const view = layeredViewOf(text);
   const spans = merged(echoSpans(view, needlesOf(key)));
-  if (spans.length === 0) return text;
   const mask = maskKey(key);
-  const from = (i: number) => (view.from ? view.from[i] : i);
-  const to = (i: number) => (view.to ? view.to[i] : i + 1);
+  // An echo's place in the text runs from the end of the character before it to the start of the one after: the
+  // joiners read as nothing around it (a UTF-16 echo's first or last NUL) are masked with it.
+  const after = (i: number) => (i === 0 ? 0 : view.to ? view.to[i - 1] : i);
+  const before = (i: number) => (i === view.text.length ? text.length : view.from ? view.from[i] : i);
   let out = "";
   let done = 0;
   for (const [start, end] of spans) {
-    out += text.slice(done, from(start)) + mask;
-    done = to(end - 1);
+    out += text.slice(done, after(start)) + mask;
+    done = before(end);
   }
   return out + text.slice(done);
 }

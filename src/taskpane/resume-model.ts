@@ -222,14 +222,22 @@ function journalNotes(plan: ResumePlan | null, resumed: boolean): Pick<Unfinishe
   return { missing, otherWorkbooks, copied: plan?.copied && !resumed ? copiedNote(plan.copied) : null };
 }
 
-/** The question on a copy's rows (the same workbook id under another file name), naming both files. */
+/**
+ * The question on a copy's rows, naming both files: the same workbook id under another file name, or under the same name
+ * (or in a file never saved) whose Hedge Log holds none of the rows this computer wrote into that workbook (issue 40).
+ */
 function copiedNote(copied: NonNullable<ResumePlan["copied"]>): { text: string; keys: string[] } {
-  const names = [...new Set(copied.rows.map((c) => `“${c.workbookName}”`))].join(" and ");
+  const names = [...new Set(copied.rows.map((c) => (c.workbookName ? `“${c.workbookName}”` : "a workbook never saved")))].join(" and ");
   const rows = copied.rows
     .map((c) => `${rowTitle(c.row)} (${STATUS_LABELS[c.row.status].toLowerCase()}, logged ${formatUtc(c.row.loggedAt)})`)
     .join("; ");
+  const here = copied.fileName ? `“${copied.fileName}”` : "this file";
+  const sameName = copied.rows.every((c) => c.workbookName === copied.fileName);
+  const which = sameName
+    ? `This file, ${copied.fileName ? here : "never saved"}, carries the workbook id of ${names}, but its Hedge Log holds none of the rows this computer wrote into that workbook: it is a copy (saved before them, or kept elsewhere under the same name), another file given that id, or that workbook saved before its first row and then closed without saving.`
+    : `This file${copied.fileName ? `, ${here},` : " (never saved)"} carries the same workbook id as ${names}: one is a copy of the other (Save As, or a copied file).`;
   return {
-    text: `This file, “${copied.fileName}”, carries the same workbook id as ${names}: one is a copy of the other (Save As, or a copied file). This computer's journal has ${plural(copied.rows.length, "row")} of ${names} that this Hedge Log does not: ${rows}. Nothing of ${copied.rows.length === 1 ? "it" : "them"} is written into “${copied.fileName}” unless you say ${copied.rows.length === 1 ? "it belongs" : "they belong"} here.`,
+    text: `${which} This computer's journal has ${plural(copied.rows.length, "row")} of ${names} that this Hedge Log does not: ${rows}. Nothing of ${copied.rows.length === 1 ? "it" : "them"} is written into ${here} unless you say ${copied.rows.length === 1 ? "it belongs" : "they belong"} here.`,
     keys: copied.rows.map((c) => c.row.idempotencyKey),
   };
 }

@@ -84,14 +84,35 @@ export function mergeRow(fromLog: Intent | null, record: LogRecord, stored: Inte
 }
 
 /**
- * Whose an entry is: this workbook's (its id, under this file's name or a name Excel did not know), a copy's (this id
- * journalled under another file name: a Save As or a copied file carries the id, so the user says which file the rows
- * belong to), of no known workbook (journalled before ids were kept), or another's.
+ * Whose an entry is: this workbook's (its id, under this file's name or a name Excel did not know, in a log that is that
+ * workbook's: see ownLog), a copy's (this id journalled under another file name, or in a file whose log is not that
+ * workbook's: a Save As, a copied file or a file given the id carries it, so the user says which file the rows belong
+ * to), of no known workbook (journalled before ids were kept), or another's.
  */
-export function ownerOf(e: StoredIntent, me: WorkbookIdentity): Owner {
+export function ownerOf(e: StoredIntent, me: WorkbookIdentity, ownLog: boolean): Owner {
   if (!e.workbookId) return "unknown";
   if (e.workbookId !== me.id) return "other";
-  return e.workbookName && me.name && e.workbookName !== me.name ? "copy" : "mine";
+  return !ownLog || (e.workbookName && me.name && e.workbookName !== me.name) ? "copy" : "mine";
+}
+
+/**
+ * Whether this file's Hedge Log is the one this computer wrote its rows of this workbook id into: it holds one of them, or
+ * a row one of them was appended after (its anchor: a row pruned from the journal since), or this session is working on
+ * one. A file carrying the id whose log holds none of them (a copy saved before them under the same name, a file given
+ * the id, one never saved) is not: nothing is written into it unasked. The workbook itself, closed without saving since
+ * its last save held none of them, asks too.
+ */
+export function ownLogOf(
+  stored: readonly StoredIntent[],
+  present: ReadonlySet<string>,
+  me: WorkbookIdentity,
+  live: (idempotencyKey: string) => Intent | undefined,
+): boolean {
+  return stored.some(
+    (e) =>
+      e.workbookId === me.id &&
+      (present.has(e.record.idempotencyKey) || (e.anchor !== null && present.has(e.anchor)) || live(e.record.idempotencyKey) !== undefined),
+  );
 }
 
 /** How "not this file's rows" is remembered for a copy (the entry's dismissedIn): the id alone is every copy's. */
@@ -110,13 +131,14 @@ export function mayBeMine(e: StoredIntent, me: WorkbookIdentity): boolean {
 /**
  * The missing entries written back into this log without asking: this workbook's unfinished rows, its rows appended after
  * a row this log holds (or gets back) and the rows those were appended after; of no known workbook, only rows tied to this
- * log by their anchors; another workbook's, or this id's under another file name (a copy), never. A row this session is working on (`live`) is this workbook's.
+ * log by their anchors; another workbook's, or this id's under another file name or in a log that is not its (a copy), never. A row this session is working on (`live`) is this workbook's.
  */
 export function writtenBack(
   missing: readonly StoredIntent[],
   present: ReadonlySet<string>,
   me: WorkbookIdentity,
   live: (idempotencyKey: string) => Intent | undefined,
+  ownLog: boolean,
 ): Set<string> {
   const back = new Set<string>();
   const inLog = (k: string | null) => k !== null && (present.has(k) || back.has(k));
@@ -124,7 +146,7 @@ export function writtenBack(
     changed = false;
     for (const e of missing) {
       const key = e.record.idempotencyKey;
-      const owner = ownerOf(e, me);
+      const owner = ownerOf(e, me, ownLog);
       if (back.has(key) || owner === "other" || owner === "copy") continue;
       const after = missing.some((o) => o.anchor === key && back.has(o.record.idempotencyKey));
       const unfinishedHere = owner === "mine" && !isFinal(e.record.status);

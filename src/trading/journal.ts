@@ -6,7 +6,7 @@ import { applyPatch, intentFromLogRecord, intentToLogRecord, isFinal, unusableRe
 import { prunable, type IntentStore, type StoredIntent } from "./intent-store";
 import { ChainWriter } from "./log/chain-writer";
 import { FINAL_STATUSES } from "./types";
-import { copyMark, mayBeMine, mergeRow, ownerOf, sealOf, writtenBack } from "./journal-merge";
+import { copyMark, mayBeMine, mergeRow, ownerOf, ownLogOf, sealOf, writtenBack } from "./journal-merge";
 
 export interface JournalOptions {
   /** Status updates arriving within this window go to the workbook in one call. Default 100 ms. */
@@ -190,12 +190,13 @@ export class Journal {
   /** Entries the log lacks, by the workbook each is from: those to write back here; the rest listed (orphans, a copy's, others'). */
   private placeMissing(stored: StoredIntent[], present: Set<string>, me: WorkbookIdentity, live: (key: string) => Intent | undefined) {
     const missing = stored.filter((e) => !present.has(e.record.idempotencyKey)).sort((a, b) => byLoggedAt(a.record, b.record));
-    const back = writtenBack(missing, present, me, live);
+    const ownLog = ownLogOf(stored, present, me, live);
+    const back = writtenBack(missing, present, me, live, ownLog);
     const restored: Intent[] = [];
     for (const e of missing) {
       const intent = live(e.record.idempotencyKey) ?? this.fromStore(e);
       if (!intent) continue;
-      const owner = ownerOf(e, me);
+      const owner = ownerOf(e, me, ownLog);
       if (back.has(e.record.idempotencyKey)) {
         intent.workbookId = me.id;
         intent.workbookName = me.name;

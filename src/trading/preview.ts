@@ -62,7 +62,7 @@ export async function buildPreview(
     totals: { rows: lines.length, priced: 0, notionalUsd: 0, collateralUsdc: 0, carryUsdc: 0, marginBackUsdc: 0 },
     checks: [],
     blockers: [],
-    duplicates: lines.filter((l) => l.duplicateOf).length,
+    duplicates: 0, // summarise() counts them, before any progress is published
     account: service.account,
     markets: service.markets,
     cancelled: false,
@@ -148,7 +148,8 @@ async function startLines(
 }
 
 function summarise(preview: Preview, account: Account, markets: Market[]): void {
-  const priced = preview.lines.filter((l) => l.blockers.length === 0 && (quoted(l.row.action) ? l.quote !== null : l.position !== null));
+  // A Reduce or Close line without a position has a blocker; an Open or Add line is priced once its quote is in.
+  const priced = preview.lines.filter((l) => l.blockers.length === 0 && (l.quote !== null || !quoted(l.row.action)));
   preview.totals = {
     rows: preview.lines.length,
     priced: priced.length,
@@ -266,7 +267,8 @@ function notionalsBefore(lines: PreviewLine[], hedges: Map<string, Hedge>, compl
 
 /** Reduce and Close lines: the position each acts on, what is left of it after the rows above, the margin expected back. */
 function positionLines(lines: PreviewLine[], positions: Position[]): void {
-  const remaining = new Map(positions.map((p) => [laneOf(p), p.size_usd]));
+  /** What the rows above left of each side's position (a side closed above refuses the rows after it). */
+  const remaining = new Map<string, number>();
   const closedInBatch = new Map<string, number>();
   for (const line of lines) {
     const r = line.row;
@@ -279,7 +281,7 @@ function positionLines(lines: PreviewLine[], positions: Position[]): void {
       continue;
     }
     if (line.blockers.length > 0) continue;
-    const left = remaining.get(laneOf(r)) ?? 0;
+    const left = remaining.get(laneOf(r)) ?? position.size_usd;
     const earlier = closedInBatch.get(laneOf(r));
     if (earlier !== undefined) {
       line.blockers.push(`Row ${earlier} already closes ${r.market} ${r.side}.`);
@@ -288,7 +290,6 @@ function positionLines(lines: PreviewLine[], positions: Position[]): void {
     if (action === "close") {
       closedInBatch.set(laneOf(r), r.rowNumber);
       line.marginBackUsdc = position.net_margin_usd * (left / position.size_usd);
-      remaining.set(laneOf(r), 0);
       continue;
     }
     const amount = r.notional ?? 0;

@@ -19,6 +19,10 @@ function base32(text: string): string {
   const chars = (bits.match(/.{1,5}/g) ?? []).map((group) => alphabet[parseInt(group.padEnd(5, "0"), 2)]).join("");
   return chars.padEnd(Math.ceil(chars.length / 8) * 8, "=");
 }
+/** Hex bytes written as a hex dump writes them: two digits, a colon, two digits (`73:76:63`). */
+const colonHex = (hexText: string) => (hexText.match(/../g) ?? []).join(":");
+/** The text cut in pieces of `length` characters (the last one shorter). */
+const pieces = (text: string, length: number) => text.match(new RegExp(`.{1,${length}}`, "gs")) ?? [];
 const jsonUnicode = (text: string) => text.replace(/[+/=]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 
 /** Every way a gateway was seen, or could be expected, to hand the key back. */
@@ -59,6 +63,7 @@ const ECHOES: Array<[string, string]> = [
   ["UTF-16 hex, big-endian", utf16Hex(KEY)],
   ["UTF-16 hex, little-endian", utf16Hex(KEY).replace(/(..)(..)/g, "$2$1")],
   ["UTF-16 hex of 12 secret characters, upper-case", utf16Hex(SECRET.slice(2, 2 + SECRET_RUN)).toUpperCase()],
+  ["UTF-16 hex, little-endian, of 12 secret characters", utf16Hex(SECRET.slice(4, 4 + SECRET_RUN)).replace(/(..)(..)/g, "$2$1")],
   ["\\x escapes", KEY.replace(/[+/=_]/g, (c) => `\\x${c.charCodeAt(0).toString(16)}`)],
   ["every character \\x-escaped", [...KEY].map((c) => `\\x${c.charCodeAt(0).toString(16)}`).join("")],
   ["\\u{} escapes", KEY.replace(/[+/=]/g, (c) => `\\u{${c.charCodeAt(0).toString(16)}}`)],
@@ -76,6 +81,16 @@ const ECHOES: Array<[string, string]> = [
   ["base32", base32(KEY)],
   ["base32, lower-case, without padding", base32(KEY).toLowerCase().replace(/=+$/, "")],
   ["base32 of Bearer key", base32(`Bearer ${KEY}`)],
+  // Issue 40 item 6: what the third attack review got through.
+  ["UTF-16 with NUL separators (little-endian)", [...KEY].map((c) => `${c}\0`).join("")],
+  ["UTF-16 with NUL separators, big-endian", [...KEY].map((c) => `\0${c}`).join("")],
+  ["UTF-16 with NUL separators, of 12 secret characters", [...SECRET.slice(6, 6 + SECRET_RUN)].map((c) => `${c}\0`).join("")],
+  ["hex with colons", colonHex(hex(KEY))],
+  ["hex with colons, upper-case, of 12 secret characters", colonHex(hex(SECRET.slice(1, 1 + SECRET_RUN))).toUpperCase()],
+  ["UTF-16 hex with colons", colonHex(utf16Hex(KEY))],
+  ["11-character pieces joined by …", `svc_live_${pieces(SECRET, SECRET_RUN - 1).join("…")}`],
+  ["the secret's 11-character pieces joined by …, from its fourth character", pieces(SECRET.slice(3), SECRET_RUN - 1).join("…")],
+  ["11-character pieces joined by ...", pieces(SECRET, SECRET_RUN - 1).join("...")],
 ];
 
 describe.each(ECHOES)("an echo of the key %s", (_how, echo) => {
@@ -109,6 +124,10 @@ describe("a key whose base64 holds + and / (its ~, ? and >): URL-safe base64 is 
     expect(redactKey(`Unknown key [${echo}].`, key)).toBe(`Unknown key [${masked}].`);
   });
 
+  test("base32 of it (its decoding holds ~ and >)", () => {
+    expect(redactKey(`[${base32(key)}]`, key)).toBe(`[${masked}]`);
+  });
+
   test("a key whose every whole group of three ends in ?: its base64 has / in every group (URL-safe: _)", () => {
     const slashed = "svc_test_ab?cd?ef?gh?ij?kl?mn?";
     const inner = urlSafe(b64(slashed));
@@ -118,11 +137,114 @@ describe("a key whose base64 holds + and / (its ~, ? and >): URL-safe base64 is 
   });
 });
 
+describe("the edges of an echo: what is masked with it, and what stays beside it", () => {
+  test.each(["A", "Z", "a", "z", "0", "9", "+", "/", "_", "-"])(
+    "hex or base64 of the key inside a longer encoded word (%s at either end): the whole word is masked",
+    (c) => {
+      for (const encoded of [hex(KEY), b64(KEY).replace(/=+$/, "")])
+        expect(redactKey(`[${c}${encoded}${c}] (${c}${c}${encoded}${c}${c})`, KEY)).toBe(`[${MASKED}] (${MASKED})`);
+    },
+  );
+
+  test("a base64 echo's padding is masked with it, and text after the padding stays", () => {
+    expect(redactKey(`[${b64(KEY.slice(1))}]x`, KEY)).toBe(`[${MASKED}]x`);
+    expect(b64(KEY.slice(1)).endsWith("==")).toBe(true);
+  });
+
+  test("a key with & < > \" ' written with named entities, in any case, with or without the ;", () => {
+    const key = "svc_test_a<b>c\"d'e&f<g>h\"i'j&k";
+    const masked = "svc_test_…'j&k";
+    const named = (k: string, semi: string) =>
+      k
+        .replace(/&/g, `&amp${semi}`)
+        .replace(/</g, `&lt${semi}`)
+        .replace(/>/g, `&GT${semi}`)
+        .replace(/"/g, `&Quot${semi}`)
+        .replace(/'/g, `&apos${semi}`);
+    expect(redactKey(`[${named(key, ";")}]`, key)).toBe(`[${masked}]`);
+    expect(redactKey(`[${named(key, "")}]`, key)).toBe(`[${masked}]`);
+  });
+
+  test("JSON's one-character escapes beside an echo stay as they were, each read as its one character", () => {
+    const text = `{"m":"\\b${KEY}\\f\\n${KEY}\\r\\t${KEY}\\"${KEY}\\\\${KEY}\\/x"}`;
+    const out = `{"m":"\\b${MASKED}\\f\\n${MASKED}\\r\\t${MASKED}\\"${MASKED}\\\\${MASKED}\\/x"}`;
+    expect(redactKey(text, KEY)).toBe(out);
+    // Each escape is one character: a run of the secret cut by one is no echo.
+    const cut = (e: string) => `${SECRET.slice(0, 6)}${e}${SECRET.slice(6, 12)}`;
+    for (const e of ["\\b", "\\f", "\\n", "\\r", "\\t", '\\"', "\\\\", "\\/x"]) expect(redactKey(cut(e), KEY)).toBe(cut(e));
+  });
+});
+
+describe("an echo wherever it stands, and keys of every shape", () => {
+  test.each([
+    ["as it is", KEY],
+    ["the secret alone", SECRET],
+    ["JSON \\u-escaped", jsonUnicode(KEY)],
+    ["UTF-16 with NUL separators (little-endian)", [...KEY].map((c) => `${c}\0`).join("")],
+    ["UTF-16 with NUL separators, big-endian", [...KEY].map((c) => `\0${c}`).join("")],
+    ["base64", b64(KEY)],
+  ])("the whole text is an echo %s: the mask alone is left", (_how, echo) => {
+    expect(redactKey(echo, KEY)).toBe(MASKED);
+    expect(redactKey(`${echo} ${echo}`, KEY)).toBe(`${MASKED} ${MASKED}`);
+  });
+
+  test("an encoded echo before a plain one: both masked, in their places", () => {
+    expect(redactKey(`a ${b64(KEY)} b ${KEY} c ${hex(KEY)} d ${SECRET}`, KEY)).toBe(`a ${MASKED} b ${MASKED} c ${MASKED} d ${MASKED}`);
+  });
+
+  test("a key whose secret part is 4 characters is masked; one of 3 is too short to mask anything", () => {
+    expect(redactKey("key svc_test_ab+d, again ab+d.", "svc_test_ab+d")).toBe("key svc_test_…, again svc_test_….");
+    expect(redactKey("key svc_test_ab+, again ab+.", "svc_test_ab+")).toBe("key svc_test_ab+, again ab+.");
+  });
+
+  test("a key without an environment prefix: runs of the whole key are its echoes", () => {
+    const bare = "k0123456789abcdefWXYZ";
+    expect(redactKey(`[${bare}] [${bare.slice(5, 17)}] [${b64(bare)}]`, bare)).toBe("[…WXYZ] […WXYZ] […WXYZ]");
+  });
+
+  test("the key's prefix and 3 characters of its secret are no echo", () => {
+    expect(redactKey(`svc_live_${SECRET.slice(0, 3)} svc_live_${SECRET.slice(-3)}`, KEY)).toBe(
+      `svc_live_${SECRET.slice(0, 3)} svc_live_${SECRET.slice(-3)}`,
+    );
+  });
+
+  test("a key that is not Latin-1 (no base64 of it can be made) is still masked as text, and nothing else is", () => {
+    const euro = "svc_test_€uro-key-0123456789";
+    expect(redactKey(`undefined null [${euro}] [${euro.slice(12).toUpperCase()}]`, euro)).toBe(
+      "undefined null [svc_test_…6789] [svc_test_…6789]",
+    );
+  });
+
+  test("an encoded echo at the very end of an escaped text; base32 of 15 characters ending in 12 of the secret", () => {
+    expect(redactKey(`a%20${b64(KEY)}`, KEY)).toBe(`a%20${MASKED}`);
+    expect(redactKey(`a%20${hex(KEY)}`, KEY)).toBe(`a%20${MASKED}`);
+    expect(redactKey(`[${base32(`abc${SECRET.slice(0, SECRET_RUN)}`)}]`, KEY)).toBe(`[${MASKED}]`);
+  });
+
+  test("what is not an escape after all joins nothing: a run of the secret cut by &nbsp; or a code past U+FFFF is no echo", () => {
+    for (const cut of ["&nbsp;", "&#x1F600;"]) {
+      const text = `${SECRET.slice(0, 6)}${cut}${SECRET.slice(6, 12)}`;
+      expect(redactKey(text, KEY)).toBe(text);
+    }
+  });
+
+  test("a base64 or base32 text of several lines (tab, CR, LF) holding the key is masked whole", () => {
+    const text = `{\r\n\t"key": "${KEY}"\n}`;
+    expect(redactKey(`[${b64(text)}]`, KEY)).toBe(`[${MASKED}]`);
+    // base32 is found only by decoding it: the decoding's tab, CR and LF are printable text.
+    for (const white of ["\t", "\r", "\n"]) expect(redactKey(`[${base32(`{${white}"key": "${KEY}"}`)}]`, KEY)).toBe(`[${MASKED}]`);
+  });
+});
+
 describe("what is not the key stays as it is", () => {
   test.each([
     ["another key of the same environment", "svc_live_a9Zq7Lm2Pr4Tx8Vb"],
     ["the key's public prefix and last four characters", "svc_live_…WXYZ and svc_live_"],
     ["11 characters of the secret", SECRET.slice(0, SECRET_RUN - 1)],
+    ["11 characters of the secret and an ellipsis, then other words", `${SECRET.slice(0, SECRET_RUN - 1)}… and ${SECRET.slice(-4)}`],
+    ["11 characters of the secret in UTF-16 with NUL separators", [...SECRET.slice(0, SECRET_RUN - 1)].map((c) => `${c}\0`).join("")],
+    ["11 secret characters as hex with colons", colonHex(hex(SECRET.slice(0, SECRET_RUN - 1)))],
+    ["a time and a MAC address", "at 12:30:45, device 00:1a:2b:3c:4d:5e"],
     ["a transaction hash", "0x7f3a9c1e5b2d4f6a8c0e1b3d5f7a9c1e3b5d7f9a1c3e5b7d9f1a3c5e7b9d1f3a"],
     ["base64 of something else", b64("Bearer svc_live_someone_elses_key_42")],
     ["escapes that are not the key", "AT&amp;T &lt;b&gt; 50%25 \\u00e9 &#233; &nbsp;"],

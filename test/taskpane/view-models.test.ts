@@ -326,6 +326,39 @@ describe("unfinished rows", () => {
     expect(unfinishedView(plan([]), none).copied).toBeNull();
   });
 
+  test.each([
+    [
+      "under the same name",
+      "Hedges.xlsx",
+      "Hedges.xlsx",
+      "This file, “Hedges.xlsx”, carries the workbook id of “Hedges.xlsx”, but its Hedge Log holds none of the rows this computer wrote into that workbook: it is a copy (saved before them, or kept elsewhere under the same name), another file given that id, or that workbook saved before its first row and then closed without saving. " +
+        "This computer's journal has 1 row of “Hedges.xlsx” that this Hedge Log does not: Open buy USDTNGN 4,250,000.00 USD (sending, logged 2026-11-20 10:15:03 UTC). " +
+        "Nothing of it is written into “Hedges.xlsx” unless you say it belongs here.",
+    ],
+    [
+      "in a file never saved",
+      "",
+      "Hedges.xlsx",
+      "This file (never saved) carries the same workbook id as “Hedges.xlsx”: one is a copy of the other (Save As, or a copied file). " +
+        "This computer's journal has 1 row of “Hedges.xlsx” that this Hedge Log does not: Open buy USDTNGN 4,250,000.00 USD (sending, logged 2026-11-20 10:15:03 UTC). " +
+        "Nothing of it is written into this file unless you say it belongs here.",
+    ],
+    [
+      "both never saved",
+      "",
+      "",
+      "This file, never saved, carries the workbook id of a workbook never saved, but its Hedge Log holds none of the rows this computer wrote into that workbook: it is a copy (saved before them, or kept elsewhere under the same name), another file given that id, or that workbook saved before its first row and then closed without saving. " +
+        "This computer's journal has 1 row of a workbook never saved that this Hedge Log does not: Open buy USDTNGN 4,250,000.00 USD (sending, logged 2026-11-20 10:15:03 UTC). " +
+        "Nothing of it is written into this file unless you say it belongs here.",
+    ],
+  ])(
+    "a copy's rows %s (its log holds none of this computer's rows of the workbook: issue 40) are asked about",
+    (_how, fileName, workbookName, text) => {
+      const p = plan([], { copied: { fileName, rows: [{ row: status("o", { action: "open", notional: 4_250_000 }), workbookName }] } });
+      expect(unfinishedView(p, none).copied).toEqual({ text, keys: ["o"] });
+    },
+  );
+
   test("a row without an account is resumed only once claimed", () => {
     const p = plan([item("a", "send", { owner: "unclaimed" })]);
     expect(unfinishedView(p, none).rows[0]).toMatchObject({

@@ -53,14 +53,71 @@ async function original(store: MemoryIntentStore) {
   await j.append([done]);
   j.update(done, { status: "submitted", hedgeId: "h-1" });
   j.update(done, { status: "filled", struckRate: 1500 });
+  await j.flush();
+  // The file as saved here (then closed without saving after the next row).
+  const savedAfterDone = wb.cells(LOG_SHEET_NAME).map((r) => [...r]);
   const secret = intent("o-open", 1, 4_250_000, "PROJECT-NIGHTINGALE");
   await j.append([secret]);
   j.update(secret, { sentAt: NOW.toISOString() });
   await j.flush();
-  return { wb, secret };
+  return { wb, secret, savedAfterDone };
 }
 
 useDeskWorlds();
+
+/** A file carrying the shared workbook id under `name` (null: never saved) whose Hedge Log holds none of the rows this computer wrote into it. */
+function stranger(name: string | null): MemoryWorkbook {
+  const wb = new MemoryWorkbook({
+    sheets: { [LOG_SHEET_NAME]: HEADERS.map((r) => [...r]) },
+    customProperties: { [WORKBOOK_ID_PROPERTY]: ID },
+    name: name ?? undefined,
+  });
+  return wb.addTable("HedgeLog", LOG_SHEET_NAME, `A1:${columnLetters(LOG_COLUMNS.length - 1)}1`);
+}
+
+describe("a file carrying the workbook id under the same name, or never saved, whose Hedge Log holds none of this computer's rows of it (issue 40 item 5)", () => {
+  it.each([
+    ["the same name", "Hedges.xlsx"],
+    ["never saved", null],
+  ])("%s: nothing of the workbook's rows is written into it; they are asked about", async (_how, name) => {
+    const store = new MemoryIntentStore();
+    const { secret } = await original(store);
+    const copy = stranger(name);
+    const j = journalOf(copy, store);
+    const report = await j.load();
+    await j.flush();
+    expect(report.restored).toEqual([]);
+    expect((await copy.readLog()).length).toBe(0);
+    const cells = JSON.stringify(copy.cells(LOG_SHEET_NAME));
+    for (const fact of [secret.clientReference, String(secret.notional), ACCOUNT]) expect(cells).not.toContain(fact);
+    expect(j.copiedRows().map((i) => [i.idempotencyKey, i.workbookName])).toEqual([
+      ["o-done", "Hedges.xlsx"],
+      ["o-open", "Hedges.xlsx"],
+    ]);
+    // On the user's word that they belong here, they are written.
+    expect(keysOf(await j.restore(["o-open"]))).toEqual(["o-open"]);
+    expect((await copy.readLog()).map((r) => [r.idempotencyKey, r.notional])).toEqual([["o-open", 4_250_000]]);
+  });
+
+  it("the original reopened as last saved, holding a row this computer wrote, gets its unfinished row back without a question", async () => {
+    const store = new MemoryIntentStore();
+    const { savedAfterDone } = await original(store);
+    const reopened = file("Hedges.xlsx", savedAfterDone);
+    const j = journalOf(reopened, store);
+    const report = await j.load();
+    expect(keysOf(report.restored)).toEqual(["o-open"]);
+    expect(j.copiedRows()).toEqual([]);
+  });
+
+  it("a file holding only the row an unfinished row was appended after (its anchor) is that workbook too", async () => {
+    const store = new MemoryIntentStore();
+    const { savedAfterDone } = await original(store);
+    // o-done was pruned from this computer's journal: only o-open's anchor ties the log to it.
+    await store.remove(SCOPE, ["o-done"]);
+    const j = journalOf(file("Hedges.xlsx", savedAfterDone), store);
+    expect(keysOf((await j.load()).restored)).toEqual(["o-open"]);
+  });
+});
 
 describe("a copied workbook id under another file name", () => {
   it("opening the copy writes none of the original's rows into it and lists them for the user's word, naming both files", async () => {
@@ -93,18 +150,22 @@ describe("a copied workbook id under another file name", () => {
 
   it("the original, reopened as last saved, still gets its own rows back without a question (its unfinished row and the row it follows)", async () => {
     const store = new MemoryIntentStore();
-    await original(store);
+    const { savedAfterDone } = await original(store);
     await journalOf(file("Hedges copy.xlsx"), store).load();
-    const reopened = file("Hedges.xlsx");
+    const reopened = file("Hedges.xlsx", savedAfterDone);
     const j = journalOf(reopened, store);
     const report = await j.load();
-    expect(keysOf(report.restored)).toEqual(["o-done", "o-open"]);
+    expect(keysOf(report.restored)).toEqual(["o-open"]);
     expect(j.copiedRows()).toEqual([]);
+    // Saved before its first row, it cannot be told from a copy of that moment (issue 40): it asks.
+    const empty = journalOf(file("Hedges.xlsx"), store);
+    expect((await empty.load()).restored).toEqual([]);
+    expect(keysOf(empty.copiedRows())).toEqual(["o-done", "o-open"]);
   });
 
   it("no: the rows are not listed in the copy again, while a third copy under another name still asks", async () => {
     const store = new MemoryIntentStore();
-    await original(store);
+    const { savedAfterDone } = await original(store);
     const copy = file("Hedges copy.xlsx");
     const j = journalOf(copy, store);
     await j.load();
@@ -117,7 +178,7 @@ describe("a copied workbook id under another file name", () => {
     await third.load();
     expect(keysOf(third.copiedRows())).toEqual(["o-done", "o-open"]);
     // The original is not a copy of itself: it still restores its rows.
-    expect(keysOf((await journalOf(file("Hedges.xlsx"), store).load()).restored)).toEqual(["o-done", "o-open"]);
+    expect(keysOf((await journalOf(file("Hedges.xlsx", savedAfterDone), store).load()).restored)).toEqual(["o-open"]);
   });
 
   it("yes: the rows are written into the copy's Hedge Log, and opening the copy again asks nothing more", async () => {

@@ -1,5 +1,5 @@
-// The merge on load (pure): which side's hedge id a row keeps, the seal a row final in the journal but not yet in the log gets, and which missing rows are written back unasked.
-import { mayBeMine, mergeRow, sealOf, writtenBack } from "../../src/trading/journal-merge";
+// The merge on load (pure): which side's hedge id a row keeps, the seal a row final in the journal but not yet in the log gets, which missing rows are written back unasked, and whether a log is the workbook this computer wrote its rows into.
+import { mayBeMine, mergeRow, ownerOf, ownLogOf, sealOf, writtenBack } from "../../src/trading/journal-merge";
 import type { StoredIntent } from "../../src/trading/intent-store";
 import { intentFromRow, intentToLogRecord, type Intent } from "../../src/trading/intent";
 import { CHAIN_START, rowHashOf } from "../../src/trading/log/log-chain";
@@ -88,7 +88,7 @@ describe("the rows the log lost written back unasked (writtenBack)", () => {
     workbookId,
   });
   const back = (missing: StoredIntent[], present: string[], live: string[] = []) =>
-    [...writtenBack(missing, new Set(present), ME, (k) => (live.includes(k) ? row({ idempotencyKey: k }) : undefined))].sort();
+    [...writtenBack(missing, new Set(present), ME, (k) => (live.includes(k) ? row({ idempotencyKey: k }) : undefined), true)].sort();
 
   it("another workbook's row is never written back, even appended after a row this log holds", () => {
     expect(back([entry("a-1", "held", "wb-other"), entry("b-1", "held", ME.id)], ["held"])).toEqual(["b-1"]);
@@ -121,5 +121,46 @@ describe("another workbook's row offered as maybe this one's (mayBeMine)", () =>
     expect(mayBeMine(other("Hedges.xlsx"), { id: "wb-new", name: "Hedges.xlsx", fresh: true })).toBe(true);
     expect(mayBeMine(other("Hedges.xlsx"), { id: "wb-new", name: "Hedges.xlsx" })).toBe(false);
     expect(mayBeMine(other(null), { id: "wb-new", name: null, fresh: true })).toBe(false);
+  });
+});
+
+describe("whether this file's log is the workbook this computer wrote its rows of this id into (ownLogOf, issue 40)", () => {
+  const ME = { id: "wb-this", name: "Hedges.xlsx" };
+  const entry = (key: string, anchor: string | null, workbookId: string | null = ME.id): StoredIntent => ({
+    record: intentToLogRecord(row({ idempotencyKey: key })),
+    keyId: "k-key",
+    anchor,
+    finalAt: null,
+    workbookId,
+    workbookName: ME.name,
+  });
+  const own = (stored: StoredIntent[], present: string[], live: string[] = []) =>
+    ownLogOf(stored, new Set(present), ME, (k) => (live.includes(k) ? row({ idempotencyKey: k }) : undefined));
+
+  it("it is when the log holds one of them, or the row one was appended after, or a row this session works on", () => {
+    expect(own([entry("a", null), entry("b", "a")], ["b"])).toBe(true);
+    expect(own([entry("b", "x")], ["x"])).toBe(true);
+    expect(own([entry("b", "x")], [], ["b"])).toBe(true);
+  });
+
+  it("it is not when the log holds none of them: rows of other workbooks or of no known one, or anchors of none, do not count", () => {
+    expect(own([entry("a", null), entry("b", "a")], [])).toBe(false);
+    expect(own([entry("o", "x", "wb-other"), entry("u", "y", null), entry("b", "z")], ["o", "x", "u", "y"], ["o"])).toBe(false);
+    expect(own([entry("b", null)], ["null", ""])).toBe(false);
+  });
+
+  it("this id's row in a log that is not the workbook's is a copy's, whatever its name; in the workbook's log, by its name", () => {
+    expect(ownerOf(entry("b", null), ME, false)).toBe("copy");
+    expect(ownerOf(entry("b", null), { ...ME, name: null }, false)).toBe("copy");
+    expect(ownerOf(entry("b", null), ME, true)).toBe("mine");
+    expect(ownerOf(entry("b", null), { ...ME, name: "Hedges copy.xlsx" }, true)).toBe("copy");
+    expect(ownerOf(entry("b", null, "wb-other"), ME, false)).toBe("other");
+    expect(ownerOf(entry("b", null, null), ME, false)).toBe("unknown");
+  });
+
+  it("writtenBack writes nothing of this id's rows into a log that is not the workbook's, unfinished or live", () => {
+    const missing = [{ ...entry("b", null), record: intentToLogRecord(row({ idempotencyKey: "b", status: "submitted" })) }];
+    expect([...writtenBack(missing, new Set(), ME, () => row({ idempotencyKey: "b" }), false)]).toEqual([]);
+    expect([...writtenBack(missing, new Set(), ME, () => undefined, true)]).toEqual(["b"]);
   });
 });

@@ -163,14 +163,21 @@ describe("opening a workbook whose log lost rows (closed without saving, or rows
   });
 
   it("rows the log lost come back in the order they were logged, whatever order this computer's journal lists them in", async () => {
-    const store = new MemoryIntentStore();
+    // The log holds a row this computer wrote into it (the rows were appended after it).
+    const { store, wb: first } = await emptySavedLogWith("held");
     const [a, b, c] = [intent("a", 0, "add"), intent("b", 0, "add"), intent("c", 1, "add")]; // a and b went in one send
-    const entry = (i: Intent) => ({ record: intentToLogRecord(i), keyId: i.keyId, anchor: null, finalAt: null, workbookId: THIS_WORKBOOK });
+    const entry = (i: Intent) => ({
+      record: intentToLogRecord(i),
+      keyId: i.keyId,
+      anchor: "held",
+      finalAt: null,
+      workbookId: THIS_WORKBOOK,
+    });
     await store.put(SCOPE, [c, a, b].map(entry)); // e.g. listed by key, not by time
-    const wb = saved([LOG_COLUMNS.map((h) => h.header)]);
+    const wb = saved(first.cells(LOG_SHEET_NAME));
     const report = await journalOf(wb, store).load();
     expect(keysOf(report.restored)).toEqual(["a", "b", "c"]);
-    expect(keysOf(await wb.readLog())).toEqual(["a", "b", "c"]);
+    expect(keysOf(await wb.readLog())).toEqual(["held", "a", "b", "c"]);
   });
 
   it("another workbook's rows final for over a week are pruned on opening: they leave the duplicate check, the recent ones stay", async () => {
@@ -213,7 +220,7 @@ describe("opening a workbook whose log lost rows (closed without saving, or rows
     expect(keysOf(j.orphaned())).toEqual(["not-asked"]);
   });
 
-  it("an unfinished row that comes back brings the final rows it was appended after", async () => {
+  it("saved empty, then closed without saving: it cannot be told from a copy (issue 40), so its rows are asked about; on the user's word they come back in order", async () => {
     const store = new MemoryIntentStore();
     const wb = saved([LOG_COLUMNS.map((c) => c.header)]);
     const savedLog = wb.cells(LOG_SHEET_NAME); // saved empty
@@ -225,8 +232,12 @@ describe("opening a workbook whose log lost rows (closed without saving, or rows
     await filled(j1, a);
     await j1.append([b]);
     const reopened = saved(savedLog);
-    const report = await journalOf(reopened, store).load();
-    expect(keysOf(report.restored)).toEqual(["a", "b"]);
+    const j2 = journalOf(reopened, store);
+    const report = await j2.load();
+    expect(report.restored).toEqual([]);
+    expect(await reopened.readLog()).toEqual([]);
+    expect(keysOf(j2.copiedRows())).toEqual(["a", "b"]);
+    expect(keysOf(await j2.restore(["b", "a"]))).toEqual(["a", "b"]);
     expect((await reopened.readLog()).map((r) => [r.idempotencyKey, r.status])).toEqual([
       ["a", "filled"],
       ["b", "submitting"],
@@ -290,17 +301,17 @@ describe("two workbooks on one computer: a row belongs to its workbook", () => {
   /** Workbook A's pane journals an unfinished 4.25 M Open with a confidential reference, then one final row. */
   async function workbookA(store: MemoryIntentStore) {
     const a = saved([LOG_COLUMNS.map((c) => c.header)], "wb-a", "Client A hedges.xlsx");
-    const savedEmpty = a.cells(LOG_SHEET_NAME);
     const j = journalOf(a, store);
     await j.load();
     const done = intent("a-done");
     await j.append([done]);
     await filled(j, done);
     const secret = { ...intent("a-open", 1), notional: 4_250_000, clientReference: "PROJECT-NIGHTINGALE-ACQ" };
+    const savedAfterDone = a.cells(LOG_SHEET_NAME);
     await j.append([secret]);
     j.update(secret, { sentAt: at(1) });
     await j.flush();
-    return { savedEmpty, secret };
+    return { savedAfterDone, secret };
   }
 
   it("opening workbook B never writes A's rows into it: no Hedge Log is made, and A's unfinished row is listed with A's name", async () => {
@@ -325,7 +336,7 @@ describe("two workbooks on one computer: a row belongs to its workbook", () => {
 
   it("dismissed in B, A's row is not listed in B again, and A, reopened as last saved, still gets it back", async () => {
     const store = new MemoryIntentStore();
-    const { savedEmpty } = await workbookA(store);
+    const { savedAfterDone } = await workbookA(store);
     const b = new MemoryWorkbook({ name: "Budget 2027.xlsx" });
     const jb = journalOf(b, store);
     await jb.load();
@@ -334,10 +345,10 @@ describe("two workbooks on one computer: a row belongs to its workbook", () => {
     expect((await journalOf(b, store).load()).otherWorkbooks).toEqual([]);
     // A third workbook still lists it: a dismissal is per workbook.
     expect(keysOf((await journalOf(new MemoryWorkbook(), store).load()).otherWorkbooks)).toEqual(["a-open"]);
-    // Workbook A, closed without saving, reopens with an empty log: both its rows come back, in order.
-    const reopened = saved(savedEmpty, "wb-a", "Client A hedges.xlsx");
+    // Workbook A, closed without saving, reopens as saved after its first row: its unfinished row comes back.
+    const reopened = saved(savedAfterDone, "wb-a", "Client A hedges.xlsx");
     const report = await journalOf(reopened, store).load();
-    expect(keysOf(report.restored)).toEqual(["a-done", "a-open"]);
+    expect(keysOf(report.restored)).toEqual(["a-open"]);
     expect((await reopened.readLog()).map((r) => [r.idempotencyKey, r.notional])).toEqual([
       ["a-done", 50_000],
       ["a-open", 4_250_000],
@@ -800,5 +811,41 @@ describe("the order rows are taken in (byLoggedAt: restored rows, the preview's 
     ];
     expect([...rows].sort(byLoggedAt).map((r) => r.key)).toEqual(["a", "b", "b2", "c"]);
     expect([byLoggedAt(rows[1], rows[0]), byLoggedAt(rows[0], rows[1]), byLoggedAt(rows[0], rows[3])]).toEqual([-1, 1, 0]);
+  });
+});
+
+describe("what an update and an append write, and what they do not (the journal room's survivors)", () => {
+  it("an update returns the fields it changed and nothing else; a seal is among them only once the row is final", async () => {
+    const { j1, a } = await emptySavedLogWith("a");
+    expect(j1.update(a, { status: "submitted", hedgeId: "h-a" })).toEqual({ status: "submitted", hedgeId: "h-a" });
+    expect(j1.update(a, { message: "Waiting for the fill." })).toEqual({ message: "Waiting for the fill." });
+    const final = j1.update(a, { status: "filled", struckRate: 1500 });
+    expect(Object.keys(final).sort()).toEqual(["finalHash", "status", "struckRate"]);
+    expect(final.finalHash).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it("why a row was parked is this computer's alone: changing only that writes nothing to the workbook", async () => {
+    const { wb, j1, a } = await emptySavedLogWith("a");
+    await j1.flush();
+    const calls = wb.calls;
+    j1.update(a, { parkedFor: "no_answer" });
+    await j1.flush();
+    expect(wb.calls).toBe(calls);
+  });
+
+  it("appending no rows changes nothing: the next row still follows the last one appended", async () => {
+    const { store, j1 } = await emptySavedLogWith("a");
+    await j1.append([]);
+    const b = intent("b", 1);
+    await j1.append([b]);
+    expect((await store.load(SCOPE)).find((e) => e.record.idempotencyKey === "b")?.anchor).toBe("a");
+  });
+
+  it("without a store no row is journalled here, appended or not: every row is the log's alone", async () => {
+    const wb = saved([LOG_COLUMNS.map((c) => c.header)]);
+    const j = journalOf(wb);
+    await j.load();
+    await j.append([intent("a")]);
+    expect(j.journalledHere("a")).toBe(false);
   });
 });

@@ -251,11 +251,14 @@ describe("more than one row at once, and the requests it costs", () => {
   it("rows of this computer's journal that the log lost are listed, and restored on the user's word", async () => {
     const w = world();
     const r = await w.journalled(row(), { sentAt: iso(START), status: "filled", hedgeId: "h-1" });
-    // The same file with its log gone (its id is saved in it): a final row is listed, not written back unasked.
+    // The same file with its log gone (its id is saved in it): a final row is listed, not written back unasked. Its log
+    // holds none of this computer's rows of the workbook, so it is asked about as a copy's (issue 40).
     const emptied = new MemoryWorkbook({ customProperties: Object.fromEntries(w.workbook.customProperties) });
     const desk = await w.desk({ workbook: emptied });
     const plan = await desk.inspect();
-    expect(plan.missing).toEqual([expect.objectContaining({ idempotencyKey: r.idempotencyKey, status: "filled" })]);
+    expect(plan.copied?.rows).toEqual([
+      { row: expect.objectContaining({ idempotencyKey: r.idempotencyKey, status: "filled" }), workbookName: expect.any(String) },
+    ]);
     expect(await desk.restore([r.idempotencyKey])).toEqual([expect.objectContaining({ idempotencyKey: r.idempotencyKey })]);
     expect(await emptied.readLog()).toEqual([expect.objectContaining({ idempotencyKey: r.idempotencyKey, status: "filled" })]);
   });

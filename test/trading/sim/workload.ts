@@ -89,6 +89,9 @@ async function opened(world: World, life: Life, calm: boolean): Promise<TradingD
   world.log(
     `pane ${life.id} opened: ${plan.items.length} unfinished (${plan.items.map((i) => `${i.row.idempotencyKey}:${i.step}`).join(" ")}), ${plan.missing.length} missing`,
   );
+  // A log holding none of this computer's rows of the workbook (saved before its first row, then Don't Save) cannot be
+  // told from a copy (issue 40): its rows are asked about, and the user says, truthfully, that they belong here.
+  if (plan.copied) await desk.restore(plan.copied.rows.map((c) => c.row.idempotencyKey));
   // The journal's rows this log lacks are this workbook's (the simulation has one): the user adds them back, mostly.
   if (plan.missing.length > 0 && (calm || world.rng.chance(0.8))) await desk.restore(plan.missing.map((r) => r.idempotencyKey));
   if (calm || world.rng.chance(0.85)) {
