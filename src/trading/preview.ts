@@ -10,7 +10,7 @@ import { byLoggedAt, utcDayStart } from "./journal";
 import type { Action, BatchAction, LimitCheck, Preview, PreviewLine, PreviewOptions, TradeRow } from "./types";
 import { mapLimited } from "./map-limited";
 
-interface PreviewContext {
+export interface PreviewContext {
   client: HedgingClient;
   environment: Environment;
   /** account_address of the key in use: duplicates are looked for among this account's rows (and rows without one). */
