@@ -129,7 +129,16 @@ describe("an untouched log of 5,000 rows against the service", () => {
     const { client, calls } = serviceOf(HEDGES);
     const recon = await monthEnd(ROWS, client);
     expect(recon.chain!.lines).toEqual([]);
-    expect(recon.service).toEqual({ compared: 5_000, complete: true, lines: [] });
+    // Each Open: 15 cells checked (environment, account, hedge id, market, side, logged at, sent at, tenor, client
+    // reference, status, order and fill tx hash, filled at, struck rate, notional); the other 13 are sealed (action, key,
+    // the approval's three, error code, message, notional before, decision and its time, the three hashes).
+    expect(recon.service).toEqual({
+      compared: 5_000,
+      complete: true,
+      lines: [],
+      cells: { checked: 5_000 * 15, sealed: 5_000 * 13, workbookOnly: 0 },
+    });
+    expect(15 + 13).toBe(LOG_HEADERS.length);
     expect(recon.differences).toEqual([]);
     // 10 full pages and the short one that ends the list; the two status lists; account, positions, history.
     expect(calls.filter((c) => c === "list all")).toHaveLength(11);
@@ -245,7 +254,7 @@ describe("each cell the service knows, read tolerantly", () => {
     expect(check({ status: "failed", struckRate: null }, { status: "failed" })).toEqual([]);
   });
 
-  it("after an add the struck rate is a blend and is not compared; after a reduction the notional is not either", () => {
+  it("after an add the struck rate is a blend; the Open and its Adds less its Reduces are the hedge's notional", () => {
     const withRow = (action: string, status = "filled") =>
       checkLogAgainstService({
         rows: [
@@ -262,8 +271,20 @@ describe("each cell the service knows, read tolerantly", () => {
         history: [],
         hedgesComplete: true,
       }).lines.map((l) => [l.rowNumber, l.field]);
-    expect(withRow("add")).toEqual([]);
-    expect(withRow("reduce")).toEqual([[2, "Struck rate"]]);
+    // The open's notional 1 and an add of 10,002 are not the hedge's 10,001: flagged at the Open and at its one Add; and
+    // the blend 1500.000001 of 1 at 1400 and 10,002 leaves the add a rate 7 % from the open's.
+    expect(withRow("add")).toEqual([
+      [2, "Struck rate"],
+      [2, "Notional (USD)"],
+      [3, "Notional (USD)"],
+    ]);
+    // A reduction keeps the rate: the open's own is compared; 1 less 10,002 is not the hedge's notional either, and the
+    // whole history (none given here: all of it) shows no reduction for the Reduce.
+    expect(withRow("reduce")).toEqual([
+      [2, "Struck rate"],
+      [2, "Notional (USD)"],
+      [3, "Logged at (UTC)"],
+    ]);
     expect(withRow("add", "failed")).toEqual([
       [2, "Struck rate"],
       [2, "Notional (USD)"],
@@ -347,12 +368,12 @@ describe("what the sheet says of each finding", () => {
       [
         LOG_SHEET_NAME,
         7,
-        "Row 7: Struck rate: the log says 1, the service 1500.000001. (Compared while the log shows no add on the hedge: an add blends the rate.)",
+        "Row 7: Struck rate: the log says 1, the service 1500.000001. (The hedge's own: the log shows no add on it.)",
       ],
       [
         LOG_SHEET_NAME,
         7,
-        "Row 7: Notional (USD): the log says 5, the service 10001. (Compared while the log shows no add, reduce or close on the hedge.)",
+        "Row 7: Notional (USD): the log says 5, the service 10001. (The Open comes to 5.00; the service's hedge h-1 took 10,001.00: its notional 10,001.00 and its reductions.)",
       ],
     ]);
     expect(said({ status: "failed" })).toEqual([
@@ -380,7 +401,7 @@ describe("what the sheet says of each finding", () => {
       [
         LOG_SHEET_NAME,
         7,
-        "Row 7: logged at 2026-11-02T08:50:00.000Z, before the service opened hedge h-1 (2026-11-02T09:01:00Z): a row cannot act on a hedge before it exists.",
+        "Row 7: Logged at (UTC) 2026-11-02T08:50:00.000Z, before the service opened hedge h-1 (2026-11-02T09:01:00Z): a row cannot act on a hedge before it exists.",
       ],
     ]);
     expect(said({ account: "0xbb" })).toEqual([
@@ -526,4 +547,159 @@ describe("a new log column never breaks old seals (a new chain form)", () => {
     (placed[5_010].record as LogRecord & { counterparty: string }).counterparty = "edited";
     expect(verifyLogChain(placed, added[added.length - 1].rowHash!).lines.map((l) => [l.kind, l.rowNumber])).toEqual([["edited", 5_012]]);
   }, 60_000);
+});
+
+describe("a hedge's rows rewritten with their hashes recomputed, on a computer without the journal", () => {
+  const at = (min: number, ms = 0) => iso(START + min * 60_000 + ms);
+  const act = (i: number, action: string, over: Partial<LogRecord>): LogRecord => ({
+    ...openRow(i),
+    action,
+    tenor: null,
+    orderTxHash: `0x${action}order${i}`,
+    fillTxHash: null,
+    filledAt: null,
+    struckRate: null,
+    message: "Filled.",
+    ...over,
+  });
+  /**
+   * Sheet rows 2–6: hedge h-0 opened (100,000 buy) and closed; hedge h-1 opened (50,000 sell at 1500), added to (50,000:
+   * the service's blend 1505), reduced by 30,000 and still open at 70,000. Every cell as the add-in writes it.
+   */
+  const story = (): LogRecord[] => [
+    { ...openRow(0), notional: 100_000, clientReference: "DEAL-A", struckRate: 1500 },
+    { ...openRow(1), notional: 50_000, clientReference: "DEAL-B", struckRate: 1500 },
+    act(2, "add", { side: "sell", notional: 50_000, hedgeId: "h-1", clientReference: "DEAL-B", notionalBefore: 50_000 }),
+    act(3, "reduce", { side: "sell", notional: 30_000, hedgeId: "h-1", clientReference: null, notionalBefore: 100_000 }),
+    act(4, "close", { side: "buy", notional: null, hedgeId: "h-0", clientReference: "CLOSE-A", status: "closed", notionalBefore: 100_000 }),
+  ];
+  const open = story();
+  const hedges: Hedge[] = [
+    { ...hedgeOf(open[0]), status: "closed" },
+    { ...hedgeOf(open[1]), notional_usd: 70_000, struck_rate: 1505 },
+  ];
+  const record = (h: Hedge, exit: string, size: number, closedAt: string): ClosedHedge => ({
+    market: h.market,
+    side: h.side,
+    size_usd: size,
+    collateral_usdc: 100,
+    entry_price: h.struck_rate!,
+    exit_price: 1506,
+    opened_at: h.opened_at!,
+    closed_at: closedAt,
+    exit_type: exit,
+    gross_pnl_usd: 1,
+    net_pnl_usd: 1,
+    carry_usd: 0,
+    fees_usd: 0,
+    hedge_id: h.id,
+    client_reference: h.client_reference,
+  });
+  const history = [record(hedges[0], "close", 100_000, at(4, 3_000)), record(hedges[1], "decrease", 30_000, at(3, 3_000))];
+
+  /** Month end over the rows, edited by `edit` before the whole chain is recomputed (so it verifies), without this computer's head. */
+  async function rehashed(edit: (rows: LogRecord[]) => void = () => undefined) {
+    const rows = story();
+    edit(rows);
+    const wb = workbookWith(chained(rows));
+    const { reconciliation } = await reconcileMonth(
+      {
+        client: serviceOf(hedges, history).client,
+        readLog: () => wb.readLog(),
+        readLogRows: () => wb.readLogRows(),
+        chainHead: async () => null,
+        writer: new MemorySheetWriter(),
+        now: () => Date.UTC(2026, 11, 1, 9),
+      },
+      "2026-11",
+    );
+    expect(reconciliation.chain!.lines).toEqual([]); // the chain alone cannot tell
+    return reconciliation.service!;
+  }
+  const found = async (edit: (rows: LogRecord[]) => void) =>
+    (await rehashed(edit)).lines.map((l) => [l.rowNumber, l.field, l.kind, l.logSays, l.serviceSays]);
+
+  it("untouched: no finding; each cell counted in its class", async () => {
+    const service = await rehashed();
+    expect(service.lines).toEqual([]);
+    // Open h-0: 15 checked; Open h-1: 15 (its rate by the blend); the Add: 7 of every row + its 3 fill cells + its amount
+    // (its hedge's only Add); the Reduce: 7 + 3 + its amount (its record); the Close: 7 + 3. 28 cells a row, the rest sealed.
+    expect(service.cells).toEqual({ checked: 15 + 15 + 11 + 11 + 10, sealed: 5 * 28 - 62, workbookOnly: 0 });
+  });
+
+  it("an Open's notional raised tenfold after its hedge closed: flagged at the Open against the history's size", async () => {
+    expect(await found((rows) => (rows[0].notional = 1_000_000))).toEqual([
+      [2, "Notional (USD)", "differs", "1000000", "100000"],
+    ]);
+  });
+
+  it("the struck rate of a hedge that had an Add: the service's blend leaves the Add a rate no market gives", async () => {
+    expect(await found((rows) => (rows[1].struckRate = 1400))).toEqual([[3, "Struck rate", "differs", "1400", "blended 1505"]]);
+  });
+
+  it("an Add and a Reduce raised together (the net unchanged): the Reduce against its record, the Open and its Add against what the hedge took", async () => {
+    expect(
+      await found((rows) => {
+        rows[2].notional = 60_000;
+        rows[3].notional = 40_000;
+      }),
+    ).toEqual([
+      [3, "Notional (USD)", "differs", "50000", "100000"],
+      [4, "Notional (USD)", "differs", "60000", "100000"],
+      [5, "Notional (USD)", "differs", "40000", "30000"],
+    ]);
+  });
+
+  it("an Open's Logged at and Sent at moved three days earlier: both flagged against when its hedge opened", async () => {
+    const earlier = (t: string | null | undefined) => iso(Date.parse(t!) - 3 * 86_400_000);
+    const lines = await found((rows) => {
+      rows[1].loggedAt = earlier(rows[1].loggedAt);
+      rows[1].sentAt = earlier(rows[1].sentAt);
+    });
+    expect(lines.map((l) => l.slice(0, 3))).toEqual([
+      [3, "Logged at (UTC)", "logged_long_before"],
+      [3, "Sent at (UTC)", "logged_long_before"],
+    ]);
+  });
+
+  it("a Reduce's Logged at and Sent at moved three days earlier: before its hedge opened, and no reduction then", async () => {
+    const earlier = (t: string | null | undefined) => iso(Date.parse(t!) - 3 * 86_400_000);
+    const lines = await found((rows) => {
+      rows[3].loggedAt = earlier(rows[3].loggedAt);
+      rows[3].sentAt = earlier(rows[3].sentAt);
+    });
+    expect(lines.map((l) => l.slice(0, 3))).toEqual([
+      [5, "Logged at (UTC)", "logged_after"],
+      [5, "Sent at (UTC)", "logged_after"],
+      [5, "Logged at (UTC)", "differs"],
+    ]);
+  });
+
+  it("a Close's Sent at moved a quarter of an hour later: its closing record is not within 10 minutes after it", async () => {
+    const lines = await found((rows) => (rows[4].sentAt = at(19)));
+    expect(lines.map((l) => l.slice(0, 3))).toEqual([[6, "Sent at (UTC)", "differs"]]);
+  });
+
+  it("every row's client reference against its hedge's: an Open's cleared, an Add's and a Close's set to another hedge's deal", async () => {
+    expect(await found((rows) => (rows[0].clientReference = null))).toEqual([[2, "Client reference", "differs", "(empty)", "DEAL-A"]]);
+    expect(await found((rows) => (rows[2].clientReference = "DEAL-A"))).toEqual([[4, "Client reference", "differs", "DEAL-A", "hedge h-0's"]]);
+    expect(await found((rows) => (rows[4].clientReference = "DEAL-B"))).toEqual([[6, "Client reference", "differs", "DEAL-B", "hedge h-1's"]]);
+  });
+
+  it("what the service cannot answer is sealed, not checked: a Reduce's order transaction, a Close's own reference, an Add's amount among several", async () => {
+    const untouched = (await rehashed()).cells;
+    const edited = await rehashed((rows) => {
+      rows[3].orderTxHash = "0xforged";
+      rows[4].clientReference = "CLOSE-OTHER";
+    });
+    expect(edited.lines).toEqual([]);
+    expect(edited.cells).toEqual(untouched);
+    // A second Add on h-1 (the two come to the same 50,000): their own amounts are sealed; the sum is still checked.
+    const twoAdds = await rehashed((rows) => {
+      rows[2].notional = 20_000;
+      rows.splice(3, 0, act(2, "add", { side: "sell", notional: 30_000, hedgeId: "h-1", idempotencyKey: "key-add-2", loggedAt: at(2, 500) }));
+    });
+    expect(twoAdds.lines).toEqual([]);
+    expect(twoAdds.cells.checked).toBe(untouched.checked + 10 - 1);
+  });
 });
