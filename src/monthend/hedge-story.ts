@@ -120,7 +120,15 @@ function reduceLines(f: HedgeFacts): ServiceLine[] {
     const amount = amountOf(p);
     const fits = whole ? amount >= rec.size_usd * 0.99 - CENT : Math.abs(amount - rec.size_usd) < CENT;
     if (!fits)
-      out.push(differsLine(p, "Notional (USD)", r.notional, rec.size_usd, ` (The service's ${rec.exit_type} of hedge ${f.hedge.id} at ${rec.closed_at}.)`));
+      out.push(
+        differsLine(
+          p,
+          "Notional (USD)",
+          r.notional,
+          rec.size_usd,
+          ` (The service's ${rec.exit_type} of hedge ${f.hedge.id} at ${rec.closed_at}.)`,
+        ),
+      );
     if (r.sentAt && !actedWithin(r.sentAt, utcMs(rec.closed_at))) out.push(sentLine(p, rec));
   }
   return out;
@@ -198,4 +206,3 @@ function blendLines(f: HedgeFacts): ServiceLine[] {
     ),
   ];
 }
-

@@ -120,7 +120,12 @@ function rowLines(p: PlacedLogRow, h: Hedge, refs: ReadonlyMap<string, string>):
   } else {
     const owner = r.clientReference ? refs.get(r.clientReference) : undefined;
     if (owner && owner !== h.id)
-      differs("Client reference", r.clientReference, `hedge ${owner}'s`, ` It names the deal of hedge ${owner}, not of the hedge this row acts on (${h.id}).`);
+      differs(
+        "Client reference",
+        r.clientReference,
+        `hedge ${owner}'s`,
+        ` It names the deal of hedge ${owner}, not of the hedge this row acts on (${h.id}).`,
+      );
     if (r.fillTxHash || r.filledAt) {
       // An Add / Reduce / Close records a fill only when its hedge filled after it (verdict.ts, ownFill): the hedge's own.
       text("Fill tx hash", r.fillTxHash, h.fill_tx_hash);
@@ -146,7 +151,14 @@ function timeLines(p: PlacedLogRow, h: Hedge): ServiceLine[] {
     if (r.action !== "open") {
       if (ms < opened - CLOCK_SKEW_MS)
         out.push(
-          line(p, "logged_after", field, at, says, `${field} ${at}, before the service opened hedge ${h.id} (${h.opened_at}): a row cannot act on a hedge before it exists.`),
+          line(
+            p,
+            "logged_after",
+            field,
+            at,
+            says,
+            `${field} ${at}, before the service opened hedge ${h.id} (${h.opened_at}): a row cannot act on a hedge before it exists.`,
+          ),
         );
     } else if (ms > opened + CLOCK_SKEW_MS)
       out.push(

@@ -365,11 +365,7 @@ describe("what the sheet says of each finding", () => {
   it("each difference names its row and column, both values, and why a value is compared only sometimes", () => {
     expect(said({ market: "EURUSD", struckRate: 1, notional: 5 })).toEqual([
       [LOG_SHEET_NAME, 7, "Row 7: Market: the log says EURUSD, the service USDTNGN."],
-      [
-        LOG_SHEET_NAME,
-        7,
-        "Row 7: Struck rate: the log says 1, the service 1500.000001. (The hedge's own: the log shows no add on it.)",
-      ],
+      [LOG_SHEET_NAME, 7, "Row 7: Struck rate: the log says 1, the service 1500.000001. (The hedge's own: the log shows no add on it.)"],
       [
         LOG_SHEET_NAME,
         7,
@@ -628,9 +624,7 @@ describe("a hedge's rows rewritten with their hashes recomputed, on a computer w
   });
 
   it("an Open's notional raised tenfold after its hedge closed: flagged at the Open against the history's size", async () => {
-    expect(await found((rows) => (rows[0].notional = 1_000_000))).toEqual([
-      [2, "Notional (USD)", "differs", "1000000", "100000"],
-    ]);
+    expect(await found((rows) => (rows[0].notional = 1_000_000))).toEqual([[2, "Notional (USD)", "differs", "1000000", "100000"]]);
   });
 
   it("the struck rate of a hedge that had an Add: the service's blend leaves the Add a rate no market gives", async () => {
@@ -682,8 +676,12 @@ describe("a hedge's rows rewritten with their hashes recomputed, on a computer w
 
   it("every row's client reference against its hedge's: an Open's cleared, an Add's and a Close's set to another hedge's deal", async () => {
     expect(await found((rows) => (rows[0].clientReference = null))).toEqual([[2, "Client reference", "differs", "(empty)", "DEAL-A"]]);
-    expect(await found((rows) => (rows[2].clientReference = "DEAL-A"))).toEqual([[4, "Client reference", "differs", "DEAL-A", "hedge h-0's"]]);
-    expect(await found((rows) => (rows[4].clientReference = "DEAL-B"))).toEqual([[6, "Client reference", "differs", "DEAL-B", "hedge h-1's"]]);
+    expect(await found((rows) => (rows[2].clientReference = "DEAL-A"))).toEqual([
+      [4, "Client reference", "differs", "DEAL-A", "hedge h-0's"],
+    ]);
+    expect(await found((rows) => (rows[4].clientReference = "DEAL-B"))).toEqual([
+      [6, "Client reference", "differs", "DEAL-B", "hedge h-1's"],
+    ]);
   });
 
   it("what the service cannot answer is sealed, not checked: a Reduce's order transaction, a Close's own reference, an Add's amount among several", async () => {
@@ -697,7 +695,11 @@ describe("a hedge's rows rewritten with their hashes recomputed, on a computer w
     // A second Add on h-1 (the two come to the same 50,000): their own amounts are sealed; the sum is still checked.
     const twoAdds = await rehashed((rows) => {
       rows[2].notional = 20_000;
-      rows.splice(3, 0, act(2, "add", { side: "sell", notional: 30_000, hedgeId: "h-1", idempotencyKey: "key-add-2", loggedAt: at(2, 500) }));
+      rows.splice(
+        3,
+        0,
+        act(2, "add", { side: "sell", notional: 30_000, hedgeId: "h-1", idempotencyKey: "key-add-2", loggedAt: at(2, 500) }),
+      );
     });
     expect(twoAdds.lines).toEqual([]);
     expect(twoAdds.cells.checked).toBe(untouched.checked + 10 - 1);
