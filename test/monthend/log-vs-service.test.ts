@@ -705,3 +705,273 @@ describe("a hedge's rows rewritten with their hashes recomputed, on a computer w
     expect(twoAdds.cells.checked).toBe(untouched.checked + 10 - 1);
   });
 });
+
+describe("the edges of a hedge's rows taken together", () => {
+  const at = (min: number, ms = 0) => iso(START + min * 60_000 + ms);
+  /** An Add, Reduce or Close of hedge h-1 (sell), logged `min` minutes after START. */
+  const act = (min: number, action: string, over: Partial<LogRecord> = {}): LogRecord => ({
+    ...openRow(min),
+    side: "sell",
+    action,
+    tenor: null,
+    clientReference: null,
+    hedgeId: "h-1",
+    orderTxHash: `0x${action}${min}`,
+    fillTxHash: null,
+    filledAt: null,
+    struckRate: null,
+    ...over,
+  });
+  const open1 = (over: Partial<LogRecord> = {}): LogRecord => ({ ...openRow(1), notional: 50_000, struckRate: 1500, ...over });
+  const hedge1 = (over: Partial<Hedge> = {}): Hedge => ({ ...hedgeOf(openRow(1)), notional_usd: 50_000, struck_rate: 1500, ...over });
+  const rec = (exit: string, size: number, closedAt: string, over: Partial<ClosedHedge> = {}): ClosedHedge => ({
+    market: "USDTNGN",
+    side: "sell",
+    size_usd: size,
+    collateral_usdc: 1,
+    entry_price: 1500,
+    exit_price: 1501,
+    opened_at: hedge1().opened_at!,
+    closed_at: closedAt,
+    exit_type: exit,
+    gross_pnl_usd: 0,
+    net_pnl_usd: 0,
+    carry_usd: 0,
+    fees_usd: 0,
+    hedge_id: "h-1",
+    client_reference: "DEAL-1",
+    ...over,
+  });
+  const run = (rows: LogRecord[], hedge: Hedge, history: ClosedHedge[] = [], more: Partial<ServiceCheckInput> = {}) =>
+    checkLogAgainstService({
+      rows: rows.map((record, i) => ({ sheet: LOG_SHEET_NAME, rowNumber: i + 2, record })),
+      environment: "sandbox",
+      accountAddress: ACCOUNT,
+      hedges: [hedge],
+      history,
+      hedgesComplete: true,
+      ...more,
+    });
+  const lines = (...args: Parameters<typeof run>) =>
+    run(...args)
+      .lines.filter((l) => l.kind !== "cut_off")
+      .map((l) => [l.rowNumber, l.field, l.kind]);
+  const checked = (...args: Parameters<typeof run>) => run(...args).cells.checked;
+
+  it("without a whole history, an open hedge's notional against the Open and Adds less the Reduces", () => {
+    const rows = [open1(), act(2, "add", { notional: 30_000 }), act(3, "reduce", { notional: 20_000 })];
+    const hedge = hedge1({ notional_usd: 60_000, struck_rate: 1500 });
+    expect(lines(rows, hedge, [], { historyWholeFromMs: null })).toEqual([]);
+    expect(lines(rows, hedge1({ notional_usd: 60_001, struck_rate: 1500 }), [], { historyWholeFromMs: null })).toEqual([
+      [2, "Notional (USD)", "differs"],
+      [3, "Notional (USD)", "differs"],
+    ]);
+    // A hedge opened before the history's whole part is not covered either: its Reduce is not looked for in the records.
+    expect(lines(rows, hedge, [], { historyWholeFromMs: START + 61_000 })).toEqual([]);
+    // With the whole history, the hedge shows no reduction: the Open and its Add are more than it took, and the Reduce has
+    // no record (flagged at its time).
+    expect(lines(rows, hedge, [], { historyWholeFromMs: START })).toEqual([
+      [2, "Notional (USD)", "differs"],
+      [3, "Notional (USD)", "differs"],
+      [4, "Logged at (UTC)", "differs"],
+    ]);
+  });
+
+  it("a closed hedge's amounts only with its records; a pending row, an Open without an amount or not final: none", () => {
+    const closed = hedge1({ status: "closed" });
+    expect(lines([open1({ notional: 1 })], closed, [], { historyWholeFromMs: null })).toEqual([]);
+    expect(lines([open1({ notional: 1 })], closed, [rec("close", 50_000, at(9))])).toEqual([[2, "Notional (USD)", "differs"]]);
+    expect(lines([open1({ notional: 1 })], hedge1({ status: "submitted", struck_rate: null }))).toEqual([[2, "Status", "differs"]]);
+    const pending = act(2, "add", { notional: 5, status: "submitted" });
+    expect(lines([open1({ notional: 1 }), pending], hedge1())).toEqual([]);
+    expect(lines([open1({ notional: null }), act(2, "add", { notional: 5 })], hedge1())).toEqual([]);
+    expect(lines([open1({ notional: 1, status: "submitted" })], hedge1())).toEqual([]);
+    expect(lines([open1(), act(2, "add", { notional: null })], hedge1())).toEqual([]);
+  });
+
+  it("the Notional finding says what the Open and its Adds come to and what the hedge took", () => {
+    const rows = [open1(), act(2, "add", { notional: 30_000 })];
+    const [first, second] = run(rows, hedge1({ notional_usd: 70_000 })).lines;
+    expect([first.logSays, first.serviceSays, second.rowNumber, second.logSays]).toEqual(["50000", "70000", 3, "30000"]);
+    expect(first.message).toBe(
+      "Row 2: Notional (USD): the log says 50000, the service 70000. (The Open and its 1 Add(s) come to 80,000.00; the service's hedge h-1 took 70,000.00: its notional 70,000.00 and its reductions.)",
+    );
+    const reduced = run([open1(), act(2, "reduce", { notional: 10_000 })], hedge1({ notional_usd: 39_000 }), [], {
+      historyWholeFromMs: null,
+    });
+    expect(reduced.lines[0].message).toMatch(/took 39,000\.00: its notional, the Open and Adds less the Reduces\.\)$/);
+    const closed = run([open1({ notional: 1 })], hedge1({ status: "closed" }), [
+      rec("decrease", 20_000, at(5)),
+      rec("close", 30_000, at(9)),
+    ]);
+    expect(closed.lines.map((l) => [l.field, l.serviceSays])).toContainEqual(["Notional (USD)", "50000"]);
+    expect(closed.lines.find((l) => l.field === "Notional (USD)")!.message).toMatch(/took 50,000\.00: its closed-hedge records\.\)$/);
+  });
+
+  it("several Adds: only their sum is known, flagged at the Open alone", () => {
+    const rows = [open1(), act(2, "add", { notional: 10_000 }), act(3, "add", { notional: 10_000 })];
+    expect(lines(rows, hedge1({ notional_usd: 75_000 }))).toEqual([[2, "Notional (USD)", "differs"]]);
+    expect(lines(rows, hedge1({ notional_usd: 70_000 }))).toEqual([]);
+  });
+
+  it("a Reduce against its record: the amount, the time window on both sides, its Sent at; each record used once", () => {
+    const hedge = hedge1({ notional_usd: 30_000 });
+    const reduce = (over: Partial<LogRecord> = {}) => act(5, "reduce", { notional: 20_000, sentAt: at(5, 100), ...over });
+    expect(lines([open1(), reduce()], hedge, [rec("decrease", 20_000, at(5, 3_000))])).toEqual([]);
+    expect(lines([open1(), reduce()], hedge, [rec("decrease", 20_000, at(15))])).toEqual([]); // 10 minutes after: still its
+    expect(lines([open1(), reduce()], hedge, [rec("decrease", 20_000, at(15, 1))])).toEqual([[3, "Logged at (UTC)", "differs"]]);
+    expect(lines([open1(), reduce()], hedge, [rec("decrease", 20_000, at(3, 100))])).toEqual([]); // 2 minutes before its Sent at: clock skew
+    expect(lines([open1(), reduce()], hedge, [rec("decrease", 20_000, at(3, -1))])).toEqual([[3, "Logged at (UTC)", "differs"]]);
+    // A cent more reduced: the Reduce's amount, and so what the Open took with it.
+    expect(lines([open1(), reduce()], hedge, [rec("decrease", 20_000.01, at(6))])).toEqual([
+      [2, "Notional (USD)", "differs"],
+      [3, "Notional (USD)", "differs"],
+    ]);
+    expect(lines([open1(), reduce({ sentAt: at(-5) })], hedge, [rec("decrease", 20_000, at(6))])).toEqual([
+      [3, "Sent at (UTC)", "logged_after"],
+      [3, "Sent at (UTC)", "differs"],
+    ]);
+    // Two Reduces, one record: the second finds none.
+    const two = [open1(), reduce(), reduce({ loggedAt: at(6), idempotencyKey: "k2" })];
+    expect(lines(two, hedge1({ notional_usd: 30_000 }), [rec("decrease", 20_000, at(6, 500))])).toEqual([
+      [4, "Logged at (UTC)", "differs"],
+    ]);
+    const said = run([open1(), reduce()], hedge, [rec("decrease", 20_000, at(20))]).lines[0];
+    expect(said.serviceSays).toBe(`decrease of 20,000.00 at ${at(20)}`);
+    expect(said.message).toBe(
+      `Row 3: Logged at (UTC): the service shows no reduction of hedge h-1 from 2 minutes before this row to 10 minutes after it (its records: decrease of 20,000.00 at ${at(20)}): its time or its amount was changed, or no such reduction was made.`,
+    );
+    expect(run([open1(), reduce()], hedge).lines.find((l) => l.rowNumber === 3)!.serviceSays).toBe("none");
+  });
+
+  it("a Reduce that took the whole hedge: against the record that ended it, at least 99 % of it", () => {
+    const closed = hedge1({ status: "closed" });
+    const whole = (notional: number) => act(5, "reduce", { notional, status: "closed" });
+    const ended = [rec("decrease", 50_000, at(5, 500))];
+    expect(lines([open1(), whole(50_000)], closed, ended)).toEqual([]);
+    expect(lines([open1(), whole(60_000)], closed, ended)).toEqual([]);
+    expect(lines([open1(), whole(49_500)], closed, ended)).toEqual([]);
+    expect(lines([open1(), whole(49_499)], closed, ended)).toEqual([[3, "Notional (USD)", "differs"]]);
+    // Ended by a close, not by this reduction: no record for it.
+    expect(lines([open1(), whole(50_000)], closed, [rec("close", 50_000, at(5, 500))])).toEqual([[3, "Logged at (UTC)", "differs"]]);
+    const message = run([open1(), whole(40_000)], closed, ended).lines[0].message;
+    expect(message).toBe(
+      `Row 3: Notional (USD): the log says 40000, the service 50000. (The service's decrease of hedge h-1 at ${at(5, 500)}.)`,
+    );
+  });
+
+  it("a Close against the record that ended its hedge: a close or decrease within the window; maturity is not its", () => {
+    const closed = hedge1({ status: "closed" });
+    const close = (over: Partial<LogRecord> = {}) => act(5, "close", { notional: null, status: "closed", sentAt: at(5, 100), ...over });
+    expect(lines([open1(), close()], closed, [rec("close", 50_000, at(5, 900))])).toEqual([]);
+    expect(lines([open1(), close()], closed, [rec("close", 50_000, at(16))])).toEqual([[3, "Logged at (UTC)", "differs"]]);
+    expect(lines([open1(), close()], closed, [rec("maturity", 50_000, at(16_000))])).toEqual([]);
+    expect(lines([open1(), close({ sentAt: at(20) })], closed, [rec("close", 50_000, at(6))])).toEqual([[3, "Sent at (UTC)", "differs"]]);
+    // Still open at the service: no closing record to compare with; a Close not final is not compared.
+    expect(lines([open1(), close()], hedge1())).toEqual([]);
+    expect(lines([open1(), close({ status: "submitted" })], closed, [rec("close", 50_000, at(16))])).toEqual([]);
+    const said = run([open1(), close()], closed, [rec("close", 50_000, at(16))]).lines[0];
+    expect([said.logSays, said.serviceSays]).toEqual([at(5), `close at ${at(16)}`]);
+    expect(said.message).toBe(
+      `Row 3: Logged at (UTC): the service closed hedge h-1 at ${at(16)}, not within 10 minutes after this Close was logged (nor 2 minutes before): its time was changed.`,
+    );
+    const sent = run([open1(), close({ sentAt: at(20) })], closed, [rec("close", 50_000, at(6))]).lines[0];
+    expect([sent.logSays, sent.serviceSays]).toEqual([at(20), `close at ${at(6)}`]);
+    expect(sent.message).toBe(
+      `Row 3: Sent at (UTC): the service's close it asked for is dated ${at(6)}, not within 10 minutes after ${at(20)}: its time was changed.`,
+    );
+  });
+
+  it("the Open's rate with Adds: the blend recomputed with each add's share of the notional then (a reduce keeps the rate)", () => {
+    // 50,000 at 1500, reduced by 30,000, then 20,000 added at 1560: the blend is 1530 (half each). Weighing the add
+    // against the 50,000 opened (the reduction forgotten) would leave the add 1605, 7 % away.
+    const rows = [open1(), act(2, "reduce", { notional: 30_000 }), act(3, "add", { notional: 20_000 })];
+    expect(lines(rows, hedge1({ notional_usd: 40_000, struck_rate: 1530 }), [], { historyWholeFromMs: null })).toEqual([]);
+    // The bound: the adds' rate at most 5 % of the blend from the open's (1538.4 leaves 1576.8) is the market's; a little more is not.
+    expect(lines([open1(), act(2, "add", { notional: 50_000 })], hedge1({ notional_usd: 100_000, struck_rate: 1538.4 }))).toEqual([]);
+    expect(lines([open1(), act(2, "add", { notional: 50_000 })], hedge1({ notional_usd: 100_000, struck_rate: 1538.5 }))).toEqual([
+      [2, "Struck rate", "differs"],
+    ]);
+    expect(lines([open1(), act(2, "add", { notional: 50_000 })], hedge1({ notional_usd: 100_000, struck_rate: 1463.5 }))).toEqual([]);
+    expect(lines([open1(), act(2, "add", { notional: 50_000 })], hedge1({ notional_usd: 100_000, struck_rate: 1463.3 }))).toEqual([
+      [2, "Struck rate", "differs"],
+    ]);
+    const said = run([open1(), act(2, "add", { notional: 50_000 })], hedge1({ notional_usd: 100_000, struck_rate: 1600 })).lines[0];
+    expect([said.logSays, said.serviceSays]).toEqual(["1500", "blended 1600"]);
+    expect(said.message).toBe(
+      "Row 2: Struck rate: the log says 1500, the service blended 1600. (The service shows the blend of the Open and its Adds; recomputed from the log's amounts, this rate, which leaves its 1 Add(s) a rate of 1700.0000: more than 5% from the Open's.)",
+    );
+    const empty = run([open1({ struckRate: null }), act(2, "add", { notional: 50_000 })], hedge1({ notional_usd: 100_000 })).lines[0];
+    expect(empty.message).toBe(
+      "Row 2: Struck rate: the log says (empty), the service blended 1500. (The service shows the blend of the Open and its Adds; recomputed from the log's amounts, this rate: more than 5% from the Open's.)",
+    );
+    // Not compared: amounts not known, a hedge not held, a service without a rate.
+    expect(lines([open1({ struckRate: 1 }), act(2, "add", { notional: null })], hedge1())).toEqual([]);
+    expect(lines([open1({ struckRate: 1 })], hedge1({ status: "failed" }))).toEqual([[2, "Status", "differs"]]);
+    expect(lines([open1({ struckRate: 1 })], hedge1({ struck_rate: undefined }))).toEqual([]);
+  });
+
+  it("an Add's, Reduce's or Close's client reference: its own unless it names another hedge's deal (from the hedges or the records)", () => {
+    const rows = (ref: string) => [open1(), act(2, "add", { notional: 0.001, clientReference: ref })];
+    const input = { hedges: [hedge1(), { ...hedgeOf(openRow(7)), id: "h-7", client_reference: "DEAL-7" }] };
+    expect(lines(rows("DEAL-1"), hedge1(), [], input)).toEqual([]);
+    expect(lines(rows("MY-ADD"), hedge1(), [], input)).toEqual([]);
+    expect(lines(rows("DEAL-7"), hedge1(), [], input)).toEqual([[3, "Client reference", "differs"]]);
+    expect(run(rows("DEAL-7"), hedge1(), [], input).lines[0].message).toBe(
+      "Row 3: Client reference: the log says DEAL-7, the service hedge h-7's. It names the deal of hedge h-7, not of the hedge this row acts on (h-1).",
+    );
+    // Known only from a record of a hedge no longer listed; a record without a hedge id names none.
+    expect(lines(rows("OLD-9"), hedge1(), [rec("close", 1, at(-60), { hedge_id: "h-9", client_reference: "OLD-9" })])).toEqual([
+      [3, "Client reference", "differs"],
+    ]);
+    const unnamed = rec("close", 1, at(-60), { hedge_id: null, client_reference: "OLD-9", side: "buy" });
+    expect(lines(rows("OLD-9"), hedge1(), [unnamed])).toEqual([]);
+  });
+
+  it("an Open's Sent at at most 27 minutes, its Logged at at most a day, before its hedge opened", () => {
+    const opened = Date.parse(hedge1().opened_at!);
+    const before = (ms: number) => iso(opened - ms);
+    const row = (loggedAt: string, sentAt: string) => [open1({ loggedAt, sentAt })];
+    expect(lines(row(before(27 * 60_000), before(27 * 60_000)), hedge1())).toEqual([]);
+    expect(lines(row(before(27 * 60_000), before(27 * 60_000 + 1_000)), hedge1())).toEqual([[2, "Sent at (UTC)", "logged_long_before"]]);
+    expect(lines(row(before(86_400_000), before(60_000)), hedge1())).toEqual([]);
+    expect(lines(row(before(86_400_000 + 1_000), before(60_000)), hedge1())).toEqual([[2, "Logged at (UTC)", "logged_long_before"]]);
+    const [logged, sent] = run(row(before(3 * 86_400_000), before(3 * 86_400_000)), hedge1()).lines;
+    expect(logged.message).toBe(
+      `Row 2: Logged at (UTC) ${before(3 * 86_400_000)} is long before the service opened hedge h-1 (${hedge1().opened_at}): a row is sent when it is logged, or when the pane opens again after a stop (a day at most), so its time was changed.`,
+    );
+    expect(sent.message).toBe(
+      `Row 2: Sent at (UTC) ${before(3 * 86_400_000)} is long before the service opened hedge h-1 (${hedge1().opened_at}): a request is sent again with its key only within 27 minutes of its first, so its time was changed.`,
+    );
+    expect([sent.logSays, sent.serviceSays]).toEqual([before(3 * 86_400_000), `opened ${hedge1().opened_at}`]);
+  });
+
+  it("the cells counted in each class: by action, by what the service shows, by what the chain holds", () => {
+    const base = checked([open1()], hedge1());
+    expect(base).toBe(15);
+    expect(checked([open1()], hedge1({ client_reference: null }))).toBe(14);
+    expect(checked([open1({ status: "submitted" })], hedge1())).toBe(9); // 7 + tenor + reference: no outcome, no amount
+    expect(checked([open1({ status: "failed" })], hedge1({ status: "failed" }))).toBe(10); // + status
+    expect(checked([open1()], hedge1({ status: "closed" }), [], { historyWholeFromMs: null })).toBe(14); // no amount
+    expect(checked([open1(), act(2, "add", { notional: null })], hedge1())).toBe(13 + 10); // no amount, no blend; the Add's 10
+    expect(checked([open1(), act(2, "add", { notional: 0 })], hedge1())).toBe(15 + 11);
+    const twoAdds = [open1(), act(2, "add", { notional: 0 }), act(3, "add", { notional: 0 })];
+    expect(checked(twoAdds, hedge1())).toBe(15 + 10 + 10);
+    expect(checked([open1(), act(2, "reduce", { notional: 0 })], hedge1(), [], { historyWholeFromMs: null })).toBe(15 + 10);
+    expect(checked([open1(), act(2, "reduce", { notional: 0, status: "failed" })], hedge1())).toBe(15 + 10);
+    expect(checked([open1(), act(2, "close", { notional: null })], hedge1())).toBe(15 + 10);
+    // Not this account's, another environment, no key, a hedge the service did not show: nothing checked.
+    expect(checked([open1({ account: "0xbb" })], hedge1())).toBe(0);
+    expect(checked([open1({ environment: "production" })], hedge1())).toBe(0);
+    expect(checked([open1({ idempotencyKey: "" })], hedge1())).toBe(0);
+    expect(checked([open1({ hedgeId: "h-unknown" })], hedge1())).toBe(0);
+    expect(checked([open1({ hedgeId: null })], hedge1())).toBe(0);
+    // Sealed: a row's body and links once linked, its outcome and seal once sealed; the rest is the workbook's only.
+    const [linked] = chained([open1({ hedgeId: "h-unknown" })]);
+    expect(run([linked], hedge1()).cells).toEqual({ checked: 0, sealed: 28, workbookOnly: 0 });
+    expect(run([{ ...linked, finalHash: null }], hedge1()).cells).toEqual({ checked: 0, sealed: 15, workbookOnly: 13 });
+    expect(run([{ ...linked, rowHash: null, finalHash: "x" }], hedge1()).cells).toEqual({ checked: 0, sealed: 0, workbookOnly: 28 });
+    // An edited row (its link no longer holds) is still judged in the newest form.
+    expect(run([{ ...linked, market: "EDITED" }], hedge1()).cells).toEqual({ checked: 0, sealed: 28, workbookOnly: 0 });
+  });
+});
