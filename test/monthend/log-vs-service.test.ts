@@ -946,6 +946,33 @@ describe("the edges of a hedge's rows taken together", () => {
     expect([sent.logSays, sent.serviceSays]).toEqual([before(3 * 86_400_000), `opened ${hedge1().opened_at}`]);
   });
 
+  it("the history covers a hedge opened at the very instant it is whole from; records are taken in time order whatever order they come in", () => {
+    const rows = [open1(), act(2, "add", { notional: 30_000 }), act(3, "reduce", { notional: 20_000 })];
+    const opened = Date.parse(hedge1().opened_at!);
+    expect(lines(rows, hedge1({ notional_usd: 60_000 }), [], { historyWholeFromMs: opened })).toEqual([
+      [2, "Notional (USD)", "differs"],
+      [3, "Notional (USD)", "differs"],
+      [4, "Logged at (UTC)", "differs"],
+    ]);
+    // Reduced, then closed; the service lists the records newest first.
+    const closed = hedge1({ status: "closed" });
+    const story = [open1(), act(3, "reduce", { notional: 20_000 }), act(5, "close", { notional: null, status: "closed" })];
+    expect(lines(story, closed, [rec("close", 30_000, at(5, 900)), rec("decrease", 20_000, at(3, 500))])).toEqual([]);
+  });
+
+  it("amounts not known (an Open without its amount): no Reduce or Close is judged against the records either", () => {
+    const closed = hedge1({ status: "closed" });
+    const rows = [open1({ notional: null }), act(3, "reduce", { notional: 20_000 }), act(5, "close", { notional: null, status: "closed" })];
+    expect(lines(rows, closed, [rec("close", 30_000, at(50))])).toEqual([]);
+  });
+
+  it("a second Open naming the same hedge (a copy) and a failed Add are compared cell by cell, their amounts not", () => {
+    const copy = open1({ idempotencyKey: "copy" });
+    expect(checked([open1(), copy], hedge1())).toBe(15 + 14);
+    const rows = [open1(), act(2, "add", { notional: 0 }), act(3, "add", { notional: 7, status: "failed" })];
+    expect(checked(rows, hedge1())).toBe(15 + 11 + 10);
+  });
+
   it("the cells counted in each class: by action, by what the service shows, by what the chain holds", () => {
     const base = checked([open1()], hedge1());
     expect(base).toBe(15);
