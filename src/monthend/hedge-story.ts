@@ -139,7 +139,7 @@ function closeLines(f: HedgeFacts): ServiceLine[] {
   const ending = endingOf(f);
   if (!ending || ending.exit_type === "maturity" || !f.amountsChecked) return [];
   const out: ServiceLine[] = [];
-  for (const p of f.closes.filter((c) => c.record.status === "closed")) {
+  for (const p of f.closes) {
     const at = utcMs(ending.closed_at);
     if (!actedWithin(p.record.loggedAt, at))
       out.push(
@@ -194,7 +194,7 @@ function blendLines(f: HedgeFacts): ServiceLine[] {
     } else notional -= amount;
   }
   const addsRate = typeof rate === "number" ? (h.struck_rate - rate * share) / (1 - share) : NaN;
-  if (typeof rate === "number" && Math.abs(addsRate - rate) <= PART_RATE_SPREAD * Math.abs(h.struck_rate)) return [];
+  if (typeof rate === "number" && Math.abs(addsRate - rate) <= PART_RATE_SPREAD * h.struck_rate) return [];
   const implied = Number.isFinite(addsRate) ? `, which leaves its ${f.adds.length} Add(s) a rate of ${addsRate.toPrecision(8)}` : "";
   return [
     differsLine(

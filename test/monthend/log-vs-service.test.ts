@@ -960,6 +960,14 @@ describe("the edges of a hedge's rows taken together", () => {
     expect(lines(story, closed, [rec("close", 30_000, at(5, 900)), rec("decrease", 20_000, at(3, 500))])).toEqual([]);
   });
 
+  it("a partial Reduce is never matched to the record that ended the hedge, nor to a close record", () => {
+    // Ended whole by a decrease: the Reduce of 20,000 logged then has no partial record of its own.
+    const rows = [open1(), act(5, "reduce", { notional: 20_000 })];
+    expect(lines(rows, hedge1({ status: "closed" }), [rec("decrease", 50_000, at(5, 500))])).toEqual([[3, "Logged at (UTC)", "differs"]]);
+    // A close record on a hedge the service still lists open (read between two answers) is no reduction either.
+    expect(lines(rows, hedge1({ notional_usd: 30_000 }), [rec("close", 20_000, at(5, 500))])).toEqual([[3, "Logged at (UTC)", "differs"]]);
+  });
+
   it("amounts not known (an Open without its amount): no Reduce or Close is judged against the records either", () => {
     const closed = hedge1({ status: "closed" });
     const rows = [open1({ notional: null }), act(3, "reduce", { notional: 20_000 }), act(5, "close", { notional: null, status: "closed" })];
