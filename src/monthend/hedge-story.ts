@@ -34,7 +34,7 @@ export interface HistoryCover {
 }
 
 const loggedOrder = (a: PlacedLogRow, b: PlacedLogRow) => utcMs(a.record.loggedAt) - utcMs(b.record.loggedAt);
-const amountOf = (p: PlacedLogRow | undefined) => (typeof p?.record.notional === "number" ? p.record.notional : NaN);
+const amountOf = (p: PlacedLogRow | undefined) => p?.record.notional ?? NaN;
 
 /** The facts of hedge `h` from the rows that name it (any status) and the history read. */
 export function hedgeFacts(h: Hedge, rows: readonly PlacedLogRow[], history: HistoryCover): HedgeFacts {

@@ -7,7 +7,7 @@ import { checkLogAgainstService, type ServiceCheckInput } from "../../src/monthe
 import type { MonthEndClient } from "../../src/monthend/month-data";
 import { reconcileMonth } from "../../src/monthend/run-month-end";
 import { CHAIN_FORMS, CHAIN_START, finalHashOf, rowHashOf, type ChainForm } from "../../src/trading/log/log-chain";
-import { LOG_HEADERS, LOG_SHEET_NAME, LOG_TABLE_NAME, type LogRecord } from "../../src/trading/log/hedge-log";
+import { LOG_COLUMNS, LOG_HEADERS, LOG_SHEET_NAME, LOG_TABLE_NAME, type LogColumn, type LogRecord } from "../../src/trading/log/hedge-log";
 import type { PlacedLogRow } from "../../src/trading/workbook";
 import { logCells } from "../support/builders";
 
@@ -852,6 +852,7 @@ describe("the edges of a hedge's rows taken together", () => {
     expect(lines([open1(), whole(60_000)], closed, ended)).toEqual([]);
     expect(lines([open1(), whole(49_500)], closed, ended)).toEqual([]);
     expect(lines([open1(), whole(49_499)], closed, ended)).toEqual([[3, "Notional (USD)", "differs"]]);
+    expect(lines([open1(), whole(49_499.996)], closed, ended)).toEqual([]); // within half a cent of 99 %
     // Ended by a close, not by this reduction: no record for it.
     expect(lines([open1(), whole(50_000)], closed, [rec("close", 50_000, at(5, 500))])).toEqual([[3, "Logged at (UTC)", "differs"]]);
     const message = run([open1(), whole(40_000)], closed, ended).lines[0].message;
@@ -960,6 +961,12 @@ describe("the edges of a hedge's rows taken together", () => {
     expect(lines(story, closed, [rec("close", 30_000, at(5, 900)), rec("decrease", 20_000, at(3, 500))])).toEqual([]);
   });
 
+  it("Reduces are matched to records in the order they were logged, wherever they stand in the sheet", () => {
+    const rows = [open1(), act(6, "reduce", { notional: 5_000 }), act(5, "reduce", { notional: 20_000 })];
+    const records = [rec("decrease", 20_000, at(5, 500)), rec("decrease", 5_000, at(6, 500))];
+    expect(lines(rows, hedge1({ notional_usd: 25_000 }), records)).toEqual([]);
+  });
+
   it("a partial Reduce is never matched to the record that ended the hedge, nor to a close record", () => {
     // Ended whole by a decrease: the Reduce of 20,000 logged then has no partial record of its own.
     const rows = [open1(), act(5, "reduce", { notional: 20_000 })];
@@ -979,6 +986,21 @@ describe("the edges of a hedge's rows taken together", () => {
     expect(checked([open1(), copy], hedge1())).toBe(15 + 14);
     const rows = [open1(), act(2, "add", { notional: 0 }), act(3, "add", { notional: 7, status: "failed" })];
     expect(checked(rows, hedge1())).toBe(15 + 11 + 10);
+  });
+
+  it("a row is sealed in the chain form it was written in: a column a later form covers is the workbook's only on older rows", () => {
+    const [old] = chained([open1({ hedgeId: "h-unknown" })]);
+    const forms = CHAIN_FORMS as ChainForm[];
+    const columns = LOG_COLUMNS as LogColumn[];
+    forms.push({ version: 2, body: [...CHAIN_FORMS[0].body, "counterparty"], final: CHAIN_FORMS[0].final });
+    columns.push({ ...LOG_COLUMNS[0], field: "counterparty" as keyof LogRecord, header: "Counterparty" });
+    try {
+      const [newer] = chained([{ ...open1({ hedgeId: "h-unknown", idempotencyKey: "k-new" }), counterparty: "CP" } as LogRecord]);
+      expect(run([old, newer], hedge1()).cells).toEqual({ checked: 0, sealed: 28 + 29, workbookOnly: 1 });
+    } finally {
+      forms.pop();
+      columns.pop();
+    }
   });
 
   it("the cells counted in each class: by action, by what the service shows, by what the chain holds", () => {
