@@ -22,7 +22,7 @@ export interface HedgeFacts {
   closes: PlacedLogRow[];
   /** Its closed-hedge records, oldest first, when the history read covers its whole life (read complete, from before it opened); null otherwise. */
   records: ClosedHedge[] | null;
-  /** The Open's and Adds' amounts are compared: the Open took effect, no row of the hedge is pending, and the service shows what it took. */
+  /** The Open's and Adds' amounts are compared: the Open took effect, it and every Add and Reduce have an amount, no row of the hedge is pending, and the service shows what it took. */
   amountsChecked: boolean;
 }
 
@@ -45,10 +45,14 @@ export function hedgeFacts(h: Hedge, rows: readonly PlacedLogRow[], history: His
   const records = covered ? recordsOf(h, history.records, -Infinity).sort((a, b) => utcMs(a.closed_at) - utcMs(b.closed_at)) : null;
   const open = of("open")[0];
   const adds = of("add");
+  const reduces = of("reduce");
   const shows = h.status === "filled" || (h.status === "closed" && !!records?.length);
   const amountsChecked =
-    !!open && !rows.some((p) => PENDING.has(p.record.status)) && shows && [open, ...adds].every((p) => Number.isFinite(amountOf(p)));
-  return { hedge: h, open, adds, reduces: of("reduce"), closes: of("close"), records, amountsChecked };
+    !!open &&
+    !rows.some((p) => PENDING.has(p.record.status)) &&
+    shows &&
+    [open, ...adds, ...reduces].every((p) => Number.isFinite(amountOf(p)));
+  return { hedge: h, open, adds, reduces, closes: of("close"), records, amountsChecked };
 }
 
 /** Every finding of the hedge's rows taken together. */
@@ -76,7 +80,7 @@ function amountLines(f: HedgeFacts): ServiceLine[] {
     service = (h.status === "filled" ? h.notional_usd : 0) + reduced;
     how = h.status === "filled" ? `its notional ${usd(h.notional_usd)} and its reductions` : "its closed-hedge records";
   } else {
-    log = took - f.reduces.reduce((sum, p) => sum + (amountOf(p) || 0), 0);
+    log = took - f.reduces.reduce((sum, p) => sum + amountOf(p), 0);
     service = h.notional_usd;
     how = "its notional, the Open and Adds less the Reduces";
   }
@@ -187,14 +191,14 @@ function blendLines(f: HedgeFacts): ServiceLine[] {
   let share = 1;
   const later = [...f.adds, ...f.reduces.filter((p) => p.record.status === "filled")].sort(loggedOrder);
   for (const p of later) {
-    const amount = amountOf(p) || 0;
+    const amount = amountOf(p);
     if (p.record.action === "add") {
       share *= notional / (notional + amount);
       notional += amount;
     } else notional -= amount;
   }
   const addsRate = typeof rate === "number" ? (h.struck_rate - rate * share) / (1 - share) : NaN;
-  if (typeof rate === "number" && Math.abs(addsRate - rate) <= PART_RATE_SPREAD * h.struck_rate) return [];
+  if (Math.abs(addsRate - (rate as number)) <= PART_RATE_SPREAD * h.struck_rate) return []; // NaN (no rate) is never within
   const implied = Number.isFinite(addsRate) ? `, which leaves its ${f.adds.length} Add(s) a rate of ${addsRate.toPrecision(8)}` : "";
   return [
     differsLine(

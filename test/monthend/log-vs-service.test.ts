@@ -787,6 +787,7 @@ describe("the edges of a hedge's rows taken together", () => {
     expect(lines([open1({ notional: null }), act(2, "add", { notional: 5 })], hedge1())).toEqual([]);
     expect(lines([open1({ notional: 1, status: "submitted" })], hedge1())).toEqual([]);
     expect(lines([open1(), act(2, "add", { notional: null })], hedge1())).toEqual([]);
+    expect(lines([open1({ notional: 1 }), act(2, "reduce", { notional: null })], hedge1())).toEqual([]);
   });
 
   it("the Notional finding says what the Open and its Adds come to and what the hedge took", () => {
