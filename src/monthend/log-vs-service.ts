@@ -91,12 +91,15 @@ function factsByHedge(own: readonly PlacedLogRow[], byId: ReadonlyMap<string, He
 }
 
 /** Each client reference the service shows and the hedge it is on (from the hedges, then the records that name theirs). */
-function referenceOwners(hedges: readonly Hedge[], history: readonly ClosedHedge[]): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const c of history) if (c.client_reference && c.hedge_id) out.set(c.client_reference, c.hedge_id);
-  for (const h of hedges) if (h.client_reference) out.set(h.client_reference, h.id);
+function referenceOwners(hedges: readonly Hedge[], history: readonly ClosedHedge[]): ReferenceOwners {
+  const out: ReferenceOwners = new Map();
+  for (const c of history) if (c.hedge_id) out.set(c.client_reference, c.hedge_id);
+  for (const h of hedges) out.set(h.client_reference, h.id);
   return out;
 }
+
+/** Client reference → the hedge it is on (a hedge without one is kept under null or undefined: a row's empty reference is never looked up). */
+type ReferenceOwners = Map<string | null | undefined, string>;
 
 /**
  * One row against its hedge: its market and side; an Open's client reference and tenor (the hedge's); another row's
@@ -105,7 +108,7 @@ function referenceOwners(hedges: readonly Hedge[], history: readonly ClosedHedge
  * after the service opened its hedge was written afterwards, and one sent long before was not sent then; another
  * action cannot be logged or sent before its hedge opened.
  */
-function rowLines(p: PlacedLogRow, h: Hedge, refs: ReadonlyMap<string, string>): ServiceLine[] {
+function rowLines(p: PlacedLogRow, h: Hedge, refs: ReferenceOwners): ServiceLine[] {
   const r = p.record;
   const out: ServiceLine[] = [];
   const differs = (field: string, log: unknown, service: unknown, why = "") => out.push(differsLine(p, field, log, service, why));
@@ -144,9 +147,9 @@ function timeLines(p: PlacedLogRow, h: Hedge): ServiceLine[] {
     ["Logged at (UTC)", r.loggedAt],
     ["Sent at (UTC)", r.sentAt],
   ] as const;
-  for (const [field, at] of times) {
-    if (!at) continue;
-    const ms = utcMs(at);
+  for (const [field, cell] of times) {
+    const at = cell ?? "";
+    const ms = utcMs(at); // an empty cell is no time: no comparison holds
     const says = `opened ${h.opened_at}`;
     if (r.action !== "open") {
       if (ms < opened - CLOCK_SKEW_MS)

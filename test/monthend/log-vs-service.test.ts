@@ -968,6 +968,16 @@ describe("the edges of a hedge's rows taken together", () => {
     expect(lines(rows, hedge1({ notional_usd: 25_000 }), records)).toEqual([]);
   });
 
+  it("findings stand in sheet order, a hedge's own among its rows'; another account's row naming the hedge counts no cell checked", () => {
+    const rows = [open1({ notional: 1 }), act(2, "add", { notional: 20_000, market: "EURUSD" })];
+    expect(lines(rows, hedge1({ notional_usd: 70_000 }))).toEqual([
+      [2, "Notional (USD)", "differs"],
+      [3, "Market", "differs"],
+      [3, "Notional (USD)", "differs"],
+    ]);
+    expect(checked([open1(), open1({ account: "0xbb", idempotencyKey: "theirs" })], hedge1())).toBe(15);
+  });
+
   it("a partial Reduce is never matched to the record that ended the hedge, nor to a close record", () => {
     // Ended whole by a decrease: the Reduce of 20,000 logged then has no partial record of its own.
     const rows = [open1(), act(5, "reduce", { notional: 20_000 })];
