@@ -170,6 +170,22 @@ describe("fetchHistory's pages", () => {
   });
 });
 
+describe("fetchHistory's edges", () => {
+  it("a record at the instant just after a page's oldest (the next page's `to`) is not read again from a service that ignores `to`", async () => {
+    // With the extra record, the first page is it and records 1,202 … 704: its oldest closed at minute 704.
+    const all = [...records(1_203), closed({ hedge_id: "edge", closed_at: new Date(BASE + 704 * MINUTE + 1).toISOString() })];
+    const read = await fetchHistory(service(all, { ignoreWindow: true }), BASE, null);
+    expect(read.records.filter((r) => r.hedge_id === "edge")).toHaveLength(1);
+    expect(read.records).toHaveLength(500);
+  });
+
+  it("gives the records newest first whatever order a page has", async () => {
+    const mixed = [records(3)[1], records(3)[0], records(3)[2]];
+    const read = await fetchHistory({ history: () => Promise.resolve({ data: mixed, meta: {} }) } as never, BASE, null);
+    expect(read.records.map((r) => r.hedge_id)).toEqual(["h2", "h1", "h0"]);
+  });
+});
+
 describe("fetchHedges' defaults and stops", () => {
   it("reads at most 40 pages by default; a page of new hedges all since the start goes on", async () => {
     const all = Array.from({ length: 21_000 }, (_, i) => hedge({ id: `h${i}`, opened_at: new Date(BASE - i * 1_000).toISOString() }));
@@ -184,6 +200,20 @@ describe("fetchHedges' defaults and stops", () => {
     const read = await fetchHedges(client, 0);
     expect([calls, read.hedges.length, read.complete]).toEqual([40, 20_000, false]);
     // A hedge without an opening time is not "before the start": the read goes on to the short page.
+    // A full page whose oldest hedge opened at the very start is not yet past it: the next page is read.
+    const atStart = Array.from({ length: 600 }, (_, i) =>
+      hedge({ id: `s${i}`, opened_at: new Date(BASE + (499 - i) * 1_000).toISOString() }),
+    );
+    let pages = 0;
+    const paged = {
+      list(q: ListQuery) {
+        pages++;
+        const from = q.starting_after ? atStart.findIndex((h) => h.id === q.starting_after) + 1 : 0;
+        return Promise.resolve({ data: atStart.slice(from, from + 500), meta: {} });
+      },
+    } as unknown as Pick<HedgingClient, "list">;
+    expect((await fetchHedges(paged, BASE)).hedges).toHaveLength(600);
+    expect(pages).toBe(2);
     const undated = { list: () => Promise.resolve({ data: [hedge({ id: "x", opened_at: null as unknown as string })], meta: {} }) };
     expect((await fetchHedges(undated as unknown as Pick<HedgingClient, "list">, BASE)).complete).toBe(true);
   });
@@ -351,5 +381,12 @@ describe("fetchMonthData", () => {
     const data = await fetchMonthData(client, NOV, []);
     expect(calls).toEqual(expect.arrayContaining(["list filled", "list submitted"]));
     expect(data.hedges.map((h) => h.id).sort()).toEqual(["c", "f", "s"]);
+    // Hedges only the status lists show (the pages stopped before them).
+    const base = monthService().client;
+    const lists = {
+      ...base,
+      list: async (q: ListQuery) => ({ data: q.status ? [hedge({ id: `only-${q.status}`, status: q.status })] : [], meta: {} }),
+    } as unknown as MonthEndClient;
+    expect((await fetchMonthData(lists, NOV, [])).hedges.map((h) => h.id)).toEqual(["only-filled", "only-submitted"]);
   });
 });
