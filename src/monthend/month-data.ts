@@ -49,7 +49,7 @@ export async function fetchHedges(
   for (let page = 0; page < (options.maxHedgePages ?? 40); page++) {
     const { data } = await client.list({ limit: LIST_LIMIT_MAX, ...(after ? { starting_after: after } : {}) }, options.signal);
     const known = seen.size;
-    for (const h of data) if (!seen.has(h.id)) seen.set(h.id, h);
+    for (const h of data) seen.set(h.id, h); // a hedge listed again keeps its place: only new ids count as new
     if (data.length < LIST_LIMIT_MAX) return { hedges: [...seen.values()], complete: true };
     if (data.some((h) => utcMs(h.opened_at ?? "") < sinceMs)) return { hedges: [...seen.values()], complete: true };
     if (seen.size === known) break;

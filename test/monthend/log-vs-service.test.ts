@@ -124,40 +124,6 @@ async function monthEnd(rows: readonly LogRecord[], client: MonthEndClient) {
   return reconciliation;
 }
 
-describe("an untouched log of 5,000 rows against the service", () => {
-  it("gives no finding, compares every row, and reads the service in 11 pages of hedges: no request per row", async () => {
-    const { client, calls } = serviceOf(HEDGES);
-    const recon = await monthEnd(ROWS, client);
-    expect(recon.chain!.lines).toEqual([]);
-    // Each Open: 15 cells checked (environment, account, hedge id, market, side, logged at, sent at, tenor, client
-    // reference, status, order and fill tx hash, filled at, struck rate, notional); the other 13 are sealed (action, key,
-    // the approval's three, error code, message, notional before, decision and its time, the three hashes).
-    expect(recon.service).toEqual({
-      compared: 5_000,
-      complete: true,
-      lines: [],
-      cells: { checked: 5_000 * 15, sealed: 5_000 * 13, workbookOnly: 0 },
-    });
-    expect(15 + 13).toBe(LOG_HEADERS.length);
-    expect(recon.differences).toEqual([]);
-    // 10 full pages and the short one that ends the list; the two status lists; account, positions, history.
-    expect(calls.filter((c) => c === "list all")).toHaveLength(11);
-    expect(calls.filter((c) => c.startsWith("get "))).toEqual([]);
-    expect(calls).toHaveLength(16);
-  }, 60_000);
-
-  it("flags one edited struck rate (seal recomputed) among them, at its sheet row", async () => {
-    const rows = ROWS.map((r) => ({ ...r }));
-    rows[4321].struckRate = 1501.5;
-    rows[4321].finalHash = finalHashOf(rows[4321].rowHash!, rows[4321]);
-    const recon = await monthEnd(rows, serviceOf(HEDGES).client);
-    expect(recon.chain!.lines).toEqual([]);
-    expect(recon.service!.lines.map((l) => [l.kind, l.sheet, l.rowNumber, l.field, l.logSays, l.serviceSays])).toEqual([
-      ["differs", LOG_SHEET_NAME, 4323, "Struck rate", "1501.5", String(HEDGES[4321].struck_rate)],
-    ]);
-  }, 60_000);
-});
-
 /** One open row and its hedge, placed at sheet row 2, with whatever is changed in either. */
 function check(row: Partial<LogRecord> = {}, hedge: Partial<Hedge> = {}, more: Partial<ServiceCheckInput> = {}) {
   const r = { ...openRow(1), ...row };
@@ -1042,4 +1008,39 @@ describe("the edges of a hedge's rows taken together", () => {
     // An edited row (its link no longer holds) is still judged in the newest form.
     expect(run([{ ...linked, market: "EDITED" }], hedge1()).cells).toEqual({ checked: 0, sealed: 28, workbookOnly: 0 });
   });
+});
+
+// Last in the file: the slowest cases (mutation runs stop at a mutant's first failing test, in file order).
+describe("an untouched log of 5,000 rows against the service", () => {
+  it("gives no finding, compares every row, and reads the service in 11 pages of hedges: no request per row", async () => {
+    const { client, calls } = serviceOf(HEDGES);
+    const recon = await monthEnd(ROWS, client);
+    expect(recon.chain!.lines).toEqual([]);
+    // Each Open: 15 cells checked (environment, account, hedge id, market, side, logged at, sent at, tenor, client
+    // reference, status, order and fill tx hash, filled at, struck rate, notional); the other 13 are sealed (action, key,
+    // the approval's three, error code, message, notional before, decision and its time, the three hashes).
+    expect(recon.service).toEqual({
+      compared: 5_000,
+      complete: true,
+      lines: [],
+      cells: { checked: 5_000 * 15, sealed: 5_000 * 13, workbookOnly: 0 },
+    });
+    expect(15 + 13).toBe(LOG_HEADERS.length);
+    expect(recon.differences).toEqual([]);
+    // 10 full pages and the short one that ends the list; the two status lists; account, positions, history.
+    expect(calls.filter((c) => c === "list all")).toHaveLength(11);
+    expect(calls.filter((c) => c.startsWith("get "))).toEqual([]);
+    expect(calls).toHaveLength(16);
+  }, 60_000);
+
+  it("flags one edited struck rate (seal recomputed) among them, at its sheet row", async () => {
+    const rows = ROWS.map((r) => ({ ...r }));
+    rows[4321].struckRate = 1501.5;
+    rows[4321].finalHash = finalHashOf(rows[4321].rowHash!, rows[4321]);
+    const recon = await monthEnd(rows, serviceOf(HEDGES).client);
+    expect(recon.chain!.lines).toEqual([]);
+    expect(recon.service!.lines.map((l) => [l.kind, l.sheet, l.rowNumber, l.field, l.logSays, l.serviceSays])).toEqual([
+      ["differs", LOG_SHEET_NAME, 4323, "Struck rate", "1501.5", String(HEDGES[4321].struck_rate)],
+    ]);
+  }, 60_000);
 });
