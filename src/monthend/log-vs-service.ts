@@ -1,20 +1,17 @@
-// Month end's check of the Hedge Log against the service: each cell of a row the service also knows (hedge id, status, notional, rate, transactions, times, account), and the service's actions after the newest row (rows cut off the end), each finding at its sheet row.
+// Month end's check of the Hedge Log against the service: each cell of a row the service also knows (hedge id, status, amounts, rate, transactions, times, references, account), each in its class, and the service's actions after the newest row (rows cut off the end), each finding at its sheet row.
 import type { ClosedHedge, Hedge } from "../api/schemas";
 import { utcMs } from "../api/time";
+import { DOUBT_LIMIT_MS, RESEND_WINDOW_MS } from "../trading/desk/rule";
 import { sameAccount } from "../trading/duplicates";
 import type { LogRecord } from "../trading/log/hedge-log";
 import { CLOCK_SKEW_MS } from "../trading/verdict";
 import type { PlacedLogRow } from "../trading/workbook";
-import {
-  CENT,
-  EFFECTIVE,
-  NEVER_HAPPENED,
-  PENDING,
-  usd,
-  type ServiceFindingKind,
-  type ServiceLine,
-  type ServiceReport,
-} from "./recon-model";
+import { checkedFields, countCells } from "./cell-classes";
+import { hedgeFacts, storyLines, type HedgeFacts } from "./hedge-story";
+import { EFFECTIVE, NEVER_HAPPENED, PENDING, usd, type ServiceFindingKind, type ServiceLine, type ServiceReport } from "./recon-model";
+import { ACTION_WINDOW_MS, differsLine, line, sameSecond, sameText, shown } from "./service-line";
+
+export { ACTION_WINDOW_MS } from "./service-line";
 
 export interface ServiceCheckInput {
   /** Every row read, in its place (sheet, row). */
@@ -25,6 +22,8 @@ export interface ServiceCheckInput {
   hedges: readonly Hedge[];
   /** The service's closed-hedge records read (from the month's start). */
   history: readonly ClosedHedge[];
+  /** Records closed from this instant on are all in `history` (the month's start); null when its read was cut short. Absent: all of them. */
+  historyWholeFromMs?: number | null;
   hedgesComplete: boolean;
 }
 
@@ -32,26 +31,26 @@ export interface ServiceCheckInput {
 export const SERVICE_KIND_LABELS: Readonly<Record<ServiceFindingKind, string>> = {
   differs: "Differs from the service",
   logged_after: "Logged after the service acted",
+  logged_long_before: "Logged long before the service acted",
   cut_off: "Rows cut off the end",
 };
 
-/** How long after a row was logged its action may still complete at the service (a few seconds as a rule; a retry within the doubt limit). */
-export const ACTION_WINDOW_MS = 10 * 60_000;
-
 /**
- * Rates equal as the service gives them: up to the last binary digits of a double read back from a cell (a cell keeps 15
- * significant digits, so 1e-12 of the rate is far above what a read-back moves and far below a digit the service gives).
+ * How long before its hedge opened an Open's first request may have left: a row is sent again with its key only within
+ * the resend window of its first send (and the doubts within their limit), with the clocks' skew on top.
  */
-const sameRate = (a: number, b: number) => Math.abs(a - b) <= 1e-12 * Math.max(1, Math.abs(a), Math.abs(b));
-/** Times equal to the second (what a cell keeps of a time). */
-const sameSecond = (a: string, b: string) => Math.round(utcMs(a) / 1000) === Math.round(utcMs(b) / 1000);
-const sameText = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
-const shown = (v: unknown) => (v === null || v === undefined || v === "" ? "(empty)" : String(v));
+export const SENT_LEAD_MS = RESEND_WINDOW_MS + DOUBT_LIMIT_MS + CLOCK_SKEW_MS;
+/**
+ * How long before its hedge opened an Open may have been logged: the add-in sends a row when it logs it, and one left
+ * unsent (the pane closed between the two) is sent when the pane opens again; a day covers a night (README, Service assumptions).
+ */
+export const LOGGED_LEAD_MS = 24 * 3_600_000;
 
 /**
  * Compares the log with the service. Rows of this environment and account whose hedge the service showed (by the row's
- * hedge id) are compared cell by cell; rows of another account that name one of this account's hedges are flagged at
- * their Account; and the service's actions after the newest row of the log are rows cut off its end.
+ * hedge id) are compared cell by cell, and a hedge's rows together (hedge-story.ts); rows of another account that name
+ * one of this account's hedges are flagged at their Account; the service's actions after the newest row of the log are
+ * rows cut off its end; and every cell read is counted in its class (cell-classes.ts).
  */
 export function checkLogAgainstService(input: ServiceCheckInput): ServiceReport {
   const env = input.environment.toLowerCase();
@@ -59,118 +58,143 @@ export function checkLogAgainstService(input: ServiceCheckInput): ServiceReport 
   const rows = input.rows.filter((p) => p.record.idempotencyKey.trim() !== "" && String(p.record.environment).toLowerCase() === env);
   const own = rows.filter((p) => sameAccount(p.record.account, input.accountAddress));
   const ownSet = new Set(own);
+  const facts = factsByHedge(own, byId, input);
+  const refs = referenceOwners(input.hedges, input.history);
   const lines: ServiceLine[] = [];
   let compared = 0;
-  const added = changedHedges(own, ["add"]);
-  const changed = changedHedges(own, ["add", "reduce", "close"]);
   for (const p of own) {
-    const h = p.record.hedgeId ? byId.get(p.record.hedgeId) : undefined;
-    if (!h) continue;
+    const f = p.record.hedgeId ? facts.get(p.record.hedgeId) : undefined;
+    if (!f) continue;
     compared++;
-    lines.push(...rowLines(p, h, { added: added.has(h.id), changed: changed.has(h.id) }));
+    lines.push(...rowLines(p, f.hedge, refs));
+    if (p.record.action === "open") lines.push(...openOutcomeLines(p, f.hedge));
   }
+  for (const f of facts.values()) lines.push(...storyLines(f));
+  // In sheet order: a hedge's findings stand among its rows' (a stable sort keeps each row's in the order found).
+  const place = new Map(input.rows.map((p, i) => [`${p.sheet}\n${p.rowNumber}`, i]));
+  lines.sort((a, b) => place.get(`${a.sheet}\n${a.rowNumber}`)! - place.get(`${b.sheet}\n${b.rowNumber}`)!);
   for (const p of rows) if (!ownSet.has(p)) lines.push(...accountLines(p, byId, input.accountAddress));
   lines.push(...cutOffLines(own, input.hedges, input.history));
-  return { compared, complete: input.hedgesComplete, lines };
+  const factsOf = (p: PlacedLogRow) => (ownSet.has(p) && p.record.hedgeId ? facts.get(p.record.hedgeId) : undefined);
+  return { compared, complete: input.hedgesComplete, lines, cells: countCells(input.rows, (p) => checkedFields(p, factsOf(p))) };
 }
+
+/** The facts of each hedge the service showed that a row of this account names, from all the rows that name it. */
+function factsByHedge(own: readonly PlacedLogRow[], byId: ReadonlyMap<string, Hedge>, input: ServiceCheckInput): Map<string, HedgeFacts> {
+  const named = new Map<string, PlacedLogRow[]>();
+  for (const p of own) {
+    const id = p.record.hedgeId;
+    if (id && byId.has(id)) named.set(id, [...(named.get(id) ?? []), p]);
+  }
+  const cover = { records: input.history, wholeFromMs: input.historyWholeFromMs === undefined ? -Infinity : input.historyWholeFromMs };
+  return new Map([...named].map(([id, rows]) => [id, hedgeFacts(byId.get(id)!, rows, cover)]));
+}
+
+/** Each client reference the service shows and the hedge it is on (from the hedges, then the records that name theirs). */
+function referenceOwners(hedges: readonly Hedge[], history: readonly ClosedHedge[]): ReferenceOwners {
+  const out: ReferenceOwners = new Map();
+  for (const c of history) if (c.hedge_id) out.set(c.client_reference, c.hedge_id);
+  for (const h of hedges) out.set(h.client_reference, h.id);
+  return out;
+}
+
+/** Client reference → the hedge it is on (a hedge without one is kept under null or undefined: a row's empty reference is never looked up). */
+type ReferenceOwners = Map<string | null | undefined, string>;
 
 /**
- * The hedges a row of these actions may have changed (any not failed, rejected or not sent): after an add the service's
- * struck rate is a blend, no longer the open's; after any of them its notional is no longer the open's.
+ * One row against its hedge: its market and side; an Open's client reference and tenor (the hedge's); another row's
+ * client reference is its own (the service never saw it) unless it names another hedge's deal; an Add's, Reduce's or
+ * Close's recorded fill is the hedge's. Times: a row is logged before its request leaves, so an Open logged (or sent)
+ * after the service opened its hedge was written afterwards, and one sent long before was not sent then; another
+ * action cannot be logged or sent before its hedge opened.
  */
-function changedHedges(rows: readonly PlacedLogRow[], actions: readonly string[]): Set<string> {
-  return new Set(
-    rows.filter((p) => actions.includes(p.record.action) && !NEVER_HAPPENED.has(p.record.status)).map((p) => p.record.hedgeId ?? ""),
-  );
-}
-
-/** What the log says happened to a hedge after its open. */
-interface HedgeChanges {
-  added: boolean;
-  changed: boolean;
-}
-
-/** A line at a row. */
-function line(
-  p: PlacedLogRow,
-  kind: ServiceFindingKind,
-  field: string | null,
-  logSays: string,
-  serviceSays: string,
-  why: string,
-): ServiceLine {
-  return { kind, field, sheet: p.sheet, rowNumber: p.rowNumber, logSays, serviceSays, message: `Row ${p.rowNumber}: ${why}` };
-}
-
-/**
- * One row against its hedge. An Open's cells are the hedge's (id, market, side, tenor, client reference, its order and
- * fill transactions, fill time, struck rate while no add blended it, notional while nothing changed it, status); an Add,
- * Reduce or Close acts on the hedge's market side after it opened, and a fill it recorded is the hedge's. A row is
- * logged before its request leaves: a row logged (or sent) after the service opened its hedge was written afterwards.
- */
-function rowLines(p: PlacedLogRow, h: Hedge, changes: HedgeChanges): ServiceLine[] {
+function rowLines(p: PlacedLogRow, h: Hedge, refs: ReferenceOwners): ServiceLine[] {
   const r = p.record;
   const out: ServiceLine[] = [];
-  const differs = (field: string, log: unknown, service: unknown, why = "") =>
-    out.push(
-      line(p, "differs", field, shown(log), shown(service), `${field}: the log says ${shown(log)}, the service ${shown(service)}.${why}`),
-    );
+  const differs = (field: string, log: unknown, service: unknown, why = "") => out.push(differsLine(p, field, log, service, why));
   const text = (field: string, log: string | null | undefined, service: string | null | undefined) => {
     if (service && !(log && sameText(log, service))) differs(field, log, service);
   };
   text("Market", r.market, h.market);
   text("Side", r.side, h.side);
-  const final = EFFECTIVE.has(r.status) || NEVER_HAPPENED.has(r.status);
   if (r.action === "open") {
-    if (r.clientReference && h.client_reference && r.clientReference !== h.client_reference)
-      differs("Client reference", r.clientReference, h.client_reference);
+    if (h.client_reference && r.clientReference !== h.client_reference) differs("Client reference", r.clientReference, h.client_reference);
     if (r.tenor !== null && r.tenor !== undefined && r.tenor !== h.tenor_days) differs("Tenor (days)", r.tenor, h.tenor_days);
-    if (final) out.push(...openOutcomeLines(p, h, changes));
-  } else if (r.fillTxHash || r.filledAt) {
-    // An Add / Reduce / Close records a fill only when its hedge filled after it (verdict.ts, ownFill): the hedge's own.
-    text("Fill tx hash", r.fillTxHash, h.fill_tx_hash);
-    if (h.filled_at && !(r.filledAt && sameSecond(r.filledAt, h.filled_at))) differs("Filled at (UTC)", r.filledAt, h.filled_at);
+  } else {
+    const owner = r.clientReference ? refs.get(r.clientReference) : undefined;
+    if (owner && owner !== h.id)
+      differs(
+        "Client reference",
+        r.clientReference,
+        `hedge ${owner}'s`,
+        ` It names the deal of hedge ${owner}, not of the hedge this row acts on (${h.id}).`,
+      );
+    if (r.fillTxHash || r.filledAt) {
+      // An Add / Reduce / Close records a fill only when its hedge filled after it (verdict.ts, ownFill): the hedge's own.
+      text("Fill tx hash", r.fillTxHash, h.fill_tx_hash);
+      if (h.filled_at && !(r.filledAt && sameSecond(r.filledAt, h.filled_at))) differs("Filled at (UTC)", r.filledAt, h.filled_at);
+    }
   }
+  return [...out, ...timeLines(p, h)];
+}
+
+/** A row's Logged at and Sent at against when the service opened its hedge. */
+function timeLines(p: PlacedLogRow, h: Hedge): ServiceLine[] {
+  const r = p.record;
   const opened = utcMs(h.opened_at ?? "");
-  const logged = utcMs(r.loggedAt);
-  if (r.action === "open") {
-    for (const [field, at] of [
-      ["Logged at (UTC)", r.loggedAt],
-      ["Sent at (UTC)", r.sentAt],
-    ] as const)
-      if (at && utcMs(at) > opened + CLOCK_SKEW_MS)
+  const out: ServiceLine[] = [];
+  const times = [
+    ["Logged at (UTC)", r.loggedAt],
+    ["Sent at (UTC)", r.sentAt],
+  ] as const;
+  for (const [field, cell] of times) {
+    const at = cell ?? "";
+    const ms = utcMs(at); // an empty cell is no time: no comparison holds
+    const says = `opened ${h.opened_at}`;
+    if (r.action !== "open") {
+      if (ms < opened - CLOCK_SKEW_MS)
         out.push(
           line(
             p,
             "logged_after",
             field,
             at,
-            `opened ${h.opened_at}`,
-            `${field} ${at} is after the service opened hedge ${h.id} (${h.opened_at}): the add-in writes a row before its request leaves, so this row was written afterwards (typed or forged), or this computer's clock was more than ${CLOCK_SKEW_MS / 60_000} minutes fast.`,
+            says,
+            `${field} ${at}, before the service opened hedge ${h.id} (${h.opened_at}): a row cannot act on a hedge before it exists.`,
           ),
         );
-  } else if (logged < opened - CLOCK_SKEW_MS)
-    out.push(
-      line(
-        p,
-        "logged_after",
-        "Logged at (UTC)",
-        r.loggedAt,
-        `opened ${h.opened_at}`,
-        `logged at ${r.loggedAt}, before the service opened hedge ${h.id} (${h.opened_at}): a row cannot act on a hedge before it exists.`,
-      ),
-    );
+    } else if (ms > opened + CLOCK_SKEW_MS)
+      out.push(
+        line(
+          p,
+          "logged_after",
+          field,
+          at,
+          says,
+          `${field} ${at} is after the service opened hedge ${h.id} (${h.opened_at}): the add-in writes a row before its request leaves, so this row was written afterwards (typed or forged), or this computer's clock was more than ${CLOCK_SKEW_MS / 60_000} minutes fast.`,
+        ),
+      );
+    else if (ms < opened - (field === "Sent at (UTC)" ? SENT_LEAD_MS : LOGGED_LEAD_MS))
+      out.push(
+        line(
+          p,
+          "logged_long_before",
+          field,
+          at,
+          says,
+          `${field} ${at} is long before the service opened hedge ${h.id} (${h.opened_at}): ${field === "Sent at (UTC)" ? `a request is sent again with its key only within ${SENT_LEAD_MS / 60_000} minutes of its first` : `a row is sent when it is logged, or when the pane opens again after a stop (a day at most)`}, so its time was changed.`,
+        ),
+      );
+  }
   return out;
 }
 
-/** A final Open's outcome against its hedge: status, order and fill transactions, fill time, struck rate, notional. */
-function openOutcomeLines(p: PlacedLogRow, h: Hedge, { added, changed }: HedgeChanges): ServiceLine[] {
+/** A final Open's outcome against its hedge: status, order and fill transactions, fill time (its struck rate and notional: hedge-story.ts). */
+function openOutcomeLines(p: PlacedLogRow, h: Hedge): ServiceLine[] {
   const r = p.record;
+  if (!(EFFECTIVE.has(r.status) || NEVER_HAPPENED.has(r.status))) return [];
   const out: ServiceLine[] = [];
-  const differs = (field: string, log: unknown, service: unknown, why = "") =>
-    out.push(
-      line(p, "differs", field, shown(log), shown(service), `${field}: the log says ${shown(log)}, the service ${shown(service)}.${why}`),
-    );
+  const differs = (field: string, log: unknown, service: unknown, why = "") => out.push(differsLine(p, field, log, service, why));
   const held = h.status === "filled" || h.status === "closed";
   // A hedge never goes back from filled: a row filled whose hedge the service still shows in flight was not written from its answer.
   if (EFFECTIVE.has(r.status) !== held)
@@ -189,10 +213,6 @@ function openOutcomeLines(p: PlacedLogRow, h: Hedge, { added, changed }: HedgeCh
     differs("Order tx hash", r.orderTxHash, h.order_tx_hash);
   if (h.fill_tx_hash && !(r.fillTxHash && sameText(r.fillTxHash, h.fill_tx_hash))) differs("Fill tx hash", r.fillTxHash, h.fill_tx_hash);
   if (h.filled_at && !(r.filledAt && sameSecond(r.filledAt, h.filled_at))) differs("Filled at (UTC)", r.filledAt, h.filled_at);
-  if (!added && typeof h.struck_rate === "number" && !(typeof r.struckRate === "number" && sameRate(r.struckRate, h.struck_rate)))
-    differs("Struck rate", r.struckRate, h.struck_rate, " (Compared while the log shows no add on the hedge: an add blends the rate.)");
-  if (!changed && h.status === "filled" && !(typeof r.notional === "number" && Math.abs(r.notional - h.notional_usd) < CENT))
-    differs("Notional (USD)", r.notional, h.notional_usd, " (Compared while the log shows no add, reduce or close on the hedge.)");
   return out;
 }
 

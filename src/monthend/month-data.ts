@@ -49,7 +49,7 @@ export async function fetchHedges(
   for (let page = 0; page < (options.maxHedgePages ?? 40); page++) {
     const { data } = await client.list({ limit: LIST_LIMIT_MAX, ...(after ? { starting_after: after } : {}) }, options.signal);
     const known = seen.size;
-    for (const h of data) if (!seen.has(h.id)) seen.set(h.id, h);
+    for (const h of data) seen.set(h.id, h); // a hedge listed again keeps its place: only new ids count as new
     if (data.length < LIST_LIMIT_MAX) return { hedges: [...seen.values()], complete: true };
     if (data.some((h) => utcMs(h.opened_at ?? "") < sinceMs)) return { hedges: [...seen.values()], complete: true };
     if (seen.size === known) break;
@@ -91,17 +91,18 @@ export async function fetchHistory(
     const query = { from, limit: LIST_LIMIT_MAX, ...(to !== null ? { to: new Date(to).toISOString() } : {}) };
     const { data } = await client.history(query, options.signal);
     const boundary = to;
-    // Records at the page boundary were returned by the previous page already: skip as many as it had.
+    // Records at the page boundary were returned by the previous page already: skip as many as it had (none before the first page).
     const seenAtBoundary = new Map<string, number>();
-    if (page > 0 && boundary !== null) {
+    if (boundary !== null) {
       for (const r of out)
         if (utcMs(r.closed_at) === boundary - 1) seenAtBoundary.set(JSON.stringify(r), (seenAtBoundary.get(JSON.stringify(r)) ?? 0) + 1);
     }
     let fresh = 0;
     for (const r of data) {
       const t = utcMs(r.closed_at);
-      // Outside the window, or at or after this page's own `to` (a service that ignores `to` sends the newest again).
-      if (!(t >= fromMs) || (toMs !== null && t >= toMs) || (boundary !== null && t >= boundary)) continue;
+      // Outside the window, or at or after this page's own `to` (the window's end on the first page, then each page's:
+      // a service that ignores `to` sends the newest again).
+      if (!(t >= fromMs) || (boundary !== null && t >= boundary)) continue;
       const key = JSON.stringify(r);
       const seen = seenAtBoundary.get(key) ?? 0;
       if (seen > 0) {
@@ -116,11 +117,11 @@ export async function fetchHistory(
       break;
     }
     const oldest = Math.min(...data.map((r) => utcMs(r.closed_at)).filter(Number.isFinite));
-    if (Number.isFinite(oldest) && oldest < fromMs) {
+    if (oldest < fromMs) {
       incompleteReason = null; // this page reached back past the window's start
       break;
     }
-    if (fresh === 0 || !Number.isFinite(oldest)) {
+    if (fresh === 0) {
       incompleteReason = `a full page of ${LIST_LIMIT_MAX} brought no record not already read (the service may ignore the from/to filters)`;
       break;
     }

@@ -114,7 +114,7 @@ export const SIDE_TIME_COLUMNS: readonly Column<SideTimeItem>[] = [
   { header: "Unhedged (hours)", kind: "rate", width: 80, value: (e) => e.gapMs / 3_600_000 },
 ];
 
-/** A line of the chain's table: a finding, or the sentence that the chain verified. */
+/** A line of the chain's table: a finding, or the sentence that its hashes hold. */
 export interface ChainItem {
   label: string;
   sheet: string | null;
@@ -130,15 +130,21 @@ export const CHAIN_COLUMNS: readonly Column<ChainItem>[] = [
   { header: "What it means", kind: "text", width: 60, value: (c) => c.message },
 ];
 
-/** The sentence that says the chain verified: every row of it as the add-in wrote it, and none cut off when the head was known. */
-function verifiedSentence(chain: ChainReport): string {
+/** The label of the chain's line when it found no edit: what holds is the chain's hashes, not every cell (see CHAIN_HOLDS_WHY). */
+export const CHAIN_HOLDS_LABEL = "Chain holds";
+
+/**
+ * The sentence that says the chain found no edit made in Excel, and what that covers: the hashes are not secret, so the
+ * sealed cells rest on the chain alone, and the cells the service knows are checked in the table below.
+ */
+function chainHoldsSentence(chain: ChainReport): string {
   const end = chain.headKnown
     ? "; its last row is the newest this computer wrote"
     : " (this computer's journal holds no newest row of this log, so rows cut off its end could not be seen)";
-  return `No edit found: the ${chain.chained} rows of the chain are as the add-in wrote them, none deleted, inserted or moved${end}.`;
+  return `No edit found in Excel: the hashes of the ${chain.chained} rows of the chain hold, none deleted, inserted or moved${end}. The hashes are not secret: a rewrite that recomputes them holds too, so the sealed cells rest on the chain alone; the cells the service knows are checked below.`;
 }
 
-/** The chain's findings row by row, then, when none says a row was changed, the sentence that it verified. */
+/** The chain's findings row by row, then, when none says a row was changed, the sentence that its hashes hold. */
 export function chainItems(chain: ChainReport | null): ChainItem[] {
   if (!chain) return [];
   const items: ChainItem[] = chain.lines.map((l) => ({
@@ -148,14 +154,14 @@ export function chainItems(chain: ChainReport | null): ChainItem[] {
     message: l.message,
   }));
   if (chain.chained > 0 && flaggedLines(chain).length === 0)
-    items.push({ label: "Verified", sheet: null, rowNumber: null, message: verifiedSentence(chain) });
+    items.push({ label: CHAIN_HOLDS_LABEL, sheet: null, rowNumber: null, message: chainHoldsSentence(chain) });
   return items;
 }
 
 /** What the chain's table says when it has no line. */
 function chainEmpty(chain: ChainReport | null): string {
   if (!chain) return "The Hedge Log's hash chain was not checked.";
-  return chain.rows === 0 ? "The Hedge Log has no rows: no chain to check." : verifiedSentence(chain);
+  return chain.rows === 0 ? "The Hedge Log has no rows: no chain to check." : chainHoldsSentence(chain);
 }
 
 export const SERVICE_COLUMNS: readonly Column<ServiceLine>[] = [
@@ -169,11 +175,12 @@ export const SERVICE_COLUMNS: readonly Column<ServiceLine>[] = [
   { header: "What it means", kind: "text", width: 120, value: (l) => l.message },
 ];
 
-/** What the table of the log against the service says when it has no line. */
+/** What the table of the log against the service says when it has no line: by class, so that nothing is said of a cell it did not check. */
 function serviceEmpty(service: ServiceReport): string {
+  const { checked, sealed, workbookOnly } = service.cells;
   const rows = `${service.compared} row(s) compared with the hedges the service shows`;
   const partial = service.complete ? "" : " (the service's hedges could not all be read: rows whose hedge was not read were not compared)";
-  return `No difference: ${rows}${partial}; no action of the service after the newest row.`;
+  return `No difference in the ${checked} cells checked against the service (${rows}${partial}); no action of the service after the newest row. Not checked against the service: ${sealed} sealed cells (held only by the hash chain) and ${workbookOnly} cells in the workbook only.`;
 }
 
 /** The log's cells against the service, after an empty row: one line per finding, at its row (none when it was not run). */
@@ -182,6 +189,13 @@ function serviceTable(sheet: SheetBuilder, service: ServiceReport | null): void 
   sheet.blank();
   sheet.table(SERVICE_COLUMNS, service.lines, serviceEmpty(service));
 }
+
+/** The header's count of each class of the log's cells. */
+export const CELL_CLASS_LABELS = {
+  checked: "Log cells checked against the service",
+  sealed: "Log cells sealed (held only by the hash chain)",
+  workbookOnly: "Log cells in the workbook only",
+} as const;
 
 /** The label of the header's first line when the history was read only in part. */
 export const HISTORY_INCOMPLETE_LABEL = "WARNING: history incomplete";
@@ -200,7 +214,11 @@ export function reconContent(recon: Reconciliation): SheetContent {
   );
   sheet.blank();
   sheet.section("Differences with the Hedge Log", () => {
-    sheet.table(DIFFERENCE_COLUMNS, recon.differences, "No differences: every log action and every service hedge of the period match.");
+    sheet.table(
+      DIFFERENCE_COLUMNS,
+      recon.differences,
+      "None of these differences: every log action of the period has its hedge at the service and every service hedge its log rows, with the same status and net notional (the log's other cells: the chain and the check against the service, below).",
+    );
     sheet.blank();
     sheet.table(CHAIN_COLUMNS, chainItems(recon.chain), chainEmpty(recon.chain));
     serviceTable(sheet, recon.service);
@@ -302,7 +320,12 @@ function summarySection(sheet: SheetBuilder, recon: Reconciliation): void {
     sheet.line("Rolls", counts.rolls, FORMATS.count);
     sheet.line("Hedge ends not reopened", counts.unhedged, FORMATS.count);
     if (recon.chain) sheet.line("Hedge Log chain findings", counts.chainFindings, FORMATS.count);
-    if (recon.service) sheet.line("Hedge Log against the service findings", counts.serviceFindings, FORMATS.count);
+    if (recon.service) {
+      sheet.line("Hedge Log against the service findings", counts.serviceFindings, FORMATS.count);
+      sheet.line(CELL_CLASS_LABELS.checked, recon.service.cells.checked, FORMATS.count);
+      sheet.line(CELL_CLASS_LABELS.sealed, recon.service.cells.sealed, FORMATS.count);
+      sheet.line(CELL_CLASS_LABELS.workbookOnly, recon.service.cells.workbookOnly, FORMATS.count);
+    }
     for (const note of recon.notes) sheet.line("Note", note, FORMATS.text);
   });
   sheet.widths[0] = Math.max(sheet.widths[0], 150);

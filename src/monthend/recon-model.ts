@@ -6,7 +6,7 @@ import type { LogRecord } from "../trading/log/hedge-log";
 import type { ChainReport } from "./log-chain-check";
 import type { MonthWindow } from "./month";
 
-export type ServiceFindingKind = "differs" | "logged_after" | "cut_off";
+export type ServiceFindingKind = "differs" | "logged_after" | "logged_long_before" | "cut_off";
 
 /** One finding as the recon sheet lists it, at its row. */
 export interface ServiceLine {
@@ -20,6 +20,16 @@ export interface ServiceLine {
   message: string;
 }
 
+/** How many cells of the rows read are in each class (src/monthend/cell-classes.ts). */
+export interface CellCounts {
+  /** Compared with what the service shows. */
+  checked: number;
+  /** Not known to the service, held only by the hash chain (a row's body once linked, its outcome once sealed). */
+  sealed: number;
+  /** Neither: in the workbook only (rows before the chain, an unfinished row's outcome, a row the service showed nothing for). */
+  workbookOnly: number;
+}
+
 /** What month end found comparing the log with the service. */
 export interface ServiceReport {
   /** Rows of this environment and account whose hedge the service showed: the rows compared cell by cell. */
@@ -27,6 +37,8 @@ export interface ServiceReport {
   /** False when the service's hedges could not all be read (the pages stopped short): rows whose hedge was not read are not compared. */
   complete: boolean;
   lines: ServiceLine[];
+  /** Every cell of the rows read, by class. */
+  cells: CellCounts;
 }
 
 /** Everything the reconciliation looks at, fetched beforehand (see month-data.ts). */

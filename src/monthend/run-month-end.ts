@@ -61,6 +61,7 @@ export async function reconcileMonth(
     accountAddress: fetched.accountAddress,
     hedges: fetched.hedges,
     history: fetched.history,
+    historyWholeFromMs: fetched.historyComplete ? period.startMs : null,
     hedgesComplete: fetched.hedgesComplete ?? true,
   });
   const data = { ...fetched, chain, service };

@@ -117,8 +117,10 @@ describeWithBrowser("month end in the task pane", (chromiumPath) => {
     for (const row of cells) for (const v of row) expect(v === null || ["string", "number", "boolean"].includes(typeof v)).toBe(true);
     // The Hedge Log the pane wrote checks clean, up to the newest row this computer's journal wrote (the pane's head).
     const chain = cells.findIndex((r) => r[0] === "Hedge Log chain");
-    expect(cells[chain + 1][0]).toBe("Verified");
-    expect(String(cells[chain + 1][3])).toMatch(/^No edit found: .* its last row is the newest this computer wrote\.$/);
+    expect(cells[chain + 1][0]).toBe("Chain holds");
+    expect(String(cells[chain + 1][3])).toMatch(
+      /^No edit found in Excel: .* its last row is the newest this computer wrote\. The hashes are not secret: .* the cells the service knows are checked below\.$/,
+    );
     const kept = (sheet: string) =>
       page.evaluate((name) => {
         const h = (window as unknown as HarnessWindow).hedgeHarness;

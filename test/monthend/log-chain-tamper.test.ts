@@ -91,9 +91,9 @@ describe("month end over a chained Hedge Log of 5,000 rows", () => {
   it("flags nothing in the untouched log, and says the chain verified up to the newest row this computer wrote", async () => {
     const { lines, found, message } = await monthEnd(workbookWith(CELLS));
     expect(found).toBe(0);
-    expect(at(lines)).toEqual([["Verified", "", ""]]);
+    expect(at(lines)).toEqual([["Chain holds", "", ""]]);
     expect(lines[0].message).toBe(
-      `No edit found: the ${ROWS} rows of the chain are as the add-in wrote them, none deleted, inserted or moved; its last row is the newest this computer wrote.`,
+      `No edit found in Excel: the hashes of the ${ROWS} rows of the chain hold, none deleted, inserted or moved; its last row is the newest this computer wrote. The hashes are not secret: a rewrite that recomputes them holds too, so the sealed cells rest on the chain alone; the cells the service knows are checked below.`,
     );
     expect(message?.text).toMatch(/3 still pending\)\.$/); // the 3 submitted rows; nothing about the chain
   });
@@ -132,7 +132,7 @@ describe("month end over a chained Hedge Log of 5,000 rows", () => {
     expect(lines[0].message).toMatch(/rows were cut off after row 5000\.$/);
     // Without the head (another computer, a journal older than the chain), a cut end is not seen, and the sheet says so.
     const blind = await monthEnd(workbookWith(CELLS.slice(0, -1)), null);
-    expect(at(blind.lines)).toEqual([["Verified", "", ""]]);
+    expect(at(blind.lines)).toEqual([["Chain holds", "", ""]]);
     expect(blind.lines[0].message).toMatch(
       /this computer's journal holds no newest row of this log, so rows cut off its end could not be seen/,
     );
@@ -171,10 +171,10 @@ describe("month end over a chained Hedge Log of 5,000 rows", () => {
     const { lines, found } = await monthEnd(workbookWith([...legacy, ...CELLS.slice(0, 100)]), WRITTEN[99].rowHash!);
     expect(at(lines)).toEqual([
       ["Before the chain: not judged", LOG_SHEET_NAME, 2],
-      ["Verified", "", ""],
+      ["Chain holds", "", ""],
     ]);
     expect(lines[0].message).toBe("3 row(s) from row 2 were written before the log kept a hash chain: not judged.");
-    expect(lines[1].message).toMatch(/^No edit found: the 100 rows of the chain are as the add-in wrote them/);
+    expect(lines[1].message).toMatch(/^No edit found in Excel: the hashes of the 100 rows of the chain hold/);
     expect(found).toBe(0);
   });
 

@@ -7,7 +7,7 @@ import { checkLogAgainstService, type ServiceCheckInput } from "../../src/monthe
 import type { MonthEndClient } from "../../src/monthend/month-data";
 import { reconcileMonth } from "../../src/monthend/run-month-end";
 import { CHAIN_FORMS, CHAIN_START, finalHashOf, rowHashOf, type ChainForm } from "../../src/trading/log/log-chain";
-import { LOG_HEADERS, LOG_SHEET_NAME, LOG_TABLE_NAME, type LogRecord } from "../../src/trading/log/hedge-log";
+import { LOG_COLUMNS, LOG_HEADERS, LOG_SHEET_NAME, LOG_TABLE_NAME, type LogColumn, type LogRecord } from "../../src/trading/log/hedge-log";
 import type { PlacedLogRow } from "../../src/trading/workbook";
 import { logCells } from "../support/builders";
 
@@ -124,31 +124,6 @@ async function monthEnd(rows: readonly LogRecord[], client: MonthEndClient) {
   return reconciliation;
 }
 
-describe("an untouched log of 5,000 rows against the service", () => {
-  it("gives no finding, compares every row, and reads the service in 11 pages of hedges: no request per row", async () => {
-    const { client, calls } = serviceOf(HEDGES);
-    const recon = await monthEnd(ROWS, client);
-    expect(recon.chain!.lines).toEqual([]);
-    expect(recon.service).toEqual({ compared: 5_000, complete: true, lines: [] });
-    expect(recon.differences).toEqual([]);
-    // 10 full pages and the short one that ends the list; the two status lists; account, positions, history.
-    expect(calls.filter((c) => c === "list all")).toHaveLength(11);
-    expect(calls.filter((c) => c.startsWith("get "))).toEqual([]);
-    expect(calls).toHaveLength(16);
-  }, 60_000);
-
-  it("flags one edited struck rate (seal recomputed) among them, at its sheet row", async () => {
-    const rows = ROWS.map((r) => ({ ...r }));
-    rows[4321].struckRate = 1501.5;
-    rows[4321].finalHash = finalHashOf(rows[4321].rowHash!, rows[4321]);
-    const recon = await monthEnd(rows, serviceOf(HEDGES).client);
-    expect(recon.chain!.lines).toEqual([]);
-    expect(recon.service!.lines.map((l) => [l.kind, l.sheet, l.rowNumber, l.field, l.logSays, l.serviceSays])).toEqual([
-      ["differs", LOG_SHEET_NAME, 4323, "Struck rate", "1501.5", String(HEDGES[4321].struck_rate)],
-    ]);
-  }, 60_000);
-});
-
 /** One open row and its hedge, placed at sheet row 2, with whatever is changed in either. */
 function check(row: Partial<LogRecord> = {}, hedge: Partial<Hedge> = {}, more: Partial<ServiceCheckInput> = {}) {
   const r = { ...openRow(1), ...row };
@@ -245,7 +220,7 @@ describe("each cell the service knows, read tolerantly", () => {
     expect(check({ status: "failed", struckRate: null }, { status: "failed" })).toEqual([]);
   });
 
-  it("after an add the struck rate is a blend and is not compared; after a reduction the notional is not either", () => {
+  it("after an add the struck rate is a blend; the Open and its Adds less its Reduces are the hedge's notional", () => {
     const withRow = (action: string, status = "filled") =>
       checkLogAgainstService({
         rows: [
@@ -262,8 +237,20 @@ describe("each cell the service knows, read tolerantly", () => {
         history: [],
         hedgesComplete: true,
       }).lines.map((l) => [l.rowNumber, l.field]);
-    expect(withRow("add")).toEqual([]);
-    expect(withRow("reduce")).toEqual([[2, "Struck rate"]]);
+    // The open's notional 1 and an add of 10,002 are not the hedge's 10,001: flagged at the Open and at its one Add; and
+    // the blend 1500.000001 of 1 at 1400 and 10,002 leaves the add a rate 7 % from the open's.
+    expect(withRow("add")).toEqual([
+      [2, "Struck rate"],
+      [2, "Notional (USD)"],
+      [3, "Notional (USD)"],
+    ]);
+    // A reduction keeps the rate: the open's own is compared; 1 less 10,002 is not the hedge's notional either, and the
+    // whole history (none given here: all of it) shows no reduction for the Reduce.
+    expect(withRow("reduce")).toEqual([
+      [2, "Struck rate"],
+      [2, "Notional (USD)"],
+      [3, "Logged at (UTC)"],
+    ]);
     expect(withRow("add", "failed")).toEqual([
       [2, "Struck rate"],
       [2, "Notional (USD)"],
@@ -344,15 +331,11 @@ describe("what the sheet says of each finding", () => {
   it("each difference names its row and column, both values, and why a value is compared only sometimes", () => {
     expect(said({ market: "EURUSD", struckRate: 1, notional: 5 })).toEqual([
       [LOG_SHEET_NAME, 7, "Row 7: Market: the log says EURUSD, the service USDTNGN."],
+      [LOG_SHEET_NAME, 7, "Row 7: Struck rate: the log says 1, the service 1500.000001. (The hedge's own: the log shows no add on it.)"],
       [
         LOG_SHEET_NAME,
         7,
-        "Row 7: Struck rate: the log says 1, the service 1500.000001. (Compared while the log shows no add on the hedge: an add blends the rate.)",
-      ],
-      [
-        LOG_SHEET_NAME,
-        7,
-        "Row 7: Notional (USD): the log says 5, the service 10001. (Compared while the log shows no add, reduce or close on the hedge.)",
+        "Row 7: Notional (USD): the log says 5, the service 10001. (The Open comes to 5.00; the service's hedge h-1 took 10,001.00: its notional 10,001.00 and its reductions.)",
       ],
     ]);
     expect(said({ status: "failed" })).toEqual([
@@ -380,7 +363,7 @@ describe("what the sheet says of each finding", () => {
       [
         LOG_SHEET_NAME,
         7,
-        "Row 7: logged at 2026-11-02T08:50:00.000Z, before the service opened hedge h-1 (2026-11-02T09:01:00Z): a row cannot act on a hedge before it exists.",
+        "Row 7: Logged at (UTC) 2026-11-02T08:50:00.000Z, before the service opened hedge h-1 (2026-11-02T09:01:00Z): a row cannot act on a hedge before it exists.",
       ],
     ]);
     expect(said({ account: "0xbb" })).toEqual([
@@ -525,5 +508,539 @@ describe("a new log column never breaks old seals (a new chain form)", () => {
     // The new column is covered on the rows written in its form.
     (placed[5_010].record as LogRecord & { counterparty: string }).counterparty = "edited";
     expect(verifyLogChain(placed, added[added.length - 1].rowHash!).lines.map((l) => [l.kind, l.rowNumber])).toEqual([["edited", 5_012]]);
+  }, 60_000);
+});
+
+describe("a hedge's rows rewritten with their hashes recomputed, on a computer without the journal", () => {
+  const at = (min: number, ms = 0) => iso(START + min * 60_000 + ms);
+  const act = (i: number, action: string, over: Partial<LogRecord>): LogRecord => ({
+    ...openRow(i),
+    action,
+    tenor: null,
+    orderTxHash: `0x${action}order${i}`,
+    fillTxHash: null,
+    filledAt: null,
+    struckRate: null,
+    message: "Filled.",
+    ...over,
+  });
+  /**
+   * Sheet rows 2–6: hedge h-0 opened (100,000 buy) and closed; hedge h-1 opened (50,000 sell at 1500), added to (50,000:
+   * the service's blend 1505), reduced by 30,000 and still open at 70,000. Every cell as the add-in writes it.
+   */
+  const story = (): LogRecord[] => [
+    { ...openRow(0), notional: 100_000, clientReference: "DEAL-A", struckRate: 1500 },
+    { ...openRow(1), notional: 50_000, clientReference: "DEAL-B", struckRate: 1500 },
+    act(2, "add", { side: "sell", notional: 50_000, hedgeId: "h-1", clientReference: "DEAL-B", notionalBefore: 50_000 }),
+    act(3, "reduce", { side: "sell", notional: 30_000, hedgeId: "h-1", clientReference: null, notionalBefore: 100_000 }),
+    act(4, "close", { side: "buy", notional: null, hedgeId: "h-0", clientReference: "CLOSE-A", status: "closed", notionalBefore: 100_000 }),
+  ];
+  const open = story();
+  const hedges: Hedge[] = [
+    { ...hedgeOf(open[0]), status: "closed" },
+    { ...hedgeOf(open[1]), notional_usd: 70_000, struck_rate: 1505 },
+  ];
+  const record = (h: Hedge, exit: string, size: number, closedAt: string): ClosedHedge => ({
+    market: h.market,
+    side: h.side,
+    size_usd: size,
+    collateral_usdc: 100,
+    entry_price: h.struck_rate!,
+    exit_price: 1506,
+    opened_at: h.opened_at!,
+    closed_at: closedAt,
+    exit_type: exit,
+    gross_pnl_usd: 1,
+    net_pnl_usd: 1,
+    carry_usd: 0,
+    fees_usd: 0,
+    hedge_id: h.id,
+    client_reference: h.client_reference,
+  });
+  const history = [record(hedges[0], "close", 100_000, at(4, 3_000)), record(hedges[1], "decrease", 30_000, at(3, 3_000))];
+
+  /** Month end over the rows, edited by `edit` before the whole chain is recomputed (so it verifies), without this computer's head. */
+  async function rehashed(edit: (rows: LogRecord[]) => void = () => undefined) {
+    const rows = story();
+    edit(rows);
+    const wb = workbookWith(chained(rows));
+    const { reconciliation } = await reconcileMonth(
+      {
+        client: serviceOf(hedges, history).client,
+        readLog: () => wb.readLog(),
+        readLogRows: () => wb.readLogRows(),
+        chainHead: async () => null,
+        writer: new MemorySheetWriter(),
+        now: () => Date.UTC(2026, 11, 1, 9),
+      },
+      "2026-11",
+    );
+    expect(reconciliation.chain!.lines).toEqual([]); // the chain alone cannot tell
+    return reconciliation.service!;
+  }
+  const found = async (edit: (rows: LogRecord[]) => void) =>
+    (await rehashed(edit)).lines.map((l) => [l.rowNumber, l.field, l.kind, l.logSays, l.serviceSays]);
+
+  it("untouched: no finding; each cell counted in its class", async () => {
+    const service = await rehashed();
+    expect(service.lines).toEqual([]);
+    // Open h-0: 15 checked; Open h-1: 15 (its rate by the blend); the Add: 7 of every row + its 3 fill cells + its amount
+    // (its hedge's only Add); the Reduce: 7 + 3 + its amount (its record); the Close: 7 + 3. 28 cells a row, the rest sealed.
+    expect(service.cells).toEqual({ checked: 15 + 15 + 11 + 11 + 10, sealed: 5 * 28 - 62, workbookOnly: 0 });
+  });
+
+  it("an Open's notional raised tenfold after its hedge closed: flagged at the Open against the history's size", async () => {
+    expect(await found((rows) => (rows[0].notional = 1_000_000))).toEqual([[2, "Notional (USD)", "differs", "1000000", "100000"]]);
+  });
+
+  it("the struck rate of a hedge that had an Add: the service's blend leaves the Add a rate no market gives", async () => {
+    expect(await found((rows) => (rows[1].struckRate = 1400))).toEqual([[3, "Struck rate", "differs", "1400", "blended 1505"]]);
+  });
+
+  it("an Add and a Reduce raised together (the net unchanged): the Reduce against its record, the Open and its Add against what the hedge took", async () => {
+    expect(
+      await found((rows) => {
+        rows[2].notional = 60_000;
+        rows[3].notional = 40_000;
+      }),
+    ).toEqual([
+      [3, "Notional (USD)", "differs", "50000", "100000"],
+      [4, "Notional (USD)", "differs", "60000", "100000"],
+      [5, "Notional (USD)", "differs", "40000", "30000"],
+    ]);
+  });
+
+  it("an Open's Logged at and Sent at moved three days earlier: both flagged against when its hedge opened", async () => {
+    const earlier = (t: string | null | undefined) => iso(Date.parse(t!) - 3 * 86_400_000);
+    const lines = await found((rows) => {
+      rows[1].loggedAt = earlier(rows[1].loggedAt);
+      rows[1].sentAt = earlier(rows[1].sentAt);
+    });
+    expect(lines.map((l) => l.slice(0, 3))).toEqual([
+      [3, "Logged at (UTC)", "logged_long_before"],
+      [3, "Sent at (UTC)", "logged_long_before"],
+    ]);
+  });
+
+  it("a Reduce's Logged at and Sent at moved three days earlier: before its hedge opened, and no reduction then", async () => {
+    const earlier = (t: string | null | undefined) => iso(Date.parse(t!) - 3 * 86_400_000);
+    const lines = await found((rows) => {
+      rows[3].loggedAt = earlier(rows[3].loggedAt);
+      rows[3].sentAt = earlier(rows[3].sentAt);
+    });
+    expect(lines.map((l) => l.slice(0, 3))).toEqual([
+      [5, "Logged at (UTC)", "logged_after"],
+      [5, "Sent at (UTC)", "logged_after"],
+      [5, "Logged at (UTC)", "differs"],
+    ]);
+  });
+
+  it("a Close's Sent at moved a quarter of an hour later: its closing record is not within 10 minutes after it", async () => {
+    const lines = await found((rows) => (rows[4].sentAt = at(19)));
+    expect(lines.map((l) => l.slice(0, 3))).toEqual([[6, "Sent at (UTC)", "differs"]]);
+  });
+
+  it("every row's client reference against its hedge's: an Open's cleared, an Add's and a Close's set to another hedge's deal", async () => {
+    expect(await found((rows) => (rows[0].clientReference = null))).toEqual([[2, "Client reference", "differs", "(empty)", "DEAL-A"]]);
+    expect(await found((rows) => (rows[2].clientReference = "DEAL-A"))).toEqual([
+      [4, "Client reference", "differs", "DEAL-A", "hedge h-0's"],
+    ]);
+    expect(await found((rows) => (rows[4].clientReference = "DEAL-B"))).toEqual([
+      [6, "Client reference", "differs", "DEAL-B", "hedge h-1's"],
+    ]);
+  });
+
+  it("what the service cannot answer is sealed, not checked: a Reduce's order transaction, a Close's own reference, an Add's amount among several", async () => {
+    const untouched = (await rehashed()).cells;
+    const edited = await rehashed((rows) => {
+      rows[3].orderTxHash = "0xforged";
+      rows[4].clientReference = "CLOSE-OTHER";
+    });
+    expect(edited.lines).toEqual([]);
+    expect(edited.cells).toEqual(untouched);
+    // A second Add on h-1 (the two come to the same 50,000): their own amounts are sealed; the sum is still checked.
+    const twoAdds = await rehashed((rows) => {
+      rows[2].notional = 20_000;
+      rows.splice(
+        3,
+        0,
+        act(2, "add", { side: "sell", notional: 30_000, hedgeId: "h-1", idempotencyKey: "key-add-2", loggedAt: at(2, 500) }),
+      );
+    });
+    expect(twoAdds.lines).toEqual([]);
+    expect(twoAdds.cells.checked).toBe(untouched.checked + 10 - 1);
+  });
+});
+
+describe("the edges of a hedge's rows taken together", () => {
+  const at = (min: number, ms = 0) => iso(START + min * 60_000 + ms);
+  /** An Add, Reduce or Close of hedge h-1 (sell), logged `min` minutes after START. */
+  const act = (min: number, action: string, over: Partial<LogRecord> = {}): LogRecord => ({
+    ...openRow(min),
+    side: "sell",
+    action,
+    tenor: null,
+    clientReference: null,
+    hedgeId: "h-1",
+    orderTxHash: `0x${action}${min}`,
+    fillTxHash: null,
+    filledAt: null,
+    struckRate: null,
+    ...over,
+  });
+  const open1 = (over: Partial<LogRecord> = {}): LogRecord => ({ ...openRow(1), notional: 50_000, struckRate: 1500, ...over });
+  const hedge1 = (over: Partial<Hedge> = {}): Hedge => ({ ...hedgeOf(openRow(1)), notional_usd: 50_000, struck_rate: 1500, ...over });
+  const rec = (exit: string, size: number, closedAt: string, over: Partial<ClosedHedge> = {}): ClosedHedge => ({
+    market: "USDTNGN",
+    side: "sell",
+    size_usd: size,
+    collateral_usdc: 1,
+    entry_price: 1500,
+    exit_price: 1501,
+    opened_at: hedge1().opened_at!,
+    closed_at: closedAt,
+    exit_type: exit,
+    gross_pnl_usd: 0,
+    net_pnl_usd: 0,
+    carry_usd: 0,
+    fees_usd: 0,
+    hedge_id: "h-1",
+    client_reference: "DEAL-1",
+    ...over,
+  });
+  const run = (rows: LogRecord[], hedge: Hedge, history: ClosedHedge[] = [], more: Partial<ServiceCheckInput> = {}) =>
+    checkLogAgainstService({
+      rows: rows.map((record, i) => ({ sheet: LOG_SHEET_NAME, rowNumber: i + 2, record })),
+      environment: "sandbox",
+      accountAddress: ACCOUNT,
+      hedges: [hedge],
+      history,
+      hedgesComplete: true,
+      ...more,
+    });
+  const lines = (...args: Parameters<typeof run>) =>
+    run(...args)
+      .lines.filter((l) => l.kind !== "cut_off")
+      .map((l) => [l.rowNumber, l.field, l.kind]);
+  const checked = (...args: Parameters<typeof run>) => run(...args).cells.checked;
+
+  it("without a whole history, an open hedge's notional against the Open and Adds less the Reduces", () => {
+    const rows = [open1(), act(2, "add", { notional: 30_000 }), act(3, "reduce", { notional: 20_000 })];
+    const hedge = hedge1({ notional_usd: 60_000, struck_rate: 1500 });
+    expect(lines(rows, hedge, [], { historyWholeFromMs: null })).toEqual([]);
+    expect(lines(rows, hedge1({ notional_usd: 60_001, struck_rate: 1500 }), [], { historyWholeFromMs: null })).toEqual([
+      [2, "Notional (USD)", "differs"],
+      [3, "Notional (USD)", "differs"],
+    ]);
+    // A hedge opened before the history's whole part is not covered either: its Reduce is not looked for in the records.
+    expect(lines(rows, hedge, [], { historyWholeFromMs: START + 61_000 })).toEqual([]);
+    // With the whole history, the hedge shows no reduction: the Open and its Add are more than it took, and the Reduce has
+    // no record (flagged at its time).
+    expect(lines(rows, hedge, [], { historyWholeFromMs: START })).toEqual([
+      [2, "Notional (USD)", "differs"],
+      [3, "Notional (USD)", "differs"],
+      [4, "Logged at (UTC)", "differs"],
+    ]);
+  });
+
+  it("a closed hedge's amounts only with its records; a pending row, an Open without an amount or not final: none", () => {
+    const closed = hedge1({ status: "closed" });
+    expect(lines([open1({ notional: 1 })], closed, [], { historyWholeFromMs: null })).toEqual([]);
+    expect(lines([open1({ notional: 1 })], closed, [rec("close", 50_000, at(9))])).toEqual([[2, "Notional (USD)", "differs"]]);
+    expect(lines([open1({ notional: 1 })], hedge1({ status: "submitted", struck_rate: null }))).toEqual([[2, "Status", "differs"]]);
+    const pending = act(2, "add", { notional: 5, status: "submitted" });
+    expect(lines([open1({ notional: 1 }), pending], hedge1())).toEqual([]);
+    expect(lines([open1({ notional: null }), act(2, "add", { notional: 5 })], hedge1())).toEqual([]);
+    expect(lines([open1({ notional: 1, status: "submitted" })], hedge1())).toEqual([]);
+    expect(lines([open1(), act(2, "add", { notional: null })], hedge1())).toEqual([]);
+    expect(lines([open1({ notional: 1 }), act(2, "reduce", { notional: null })], hedge1())).toEqual([]);
+  });
+
+  it("the Notional finding says what the Open and its Adds come to and what the hedge took", () => {
+    const rows = [open1(), act(2, "add", { notional: 30_000 })];
+    const [first, second] = run(rows, hedge1({ notional_usd: 70_000 })).lines;
+    expect([first.logSays, first.serviceSays, second.rowNumber, second.logSays]).toEqual(["50000", "70000", 3, "30000"]);
+    expect(first.message).toBe(
+      "Row 2: Notional (USD): the log says 50000, the service 70000. (The Open and its 1 Add(s) come to 80,000.00; the service's hedge h-1 took 70,000.00: its notional 70,000.00 and its reductions.)",
+    );
+    const reduced = run([open1(), act(2, "reduce", { notional: 10_000 })], hedge1({ notional_usd: 39_000 }), [], {
+      historyWholeFromMs: null,
+    });
+    expect(reduced.lines[0].message).toMatch(/took 39,000\.00: its notional, the Open and Adds less the Reduces\.\)$/);
+    const closed = run([open1({ notional: 1 })], hedge1({ status: "closed" }), [
+      rec("decrease", 20_000, at(5)),
+      rec("close", 30_000, at(9)),
+    ]);
+    expect(closed.lines.map((l) => [l.field, l.serviceSays])).toContainEqual(["Notional (USD)", "50000"]);
+    expect(closed.lines.find((l) => l.field === "Notional (USD)")!.message).toMatch(/took 50,000\.00: its closed-hedge records\.\)$/);
+  });
+
+  it("several Adds: only their sum is known, flagged at the Open alone", () => {
+    const rows = [open1(), act(2, "add", { notional: 10_000 }), act(3, "add", { notional: 10_000 })];
+    expect(lines(rows, hedge1({ notional_usd: 75_000 }))).toEqual([[2, "Notional (USD)", "differs"]]);
+    expect(lines(rows, hedge1({ notional_usd: 70_000 }))).toEqual([]);
+  });
+
+  it("a Reduce against its record: the amount, the time window on both sides, its Sent at; each record used once", () => {
+    const hedge = hedge1({ notional_usd: 30_000 });
+    const reduce = (over: Partial<LogRecord> = {}) => act(5, "reduce", { notional: 20_000, sentAt: at(5, 100), ...over });
+    expect(lines([open1(), reduce()], hedge, [rec("decrease", 20_000, at(5, 3_000))])).toEqual([]);
+    expect(lines([open1(), reduce()], hedge, [rec("decrease", 20_000, at(15))])).toEqual([]); // 10 minutes after: still its
+    expect(lines([open1(), reduce()], hedge, [rec("decrease", 20_000, at(15, 1))])).toEqual([[3, "Logged at (UTC)", "differs"]]);
+    expect(lines([open1(), reduce()], hedge, [rec("decrease", 20_000, at(3, 100))])).toEqual([]); // 2 minutes before its Sent at: clock skew
+    expect(lines([open1(), reduce()], hedge, [rec("decrease", 20_000, at(3, -1))])).toEqual([[3, "Logged at (UTC)", "differs"]]);
+    // A cent more reduced: the Reduce's amount, and so what the Open took with it.
+    expect(lines([open1(), reduce()], hedge, [rec("decrease", 20_000.01, at(6))])).toEqual([
+      [2, "Notional (USD)", "differs"],
+      [3, "Notional (USD)", "differs"],
+    ]);
+    expect(lines([open1(), reduce({ sentAt: at(-5) })], hedge, [rec("decrease", 20_000, at(6))])).toEqual([
+      [3, "Sent at (UTC)", "logged_after"],
+      [3, "Sent at (UTC)", "differs"],
+    ]);
+    // Two Reduces, one record: the second finds none.
+    const two = [open1(), reduce(), reduce({ loggedAt: at(6), idempotencyKey: "k2" })];
+    expect(lines(two, hedge1({ notional_usd: 30_000 }), [rec("decrease", 20_000, at(6, 500))])).toEqual([
+      [4, "Logged at (UTC)", "differs"],
+    ]);
+    const said = run([open1(), reduce()], hedge, [rec("decrease", 20_000, at(20))]).lines[0];
+    expect(said.serviceSays).toBe(`decrease of 20,000.00 at ${at(20)}`);
+    expect(said.message).toBe(
+      `Row 3: Logged at (UTC): the service shows no reduction of hedge h-1 from 2 minutes before this row to 10 minutes after it (its records: decrease of 20,000.00 at ${at(20)}): its time or its amount was changed, or no such reduction was made.`,
+    );
+    expect(run([open1(), reduce()], hedge).lines.find((l) => l.rowNumber === 3)!.serviceSays).toBe("none");
+  });
+
+  it("a Reduce that took the whole hedge: against the record that ended it, at least 99 % of it", () => {
+    const closed = hedge1({ status: "closed" });
+    const whole = (notional: number) => act(5, "reduce", { notional, status: "closed" });
+    const ended = [rec("decrease", 50_000, at(5, 500))];
+    expect(lines([open1(), whole(50_000)], closed, ended)).toEqual([]);
+    expect(lines([open1(), whole(60_000)], closed, ended)).toEqual([]);
+    expect(lines([open1(), whole(49_500)], closed, ended)).toEqual([]);
+    expect(lines([open1(), whole(49_499)], closed, ended)).toEqual([[3, "Notional (USD)", "differs"]]);
+    expect(lines([open1(), whole(49_499.996)], closed, ended)).toEqual([]); // within half a cent of 99 %
+    // Ended by a close, not by this reduction: no record for it.
+    expect(lines([open1(), whole(50_000)], closed, [rec("close", 50_000, at(5, 500))])).toEqual([[3, "Logged at (UTC)", "differs"]]);
+    const message = run([open1(), whole(40_000)], closed, ended).lines[0].message;
+    expect(message).toBe(
+      `Row 3: Notional (USD): the log says 40000, the service 50000. (The service's decrease of hedge h-1 at ${at(5, 500)}.)`,
+    );
+  });
+
+  it("a Close against the record that ended its hedge: a close or decrease within the window; maturity is not its", () => {
+    const closed = hedge1({ status: "closed" });
+    const close = (over: Partial<LogRecord> = {}) => act(5, "close", { notional: null, status: "closed", sentAt: at(5, 100), ...over });
+    expect(lines([open1(), close()], closed, [rec("close", 50_000, at(5, 900))])).toEqual([]);
+    expect(lines([open1(), close()], closed, [rec("close", 50_000, at(16))])).toEqual([[3, "Logged at (UTC)", "differs"]]);
+    expect(lines([open1(), close()], closed, [rec("maturity", 50_000, at(16_000))])).toEqual([]);
+    expect(lines([open1(), close({ sentAt: at(20) })], closed, [rec("close", 50_000, at(6))])).toEqual([[3, "Sent at (UTC)", "differs"]]);
+    // Still open at the service: no closing record to compare with; a Close not final is not compared.
+    expect(lines([open1(), close()], hedge1())).toEqual([]);
+    expect(lines([open1(), close({ status: "submitted" })], closed, [rec("close", 50_000, at(16))])).toEqual([]);
+    const said = run([open1(), close()], closed, [rec("close", 50_000, at(16))]).lines[0];
+    expect([said.logSays, said.serviceSays]).toEqual([at(5), `close at ${at(16)}`]);
+    expect(said.message).toBe(
+      `Row 3: Logged at (UTC): the service closed hedge h-1 at ${at(16)}, not within 10 minutes after this Close was logged (nor 2 minutes before): its time was changed.`,
+    );
+    const sent = run([open1(), close({ sentAt: at(20) })], closed, [rec("close", 50_000, at(6))]).lines[0];
+    expect([sent.logSays, sent.serviceSays]).toEqual([at(20), `close at ${at(6)}`]);
+    expect(sent.message).toBe(
+      `Row 3: Sent at (UTC): the service's close it asked for is dated ${at(6)}, not within 10 minutes after ${at(20)}: its time was changed.`,
+    );
+  });
+
+  it("the Open's rate with Adds: the blend recomputed with each add's share of the notional then (a reduce keeps the rate)", () => {
+    // 50,000 at 1500, reduced by 30,000, then 20,000 added at 1560: the blend is 1530 (half each). Weighing the add
+    // against the 50,000 opened (the reduction forgotten) would leave the add 1605, 7 % away.
+    const rows = [open1(), act(2, "reduce", { notional: 30_000 }), act(3, "add", { notional: 20_000 })];
+    expect(lines(rows, hedge1({ notional_usd: 40_000, struck_rate: 1530 }), [], { historyWholeFromMs: null })).toEqual([]);
+    // The bound: the adds' rate at most 5 % of the blend from the open's (1538.4 leaves 1576.8) is the market's; a little more is not.
+    expect(lines([open1(), act(2, "add", { notional: 50_000 })], hedge1({ notional_usd: 100_000, struck_rate: 1538.4 }))).toEqual([]);
+    expect(lines([open1(), act(2, "add", { notional: 50_000 })], hedge1({ notional_usd: 100_000, struck_rate: 1538.5 }))).toEqual([
+      [2, "Struck rate", "differs"],
+    ]);
+    expect(lines([open1(), act(2, "add", { notional: 50_000 })], hedge1({ notional_usd: 100_000, struck_rate: 1463.5 }))).toEqual([]);
+    expect(lines([open1(), act(2, "add", { notional: 50_000 })], hedge1({ notional_usd: 100_000, struck_rate: 1463.3 }))).toEqual([
+      [2, "Struck rate", "differs"],
+    ]);
+    const said = run([open1(), act(2, "add", { notional: 50_000 })], hedge1({ notional_usd: 100_000, struck_rate: 1600 })).lines[0];
+    expect([said.logSays, said.serviceSays]).toEqual(["1500", "blended 1600"]);
+    expect(said.message).toBe(
+      "Row 2: Struck rate: the log says 1500, the service blended 1600. (The service shows the blend of the Open and its Adds; recomputed from the log's amounts, this rate, which leaves its 1 Add(s) a rate of 1700.0000: more than 5% from the Open's.)",
+    );
+    const empty = run([open1({ struckRate: null }), act(2, "add", { notional: 50_000 })], hedge1({ notional_usd: 100_000 })).lines[0];
+    expect(empty.message).toBe(
+      "Row 2: Struck rate: the log says (empty), the service blended 1500. (The service shows the blend of the Open and its Adds; recomputed from the log's amounts, this rate: more than 5% from the Open's.)",
+    );
+    // Not compared: amounts not known, a hedge not held, a service without a rate.
+    expect(lines([open1({ struckRate: 1 }), act(2, "add", { notional: null })], hedge1())).toEqual([]);
+    expect(lines([open1({ struckRate: 1 })], hedge1({ status: "failed" }))).toEqual([[2, "Status", "differs"]]);
+    expect(lines([open1({ struckRate: 1 })], hedge1({ struck_rate: undefined }))).toEqual([]);
+  });
+
+  it("an Add's, Reduce's or Close's client reference: its own unless it names another hedge's deal (from the hedges or the records)", () => {
+    const rows = (ref: string) => [open1(), act(2, "add", { notional: 0.001, clientReference: ref })];
+    const input = { hedges: [hedge1(), { ...hedgeOf(openRow(7)), id: "h-7", client_reference: "DEAL-7" }] };
+    expect(lines(rows("DEAL-1"), hedge1(), [], input)).toEqual([]);
+    expect(lines(rows("MY-ADD"), hedge1(), [], input)).toEqual([]);
+    expect(lines(rows("DEAL-7"), hedge1(), [], input)).toEqual([[3, "Client reference", "differs"]]);
+    expect(run(rows("DEAL-7"), hedge1(), [], input).lines[0].message).toBe(
+      "Row 3: Client reference: the log says DEAL-7, the service hedge h-7's. It names the deal of hedge h-7, not of the hedge this row acts on (h-1).",
+    );
+    // Known only from a record of a hedge no longer listed; a record without a hedge id names none.
+    expect(lines(rows("OLD-9"), hedge1(), [rec("close", 1, at(-60), { hedge_id: "h-9", client_reference: "OLD-9" })])).toEqual([
+      [3, "Client reference", "differs"],
+    ]);
+    const unnamed = rec("close", 1, at(-60), { hedge_id: null, client_reference: "OLD-9", side: "buy" });
+    expect(lines(rows("OLD-9"), hedge1(), [unnamed])).toEqual([]);
+  });
+
+  it("an Open's Sent at at most 27 minutes, its Logged at at most a day, before its hedge opened", () => {
+    const opened = Date.parse(hedge1().opened_at!);
+    const before = (ms: number) => iso(opened - ms);
+    const row = (loggedAt: string, sentAt: string) => [open1({ loggedAt, sentAt })];
+    expect(lines(row(before(27 * 60_000), before(27 * 60_000)), hedge1())).toEqual([]);
+    expect(lines(row(before(27 * 60_000), before(27 * 60_000 + 1_000)), hedge1())).toEqual([[2, "Sent at (UTC)", "logged_long_before"]]);
+    expect(lines(row(before(86_400_000), before(60_000)), hedge1())).toEqual([]);
+    expect(lines(row(before(86_400_000 + 1_000), before(60_000)), hedge1())).toEqual([[2, "Logged at (UTC)", "logged_long_before"]]);
+    const [logged, sent] = run(row(before(3 * 86_400_000), before(3 * 86_400_000)), hedge1()).lines;
+    expect(logged.message).toBe(
+      `Row 2: Logged at (UTC) ${before(3 * 86_400_000)} is long before the service opened hedge h-1 (${hedge1().opened_at}): a row is sent when it is logged, or when the pane opens again after a stop (a day at most), so its time was changed.`,
+    );
+    expect(sent.message).toBe(
+      `Row 2: Sent at (UTC) ${before(3 * 86_400_000)} is long before the service opened hedge h-1 (${hedge1().opened_at}): a request is sent again with its key only within 27 minutes of its first, so its time was changed.`,
+    );
+    expect([sent.logSays, sent.serviceSays]).toEqual([before(3 * 86_400_000), `opened ${hedge1().opened_at}`]);
+  });
+
+  it("the history covers a hedge opened at the very instant it is whole from; records are taken in time order whatever order they come in", () => {
+    const rows = [open1(), act(2, "add", { notional: 30_000 }), act(3, "reduce", { notional: 20_000 })];
+    const opened = Date.parse(hedge1().opened_at!);
+    expect(lines(rows, hedge1({ notional_usd: 60_000 }), [], { historyWholeFromMs: opened })).toEqual([
+      [2, "Notional (USD)", "differs"],
+      [3, "Notional (USD)", "differs"],
+      [4, "Logged at (UTC)", "differs"],
+    ]);
+    // Reduced, then closed; the service lists the records newest first.
+    const closed = hedge1({ status: "closed" });
+    const story = [open1(), act(3, "reduce", { notional: 20_000 }), act(5, "close", { notional: null, status: "closed" })];
+    expect(lines(story, closed, [rec("close", 30_000, at(5, 900)), rec("decrease", 20_000, at(3, 500))])).toEqual([]);
+  });
+
+  it("Reduces are matched to records in the order they were logged, wherever they stand in the sheet", () => {
+    const rows = [open1(), act(6, "reduce", { notional: 5_000 }), act(5, "reduce", { notional: 20_000 })];
+    const records = [rec("decrease", 20_000, at(5, 500)), rec("decrease", 5_000, at(6, 500))];
+    expect(lines(rows, hedge1({ notional_usd: 25_000 }), records)).toEqual([]);
+  });
+
+  it("findings stand in sheet order, a hedge's own among its rows'; another account's row naming the hedge counts no cell checked", () => {
+    const rows = [open1({ notional: 1 }), act(2, "add", { notional: 20_000, market: "EURUSD" })];
+    expect(lines(rows, hedge1({ notional_usd: 70_000 }))).toEqual([
+      [2, "Notional (USD)", "differs"],
+      [3, "Market", "differs"],
+      [3, "Notional (USD)", "differs"],
+    ]);
+    expect(checked([open1(), open1({ account: "0xbb", idempotencyKey: "theirs" })], hedge1())).toBe(15);
+  });
+
+  it("a partial Reduce is never matched to the record that ended the hedge, nor to a close record", () => {
+    // Ended whole by a decrease: the Reduce of 20,000 logged then has no partial record of its own.
+    const rows = [open1(), act(5, "reduce", { notional: 20_000 })];
+    expect(lines(rows, hedge1({ status: "closed" }), [rec("decrease", 50_000, at(5, 500))])).toEqual([[3, "Logged at (UTC)", "differs"]]);
+    // A close record on a hedge the service still lists open (read between two answers) is no reduction either.
+    expect(lines(rows, hedge1({ notional_usd: 30_000 }), [rec("close", 20_000, at(5, 500))])).toEqual([[3, "Logged at (UTC)", "differs"]]);
+  });
+
+  it("amounts not known (an Open without its amount): no Reduce or Close is judged against the records either", () => {
+    const closed = hedge1({ status: "closed" });
+    const rows = [open1({ notional: null }), act(3, "reduce", { notional: 20_000 }), act(5, "close", { notional: null, status: "closed" })];
+    expect(lines(rows, closed, [rec("close", 30_000, at(50))])).toEqual([]);
+  });
+
+  it("a second Open naming the same hedge (a copy) and a failed Add are compared cell by cell, their amounts not", () => {
+    const copy = open1({ idempotencyKey: "copy" });
+    expect(checked([open1(), copy], hedge1())).toBe(15 + 14);
+    const rows = [open1(), act(2, "add", { notional: 0 }), act(3, "add", { notional: 7, status: "failed" })];
+    expect(checked(rows, hedge1())).toBe(15 + 11 + 10);
+  });
+
+  it("a row is sealed in the chain form it was written in: a column a later form covers is the workbook's only on older rows", () => {
+    const [old] = chained([open1({ hedgeId: "h-unknown" })]);
+    const forms = CHAIN_FORMS as ChainForm[];
+    const columns = LOG_COLUMNS as LogColumn[];
+    forms.push({ version: 2, body: [...CHAIN_FORMS[0].body, "counterparty"], final: CHAIN_FORMS[0].final });
+    columns.push({ ...LOG_COLUMNS[0], field: "counterparty" as keyof LogRecord, header: "Counterparty" });
+    try {
+      const [newer] = chained([{ ...open1({ hedgeId: "h-unknown", idempotencyKey: "k-new" }), counterparty: "CP" } as LogRecord]);
+      expect(run([old, newer], hedge1()).cells).toEqual({ checked: 0, sealed: 28 + 29, workbookOnly: 1 });
+    } finally {
+      forms.pop();
+      columns.pop();
+    }
+  });
+
+  it("the cells counted in each class: by action, by what the service shows, by what the chain holds", () => {
+    const base = checked([open1()], hedge1());
+    expect(base).toBe(15);
+    expect(checked([open1()], hedge1({ client_reference: null }))).toBe(14);
+    expect(checked([open1({ status: "submitted" })], hedge1())).toBe(9); // 7 + tenor + reference: no outcome, no amount
+    expect(checked([open1({ status: "failed" })], hedge1({ status: "failed" }))).toBe(10); // + status
+    expect(checked([open1()], hedge1({ status: "closed" }), [], { historyWholeFromMs: null })).toBe(14); // no amount
+    expect(checked([open1(), act(2, "add", { notional: null })], hedge1())).toBe(13 + 10); // no amount, no blend; the Add's 10
+    expect(checked([open1(), act(2, "add", { notional: 0 })], hedge1())).toBe(15 + 11);
+    const twoAdds = [open1(), act(2, "add", { notional: 0 }), act(3, "add", { notional: 0 })];
+    expect(checked(twoAdds, hedge1())).toBe(15 + 10 + 10);
+    expect(checked([open1(), act(2, "reduce", { notional: 0 })], hedge1(), [], { historyWholeFromMs: null })).toBe(15 + 10);
+    expect(checked([open1(), act(2, "reduce", { notional: 0, status: "failed" })], hedge1())).toBe(15 + 10);
+    expect(checked([open1(), act(2, "close", { notional: null })], hedge1())).toBe(15 + 10);
+    // Not this account's, another environment, no key, a hedge the service did not show: nothing checked.
+    expect(checked([open1({ account: "0xbb" })], hedge1())).toBe(0);
+    expect(checked([open1({ environment: "production" })], hedge1())).toBe(0);
+    expect(checked([open1({ idempotencyKey: "" })], hedge1())).toBe(0);
+    expect(checked([open1({ hedgeId: "h-unknown" })], hedge1())).toBe(0);
+    expect(checked([open1({ hedgeId: null })], hedge1())).toBe(0);
+    // Sealed: a row's body and links once linked, its outcome and seal once sealed; the rest is the workbook's only.
+    const [linked] = chained([open1({ hedgeId: "h-unknown" })]);
+    expect(run([linked], hedge1()).cells).toEqual({ checked: 0, sealed: 28, workbookOnly: 0 });
+    expect(run([{ ...linked, finalHash: null }], hedge1()).cells).toEqual({ checked: 0, sealed: 15, workbookOnly: 13 });
+    expect(run([{ ...linked, rowHash: null, finalHash: "x" }], hedge1()).cells).toEqual({ checked: 0, sealed: 0, workbookOnly: 28 });
+    // An edited row (its link no longer holds) is still judged in the newest form.
+    expect(run([{ ...linked, market: "EDITED" }], hedge1()).cells).toEqual({ checked: 0, sealed: 28, workbookOnly: 0 });
+  });
+});
+
+// Last in the file: the slowest cases (mutation runs stop at a mutant's first failing test, in file order).
+describe("an untouched log of 5,000 rows against the service", () => {
+  it("gives no finding, compares every row, and reads the service in 11 pages of hedges: no request per row", async () => {
+    const { client, calls } = serviceOf(HEDGES);
+    const recon = await monthEnd(ROWS, client);
+    expect(recon.chain!.lines).toEqual([]);
+    // Each Open: 15 cells checked (environment, account, hedge id, market, side, logged at, sent at, tenor, client
+    // reference, status, order and fill tx hash, filled at, struck rate, notional); the other 13 are sealed (action, key,
+    // the approval's three, error code, message, notional before, decision and its time, the three hashes).
+    expect(recon.service).toEqual({
+      compared: 5_000,
+      complete: true,
+      lines: [],
+      cells: { checked: 5_000 * 15, sealed: 5_000 * 13, workbookOnly: 0 },
+    });
+    expect(15 + 13).toBe(LOG_HEADERS.length);
+    expect(recon.differences).toEqual([]);
+    // 10 full pages and the short one that ends the list; the two status lists; account, positions, history.
+    expect(calls.filter((c) => c === "list all")).toHaveLength(11);
+    expect(calls.filter((c) => c.startsWith("get "))).toEqual([]);
+    expect(calls).toHaveLength(16);
+  }, 60_000);
+
+  it("flags one edited struck rate (seal recomputed) among them, at its sheet row", async () => {
+    const rows = ROWS.map((r) => ({ ...r }));
+    rows[4321].struckRate = 1501.5;
+    rows[4321].finalHash = finalHashOf(rows[4321].rowHash!, rows[4321]);
+    const recon = await monthEnd(rows, serviceOf(HEDGES).client);
+    expect(recon.chain!.lines).toEqual([]);
+    expect(recon.service!.lines.map((l) => [l.kind, l.sheet, l.rowNumber, l.field, l.logSays, l.serviceSays])).toEqual([
+      ["differs", LOG_SHEET_NAME, 4323, "Struck rate", "1501.5", String(HEDGES[4321].struck_rate)],
+    ]);
   }, 60_000);
 });
