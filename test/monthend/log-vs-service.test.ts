@@ -968,7 +968,7 @@ describe("the edges of a hedge's rows taken together", () => {
   it("a row is sealed in the chain form it was written in: a column a later form covers is the workbook's only on older rows", () => {
     const [old] = chained([open1({ hedgeId: "h-unknown" })]);
     const forms = CHAIN_FORMS as ChainForm[];
-    const columns = LOG_COLUMNS as LogColumn[];
+    const columns = LOG_COLUMNS as unknown as LogColumn[];
     forms.push({ version: 2, body: [...CHAIN_FORMS[0].body, "counterparty"], final: CHAIN_FORMS[0].final });
     columns.push({ ...LOG_COLUMNS[0], field: "counterparty" as keyof LogRecord, header: "Counterparty" });
     try {
