@@ -91,6 +91,29 @@ describe("request schemas", () => {
   });
 });
 
+describe("numbers sent as strings", () => {
+  const balance = (value: unknown) => s.accountSchema.safeParse({ ...ex.account, balance_usdc: value });
+
+  test("a decimal string is read whole: signed, with decimals and with an exponent", () => {
+    for (const [text, value] of [
+      ["-12.25", -12.25],
+      ["1e3", 1000],
+      ["1.5E-2", 0.015],
+      ["7", 7],
+    ] as const) {
+      expect(balance(text).data?.balance_usdc).toBe(value);
+    }
+  });
+
+  test("a string that JavaScript would read as a number but is no decimal is refused with its path", () => {
+    for (const text of ["0x10", "0b1", " 12", "12 ", "+12", "12.", ".5", "1e", "1,000"]) {
+      const result = balance(text);
+      expect(result.success).toBe(false);
+      expect(result.error && Object.keys(s.fieldErrors(result.error))).toEqual(["balance_usdc"]);
+    }
+  });
+});
+
 describe("numbers that are not finite", () => {
   test('"1e400" (a decimal string whose number is Infinity) is refused with its path', () => {
     const result = s.accountSchema.safeParse({ ...ex.account, balance_usdc: "1e400" });
