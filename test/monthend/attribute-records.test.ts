@@ -44,4 +44,33 @@ describe("attributeRecords", () => {
     const stillOpen = attributeRecords([hedge({ id: "h1", status: "filled" })], [decrease]);
     expect(stillOpen.hedges.get("h1")?.closedAtMs).toBeNull();
   });
+
+  it("opens a listed hedge at its opened_at, else at its fill, and keeps its fill time (the roll's timing reads it)", () => {
+    const filledOnly = hedge({ id: "n", opened_at: null as never, filled_at: "2026-11-03T10:00:00.000Z" });
+    const book = attributeRecords([hedge({ id: "h1" }), filledOnly], []);
+    expect(book.hedges.get("h1")).toMatchObject({
+      openedAtMs: Date.parse("2026-11-02T09:00:00.000Z"),
+      filledAtMs: Date.parse("2026-11-02T09:00:02.000Z"),
+    });
+    expect(book.hedges.get("n")).toMatchObject({
+      openedAtMs: Date.parse("2026-11-03T10:00:00.000Z"),
+      filledAtMs: Date.parse("2026-11-03T10:00:00.000Z"),
+    });
+  });
+
+  it("ties a record without an id to a hedge whose fill, not its order, was at the record's opening", () => {
+    const record = closed({ hedge_id: undefined, client_reference: undefined, opened_at: "2026-11-02T09:00:30.000Z" });
+    const filledThen = hedge({
+      id: "f",
+      client_reference: null,
+      opened_at: "2026-11-02T09:00:00.000Z",
+      filled_at: "2026-11-02T09:00:30.000Z",
+    });
+    expect(attributeRecords([filledThen], [record]).hedgeOfRecord.get(record)).toBe("f");
+  });
+
+  it("opens a hedge known from its records alone at the record's opening", () => {
+    const book = attributeRecords([], [closed({ hedge_id: "old", opened_at: "2026-10-20T09:00:00.000Z" })]);
+    expect(book.hedges.get("old")?.openedAtMs).toBe(Date.parse("2026-10-20T09:00:00.000Z"));
+  });
 });
