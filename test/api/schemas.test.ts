@@ -160,7 +160,12 @@ describe("the tolerant reader", () => {
       const r = schema.safeParse({ ...example, [field]: sent });
       expect(r.success).toBe(read !== null);
       if (read !== null) expect(fieldOf(r, field)).toBe(read);
-      else expect([s.issuePath(r.error!.issues[0].path), r.error!.issues[0].message]).toEqual([field, expect.stringMatching(/ISO 8601/)]);
+      // A settlement date's refusal says a date alone would do (the time's says a UTC offset is needed).
+      else
+        expect([s.issuePath(r.error!.issues[0].path), r.error!.issues[0].message]).toEqual([
+          field,
+          "must be an ISO 8601 settlement date or timestamp with a UTC offset, e.g. 2026-11-30 or 2026-11-30T17:00:00Z",
+        ]);
     });
   }
 
@@ -241,6 +246,8 @@ describe("the tolerant reader", () => {
     ["like a hedge, a bad side", { ...hedgeAfterAdd, side: 7 }, "side"],
     ["neither (read as an add: its first missing field)", { ok: true }, "status"],
     ["not an object", "done", "(root)"],
+    ["null", null, "(root)"],
+    ["like an add that also names an id (its amount added makes it an add)", { ...ex.addResult, id: "hdg_01" }, ex.addResult],
   ];
   test.each(ADD_BY_ID)("POST /hedges/{id}/add answered %s", (_name, answer, expected) => {
     const r = s.addByIdResultSchema.safeParse(answer);
