@@ -73,4 +73,20 @@ describe("attributeRecords", () => {
     const book = attributeRecords([], [closed({ hedge_id: "old", opened_at: "2026-10-20T09:00:00.000Z" })]);
     expect(book.hedges.get("old")?.openedAtMs).toBe(Date.parse("2026-10-20T09:00:00.000Z"));
   });
+
+  it("closes a hedge known from its records alone at its ending record, and of two endings takes the later in either order", () => {
+    const book = attributeRecords([], [closed({ hedge_id: "old", exit_type: "maturity", closed_at: "2026-11-09T09:00:00.000Z" })]);
+    expect(book.hedges.get("old")).toMatchObject({ exitType: "maturity", closedAtMs: Date.parse("2026-11-09T09:00:00.000Z") });
+    const early = closed({ hedge_id: "h1", exit_type: "close", closed_at: "2026-11-05T09:00:00.000Z" });
+    const late = closed({ hedge_id: "h1", exit_type: "maturity", closed_at: "2026-11-09T09:00:00.000Z" });
+    for (const history of [
+      [early, late],
+      [late, early],
+    ]) {
+      expect(attributeRecords([hedge({ id: "h1" })], history).hedges.get("h1")).toMatchObject({
+        exitType: "maturity",
+        closedAtMs: Date.parse("2026-11-09T09:00:00.000Z"),
+      });
+    }
+  });
 });
