@@ -89,4 +89,17 @@ describe("attributeRecords", () => {
       });
     }
   });
+
+  it("dates a hedge closed by decreases at its last decrease, in either order", () => {
+    const partial = closed({ hedge_id: "h1", exit_type: "decrease", size_usd: 40_000, closed_at: "2026-11-04T10:00:00.000Z" });
+    const rest = closed({ hedge_id: "h1", exit_type: "decrease", size_usd: 60_000, closed_at: "2026-11-06T10:00:00.000Z" });
+    for (const history of [
+      [partial, rest],
+      [rest, partial],
+    ]) {
+      expect(attributeRecords([hedge({ id: "h1", status: "closed" })], history).hedges.get("h1")?.closedAtMs).toBe(
+        Date.parse("2026-11-06T10:00:00.000Z"),
+      );
+    }
+  });
 });
