@@ -102,4 +102,18 @@ describe("attributeRecords", () => {
       );
     }
   });
+
+  it("does not date a hedge known from its records alone closed by a decrease (the record does not say it took the whole)", () => {
+    const book = attributeRecords([], [closed({ hedge_id: "old", exit_type: "decrease", size_usd: 40_000 })]);
+    expect(book.hedges.get("old")).toMatchObject({ closedAtMs: null, exitType: null });
+  });
+
+  it("ties a record without an id by its client reference alone when one hedge of its market side has it, whatever the opening times", () => {
+    const record = closed({ hedge_id: undefined, client_reference: "DEAL-9", opened_at: "2026-11-02T12:00:00.000Z" });
+    const twins = [
+      hedge({ id: "a", client_reference: "DEAL-9", opened_at: "2026-11-02T09:00:00.000Z" }),
+      hedge({ id: "b", client_reference: "DEAL-8", opened_at: "2026-11-02T12:00:00.000Z" }),
+    ];
+    expect(attributeRecords(twins, [record]).hedgeOfRecord.get(record)).toBe("a");
+  });
 });
