@@ -85,6 +85,10 @@ describe("request schemas", () => {
     expect(s.fieldErrors(result.error!, input)).toEqual({ side: "is required" });
   });
 
+  test("a field that breaks several rules is told the first", () => {
+    expect(s.fieldErrors(s.listQuerySchema.safeParse({ limit: 0.5 }).error!, { limit: 0.5 })).toEqual({ limit: "must be a whole number" });
+  });
+
   test("list limit is bounded by 500", () => {
     expect(s.listQuerySchema.safeParse({ limit: 500 }).success).toBe(true);
     expect(s.fieldErrors(s.listQuerySchema.safeParse({ limit: 501 }).error!)).toEqual({ limit: "must be at most 500" });
