@@ -116,4 +116,18 @@ describe("attributeRecords", () => {
     ];
     expect(attributeRecords(twins, [record]).hedgeOfRecord.get(record)).toBe("a");
   });
+
+  it("breaks a tie by size only for a record of the whole hedge, and only within half a cent", () => {
+    const at = { client_reference: null, opened_at: "2026-11-02T09:00:00.000Z" };
+    const partial = closed({ hedge_id: undefined, client_reference: undefined, exit_type: "decrease", size_usd: 40_000 });
+    // A decrease's size is the amount taken off, not the hedge's: a hedge of that size is no better a match.
+    expect(
+      attributeRecords([hedge({ id: "a", ...at, notional_usd: 40_000 }), hedge({ id: "b", ...at })], [partial]).hedgeOfRecord.get(partial),
+    ).toBeNull();
+    const whole = closed({ hedge_id: undefined, client_reference: undefined, size_usd: 100_000 });
+    const nearly = [hedge({ id: "c", ...at, notional_usd: 100_000.004 }), hedge({ id: "d", ...at, notional_usd: 70_000 })];
+    expect(attributeRecords(nearly, [whole]).hedgeOfRecord.get(whole)).toBe("c");
+    const aCentOff = [hedge({ id: "e", ...at, notional_usd: 100_000.01 }), hedge({ id: "f", ...at, notional_usd: 70_000 })];
+    expect(attributeRecords(aCentOff, [whole]).hedgeOfRecord.get(whole)).toBeNull();
+  });
 });
