@@ -130,4 +130,14 @@ describe("attributeRecords", () => {
     const aCentOff = [hedge({ id: "e", ...at, notional_usd: 100_000.01 }), hedge({ id: "f", ...at, notional_usd: 70_000 })];
     expect(attributeRecords(aCentOff, [whole]).hedgeOfRecord.get(whole)).toBeNull();
   });
+
+  it("ties a record whose reference two hedges share (a reused reference) by its opening time, and one whose reference no hedge has to none", () => {
+    const record = closed({ hedge_id: undefined, client_reference: "DEAL-5", opened_at: "2026-11-09T09:00:00.000Z" });
+    const reused = [
+      hedge({ id: "first", client_reference: "DEAL-5", opened_at: "2026-11-02T09:00:00.000Z" }),
+      hedge({ id: "second", client_reference: "DEAL-5", opened_at: "2026-11-09T09:00:00.000Z" }),
+    ];
+    expect(attributeRecords(reused, [record]).hedgeOfRecord.get(record)).toBe("second");
+    expect(attributeRecords([hedge({ id: "other", client_reference: "DEAL-6" })], [record]).hedgeOfRecord.get(record)).toBeNull();
+  });
 });
