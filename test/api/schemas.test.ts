@@ -85,6 +85,10 @@ describe("request schemas", () => {
     expect(s.fieldErrors(result.error!, input)).toEqual({ side: "is required" });
   });
 
+  test("the key's scopes leave out blank names", () => {
+    expect(s.keyScopesOf({ key_scopes: ["read", " ", ""] })).toEqual(["read"]);
+  });
+
   test("a field that breaks several rules is told the first", () => {
     expect(s.fieldErrors(s.listQuerySchema.safeParse({ limit: 0.5 }).error!, { limit: 0.5 })).toEqual({ limit: "must be a whole number" });
   });
