@@ -69,4 +69,13 @@ describe("attributeLogRows", () => {
       book([hedge({ id: "n", client_reference: null, status: "filled", opened_at: null as never, filled_at: null as never })]),
     ).toBeNull();
   });
+
+  it("ties a row whose market or side cell was emptied by its client reference alone", () => {
+    const hedges = [hedge({ id: "h7", client_reference: "DEAL-7" })];
+    const rows = [
+      logRow({ hedgeId: null, clientReference: "DEAL-7", market: "" }),
+      logRow({ hedgeId: null, clientReference: "DEAL-7", side: "" as never }),
+    ];
+    expect(idOf(rows, hedges)).toEqual(["h7", "h7"]);
+  });
 });
