@@ -405,7 +405,16 @@ describe("the counts the sheet's summary shows", () => {
         generatedAtMs: Date.UTC(2026, 11, 1, 10),
       }),
     );
-    expect(recon.counts).toMatchObject({ rolls: 1, unhedged: 1, chainFindings: 2, serviceFindings: 3, realized: 2 });
+    expect(recon.counts).toMatchObject({
+      rolls: 1,
+      unhedged: 1,
+      chainFindings: 2,
+      serviceFindings: 3,
+      realized: 2,
+      pending: 0,
+      differences: 3,
+    });
+    expect(recon.differences.map((d) => d.kind)).toEqual(["service_not_in_log", "service_not_in_log", "service_not_in_log"]);
     expect(recon.chain).toBe(chain);
     expect(recon.service).toBe(service);
   });
