@@ -140,4 +140,11 @@ describe("attributeRecords", () => {
     expect(attributeRecords(reused, [record]).hedgeOfRecord.get(record)).toBe("second");
     expect(attributeRecords([hedge({ id: "other", client_reference: "DEAL-6" })], [record]).hedgeOfRecord.get(record)).toBeNull();
   });
+
+  it("takes an opening exactly a second apart as the same opening, and not a millisecond more", () => {
+    const record = closed({ hedge_id: undefined, client_reference: undefined, opened_at: "2026-11-02T09:00:01.000Z" });
+    const at = (opened: string) => [hedge({ id: "h", client_reference: null, opened_at: opened, filled_at: opened })];
+    expect(attributeRecords(at("2026-11-02T09:00:00.000Z"), [record]).hedgeOfRecord.get(record)).toBe("h");
+    expect(attributeRecords(at("2026-11-02T08:59:59.999Z"), [record]).hedgeOfRecord.get(record)).toBeNull();
+  });
 });
