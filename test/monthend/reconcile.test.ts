@@ -419,6 +419,20 @@ describe("the counts the sheet's summary shows", () => {
     expect(recon.service).toBe(service);
   });
 
+  it("counts the open positions, and warns of a history read in part with the number of records the month kept", () => {
+    const history = [
+      closed({ hedge_id: "a", closed_at: "2026-11-05T09:00:00.000Z" }),
+      closed({ hedge_id: "b", closed_at: "2026-10-05T09:00:00.000Z" }),
+    ];
+    const recon = reconcile(
+      monthData({ positions: [position()], history, historyComplete: false, historyIncompleteReason: "40 pages read" }),
+    );
+    expect(recon.counts.open).toBe(1);
+    expect(recon.historyIncomplete).toBe(
+      "The hedge history was read only in part (40 pages read): the 1 records read are the newest ones, older records of the month are missing, so the realized section, its totals and the differences may be incomplete or wrong.",
+    );
+  });
+
   it("counts no findings when neither check ran", () => {
     const recon = reconcile(monthData({}));
     expect(recon.counts).toMatchObject({ rolls: 0, unhedged: 0, chainFindings: 0, serviceFindings: 0, differences: 0, open: 0 });
