@@ -33,6 +33,11 @@ describe("findHedgeFormulas", () => {
     ];
     expect(findHedgeFormulas(formulas, 4, 2)).toEqual([{ row: 4, column: 3, formula: '=HEDGE.PRICE("USDTNGN")' }]);
   });
+
+  it("numbers the rows below the first from the block's top row", () => {
+    const formulas = [["=1"], ["=2"], ["=HEDGE.POSITIONS()"]];
+    expect(findHedgeFormulas(formulas, 10, 0)).toEqual([{ row: 12, column: 0, formula: "=HEDGE.POSITIONS()" }]);
+  });
 });
 
 describe("planSnapshot", () => {
