@@ -112,6 +112,23 @@ describe("the transport masks the key of any caller's Authorization header", () 
   });
 });
 
+describe("the transport's answers", () => {
+  test("an absent header is null; a connection refused is not called a redirect", async () => {
+    server.setScript(() => ok(ex.account));
+    const signal = new AbortController().signal;
+    const answer = await fetchTransport({ method: "GET", url: `${server.baseUrl}/account`, headers: {}, signal });
+    expect(answer.header("X-Not-Sent")).toBeNull();
+    const closed = await startScriptedServer();
+    await closed.close();
+    // undici's own error (another realm's TypeError), passed on as it came.
+    const refused = await fetchTransport({ method: "GET", url: `${closed.baseUrl}/account`, headers: {}, signal }).then(
+      () => "answered",
+      (e: { message?: unknown }) => String(e.message),
+    );
+    expect(refused).toBe("fetch failed");
+  });
+});
+
 describe("answers that are not numbers or times", () => {
   test('"1e400" is invalid_response naming the field, not Infinity', async () => {
     server.setScript(() => ok({ ...ex.account, balance_usdc: "1e400" }));
