@@ -97,10 +97,11 @@ describe("the key never comes back out of an answer", () => {
 describe("the transport masks the key of any caller's Authorization header", () => {
   test("whatever the header's case and place, and the scheme's case", async () => {
     server.setScript(() => fail(401, "invalid_api_key", `Unknown key ${KEY}`, {}, { "X-Echo": KEY }));
-    for (const headers of [
+    const callers: Record<string, string>[] = [
       { accept: "application/json", authorization: `Bearer ${KEY}` },
       { Accept: "application/json", AUTHORIZATION: `bearer ${KEY}` },
-    ]) {
+    ];
+    for (const headers of callers) {
       const answer = await fetchTransport({
         method: "GET",
         url: `${server.baseUrl}/account`,
