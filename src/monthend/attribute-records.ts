@@ -104,10 +104,10 @@ function hedgeOfUnnamedRecord(book: ServiceBook, openings: ReadonlyMap<string, n
   if (opened === null) return null;
   const gap = (h: ServiceHedge) => Math.min(...(openings.get(h.id) ?? []).map((t) => Math.abs(t - opened)));
   let candidates = pool.filter((h) => !NEVER_OPEN_SERVICE.has(h.status) && gap(h) <= SAME_OPENING_MS);
-  if (candidates.length > 1 && candidates.some((h) => gap(h) === 0)) candidates = candidates.filter((h) => gap(h) === 0);
+  if (candidates.some((h) => gap(h) === 0)) candidates = candidates.filter((h) => gap(h) === 0);
   if (candidates.length > 1 && record.exit_type !== "decrease") {
-    const sameSize = candidates.filter((h) => h.notional !== null && Math.abs(h.notional - record.size_usd) < CENT);
-    if (sameSize.length > 0) candidates = sameSize;
+    // No candidate of the same size leaves none, as two or more left would: either way the record is tied to no hedge.
+    candidates = candidates.filter((h) => h.notional !== null && Math.abs(h.notional - record.size_usd) < CENT);
   }
   return candidates.length === 1 ? candidates[0].id : null;
 }

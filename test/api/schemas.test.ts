@@ -85,9 +85,40 @@ describe("request schemas", () => {
     expect(s.fieldErrors(result.error!, input)).toEqual({ side: "is required" });
   });
 
+  test("the key's scopes leave out blank names", () => {
+    expect(s.keyScopesOf({ key_scopes: ["read", " ", ""] })).toEqual(["read"]);
+  });
+
+  test("a field that breaks several rules is told the first", () => {
+    expect(s.fieldErrors(s.listQuerySchema.safeParse({ limit: 0.5 }).error!, { limit: 0.5 })).toEqual({ limit: "must be a whole number" });
+  });
+
   test("list limit is bounded by 500", () => {
     expect(s.listQuerySchema.safeParse({ limit: 500 }).success).toBe(true);
     expect(s.fieldErrors(s.listQuerySchema.safeParse({ limit: 501 }).error!)).toEqual({ limit: "must be at most 500" });
+  });
+});
+
+describe("numbers sent as strings", () => {
+  const balance = (value: unknown) => s.accountSchema.safeParse({ ...ex.account, balance_usdc: value });
+
+  test("a decimal string is read whole: signed, with decimals and with an exponent", () => {
+    for (const [text, value] of [
+      ["-12.25", -12.25],
+      ["1e3", 1000],
+      ["1.5E-2", 0.015],
+      ["7", 7],
+    ] as const) {
+      expect(balance(text).data?.balance_usdc).toBe(value);
+    }
+  });
+
+  test("a string that JavaScript would read as a number but is no decimal is refused with its path", () => {
+    for (const text of ["0x10", "0b1", " 12", "12 ", "+12", "12.", ".5", "1e", "1,000"]) {
+      const result = balance(text);
+      expect(result.success).toBe(false);
+      expect(result.error && Object.keys(s.fieldErrors(result.error))).toEqual(["balance_usdc"]);
+    }
   });
 });
 
@@ -137,7 +168,12 @@ describe("the tolerant reader", () => {
       const r = schema.safeParse({ ...example, [field]: sent });
       expect(r.success).toBe(read !== null);
       if (read !== null) expect(fieldOf(r, field)).toBe(read);
-      else expect([s.issuePath(r.error!.issues[0].path), r.error!.issues[0].message]).toEqual([field, expect.stringMatching(/ISO 8601/)]);
+      // A settlement date's refusal says a date alone would do (the time's says a UTC offset is needed).
+      else
+        expect([s.issuePath(r.error!.issues[0].path), r.error!.issues[0].message]).toEqual([
+          field,
+          "must be an ISO 8601 settlement date or timestamp with a UTC offset, e.g. 2026-11-30 or 2026-11-30T17:00:00Z",
+        ]);
     });
   }
 
@@ -218,6 +254,8 @@ describe("the tolerant reader", () => {
     ["like a hedge, a bad side", { ...hedgeAfterAdd, side: 7 }, "side"],
     ["neither (read as an add: its first missing field)", { ok: true }, "status"],
     ["not an object", "done", "(root)"],
+    ["null", null, "(root)"],
+    ["like an add that also names an id (its amount added makes it an add)", { ...ex.addResult, id: "hdg_01" }, ex.addResult],
   ];
   test.each(ADD_BY_ID)("POST /hedges/{id}/add answered %s", (_name, answer, expected) => {
     const r = s.addByIdResultSchema.safeParse(answer);

@@ -1,5 +1,6 @@
 // The fetch transport over real HTTP: redirects refused (the key and body go nowhere else), the key masked in every echo (encoded forms, details, headers), and answers that are not finite numbers or proper times refused.
 import { HedgingClient } from "../../src/api/client";
+import { fetchTransport } from "../../src/api/transport";
 import { HedgingApiError } from "../../src/api/errors";
 import { fail, ok, startScriptedServer, type ScriptedServer } from "../support/scripted-server";
 import * as ex from "../support/examples";
@@ -90,6 +91,42 @@ describe("the key never comes back out of an answer", () => {
     expect(everything).not.toMatch(/k\+y\/with|K\+Y\/WITH/);
     expect(e.message).toBe(`Unknown key ${MASKED} (${MASKED})`);
     expect(JSON.stringify(e.details)).toContain(MASKED);
+  });
+});
+
+describe("the transport masks the key of any caller's Authorization header", () => {
+  test("whatever the header's case and place, and the scheme's case", async () => {
+    server.setScript(() => fail(401, "invalid_api_key", `Unknown key ${KEY}`, {}, { "X-Echo": KEY }));
+    const callers: Record<string, string>[] = [
+      { accept: "application/json", authorization: `Bearer ${KEY}` },
+      { Accept: "application/json", AUTHORIZATION: `bearer ${KEY}` },
+    ];
+    for (const headers of callers) {
+      const answer = await fetchTransport({
+        method: "GET",
+        url: `${server.baseUrl}/account`,
+        headers,
+        signal: new AbortController().signal,
+      });
+      expect([answer.body.includes(KEY), answer.body.includes(MASKED), answer.header("X-Echo")]).toEqual([false, true, MASKED]);
+    }
+  });
+});
+
+describe("the transport's answers", () => {
+  test("an absent header is null; a connection refused is not called a redirect", async () => {
+    server.setScript(() => ok(ex.account));
+    const signal = new AbortController().signal;
+    const answer = await fetchTransport({ method: "GET", url: `${server.baseUrl}/account`, headers: {}, signal });
+    expect(answer.header("X-Not-Sent")).toBeNull();
+    const closed = await startScriptedServer();
+    await closed.close();
+    // undici's own error (another realm's TypeError), passed on as it came.
+    const refused = await fetchTransport({ method: "GET", url: `${closed.baseUrl}/account`, headers: {}, signal }).then(
+      () => "answered",
+      (e: { message?: unknown }) => String(e.message),
+    );
+    expect(refused).toBe("fetch failed");
   });
 });
 

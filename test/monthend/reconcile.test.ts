@@ -353,3 +353,95 @@ describe("logState", () => {
     expect(logState([logRow({ notional: 10 }), logRow({ action: "reduce", notional: 10 })])).toEqual({ net: 0, closed: true });
   });
 });
+
+describe("the counts the sheet's summary shows", () => {
+  const H = 3_600_000;
+  const T = Date.parse("2026-11-10T12:00:00.000Z");
+  const iso = (ms: number) => new Date(ms).toISOString();
+  /** A hedge filled at `from`, and its maturity record when it ended. */
+  const held = (id: string, side: "buy" | "sell", from: number, end: number | null) => ({
+    hedge: hedge({
+      id,
+      side,
+      client_reference: `REF-${id}`,
+      opened_at: iso(from),
+      filled_at: iso(from),
+      status: end === null ? "filled" : "closed",
+    }),
+    records:
+      end === null
+        ? []
+        : [closed({ hedge_id: id, client_reference: `REF-${id}`, side, opened_at: iso(from), closed_at: iso(end), exit_type: "maturity" })],
+  });
+
+  it("counts rolls and unhedged sides, the chain's findings (not the rows before it) and the service's, and carries both reports", () => {
+    const book = [held("b1", "buy", T, T + H), held("b2", "buy", T + 4 * H, null), held("s1", "sell", T, T + H)];
+    const chain = {
+      rows: 3,
+      chained: 2,
+      headKnown: true,
+      lines: [
+        { kind: "before_chain" as const, sheet: "Hedge Log", rowNumber: 2, message: "before" },
+        { kind: "edited" as const, sheet: "Hedge Log", rowNumber: 3, message: "edited" },
+        { kind: "moved" as const, sheet: "Hedge Log", rowNumber: 4, message: "moved" },
+      ],
+    };
+    const line = {
+      kind: "differs" as const,
+      field: "Struck rate",
+      sheet: "Hedge Log",
+      rowNumber: 3,
+      logSays: "1",
+      serviceSays: "2",
+      message: "m",
+    };
+    const service = { compared: 1, complete: true, lines: [line, { ...line, rowNumber: 4 }, { ...line, rowNumber: 5 }] };
+    const recon = reconcile(
+      monthData({
+        hedges: book.map((b) => b.hedge),
+        history: book.flatMap((b) => b.records),
+        chain,
+        service,
+        generatedAtMs: Date.UTC(2026, 11, 1, 10),
+      }),
+    );
+    expect(recon.counts).toMatchObject({
+      rolls: 1,
+      unhedged: 1,
+      chainFindings: 2,
+      serviceFindings: 3,
+      realized: 2,
+      pending: 0,
+      differences: 3,
+    });
+    expect(recon.differences.map((d) => d.kind)).toEqual(["service_not_in_log", "service_not_in_log", "service_not_in_log"]);
+    expect(recon.chain).toBe(chain);
+    expect(recon.service).toBe(service);
+  });
+
+  it("counts the open positions, and warns of a history read in part with the number of records the month kept", () => {
+    const history = [
+      closed({ hedge_id: "a", closed_at: "2026-11-05T09:00:00.000Z" }),
+      closed({ hedge_id: "b", closed_at: "2026-10-05T09:00:00.000Z" }),
+    ];
+    const recon = reconcile(
+      monthData({ positions: [position()], history, historyComplete: false, historyIncompleteReason: "40 pages read" }),
+    );
+    expect(recon.counts.open).toBe(1);
+    expect(recon.historyIncomplete).toBe(
+      "The hedge history was read only in part (40 pages read): the 1 records read are the newest ones, older records of the month are missing, so the realized section, its totals and the differences may be incomplete or wrong.",
+    );
+  });
+
+  it("counts no findings when neither check ran", () => {
+    const recon = reconcile(monthData({}));
+    expect(recon.counts).toMatchObject({ rolls: 0, unhedged: 0, chainFindings: 0, serviceFindings: 0, differences: 0, open: 0 });
+    expect([recon.chain, recon.service]).toEqual([null, null]);
+  });
+
+  it("takes a log row's environment whatever its case", () => {
+    const recon = reconcile(monthData({ log: [logRow({ environment: "SANDBOX" as never, hedgeId: "unknown-1" })] }));
+    expect(recon.counts).toMatchObject({ logRows: 1, otherEnvironmentLogRows: 0 });
+    expect(recon.differences.map((d) => d.kind)).toEqual(["log_unknown_to_service"]);
+  });
+});
