@@ -395,7 +395,12 @@ describe("the counts the sheet's summary shows", () => {
       serviceSays: "2",
       message: "m",
     };
-    const service = { compared: 1, complete: true, lines: [line, { ...line, rowNumber: 4 }, { ...line, rowNumber: 5 }] };
+    const service = {
+      compared: 1,
+      complete: true,
+      lines: [line, { ...line, rowNumber: 4 }, { ...line, rowNumber: 5 }],
+      cells: { checked: 15, sealed: 13, workbookOnly: 0 },
+    };
     const recon = reconcile(
       monthData({
         hedges: book.map((b) => b.hedge),
