@@ -59,8 +59,10 @@ module.exports = async (env, argv) => {
     output: {
       path: path.resolve(__dirname, "dist"),
       // Production files are named by their content's hash, so a host serves them immutable and a second start reads
-      // them from the cache (README.md "Serving dist/"); taskpane.html and functions.json keep their names.
-      filename: production ? "[name].[contenthash].js" : "[name].js",
+      // them from the cache (README.md "Serving dist/"); taskpane.html, functions.json and the functions' 1 kB entry
+      // functions.js keep their names (the manifest names functions.js as Functions.Script.Url).
+      filename: production ? (data) => (data.chunk?.name === "functions" ? "[name].js" : "[name].[contenthash].js") : "[name].js",
+      chunkFilename: production ? "[id].[contenthash].js" : "[id].js",
       // Production source maps go next to dist/, not into it: kept for support, never published with the add-in.
       ...(production ? { sourceMapFilename: "../dist-sourcemaps/[file].map" } : {}),
       clean: true,
