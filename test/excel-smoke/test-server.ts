@@ -2,6 +2,7 @@
 import path from "path";
 import { TestServer } from "office-addin-test-server";
 import { usableDevCertificates } from "../../src/devtools/dev-certs";
+import { localhostTls } from "../../src/sandbox/certificates";
 import type { SmokeObservation } from "../../src/taskpane/smoke-script";
 
 export interface SmokeTestServer {
@@ -11,11 +12,14 @@ export interface SmokeTestServer {
   stop(): Promise<void>;
 }
 
-/** On Linux, the test server's office-addin-dev-certs would try to trust its CA with sudo (and regenerate the files each time it fails). */
-function useExistingCertificatesOnLinux(): void {
+/**
+ * On Linux, the test server's office-addin-dev-certs would try to trust its CA with sudo (and regenerate the files each
+ * time it fails): it is handed the certificates already made, or made now the way the sandbox makes them (a fresh
+ * machine has none until something creates them; the run must not depend on which suite ran first).
+ */
+async function useExistingCertificatesOnLinux(): Promise<void> {
   if (process.platform !== "linux") return;
-  const certs = usableDevCertificates();
-  if (!certs) return;
+  const certs = usableDevCertificates() ?? (await localhostTls());
   const serverDir = path.dirname(require.resolve("office-addin-test-server/package.json"));
   const optionsModule = require.resolve("office-addin-dev-certs/lib/httpsServerOptions", { paths: [serverDir] });
   // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -24,7 +28,7 @@ function useExistingCertificatesOnLinux(): void {
 }
 
 export async function startSmokeTestServer(port: number): Promise<SmokeTestServer> {
-  useExistingCertificatesOnLinux();
+  await useExistingCertificatesOnLinux();
   const server = new TestServer(port);
   // The package starts with a rejected "no results yet" promise; handled here so Node does not stop on it.
   server.getTestResults().catch(() => undefined);
