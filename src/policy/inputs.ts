@@ -2,6 +2,7 @@
 import { isSide, type ClosedHedge, type Position, type Side, type Tenor } from "../api/schemas";
 import { utcMs } from "../api/time";
 import { fromExcelDate } from "../trading/cells";
+import { settledAtMaturity } from "../trading/rolls";
 import { HEADER_SYNONYMS, normaliseHeader, parseMarket, parseSide, parseTenor, roundToCent } from "../trading/rows";
 import { EVERY_DAY, ROLL_WITHIN_DEFAULT_HOURS, ROLL_WITHIN_MAX_HOURS, type RollMode } from "./tenor";
 
@@ -394,20 +395,11 @@ export function serviceHoldings(lines: readonly Pick<Position, "market" | "side"
 
 /**
  * The sides whose newest closed hedge (GET /hedges/history, newest first) settled at its maturity: the facts an
- * `at maturity` roll's next Open is named from. A side with an open hedge is not rolled from them (the rule checks).
+ * `at maturity` roll's next Open is named from (the rule is the desk's too: settledAtMaturity in src/trading/rolls.ts).
+ * A side with an open hedge is not rolled from them (the rule checks).
  */
 export function serviceMatured(history: readonly Pick<ClosedHedge, "market" | "side" | "closed_at" | "exit_type">[]): Matured[] {
-  const newest = new Map<string, Pick<ClosedHedge, "market" | "side" | "closed_at" | "exit_type">>();
-  for (const h of history) {
-    const key = `${h.market}|${h.side}`;
-    const seen = newest.get(key);
-    if (!seen || utcMs(h.closed_at) > utcMs(seen.closed_at)) newest.set(key, h);
-  }
-  return [...newest.values()].flatMap((h) =>
-    h.exit_type === "maturity" && isSide(h.side) && !Number.isNaN(utcMs(h.closed_at))
-      ? [{ market: h.market, side: h.side, maturedAtMs: utcMs(h.closed_at) }]
-      : [],
-  );
+  return settledAtMaturity(history);
 }
 
 /** Open hedges: Market, Side, a size and optionally a Maturity (the =HEDGE.POSITIONS() spill as it is); sizes of one side add up. */

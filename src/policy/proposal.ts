@@ -2,6 +2,7 @@
 import type { ClosedHedge, Position, Side } from "../api/schemas";
 import { PROPOSAL_HEADERS } from "../trading/rows";
 import { FORMATS, type SheetContent } from "../trading/sheet-content";
+import type { TradeRow } from "../trading/types";
 import type { SelectedRows } from "../trading/workbook";
 import {
   originOf,
@@ -41,6 +42,31 @@ export interface Proposal {
 export function proposalAt(inputs: ProposalInputs, asOfMs: number, only?: { market: string; side: Side }): Proposal {
   const rows = propose({ ...inputs, day: utcDay(new Date(asOfMs)), asOfMs, only });
   return { rows, values: proposalSpill(rows) };
+}
+
+/**
+ * An armed roll's rows (the desk's RollArming asks them once the service shows the side settled): what the proposal gives
+ * `side` settled at `maturityMs` with nothing open on it, at `asOfMs` — the same rule as HEDGE.TARGET at maturity, so the
+ * same target, tenor and Max trade pieces, named rollReference(maturityMs, …, n) — as trade rows.
+ */
+export function rollRowsAt(
+  model: Pick<ProposalInputs, "exposures" | "policy">,
+  holdings: readonly Holding[],
+  side: { market: string; side: Side },
+  maturityMs: number,
+  asOfMs: number,
+): TradeRow[] {
+  const others = holdings.filter((h) => h.market !== side.market || h.side !== side.side);
+  const { rows } = proposalAt({ ...model, holdings: others, matured: [{ ...side, maturedAtMs: maturityMs }] }, asOfMs, side);
+  return rows.map((r, i) => ({
+    rowNumber: i + 1,
+    action: r.action,
+    market: r.market,
+    side: r.side,
+    notional: r.amountUsd,
+    tenor: r.tenor,
+    clientReference: r.clientReference,
+  }));
 }
 
 /** A selection as one of HEDGE.TARGET's ranges: its header row and rows, with their sheet rows and columns for messages. */

@@ -2,6 +2,7 @@
 import type { Side, Tenor } from "../api/schemas";
 import { utcMs } from "../api/time";
 import { PROPOSAL_HEADERS } from "../trading/rows";
+import { rollReference } from "../trading/rolls";
 import type { Action } from "../trading/types";
 import { type Exposure, type Holding, type Matured, type PolicyRow, TargetInputError } from "./inputs";
 import { DAY_MS, EVERY_DAY, HOUR_MS, opensInsideWindow, rollDue, tenorFor } from "./tenor";
@@ -258,10 +259,9 @@ function sideTenor(p: PolicyRow, exposure: MarketExposure, side: Side, asOf: num
  * the maturity (ROLL-<maturity, UTC>-<MARKET>-<SIDE>-<n>), so every look at it, on any day, names the same deal.
  */
 function maturedRows(c: SideCase, maturedAtMs: number): ProposalRow[] {
-  const at = new Date(maturedAtMs).toISOString().slice(0, 16) + "Z";
   return sideRows(c).map((r, i) => ({
     ...r,
-    clientReference: `ROLL-${at}-${c.market}-${c.side.toUpperCase()}-${i + 1}`,
+    clientReference: rollReference(maturedAtMs, c.market, c.side, i + 1),
     reason: `Roll: matured ${shownTime(maturedAtMs)}. ${r.reason}`,
   }));
 }

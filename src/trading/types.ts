@@ -224,6 +224,8 @@ export interface SendOptions {
   signal?: AbortSignal;
   /** Sent under an approval: its hash and fingerprints go into every row, its keys (when given) replace the fresh ones. */
   approval?: SendApproval;
+  /** Keys of the lines by their place in the preview (an armed roll's, derived from its client references), in place of fresh ones; an approval's win. */
+  idempotencyKeys?: readonly string[];
 }
 
 export interface SendResult {

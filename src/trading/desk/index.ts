@@ -195,7 +195,7 @@ class Desk implements TradingDesk {
     // Journal first: every row is in the per-user journal and the log as `submitting` before any request leaves.
     const loggedAt = this.now().toISOString();
     const intents = lines.map(({ row, index }) => {
-      const key = approval?.idempotencyKeys?.[index] ?? this.newKey();
+      const key = approval?.idempotencyKeys?.[index] ?? options.idempotencyKeys?.[index] ?? this.newKey();
       const intent = intentFromRow(row, key, this.environment, loggedAt, this.account);
       if (approval)
         [intent.batchHash, intent.preparedBy, intent.approvedBy] = [approval.batchHash, approval.preparedBy, approval.approvedBy];

@@ -371,3 +371,57 @@ export function ago(ms: number): string {
   if (ms < 48 * 3_600_000) return `${Math.round(ms / 3_600_000)} h`;
   return `${Math.round(ms / 86_400_000)} days`;
 }
+
+/**
+ * What is known of an armed side (roll-arming.ts) at a poll: the maturing hedge as the service shows it, whether this pane
+ * saw it open before its maturity, what the service shows under the roll's client reference, whether another hedge holds
+ * the side, how many rows the policy gives the side once settled, and whether a row may be sent without a person's click.
+ */
+export interface RollFacts {
+  /** The maturing hedge: still open (or its maturity not reached), settled at its maturity, closed before it, or the service could not be asked. */
+  hedge: "open" | "settled" | "closed_early" | "unreachable";
+  /** This pane armed the side while its hedge was open: false for a side found settled when the pane opened (or armed). */
+  armedBefore: boolean;
+  /** Hedges (not failed) the service shows with the roll's Open's client reference: another computer or copy rolled it. */
+  rolledOnService: boolean;
+  /** Another hedge is open on the side (someone hedged it otherwise). */
+  sideTaken: boolean;
+  /** Rows the policy gives the side once settled (the Open and Max trade's Adds); 0: its target is 0. */
+  rows: number;
+  /** Sent without a click ("direct"), or four-eyes asked by the workbook or the key and a standing roll instruction covers the roll, or it does not. */
+  approval: "direct" | "covered" | "needed";
+}
+
+/** What the armed side's poll does next. */
+export type RollStep =
+  /** Nothing yet: the hedge has not settled (or the service could not be asked): asked again at the next poll. */
+  | { kind: "wait" }
+  /** Send the armed Open (and its Adds) through the desk's own send path, keys derived from the references. */
+  | { kind: "send" }
+  /** The roll is on the service already (another computer, another copy): nothing is sent; the side is rolled. */
+  | { kind: "rolled_elsewhere" }
+  /** Not sent without a person: the Open is proposed (the overview says so, Propose beside the side writes it). */
+  | { kind: "propose"; why: "opened_after" | "four_eyes" }
+  /** Nothing to roll: the side is left as it is, with why. */
+  | { kind: "disarm"; why: "closed_early" | "side_taken" | "target_zero" };
+
+/**
+ * The armed roll's rule (src/trading/README.md, "Armed rolls"), a row of the same table as nextStep's
+ * (test/trading/desk/roll-rule.test.ts):
+ * - the hedge not settled yet, or the service not answering: wait for the next poll;
+ * - closed before its maturity (a Close, a Reduce to nothing): not a roll, disarmed;
+ * - settled: the roll's reference on the service → rolled elsewhere (asked before anything is sent); another hedge open
+ *   on the side → disarmed; the policy's target 0 → disarmed (nothing to roll); settled before this pane armed it (the
+ *   workbook was closed at the maturity) → proposed, never sent without a click; four-eyes without a standing roll
+ *   instruction covering it → proposed for approval; otherwise sent at once.
+ */
+export function rollStep(f: RollFacts): RollStep {
+  if (f.hedge === "open" || f.hedge === "unreachable") return { kind: "wait" };
+  if (f.hedge === "closed_early") return { kind: "disarm", why: "closed_early" };
+  if (f.rolledOnService) return { kind: "rolled_elsewhere" };
+  if (f.sideTaken) return { kind: "disarm", why: "side_taken" };
+  if (f.rows === 0) return { kind: "disarm", why: "target_zero" };
+  if (!f.armedBefore) return { kind: "propose", why: "opened_after" };
+  if (f.approval === "needed") return { kind: "propose", why: "four_eyes" };
+  return { kind: "send" };
+}
