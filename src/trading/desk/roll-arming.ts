@@ -174,7 +174,11 @@ export class RollArming {
   /** The facts of an armed side past its maturity, the rule's step, and the step taken; true when a roll opened. */
   private async judge(armed: Armed): Promise<boolean> {
     const facts = await this.factsOf(armed);
-    const step = rollStep(facts.facts);
+    return this.judged(armed, rollStep(facts.facts), facts);
+  }
+
+  /** The rule's step taken. */
+  private async judged(armed: Armed, step: RollStep, facts: Awaited<ReturnType<RollArming["factsOf"]>>): Promise<boolean> {
     switch (step.kind) {
       case "wait":
         return false;
@@ -245,14 +249,22 @@ export class RollArming {
         this.set(armed, "rolled", atMs, `rolled at ${clock(atMs)}: ${rows[0].clientReference} sent (matured ${stamp(armed.maturityMs)}).`);
         return true;
       }
-      const why = open ? (open.message ?? open.status) : (sent.skipped[0]?.reason ?? "nothing was sent");
-      this.set(armed, "not_rolled", null, `unhedged since ${stamp(armed.maturityMs)}: the roll was not sent — ${why}`);
-      return false;
+      return this.notSent(armed, open ? (open.message ?? open.status) : (sent.skipped[0]?.reason ?? "nothing was sent"));
     } catch (e) {
-      this.set(armed, "not_rolled", null, `unhedged since ${stamp(armed.maturityMs)}: the roll was not sent — ${e instanceof Error ? e.message : String(e)}`);
       this.o.onError?.(e);
-      return false;
+      return this.notSent(armed, e instanceof Error ? e.message : String(e));
     }
+  }
+
+  /**
+   * A roll this pane did not get through (its preview refused it, the service refused it): the service is asked again,
+   * for another computer may have rolled the side meanwhile (its Open is why this one was refused); else it says why.
+   */
+  private async notSent(armed: Armed, why: string): Promise<boolean> {
+    const again = await this.factsOf(armed);
+    if (rollStep(again.facts).kind === "rolled_elsewhere") return this.judged(armed, { kind: "rolled_elsewhere" }, again);
+    this.set(armed, "not_rolled", null, `unhedged since ${stamp(armed.maturityMs)}: the roll was not sent — ${why}`);
+    return false;
   }
 
   private set(armed: Armed, state: ArmedState, atMs: number | null, says: string): void {

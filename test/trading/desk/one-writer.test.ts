@@ -89,6 +89,8 @@ describe("one writer of a row's status", () => {
       "src/trading/desk/decisions.ts",
       "src/trading/desk/index.ts",
       "src/trading/approvals/approval-desk.ts",
+      "src/trading/desk/roll-arming.ts",
+      "src/trading/rolls.ts",
     ])
       expect(files).toContain(f);
   });
@@ -142,6 +144,18 @@ describe("one writer of a row's status", () => {
         "applies a patch outside the journal",
       ],
       ["a status assigned", "src/trading/desk/approved-done.ts", "intent.status = 'filled';", "assigns a status"],
+      [
+        "the armed rolls marking the maturing row rolled",
+        "src/trading/desk/roll-arming.ts",
+        "class A { private async send(armed) { this.o.desk.state.changeStatus(row, { status: 'filled' }); } }",
+        "changes a status outside the executor",
+      ],
+      [
+        "the armed rolls moving a row in the journal",
+        "src/trading/desk/roll-arming.ts",
+        "class A { private async send(armed) { await this.journal.update(row, { status: 'submitted' }); } }",
+        "moves a row in the journal outside the desk state",
+      ],
       [
         "a note that carries a status",
         "src/trading/desk/runner.ts",

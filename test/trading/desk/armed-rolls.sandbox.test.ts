@@ -1,0 +1,250 @@
+// The desk's armed rolls against the sandbox on its clock, over real HTTP (issue 39 item 2): two computers (two desks, two trading keys of one account, each its own workbook and journal) arm the same side; at each maturity the next Open is sent at once, opens once on the service, each desk's Hedge Log records it, and a 30-day program costs at most ROLLCOST × 1.005 with no more hedges than it counts. Under four-eyes the roll is proposed, not sent; a side found settled is proposed.
+import { rollcostCell } from "../../functions/rollcost-cell";
+import { HedgingClient } from "../../../src/api/client";
+import type { Hedge } from "../../../src/api/schemas";
+import { readExposures, readPolicy, serviceHoldings } from "../../../src/policy/inputs";
+import { proposalAt, rollRowsAt } from "../../../src/policy/proposal";
+import { startSandbox } from "../../../src/sandbox/server";
+import { RollArming, ARM_POLL_MS, type ArmedView, type RollInstructions } from "../../../src/trading/desk/roll-arming";
+import type { TradingDesk } from "../../../src/trading/desk/contract";
+import type { TradeRow } from "../../../src/trading/types";
+import { rollReference } from "../../../src/trading/rolls";
+import { sandboxWorld } from "../../support/sandbox-world";
+
+jest.setTimeout(180_000);
+
+const KEY = "svc_test_armed_key_0001";
+const SECOND = "svc_test_armed_key_0002";
+const ACCOUNT = {
+  api_key: KEY,
+  account_address: "0x00000000000000000000000000000000000000c3",
+  balance_usdc: 5_000_000,
+  max_exposure_usd: 5_000_000,
+  allowed_markets: ["USDTNGN"],
+  scopes: ["read", "trade"],
+  rate_limit_per_second: 1_000_000,
+  keys: [{ api_key: SECOND, scopes: ["read", "trade"] }],
+};
+const DAY = 86_400_000;
+const HOUR = 3_600_000;
+const FILL_MS = 1_500;
+const FROZEN = Date.parse("2026-11-02T09:00:00.000Z");
+
+let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, http: true, seed: 7, fillMs: FILL_MS, realNow: () => FROZEN, accounts: [ACCOUNT] });
+});
+afterAll(async () => {
+  await sandbox?.close();
+});
+beforeEach(() => sandbox.reset());
+
+const cents = (x: number) => Math.round(x * 100);
+const now = () => new Date(sandbox.clock.now());
+
+/** One dated buy exposure and an `at maturity` policy at tenor 7. */
+function model(notional: number, valueDate: number) {
+  return {
+    exposures: readExposures({
+      values: [
+        ["Market", "Side", "Amount (USD)", "Value date"],
+        ["USDTNGN", "buy", notional, new Date(valueDate).toISOString()],
+      ],
+    }),
+    policy: readPolicy({
+      values: [
+        ["Market", "Hedge ratio (%)", "Tenor (days)", "Round to (USD)", "Min trade (USD)", "Net sides", "Roll within (hours)", "Roll"],
+        ["*", 100, 7, 1_000, 10_000, "no", 24, "at maturity"],
+      ],
+    }),
+  };
+}
+
+/** A computer: its own client (key), workbook and journal, desk and armed rolls over the model. */
+async function computer(
+  apiKey: string,
+  m: ReturnType<typeof model>,
+  options: { direct?: boolean; instructions?: RollInstructions; previewed?: () => Promise<void> } = {},
+) {
+  const world = sandboxWorld(sandbox as never, apiKey, { now });
+  const client = new HedgingClient({ apiKey, baseUrl: sandbox.baseUrl, ratePerSecond: 1_000, burst: 1_000 });
+  // The arming's desk: a previewed roll leaves only once `previewed` lets it go (two computers in step).
+  const armingDesk: Pick<TradingDesk, "preview" | "send"> = {
+    preview: (...args) => desk.preview(...args),
+    send: async (...args) => {
+      await options.previewed?.();
+      return desk.send(...args);
+    },
+  };
+  const desk = await world.desk();
+  const seen: ArmedView[][] = [];
+  const proposed: string[] = [];
+  const arming = new RollArming({
+    client,
+    desk: armingDesk,
+    now,
+    covers: (s) => s.market === "USDTNGN" && s.side === "buy",
+    plan: async (side, maturityMs, asOfMs) =>
+      rollRowsAt(m, serviceHoldings((await client.positions()).data), side, maturityMs, asOfMs),
+    direct: () => options.direct ?? true,
+    instructions: options.instructions,
+    onChange: (v) => seen.push([...v]),
+    onPropose: (s, at) => proposed.push(`${s.market} ${s.side} ${new Date(at).toISOString()}`),
+  });
+  return { world, desk, arming, seen, proposed };
+}
+
+/** The first Open the policy gives at the start, sent through `desk` as the pane would, filled. */
+async function openFirst(desk: TradingDesk, m: ReturnType<typeof model>) {
+  const { rows } = proposalAt({ ...m, holdings: [] }, sandbox.clock.now());
+  const trade: TradeRow[] = rows.map((r, i) => ({ rowNumber: i + 2, action: r.action, market: r.market, side: r.side, notional: r.amountUsd, tenor: r.tenor, clientReference: r.clientReference }));
+  await desk.send(await desk.preview("open", trade));
+  sandbox.clock.advance(FILL_MS);
+  await desk.settled(20_000);
+}
+
+/** Every hedge of the account, newest first. */
+async function hedges(client: HedgingClient): Promise<Hedge[]> {
+  return (await client.list({ limit: 500 })).data;
+}
+
+test("two computers armed on one account, 1,000,000 USD for 30 days at 7: each maturity's roll opens once, at once, for what ROLLCOST quotes", async () => {
+  const start = Math.ceil(sandbox.clock.now() / HOUR) * HOUR;
+  sandbox.clock.advance(start - sandbox.clock.now());
+  const valueDate = start + 30 * DAY;
+  const m = model(1_000_000, valueDate);
+  const cost = await rollcostCell({ apiKey: KEY, baseUrl: sandbox.baseUrl }, 1_000_000, 30, "at maturity", 24);
+  const a = await computer(KEY, m);
+  const b = await computer(SECOND, m);
+  await openFirst(a.desk, m);
+  await Promise.all([a.arming.poll(), b.arming.poll()]);
+  expect(a.arming.views().map((v) => v.state)).toEqual(["armed"]);
+  expect(b.arming.views()[0].text).toMatch(/^USDTNGN buy armed: matures \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
+
+  const gaps: number[] = [];
+  const client = a.world.client;
+  for (let round = 0; round < 20; round++) {
+    const open = (await hedges(client)).find((h) => h.status === "filled");
+    if (!open) break;
+    const maturity = Date.parse(open.maturity_at as string);
+    // One poll interval after the maturity (the sandbox settles the hedge at it on the way), both computers poll at once.
+    sandbox.clock.advance(maturity + ARM_POLL_MS - sandbox.clock.now());
+    await Promise.all([a.arming.poll(), b.arming.poll()]);
+    sandbox.clock.advance(FILL_MS);
+    await Promise.all([a.desk.settled(20_000), b.desk.settled(20_000)]);
+    const next = (await hedges(client)).find((h) => h.status === "filled" && h.id !== open.id);
+    if (next) gaps.push(Date.parse(next.opened_at as string) - maturity);
+  }
+
+  const all = await hedges(client);
+  const history = (await client.history({ limit: 500 })).data;
+  const rolls = all.filter((h) => h.client_reference?.startsWith("ROLL-"));
+  // Each maturity's roll opened once on the service, though both computers armed it.
+  expect(new Set(rolls.map((h) => h.client_reference)).size).toBe(rolls.length);
+  expect(all.filter((h) => h.status !== "failed")).toHaveLength(cost.hedges as number);
+  expect(all.length).toBeLessThanOrEqual(cost.hedges as number);
+  // Never closed early; nothing left open past the value date; each gap at most one poll interval.
+  expect(history.map((r) => r.exit_type).filter((t) => t !== "maturity")).toEqual([]);
+  expect((await client.positions()).data.filter((p) => p.size_usd > 0)).toEqual([]);
+  expect(gaps).toHaveLength(rolls.length);
+  for (const gap of gaps) expect(gap).toBeLessThanOrEqual(ARM_POLL_MS);
+  const fees = history.reduce((s, r) => s + cents(r.fees_usd), 0) / 100;
+  const carry = -history.reduce((s, r) => s + cents(r.carry_usd), 0) / 100;
+  const quoted = (cost.fees_usdc as number) + (cost.carry_usdc as number);
+  expect(fees + carry).toBeLessThanOrEqual(quoted * 1.005);
+  // Each computer's Hedge Log holds every roll it sent (journal and chain, as any row); between them, every roll.
+  const logged = async (desk: TradingDesk) => (await desk.log()).filter((r) => r.clientReference?.startsWith("ROLL-"));
+  const [la, lb] = [await logged(a.desk), await logged(b.desk)];
+  expect(new Set([...la, ...lb].map((r) => r.clientReference))).toEqual(new Set(rolls.map((h) => h.client_reference)));
+  for (const r of [...la, ...lb]) expect(rolls.find((h) => h.client_reference === r.clientReference)?.id).toBe(r.hedgeId);
+  // What each pane says after: the last maturity was not rolled (its target is 0), the ones before were rolled (here or there).
+  const said = [...a.seen, ...b.seen].flat().map((v) => v.state);
+  expect(said).toContain("rolled");
+  expect(a.arming.views()[0].text).toMatch(/its target is 0 now: not rolled/);
+  // eslint-disable-next-line no-console
+  console.log(
+    `armed rolls, 30 days at 7, two computers: ${all.length} hedges (ROLLCOST ${cost.hedges}), fees ${fees} + carry ${carry} = ${(fees + carry).toFixed(2)} vs ROLLCOST ${quoted.toFixed(2)}; gaps ${gaps.map((g) => `${g / 1000} s`).join(", ")}; rolls sent from A ${la.length}, from B ${lb.length}`,
+  );
+});
+
+/** Opens the first hedge through `desk`, arms the computers, and moves the clock one poll past its maturity; returns the hedge. */
+async function toFirstMaturity(desk: TradingDesk, m: ReturnType<typeof model>, armed: RollArming[]): Promise<Hedge> {
+  await openFirst(desk, m);
+  for (const arming of armed) await arming.poll();
+  const first = (await hedges(new HedgingClient({ apiKey: KEY, baseUrl: sandbox.baseUrl })))[0];
+  sandbox.clock.advance(Date.parse(first.maturity_at as string) + ARM_POLL_MS - sandbox.clock.now());
+  return first;
+}
+
+test("four-eyes without a standing roll instruction: the roll is proposed for approval, never sent; a computer whose instruction covers it sends it", async () => {
+  const start = Math.ceil(sandbox.clock.now() / HOUR) * HOUR;
+  sandbox.clock.advance(start - sandbox.clock.now());
+  const m = model(500_000, start + 20 * DAY);
+  const a = await computer(KEY, m, { direct: false });
+  const covered: Array<{ maturityMs: number; rows: readonly TradeRow[] }> = [];
+  const c = await computer(SECOND, m, { direct: false, instructions: { coversRoll: (r) => (covered.push(r), true) } });
+  const first = await toFirstMaturity(a.desk, m, [a.arming, c.arming]);
+  await a.arming.poll();
+  expect((await hedges(a.world.client)).filter((h) => h.status !== "closed")).toEqual([]);
+  expect(a.arming.views()[0]).toMatchObject({ state: "proposed" });
+  expect(a.arming.views()[0].text).toMatch(/^USDTNGN buy unhedged since .* four-eyes is on and no standing roll instruction covers it/);
+  expect(a.proposed).toEqual([`USDTNGN buy ${new Date(Date.parse(first.maturity_at as string)).toISOString()}`]);
+
+  await c.arming.poll();
+  c.arming.stop();
+  sandbox.clock.advance(FILL_MS);
+  await c.desk.settled(20_000);
+  expect(covered.map((r) => [r.maturityMs, r.rows.map((row) => `${row.action} ${row.notional} ${row.tenor} ${row.clientReference}`)])).toEqual([
+    [Date.parse(first.maturity_at as string), [`open 500000 7 ${rollReference(Date.parse(first.maturity_at as string), "USDTNGN", "buy", 1)}`]],
+  ]);
+  expect((await hedges(c.world.client)).filter((h) => h.status === "filled").map((h) => h.client_reference)).toEqual([
+    expect.stringMatching(/^ROLL-\d{4}-\d\d-\d\dT\d\d:\d\dZ-USDTNGN-BUY-1$/),
+  ]);
+});
+
+test("a side that settled while no pane watched it (the workbook closed): unhedged since its maturity, proposed at once, never sent without a click", async () => {
+  const start = Math.ceil(sandbox.clock.now() / HOUR) * HOUR;
+  sandbox.clock.advance(start - sandbox.clock.now());
+  const m = model(500_000, start + 20 * DAY);
+  const a = await computer(KEY, m);
+  const first = await toFirstMaturity(a.desk, m, []);
+  const opened = await computer(SECOND, m); // the workbook opened after the maturity, sends allowed
+  await opened.arming.poll();
+  const at = new Date(Date.parse(first.maturity_at as string)).toISOString();
+  expect(opened.arming.views()).toEqual([
+    expect.objectContaining({ state: "proposed", maturityMs: Date.parse(at), text: expect.stringMatching(/^USDTNGN buy unhedged since .* UTC: settled while the workbook was closed/) }),
+  ]);
+  expect(opened.proposed).toEqual([`USDTNGN buy ${at}`]);
+  expect((await hedges(a.world.client)).filter((h) => h.status !== "closed")).toEqual([]);
+});
+
+test("two computers past the question and the preview at once (neither sees the other's roll): both send, the derived key collapses them into one hedge on the service, both logs name it", async () => {
+  const start = Math.ceil(sandbox.clock.now() / HOUR) * HOUR;
+  sandbox.clock.advance(start - sandbox.clock.now());
+  const m = model(500_000, start + 20 * DAY);
+  // Each computer's roll, asked about and previewed, is held until both are: both send.
+  let release!: () => void;
+  const both = new Promise<void>((r) => (release = r));
+  let waiting = 0;
+  const previewed = async () => {
+    if (++waiting === 2) release();
+    await both;
+  };
+  const a = await computer(KEY, m, { previewed });
+  const b = await computer(SECOND, m, { previewed });
+  const first = await toFirstMaturity(a.desk, m, [a.arming, b.arming]);
+  await Promise.all([a.arming.poll(), b.arming.poll()]);
+  sandbox.clock.advance(FILL_MS);
+  await Promise.all([a.desk.settled(20_000), b.desk.settled(20_000)]);
+  const reference = rollReference(Date.parse(first.maturity_at as string), "USDTNGN", "buy", 1);
+  const onService = (await hedges(a.world.client)).filter((h) => h.client_reference === reference);
+  expect(onService).toHaveLength(1);
+  const rows = [...(await a.desk.log()), ...(await b.desk.log())].filter((r) => r.clientReference === reference);
+  expect(rows.map((r) => [r.status, r.hedgeId])).toEqual([
+    ["filled", onService[0].id],
+    ["filled", onService[0].id],
+  ]);
+  expect(rows[0].idempotencyKey).toBe(rows[1].idempotencyKey);
+  expect([a, b].map((c) => c.arming.views()[0].state)).toEqual(["armed", "armed"]); // both armed again, for the new hedge's maturity
+  expect([a, b].map((c) => c.arming.views()[0].text)).toEqual([expect.stringMatching(/last rolled at/), expect.stringMatching(/last rolled at/)]);
+});
