@@ -20,6 +20,8 @@ export interface ProposeDependencies {
   now?: () => number;
   /** Told of each proposal made, with the positions it was made from and the side it was for, if one (the overview's maturities remember what it wanted). */
   onProposal?: (rows: readonly ProposalRow[], positions: readonly Position[], only?: { market: string; side: Side }) => void;
+  /** Told of the exposures and policy each proposal was made from (the pane's armed rolls follow the last one). */
+  onModel?: (model: Inputs) => void;
 }
 
 /** What the pane says once the proposal is written. */
@@ -69,6 +71,7 @@ export function mountPropose(
     proposeNote.textContent = "Proposing from the live positions…";
     ui.setBusy("Reading the live positions…");
     proposeNote.textContent = await writeProposal(client, deps, from, only);
+    if (last !== from) deps.onModel?.(from);
     last = from;
   };
   const failed = (e: unknown) => {

@@ -23,6 +23,7 @@ import { askLiveConfirmation } from "./live-dialog";
 import { mountTradePanel, type TradePanel } from "./trade-panel";
 import { mountResumePanel } from "./resume-panel";
 import { directTradeRefusal } from "./key-access";
+import { mountArmedRolls } from "./armed-rolls-control";
 
 /** What the panels of a connection work on: the workbook, this computer's journal, the desk, the month-end writers. */
 export interface Workbench {
@@ -80,11 +81,19 @@ export function mountWorkspace(deps: WorkspaceDependencies, panels: PanelModules
     client: () => deps.connection.client,
     now: deps.now,
     onProposal: deps.onProposal,
+    onModel: (model) => armed.setModel(model),
   });
   const resume = mountResumePanel((e) => e && trade.showError(e));
   let desk: TradingDesk | null = null;
   let deskClient: HedgingClient | null = null;
   const approvals = mountApprovals(deps, panels.approvals, trade, () => desk);
+  // Rolls at maturity while the pane is open: sent at once where the pane may send directly, else proposed (four-eyes).
+  const armed = mountArmedRolls({
+    direct: approvals.direct,
+    propose: (side) => void trade.proposeAgain(side),
+    onError: (e) => deps.errors.record("rolls", errorView(e).code),
+    now: deps.now,
+  });
   const tradeSection = byId("trade-section");
   const monthEndHost = byId("month-end-host");
   panels.monthEnd.mountMonthEndPanel(monthEndHost, {
@@ -121,6 +130,7 @@ export function mountWorkspace(deps: WorkspaceDependencies, panels: PanelModules
     tradeSection.hidden = !client;
     monthEndHost.hidden = !client;
     approvals.follow();
+    armed.setDesk(null, null);
     if (!client) {
       trade.setDesk(null);
       resume.setDesk(null, null);
@@ -147,6 +157,7 @@ export function mountWorkspace(deps: WorkspaceDependencies, panels: PanelModules
           if (deskClient !== client) return current.stop();
           desk = current;
           trade.setDesk(current);
+          armed.setDesk(current, client);
           approvals.follow();
           // On opening (and on every new connection): list what the log and this computer's journal show unfinished, with
           // what the service shows; nothing is sent until the user presses Resume in that visible list.
@@ -207,6 +218,11 @@ function mountApprovals(
       });
     },
     onProgress: (p: Progress) => panel.onProgress(p),
+    /** Whether a row may leave without a person's click now (the same rule as Confirm's). */
+    direct: (): boolean => {
+      const state = controller.current;
+      return state.status === "connected" && directTradeRefusal(state.environment, state.access, liveNeedsApproval) === null;
+    },
   };
 }
 

@@ -35,8 +35,11 @@ export interface RollArmingOptions {
   desk: Pick<TradingDesk, "preview" | "send">;
   /** The model's sides (the last proposal's exposures and policy): only these are armed. */
   covers(side: RollSide): boolean;
-  /** The rows the policy gives the side settled at `maturityMs` with nothing open, at `asOfMs` (references rollReference(maturityMs, …, n)). */
-  plan(side: RollSide, maturityMs: number, asOfMs: number): Promise<TradeRow[]>;
+  /**
+   * The rows the policy gives the side settled at `maturityMs` with nothing open, at `asOfMs` (references
+   * rollReference(maturityMs, …, n)); null while no model is known (no proposal yet): a settled side is then proposed.
+   */
+  plan: ((side: RollSide, maturityMs: number, asOfMs: number) => Promise<TradeRow[]>) | null;
   /** Whether a row may leave without a person's click now; false under four-eyes (the workbook's LIVE rule, a read-only key). */
   direct(): boolean;
   instructions?: RollInstructions;
@@ -75,6 +78,7 @@ const isOpen = (h: Hedge) => h.status === "filled" || h.status === "submitted" |
 
 /** The words of each state after a maturity. */
 const PROPOSED: Record<Extract<RollStep, { kind: "propose" }>["why"], string> = {
+  no_model: "no proposal yet, so no target: press Propose (exposures, then policy) to roll it; later maturities are then rolled at once",
   opened_after: "settled while the workbook was closed: the roll's Open is proposed (send it from the Hedge Proposal sheet)",
   four_eyes:
     "four-eyes is on and no standing roll instruction covers it: the roll's Open is proposed for approval (Submit for approval from the Hedge Proposal sheet)",
@@ -98,7 +102,14 @@ export class RollArming {
 
   /** Each side's state, the sides in the order armed. */
   views(): ArmedView[] {
-    return [...this.sides.values()].map(({ market, side, state, maturityMs, atMs, text }) => ({ market, side, state, maturityMs, atMs, text }));
+    return [...this.sides.values()].map(({ market, side, state, maturityMs, atMs, text }) => ({
+      market,
+      side,
+      state,
+      maturityMs,
+      atMs,
+      text,
+    }));
   }
 
   /** Polls every pollMs (ARM_POLL_MS) until stop(); the first poll lists the open hedges and arms them. */
@@ -165,7 +176,15 @@ export class RollArming {
       if (held.has(k) || !this.o.covers(s)) continue;
       const known = this.sides.get(k);
       if (known && known.maturityMs >= s.maturedAtMs) continue;
-      this.sides.set(k, { ...s, hedgeId: null, maturityMs: s.maturedAtMs, armedBefore: false, state: "armed", atMs: null, text: `${s.market} ${s.side} unhedged since ${stamp(s.maturedAtMs)}.` });
+      this.sides.set(k, {
+        ...s,
+        hedgeId: null,
+        maturityMs: s.maturedAtMs,
+        armedBefore: false,
+        state: "armed",
+        atMs: null,
+        text: `${s.market} ${s.side} unhedged since ${stamp(s.maturedAtMs)}.`,
+      });
       changed = true;
     }
     if (changed) this.changed();
@@ -185,7 +204,12 @@ export class RollArming {
       case "send":
         return this.send(armed, facts.rows, facts.attempt);
       case "rolled_elsewhere":
-        this.set(armed, "rolled_elsewhere", facts.openedAtMs, `rolled at ${clock(facts.openedAtMs ?? this.now().getTime())} by another computer or copy (found by its client reference): nothing sent from here.`);
+        this.set(
+          armed,
+          "rolled_elsewhere",
+          facts.openedAtMs,
+          `rolled at ${clock(facts.openedAtMs ?? this.now().getTime())} by another computer or copy (found by its client reference): nothing sent from here.`,
+        );
         return true;
       case "propose":
         this.set(armed, "proposed", null, `unhedged since ${stamp(armed.maturityMs)}: ${PROPOSED[step.why]}.`);
@@ -226,6 +250,7 @@ export class RollArming {
       facts.sideTaken = newest.data.some((h) => h.market === armed.market && h.side === armed.side && isOpen(h) && h.id !== rolled?.id);
       const openedAtMs = rolled?.opened_at ? utcMs(rolled.opened_at) : null;
       if (facts.rolledOnService || facts.sideTaken) return { facts, ...none, openedAtMs };
+      if (!this.o.plan) return { facts: { ...facts, rows: null }, ...none, openedAtMs };
       const rows = await this.o.plan({ market: armed.market, side: armed.side }, armed.maturityMs, this.now().getTime());
       facts.rows = rows.length;
       const roll = { market: armed.market, side: armed.side, maturityMs: armed.maturityMs, rows };

@@ -386,8 +386,8 @@ export interface RollFacts {
   rolledOnService: boolean;
   /** Another hedge is open on the side (someone hedged it otherwise). */
   sideTaken: boolean;
-  /** Rows the policy gives the side once settled (the Open and Max trade's Adds); 0: its target is 0. */
-  rows: number;
+  /** Rows the policy gives the side once settled (the Open and Max trade's Adds); 0: its target is 0; null: no model known (no proposal yet). */
+  rows: number | null;
   /** Sent without a click ("direct"), or four-eyes asked by the workbook or the key and a standing roll instruction covers the roll, or it does not. */
   approval: "direct" | "covered" | "needed";
 }
@@ -401,7 +401,7 @@ export type RollStep =
   /** The roll is on the service already (another computer, another copy): nothing is sent; the side is rolled. */
   | { kind: "rolled_elsewhere" }
   /** Not sent without a person: the Open is proposed (the overview says so, Propose beside the side writes it). */
-  | { kind: "propose"; why: "opened_after" | "four_eyes" }
+  | { kind: "propose"; why: "no_model" | "opened_after" | "four_eyes" }
   /** Nothing to roll: the side is left as it is, with why. */
   | { kind: "disarm"; why: "closed_early" | "side_taken" | "target_zero" };
 
@@ -411,7 +411,7 @@ export type RollStep =
  * - the hedge not settled yet, or the service not answering: wait for the next poll;
  * - closed before its maturity (a Close, a Reduce to nothing): not a roll, disarmed;
  * - settled: the roll's reference on the service → rolled elsewhere (asked before anything is sent); another hedge open
- *   on the side → disarmed; the policy's target 0 → disarmed (nothing to roll); settled before this pane armed it (the
+ *   on the side → disarmed; no model known (no proposal yet) → proposed; the policy's target 0 → disarmed (nothing to roll); settled before this pane armed it (the
  *   workbook was closed at the maturity) → proposed, never sent without a click; four-eyes without a standing roll
  *   instruction covering it → proposed for approval; otherwise sent at once.
  */
@@ -420,6 +420,7 @@ export function rollStep(f: RollFacts): RollStep {
   if (f.hedge === "closed_early") return { kind: "disarm", why: "closed_early" };
   if (f.rolledOnService) return { kind: "rolled_elsewhere" };
   if (f.sideTaken) return { kind: "disarm", why: "side_taken" };
+  if (f.rows === null) return { kind: "propose", why: "no_model" };
   if (f.rows === 0) return { kind: "disarm", why: "target_zero" };
   if (!f.armedBefore) return { kind: "propose", why: "opened_after" };
   if (f.approval === "needed") return { kind: "propose", why: "four_eyes" };

@@ -84,8 +84,7 @@ async function computer(
     desk: armingDesk,
     now,
     covers: (s) => s.market === "USDTNGN" && s.side === "buy",
-    plan: async (side, maturityMs, asOfMs) =>
-      rollRowsAt(m, serviceHoldings((await client.positions()).data), side, maturityMs, asOfMs),
+    plan: async (side, maturityMs, asOfMs) => rollRowsAt(m, serviceHoldings((await client.positions()).data), side, maturityMs, asOfMs),
     direct: () => options.direct ?? true,
     instructions: options.instructions,
     onChange: (v) => seen.push([...v]),
@@ -97,7 +96,15 @@ async function computer(
 /** The first Open the policy gives at the start, sent through `desk` as the pane would, filled. */
 async function openFirst(desk: TradingDesk, m: ReturnType<typeof model>) {
   const { rows } = proposalAt({ ...m, holdings: [] }, sandbox.clock.now());
-  const trade: TradeRow[] = rows.map((r, i) => ({ rowNumber: i + 2, action: r.action, market: r.market, side: r.side, notional: r.amountUsd, tenor: r.tenor, clientReference: r.clientReference }));
+  const trade: TradeRow[] = rows.map((r, i) => ({
+    rowNumber: i + 2,
+    action: r.action,
+    market: r.market,
+    side: r.side,
+    notional: r.amountUsd,
+    tenor: r.tenor,
+    clientReference: r.clientReference,
+  }));
   await desk.send(await desk.preview("open", trade));
   sandbox.clock.advance(FILL_MS);
   await desk.settled(20_000);
@@ -161,7 +168,6 @@ test("two computers armed on one account, 1,000,000 USD for 30 days at 7: each m
   const said = [...a.seen, ...b.seen].flat().map((v) => v.state);
   expect(said).toContain("rolled");
   expect(a.arming.views()[0].text).toMatch(/its target is 0 now: not rolled/);
-  // eslint-disable-next-line no-console
   console.log(
     `armed rolls, 30 days at 7, two computers: ${all.length} hedges (ROLLCOST ${cost.hedges}), fees ${fees} + carry ${carry} = ${(fees + carry).toFixed(2)} vs ROLLCOST ${quoted.toFixed(2)}; gaps ${gaps.map((g) => `${g / 1000} s`).join(", ")}; rolls sent from A ${la.length}, from B ${lb.length}`,
   );
@@ -194,8 +200,13 @@ test("four-eyes without a standing roll instruction: the roll is proposed for ap
   c.arming.stop();
   sandbox.clock.advance(FILL_MS);
   await c.desk.settled(20_000);
-  expect(covered.map((r) => [r.maturityMs, r.rows.map((row) => `${row.action} ${row.notional} ${row.tenor} ${row.clientReference}`)])).toEqual([
-    [Date.parse(first.maturity_at as string), [`open 500000 7 ${rollReference(Date.parse(first.maturity_at as string), "USDTNGN", "buy", 1)}`]],
+  expect(
+    covered.map((r) => [r.maturityMs, r.rows.map((row) => `${row.action} ${row.notional} ${row.tenor} ${row.clientReference}`)]),
+  ).toEqual([
+    [
+      Date.parse(first.maturity_at as string),
+      [`open 500000 7 ${rollReference(Date.parse(first.maturity_at as string), "USDTNGN", "buy", 1)}`],
+    ],
   ]);
   expect((await hedges(c.world.client)).filter((h) => h.status === "filled").map((h) => h.client_reference)).toEqual([
     expect.stringMatching(/^ROLL-\d{4}-\d\d-\d\dT\d\d:\d\dZ-USDTNGN-BUY-1$/),
@@ -212,7 +223,11 @@ test("a side that settled while no pane watched it (the workbook closed): unhedg
   await opened.arming.poll();
   const at = new Date(Date.parse(first.maturity_at as string)).toISOString();
   expect(opened.arming.views()).toEqual([
-    expect.objectContaining({ state: "proposed", maturityMs: Date.parse(at), text: expect.stringMatching(/^USDTNGN buy unhedged since .* UTC: settled while the workbook was closed/) }),
+    expect.objectContaining({
+      state: "proposed",
+      maturityMs: Date.parse(at),
+      text: expect.stringMatching(/^USDTNGN buy unhedged since .* UTC: settled while the workbook was closed/),
+    }),
   ]);
   expect(opened.proposed).toEqual([`USDTNGN buy ${at}`]);
   expect((await hedges(a.world.client)).filter((h) => h.status !== "closed")).toEqual([]);
@@ -246,5 +261,8 @@ test("two computers past the question and the preview at once (neither sees the 
   ]);
   expect(rows[0].idempotencyKey).toBe(rows[1].idempotencyKey);
   expect([a, b].map((c) => c.arming.views()[0].state)).toEqual(["armed", "armed"]); // both armed again, for the new hedge's maturity
-  expect([a, b].map((c) => c.arming.views()[0].text)).toEqual([expect.stringMatching(/last rolled at/), expect.stringMatching(/last rolled at/)]);
+  expect([a, b].map((c) => c.arming.views()[0].text)).toEqual([
+    expect.stringMatching(/last rolled at/),
+    expect.stringMatching(/last rolled at/),
+  ]);
 });

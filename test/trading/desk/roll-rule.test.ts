@@ -9,20 +9,47 @@ describe("the armed roll's rule", () => {
   test.each<[string, Partial<RollFacts>, RollStep]>([
     ["not settled yet: wait for the next poll", { hedge: "open" }, { kind: "wait" }],
     ["the service could not be asked: wait", { hedge: "unreachable" }, { kind: "wait" }],
-    ["not settled outranks everything else", { hedge: "open", rolledOnService: true, sideTaken: true, rows: 0, armedBefore: false }, { kind: "wait" }],
+    [
+      "not settled outranks everything else",
+      { hedge: "open", rolledOnService: true, sideTaken: true, rows: 0, armedBefore: false },
+      { kind: "wait" },
+    ],
     ["closed before its maturity: not a roll", { hedge: "closed_early" }, { kind: "disarm", why: "closed_early" }],
-    ["closed early outranks a roll on the service", { hedge: "closed_early", rolledOnService: true }, { kind: "disarm", why: "closed_early" }],
+    [
+      "closed early outranks a roll on the service",
+      { hedge: "closed_early", rolledOnService: true },
+      { kind: "disarm", why: "closed_early" },
+    ],
     ["settled, armed, nothing on the service, one row: send at once", {}, { kind: "send" }],
     ["an Open and Max trade's Adds: send", { rows: 3 }, { kind: "send" }],
     ["the roll's reference on the service: rolled elsewhere, nothing sent", { rolledOnService: true }, { kind: "rolled_elsewhere" }],
     ["rolled elsewhere outranks its own hedge holding the side", { rolledOnService: true, sideTaken: true }, { kind: "rolled_elsewhere" }],
-    ["rolled elsewhere, under four-eyes too", { rolledOnService: true, approval: "needed", armedBefore: false }, { kind: "rolled_elsewhere" }],
+    [
+      "rolled elsewhere, under four-eyes too",
+      { rolledOnService: true, approval: "needed", armedBefore: false },
+      { kind: "rolled_elsewhere" },
+    ],
     ["another hedge holds the side: not rolled", { sideTaken: true }, { kind: "disarm", why: "side_taken" }],
     ["a side taken outranks a target of 0", { sideTaken: true, rows: 0 }, { kind: "disarm", why: "side_taken" }],
     ["target 0 (the exposure is paid): nothing to roll", { rows: 0 }, { kind: "disarm", why: "target_zero" }],
+    ["no model yet (no proposal): proposed, never sent", { rows: null }, { kind: "propose", why: "no_model" }],
+    [
+      "no model outranks four-eyes and a side found settled",
+      { rows: null, approval: "needed", armedBefore: false },
+      { kind: "propose", why: "no_model" },
+    ],
+    ["a side taken outranks no model", { rows: null, sideTaken: true }, { kind: "disarm", why: "side_taken" }],
     ["target 0 outranks the proposal of a side found settled", { rows: 0, armedBefore: false }, { kind: "disarm", why: "target_zero" }],
-    ["settled while the workbook was closed: proposed, never sent without a click", { armedBefore: false }, { kind: "propose", why: "opened_after" }],
-    ["found settled under four-eyes: proposed (opened after)", { armedBefore: false, approval: "needed" }, { kind: "propose", why: "opened_after" }],
+    [
+      "settled while the workbook was closed: proposed, never sent without a click",
+      { armedBefore: false },
+      { kind: "propose", why: "opened_after" },
+    ],
+    [
+      "found settled under four-eyes: proposed (opened after)",
+      { armedBefore: false, approval: "needed" },
+      { kind: "propose", why: "opened_after" },
+    ],
     ["four-eyes without a standing roll instruction: proposed for approval", { approval: "needed" }, { kind: "propose", why: "four_eyes" }],
     ["four-eyes with a standing roll instruction covering it: sent", { approval: "covered" }, { kind: "send" }],
   ])("%s", (_, facts, step) => {
@@ -42,7 +69,14 @@ describe("the roll's reference and key, one rule", () => {
     const ref = rollReference(maturity, "USDTNGN", "buy", 1);
     expect(rollKey(ref)).toBe(rollKey(ref, 0));
     expect(rollKey(ref)).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-a[0-9a-f]{3}-[0-9a-f]{12}$/);
-    expect(new Set([rollKey(ref), rollKey(ref, 1), rollKey(rollReference(maturity, "USDTNGN", "buy", 2)), rollKey(rollReference(maturity + 60_000, "USDTNGN", "buy", 1))]).size).toBe(4);
+    expect(
+      new Set([
+        rollKey(ref),
+        rollKey(ref, 1),
+        rollKey(rollReference(maturity, "USDTNGN", "buy", 2)),
+        rollKey(rollReference(maturity + 60_000, "USDTNGN", "buy", 1)),
+      ]).size,
+    ).toBe(4);
     // Pinned: a key once sent must be derived the same by every later version, or two versions would both send.
     expect(rollKey("ROLL-2026-11-30T17:00Z-USDTNGN-BUY-1")).toBe("f84c8847-5f04-88ac-aed7-32069c530034");
   });
