@@ -28,6 +28,8 @@ export interface ArmedRolls {
   setModel(model: RollModel): void;
   /** The connection's desk and client (null: disconnected; the rolls stop). */
   setDesk(desk: TradingDesk | null, client: HedgingClient | null): void;
+  /** A row went final: a new hedge is armed at the next poll. */
+  rearm(): void;
 }
 
 /** The list's lines, each with its state as a class (armed, rolled, proposed, …), or one hint while nothing is armed. */
@@ -85,5 +87,6 @@ export function mountArmedRolls(deps: ArmedRollsDependencies): ArmedRolls {
       client = nextClient;
       restart();
     },
+    rearm: () => arming?.rearm(),
   };
 }

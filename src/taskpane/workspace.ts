@@ -110,6 +110,7 @@ export function mountWorkspace(deps: WorkspaceDependencies, panels: PanelModules
   const refreshFeedsSoon = () => {
     clearTimeout(refreshTimer);
     refreshTimer = setTimeout(() => deps.hub.refreshAfterTrade(), 300);
+    armed.rearm();
   };
 
   byId("show-log").addEventListener("click", () => {

@@ -119,6 +119,11 @@ export class RollArming {
     void this.poll().catch((e) => this.o.onError?.(e));
   }
 
+  /** A trade went final: the open hedges are listed again at the next poll (a new hedge is armed without waiting ARM_REFRESH_MS). */
+  rearm(): void {
+    this.refreshedAt = -Infinity;
+  }
+
   stop(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
