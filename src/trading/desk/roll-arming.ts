@@ -137,14 +137,14 @@ export class RollArming {
 
   private async pollOnce(): Promise<void> {
     const nowMs = this.now().getTime();
-    if (nowMs - this.refreshedAt >= ARM_REFRESH_MS) await this.refresh(nowMs);
+    if (nowMs - this.refreshedAt >= ARM_REFRESH_MS) await this.refresh(nowMs).catch((e) => this.o.onError?.(e)); // asked again next poll
     let rolled = false;
     for (const armed of [...this.sides.values()]) {
       if (armed.state !== "armed" || armed.maturityMs > nowMs) continue;
       rolled = (await this.judge(armed)) || rolled;
     }
     // A roll opened a hedge: armed again for its own maturity.
-    if (rolled) await this.refresh(this.now().getTime());
+    if (rolled) await this.refresh(this.now().getTime()).catch((e) => this.o.onError?.(e));
   }
 
   /**
@@ -152,8 +152,8 @@ export class RollArming {
    * each covered side the history shows settled at its maturity with nothing open (the workbook was closed then).
    */
   private async refresh(nowMs: number): Promise<void> {
-    this.refreshedAt = nowMs;
     const [open, history] = await Promise.all([this.o.client.list({ limit: 500 }), this.o.client.history({ limit: 100 })]);
+    this.refreshedAt = nowMs;
     const held = new Set<string>();
     let changed = false;
     for (const h of open.data) {
@@ -163,7 +163,10 @@ export class RollArming {
       if (Number.isNaN(maturityMs)) continue;
       const known = this.sides.get(sideKey({ market: h.market, side: h.side }));
       if (known?.hedgeId === h.id) continue;
-      const last = known?.atMs != null ? `; last rolled at ${stamp(known.atMs)}` : "";
+      // The side's roll found by the listing before its own poll saw the settlement (another computer rolled it): rolled then.
+      const rolledTo = known && known.maturityMs <= nowMs && h.client_reference === rollReference(known.maturityMs, h.market, h.side, 1);
+      const lastMs = rolledTo ? utcMs(h.opened_at ?? "") || nowMs : (known?.atMs ?? null);
+      const last = lastMs !== null ? `; last rolled at ${stamp(lastMs)}` : "";
       this.sides.set(sideKey({ market: h.market, side: h.side }), {
         market: h.market,
         side: h.side,
@@ -171,7 +174,7 @@ export class RollArming {
         maturityMs,
         armedBefore: true,
         state: "armed",
-        atMs: known?.atMs ?? null,
+        atMs: lastMs,
         text: `${h.market} ${h.side} armed: matures ${stamp(maturityMs)}; the next Open is sent once the service shows it settled${last}.`,
       });
       changed = true;

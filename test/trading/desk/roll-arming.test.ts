@@ -1,0 +1,385 @@
+// The desk's armed rolls over a scripted service and desk (desk/roll-arming.ts): which hedges are armed, what is asked and when, each rule step taken as the pane sees it (sent with the derived keys, rolled elsewhere, proposed, disarmed, not sent and why), the side armed again after a roll; the real service's way is armed-rolls.sandbox.test.ts.
+import type { HedgingClient } from "../../../src/api/client";
+import type { ClosedHedge, Hedge } from "../../../src/api/schemas";
+import { RollArming, ARM_REFRESH_MS, NO_ROLL_INSTRUCTIONS, type RollArmingOptions } from "../../../src/trading/desk/roll-arming";
+import type { TradingDesk } from "../../../src/trading/desk/contract";
+import { rollKey, rollReference } from "../../../src/trading/rolls";
+import type { Preview, RowStatus, SendOptions, SendResult, TradeRow } from "../../../src/trading/types";
+import { closed, hedge } from "../../support/builders";
+
+const T0 = Date.parse("2026-11-30T16:59:30.000Z"); // 30 s before the maturity: inside one listing (ARM_REFRESH_MS)
+const MATURITY = Date.parse("2026-11-30T17:00:00.000Z");
+const REF = rollReference(MATURITY, "USDTNGN", "buy", 1);
+
+const open = (over: Partial<Hedge> = {}) =>
+  hedge({ id: "h-1", market: "USDTNGN", side: "buy", status: "filled", maturity_at: new Date(MATURITY).toISOString(), ...over });
+const row = (n: number, action: TradeRow["action"] = n === 1 ? "open" : "add"): TradeRow => ({
+  rowNumber: n,
+  action,
+  market: "USDTNGN",
+  side: "buy",
+  notional: 100_000,
+  tenor: action === "open" ? 7 : null,
+  clientReference: rollReference(MATURITY, "USDTNGN", "buy", n),
+});
+const sentRow = (status: RowStatus["status"], message: string | null = null) => ({ status, message }) as RowStatus;
+
+/** A scripted service: its hedges (by id, listed newest first, by client reference) and history; every request counted. */
+function world(over: Partial<RollArmingOptions> = {}) {
+  let nowMs = T0;
+  const hedges: Hedge[] = [open()];
+  const history: ClosedHedge[] = [];
+  const asked: string[] = [];
+  let down = false;
+  const client = {
+    get: async (id: string) => {
+      asked.push(`get ${id}`);
+      if (down) throw new Error("service_unavailable");
+      const found = hedges.find((h) => h.id === id);
+      if (!found) throw new Error("hedge_not_found");
+      return { data: found };
+    },
+    list: async (q: { client_reference?: string; limit?: number } = {}) => {
+      asked.push(q.client_reference ? `list ${q.client_reference}` : `list ${q.limit}`);
+      if (down) throw new Error("service_unavailable");
+      const all = [...hedges].reverse();
+      return { data: q.client_reference ? all.filter((h) => h.client_reference === q.client_reference) : all.slice(0, q.limit) };
+    },
+    history: async () => {
+      asked.push("history");
+      return { data: history };
+    },
+  } as unknown as HedgingClient;
+  const previews: Array<[string, TradeRow[]]> = [];
+  const sends: SendOptions[] = [];
+  let answer: () => Promise<SendResult> = async () => {
+    // The service takes the Open: a new hedge under its reference.
+    hedges.push(
+      open({
+        id: `h-${hedges.length + 1}`,
+        client_reference: REF,
+        opened_at: new Date(nowMs).toISOString(),
+        maturity_at: new Date(MATURITY + 7 * 86_400_000).toISOString(),
+      }),
+    );
+    return { rows: [sentRow("submitted")], skipped: [] };
+  };
+  const desk = {
+    preview: async (action: string, rows: TradeRow[]) => {
+      previews.push([action, rows]);
+      return { lines: rows } as unknown as Preview;
+    },
+    send: async (_: Preview, options: SendOptions = {}) => {
+      sends.push(options);
+      return answer();
+    },
+  } as unknown as TradingDesk;
+  const views: string[][] = [];
+  const proposed: string[] = [];
+  const errors: unknown[] = [];
+  let plan: TradeRow[] = [row(1)];
+  const arming = new RollArming({
+    client,
+    desk,
+    now: () => new Date(nowMs),
+    covers: (s) => s.market === "USDTNGN",
+    plan: async () => plan,
+    direct: () => true,
+    onChange: (v) => views.push(v.map((x) => `${x.state}: ${x.text}`)),
+    onPropose: (s, at) => proposed.push(`${s.market} ${s.side} ${new Date(at).toISOString()}`),
+    onError: (e) => errors.push(e),
+    ...over,
+  });
+  return {
+    arming,
+    hedges,
+    history,
+    asked,
+    previews,
+    sends,
+    proposed,
+    errors,
+    views,
+    at: (ms: number) => (nowMs = ms),
+    down: (d: boolean) => (down = d),
+    plan: (rows: TradeRow[]) => (plan = rows),
+    answer: (a: () => Promise<SendResult>) => (answer = a),
+    state: () => arming.views().map((v) => `${v.state}: ${v.text}`),
+  };
+}
+
+describe("armed rolls over a scripted service", () => {
+  it("arms the open hedges of covered sides, then asks nothing about them before their maturity", async () => {
+    const w = world();
+    w.hedges.push(open({ id: "h-kes", market: "USDTKES" }), open({ id: "h-none", side: "sell", maturity_at: null }));
+    await w.arming.poll();
+    expect(w.state()).toEqual([
+      "armed: USDTNGN buy armed: matures 2026-11-30 17:00 UTC; the next Open is sent once the service shows it settled.",
+    ]);
+    expect(w.asked).toEqual(["list 500", "history"]);
+    w.at(MATURITY - 1);
+    await w.arming.poll();
+    expect(w.asked).toEqual(["list 500", "history"]); // not listed again within ARM_REFRESH_MS, nothing asked of the hedge
+  });
+
+  it("the open hedges listed again every ARM_REFRESH_MS; one found rolled under the side's roll reference says when", async () => {
+    const w = world();
+    await w.arming.poll();
+    w.at(T0 + ARM_REFRESH_MS - 1);
+    await w.arming.poll();
+    expect(w.asked.filter((a) => a === "history")).toHaveLength(1);
+    // Another computer rolled it before this pane's poll asked: the listing finds the roll's hedge.
+    w.hedges[0].status = "closed";
+    w.hedges.push(open({ id: "h-b", client_reference: REF, opened_at: "2026-11-30T17:00:01Z", maturity_at: "2026-12-07T17:00:00Z" }));
+    w.at(T0 + ARM_REFRESH_MS);
+    await w.arming.poll();
+    expect(w.asked.filter((a) => a === "history")).toHaveLength(2);
+    expect(w.state()).toEqual([
+      "armed: USDTNGN buy armed: matures 2026-12-07 17:00 UTC; the next Open is sent once the service shows it settled; last rolled at 2026-11-30 17:00 UTC.",
+    ]);
+    expect(w.arming.views()[0].atMs).toBe(Date.parse("2026-11-30T17:00:01Z"));
+    expect(w.sends).toEqual([]);
+  });
+
+  it("a listing that fails is told and asked again at the next poll, the armed sides judged meanwhile", async () => {
+    const w = world();
+    w.down(true);
+    await w.arming.poll();
+    expect(w.errors).toHaveLength(1);
+    expect(w.arming.views()).toEqual([]);
+    w.down(false);
+    await w.arming.poll();
+    expect(w.arming.views()).toHaveLength(1);
+  });
+
+  it("at its maturity, while the service still shows it open: asks the hedge only, and waits", async () => {
+    const w = world();
+    await w.arming.poll();
+    w.at(MATURITY);
+    await w.arming.poll();
+    expect(w.asked.slice(2)).toEqual(["get h-1"]);
+    expect(w.state()[0]).toMatch(/^armed: /);
+    expect(w.sends).toEqual([]);
+  });
+
+  it("the service not answering: waits, tells the error, asks again at the next poll", async () => {
+    const w = world();
+    await w.arming.poll();
+    w.at(MATURITY + 1);
+    w.down(true);
+    await w.arming.poll();
+    expect(w.errors).toHaveLength(1);
+    expect(w.state()[0]).toMatch(/^armed: /);
+    w.down(false);
+    w.hedges[0].status = "closed";
+    await w.arming.poll();
+    expect(w.sends).toHaveLength(1);
+  });
+
+  it("settled: sends the policy's Open through the desk with the key derived from its reference, says rolled at, and arms the new hedge", async () => {
+    const w = world();
+    await w.arming.poll();
+    w.hedges[0].status = "closed";
+    w.at(MATURITY + 2_000);
+    await w.arming.poll();
+    expect(w.previews).toEqual([["open", [row(1)]]]);
+    expect(w.sends).toEqual([{ idempotencyKeys: [rollKey(REF, 0)] }]);
+    expect(w.asked.slice(2, 5)).toEqual(["get h-1", `list ${REF}`, "list 50"]);
+    expect(w.views.flat()).toContain(`rolled: USDTNGN buy rolled at 17:00:02 UTC: ${REF} sent (matured 2026-11-30 17:00 UTC).`);
+    // Armed again at once for the new hedge, saying when it last rolled.
+    expect(w.state()).toEqual([
+      "armed: USDTNGN buy armed: matures 2026-12-07 17:00 UTC; the next Open is sent once the service shows it settled; last rolled at 2026-11-30 17:00 UTC.",
+    ]);
+  });
+
+  it("an Open and Max trade's Adds go as one batch of the Action column, each with its own derived key", async () => {
+    const w = world();
+    w.plan([row(1), row(2), row(3)]);
+    await w.arming.poll();
+    w.hedges[0].status = "closed";
+    w.at(MATURITY);
+    await w.arming.poll();
+    expect(w.previews.map(([a, r]) => [a, r.length])).toEqual([["column", 3]]);
+    expect(w.sends[0].idempotencyKeys).toEqual([1, 2, 3].map((n) => rollKey(rollReference(MATURITY, "USDTNGN", "buy", n), 0)));
+  });
+
+  it("an Open under the reference the service failed: sent again with the next attempt's key", async () => {
+    const w = world();
+    await w.arming.poll();
+    w.hedges[0].status = "closed";
+    w.hedges.push(open({ id: "h-failed", client_reference: REF, status: "failed" }));
+    w.at(MATURITY);
+    await w.arming.poll();
+    expect(w.sends).toEqual([{ idempotencyKeys: [rollKey(REF, 1)] }]);
+  });
+
+  it("the roll's reference already on the service: rolled elsewhere at its opening, nothing sent, armed again for it", async () => {
+    const w = world();
+    await w.arming.poll();
+    w.hedges[0].status = "closed";
+    w.hedges.push(open({ id: "h-other", client_reference: REF, opened_at: "2026-11-30T17:00:01Z", maturity_at: "2026-12-07T17:00:00Z" }));
+    w.at(MATURITY + 2_000);
+    await w.arming.poll();
+    expect(w.sends).toEqual([]);
+    expect(w.views.flat()).toContain(
+      "rolled_elsewhere: USDTNGN buy rolled at 17:00:01 UTC by another computer or copy (found by its client reference): nothing sent from here.",
+    );
+    expect(w.state()[0]).toMatch(/matures 2026-12-07 17:00 UTC.*last rolled at 2026-11-30 17:00 UTC/);
+  });
+
+  it("another hedge holds the side: disarmed, nothing sent", async () => {
+    const w = world();
+    await w.arming.poll();
+    w.hedges[0].status = "closed";
+    w.hedges.push(open({ id: "h-hand", client_reference: "DEAL-7", maturity_at: null }));
+    w.at(MATURITY);
+    await w.arming.poll();
+    expect(w.sends).toEqual([]);
+    expect(w.state()).toEqual(["disarmed: USDTNGN buy another hedge is open on the side: not rolled (matured 2026-11-30 17:00 UTC)."]);
+  });
+
+  it("a target of 0: disarmed; a hedge failed rather than settled: closed early, disarmed", async () => {
+    const w = world();
+    w.plan([]);
+    await w.arming.poll();
+    w.hedges[0].status = "closed";
+    w.at(MATURITY);
+    await w.arming.poll();
+    expect(w.state()).toEqual(["disarmed: USDTNGN buy its target is 0 now: not rolled (matured 2026-11-30 17:00 UTC)."]);
+    const v = world();
+    await v.arming.poll();
+    v.hedges[0].status = "failed";
+    v.at(MATURITY);
+    await v.arming.poll();
+    expect(v.state()).toEqual(["disarmed: USDTNGN buy closed before its maturity: not rolled (matured 2026-11-30 17:00 UTC)."]);
+  });
+
+  it("four-eyes without an instruction: proposed for approval, the pane told; with one covering it: sent", async () => {
+    const w = world({ direct: () => false });
+    await w.arming.poll();
+    w.hedges[0].status = "closed";
+    w.at(MATURITY);
+    await w.arming.poll();
+    expect(w.sends).toEqual([]);
+    expect(w.state()[0]).toMatch(
+      /^proposed: USDTNGN buy unhedged since 2026-11-30 17:00 UTC: four-eyes is on and no standing roll instruction covers it/,
+    );
+    expect(w.proposed).toEqual(["USDTNGN buy 2026-11-30T17:00:00.000Z"]);
+    expect(NO_ROLL_INSTRUCTIONS.coversRoll({ market: "USDTNGN", side: "buy", maturityMs: MATURITY, rows: [] })).toBe(false);
+    const asked: unknown[] = [];
+    const c = world({ direct: () => false, instructions: { coversRoll: (r) => (asked.push(r), true) } });
+    await c.arming.poll();
+    c.hedges[0].status = "closed";
+    c.at(MATURITY);
+    await c.arming.poll();
+    expect(asked).toEqual([{ market: "USDTNGN", side: "buy", maturityMs: MATURITY, rows: [row(1)] }]);
+    expect(c.sends).toHaveLength(1);
+  });
+
+  it("no model: a settled side is proposed, the pane told why", async () => {
+    const w = world({ plan: null });
+    await w.arming.poll();
+    w.hedges[0].status = "closed";
+    w.at(MATURITY);
+    await w.arming.poll();
+    expect(w.state()[0]).toMatch(/^proposed: USDTNGN buy unhedged since 2026-11-30 17:00 UTC: no proposal yet, so no target/);
+    expect(w.proposed).toHaveLength(1);
+  });
+
+  it("a side the history shows settled when the pane arms (the workbook was closed): unhedged since, proposed, never sent", async () => {
+    const w = world();
+    w.hedges[0].status = "closed";
+    w.history.push(closed({ market: "USDTNGN", side: "buy", exit_type: "maturity", closed_at: new Date(MATURITY).toISOString() }));
+    w.at(MATURITY + 3_600_000);
+    await w.arming.poll();
+    expect(w.sends).toEqual([]);
+    expect(w.state()).toEqual([
+      "proposed: USDTNGN buy unhedged since 2026-11-30 17:00 UTC: settled while the workbook was closed: the roll's Open is proposed (send it from the Hedge Proposal sheet).",
+    ]);
+    // Its next poll proposes nothing again.
+    await w.arming.poll();
+    expect(w.proposed).toHaveLength(1);
+  });
+
+  it("not sent (refused by the preview or the service): asked again; another computer's roll found is rolled elsewhere, else why", async () => {
+    const w = world();
+    w.answer(async () => {
+      w.hedges.push(open({ id: "h-b", client_reference: REF, opened_at: new Date(MATURITY + 1_000).toISOString() }));
+      return { rows: [], skipped: [{ rowNumber: 1, reason: "A hedge is already open on USDTNGN buy." }] };
+    });
+    await w.arming.poll();
+    w.hedges[0].status = "closed";
+    w.at(MATURITY);
+    await w.arming.poll();
+    expect(w.views.flat()).toContain(
+      "rolled_elsewhere: USDTNGN buy rolled at 17:00:01 UTC by another computer or copy (found by its client reference): nothing sent from here.",
+    );
+    const r = world();
+    r.answer(async () => ({ rows: [sentRow("rejected", "Balance too low.")], skipped: [] }));
+    await r.arming.poll();
+    r.hedges[0].status = "closed";
+    r.at(MATURITY);
+    await r.arming.poll();
+    expect(r.state()).toEqual(["not_rolled: USDTNGN buy unhedged since 2026-11-30 17:00 UTC: the roll was not sent — Balance too low."]);
+    const s = world();
+    s.answer(async () => ({ rows: [], skipped: [{ rowNumber: 1, reason: "Duplicate of row 4." }] }));
+    await s.arming.poll();
+    s.hedges[0].status = "closed";
+    s.at(MATURITY);
+    await s.arming.poll();
+    expect(s.state()[0]).toBe("not_rolled: USDTNGN buy unhedged since 2026-11-30 17:00 UTC: the roll was not sent — Duplicate of row 4.");
+    const t = world();
+    t.answer(async () => {
+      throw new Error("The preview has a blocker.");
+    });
+    await t.arming.poll();
+    t.hedges[0].status = "closed";
+    t.at(MATURITY);
+    await t.arming.poll();
+    expect(t.state()[0]).toBe(
+      "not_rolled: USDTNGN buy unhedged since 2026-11-30 17:00 UTC: the roll was not sent — The preview has a blocker.",
+    );
+    expect(t.errors).toHaveLength(1);
+  });
+
+  it("a filled row counts as rolled; one poll at a time; rearm lists the hedges at the next poll; a failing listener stops nothing", async () => {
+    const w = world({
+      onChange: () => {
+        throw new Error("listener");
+      },
+    });
+    w.answer(async () => ({ rows: [sentRow("filled")], skipped: [] }));
+    await Promise.all([w.arming.poll(), w.arming.poll()]);
+    expect(w.asked).toEqual(["list 500", "history"]);
+    w.arming.rearm();
+    await w.arming.poll();
+    expect(w.asked.filter((a) => a === "history")).toHaveLength(2);
+    w.at(T0 + ARM_REFRESH_MS);
+    await w.arming.poll();
+    expect(w.asked.filter((a) => a === "history")).toHaveLength(3);
+    w.hedges[0].status = "closed";
+    w.at(MATURITY);
+    await w.arming.poll();
+    expect(w.state()[0]).toMatch(/^rolled: /);
+  });
+
+  it("start polls at once and every pollMs until stop", async () => {
+    jest.useFakeTimers();
+    try {
+      const w = world({ pollMs: 1_000 });
+      w.arming.start();
+      w.arming.start(); // once
+      await jest.advanceTimersByTimeAsync(0);
+      expect(w.asked).toEqual(["list 500", "history"]);
+      w.at(MATURITY);
+      await jest.advanceTimersByTimeAsync(1_000);
+      expect(w.asked).toContain("get h-1");
+      w.arming.stop();
+      const before = w.asked.length;
+      await jest.advanceTimersByTimeAsync(5_000);
+      expect(w.asked).toHaveLength(before);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+});
