@@ -196,6 +196,8 @@ export class RollArming {
       changed = true;
     }
     if (changed) this.changed();
+    // A side just rolled whose new hedge shows no maturity yet (accepted, not filled): listed again at the next poll.
+    if ([...this.sides.values()].some((a) => a.state === "rolled" || a.state === "rolled_elsewhere")) this.refreshedAt = -Infinity;
   }
 
   /** The facts of an armed side past its maturity, the rule's step, and the step taken; true when a roll opened. */

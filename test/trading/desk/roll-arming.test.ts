@@ -192,6 +192,28 @@ describe("armed rolls over a scripted service", () => {
     ]);
   });
 
+  it("a roll whose new hedge shows no maturity yet (accepted, not filled): the hedges listed again at each poll until it does", async () => {
+    const w = world();
+    w.answer(async () => {
+      w.hedges.push(open({ id: "h-new", client_reference: REF, status: "submitted", maturity_at: null }));
+      return { rows: [sentRow("submitted")], skipped: [] };
+    });
+    await w.arming.poll();
+    w.hedges[0].status = "closed";
+    w.at(MATURITY);
+    await w.arming.poll();
+    expect(w.state()[0]).toMatch(/^rolled: /);
+    const lists = () => w.asked.filter((a) => a === "history").length;
+    const before = lists();
+    await w.arming.poll();
+    expect(lists()).toBe(before + 1);
+    Object.assign(w.hedges[1], { status: "filled", maturity_at: "2026-12-07T17:00:00.000Z" });
+    await w.arming.poll();
+    expect(w.state()[0]).toMatch(/^armed: .*matures 2026-12-07 17:00 UTC.*last rolled at/);
+    await w.arming.poll();
+    expect(lists()).toBe(before + 2); // armed again: no more listing until ARM_REFRESH_MS
+  });
+
   it("an Open and Max trade's Adds go as one batch of the Action column, each with its own derived key", async () => {
     const w = world();
     w.plan([row(1), row(2), row(3)]);
