@@ -5,6 +5,7 @@ import { utcMs } from "../../api/time";
 import { rollKey, rollReference, settledAtMaturity } from "../rolls";
 import type { TradeRow } from "../types";
 import type { TradingDesk } from "./contract";
+import { when } from "./context";
 import { rollStep, type RollFacts, type RollStep } from "./rule";
 
 /** How often an armed side past its maturity is asked about: the positions' poll interval, so a side is unhedged one poll at most. */
@@ -73,7 +74,8 @@ interface Armed extends ArmedView {
 
 const sideKey = (s: RollSide) => `${s.market}|${s.side}`;
 const stamp = (ms: number) => `${new Date(ms).toISOString().slice(0, 16).replace("T", " ")} UTC`;
-const clock = (ms: number) => `${new Date(ms).toISOString().slice(11, 19)} UTC`;
+/** "2026-11-30 17:00:02 UTC" (the desk's own way of saying when). */
+const clock = (ms: number) => when(new Date(ms).toISOString());
 const isOpen = (h: Hedge) => h.status === "filled" || h.status === "submitted" || h.status === "submitting";
 
 /** The words of each state after a maturity. */

@@ -185,7 +185,7 @@ describe("armed rolls over a scripted service", () => {
     expect(w.previews).toEqual([["open", [row(1)]]]);
     expect(w.sends).toEqual([{ idempotencyKeys: [rollKey(REF, 0)] }]);
     expect(w.asked.slice(2, 5)).toEqual(["get h-1", `list ${REF}`, "list 50"]);
-    expect(w.views.flat()).toContain(`rolled: USDTNGN buy rolled at 17:00:02 UTC: ${REF} sent (matured 2026-11-30 17:00 UTC).`);
+    expect(w.views.flat()).toContain(`rolled: USDTNGN buy rolled at 2026-11-30 17:00:02 UTC: ${REF} sent (matured 2026-11-30 17:00 UTC).`);
     // Armed again at once for the new hedge, saying when it last rolled.
     expect(w.state()).toEqual([
       "armed: USDTNGN buy armed: matures 2026-12-07 17:00 UTC; the next Open is sent once the service shows it settled; last rolled at 2026-11-30 17:00 UTC.",
@@ -244,7 +244,7 @@ describe("armed rolls over a scripted service", () => {
     await w.arming.poll();
     expect(w.sends).toEqual([]);
     expect(w.views.flat()).toContain(
-      "rolled_elsewhere: USDTNGN buy rolled at 17:00:01 UTC by another computer or copy (found by its client reference): nothing sent from here.",
+      "rolled_elsewhere: USDTNGN buy rolled at 2026-11-30 17:00:01 UTC by another computer or copy (found by its client reference): nothing sent from here.",
     );
     expect(w.state()[0]).toMatch(/matures 2026-12-07 17:00 UTC.*last rolled at 2026-11-30 17:00 UTC/);
   });
@@ -334,7 +334,7 @@ describe("armed rolls over a scripted service", () => {
     w.at(MATURITY);
     await w.arming.poll();
     expect(w.views.flat()).toContain(
-      "rolled_elsewhere: USDTNGN buy rolled at 17:00:01 UTC by another computer or copy (found by its client reference): nothing sent from here.",
+      "rolled_elsewhere: USDTNGN buy rolled at 2026-11-30 17:00:01 UTC by another computer or copy (found by its client reference): nothing sent from here.",
     );
     const r = world();
     r.answer(async () => ({ rows: [sentRow("rejected", "Balance too low.")], skipped: [] }));
