@@ -115,63 +115,66 @@ async function hedges(client: HedgingClient): Promise<Hedge[]> {
   return (await client.list({ limit: 500 })).data;
 }
 
-test("two computers armed on one account, 1,000,000 USD for 30 days at 7: each maturity's roll opens once, at once, for what ROLLCOST quotes", async () => {
-  const start = Math.ceil(sandbox.clock.now() / HOUR) * HOUR;
-  sandbox.clock.advance(start - sandbox.clock.now());
-  const valueDate = start + 30 * DAY;
-  const m = model(1_000_000, valueDate);
-  const cost = await rollcostCell({ apiKey: KEY, baseUrl: sandbox.baseUrl }, 1_000_000, 30, "at maturity", 24);
-  const a = await computer(KEY, m);
-  const b = await computer(SECOND, m);
-  await openFirst(a.desk, m);
-  await Promise.all([a.arming.poll(), b.arming.poll()]);
-  expect(a.arming.views().map((v) => v.state)).toEqual(["armed"]);
-  expect(b.arming.views()[0].text).toMatch(/^USDTNGN buy armed: matures \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
-
-  const gaps: number[] = [];
-  const client = a.world.client;
-  for (let round = 0; round < 20; round++) {
-    const open = (await hedges(client)).find((h) => h.status === "filled");
-    if (!open) break;
-    const maturity = Date.parse(open.maturity_at as string);
-    // One poll interval after the maturity (the sandbox settles the hedge at it on the way), both computers poll at once.
-    sandbox.clock.advance(maturity + ARM_POLL_MS - sandbox.clock.now());
+test.each([30, 90])(
+  "two computers armed on one account, 1,000,000 USD for %d days at 7: each maturity's roll opens once, at once, for what ROLLCOST quotes",
+  async (days) => {
+    const start = Math.ceil(sandbox.clock.now() / HOUR) * HOUR;
+    sandbox.clock.advance(start - sandbox.clock.now());
+    const valueDate = start + days * DAY;
+    const m = model(1_000_000, valueDate);
+    const cost = await rollcostCell({ apiKey: KEY, baseUrl: sandbox.baseUrl }, 1_000_000, days, "at maturity", 24);
+    const a = await computer(KEY, m);
+    const b = await computer(SECOND, m);
+    await openFirst(a.desk, m);
     await Promise.all([a.arming.poll(), b.arming.poll()]);
-    sandbox.clock.advance(FILL_MS);
-    await Promise.all([a.desk.settled(20_000), b.desk.settled(20_000)]);
-    const next = (await hedges(client)).find((h) => h.status === "filled" && h.id !== open.id);
-    if (next) gaps.push(Date.parse(next.opened_at as string) - maturity);
-  }
+    expect(a.arming.views().map((v) => v.state)).toEqual(["armed"]);
+    expect(b.arming.views()[0].text).toMatch(/^USDTNGN buy armed: matures \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
 
-  const all = await hedges(client);
-  const history = (await client.history({ limit: 500 })).data;
-  const rolls = all.filter((h) => h.client_reference?.startsWith("ROLL-"));
-  // Each maturity's roll opened once on the service, though both computers armed it.
-  expect(new Set(rolls.map((h) => h.client_reference)).size).toBe(rolls.length);
-  expect(all.filter((h) => h.status !== "failed")).toHaveLength(cost.hedges as number);
-  expect(all.length).toBeLessThanOrEqual(cost.hedges as number);
-  // Never closed early; nothing left open past the value date; each gap at most one poll interval.
-  expect(history.map((r) => r.exit_type).filter((t) => t !== "maturity")).toEqual([]);
-  expect((await client.positions()).data.filter((p) => p.size_usd > 0)).toEqual([]);
-  expect(gaps).toHaveLength(rolls.length);
-  for (const gap of gaps) expect(gap).toBeLessThanOrEqual(ARM_POLL_MS);
-  const fees = history.reduce((s, r) => s + cents(r.fees_usd), 0) / 100;
-  const carry = -history.reduce((s, r) => s + cents(r.carry_usd), 0) / 100;
-  const quoted = (cost.fees_usdc as number) + (cost.carry_usdc as number);
-  expect(fees + carry).toBeLessThanOrEqual(quoted * 1.005);
-  // Each computer's Hedge Log holds every roll it sent (journal and chain, as any row); between them, every roll.
-  const logged = async (desk: TradingDesk) => (await desk.log()).filter((r) => r.clientReference?.startsWith("ROLL-"));
-  const [la, lb] = [await logged(a.desk), await logged(b.desk)];
-  expect(new Set([...la, ...lb].map((r) => r.clientReference))).toEqual(new Set(rolls.map((h) => h.client_reference)));
-  for (const r of [...la, ...lb]) expect(rolls.find((h) => h.client_reference === r.clientReference)?.id).toBe(r.hedgeId);
-  // What each pane says after: the last maturity was not rolled (its target is 0), the ones before were rolled (here or there).
-  const said = [...a.seen, ...b.seen].flat().map((v) => v.state);
-  expect(said).toContain("rolled");
-  expect(a.arming.views()[0].text).toMatch(/its target is 0 now: not rolled/);
-  console.log(
-    `armed rolls, 30 days at 7, two computers: ${all.length} hedges (ROLLCOST ${cost.hedges}), fees ${fees} + carry ${carry} = ${(fees + carry).toFixed(2)} vs ROLLCOST ${quoted.toFixed(2)}; gaps ${gaps.map((g) => `${g / 1000} s`).join(", ")}; rolls sent from A ${la.length}, from B ${lb.length}`,
-  );
-});
+    const gaps: number[] = [];
+    const client = a.world.client;
+    for (let round = 0; round < 40; round++) {
+      const open = (await hedges(client)).find((h) => h.status === "filled");
+      if (!open) break;
+      const maturity = Date.parse(open.maturity_at as string);
+      // One poll interval after the maturity (the sandbox settles the hedge at it on the way), both computers poll at once.
+      sandbox.clock.advance(maturity + ARM_POLL_MS - sandbox.clock.now());
+      await Promise.all([a.arming.poll(), b.arming.poll()]);
+      sandbox.clock.advance(FILL_MS);
+      await Promise.all([a.desk.settled(20_000), b.desk.settled(20_000)]);
+      const next = (await hedges(client)).find((h) => h.status === "filled" && h.id !== open.id);
+      if (next) gaps.push(Date.parse(next.opened_at as string) - maturity);
+    }
+
+    const all = await hedges(client);
+    const history = (await client.history({ limit: 500 })).data;
+    const rolls = all.filter((h) => h.client_reference?.startsWith("ROLL-"));
+    // Each maturity's roll opened once on the service, though both computers armed it.
+    expect(new Set(rolls.map((h) => h.client_reference)).size).toBe(rolls.length);
+    expect(all.filter((h) => h.status !== "failed")).toHaveLength(cost.hedges as number);
+    expect(all.length).toBeLessThanOrEqual(cost.hedges as number);
+    // Never closed early; nothing left open past the value date; each gap at most one poll interval.
+    expect(history.map((r) => r.exit_type).filter((t) => t !== "maturity")).toEqual([]);
+    expect((await client.positions()).data.filter((p) => p.size_usd > 0)).toEqual([]);
+    expect(gaps).toHaveLength(rolls.length);
+    for (const gap of gaps) expect(gap).toBeLessThanOrEqual(ARM_POLL_MS);
+    const fees = history.reduce((s, r) => s + cents(r.fees_usd), 0) / 100;
+    const carry = -history.reduce((s, r) => s + cents(r.carry_usd), 0) / 100;
+    const quoted = (cost.fees_usdc as number) + (cost.carry_usdc as number);
+    expect(fees + carry).toBeLessThanOrEqual(quoted * 1.005);
+    // Each computer's Hedge Log holds every roll it sent (journal and chain, as any row); between them, every roll.
+    const logged = async (desk: TradingDesk) => (await desk.log()).filter((r) => r.clientReference?.startsWith("ROLL-"));
+    const [la, lb] = [await logged(a.desk), await logged(b.desk)];
+    expect(new Set([...la, ...lb].map((r) => r.clientReference))).toEqual(new Set(rolls.map((h) => h.client_reference)));
+    for (const r of [...la, ...lb]) expect(rolls.find((h) => h.client_reference === r.clientReference)?.id).toBe(r.hedgeId);
+    // What each pane says after: the last maturity was not rolled (its target is 0), the ones before were rolled (here or there).
+    const said = [...a.seen, ...b.seen].flat().map((v) => v.state);
+    expect(said).toContain("rolled");
+    expect(a.arming.views()[0].text).toMatch(/its target is 0 now: not rolled/);
+    console.log(
+      `armed rolls, ${days} days at 7, two computers: ${all.length} hedges (ROLLCOST ${cost.hedges}), fees ${fees} + carry ${carry} = ${(fees + carry).toFixed(2)} vs ROLLCOST ${quoted.toFixed(2)}; gaps ${gaps.map((g) => `${g / 1000} s`).join(", ")}; rolls sent from A ${la.length}, from B ${lb.length}`,
+    );
+  },
+);
 
 /** Opens the first hedge through `desk`, arms the computers, and moves the clock one poll past its maturity; returns the hedge. */
 async function toFirstMaturity(desk: TradingDesk, m: ReturnType<typeof model>, armed: RollArming[]): Promise<Hedge> {
