@@ -2,7 +2,7 @@
 import type { HedgingClient } from "../api/client";
 import type { Side } from "../api/schemas";
 import type { TradingDesk } from "../trading/desk/contract";
-import { RollArming, type ArmedView } from "../trading/desk/roll-arming";
+import { RollArming, type ArmedView, type RollInstructions } from "../trading/desk/roll-arming";
 import type { SelectedRows } from "../trading/workbook";
 import { readExposures, readPolicy, serviceHoldings } from "../policy/inputs";
 import { rangeOfSelection, rollRowsAt } from "../policy/proposal";
@@ -19,6 +19,8 @@ export interface ArmedRollsDependencies {
   direct(): boolean;
   /** A roll proposed rather than sent: the pane proposes that side at once (its Hedge Proposal sheet). */
   propose(side: { market: string; side: Side }): void;
+  /** Standing roll instructions (issue 39 item 3): under four-eyes a roll they cover is sent. Default: none (every such roll proposed). */
+  instructions?: RollInstructions;
   onError?(e: unknown): void;
   now?: () => number;
 }
@@ -70,6 +72,7 @@ export function mountArmedRolls(deps: ArmedRollsDependencies): ArmedRolls {
       covers: (s) => !markets || markets.has(s.market),
       plan: m && (async (side, maturityMs, asOfMs) => rollRowsAt(m, serviceHoldings((await c.positions()).data), side, maturityMs, asOfMs)),
       direct: deps.direct,
+      instructions: deps.instructions,
       onChange: (views) => render(list, views, m !== null),
       onPropose: (side) => deps.propose(side),
       onError: deps.onError,
