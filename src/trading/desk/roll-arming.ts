@@ -259,7 +259,7 @@ export class RollArming {
       const rolled = mine.find((h) => h.status !== "failed");
       const attempt = mine.length - (rolled ? 1 : 0);
       facts.rolledOnService = rolled !== undefined;
-      facts.sideTaken = newest.data.some((h) => h.market === armed.market && h.side === armed.side && isOpen(h) && h.id !== rolled?.id);
+      facts.sideTaken = newest.data.some((h) => h.market === armed.market && h.side === armed.side && isOpen(h));
       const openedAtMs = rolled?.opened_at ? utcMs(rolled.opened_at) : null;
       if (facts.rolledOnService || facts.sideTaken) return { facts, ...none, openedAtMs };
       if (!this.o.plan) return { facts: { ...facts, rows: null }, ...none, openedAtMs };

@@ -385,6 +385,83 @@ describe("armed rolls over a scripted service", () => {
     expect(w.state()[0]).toMatch(/^rolled: /);
   });
 
+  it("what is not the side's, or nothing new, changes nothing", async () => {
+    // A hedge typed by hand under the roll's reference on another market is not this side's roll; another market's open
+    // hedge does not take the side; a hedge the analyst opened by hand after it is armed again without "last rolled at".
+    const w = world();
+    await w.arming.poll();
+    const told = w.views.length;
+    w.at(T0 + ARM_REFRESH_MS);
+    await w.arming.poll();
+    expect(w.views).toHaveLength(told); // listed again, nothing new: the pane is not told
+    w.hedges[0].status = "closed";
+    w.hedges.push(
+      open({ id: "h-typed", market: "USDTKES", client_reference: REF }),
+      open({ id: "h-kes", market: "USDTKES", maturity_at: null }),
+    );
+    w.at(MATURITY + ARM_REFRESH_MS);
+    await w.arming.poll();
+    expect(w.sends).toHaveLength(1);
+    const x = world();
+    await x.arming.poll();
+    x.hedges[0].status = "closed";
+    x.hedges.push(open({ id: "h-hand", client_reference: "DEAL-9", maturity_at: "2026-12-07T17:00:00Z" }));
+    x.arming.rearm();
+    x.at(MATURITY);
+    await x.arming.poll();
+    expect(x.state()).toEqual([
+      "armed: USDTNGN buy armed: matures 2026-12-07 17:00 UTC; the next Open is sent once the service shows it settled.",
+    ]);
+  });
+
+  it("a side taken by a hedge accepted and not filled yet is taken; one listed at the maturity's very instant rolled then", async () => {
+    const w = world();
+    await w.arming.poll();
+    w.hedges[0].status = "closed";
+    w.hedges.push(open({ id: "h-hand", client_reference: "DEAL-7", status: "submitted", maturity_at: null }));
+    w.at(MATURITY);
+    await w.arming.poll();
+    expect(w.state()[0]).toMatch(/^disarmed: .*another hedge is open on the side/);
+    const x = world();
+    await x.arming.poll();
+    x.hedges[0].status = "closed";
+    x.hedges.push(
+      open({
+        id: "h-b",
+        client_reference: REF,
+        status: "submitted",
+        opened_at: new Date(MATURITY).toISOString(),
+        maturity_at: "2026-12-07T17:00:00Z",
+      }),
+    );
+    x.arming.rearm();
+    x.at(MATURITY);
+    await x.arming.poll();
+    expect(x.state()[0]).toMatch(/matures 2026-12-07 17:00 UTC.*last rolled at 2026-11-30 17:00 UTC/);
+  });
+
+  it("the history's settlements: of covered sides only, not of a side held by a hedge without a maturity, and proposed once", async () => {
+    const w = world({ direct: () => true });
+    w.hedges[0].status = "closed";
+    w.hedges.push(open({ id: "h-nomat", maturity_at: null }));
+    w.history.push(
+      closed({ market: "USDTNGN", side: "buy", exit_type: "maturity", closed_at: new Date(MATURITY).toISOString() }),
+      closed({ market: "USDTKES", side: "buy", exit_type: "maturity", closed_at: new Date(MATURITY).toISOString() }),
+    );
+    w.at(MATURITY + 60_000);
+    await w.arming.poll();
+    expect(w.arming.views()).toEqual([]);
+    const x = world();
+    x.hedges[0].status = "closed";
+    x.history.push(closed({ market: "USDTNGN", side: "buy", exit_type: "maturity", closed_at: new Date(MATURITY).toISOString() }));
+    x.at(MATURITY + 60_000);
+    await x.arming.poll();
+    x.at(MATURITY + 60_000 + ARM_REFRESH_MS);
+    await x.arming.poll(); // listed again: the same settlement is not proposed again
+    expect(x.proposed).toHaveLength(1);
+    expect(x.state()[0]).toMatch(/^proposed: /);
+  });
+
   it("start polls at once and every pollMs until stop", async () => {
     jest.useFakeTimers();
     try {
@@ -400,6 +477,17 @@ describe("armed rolls over a scripted service", () => {
       const before = w.asked.length;
       await jest.advanceTimersByTimeAsync(5_000);
       expect(w.asked).toHaveLength(before);
+      // Never more often than every 250 ms.
+      const f = world({ pollMs: 100 });
+      f.at(MATURITY);
+      f.arming.start();
+      await jest.advanceTimersByTimeAsync(0);
+      const first = f.asked.length;
+      await jest.advanceTimersByTimeAsync(200);
+      expect(f.asked).toHaveLength(first);
+      await jest.advanceTimersByTimeAsync(50);
+      expect(f.asked.length).toBeGreaterThan(first);
+      f.arming.stop();
     } finally {
       jest.useRealTimers();
     }
