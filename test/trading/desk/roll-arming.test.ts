@@ -78,12 +78,13 @@ function world(over: Partial<RollArmingOptions> = {}) {
   const proposed: string[] = [];
   const errors: unknown[] = [];
   let plan: TradeRow[] = [row(1)];
+  let planned = 0;
   const arming = new RollArming({
     client,
     desk,
     now: () => new Date(nowMs),
     covers: (s) => s.market === "USDTNGN",
-    plan: async () => plan,
+    plan: async () => (planned++, plan),
     direct: () => true,
     onChange: (v) => views.push(v.map((x) => `${x.state}: ${x.text}`)),
     onPropose: (s, at) => proposed.push(`${s.market} ${s.side} ${new Date(at).toISOString()}`),
@@ -105,6 +106,8 @@ function world(over: Partial<RollArmingOptions> = {}) {
     plan: (rows: TradeRow[]) => (plan = rows),
     answer: (a: () => Promise<SendResult>) => (answer = a),
     state: () => arming.views().map((v) => `${v.state}: ${v.text}`),
+    /** How many times the policy was asked for the rows (it reads the positions: asked only when a roll may follow). */
+    planned: () => planned,
   };
 }
 
@@ -243,6 +246,7 @@ describe("armed rolls over a scripted service", () => {
     w.at(MATURITY + 2_000);
     await w.arming.poll();
     expect(w.sends).toEqual([]);
+    expect(w.planned()).toBe(0);
     expect(w.views.flat()).toContain(
       "rolled_elsewhere: USDTNGN buy rolled at 2026-11-30 17:00:01 UTC by another computer or copy (found by its client reference): nothing sent from here.",
     );
@@ -258,6 +262,7 @@ describe("armed rolls over a scripted service", () => {
     await w.arming.poll();
     expect(w.sends).toEqual([]);
     expect(w.state()).toEqual(["disarmed: USDTNGN buy another hedge is open on the side: not rolled (matured 2026-11-30 17:00 UTC)."]);
+    expect(w.planned()).toBe(0); // nothing asked of the policy (nor of the positions) for a side that cannot roll
   });
 
   it("a target of 0: disarmed; a hedge failed rather than settled: closed early, disarmed", async () => {
