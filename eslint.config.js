@@ -36,10 +36,14 @@ const FULL_ZOD = {
   message: 'The page loads zod\'s small build: import * as z from "zod/mini" (README "Packages in the page").',
 };
 
-/** Office.js globals: only src/excel (the adapters) and the four entry files Excel loads may touch them. */
+/**
+ * Office.js globals: only src/excel (the adapters) and the four entry files Excel loads may touch them (the pane's
+ * entry runs its start, pane-start.ts, once the first answers are in: the same entry's code, evaluated later).
+ */
 const OFFICE_GLOBALS = ["Office", "Excel", "OfficeRuntime", "CustomFunctions"];
 const OFFICE_ENTRY_FILES = [
   "src/taskpane/taskpane.ts",
+  "src/taskpane/pane-start.ts",
   "src/commands/commands.ts",
   "src/functions/functions.ts",
   "src/functions/engine.ts",

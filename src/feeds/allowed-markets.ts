@@ -66,6 +66,11 @@ export class AllowedMarkets {
     return this.allowed?.markets ?? null;
   }
 
+  /** The cached allowed markets while they are fresh (the same time to live as `get`), else null (no request is made). */
+  fresh(): readonly string[] | null {
+    return this.allowed && this.clock.now() - this.allowed.at < this.ttlMs ? this.allowed.markets : null;
+  }
+
   /** Keeps the list an answer's meta carries (`force`: keep "unknown" too, from GET /markets itself). */
   note(meta: Meta, force: boolean): void {
     const markets = allowedMarketsOf(meta);

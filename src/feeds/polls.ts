@@ -94,7 +94,11 @@ export class Poller {
     const generation = this.generation;
     const startedAt = clock.now();
     topic.lastStartedAt = startedAt;
-    const context: FetchContext = { signal: controller.signal, allowedMarkets: () => this.hub.allowed.get() };
+    const context: FetchContext = {
+      signal: controller.signal,
+      allowedMarkets: () => this.hub.allowed.get(),
+      knownAllowedMarkets: () => this.hub.allowed.fresh(),
+    };
     const run = (async () => {
       let result: ApiResult<T> | undefined;
       let failure: FeedError | undefined;

@@ -2,12 +2,43 @@
 import type { HedgingClient } from "../api/client";
 import { checkKeyDestination, normaliseBaseUrl, originOf, type ServicePolicy } from "../api/environment";
 import { loadSettings, type Connection } from "./connection";
+import type { FeedHub } from "./hub";
 import type { SettingsStore } from "./settings-store";
 
 type AccountAnswer = ReturnType<HedgingClient["account"]>;
 
 /** The check sent at start, for the key and base URL it was sent with; taken once by the pane. */
 let sent: { apiKey: string; baseUrl: string; answer: AccountAnswer } | null = null;
+/** The saved start under way (noted by the engine when it begins, before Office is ready), for `savedStartAnswered`. */
+let starting: Promise<unknown> | null = null;
+
+/** Notes the saved start under way (the engine's, from Office.onReady on), so the pane can wait for its first answers. */
+export function noteSavedStart(start: Promise<unknown>): void {
+  starting = start.catch(() => undefined);
+}
+
+/**
+ * Resolves once the saved start's first answers have been handled (the key's check settled and no poll of the cells in
+ * flight: their first values set), or after `limitMs`, whichever comes first; at once when no saved start was noted.
+ * The pane runs its code after it, so that code does not hold the first values (src/taskpane/taskpane.ts).
+ */
+export async function savedStartAnswered(hub: Pick<FeedHub, "settled">, limitMs: number): Promise<void> {
+  if (!starting) return;
+  const start = starting;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const limit = new Promise<void>((resolve) => (timer = setTimeout(resolve, limitMs)));
+  const answered = (async () => {
+    await start;
+    if (!sent) return;
+    await sent.answer.then(
+      () => undefined,
+      () => undefined,
+    );
+    await hub.settled();
+  })();
+  await Promise.race([answered, limit]);
+  clearTimeout(timer);
+}
 
 /**
  * Reads the saved key and base URL and, when the key is bound to that origin and the build allows it there (the checks

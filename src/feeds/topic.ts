@@ -43,6 +43,8 @@ export interface FetchContext {
   signal: AbortSignal;
   /** meta.allowed_markets of the account (cached; one GET /markets when unknown), or null when the service does not say. */
   allowedMarkets(): Promise<readonly string[] | null>;
+  /** The allowed markets when known and fresh (cached), else null; asks nothing. */
+  knownAllowedMarkets(): readonly string[] | null;
 }
 
 export interface TopicSpec<T> {

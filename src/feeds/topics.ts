@@ -1,5 +1,7 @@
 // The topics the feeds poll, one per distinct request: the key names the request, fetch makes it.
+import { allowedMarketsOf } from "./allowed-markets";
 import type { Account, Hedge, HistoryQuery, ListQuery, Market, Position, Prices, Quote, QuoteRequest, ClosedHedge } from "../api/schemas";
+import type { ApiResult } from "../api/sender";
 import { ArgumentError } from "./feed-error";
 import type { FetchContext, TopicSpec } from "./topic";
 
@@ -16,13 +18,27 @@ export function checkAllowedMarket(allowed: readonly string[] | null, market: st
   }
 }
 
+/**
+ * GET /prices is asked at once, without waiting for the allowed markets (a read; its answer carries
+ * meta.allowed_markets itself): a market a known list excludes is refused before the request, as before; else the
+ * answer's own list is checked (the account's when it carries none), and a failed request checks the account's list
+ * first, so a market outside it still fails as an argument error (src/functions/README.md "When the page starts").
+ */
 export function pricesTopic(market: string): TopicSpec<Prices> {
   return {
     key: `prices:${market}`,
     endpoint: "prices",
     async fetch(client, context) {
-      await requireAllowedMarket(context, market);
-      return client.prices(market, context.signal);
+      checkAllowedMarket(context.knownAllowedMarkets(), market);
+      let result: ApiResult<Prices>;
+      try {
+        result = await client.prices(market, context.signal);
+      } catch (e) {
+        checkAllowedMarket(await context.allowedMarkets().catch(() => null), market);
+        throw e;
+      }
+      checkAllowedMarket(allowedMarketsOf(result.meta) ?? (await context.allowedMarkets()), market);
+      return result;
     },
   };
 }

@@ -1,7 +1,7 @@
 // The work of the HEDGE.* functions, an entry of its own evaluated after functions.ts registered them: cell streams over the shared hub, Excel error objects and the ribbon's pause toggle, handed over through handoff.ts.
 import { buildPolicy, BUILD_BASE_URL } from "../feeds/build-policy";
 import { connection } from "../feeds/connection";
-import { startSavedConnection } from "../feeds/saved-start";
+import { noteSavedStart, startSavedConnection } from "../feeds/saved-start";
 import { provideWork } from "./handoff";
 import * as handlers from "./handlers";
 import { history } from "./history";
@@ -48,7 +48,10 @@ function startSaved(): void {
   if (typeof Office === "undefined" || typeof OfficeRuntime === "undefined" || typeof Office.onReady !== "function") return;
   const store = { get: async (key: string) => (await OfficeRuntime.storage.getItem(key)) ?? null };
   // Only in Excel, as the pane restores it (outside Office the page's stand-in, if any, connects).
-  void Office.onReady()
-    .then((info) => (String(info?.host) === "Excel" ? startSavedConnection(store, connection, buildPolicy(), BUILD_BASE_URL) : undefined))
-    .catch(() => undefined);
+  // Noted at once (Office may get ready after the pane's entry has run): the pane waits for its first answers.
+  noteSavedStart(
+    Office.onReady().then((info) =>
+      String(info?.host) === "Excel" ? startSavedConnection(store, connection, buildPolicy(), BUILD_BASE_URL) : undefined,
+    ),
+  );
 }

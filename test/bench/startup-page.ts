@@ -72,7 +72,7 @@ export function officeStandIn(): string {
  * CORS preflights included) through the DevTools Fetch domain, for these two hosts only: Playwright's own routing would
  * turn the HTTP cache off, and the warm start needs it.
  */
-async function interceptForeignHosts(cdp: CDPSession, sandboxOrigin: string, officeJs: string): Promise<void> {
+export async function interceptForeignHosts(cdp: CDPSession, sandboxOrigin: string, officeJs: string): Promise<void> {
   cdp.on(
     "Fetch.requestPaused",
     (event: { requestId: string; request: { url: string; method: string; headers: Record<string, string>; postData?: string } }) => {
@@ -117,6 +117,29 @@ async function interceptForeignHosts(cdp: CDPSession, sandboxOrigin: string, off
   await cdp.send("Fetch.enable", { patterns: [{ urlPattern: `${OFFICE_HOST}/*` }, { urlPattern: `${SERVICE_ORIGIN}/*` }] });
 }
 
+/** The milestones and script counts of a started page: an expression evaluated in the page (plain JS, as sent). */
+const COLLECT = `(() => {
+  const b = window.__startup;
+  // The page's own scripts (not the Office.js stand-in).
+  const scripts = performance.getEntriesByType("resource")
+    .filter((e) => /\\.js$/.test(new URL(e.name).pathname) && !e.name.includes("appsforoffice"));
+  const prices = performance.getEntriesByType("resource")
+    .filter((e) => new URL(e.name).pathname.endsWith("/prices"))
+    .sort((x, y) => x.startTime - y.startTime)[0];
+  return {
+    pricesSent: prices ? prices.startTime : NaN,
+    pricesAnswered: prices ? prices.responseEnd : NaN,
+    registered: Math.max(...b.associated.map(([, t]) => t)),
+    functions: b.associated.length,
+    price: b.price,
+    interactive: b.interactive,
+    scriptBytes: scripts.reduce((sum, e) => sum + (e.decodedBodySize || 0), 0),
+    scripts: scripts.length,
+    // A file from the HTTP cache has no bytes on the wire (a revalidated one has its 304's headers).
+    cached: scripts.filter((e) => e.transferSize === 0).length,
+  };
+})()`;
+
 /** One navigation to the page in `context`, the CPU slowed `slowdown` times; its milestones from navigation. */
 async function startPage(
   context: BrowserContext,
@@ -134,39 +157,19 @@ async function startPage(
     await interceptForeignHosts(cdp, sandboxOrigin, officeJs);
     await cdp.send("Emulation.setCPUThrottlingRate", { rate: slowdown });
     await page.goto(pageUrl);
-    const done = () => {
-      const b = (window as unknown as { __startup: { price: number | null; interactive: number | null } }).__startup;
-      return b.price !== null && b.interactive !== null;
-    };
-    try {
-      await page.waitForFunction(done, undefined, { timeout: 90_000, polling: 50 });
-    } catch (e) {
-      const state = await page.evaluate(() => JSON.stringify((window as unknown as { __startup: unknown }).__startup));
-      throw new Error(`${pageUrl}: the page did not finish starting: ${state}\n${messages.join("\n")}`, { cause: e });
+    // Polled through DevTools' Runtime.evaluate, not Playwright's waitForFunction/evaluate: those inject Playwright's
+    // own script into the page, hundreds of ms of main-thread work at 4× landing in the middle of the start measured.
+    const evaluate = async <T>(expression: string): Promise<T> =>
+      ((await cdp.send("Runtime.evaluate", { expression, returnByValue: true })) as { result: { value: T } }).result.value;
+    const deadline = Date.now() + 90_000;
+    while (!(await evaluate<boolean>("window.__startup.price !== null && window.__startup.interactive !== null"))) {
+      if (Date.now() > deadline) {
+        const state = await evaluate<string>("JSON.stringify(window.__startup)");
+        throw new Error(`${pageUrl}: the page did not finish starting: ${state}\n${messages.join("\n")}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    return await page.evaluate(() => {
-      const b = (window as unknown as { __startup: { associated: Array<[string, number]>; price: number; interactive: number } }).__startup;
-      // The page's own scripts (not the Office.js stand-in).
-      const scripts = performance
-        .getEntriesByType("resource")
-        .filter((e) => /\.js$/.test(new URL(e.name).pathname) && !e.name.includes("appsforoffice")) as PerformanceResourceTiming[];
-      const prices = performance
-        .getEntriesByType("resource")
-        .filter((e) => new URL(e.name).pathname.endsWith("/prices"))
-        .sort((a, b) => a.startTime - b.startTime)[0] as PerformanceResourceTiming | undefined;
-      return {
-        pricesSent: prices?.startTime ?? NaN,
-        pricesAnswered: prices?.responseEnd ?? NaN,
-        registered: Math.max(...b.associated.map(([, t]) => t)),
-        functions: b.associated.length,
-        price: b.price,
-        interactive: b.interactive,
-        scriptBytes: scripts.reduce((sum, e) => sum + (e.decodedBodySize || 0), 0),
-        scripts: scripts.length,
-        // A file from the HTTP cache has no bytes on the wire (a revalidated one has its 304's headers).
-        cached: scripts.filter((e) => e.transferSize === 0).length,
-      };
-    });
+    return await evaluate<Times>(COLLECT);
   } finally {
     await page.close();
   }

@@ -38,7 +38,7 @@ describe("FeedHub polling", () => {
     expect(client.count("prices")).toBe(1);
     await advance(10_000); // prices poll every 2 s
     expect(client.count("prices")).toBe(6);
-    expect(client.count("markets")).toBe(1); // the allowed-markets check, cached
+    expect(client.count("markets")).toBe(0); // the answers carry meta.allowed_markets: no GET /markets first
     for (const c of cells) expect(c.seen).toHaveLength(6);
   });
 
@@ -165,6 +165,29 @@ describe("FeedHub errors", () => {
     expect(cell.last().error).toMatchObject({ kind: "argument" });
     expect(cell.last().error?.message).toContain("USDTNGN");
     expect(client.count("quote")).toBe(0);
+  });
+
+  test("the first price is asked at once, not after GET /markets; a market outside its answer's allowed markets still fails as an argument error, and the next poll is refused before it is sent", async () => {
+    const { hub, client, advance } = setup();
+    const cell = recorder<unknown>();
+    hub.subscribe(pricesTopic("USDTKES"), cell.listener);
+    await advance(0);
+    expect(client.calls.map((c) => c.method)).toEqual(["prices"]);
+    expect(cell.last().error).toMatchObject({ kind: "argument" });
+    expect(cell.last().error?.message).toContain("USDTNGN");
+    const asked = client.count("prices");
+    await advance(10_000);
+    expect(client.count("prices")).toBe(asked); // an argument error is not polled again
+  });
+
+  test("a price answer without meta.allowed_markets waits for the account's list (GET /markets) before its value is shown", async () => {
+    const { hub, client, advance } = setup();
+    client.allowed = undefined;
+    const cell = recorder<unknown>();
+    hub.subscribe(pricesTopic("USDTNGN"), cell.listener);
+    await advance(0);
+    expect(client.calls.map((c) => c.method)).toEqual(["prices", "markets"]);
+    expect(cell.last().value).toBeDefined();
   });
 });
 

@@ -2,7 +2,9 @@
 import { OPEN_POLICY } from "../../src/api/environment";
 import { fetchTransport, type HttpTransport } from "../../src/api/transport";
 import { Connection } from "../../src/feeds/connection";
-import { startSavedConnection, takeSavedCheck } from "../../src/feeds/saved-start";
+import { noteSavedStart, savedStartAnswered, startSavedConnection, takeSavedCheck } from "../../src/feeds/saved-start";
+import { FeedHub } from "../../src/feeds/hub";
+import { pricesTopic } from "../../src/feeds/topics";
 import { DEMO_API_KEY } from "../../src/sandbox/demo";
 import type { RunningSandbox } from "../../src/sandbox/server";
 import { memoryStore } from "../../src/excel/settings";
@@ -27,6 +29,33 @@ function counted(): { connection: Connection; sent: string[] } {
 
 const saved = (baseUrl: string, origin: string = new URL(baseUrl).origin) =>
   memoryStore({ "hedge.apiKey": DEMO_API_KEY, "hedge.baseUrl": baseUrl, "hedge.apiKeyOrigin": origin });
+
+test("the pane does not wait when no saved start was noted", async () => {
+  const hub = { settled: () => new Promise<void>(() => undefined) };
+  const started = Date.now();
+  await savedStartAnswered(hub, 10_000);
+  expect(Date.now() - started).toBeLessThan(1_000);
+});
+
+test("the pane waits for the saved start's first answers: the key's check and the cells' first price, set before it runs", async () => {
+  const { connection } = counted();
+  const hub = new FeedHub({ source: connection });
+  const values: unknown[] = [];
+  hub.subscribe(pricesTopic("USDTNGN"), (s) => void values.push(s.value));
+  noteSavedStart(startSavedConnection(saved(sb.baseUrl), connection, OPEN_POLICY, ""));
+  await savedStartAnswered(hub, 10_000);
+  expect(values.filter((v) => v !== undefined)).toHaveLength(1);
+  expect(takeSavedCheck(DEMO_API_KEY, sb.baseUrl)).not.toBeNull();
+  hub.dispose();
+});
+
+test("a saved start whose answers do not come holds the pane no longer than the limit", async () => {
+  noteSavedStart(new Promise(() => undefined));
+  const started = Date.now();
+  await savedStartAnswered({ settled: async () => undefined }, 200);
+  expect(Date.now() - started).toBeGreaterThanOrEqual(190);
+  expect(Date.now() - started).toBeLessThan(2_000);
+});
 
 test("a saved key starts the cells' client and its check at once; the pane takes the answer instead of asking again", async () => {
   const { connection, sent } = counted();

@@ -42,14 +42,23 @@ describe("HEDGE.PRICE", () => {
     expect(client.count("prices")).toBe(11);
   });
 
-  test("a market outside meta.allowed_markets is #VALUE! naming the argument and the allowed markets; no price is asked", async () => {
+  test("a market outside meta.allowed_markets is #VALUE! naming the argument and the allowed markets; each asked once (its answer names them), never again", async () => {
     const { client, advance } = installFeeds();
     const cell = new FakeInvocation<number>();
     fn.price("USDTKES", cell as never);
     await advance();
     expect(cell.error.code).toBe("#VALUE!");
     expect(cell.error.message).toMatch(/market "USDTKES".*allowed markets: USDTNGN/);
-    expect(client.count("prices")).toBe(0);
+    expect(client.count("prices")).toBe(1);
+    await advance(10_000);
+    expect(client.count("prices")).toBe(1);
+    const other = new FakeInvocation<number>();
+    fn.price("USDTGHS", other as never);
+    await advance();
+    expect(other.error.message).toMatch(/market "USDTGHS".*allowed markets: USDTNGN/);
+    expect(client.count("prices")).toBe(2); // each market asked once: its own answer refuses it
+    await advance(10_000);
+    expect(client.count("prices")).toBe(2);
   });
 
   test("an unchanged value is not set again", async () => {

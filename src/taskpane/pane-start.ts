@@ -1,0 +1,107 @@
+// The pane's start, run by the task pane entry (taskpane.ts) once the saved start's first answers are in (only what the first view needs; the panels of a connection are chunks loaded when it connects): waits for Office, then starts the pane in Excel, or outside it on a stand-in the build provides (development and test builds: ?harness=memory), or says to open it from Excel.
+import { officeRuntimeStore } from "../excel/settings";
+import { buildPolicy, BUILD_BASE_URL } from "../feeds/build-policy";
+import { connection } from "../feeds/connection";
+import { takeSavedCheck } from "../feeds/saved-start";
+import { sharedHub } from "../feeds/shared";
+import { paneVisibility } from "../feeds/visibility";
+import { errorView } from "./connection-controller";
+import { byId } from "./dom";
+import { applyTheme, registerFluent } from "./fluent";
+import { smokeFor, standInFor } from "./outside-office";
+import { startPane, type PaneDependencies } from "./pane-app";
+import { chooseTheme } from "./theme-choice";
+import { REQUIREMENT_SETS, type OfficeFacts } from "./diagnostics";
+
+const OFFICE_READY_TIMEOUT_MS = 10_000;
+
+/** Office.onReady's host, null outside Office, or null when Office.js did not load (or never got ready). */
+async function officeHost(): Promise<{ host: string | null; theme: Office.OfficeTheme | null }> {
+  if (typeof Office === "undefined" || typeof Office.onReady !== "function") return { host: null, theme: null };
+  const timeout = new Promise<null>((resolve) => setTimeout(() => resolve(null), OFFICE_READY_TIMEOUT_MS));
+  const info = await Promise.race([Office.onReady(), timeout]);
+  const host = info?.host ? String(info.host) : null;
+  try {
+    return { host, theme: host ? (Office.context?.officeTheme ?? null) : null };
+  } catch {
+    return { host, theme: null };
+  }
+}
+
+export async function main(): Promise<void> {
+  registerFluent();
+  const { host, theme } = await officeHost();
+  const params = new URLSearchParams(location.search);
+  const prefersDark = typeof matchMedia === "function" && matchMedia("(prefers-color-scheme: dark)").matches;
+  applyTheme(chooseTheme(theme, prefersDark, params.get("theme")));
+
+  const shared = { connection, hub: sharedHub(), defaultBaseUrl: BUILD_BASE_URL, policy: buildPolicy() };
+  let deps: PaneDependencies;
+  if (host === "Excel") {
+    deps = {
+      ...shared,
+      store: officeRuntimeStore(),
+      // The key's check the functions' engine sent at start (src/feeds/saved-start.ts), if it did.
+      sentCheck: takeSavedCheck,
+      // The workbook's code and the desk are a chunk of their own, loaded when the pane first connects.
+      workbench: () => import(/* webpackChunkName: "excel" */ "./office-workbench").then((m) => m.officeWorkbench()),
+      // The overview polls only while Office shows the pane (the shared runtime lives on when it is closed).
+      visibility: paneVisibility(officeAddin(), document),
+      officeFacts,
+    };
+    // Follow Office's theme when the user changes it (hosts without the event keep the theme read at start).
+    try {
+      Office.context.document.addHandlerAsync?.(Office.EventType.OfficeThemeChanged, () =>
+        applyTheme(chooseTheme(Office.context.officeTheme, prefersDark)),
+      );
+    } catch {
+      // No theme event on this host.
+    }
+  } else {
+    const standIn = host ? null : standInFor(location.search);
+    if (!standIn) {
+      byId("outside-office").hidden = false;
+      connection.settingsRead();
+      return;
+    }
+    // Outside Office only the page's own visibility tells whether anyone looks.
+    deps = { ...shared, ...standIn, visibility: paneVisibility(null, document) };
+  }
+  byId("app").hidden = false;
+  try {
+    const pane = await startPane(deps);
+    // Test builds only (?smoke=PORT): the in-add-in smoke script, after the pane is up.
+    const smoke = smokeFor({ search: location.search, host, pane, deps });
+    if (smoke) void smoke();
+  } catch (e) {
+    const view = errorView(e);
+    const box = byId("connection-error");
+    box.hidden = false;
+    box.textContent = `${view.code}: ${view.message}`;
+  } finally {
+    connection.settingsRead(); // cells never wait for settings that will not come
+  }
+  document.documentElement.dataset.ready = "true";
+}
+
+/** What Office says of itself, for Copy diagnostics: Office.context.diagnostics and the requirement sets the add-in uses. */
+function officeFacts(): OfficeFacts | null {
+  try {
+    const d = Office.context.diagnostics;
+    const supports: Record<string, boolean> = {};
+    for (const set of REQUIREMENT_SETS)
+      supports[`${set.name} ${set.version}`] = Office.context.requirements.isSetSupported(set.name, set.version);
+    return { host: String(d.host), platform: String(d.platform), version: String(d.version), supports };
+  } catch {
+    return null;
+  }
+}
+
+/** Office.addin where the host has it (SharedRuntime 1.1), else null. */
+function officeAddin(): Office.Addin | null {
+  try {
+    return typeof Office.addin?.onVisibilityModeChanged === "function" ? Office.addin : null;
+  } catch {
+    return null;
+  }
+}
