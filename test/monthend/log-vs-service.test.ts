@@ -6,12 +6,40 @@ import { verifyLogChain } from "../../src/monthend/log-chain-check";
 import { checkLogAgainstService, type ServiceCheckInput } from "../../src/monthend/log-vs-service";
 import type { MonthEndClient } from "../../src/monthend/month-data";
 import { reconcileMonth } from "../../src/monthend/run-month-end";
-import { CHAIN_FORMS, CHAIN_START, finalHashOf, rowHashOf, type ChainForm } from "../../src/trading/log/log-chain";
-import { LOG_COLUMNS, LOG_HEADERS, LOG_SHEET_NAME, LOG_TABLE_NAME, type LogColumn, type LogRecord } from "../../src/trading/log/hedge-log";
+import { CHAIN_FORMS, CHAIN_START, finalHashOf, rowHashOf } from "../../src/trading/log/log-chain";
+import { LOG_COLUMNS, LOG_HEADERS, LOG_SHEET_NAME, LOG_TABLE_NAME, type LogRecord } from "../../src/trading/log/hedge-log";
 import type { PlacedLogRow } from "../../src/trading/workbook";
 import { logCells } from "../support/builders";
 
 const ACCOUNT = "0x00000000000000000000000000000000000000aa";
+
+const COLUMNS_MODULE = "../../src/trading/log/log-columns";
+/** A body column of the next chain form (2), as the recipe in src/README.md writes one. */
+const COUNTERPARTY = { field: "counterparty", header: "Counterparty", kind: "text", numberFormat: "@", width: 120, part: "body", chain: 2 };
+
+/** The chain and the check loaded afresh over LOG_COLUMNS with `extra` appended (as test/trading/log/new-column.test.ts does). */
+function withColumnAdded(extra: object) {
+  let loaded: {
+    chain: typeof import("../../src/trading/log/log-chain");
+    chainCheck: typeof import("../../src/monthend/log-chain-check");
+    check: typeof import("../../src/monthend/log-vs-service");
+  };
+  jest.isolateModules(() => {
+    jest.doMock(COLUMNS_MODULE, () => {
+      const real = jest.requireActual<typeof import("../../src/trading/log/log-columns")>(COLUMNS_MODULE);
+      return { ...real, LOG_COLUMNS: [...real.LOG_COLUMNS, extra] };
+    });
+    /* eslint-disable @typescript-eslint/no-require-imports */
+    loaded = {
+      chain: require("../../src/trading/log/log-chain"),
+      chainCheck: require("../../src/monthend/log-chain-check"),
+      check: require("../../src/monthend/log-vs-service"),
+    };
+    /* eslint-enable @typescript-eslint/no-require-imports */
+  });
+  jest.dontMock(COLUMNS_MODULE);
+  return loaded!;
+}
 const START = Date.UTC(2026, 10, 2, 9); // November 2026
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -63,11 +91,11 @@ function hedgeOf(r: LogRecord): Hedge {
 }
 
 /** Rows linked and sealed in sheet order. */
-function chained(rows: readonly LogRecord[], prev = CHAIN_START): LogRecord[] {
+function chained(rows: readonly LogRecord[], prev = CHAIN_START, chain = { rowHashOf, finalHashOf }): LogRecord[] {
   return rows.map((r) => {
     const row = { ...r, prevHash: prev };
-    row.rowHash = rowHashOf(prev, row);
-    row.finalHash = finalHashOf(row.rowHash, row);
+    row.rowHash = chain.rowHashOf(prev, row);
+    row.finalHash = chain.finalHashOf(row.rowHash, row);
     prev = row.rowHash;
     return row;
   });
@@ -488,26 +516,29 @@ describe("the service's actions after the newest row", () => {
 });
 
 describe("a new log column never breaks old seals (a new chain form)", () => {
-  const forms = CHAIN_FORMS as ChainForm[];
-  afterEach(() => {
-    while (forms.length > 1) forms.pop();
-  });
-
   it("5,000 rows written before the column: month end's chain check still verifies every one, and the rows written in the new form too", () => {
-    // The recipe: the field and its column, then a new form covering it. Old rows get the column empty (or typed in later).
-    forms.push({ version: 2, body: [...CHAIN_FORMS[0].body, "counterparty"], final: CHAIN_FORMS[0].final });
+    // The recipe: the field and its column (one line of LOG_COLUMNS), which makes a new form covering it; the modules
+    // are loaded afresh with it, so no other test sees it. Old rows get the column empty (or typed in later).
+    const m = withColumnAdded(COUNTERPARTY);
+    expect(m.chain.CHAIN_FORMS.map((f) => f.version)).toEqual([1, 2]);
     const old = ROWS.map((r, i) => ({ ...r, ...(i % 100 === 0 ? { counterparty: "typed later" } : {}) }) as LogRecord);
     const added = chained(
       Array.from({ length: 20 }, (_, i) => ({ ...openRow(5_000 + i), counterparty: `CP-${i}` }) as LogRecord),
       ROWS[ROWS.length - 1].rowHash!,
+      m.chain,
     );
     const placed = [...old, ...added].map((record, i) => ({ sheet: LOG_SHEET_NAME, rowNumber: i + 2, record }));
-    const report = verifyLogChain(placed, added[added.length - 1].rowHash!);
+    const report = m.chainCheck.verifyLogChain(placed, added[added.length - 1].rowHash!);
     expect(report.lines).toEqual([]);
     expect(report.chained).toBe(5_020);
     // The new column is covered on the rows written in its form.
     (placed[5_010].record as LogRecord & { counterparty: string }).counterparty = "edited";
-    expect(verifyLogChain(placed, added[added.length - 1].rowHash!).lines.map((l) => [l.kind, l.rowNumber])).toEqual([["edited", 5_012]]);
+    expect(m.chainCheck.verifyLogChain(placed, added[added.length - 1].rowHash!).lines.map((l) => [l.kind, l.rowNumber])).toEqual([
+      ["edited", 5_012],
+    ]);
+    // The shared modules still know one form.
+    expect(CHAIN_FORMS).toHaveLength(1);
+    expect(verifyLogChain(placed, added[added.length - 1].rowHash!).lines.map((l) => l.kind)).toContain("edited");
   }, 60_000);
 });
 
@@ -967,17 +998,24 @@ describe("the edges of a hedge's rows taken together", () => {
 
   it("a row is sealed in the chain form it was written in: a column a later form covers is the workbook's only on older rows", () => {
     const [old] = chained([open1({ hedgeId: "h-unknown" })]);
-    const forms = CHAIN_FORMS as ChainForm[];
-    const columns = LOG_COLUMNS as unknown as LogColumn[];
-    forms.push({ version: 2, body: [...CHAIN_FORMS[0].body, "counterparty"], final: CHAIN_FORMS[0].final });
-    columns.push({ ...LOG_COLUMNS[0], field: "counterparty" as keyof LogRecord, header: "Counterparty" });
-    try {
-      const [newer] = chained([{ ...open1({ hedgeId: "h-unknown", idempotencyKey: "k-new" }), counterparty: "CP" } as LogRecord]);
-      expect(run([old, newer], hedge1()).cells).toEqual({ checked: 0, sealed: 28 + 29, workbookOnly: 1 });
-    } finally {
-      forms.pop();
-      columns.pop();
-    }
+    // The log's way loaded afresh over LOG_COLUMNS with a body column of chain form 2 appended (as the recipe writes a
+    // new column): the shared list is never changed, so no other test can see the column.
+    const m = withColumnAdded(COUNTERPARTY);
+    expect(m.chain.CHAIN_FORMS[1]).toEqual({ version: 2, body: [...CHAIN_FORMS[0].body, "counterparty"], final: CHAIN_FORMS[0].final });
+    const row = { ...open1({ hedgeId: "h-unknown", idempotencyKey: "k-new" }), counterparty: "CP" } as LogRecord;
+    const [newer] = chained([row], CHAIN_START, m.chain);
+    const result = m.check.checkLogAgainstService({
+      rows: [old, newer].map((record, i) => ({ sheet: LOG_SHEET_NAME, rowNumber: i + 2, record })),
+      environment: "sandbox",
+      accountAddress: ACCOUNT,
+      hedges: [hedge1()],
+      history: [],
+      hedgesComplete: true,
+    });
+    expect(result.cells).toEqual({ checked: 0, sealed: 28 + 29, workbookOnly: 1 });
+    // The modules every other test uses still know one form and no such column.
+    expect(CHAIN_FORMS).toHaveLength(1);
+    expect(LOG_COLUMNS.some((c) => (c.field as string) === "counterparty")).toBe(false);
   });
 
   it("the cells counted in each class: by action, by what the service shows, by what the chain holds", () => {
