@@ -136,7 +136,7 @@ function workbookWith(rows: readonly LogRecord[]): MemoryWorkbook {
   return wb.addTable(LOG_TABLE_NAME, LOG_SHEET_NAME, `A1:${columnLetters(LOG_HEADERS.length - 1)}${rows.length + 1}`);
 }
 
-async function monthEnd(rows: readonly LogRecord[], client: MonthEndClient) {
+async function monthEnd(rows: readonly LogRecord[], client: MonthEndClient, writer = new MemorySheetWriter()) {
   const wb = workbookWith(rows);
   const { reconciliation } = await reconcileMonth(
     {
@@ -144,7 +144,7 @@ async function monthEnd(rows: readonly LogRecord[], client: MonthEndClient) {
       readLog: () => wb.readLog(),
       readLogRows: () => wb.readLogRows(),
       chainHead: async () => rows[rows.length - 1].rowHash ?? null,
-      writer: new MemorySheetWriter(),
+      writer,
       now: () => Date.UTC(2026, 11, 1, 9),
     },
     "2026-11",
@@ -1045,6 +1045,28 @@ describe("the edges of a hedge's rows taken together", () => {
     expect(run([{ ...linked, rowHash: null, finalHash: "x" }], hedge1()).cells).toEqual({ checked: 0, sealed: 0, workbookOnly: 28 });
     // An edited row (its link no longer holds) is still judged in the newest form.
     expect(run([{ ...linked, market: "EDITED" }], hedge1()).cells).toEqual({ checked: 0, sealed: 28, workbookOnly: 0 });
+  });
+});
+
+describe("the recon sheet's table of the log against the service", () => {
+  it("names each finding's kind in words the user reads, at its sheet and row", async () => {
+    const rows = chained([
+      { ...openRow(0), sentAt: iso(START + 10 * 60_000) }, // sent 10 minutes after its hedge opened
+      { ...openRow(1), loggedAt: iso(START - 2 * 86_400_000), sentAt: null }, // logged two days before it opened
+      { ...openRow(2), struckRate: 1600 },
+    ]);
+    const hedges = [...[0, 1, 2].map((i) => hedgeOf(openRow(i))), hedgeOf(openRow(9))]; // h-9: after the newest row, no row sent it
+    const writer = new MemorySheetWriter();
+    await monthEnd(rows, serviceOf(hedges).client, writer);
+    const grid = writer.sheets.get("Hedge Recon 2026-11")!.values;
+    const header = grid.findIndex((r) => r[0] === "Hedge Log against the service");
+    const end = grid.findIndex((r, i) => i > header && r[0] === "");
+    expect(grid.slice(header + 1, end < 0 ? undefined : end).map((r) => r.slice(0, 4))).toEqual([
+      ["Logged after the service acted", LOG_SHEET_NAME, 2, "Sent at (UTC)"],
+      ["Logged long before the service acted", LOG_SHEET_NAME, 3, "Logged at (UTC)"],
+      ["Differs from the service", LOG_SHEET_NAME, 4, "Struck rate"],
+      ["Rows cut off the end", LOG_SHEET_NAME, 4, ""],
+    ]);
   });
 });
 
