@@ -372,6 +372,9 @@ describe("what the sheet says of each finding", () => {
     expect(said({}, { status: "failed" })).toEqual([
       [LOG_SHEET_NAME, 7, "Row 7: Status: the log says filled, the service failed. Nothing was opened."],
     ]);
+    expect(said({ orderTxHash: "0xother" })).toEqual([
+      [LOG_SHEET_NAME, 7, "Row 7: Order tx hash: the log says 0xother, the service 0XORDER1."],
+    ]);
     // A hedge never goes back from filled: a row filled whose hedge is still in flight was not written from the service's answer.
     expect(said({}, { status: "submitted", fill_tx_hash: null, filled_at: null, struck_rate: null })).toEqual([
       [LOG_SHEET_NAME, 7, "Row 7: Status: the log says filled, the service submitted. The service has not filled it."],
@@ -426,6 +429,49 @@ describe("the service's actions after the newest row", () => {
     fees_usd: 0,
     hedge_id: h.id,
     client_reference: h.client_reference,
+  });
+
+  it("the log's own Open is its hedge's opening even when the hedge opened after it: by hedge id, or by client reference while it has no id", () => {
+    const later = (r: LogRecord) => ({ ...hedgeOf(r), opened_at: iso(Date.parse(r.loggedAt) + 5_000) }); // 5 s after the newest row
+    const byId = { ...openRow(0), clientReference: null };
+    expect(base([byId], [later(openRow(0))])).toEqual([]);
+    // Filled, its hedge opened 11 minutes after it was logged (sent again after a doubt): still its own, whatever the window.
+    expect(base([byId], [{ ...hedgeOf(openRow(0)), opened_at: iso(Date.parse(byId.loggedAt) + 11 * 60_000) }])).toEqual([]);
+    const byRef = { ...openRow(0), hedgeId: null, status: "submitted" };
+    expect(base([byRef], [later(openRow(0))])).toEqual([]);
+    // Neither the id nor the reference: an Open without either sends nothing the service shows (null is no reference).
+    const other = { ...openRow(0), hedgeId: "h-other", clientReference: null };
+    expect(base([other], [{ ...later(openRow(0)), client_reference: null }]).map((l) => l.kind)).toEqual(["cut_off"]);
+    // An Add, Reduce or Close never sends an open.
+    expect(base([{ ...openRow(0), action: "add" }], [later(openRow(0))]).map((l) => l.kind)).toEqual(["cut_off"]);
+  });
+
+  it("a reduction is the log's only on the hedge its row names (or, without an id, its market and side), from 10 minutes before", () => {
+    const open = openRow(0);
+    const reduce = (over: Partial<LogRecord>) => ({ ...openRow(1), action: "reduce", side: open.side, hedgeId: "h-0", ...over });
+    const hedge = hedgeOf(open);
+    const t = Date.parse(openRow(1).loggedAt) + 60_000;
+    const decrease = (over: Partial<ClosedHedge> = {}) => ({ ...closed(hedge, "decrease", t, 1_000), ...over });
+    expect(base([open, reduce({})], [hedge], [decrease()])).toEqual([]);
+    // Another hedge's reduction of the same market and side: not this row's.
+    expect(base([open, reduce({})], [hedge], [decrease({ hedge_id: "h-9" })]).length).toBe(1);
+    // A row without a hedge id: its market and side, not another market's.
+    expect(base([open, reduce({ hedgeId: null, status: "submitted" })], [hedge], [decrease({ hedge_id: null })])).toEqual([]);
+    expect(
+      base([open, reduce({ hedgeId: null, status: "submitted" })], [hedge], [decrease({ hedge_id: null, market: "USDTKES" })]).length,
+    ).toBe(1);
+    // A final row logged exactly 10 minutes before the reduction sent it; a millisecond earlier, not.
+    const at = (ms: number) => reduce({ loggedAt: iso(ms) });
+    expect(base([open, at(t - 10 * 60_000)], [hedge], [decrease()])).toEqual([]);
+    expect(base([open, at(t - 10 * 60_000 - 1)], [hedge], [decrease()]).length).toBe(1);
+  });
+
+  it("of rows logged at the same newest instant, the first in the sheet is named", () => {
+    const rows = [openRow(0), { ...openRow(1), loggedAt: openRow(0).loggedAt }];
+    const cut = base(rows, [...rows.map(hedgeOf), hedgeOf(openRow(2))]);
+    expect(cut.map((l) => l.message)).toEqual([
+      expect.stringContaining(`after the newest row of the log (row 2, logged ${rows[0].loggedAt})`),
+    ]);
   });
 
   it("an open the log never sent, after its newest row, is named at the log's last row; the log's own later fills are not", () => {

@@ -335,12 +335,13 @@ describe("fetchMonthData", () => {
       row({ hedgeId: "l3" }), // listed
       row({ hedgeId: "hist" }), // in the history
       row({ hedgeId: "h-ancient", loggedAt: "2026-10-01T00:00:00.000Z" }),
+      row({ hedgeId: "h-edge", loggedAt: "2026-10-24T00:00:00.000Z" }), // exactly 8 days before the month: recent still
       row({ hedgeId: "h-prod", environment: "production" }),
     ];
     const data = await fetchMonthData(client, NOV, log, { onProgress: (m) => progress.push(m) });
     expect(data.hedgesComplete).toBe(false);
-    expect(calls.filter((c) => c.startsWith("get ")).sort()).toEqual(["get h-gone", "get h-old"]);
-    expect(progress).toContain("Looking up 2 hedges named in the log…");
+    expect(calls.filter((c) => c.startsWith("get ")).sort()).toEqual(["get h-edge", "get h-gone", "get h-old"]);
+    expect(progress).toContain("Looking up 3 hedges named in the log…");
     expect(data.hedges.map((h) => h.id)).toContain("h-old");
     expect(data.hedges.map((h) => h.id)).not.toContain("h-gone");
     // Any other error stops the run rather than flag wrongly.
