@@ -46,6 +46,19 @@ describe("fetchHistory", () => {
     expect(read.records).toHaveLength(300);
   });
 
+  it("reads on when a full page's oldest record is at the window's very start: more records of that instant may follow", async () => {
+    const atStart = [0, 1, 2].map((i) => closed({ hedge_id: `start${i}`, closed_at: new Date(BASE).toISOString() }));
+    const read = await fetchHistory(service([...records(500).slice(1), ...atStart]), BASE, null);
+    expect(read.complete).toBe(true);
+    expect(read.records).toHaveLength(502);
+    expect(
+      read.records
+        .slice(-3)
+        .map((r) => r.hedge_id)
+        .sort(),
+    ).toEqual(["start0", "start1", "start2"]);
+  });
+
   it("says it was cut short when the page limit stops it with more to read", async () => {
     const client = service(records(1_203));
     const read = await fetchHistory(client, BASE, null, { maxHistoryPages: 2 });
