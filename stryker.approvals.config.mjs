@@ -13,7 +13,8 @@ export default {
     // (and the Office.js sheet's, the pane's view models') judge them.
     config: {
       ...base.jest.config,
-      testMatch: [
+      // MUTATION_SUITES narrows them further (the base configuration's testMatch).
+      testMatch: base.jest.config.testMatch ?? [
         "<rootDir>/test/trading/approvals/**/*.test.ts",
         "<rootDir>/test/excel/approvals-sheet.test.ts",
         "<rootDir>/test/taskpane/approvals-model.test.ts",

@@ -81,8 +81,9 @@ export default {
   timeoutMS: 20000,
   reporters: ["clear-text", "progress", "html", "json"],
   clearTextReporter: { allowColor: false, logTests: false, reportScoreTable: true },
-  htmlReporter: { fileName: "reports/mutation/index.html" },
-  jsonReporter: { fileName: "reports/mutation/mutation.json" },
+  // MUTATION_REPORT=reports/mutation/redact: a run's own report folder, so that runs one after another keep theirs.
+  htmlReporter: { fileName: `${process.env.MUTATION_REPORT ?? "reports/mutation"}/index.html` },
+  jsonReporter: { fileName: `${process.env.MUTATION_REPORT ?? "reports/mutation"}/mutation.json` },
   tempDirName: ".stryker-tmp",
   cleanTempDir: "always",
   ignorePatterns: ["dist", "coverage", "test/artifacts", "reports", ".stryker-tmp"],

@@ -149,6 +149,8 @@ describe("the edges of an echo: what is masked with it, and what stays beside it
   test("a base64 echo's padding is masked with it, and text after the padding stays", () => {
     expect(redactKey(`[${b64(KEY.slice(1))}]x`, KEY)).toBe(`[${MASKED}]x`);
     expect(b64(KEY.slice(1)).endsWith("==")).toBe(true);
+    // Inside a longer word (its decoding then reads nothing): found by the key's own base64, its padding masked with it.
+    for (const c of ["A", "+", "_"]) expect(redactKey(`[${c}${b64(KEY.slice(1))}]x`, KEY)).toBe(`[${MASKED}]x`);
   });
 
   test("a key with & < > \" ' written with named entities, in any case, with or without the ;", () => {

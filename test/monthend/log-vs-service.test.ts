@@ -6,12 +6,40 @@ import { verifyLogChain } from "../../src/monthend/log-chain-check";
 import { checkLogAgainstService, type ServiceCheckInput } from "../../src/monthend/log-vs-service";
 import type { MonthEndClient } from "../../src/monthend/month-data";
 import { reconcileMonth } from "../../src/monthend/run-month-end";
-import { CHAIN_FORMS, CHAIN_START, finalHashOf, rowHashOf, type ChainForm } from "../../src/trading/log/log-chain";
-import { LOG_COLUMNS, LOG_HEADERS, LOG_SHEET_NAME, LOG_TABLE_NAME, type LogColumn, type LogRecord } from "../../src/trading/log/hedge-log";
+import { CHAIN_FORMS, CHAIN_START, finalHashOf, rowHashOf } from "../../src/trading/log/log-chain";
+import { LOG_COLUMNS, LOG_HEADERS, LOG_SHEET_NAME, LOG_TABLE_NAME, type LogRecord } from "../../src/trading/log/hedge-log";
 import type { PlacedLogRow } from "../../src/trading/workbook";
 import { logCells } from "../support/builders";
 
 const ACCOUNT = "0x00000000000000000000000000000000000000aa";
+
+const COLUMNS_MODULE = "../../src/trading/log/log-columns";
+/** A body column of the next chain form (2), as the recipe in src/README.md writes one. */
+const COUNTERPARTY = { field: "counterparty", header: "Counterparty", kind: "text", numberFormat: "@", width: 120, part: "body", chain: 2 };
+
+/** The chain and the check loaded afresh over LOG_COLUMNS with `extra` appended (as test/trading/log/new-column.test.ts does). */
+function withColumnAdded(extra: object) {
+  let loaded: {
+    chain: typeof import("../../src/trading/log/log-chain");
+    chainCheck: typeof import("../../src/monthend/log-chain-check");
+    check: typeof import("../../src/monthend/log-vs-service");
+  };
+  jest.isolateModules(() => {
+    jest.doMock(COLUMNS_MODULE, () => {
+      const real = jest.requireActual<typeof import("../../src/trading/log/log-columns")>(COLUMNS_MODULE);
+      return { ...real, LOG_COLUMNS: [...real.LOG_COLUMNS, extra] };
+    });
+    /* eslint-disable @typescript-eslint/no-require-imports */
+    loaded = {
+      chain: require("../../src/trading/log/log-chain"),
+      chainCheck: require("../../src/monthend/log-chain-check"),
+      check: require("../../src/monthend/log-vs-service"),
+    };
+    /* eslint-enable @typescript-eslint/no-require-imports */
+  });
+  jest.dontMock(COLUMNS_MODULE);
+  return loaded!;
+}
 const START = Date.UTC(2026, 10, 2, 9); // November 2026
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -63,11 +91,11 @@ function hedgeOf(r: LogRecord): Hedge {
 }
 
 /** Rows linked and sealed in sheet order. */
-function chained(rows: readonly LogRecord[], prev = CHAIN_START): LogRecord[] {
+function chained(rows: readonly LogRecord[], prev = CHAIN_START, chain = { rowHashOf, finalHashOf }): LogRecord[] {
   return rows.map((r) => {
     const row = { ...r, prevHash: prev };
-    row.rowHash = rowHashOf(prev, row);
-    row.finalHash = finalHashOf(row.rowHash, row);
+    row.rowHash = chain.rowHashOf(prev, row);
+    row.finalHash = chain.finalHashOf(row.rowHash, row);
     prev = row.rowHash;
     return row;
   });
@@ -108,7 +136,7 @@ function workbookWith(rows: readonly LogRecord[]): MemoryWorkbook {
   return wb.addTable(LOG_TABLE_NAME, LOG_SHEET_NAME, `A1:${columnLetters(LOG_HEADERS.length - 1)}${rows.length + 1}`);
 }
 
-async function monthEnd(rows: readonly LogRecord[], client: MonthEndClient) {
+async function monthEnd(rows: readonly LogRecord[], client: MonthEndClient, writer = new MemorySheetWriter()) {
   const wb = workbookWith(rows);
   const { reconciliation } = await reconcileMonth(
     {
@@ -116,7 +144,7 @@ async function monthEnd(rows: readonly LogRecord[], client: MonthEndClient) {
       readLog: () => wb.readLog(),
       readLogRows: () => wb.readLogRows(),
       chainHead: async () => rows[rows.length - 1].rowHash ?? null,
-      writer: new MemorySheetWriter(),
+      writer,
       now: () => Date.UTC(2026, 11, 1, 9),
     },
     "2026-11",
@@ -344,6 +372,9 @@ describe("what the sheet says of each finding", () => {
     expect(said({}, { status: "failed" })).toEqual([
       [LOG_SHEET_NAME, 7, "Row 7: Status: the log says filled, the service failed. Nothing was opened."],
     ]);
+    expect(said({ orderTxHash: "0xother" })).toEqual([
+      [LOG_SHEET_NAME, 7, "Row 7: Order tx hash: the log says 0xother, the service 0XORDER1."],
+    ]);
     // A hedge never goes back from filled: a row filled whose hedge is still in flight was not written from the service's answer.
     expect(said({}, { status: "submitted", fill_tx_hash: null, filled_at: null, struck_rate: null })).toEqual([
       [LOG_SHEET_NAME, 7, "Row 7: Status: the log says filled, the service submitted. The service has not filled it."],
@@ -398,6 +429,49 @@ describe("the service's actions after the newest row", () => {
     fees_usd: 0,
     hedge_id: h.id,
     client_reference: h.client_reference,
+  });
+
+  it("the log's own Open is its hedge's opening even when the hedge opened after it: by hedge id, or by client reference while it has no id", () => {
+    const later = (r: LogRecord) => ({ ...hedgeOf(r), opened_at: iso(Date.parse(r.loggedAt) + 5_000) }); // 5 s after the newest row
+    const byId = { ...openRow(0), clientReference: null };
+    expect(base([byId], [later(openRow(0))])).toEqual([]);
+    // Filled, its hedge opened 11 minutes after it was logged (sent again after a doubt): still its own, whatever the window.
+    expect(base([byId], [{ ...hedgeOf(openRow(0)), opened_at: iso(Date.parse(byId.loggedAt) + 11 * 60_000) }])).toEqual([]);
+    const byRef = { ...openRow(0), hedgeId: null, status: "submitted" };
+    expect(base([byRef], [later(openRow(0))])).toEqual([]);
+    // Neither the id nor the reference: an Open without either sends nothing the service shows (null is no reference).
+    const other = { ...openRow(0), hedgeId: "h-other", clientReference: null };
+    expect(base([other], [{ ...later(openRow(0)), client_reference: null }]).map((l) => l.kind)).toEqual(["cut_off"]);
+    // An Add, Reduce or Close never sends an open.
+    expect(base([{ ...openRow(0), action: "add" }], [later(openRow(0))]).map((l) => l.kind)).toEqual(["cut_off"]);
+  });
+
+  it("a reduction is the log's only on the hedge its row names (or, without an id, its market and side), from 10 minutes before", () => {
+    const open = openRow(0);
+    const reduce = (over: Partial<LogRecord>) => ({ ...openRow(1), action: "reduce", side: open.side, hedgeId: "h-0", ...over });
+    const hedge = hedgeOf(open);
+    const t = Date.parse(openRow(1).loggedAt) + 60_000;
+    const decrease = (over: Partial<ClosedHedge> = {}) => ({ ...closed(hedge, "decrease", t, 1_000), ...over });
+    expect(base([open, reduce({})], [hedge], [decrease()])).toEqual([]);
+    // Another hedge's reduction of the same market and side: not this row's.
+    expect(base([open, reduce({})], [hedge], [decrease({ hedge_id: "h-9" })]).length).toBe(1);
+    // A row without a hedge id: its market and side, not another market's.
+    expect(base([open, reduce({ hedgeId: null, status: "submitted" })], [hedge], [decrease({ hedge_id: null })])).toEqual([]);
+    expect(
+      base([open, reduce({ hedgeId: null, status: "submitted" })], [hedge], [decrease({ hedge_id: null, market: "USDTKES" })]).length,
+    ).toBe(1);
+    // A final row logged exactly 10 minutes before the reduction sent it; a millisecond earlier, not.
+    const at = (ms: number) => reduce({ loggedAt: iso(ms) });
+    expect(base([open, at(t - 10 * 60_000)], [hedge], [decrease()])).toEqual([]);
+    expect(base([open, at(t - 10 * 60_000 - 1)], [hedge], [decrease()]).length).toBe(1);
+  });
+
+  it("of rows logged at the same newest instant, the first in the sheet is named", () => {
+    const rows = [openRow(0), { ...openRow(1), loggedAt: openRow(0).loggedAt }];
+    const cut = base(rows, [...rows.map(hedgeOf), hedgeOf(openRow(2))]);
+    expect(cut.map((l) => l.message)).toEqual([
+      expect.stringContaining(`after the newest row of the log (row 2, logged ${rows[0].loggedAt})`),
+    ]);
   });
 
   it("an open the log never sent, after its newest row, is named at the log's last row; the log's own later fills are not", () => {
@@ -488,26 +562,29 @@ describe("the service's actions after the newest row", () => {
 });
 
 describe("a new log column never breaks old seals (a new chain form)", () => {
-  const forms = CHAIN_FORMS as ChainForm[];
-  afterEach(() => {
-    while (forms.length > 1) forms.pop();
-  });
-
   it("5,000 rows written before the column: month end's chain check still verifies every one, and the rows written in the new form too", () => {
-    // The recipe: the field and its column, then a new form covering it. Old rows get the column empty (or typed in later).
-    forms.push({ version: 2, body: [...CHAIN_FORMS[0].body, "counterparty"], final: CHAIN_FORMS[0].final });
+    // The recipe: the field and its column (one line of LOG_COLUMNS), which makes a new form covering it; the modules
+    // are loaded afresh with it, so no other test sees it. Old rows get the column empty (or typed in later).
+    const m = withColumnAdded(COUNTERPARTY);
+    expect(m.chain.CHAIN_FORMS.map((f) => f.version)).toEqual([1, 2]);
     const old = ROWS.map((r, i) => ({ ...r, ...(i % 100 === 0 ? { counterparty: "typed later" } : {}) }) as LogRecord);
     const added = chained(
       Array.from({ length: 20 }, (_, i) => ({ ...openRow(5_000 + i), counterparty: `CP-${i}` }) as LogRecord),
       ROWS[ROWS.length - 1].rowHash!,
+      m.chain,
     );
     const placed = [...old, ...added].map((record, i) => ({ sheet: LOG_SHEET_NAME, rowNumber: i + 2, record }));
-    const report = verifyLogChain(placed, added[added.length - 1].rowHash!);
+    const report = m.chainCheck.verifyLogChain(placed, added[added.length - 1].rowHash!);
     expect(report.lines).toEqual([]);
     expect(report.chained).toBe(5_020);
     // The new column is covered on the rows written in its form.
     (placed[5_010].record as LogRecord & { counterparty: string }).counterparty = "edited";
-    expect(verifyLogChain(placed, added[added.length - 1].rowHash!).lines.map((l) => [l.kind, l.rowNumber])).toEqual([["edited", 5_012]]);
+    expect(m.chainCheck.verifyLogChain(placed, added[added.length - 1].rowHash!).lines.map((l) => [l.kind, l.rowNumber])).toEqual([
+      ["edited", 5_012],
+    ]);
+    // The shared modules still know one form.
+    expect(CHAIN_FORMS).toHaveLength(1);
+    expect(verifyLogChain(placed, added[added.length - 1].rowHash!).lines.map((l) => l.kind)).toContain("edited");
   }, 60_000);
 });
 
@@ -967,17 +1044,24 @@ describe("the edges of a hedge's rows taken together", () => {
 
   it("a row is sealed in the chain form it was written in: a column a later form covers is the workbook's only on older rows", () => {
     const [old] = chained([open1({ hedgeId: "h-unknown" })]);
-    const forms = CHAIN_FORMS as ChainForm[];
-    const columns = LOG_COLUMNS as unknown as LogColumn[];
-    forms.push({ version: 2, body: [...CHAIN_FORMS[0].body, "counterparty"], final: CHAIN_FORMS[0].final });
-    columns.push({ ...LOG_COLUMNS[0], field: "counterparty" as keyof LogRecord, header: "Counterparty" });
-    try {
-      const [newer] = chained([{ ...open1({ hedgeId: "h-unknown", idempotencyKey: "k-new" }), counterparty: "CP" } as LogRecord]);
-      expect(run([old, newer], hedge1()).cells).toEqual({ checked: 0, sealed: 28 + 29, workbookOnly: 1 });
-    } finally {
-      forms.pop();
-      columns.pop();
-    }
+    // The log's way loaded afresh over LOG_COLUMNS with a body column of chain form 2 appended (as the recipe writes a
+    // new column): the shared list is never changed, so no other test can see the column.
+    const m = withColumnAdded(COUNTERPARTY);
+    expect(m.chain.CHAIN_FORMS[1]).toEqual({ version: 2, body: [...CHAIN_FORMS[0].body, "counterparty"], final: CHAIN_FORMS[0].final });
+    const row = { ...open1({ hedgeId: "h-unknown", idempotencyKey: "k-new" }), counterparty: "CP" } as LogRecord;
+    const [newer] = chained([row], CHAIN_START, m.chain);
+    const result = m.check.checkLogAgainstService({
+      rows: [old, newer].map((record, i) => ({ sheet: LOG_SHEET_NAME, rowNumber: i + 2, record })),
+      environment: "sandbox",
+      accountAddress: ACCOUNT,
+      hedges: [hedge1()],
+      history: [],
+      hedgesComplete: true,
+    });
+    expect(result.cells).toEqual({ checked: 0, sealed: 28 + 29, workbookOnly: 1 });
+    // The modules every other test uses still know one form and no such column.
+    expect(CHAIN_FORMS).toHaveLength(1);
+    expect(LOG_COLUMNS.some((c) => (c.field as string) === "counterparty")).toBe(false);
   });
 
   it("the cells counted in each class: by action, by what the service shows, by what the chain holds", () => {
@@ -1007,6 +1091,28 @@ describe("the edges of a hedge's rows taken together", () => {
     expect(run([{ ...linked, rowHash: null, finalHash: "x" }], hedge1()).cells).toEqual({ checked: 0, sealed: 0, workbookOnly: 28 });
     // An edited row (its link no longer holds) is still judged in the newest form.
     expect(run([{ ...linked, market: "EDITED" }], hedge1()).cells).toEqual({ checked: 0, sealed: 28, workbookOnly: 0 });
+  });
+});
+
+describe("the recon sheet's table of the log against the service", () => {
+  it("names each finding's kind in words the user reads, at its sheet and row", async () => {
+    const rows = chained([
+      { ...openRow(0), sentAt: iso(START + 10 * 60_000) }, // sent 10 minutes after its hedge opened
+      { ...openRow(1), loggedAt: iso(START - 2 * 86_400_000), sentAt: null }, // logged two days before it opened
+      { ...openRow(2), struckRate: 1600 },
+    ]);
+    const hedges = [...[0, 1, 2].map((i) => hedgeOf(openRow(i))), hedgeOf(openRow(9))]; // h-9: after the newest row, no row sent it
+    const writer = new MemorySheetWriter();
+    await monthEnd(rows, serviceOf(hedges).client, writer);
+    const grid = writer.sheets.get("Hedge Recon 2026-11")!.values;
+    const header = grid.findIndex((r) => r[0] === "Hedge Log against the service");
+    const end = grid.findIndex((r, i) => i > header && r[0] === "");
+    expect(grid.slice(header + 1, end < 0 ? undefined : end).map((r) => r.slice(0, 4))).toEqual([
+      ["Logged after the service acted", LOG_SHEET_NAME, 2, "Sent at (UTC)"],
+      ["Logged long before the service acted", LOG_SHEET_NAME, 3, "Logged at (UTC)"],
+      ["Differs from the service", LOG_SHEET_NAME, 4, "Struck rate"],
+      ["Rows cut off the end", LOG_SHEET_NAME, 4, ""],
+    ]);
   });
 });
 

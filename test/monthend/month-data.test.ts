@@ -46,6 +46,19 @@ describe("fetchHistory", () => {
     expect(read.records).toHaveLength(300);
   });
 
+  it("reads on when a full page's oldest record is at the window's very start: more records of that instant may follow", async () => {
+    const atStart = [0, 1, 2].map((i) => closed({ hedge_id: `start${i}`, closed_at: new Date(BASE).toISOString() }));
+    const read = await fetchHistory(service([...records(500).slice(1), ...atStart]), BASE, null);
+    expect(read.complete).toBe(true);
+    expect(read.records).toHaveLength(502);
+    expect(
+      read.records
+        .slice(-3)
+        .map((r) => r.hedge_id)
+        .sort(),
+    ).toEqual(["start0", "start1", "start2"]);
+  });
+
   it("says it was cut short when the page limit stops it with more to read", async () => {
     const client = service(records(1_203));
     const read = await fetchHistory(client, BASE, null, { maxHistoryPages: 2 });
@@ -335,12 +348,13 @@ describe("fetchMonthData", () => {
       row({ hedgeId: "l3" }), // listed
       row({ hedgeId: "hist" }), // in the history
       row({ hedgeId: "h-ancient", loggedAt: "2026-10-01T00:00:00.000Z" }),
+      row({ hedgeId: "h-edge", loggedAt: "2026-10-24T00:00:00.000Z" }), // exactly 8 days before the month: recent still
       row({ hedgeId: "h-prod", environment: "production" }),
     ];
     const data = await fetchMonthData(client, NOV, log, { onProgress: (m) => progress.push(m) });
     expect(data.hedgesComplete).toBe(false);
-    expect(calls.filter((c) => c.startsWith("get ")).sort()).toEqual(["get h-gone", "get h-old"]);
-    expect(progress).toContain("Looking up 2 hedges named in the log…");
+    expect(calls.filter((c) => c.startsWith("get ")).sort()).toEqual(["get h-edge", "get h-gone", "get h-old"]);
+    expect(progress).toContain("Looking up 3 hedges named in the log…");
     expect(data.hedges.map((h) => h.id)).toContain("h-old");
     expect(data.hedges.map((h) => h.id)).not.toContain("h-gone");
     // Any other error stops the run rather than flag wrongly.
