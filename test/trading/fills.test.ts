@@ -173,6 +173,9 @@ describe("a poll round (pollOnce)", () => {
     });
     // Not there yet against its own Notional before, with no next row.
     expect(verdictOf("k-add-2")).toMatchObject({ kind: "absent" });
+    // Without a chain, the Add is judged by the hedge alone: 70,000 is neither 100,000 nor 110,000.
+    const alone = await pollOnce(service([hedge({ id: "h1", status: "filled", notional_usd: 70_000 })]).client, [add]);
+    expect(alone.judged[0].verdict).toMatchObject({ kind: "unclear" });
 
     const opens = service([hedge({ id: "h1", status: "submitted" })]);
     const asked = jest.fn(() => () => null);

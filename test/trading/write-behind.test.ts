@@ -20,8 +20,11 @@ function entry(intent: Intent, message: string): StoredIntent {
   return { record: { ...intentToLogRecord(intent), message }, keyId: null, anchor: null, finalAt: null };
 }
 
-/** A queue over a store and a log that note every call (in one list, to see their order); `failPuts` puts fail first. */
-function queue(options: { failPuts?: number; held?: Map<string, Intent>; store?: boolean } = {}) {
+/**
+ * A queue over a store and a log that note every call (in one list, to see their order); the first `failPuts` puts fail,
+ * `duringPut` runs while a put is out.
+ */
+function queue(options: { failPuts?: number; held?: Map<string, Intent>; store?: boolean; duringPut?: () => void } = {}) {
   const calls: string[] = [];
   const puts: StoredIntent[][] = [];
   const updates: LogUpdate[][] = [];
@@ -42,6 +45,7 @@ function queue(options: { failPuts?: number; held?: Map<string, Intent>; store?:
             scope: "sandbox|0xaa",
             put: async (scope, entries) => {
               calls.push(`put ${scope}`);
+              options.duringPut?.();
               if (failPuts-- > 0) throw new Error("storage is busy");
               puts.push([...entries]);
             },
@@ -72,16 +76,23 @@ describe("the write-behind queue", () => {
     expect(calls).toHaveLength(2);
   });
 
-  it("a failed write keeps its entries for the next flush, under an entry of the same row queued meanwhile; the log waits", async () => {
+  it("a failed write keeps its entries for the next flush, under an entry of the same row queued while it was out; the log waits", async () => {
     const [a, b] = [row("k-a"), row("k-b")];
-    const { wb, calls, puts } = queue({ failPuts: 1 });
+    let first = true;
+    const { wb, calls, puts } = queue({
+      failPuts: 1,
+      duringPut: () => {
+        // The row changes again while the first write is out.
+        if (first) wb.store(entry(a, "filled"));
+        first = false;
+      },
+    });
     wb.store(entry(a, "sent"));
     wb.store(entry(b, "sent"));
     wb.log(a, { status: "submitted" });
     await expect(wb.flush()).rejects.toThrow("storage is busy");
     expect(calls).toEqual(["put sandbox|0xaa"]);
     expect(wb.unflushed()).toBe(2);
-    wb.store(entry(a, "filled"));
     await wb.flush();
     expect(puts).toEqual([[entry(a, "filled"), entry(b, "sent")]]);
     expect(calls).toEqual(["put sandbox|0xaa", "put sandbox|0xaa", "log"]);
