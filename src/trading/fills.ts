@@ -4,7 +4,7 @@ import type { HedgingClient } from "../api/client";
 import { isHedgingApiError } from "../api/errors";
 import { LIST_LIMIT_MAX, type ClosedHedge, type Hedge, type HedgeStatus } from "../api/schemas";
 import type { Intent } from "./intent";
-import { attributeOpen, CLOCK_SKEW_MS, verdict, type Evidence, type Judged } from "./verdict";
+import { attributeOpen, chained, CLOCK_SKEW_MS, verdict, type Evidence, type Judged } from "./verdict";
 
 /** The desk polls for fills this often while rows wait for theirs: a batch is seen filled within half a second of its last fill (issue 11). */
 export const FILL_POLL_MS = 500;
@@ -169,17 +169,20 @@ async function pages(
  * One poll round over rows the service accepted (`submitted`): Opens are found in `status=submitted` pages (or
  * `status=filled` once filled), Adds / Reduces / Closes in `status=filled` pages (their hedge stays filled until the
  * action shows), about ⌈N/500⌉ list calls for N rows. Rows the pages do not show (hedge closed or failed, or unknown) are
- * read by id, at most MAX_GETS_PER_ROUND a round. A closed hedge's records come from one history call. `next` names
- * each row's next row on its side (verdict.ts's chain).
+ * read by id, at most MAX_GETS_PER_ROUND a round. A closed hedge's records come from one history call. `chain` gives
+ * each row's next row on its side (verdict.ts's chainOf), taken once and only when a row of a chain is judged: a round of
+ * Opens never asks for it.
  */
 export async function pollOnce(
   client: HedgingClient,
   rows: readonly Intent[],
   signal?: AbortSignal,
   taken?: () => OpenedHedges,
-  next: (row: Intent) => Intent | null = () => null,
+  chain: () => (row: Intent) => Intent | null = () => () => null,
 ): Promise<PollRound> {
   const round: PollRound = { judged: [], notFound: [], requests: 0 };
+  let nextOf: ((row: Intent) => Intent | null) | undefined;
+  const next = (r: Intent) => (chained(r) ? (nextOf ??= chain())(r) : null);
   const seen = new Map<string, Hedge>();
   let held: OpenedHedges | undefined;
   const heldOnce = taken && (() => (held ??= taken()));

@@ -93,7 +93,6 @@ export class Journal {
       workbook,
       store: store && { put: (scope, entries) => store.put(scope, entries), scope: options.scope! },
       intent: (key) => this.intents.get(key),
-      entry: (intent) => this.entry(intent),
       appendAgain: (intents) => this.appendLinked(intents),
       report: (e) => this.report(e),
       delayMs: options.flushDelayMs ?? 100,
@@ -183,6 +182,8 @@ export class Journal {
     }
     report.orphans = [...this.orphans.values()]; // after pruning: a row listed can be restored
     report.otherWorkbooks = [...this.others.values()];
+    // Queued entries as the journal holds their rows now (a row it no longer holds is not written).
+    this.queue.retake((key) => (this.intents.has(key) ? this.entry(this.intents.get(key)!) : undefined));
     await this.flush(); // what the merge queued (nothing: no call)
     return report;
   }
@@ -225,7 +226,7 @@ export class Journal {
       this.orphans.delete(intent.idempotencyKey);
       this.copies.delete(intent.idempotencyKey);
       this.lastKey = intent.idempotencyKey;
-      this.queue.store(intent.idempotencyKey);
+      this.queue.store(this.entry(intent));
     }
     const back = new Set(intents.map((i) => i.idempotencyKey));
     this.elsewhere = this.elsewhere.filter((r) => !back.has(r.idempotencyKey));
@@ -316,7 +317,7 @@ export class Journal {
     const stored = this.fromStore(entry);
     if (!stored) return fromLog!;
     const merged = mergeRow(fromLog, record, stored);
-    if (merged.storeAgain) this.queue.store(merged.intent.idempotencyKey);
+    if (merged.storeAgain) this.queue.store(this.entry(merged.intent));
     if (Object.keys(merged.logFix).length > 0) this.queue.log(merged.intent, merged.logFix);
     if (merged.edited.length > 0) report.edited.push({ intent: merged.intent, fields: merged.edited });
     return merged.intent;
@@ -421,7 +422,7 @@ export class Journal {
     // Why a row was parked is this computer's (its Message says it in the log).
     const { parkedFor: _mine, ...logged } = changed;
     if (Object.keys(logged).length > 0) this.queue.log(intent, logged);
-    this.queue.store(intent.idempotencyKey);
+    this.queue.store(this.entry(intent));
     this.queue.soon();
     return changed;
   }

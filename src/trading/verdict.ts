@@ -226,18 +226,23 @@ export function nextInChain(intent: Intent, side: readonly Intent[]): Intent | n
   return chainOf(side)(intent);
 }
 
+/** Whether a row can be judged in its side's chain: an Add, Reduce or Close that left on the hedge it names (an Open has none). */
+export function chained(intent: Intent): intent is Intent & { hedgeId: string; sentAt: string } {
+  return intent.action !== "open" && !!intent.hedgeId && intent.sentAt !== null;
+}
+
 /** nextInChain over one set of rows, indexed once (a poll round judges thousands of rows against the same journal). */
 export function chainOf(rows: readonly Intent[]): (intent: Intent) => Intent | null {
   const byHedge = new Map<string, Intent[]>();
   for (const o of rows) {
-    if (o.action === "open" || !o.hedgeId || o.sentAt === null) continue;
+    if (!chained(o)) continue;
     const list = byHedge.get(o.hedgeId);
     if (list) list.push(o);
     else byHedge.set(o.hedgeId, [o]);
   }
   for (const list of byHedge.values()) list.sort(sideOrder);
   return (intent) => {
-    if (intent.action === "open" || !intent.hedgeId || intent.sentAt === null) return null;
+    if (!chained(intent)) return null;
     const list = (byHedge.get(intent.hedgeId) ?? []).filter((o) => o.market === intent.market && o.side === intent.side);
     const at = list.findIndex((o) => o.idempotencyKey === intent.idempotencyKey);
     const next = at >= 0 ? list[at + 1] : list.find((o) => sideOrder(intent, o) < 0);

@@ -1,4 +1,4 @@
-// The journal's write-behind queue: status updates coalesced per row and written within a short delay (or at once on flush), this computer's journal first, then the Hedge Log in one call; a failed write kept for the next flush, a row the log lost written again and reported.
+// The journal's write-behind queue: status updates coalesced per row and written within a short delay (or at once on flush), this computer's journal first (the entries the journal queued), then the Hedge Log in one call; a failed write kept for the next flush, a row the log lost written again and reported.
 import type { Workbook } from "./workbook";
 import { LOG_SHEET_NAME, type LogUpdate } from "./log/hedge-log";
 import type { Intent } from "./intent";
@@ -9,10 +9,8 @@ export interface WriteBehindPorts {
   workbook: Pick<Workbook, "ensureLog" | "updateLog">;
   /** This computer's journal and its scope; none: the log alone. */
   store?: { put: IntentStore["put"]; scope: string };
-  /** The row of a key as the journal holds it now (undefined: it holds it no more). */
+  /** The row of a key as the journal holds it now (undefined: it holds it no more): a row the log lost is written again from it. */
   intent(idempotencyKey: string): Intent | undefined;
-  /** A row's entry in this computer's journal. */
-  entry(intent: Intent): StoredIntent;
   /** Appends rows the log lost at its end (as links of its chain). */
   appendAgain(intents: Intent[]): Promise<void>;
   report(error: Error): void;
@@ -22,7 +20,8 @@ export interface WriteBehindPorts {
 
 export class WriteBehind {
   private readonly pendingLog = new Map<string, LogUpdate>();
-  private readonly pendingStore = new Set<string>();
+  /** Entries for this computer's journal, by idempotency key: the newest queued for a row replaces the one before. */
+  private readonly pendingStore = new Map<string, StoredIntent>();
   private timer: ReturnType<typeof setTimeout> | null = null;
   private flushing: Promise<void> = Promise.resolve();
   private logEnsured = false;
@@ -35,9 +34,21 @@ export class WriteBehind {
     this.pendingLog.set(intent.idempotencyKey, { ...queued, ...fields });
   }
 
-  /** Queues a row's entry in this computer's journal (written as the row is at flush time). */
-  store(idempotencyKey: string): void {
-    this.pendingStore.add(idempotencyKey);
+  /** Queues a row's entry in this computer's journal, as the journal made it when the row changed (the newest one is written). */
+  store(entry: StoredIntent): void {
+    this.pendingStore.set(entry.record.idempotencyKey, entry);
+  }
+
+  /**
+   * The journal read its rows again: each queued entry is made again from the row it holds now (`entryOf`), and dropped
+   * when it holds the row no more.
+   */
+  retake(entryOf: (idempotencyKey: string) => StoredIntent | undefined): void {
+    for (const key of [...this.pendingStore.keys()]) {
+      const entry = entryOf(key);
+      if (entry) this.pendingStore.set(key, entry);
+      else this.pendingStore.delete(key);
+    }
   }
 
   /** Flushes within the delay (one timer for every update meanwhile; flush() clears it, so the next update arms a new one). */
@@ -57,17 +68,17 @@ export class WriteBehind {
 
   private async write(): Promise<void> {
     const { store, report } = this.ports;
-    const storeKeys = [...this.pendingStore];
+    const entries = [...this.pendingStore.values()];
     this.pendingStore.clear();
-    if (store && storeKeys.length > 0) {
-      const entries = storeKeys.map((k) => this.ports.intent(k)).filter((i): i is Intent => i !== undefined);
+    if (store && entries.length > 0) {
       try {
-        await store.put(
-          store.scope,
-          entries.map((i) => this.ports.entry(i)),
-        );
+        await store.put(store.scope, entries);
       } catch (e) {
-        for (const k of storeKeys) this.pendingStore.add(k);
+        // Put them back under anything newer, to be written next time.
+        for (const entry of entries) {
+          const key = entry.record.idempotencyKey;
+          if (!this.pendingStore.has(key)) this.pendingStore.set(key, entry);
+        }
         report(e instanceof Error ? e : new Error(String(e)));
         throw e;
       }

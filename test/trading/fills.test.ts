@@ -153,6 +153,37 @@ describe("a poll round (pollOnce)", () => {
     expect(calls).toEqual([]);
   });
 
+  it("judges a row of a side's chain by the next row, taking the chain once a round; a round of Opens never asks for it", async () => {
+    // Add 10,000 on h1 (before 100,000) left, then a Reduce of 40,000 found h1 at 110,000; h1 is now at 70,000.
+    const add = row("add", { sentAt: at(1_000) });
+    const other = row("add", { idempotencyKey: "k-add-2", hedgeId: "h2", side: "sell", sentAt: at(1_000) });
+    const reduce = row("reduce", { idempotencyKey: "k-reduce", sentAt: at(2_000), notionalBefore: 110_000 });
+    const { client } = service([
+      hedge({ id: "h1", status: "filled", notional_usd: 70_000 }),
+      hedge({ id: "h2", status: "filled", side: "sell", notional_usd: 100_000 }),
+    ]);
+    const chain = jest.fn(() => (r: Intent) => (r === add ? reduce : null));
+    const round = await pollOnce(client, [add, other], undefined, undefined, chain);
+    expect(chain).toHaveBeenCalledTimes(1);
+    const verdictOf = (key: string) => round.judged.find((j) => j.intent.idempotencyKey === key)!.verdict;
+    // By the chain: the Reduce found 110,000 = 100,000 + 10,000. Alone, 70,000 would say nothing of this Add.
+    expect(verdictOf("k-add")).toMatchObject({ kind: "effect", patch: { status: "filled" } });
+    expect(verdictOf("k-add")).toMatchObject({
+      patch: { message: expect.stringContaining("next row of this side found the hedge at 110,000.00 USD") },
+    });
+    // Not there yet against its own Notional before, with no next row.
+    expect(verdictOf("k-add-2")).toMatchObject({ kind: "absent" });
+    // Without a chain, the Add is judged by the hedge alone: 70,000 is neither 100,000 nor 110,000.
+    const alone = await pollOnce(service([hedge({ id: "h1", status: "filled", notional_usd: 70_000 })]).client, [add]);
+    expect(alone.judged[0].verdict).toMatchObject({ kind: "unclear" });
+
+    const opens = service([hedge({ id: "h1", status: "submitted" })]);
+    const asked = jest.fn(() => () => null);
+    const openRound = await pollOnce(opens.client, [row("open", { sentAt: at(1_000) })], undefined, undefined, asked);
+    expect(asked).not.toHaveBeenCalled();
+    expect(openRound.judged).toHaveLength(1);
+  });
+
   it("an Add whose hedge failed is read by id (it left the filled pages) and judged failed, not left submitted", async () => {
     const { client, calls } = service([hedge({ id: "h0", status: "filled" }), hedge({ id: "h1", status: "failed" })]);
     const round = await pollOnce(client, [row("add")]);

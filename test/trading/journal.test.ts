@@ -401,6 +401,27 @@ describe("reading the log again while rows are being appended (Check again durin
   });
 });
 
+describe("changes queued when the journal reads its rows again", () => {
+  it("a row it no longer holds after the reading is not written to this computer's journal", async () => {
+    const store = new MemoryIntentStore();
+    const wb = saved([LOG_COLUMNS.map((c) => c.header)]);
+    const j = journalOf(wb, store); // writes wait 60 s: nothing is flushed before the reading
+    await j.load();
+    const kept = intent("kept");
+    await j.append([kept]);
+    // A row taken into memory that neither the log nor this computer's journal holds (the desk let go of it).
+    const gone = intent("gone", 1);
+    j.adopt(gone);
+    j.update(gone, { message: "Noted while the log was read again." });
+    j.update(kept, { message: "Sent; noted while the log was read again." });
+    await j.load(); // not this session's rows any more (no live rows): both are read from the log and the store
+    expect(j.get("gone")).toBeUndefined();
+    await j.flush();
+    const entries = await store.load(SCOPE);
+    expect(entries.map((e) => e.record.idempotencyKey)).toEqual(["kept"]);
+  });
+});
+
 describe("opening a workbook whose log differs from this computer's journal", () => {
   async function journalledAndLogged(i: Intent) {
     const store = new MemoryIntentStore();

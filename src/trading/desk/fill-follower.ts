@@ -59,7 +59,7 @@ export class FillFollower {
       rows.map((t) => t.intent),
       life,
       () => this.ctx.openedHedges(),
-      this.ctx.state.chain(),
+      () => this.ctx.state.chain(),
     );
     this.lastRoundRequests = round.requests;
     if (life.aborted) return;

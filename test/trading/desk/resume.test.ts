@@ -2,7 +2,7 @@
 import { Journal } from "../../../src/trading/journal";
 import { intentScope } from "../../../src/trading/intent-store";
 import { intentFromRow } from "../../../src/trading/intent";
-import { ACCOUNT } from "../../support/fake-service";
+import { ACCOUNT, KEY_ID } from "../../support/fake-service";
 import { START, iso, row, addRow, previewOf, world, byKey, advance, useDeskClock } from "../../support/desk-world";
 
 useDeskClock();
@@ -50,6 +50,19 @@ describe("the unfinished rows listed on opening, and what Resume does with each"
     const d = await w.journalled(addRow(4_000), {}, { loggedAt: iso(t0 - 60_000) });
     const { resumed } = await (await w.desk()).resume();
     expect(resumed.map((r) => r.idempotencyKey)).toEqual([d, c, a, b].map((r) => r.idempotencyKey));
+  });
+
+  it("a row journalled under another API key and never sent goes with this desk's key, which this computer's journal then names", async () => {
+    const w = world();
+    w.service.seed({ notional_usd: 100_000 });
+    const r = await w.journalled(addRow(1_000), {}, { keyId: "k-another-key" });
+    const desk = await w.desk();
+    await desk.resume();
+    await advance(100);
+    expect(w.service.posts.map((p) => p.key)).toEqual([r.idempotencyKey]);
+    const entry = (await w.store.load(intentScope("sandbox", ACCOUNT))).find((e) => e.record.idempotencyKey === r.idempotencyKey)!;
+    // A doubt about this send is then this key's own (asked, then sent again with the same idempotency key), not another key's.
+    expect(entry.keyId).toBe(KEY_ID);
   });
 
   it("the list never promises a re-send the desk would not make: a row sent with another API key minutes ago is for the user", async () => {

@@ -284,6 +284,20 @@ describe("what a row is told, as its patch (issue 38: the executor applies it, n
       kind: "adopt",
       patch: { status: "rejected", errorCode: "hedge_exists", message: "A hedge is open on this side. Use Add." },
     });
+    // A Reduce's answer names the notional the service expects too; an Open's (no such figure) waits for the fill.
+    const reduce = Object.assign(add("submitting"), { action: "reduce" as const });
+    expect(nextStep(reduce, { ...accepted, newNotional: 75_000 } as Shown, SENT)).toMatchObject({
+      patch: { message: "Submitted: the service expects the hedge at 75,000.00 USD." },
+    });
+    expect(nextStep(open("submitting"), accepted, SENT)).toMatchObject({ patch: { message: "Submitted: waiting for the fill." } });
+  });
+
+  it("no usable idempotency key: parked, saying it is never sent", () => {
+    expect(nextStep(add("submitting"), { kind: "no_key" }, NEVER)).toEqual({
+      kind: "park",
+      why: "no_key",
+      reason: "The row has no usable idempotency key: it is never sent.",
+    });
   });
 
   it("no open hedge just before an Add left: rejected, saying whether every open hedge was listed", () => {
@@ -318,6 +332,11 @@ describe("what a row is told, as its patch (issue 38: the executor applies it, n
     expect(nextStep(add("submitting"), doneSide(true), NEVER)).toEqual({
       kind: "adopt",
       patch: { status: "closed", notionalBefore: 100_000, message: "Done already by another approval of this batch." },
+    });
+    // A side with no hedge open now (a row below closed it) names no hedge: the row keeps the one it has.
+    expect(nextStep(add("submitting"), { ...doneSide(false), hedgeId: null } as Shown, NEVER)).toEqual({
+      kind: "adopt",
+      patch: { status: "filled", notionalBefore: 100_000, message: "Done already by another approval of this batch." },
     });
   });
 });

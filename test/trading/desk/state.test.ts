@@ -17,6 +17,7 @@ function row(key: string, market = "USDTNGN"): Intent {
 function world(rows: Intent[] = []) {
   const moved: Array<[string, IntentPatch]> = [];
   let alls = 0;
+  let flushes = 0;
   const journal = {
     update: (intent: Intent, patch: IntentPatch) => {
       const changed: IntentPatch = {};
@@ -29,7 +30,7 @@ function world(rows: Intent[] = []) {
       return changed;
     },
     all: () => (alls++, rows),
-    flush: async () => undefined,
+    flush: async () => void flushes++,
   } as unknown as Journal;
   const worked = rows.map((intent) => ({ intent }));
   const pending = () => worked.filter((t) => t.intent.status === "submitting" || t.intent.status === "submitted");
@@ -42,7 +43,7 @@ function world(rows: Intent[] = []) {
     },
   };
   state.followWith(follower);
-  return { state, moved, told, follower, chainBuilds: () => alls };
+  return { state, moved, told, follower, chainBuilds: () => alls, flushes: () => flushes };
 }
 
 describe("the desk state", () => {
@@ -119,6 +120,77 @@ describe("the desk state", () => {
     } finally {
       jest.useRealTimers();
     }
+  });
+
+  /** "now" when `p` settles within a few event-loop turns, else "waiting". */
+  const soon = (p: Promise<unknown>) => Promise.race([p.then(() => "now"), new Promise((r) => setTimeout(() => r("waiting"), 20))]);
+
+  it("until and settled resolve at once when their condition already holds, with no change to wait for", async () => {
+    const { state, flushes } = world([]);
+    expect(await soon(state.until(() => true))).toBe("now");
+    expect(await soon(state.settled(60_000))).toBe("now");
+    expect(flushes()).toBe(1);
+  });
+
+  it("settled waits for every row worked on, not the first to end; its wait ends with it (no timer left, asked once)", async () => {
+    jest.useFakeTimers();
+    try {
+      const [a, b] = [row("k-1"), row("k-2", "USDTKES")];
+      const { state, flushes } = world([a, b]);
+      let idle = false;
+      const settled = state.settled(60_000).then(() => (idle = true));
+      state.changeStatus(a, { status: "filled" });
+      await Promise.resolve();
+      expect(idle).toBe(false);
+      expect(flushes()).toBe(0); // not asked to write the journal yet: a row is still pending
+      state.changeStatus(b, { status: "filled" });
+      await settled;
+      expect(jest.getTimerCount()).toBe(0);
+      state.changed(); // nothing pending still: the settled wait is over and asks nothing more
+      expect(flushes()).toBe(1);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  it("a settled wait that gave up is over: the rows ending later ask nothing of it", async () => {
+    jest.useFakeTimers();
+    try {
+      const intent = row("k-1");
+      const { state, flushes } = world([intent]);
+      const settled = state.settled(1_000);
+      jest.advanceTimersByTime(1_000);
+      await expect(settled).rejects.toThrow("still not final");
+      state.changeStatus(intent, { status: "filled" });
+      expect(flushes()).toBe(0);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  it("a wait that ended is not asked again on later changes", async () => {
+    const intent = row("k-1");
+    const { state } = world([intent]);
+    let asked = 0;
+    const waiting = state.until(() => (asked++, intent.status === "submitted"));
+    state.changeStatus(intent, { status: "submitted" });
+    await waiting;
+    const before = asked;
+    state.changeStatus(intent, { status: "filled" });
+    expect(asked).toBe(before);
+  });
+
+  it("a desk that runs keeps its life when started again; stop ends that life, saying why", () => {
+    const { state } = world([row("k-1")]);
+    const life = state.life();
+    state.restart();
+    expect(state.life()).toBe(life);
+    state.stop();
+    expect(life.aborted).toBe(true);
+    expect((life.reason as Error).message).toBe("The desk was stopped: nothing more is sent.");
+    state.restart();
+    expect(state.life()).not.toBe(life);
+    expect(state.life().aborted).toBe(false);
   });
 
   it("stop wakes whoever waits on a change", async () => {
