@@ -8,7 +8,15 @@ import type { ApprovalJournal, ApprovalsWorkbook } from "../trading/approvals/po
 import type { Preview, Progress, RowStatus } from "../trading/types";
 import type { TradingDesk } from "../trading/desk/contract";
 import { mirrorCheckedState } from "./aria-mirror";
-import { approvalLiveQuestion, approvalsList, checkView, rejectionReason, submittedText, type BatchItem } from "./approvals-model";
+import {
+  approvalLiveQuestion,
+  approvalsList,
+  checkView,
+  liveApprovalChange,
+  rejectionReason,
+  submittedText,
+  type BatchItem,
+} from "./approvals-model";
 import type { KeyAccess } from "./key-access";
 import { errorView, type ErrorView } from "./connection-controller";
 import { renderError } from "./connection-panel";
@@ -190,9 +198,22 @@ class ApprovalsList {
     }
   }
 
+  /**
+   * Changes "LIVE trades need approval" and records the change as a control row of the Hedge Log (issue 40): the setting
+   * is saved, then the row written; a row that cannot be written puts the setting back, so no change goes unrecorded.
+   */
   private async changeRule(on: boolean): Promise<void> {
     try {
+      const context = this.context;
+      if (!context?.desk) throw new Error("Connect first: a change of this setting is recorded in the Hedge Log under the key in use.");
+      const desk = context.desk;
       await this.deps.rules.setLiveNeedsApproval(on);
+      try {
+        await desk.recordControl(liveApprovalChange(on, context.fingerprint));
+      } catch (e) {
+        await this.deps.rules.setLiveNeedsApproval(!on).catch(() => undefined);
+        throw e;
+      }
       this.deps.onRuleChange(on);
       this.els.status.textContent = on
         ? "LIVE trades need approval in this workbook: the pane sends LIVE trades only as approved batches."
