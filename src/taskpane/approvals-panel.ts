@@ -22,6 +22,7 @@ import { errorView, type ErrorView } from "./connection-controller";
 import { renderError } from "./connection-panel";
 import { byId, focusWhenReady, h } from "./dom";
 import { plural } from "./format";
+import { mountInstructionsPanel } from "./instructions-panel";
 import { progressModel, rowStatusText, statusTone } from "./trade-model";
 
 type CheckboxElement = HTMLElement & { checked: boolean };
@@ -144,8 +145,16 @@ export function mountApprovalsPanel(deps: ApprovalsPanelDependencies): Approvals
   });
   const panel = new ApprovalsList(approvalsElements(), deps, approvals);
   panel.wire();
+  const instructions = mountInstructionsPanel({
+    workbook: deps.workbook,
+    now,
+    validHours: async () => storedApprovalHours((await deps.store?.get(SETTING_KEYS.approvalHours)) ?? null),
+  });
   return {
-    setContext: (context) => panel.setContext(context),
+    setContext: (context) => {
+      panel.setContext(context);
+      instructions.setContext(context);
+    },
     submit: (preview) => panel.submit(preview),
     onProgress: (progress) => panel.onProgress(progress),
   };
