@@ -10,9 +10,11 @@ import {
   instructionHash,
   instructionLines,
   instructionTerms,
+  newInstructionId,
   parseInstructions,
   type RollInstruction,
 } from "../../../src/trading/approvals/roll-instruction";
+import { controlRecord } from "../../../src/trading/log/control-row";
 import { RollInstructions } from "../../../src/trading/approvals/roll-instructions";
 import { Approvals } from "../../../src/trading/approvals/approval-desk";
 import { parseApprovals, blockSpan, nonBlankLines } from "../../../src/trading/approvals/block-read";
@@ -74,6 +76,8 @@ describe("coversRoll: each bound", () => {
       /at most 100,000.00 USD per hedge, and this roll is 100,000.01 USD/,
     ],
     ["no notional", {}, { notional: 0 }, NOW, /cannot cover a notional of 0/],
+    ["a notional without end", {}, { notional: Infinity }, NOW, /cannot cover a notional of Infinity/],
+    ["a notional a fraction of a cent above, to the cent the most", {}, { notional: 100_000.004 }, NOW, null],
     ["a notional that is no number", {}, { notional: NaN }, NOW, /cannot cover a notional of NaN/],
     ["another market", {}, { market: "USDTKES" }, NOW, /keeps USDTNGN buy hedged, not USDTKES buy/],
     ["the other side", {}, { side: "sell" }, NOW, /keeps USDTNGN buy hedged, not USDTNGN sell/],
@@ -159,6 +163,65 @@ describe("the instruction hash", () => {
   });
 });
 
+describe("its record and its block read back", () => {
+  const row = (to: string, hash: string, control = "Roll instruction") =>
+    controlRecord(
+      {
+        control,
+        from: "x",
+        to,
+        by: APPROVER,
+        hash,
+        preparedBy: PREPARER,
+        message: "",
+        at: "2026-11-29T00:00:00.000Z",
+        environment: "sandbox",
+        account: ACCOUNT,
+      },
+      `k-${to}-${hash.slice(0, 4)}`,
+    );
+  it("the log's control rows of its own hash decide: revoked by one, approved only with one", () => {
+    const i = approved();
+    expect(recordedStatus(i, [row("approved", i.hash)])).toEqual(i);
+    expect(recordedStatus(i, [row("approved", i.hash), row("revoked", "f".repeat(64))])).toEqual(i);
+    expect(recordedStatus(i, [row("approved", i.hash), row("revoked", i.hash, "LIVE trades need approval")])).toEqual(i);
+    expect(recordedStatus(i, [row("approved", i.hash), row("revoked", i.hash)])).toMatchObject({
+      status: "revoked",
+      decidedBy: APPROVER,
+      decidedAt: "2026-11-29T00:00:00.000Z",
+    });
+    expect(recordedStatus(i, [row("approved", "e".repeat(64))])).toMatchObject({
+      status: "pending",
+      problems: [expect.stringMatching(/a status typed in/)],
+    });
+    expect(recordedStatus(approved({ status: "pending" }), [])).toMatchObject({ status: "pending", problems: [] });
+    expect(recordedStatus(approved({ status: "rejected" }), [row("approved", "e".repeat(64))]).status).toBe("rejected");
+  });
+
+  it("cells typed over read as they stand: an unknown status is a problem and reads pending; case, text amounts and a tenor the add-in did not write", () => {
+    const lines = instructionLines(approved());
+    lines[1][1] = "Maybe";
+    lines[1][9] = "SANDBOX";
+    lines[3][3] = "100,000.00";
+    const [read] = parseInstructions(nonBlankLines(lines, 0));
+    expect(read.status).toBe("pending");
+    expect(read.problems).toEqual(['its Status cell reads "Maybe", not one the add-in writes (pending, approved, rejected, revoked)']);
+    expect(read.environment).toBe("sandbox");
+    expect(read.maxPerHedgeUsd).toBe(100_000);
+    lines[3][4] = "whatever the rule says";
+    lines[1][9] = "staging";
+    const [typed] = parseInstructions(nonBlankLines(lines, 0));
+    expect(typed.maxTenor).toBeNaN();
+    expect(typed.environment).toBeNull();
+    expect(coversRoll({ ...typed, status: "approved" }, ROLL, NOW).ok).toBe(false);
+    expect(lines.every((l) => l.length === 11)).toBe(true);
+  });
+
+  it("a new id: the UTC day and the first 12 hex digits of the random text, lower case", () => {
+    expect(newInstructionId(new Date("2026-11-28T23:59:59Z"), () => "ABCDEF-0123-4567-89ab-zz")).toBe("RI-20261128-abcdef012345");
+  });
+});
+
 describe("the terms typed in the pane", () => {
   const ok = { market: "usdt/ngn", side: "Buy", until: "2026-12-05T00:00:00Z", maxPerHedgeUsd: "100,000.004", maxTenor: "7" };
   it("are normalised: market, side, Until in UTC to the second, amount to the cent", () => {
@@ -176,6 +239,16 @@ describe("the terms typed in the pane", () => {
     ["an amount above the most a row may be", { maxPerHedgeUsd: "2000000000" }, /^Max per hedge \(USD\)/],
     ["a tenor", { maxTenor: "5" }, /^Tenors: at most 5 days — use 1, 3 or 7/],
   ];
+  it("take numbers as typed, an Until cut to its second, and the most amount a row may be", () => {
+    const read = instructionTerms({ ...ok, until: "2026-12-05T00:00:00.700Z", maxPerHedgeUsd: 1_000_000_000, maxTenor: 3 }, T0);
+    expect(read).toEqual({
+      ok: true,
+      terms: expect.objectContaining({ until: "2026-12-05T00:00:00.000Z", maxPerHedgeUsd: 1_000_000_000, maxTenor: 3 }),
+    });
+    expect(instructionTerms({ ...ok, market: "usd-tngn" }, T0).ok).toBe(false);
+    expect(instructionTerms({ ...ok, side: " SELL " }, T0)).toMatchObject({ ok: true, terms: { side: "sell" } });
+    expect(instructionTerms({ ...ok, until: new Date(T0).toISOString() }, T0).ok).toBe(false);
+  });
   it.each(bad)("refuse %s, naming the field", (_, over, error) => {
     const read = instructionTerms({ ...ok, ...over }, T0);
     expect(read.ok).toBe(false);
