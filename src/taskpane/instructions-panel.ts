@@ -82,31 +82,11 @@ export function mountInstructionsPanel(deps: InstructionsDependencies): Instruct
     await render();
   };
 
-  const item = (i: RollInstruction) => {
-    const li = h("li", { "data-instruction": i.id, "data-status": i.status }, h("span", { class: "terms" }, instructionText(i)));
-    const button = (cls: string, label: string, run: (c: ApprovalsContext) => Promise<string>) => {
-      const b = h("fluent-button", { class: cls, type: "button" }, label);
-      b.addEventListener("click", () => void act(run));
-      li.append(b);
-    };
-    if (i.status === "pending" && context && context.fingerprint !== i.preparedBy && context.access !== "read_only")
-      button("approve", "Approve", async (c) => {
-        await flow().approve(i.id, c.fingerprint, place(c));
-        return `Roll instruction ${i.id} approved: rolls within it are sent without asking again, until ${i.until} or a revocation.`;
-      });
-    if (i.status === "pending" || i.status === "approved")
-      button("revoke", "Revoke", async (c) => {
-        await flow().revoke(i.id, c.fingerprint);
-        return `Roll instruction ${i.id} revoked: no roll is sent under it any more.`;
-      });
-    return li;
-  };
-
   const render = async () => {
     if (!context) return;
     try {
       const all = await flow().list();
-      els.list.replaceChildren(...all.map(item));
+      els.list.replaceChildren(...all.map((i) => instructionItem(i, context, act, flow, place)));
     } catch (e) {
       renderError(els.error, errorView(e));
     }
@@ -141,4 +121,31 @@ export function mountInstructionsPanel(deps: InstructionsDependencies): Instruct
       if (next && !same) void render();
     },
   };
+}
+
+/** One instruction in the list: its terms, Approve for a second trading key while pending, Revoke while it may still cover rolls. */
+function instructionItem(
+  i: RollInstruction,
+  context: ApprovalsContext | null,
+  act: (work: (c: ApprovalsContext) => Promise<string>) => Promise<void>,
+  flow: () => RollInstructions,
+  place: (c: ApprovalsContext) => { environment: Environment; account: string | null },
+): HTMLElement {
+  const li = h("li", { "data-instruction": i.id, "data-status": i.status }, h("span", { class: "terms" }, instructionText(i)));
+  const button = (cls: string, label: string, run: (c: ApprovalsContext) => Promise<string>) => {
+    const b = h("fluent-button", { class: cls, type: "button" }, label);
+    b.addEventListener("click", () => void act(run));
+    li.append(b);
+  };
+  if (i.status === "pending" && context && context.fingerprint !== i.preparedBy && context.access !== "read_only")
+    button("approve", "Approve", async (c) => {
+      await flow().approve(i.id, c.fingerprint, place(c));
+      return `Roll instruction ${i.id} approved: rolls within it are sent without asking again, until ${i.until} or a revocation.`;
+    });
+  if (i.status === "pending" || i.status === "approved")
+    button("revoke", "Revoke", async (c) => {
+      await flow().revoke(i.id, c.fingerprint);
+      return `Roll instruction ${i.id} revoked: no roll is sent under it any more.`;
+    });
+  return li;
 }
