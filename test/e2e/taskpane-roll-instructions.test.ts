@@ -28,17 +28,17 @@ describeWithBrowser("standing roll instructions in the task pane", (chromiumPath
     await connect(page, DEMO_READ_API_KEY, world.sandbox.baseUrl);
     await page.waitForSelector("#approvals-section:not([hidden])");
     // A bad term is refused, naming it; nothing is written.
-    await page.locator("#instruction-market").fill("USDTNGN");
-    await page.locator("#instruction-side").fill("buy");
-    await page.locator("#instruction-until").fill("2099-01-01T00:00:00Z");
-    await page.locator("#instruction-max").fill("100,000");
-    await page.locator("#instruction-tenor").fill("5");
+    await page.locator("#instruction-market input").fill("USDTNGN");
+    await page.locator("#instruction-side input").fill("buy");
+    await page.locator("#instruction-until input").fill("2099-01-01T00:00:00Z");
+    await page.locator("#instruction-max input").fill("100,000");
+    await page.locator("#instruction-tenor input").fill("5");
     await page.locator("#instruction-submit").click();
     await page.waitForSelector("#instructions-error:not([hidden])");
     expect(await page.locator("#instructions-error").textContent()).toMatch(/Tenors: at most 5 days — use 1, 3 or 7/);
     expect(await page.locator(ITEM).count()).toBe(0);
 
-    await page.locator("#instruction-tenor").fill("7");
+    await page.locator("#instruction-tenor input").fill("7");
     await page.locator("#instruction-submit").click();
     await page.waitForSelector(`${ITEM}[data-status="pending"]`);
     expect(await page.locator("#instructions-status").textContent()).toMatch(/^Roll instruction RI-\d{8}-[0-9a-f]{12} submitted/);

@@ -78,7 +78,18 @@ describe("a change of 'LIVE trades need approval' is a chained control row", () 
     );
     expect(() => controlRecord({ ...change, preparedBy: "svc_test_x" }, "k")).toThrow(/preparedBy/);
     expect(() => controlRecord({ ...change, to: "a → b" }, "k")).toThrow(/may not contain "→"/);
-    expect(readControl(controlRecord(change, "k"))).toMatchObject({ control: CONTROLS.liveApproval, from: "on", to: "off", by: ME });
+    expect(() => controlRecord({ ...change, from: "a → b" }, "k")).toThrow(/may not contain "→"/);
+    // Read back whole: every field of the change, as written.
+    const whole = { ...change, account: ACCOUNT, hash: "a".repeat(64), preparedBy: ME };
+    expect(readControl(controlRecord(whole, "k"))).toEqual(whole);
+    // A Client reference typed without the arrow reads as the value after.
+    expect(readControl({ ...controlRecord(change, "k"), clientReference: "off" })).toMatchObject({ from: "", to: "off" });
+    expect(readControl({ ...controlRecord(change, "k"), clientReference: null, approvedBy: null, batchHash: undefined })).toMatchObject({
+      from: "",
+      to: "",
+      by: "",
+      hash: null,
+    });
     expect(readControl(logRow())).toBeNull();
     expect(isControlRecord({ action: " Control " })).toBe(true);
     expect(isControlRecord({ action: "open" })).toBe(false);
