@@ -32,12 +32,12 @@ const NEW_APPROVAL = "this roll needs a new approval";
  */
 export function coversRoll(instruction: RollInstruction, roll: RollToCover, now: number | Date): Cover {
   const no = (why: string): Cover => ({ ok: false, reason: `Roll instruction ${instruction.id} ${why}: ${NEW_APPROVAL}.` });
-  const nowMs = typeof now === "number" ? now : now.getTime();
+  const nowMs = Number(now); // a Date reads as its epoch ms
   if (instructionHash(instruction) !== instruction.hash) return no("was edited since it was prepared (its cells no longer match its hash)");
   if (instruction.status === "revoked")
     return no(`was revoked by ${instruction.decidedBy ?? "a key"} at ${instruction.decidedAt ?? "(no time)"}`);
   if (instruction.status !== "approved") return no(`is ${instruction.status}, not approved by a second key`);
-  if (instruction.environment !== roll.environment || (instruction.account ?? null) !== (roll.account ?? null))
+  if (instruction.environment !== roll.environment || instruction.account !== roll.account)
     return no(
       `was approved for ${instruction.environment ?? "(no environment)"} account ${instruction.account ?? "(not known)"}, and this desk trades ${roll.environment} account ${roll.account ?? "(not known)"}`,
     );

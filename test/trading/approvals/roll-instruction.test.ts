@@ -104,6 +104,13 @@ describe("coversRoll: each bound", () => {
       /was revoked by fp-[0-9a-f]{16} at 2026-11-30/,
     ],
     [
+      "revoked, who and when not known",
+      { status: "revoked", decidedBy: null, decidedAt: null },
+      {},
+      NOW,
+      /was revoked by a key at \(no time\)/,
+    ],
+    [
       "its amount edited (hash kept)",
       { hash: approved().hash, maxPerHedgeUsd: 1_000_000 },
       { notional: 500_000 },
