@@ -60,7 +60,15 @@ export interface RollInstruction extends InstructionTerms, InstructionBinding {
 
 /** The header's titles: a batch's columns (so a decision writes the same four cells), its first and fourth named for an instruction. */
 export const INSTRUCTION_TITLES = BATCH_TITLES.map((t, i) =>
-  i === COL.id ? INSTRUCTION_ID_TITLE : i === COL.rows ? "Kind" : i === COL.decidedBy ? "Approved/revoked by" : t,
+  i === COL.id
+    ? INSTRUCTION_ID_TITLE
+    : i === COL.hash
+      ? "Instruction hash"
+      : i === COL.rows
+        ? "Kind"
+        : i === COL.decidedBy
+          ? "Approved/revoked by"
+          : t,
 );
 /** The terms line's titles. */
 export const TERMS_TITLES = [INSTRUCTION_TERMS_TITLE, "Side", "Until (UTC)", "Max per hedge (USD)", "Tenors"] as const;
@@ -81,9 +89,10 @@ export function instructionTerms(
   const untilMs = Date.parse(input.until.trim());
   if (!Number.isFinite(untilMs) || untilMs <= nowMs)
     return { ok: false, error: `Until "${input.until}": type a date and time in the future (ISO 8601, UTC), e.g. 2026-12-31T00:00:00Z.` };
-  const max = typeof input.maxPerHedgeUsd === "number" ? input.maxPerHedgeUsd : Number(input.maxPerHedgeUsd.replace(/,/g, "").trim());
+  const max = typeof input.maxPerHedgeUsd === "number" ? input.maxPerHedgeUsd : Number(input.maxPerHedgeUsd.replace(/,/g, ""));
   const cents = Math.round(max * 100) / 100;
-  if (!Number.isFinite(max) || !(cents > 0) || cents > MAX_AMOUNT_USD)
+  if (!(cents > 0) || cents > MAX_AMOUNT_USD)
+    // NaN is not above 0, Infinity is above the most
     return {
       ok: false,
       error: `Max per hedge (USD) "${input.maxPerHedgeUsd}": type an amount above 0 and at most ${MAX_AMOUNT_USD.toLocaleString("en-US")}.`,
@@ -101,7 +110,7 @@ export function instructionTerms(
  * edited after preparation changes it.
  */
 export function instructionHash(i: InstructionTerms & InstructionBinding): string {
-  const amount = Number.isFinite(i.maxPerHedgeUsd) ? i.maxPerHedgeUsd.toFixed(2) : String(i.maxPerHedgeUsd);
+  const amount = i.maxPerHedgeUsd.toFixed(2); // a cell typed over that reads as no number hashes as "NaN"
   return hashOf(
     "hedge-roll-instruction-v1",
     i.environment ?? "",

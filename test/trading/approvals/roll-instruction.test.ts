@@ -224,13 +224,40 @@ describe("its record and its block read back", () => {
     expect(lines.every((l) => l.length === 11)).toBe(true);
   });
 
+  it("its titles; a production one, a hash in capitals, two blocks in a row, a block without its values line", () => {
+    const lines = instructionLines(approved({ environment: "production" }));
+    expect(lines[0]).toEqual([
+      "Roll instruction id",
+      "Status",
+      "Instruction hash",
+      "Kind",
+      "Prepared by",
+      "Prepared at (UTC)",
+      "Approved/revoked by",
+      "Decided at (UTC)",
+      "Reason",
+      "Environment",
+      "Account",
+    ]);
+    lines[1][2] = String(lines[1][2]).toUpperCase();
+    const second = instructionLines(approved({ id: "RI-20261128-bbbbbbbbbbbb" }));
+    const read = parseInstructions(nonBlankLines([...lines, [], ...second], 0));
+    expect(read.map((i) => [i.id, i.environment])).toEqual([
+      ["RI-20261128-0123456789ab", "production"],
+      ["RI-20261128-bbbbbbbbbbbb", "sandbox"],
+    ]);
+    expect(read[0].hash).toBe(approved({ environment: "production" }).hash);
+    const headless = parseInstructions(nonBlankLines([lines[0], [], lines[2], lines[3]], 0)); // its values line deleted, a blank left
+    expect(headless[0]).toMatchObject({ id: "", status: "pending", market: "USDTNGN" });
+  });
+
   it("a new id: the UTC day and the first 12 hex digits of the random text, lower case", () => {
     expect(newInstructionId(new Date("2026-11-28T23:59:59Z"), () => "ABCDEF-0123-4567-89ab-zz")).toBe("RI-20261128-abcdef012345");
   });
 });
 
 describe("the terms typed in the pane", () => {
-  const ok = { market: "usdt/ngn", side: "Buy", until: "2026-12-05T00:00:00Z", maxPerHedgeUsd: "100,000.004", maxTenor: "7" };
+  const ok = { market: " usdt /ngn", side: "Buy", until: " 2026-12-05T00:00:00Z", maxPerHedgeUsd: " 100,000.004 ", maxTenor: "7" };
   it("are normalised: market, side, Until in UTC to the second, amount to the cent", () => {
     expect(instructionTerms(ok, T0)).toEqual({
       ok: true,
