@@ -2,7 +2,7 @@
 import { newIdempotencyKey } from "../../api/client";
 import { PUBLIC_FINGERPRINT, type Environment } from "../../api/environment";
 import type { ControlInput } from "../desk/contract";
-import { CONTROLS, isControlRecord } from "../log/control-row";
+import { CONTROLS } from "../log/control-row";
 import type { LogRecord } from "../log/hedge-log";
 import { INTENT_STATUSES } from "../types";
 import { recordedStatus } from "./covers-roll";
@@ -166,6 +166,6 @@ export class RollInstructions {
 
   /** The Hedge Log's control rows: the rows whose Status is no trade's (one query on the Status column). */
   private async controls(): Promise<LogRecord[]> {
-    return (await this.options.sheet.readLog({ statusNotIn: INTENT_STATUSES })).filter(isControlRecord);
+    return this.options.sheet.readLog({ statusNotIn: INTENT_STATUSES }); // recordedStatus reads control rows alone
   }
 }

@@ -19,7 +19,8 @@ import { RollInstructions } from "../../../src/trading/approvals/roll-instructio
 import { Approvals } from "../../../src/trading/approvals/approval-desk";
 import { parseApprovals, blockSpan, nonBlankLines } from "../../../src/trading/approvals/block-read";
 import { chainFindings } from "../../support/chain";
-import { OPEN_ROW } from "../../support/builders";
+import { OPEN_ROW, logRow } from "../../support/builders";
+import { matchesLogQuery, type LogQuery } from "../../../src/trading/log/hedge-log";
 import type { Preview } from "../../../src/trading/types";
 
 const PREPARER = publicKeyFingerprint("svc_test_preparer_key_0001");
@@ -364,6 +365,42 @@ describe("four eyes on a standing roll instruction", () => {
     expect(coversRoll(typedBack, ROLL, now()).ok).toBe(false);
   });
 
+  it("lists newest first and reads each by its id; an id no block has is named; the Status cell follows a revocation; the log is read by its control rows only", async () => {
+    const { workbook, flow, place, terms, advance } = await world();
+    const queries: LogQuery[] = [];
+    const readLog = workbook.readLog.bind(workbook);
+    workbook.readLog = (q?: LogQuery) => (q && queries.push(q), readLog(q));
+    const first = await flow.submit(terms, PREPARER, place);
+    advance(60_000);
+    const second = await flow.submit({ ...terms, side: "sell" }, PREPARER, place);
+    expect((await flow.list()).map((i) => i.id)).toEqual([second.id, first.id]);
+    expect((await flow.read(first.id)).side).toBe("buy");
+    expect((await flow.read(` ${second.id} `)).side).toBe("sell");
+    await expect(flow.read("RI-20261128-000000000000")).rejects.toThrow(/No batch RI-20261128-000000000000 on the Approvals sheet/);
+    await flow.revoke(first.id, APPROVER);
+    const cells = workbook.cells("Approvals");
+    expect(cells[cells.findIndex((r) => r[0] === first.id)][1]).toBe("revoked");
+    const trade = logRow();
+    const control = (await workbook.readLog())[0];
+    expect(queries.length).toBeGreaterThan(0);
+    for (const q of queries) {
+      expect(matchesLogQuery(trade, q)).toBe(false);
+      expect(matchesLogQuery(control, q)).toBe(true);
+    }
+  });
+
+  it("refuses an instruction whose Status cell is not one it writes, and one past its Until", async () => {
+    const { workbook, flow, place, terms, advance } = await world();
+    const odd = await flow.submit(terms, PREPARER, place);
+    const cells = workbook.cells("Approvals");
+    cells[cells.findIndex((r) => r[0] === odd.id)][1] = "maybe";
+    workbook.setSheet("Approvals", cells);
+    expect((await flow.check(odd.id, APPROVER, place)).refusal).toMatch(/^Roll instruction RI-\S+: its Status cell reads "maybe"/);
+    const short = await flow.submit({ ...terms, until: new Date(T0 + HOUR).toISOString() }, PREPARER, place);
+    advance(2 * HOUR);
+    expect((await flow.check(short.id, APPROVER, place)).refusal).toMatch(/ended at 2026-11-28T10:00:00.000Z: nothing to approve/);
+  });
+
   it("expires: past Approval valid for (hours) from its preparation it cannot be approved", async () => {
     const { flow, place, terms, advance } = await world();
     const submitted = await flow.submit(terms, PREPARER, place);
@@ -392,10 +429,13 @@ describe("four eyes on a standing roll instruction", () => {
   });
 
   it("rejected with a reason (required), then never approved", async () => {
-    const { flow, place, terms } = await world();
+    const world0 = await world();
+    const { flow, place, terms } = world0;
     const submitted = await flow.submit(terms, PREPARER, place);
     await expect(flow.reject(submitted.id, APPROVER, " ")).rejects.toThrow(/^Reason: /);
-    expect(await flow.reject(submitted.id, APPROVER, "too large")).toMatchObject({ status: "rejected", reason: "too large" });
+    expect(await flow.reject(submitted.id, APPROVER, " too large ")).toMatchObject({ status: "rejected", reason: "too large" });
+    const cells = (await world0.workbook.readApprovals(submitted.id))[1].values;
+    expect(cells[8]).toBe("too large"); // written trimmed
     expect((await flow.check(submitted.id, APPROVER, place)).refusal).toMatch(/is rejected: an instruction is approved once/);
     await expect(flow.revoke(submitted.id, APPROVER)).rejects.toThrow(/is rejected already/);
   });
