@@ -13,11 +13,14 @@ export default {
     // (and the Office.js sheet's, the pane's view models') judge them.
     config: {
       ...base.jest.config,
-      testMatch: [
-        "<rootDir>/test/trading/approvals/**/*.test.ts",
-        "<rootDir>/test/excel/approvals-sheet.test.ts",
-        "<rootDir>/test/taskpane/approvals-model.test.ts",
-      ],
+      // MUTATION_SUITES (as in stryker.config.mjs) narrows a run to those suites (a new module judged by its own).
+      testMatch: process.env.MUTATION_SUITES
+        ? process.env.MUTATION_SUITES.split(",").map((g) => `<rootDir>/${g.trim()}`)
+        : [
+            "<rootDir>/test/trading/approvals/**/*.test.ts",
+            "<rootDir>/test/excel/approvals-sheet.test.ts",
+            "<rootDir>/test/taskpane/approvals-model.test.ts",
+          ],
     },
   },
 };

@@ -3,6 +3,7 @@ import type { Environment } from "../../api/environment";
 import type { HedgingClient } from "../../api/client";
 import type { Workbook } from "../workbook";
 import type { LogRecord } from "../log/hedge-log";
+import type { ControlChange } from "../log/control-row";
 import type { IntentStore } from "../intent-store";
 import type {
   Action,
@@ -99,6 +100,15 @@ export interface TradingDesk {
   waits(): LaneWait[];
   /** Resolves when no row is pending (rows waiting for a decision do not count), or rejects after timeoutMs. */
   settled(timeoutMs?: number): Promise<void>;
-  /** This session's rows and the log rows it read (unfinished and today's), for the pane's activity view. */
+  /** This session's rows and the log rows it read (unfinished and today's), for the pane's activity view. Control rows are not among them. */
   log(): Promise<LogRecord[]>;
+  /**
+   * Records a change of a control as a control row of the Hedge Log (log/control-row.ts), at the desk's time, environment
+   * and account: journalled on this computer and linked into the log's chain, sealed at once. Resolves with the row once
+   * both hold it; rejects (nothing recorded) when either write fails.
+   */
+  recordControl(change: ControlInput): Promise<LogRecord>;
 }
+
+/** A change of a control as the caller gives it: the desk adds when, the environment and the account. */
+export type ControlInput = Omit<ControlChange, "at" | "environment" | "account">;
