@@ -78,16 +78,13 @@ export class RollInstructions {
   }
 
   /** Every instruction, newest first, with the status the Hedge Log's control rows record (they outrank the Status cell). */
-  async list(): Promise<RollInstruction[]> {
-    const [lines, controls] = await Promise.all([this.options.sheet.readApprovals(), this.controls()]);
-    return parseInstructions(lines)
-      .map((i) => recordedStatus(i, controls))
-      .sort((a, b) => b.preparedAt.localeCompare(a.preparedAt));
+  list(): Promise<RollInstruction[]> {
+    return listInstructions(this.options.sheet);
   }
 
   /** One instruction as the sheet and the log say now: what the roll-arming code hands coversRoll. */
   async read(id: string): Promise<RollInstruction> {
-    const [lines, controls] = await Promise.all([this.options.sheet.readApprovals(id), this.controls()]);
+    const [lines, controls] = await Promise.all([this.options.sheet.readApprovals(id), controlRows(this.options.sheet)]);
     const found = parseInstructions(lines).find((i) => i.id === id.trim());
     if (!found) throw noSuchBatch(id);
     return recordedStatus(found, controls);
@@ -163,9 +160,20 @@ export class RollInstructions {
       message: `${NOUN} ${i.id} ${to} (${terms})${reason ? `: ${reason}` : ""}.`,
     };
   }
+}
 
-  /** The Hedge Log's control rows: the rows whose Status is no trade's (one query on the Status column). */
-  private async controls(): Promise<LogRecord[]> {
-    return this.options.sheet.readLog({ statusNotIn: INTENT_STATUSES }); // recordedStatus reads control rows alone
-  }
+/**
+ * Every instruction of the Approvals sheet, newest first, with the status the Hedge Log's control rows record (they
+ * outrank the Status cell): two reads, the sheet and the log's control rows. What the panel lists and the armed rolls ask.
+ */
+export async function listInstructions(sheet: ApprovalsWorkbook): Promise<RollInstruction[]> {
+  const [lines, controls] = await Promise.all([sheet.readApprovals(), controlRows(sheet)]);
+  return parseInstructions(lines)
+    .map((i) => recordedStatus(i, controls))
+    .sort((a, b) => b.preparedAt.localeCompare(a.preparedAt));
+}
+
+/** The Hedge Log's control rows: the rows whose Status is no trade's (one query on the Status column). */
+function controlRows(sheet: ApprovalsWorkbook): Promise<LogRecord[]> {
+  return sheet.readLog({ statusNotIn: INTENT_STATUSES }); // recordedStatus reads control rows alone
 }
