@@ -6,6 +6,7 @@ import { launchChromium } from "./browser";
 import { ensureBuilt, type BuildMode } from "./build";
 import { serveDirectory, type StaticServer } from "./static-server";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/server";
+import type { AccountConfig } from "../../src/sandbox/accounts";
 import type { HedgeHarness } from "../../src/taskpane/harness";
 import type { LogRecord } from "../../src/trading/log/hedge-log";
 
@@ -130,13 +131,13 @@ export interface PaneWorld {
  */
 export function paneWithSandbox(
   executablePath: () => string,
-  options: { seed: number; fillMs?: number; open?: { query?: string } | false },
+  options: { seed: number; fillMs?: number; open?: { query?: string } | false; accounts?: AccountConfig[] },
 ): PaneWorld {
   let sandbox: RunningSandbox | undefined;
   let session: PaneSession | undefined;
   let pane: PanePage | undefined;
   beforeAll(async () => {
-    sandbox = await startSandbox({ port: 0, http: true, seed: options.seed, fillMs: options.fillMs ?? 200 });
+    sandbox = await startSandbox({ port: 0, http: true, seed: options.seed, fillMs: options.fillMs ?? 200, accounts: options.accounts });
     session = await startPaneSession(executablePath());
     if (options.open !== false) {
       pane = await session.open(options.open);
