@@ -82,7 +82,7 @@ export class RollInstructions {
     return listInstructions(this.options.sheet);
   }
 
-  /** One instruction as the sheet and the log say now: what the roll-arming code hands coversRoll. */
+  /** One instruction as the sheet and the log say now (the armed rolls read them all, listInstructions, through roll-cover.ts). */
   async read(id: string): Promise<RollInstruction> {
     const [lines, controls] = await Promise.all([this.options.sheet.readApprovals(id), controlRows(this.options.sheet)]);
     const found = parseInstructions(lines).find((i) => i.id === id.trim());
