@@ -9,7 +9,7 @@ import { rollKey, rollReference } from "../../src/trading/rolls";
 import type { CellValue } from "../../src/trading/cells";
 import { POLICY_HEADER } from "../policy/policy-header";
 import { describeWithBrowser } from "./browser";
-import { connect, type HarnessWindow, logRows, paneWithSandbox, waitReady } from "./pane-driver";
+import { connect, type HarnessWindow, logRows, paneWithSandbox, proposeFromModel, switchKey, waitReady } from "./pane-driver";
 
 jest.setTimeout(300_000);
 
@@ -35,31 +35,6 @@ const accounts = defaultAccounts().map((a) =>
 
 const setSheet = (page: Page, name: string, grid: CellValue[][]) =>
   page.evaluate(([n, g]) => (window as unknown as HarnessWindow).hedgeHarness.setSheet(n, g), [name, grid] as const);
-const select = (page: Page, address: string, sheet: string) =>
-  page.evaluate(([a, s]) => (window as unknown as HarnessWindow).hedgeHarness.select(a, s), [address, sheet] as const);
-const noteOf = async (page: Page) => (await page.locator("#propose-note").textContent()) ?? "";
-
-/** Propose from the Model and Policy sheets: the pane learns the model it arms from. */
-async function propose(page: Page): Promise<void> {
-  await select(page, "A2:D2", "Model");
-  await page.locator("#propose").click();
-  await page.waitForFunction(() => /^Exposures: /.test(document.getElementById("propose-note")?.textContent ?? ""));
-  const before = await noteOf(page);
-  await select(page, "A2:I2", "Policy");
-  await page.locator("#propose").click();
-  await page.waitForFunction((b) => {
-    const note = document.getElementById("propose-note")?.textContent ?? "";
-    return note !== b && /proposed on|Nothing to do/.test(note);
-  }, before);
-}
-
-/** Opens the connection form (folded once connected), types another key and connects; waits until the pane uses it. */
-async function switchKey(page: Page, apiKey: string): Promise<void> {
-  if ((await page.locator("#connection-edit").getAttribute("open")) === null) await page.locator("#connection-edit > summary").click();
-  await page.locator("#api-key").fill(apiKey);
-  await page.locator("#connect").click();
-  await page.waitForFunction((fp) => document.getElementById("key-fingerprint")?.textContent === fp, publicKeyFingerprint(apiKey));
-}
 
 describeWithBrowser("armed rolls under a standing roll instruction", (chromiumPath) => {
   const world = paneWithSandbox(chromiumPath, { seed: 45, fillMs: 400, open: false, accounts });
@@ -84,7 +59,7 @@ describeWithBrowser("armed rolls under a standing roll instruction", (chromiumPa
         ["USDTNGN", "buy", 400_000, new Date(start + 12 * DAY).toISOString()],
       ]);
       await setSheet(page, "Policy", [POLICY_HEADER, ["*", 100, 7, 1_000, 10_000, 1_000_000, "no", 24, "at maturity"]]);
-      await propose(page);
+      await proposeFromModel(page);
 
       // The preparer's LIVE key submits the instruction; the approver's approves it (a control row with its hash).
       await page.waitForSelector("#approvals-section:not([hidden])");

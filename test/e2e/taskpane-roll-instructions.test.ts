@@ -1,24 +1,14 @@
 // A standing roll instruction in the real pane (Chromium, harness mode, sandbox over HTTP; issue 39 item 3): a read-only preparer submits one from the Approvals section, the preparer is offered no Approve, a second (trading) key approves it once and the Hedge Log gets a control row with its hash, then it is revoked and the log says so.
-import type { Page } from "playwright-core";
 import { publicKeyFingerprint } from "../../src/api/environment";
 import { DEMO_API_KEY, DEMO_READ_API_KEY } from "../../src/sandbox/demo";
 import { describeWithBrowser } from "./browser";
-import { connect, logRows, paneWithSandbox } from "./pane-driver";
+import { connect, logRows, paneWithSandbox, switchKey } from "./pane-driver";
 
 jest.setTimeout(180_000);
 
 const PREPARER = publicKeyFingerprint(DEMO_READ_API_KEY);
 const APPROVER = publicKeyFingerprint(DEMO_API_KEY);
 const ITEM = "#instructions-list li[data-instruction]";
-
-/** Opens the connection form (folded once connected), types another key and connects; waits until the pane uses it. */
-async function switchKey(page: Page, apiKey: string): Promise<void> {
-  if ((await page.locator("#connection-edit").getAttribute("open")) === null) await page.locator("#connection-edit > summary").click();
-  await page.locator("#api-key").fill(apiKey);
-  await page.locator("#connect").click();
-  await page.waitForFunction((fp) => document.getElementById("key-fingerprint")?.textContent === fp, publicKeyFingerprint(apiKey));
-  await page.waitForSelector("#read-selection:not([disabled])");
-}
 
 describeWithBrowser("standing roll instructions in the task pane", (chromiumPath) => {
   const world = paneWithSandbox(chromiumPath, { seed: 39 });
