@@ -116,6 +116,19 @@ describe("instructionCover: the armed rolls' question at a maturity", () => {
     expect((await w.ask(rows(250_000, 7, 250_000.01))).ok).toBe(false);
   });
 
+  it("a tenor shorter than 7 that the rule gave, within its most: covered; an Add of no known amount, or the market typed in lower case over its amount: not covered, the instruction named", async () => {
+    const w = await world();
+    const instruction = await w.approvedOne({ maxPerHedgeUsd: 400_000, maxTenor: 3 });
+    expect(await w.ask(rows(100_000, 3))).toMatchObject({ ok: true, instruction: instruction.id });
+    const unknownAdd = rows(100_000, 3, 1);
+    unknownAdd[1].notional = null;
+    expect(await w.ask(unknownAdd)).toEqual({ ok: false, reason: expect.stringMatching(/cannot cover a notional of NaN/) });
+    expect(await w.ask(rows(500_000, 3), "buy", "usdtngn")).toEqual({
+      ok: false,
+      reason: expect.stringMatching(new RegExp(`^Roll instruction ${instruction.id} allows at most 400,000.00 USD per hedge`)),
+    });
+  });
+
   it("after its Until: proposed, it ended", async () => {
     const w = await world();
     await w.approvedOne({ until: "2026-11-30T17:00:00Z" });

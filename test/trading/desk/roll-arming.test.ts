@@ -364,6 +364,18 @@ describe("armed rolls over a scripted service", () => {
     expect(w.proposed).toHaveLength(1);
   });
 
+  it("under four-eyes, a side found settled is proposed for its own reason, not the instructions'", async () => {
+    const w = world({ direct: () => false });
+    w.hedges[0].status = "closed";
+    w.history.push(closed({ market: "USDTNGN", side: "buy", exit_type: "maturity", closed_at: new Date(MATURITY).toISOString() }));
+    w.at(MATURITY + 3_600_000);
+    await w.arming.poll();
+    expect(w.sends).toEqual([]);
+    expect(w.state()).toEqual([
+      "proposed: USDTNGN buy unhedged since 2026-11-30 17:00 UTC: settled while the workbook was closed: the roll's Open is proposed (send it from the Hedge Proposal sheet).",
+    ]);
+  });
+
   it("not sent (refused by the preview or the service): asked again; another computer's roll found is rolled elsewhere, else why", async () => {
     const w = world();
     w.answer(async () => {
