@@ -51,6 +51,9 @@ export function publicKeyFingerprint(apiKey: string): string {
   return `fp-${sha256(`hedge-key-fingerprint-v1\n${apiKey}`).slice(0, 16)}`;
 }
 
+/** What publicKeyFingerprint makes ("fp-" and 16 lower-case hex): anything else (the key itself) is never written as a "by". */
+export const PUBLIC_FINGERPRINT = /^fp-[0-9a-f]{16}$/;
+
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
 
 export function isLoopback(url: URL): boolean {

@@ -4,9 +4,11 @@ import {
   APPROVALS_SHEET_NAME,
   APPROVAL_WIDTH,
   BATCH_TITLES,
+  INSTRUCTION_ID_TITLE,
+  INSTRUCTION_TERMS_TITLE,
   ROW_TITLES,
   blockFormats,
-  type ApprovalStatus,
+  type BlockStatus,
 } from "../trading/approvals/block";
 import { blockSpan, nonBlankLines } from "../trading/approvals/block-read";
 import {
@@ -84,7 +86,7 @@ export async function appendApprovalLines(context: Excel.RequestContext, limits:
     queueSafeCells(opened.sheet, top + at, 0, group, formats.slice(at, at + group.length));
     group.forEach((line, i) => {
       const first = String(line[0] ?? "");
-      if (first === BATCH_TITLES[0] || first === ROW_TITLES[0])
+      if (first === BATCH_TITLES[0] || first === ROW_TITLES[0] || first === INSTRUCTION_ID_TITLE || first === INSTRUCTION_TERMS_TITLE)
         opened.sheet.getRangeByIndexes(top + at + i, 0, 1, line.length).untrack().format.font.bold = true;
     });
     at += group.length;
@@ -102,7 +104,7 @@ export async function writeApprovalDecision(
   context: Excel.RequestContext,
   limits: ChunkLimits,
   batchId: string,
-  from: readonly ApprovalStatus[],
+  from: readonly BlockStatus[],
   decision: ApprovalDecision,
 ): Promise<void> {
   const opened = await openSheet(context, false);

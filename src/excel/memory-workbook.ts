@@ -11,7 +11,7 @@ import {
   type WorkbookIdentity,
 } from "../trading/workbook";
 import type { ApprovalsSheet } from "../trading/approvals/port";
-import { APPROVALS_SHEET_NAME, APPROVAL_WIDTH, blockFormats, type ApprovalStatus } from "../trading/approvals/block";
+import { APPROVALS_SHEET_NAME, APPROVAL_WIDTH, blockFormats, type BlockStatus } from "../trading/approvals/block";
 import { blockSpan, nonBlankLines } from "../trading/approvals/block-read";
 import {
   DECISION_COLUMNS,
@@ -116,7 +116,7 @@ export class MemoryWorkbook extends MemoryGrid implements Workbook, ApprovalsShe
     this.writeSafeCells(APPROVALS_SHEET_NAME, top, 0, lines, blockFormats(lines));
   }
 
-  async setApprovalStatus(batchId: string, from: readonly ApprovalStatus[], decision: ApprovalDecision): Promise<void> {
+  async setApprovalStatus(batchId: string, from: readonly BlockStatus[], decision: ApprovalDecision): Promise<void> {
     const lines = await this.readApprovals(batchId);
     const header = lines[1];
     if (lines.length === 0 || header?.rowNumber !== lines[0].rowNumber + 1) throw noSuchBatch(batchId);

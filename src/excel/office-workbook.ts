@@ -41,7 +41,7 @@ import {
 import { moveToArchive, planLogArchive } from "./office-log-archive";
 import { readSelectedRows } from "./office-selection";
 import { appendApprovalLines, readApprovalLines, writeApprovalDecision } from "./approvals-sheet";
-import type { ApprovalStatus } from "../trading/approvals/block";
+import type { BlockStatus } from "../trading/approvals/block";
 import type { ApprovalDecision } from "../trading/approvals/decision";
 
 type ExcelApi = Pick<typeof Excel, "run">;
@@ -99,7 +99,7 @@ export class OfficeWorkbook implements Workbook, ApprovalsSheet {
     return this.inTurn((context) => appendApprovalLines(context, this.limits, lines));
   }
 
-  setApprovalStatus(batchId: string, from: readonly ApprovalStatus[], decision: ApprovalDecision): Promise<void> {
+  setApprovalStatus(batchId: string, from: readonly BlockStatus[], decision: ApprovalDecision): Promise<void> {
     return this.inTurn((context) => writeApprovalDecision(context, this.limits, batchId, from, decision));
   }
 

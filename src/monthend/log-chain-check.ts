@@ -1,6 +1,6 @@
 // Month end's check of the Hedge Log's hash chain: the rows read (year sheets oldest first, then the log) as chain rows, checkChain against this computer's head, each finding named by its sheet and row.
 import { checkChain, type ChainFindingKind, type ChainRow } from "../trading/log/log-chain";
-import { FINAL_STATUSES } from "../trading/types";
+import { LOG_FINAL_STATUSES } from "../trading/types";
 import type { PlacedLogRow } from "../trading/workbook";
 
 /** One finding as the recon sheet lists it. */
@@ -41,7 +41,7 @@ export const CHAIN_KIND_LABELS: Readonly<Record<ChainFindingKind, string>> = {
 /** Findings that say something was changed (rows before the chain are only not judged). */
 export const flaggedLines = (report: ChainReport | null): ChainLine[] => (report?.lines ?? []).filter((l) => l.kind !== "before_chain");
 
-const FINAL = new Set<string>(FINAL_STATUSES);
+const FINAL = new Set<string>(LOG_FINAL_STATUSES);
 
 /**
  * The rows as the chain sees them: in the order given (chain order), numbered 1, 2, … across sheets (checkChain's row

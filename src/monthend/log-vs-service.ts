@@ -4,6 +4,7 @@ import { utcMs } from "../api/time";
 import { DOUBT_LIMIT_MS, RESEND_WINDOW_MS } from "../trading/desk/rule";
 import { sameAccount } from "../trading/duplicates";
 import type { LogRecord } from "../trading/log/hedge-log";
+import { isControlRecord } from "../trading/log/control-row";
 import { CLOCK_SKEW_MS } from "../trading/verdict";
 import type { PlacedLogRow } from "../trading/workbook";
 import { checkedFields, countCells } from "./cell-classes";
@@ -55,7 +56,10 @@ export const LOGGED_LEAD_MS = 24 * 3_600_000;
 export function checkLogAgainstService(input: ServiceCheckInput): ServiceReport {
   const env = input.environment.toLowerCase();
   const byId = new Map(input.hedges.map((h) => [h.id, h]));
-  const rows = input.rows.filter((p) => p.record.idempotencyKey.trim() !== "" && String(p.record.environment).toLowerCase() === env);
+  // A control row is no trade: nothing of it is the service's (its cells are counted below, held by the chain).
+  const rows = input.rows.filter(
+    (p) => p.record.idempotencyKey.trim() !== "" && !isControlRecord(p.record) && String(p.record.environment).toLowerCase() === env,
+  );
   const own = rows.filter((p) => sameAccount(p.record.account, input.accountAddress));
   const ownSet = new Set(own);
   const facts = factsByHedge(own, byId, input);

@@ -5,6 +5,7 @@ import { isHedgingApiError } from "../api/errors";
 import { LIST_LIMIT_MAX, type ClosedHedge, type Hedge } from "../api/schemas";
 import { utcMs } from "../api/time";
 import type { LogRecord } from "../trading/log/hedge-log";
+import { isControlRecord } from "../trading/log/control-row";
 import type { MonthWindow } from "./month";
 import { PENDING, type MonthData } from "./recon-model";
 
@@ -157,7 +158,10 @@ export async function fetchMonthData(
   progress("Reading positions and hedges…");
   // Every hedge opened since shortly before the month (or the oldest row still pending): the hedges its rows act on.
   const env = client.environment.toLowerCase();
-  const envLog = log.filter((r) => String(r.environment).toLowerCase() === env && sameAccount(r.account, account.account_address));
+  // Control rows (a change of a control) name no hedge: their Client reference is "from → to", never looked up.
+  const envLog = log.filter(
+    (r) => !isControlRecord(r) && String(r.environment).toLowerCase() === env && sameAccount(r.account, account.account_address),
+  );
   const pendingSince = Math.min(
     ...envLog
       .filter((r) => PENDING.has(r.status))

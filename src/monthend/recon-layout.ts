@@ -1,4 +1,4 @@
-// The "Hedge Recon YYYY-MM" sheet as plain content: header, realized hedges with totals per side, open positions, rolls and unhedged time per side, and the differences with the Hedge Log.
+// The "Hedge Recon YYYY-MM" sheet as plain content: header, realized hedges with totals per side, open positions, rolls and unhedged time per side, the controls changed, and the differences with the Hedge Log.
 import { toExcelDate } from "../trading/cells";
 import { utcMs } from "../api/time";
 import { reconSheetName } from "./month";
@@ -9,6 +9,7 @@ import { SERVICE_KIND_LABELS } from "./log-vs-service";
 import type { ServiceLine, ServiceReport } from "./recon-model";
 import { FORMATS, type CellValue, type SheetContent, type SheetSection } from "../trading/sheet-content";
 import { durationText } from "./side-time";
+import type { ControlLine } from "./control-lines";
 
 type Kind = "text" | "usd" | "rate" | "date" | "count";
 
@@ -97,6 +98,18 @@ export const DIFFERENCE_COLUMNS: readonly Column<DifferenceItem>[] = [
   { header: "Amount (USD)", kind: "usd", width: 85, value: (d) => d.amount },
   // Last on its row, so a long sentence runs on into the empty cells to its right.
   { header: "What it means", kind: "text", width: 85, value: (d) => d.detail },
+];
+
+/** The control rows of the period (control-lines.ts). */
+export const CONTROL_COLUMNS: readonly Column<ControlLine>[] = [
+  { header: "Logged at (UTC)", kind: "date", width: 120, value: (c) => date(c.loggedAt) },
+  { header: "Control", kind: "text", width: 140, value: (c) => c.control },
+  { header: "From", kind: "text", width: 60, value: (c) => c.from },
+  { header: "To", kind: "text", width: 60, value: (c) => c.to },
+  { header: "By", kind: "text", width: 130, value: (c) => c.by },
+  { header: "Environment", kind: "text", width: 70, value: (c) => c.environment },
+  { header: "Hash", kind: "text", width: 140, value: (c) => c.hash },
+  { header: "Flag", kind: "text", width: 300, value: (c) => c.flag },
 ];
 
 export const SIDE_TIME_COLUMNS: readonly Column<SideTimeItem>[] = [
@@ -213,6 +226,10 @@ export function reconContent(recon: Reconciliation): SheetContent {
     sheet.table(SIDE_TIME_COLUMNS, recon.sideTime, "No hedge ended in the period."),
   );
   sheet.blank();
+  sheet.section("Controls changed in the period", () =>
+    sheet.table(CONTROL_COLUMNS, recon.controls, "No control row in the period: no control was changed from this workbook's pane."),
+  );
+  sheet.blank();
   sheet.section("Differences with the Hedge Log", () => {
     sheet.table(
       DIFFERENCE_COLUMNS,
@@ -319,6 +336,7 @@ function summarySection(sheet: SheetBuilder, recon: Reconciliation): void {
     sheet.line("Actions pending", counts.pending, FORMATS.count);
     sheet.line("Rolls", counts.rolls, FORMATS.count);
     sheet.line("Hedge ends not reopened", counts.unhedged, FORMATS.count);
+    sheet.line("Control rows", counts.controls, FORMATS.count);
     if (recon.chain) sheet.line("Hedge Log chain findings", counts.chainFindings, FORMATS.count);
     if (recon.service) {
       sheet.line("Hedge Log against the service findings", counts.serviceFindings, FORMATS.count);

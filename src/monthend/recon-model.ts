@@ -4,6 +4,7 @@ import type { ClosedHedge, Hedge, Position } from "../api/schemas";
 import { utcMs } from "../api/time";
 import type { LogRecord } from "../trading/log/hedge-log";
 import type { ChainReport } from "./log-chain-check";
+import type { ControlLine } from "./control-lines";
 import type { MonthWindow } from "./month";
 
 export type ServiceFindingKind = "differs" | "logged_after" | "logged_long_before" | "cut_off";
@@ -181,6 +182,8 @@ export interface Reconciliation {
   chain: ChainReport | null;
   /** The Hedge Log's cells against the service; null when they were not checked. */
   service: ServiceReport | null;
+  /** The log's control rows logged in the period (control-lines.ts): changes of a control, not trades. */
+  controls: ControlLine[];
   counts: {
     realized: number;
     open: number;
@@ -200,6 +203,10 @@ export interface Reconciliation {
     chainFindings: number;
     /** Findings of the check against the service (a cell that differs, a row logged after the service acted, rows cut off). */
     serviceFindings: number;
+    /** Control rows logged in the period. */
+    controls: number;
+    /** Of those, the ones flagged (LIVE approval unticked). */
+    controlFlags: number;
   };
   /** Things the reader must know (e.g. positions are as of generation, not month end). */
   notes: string[];

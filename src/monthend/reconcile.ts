@@ -1,6 +1,8 @@
 // Month-end reconciliation as a short pipeline of named phases: the service's history, positions and hedges against the Hedge Log rows, with every difference named.
 import { sameAccount } from "../trading/duplicates";
+import { isControlRecord } from "../trading/log/control-row";
 import { attributeLogRows } from "./attribute-log";
+import { controlLines, controlNote } from "./control-lines";
 import { attributeRecords } from "./attribute-records";
 import { findDifferences } from "./differences";
 import { flaggedLines } from "./log-chain-check";
@@ -15,13 +17,18 @@ import { sideTimeline } from "./side-time";
  *  2. attributeLogRows: the hedge each log row (this environment and account) acted on;
  *  3. findDifferences: per log row, per service hedge of the month, per realized record no row explains;
  *  4. sideTimeline: each hedge that ended in the month, the roll that followed or the unhedged time;
- *  5. historyWarning / reconNotes: what the reader must know first.
+ *  5. historyWarning / reconNotes: what the reader must know first;
+ *  6. controlLines: the log's control rows of the period, an unticking of LIVE approval flagged (and noted first).
  * The chain check (verifyLogChain, over every row read, in their places) is run before, by the caller, and carried along.
  */
 export function reconcile(data: MonthData): Reconciliation {
   const env = data.environment.toLowerCase();
-  const ownLog = data.log.filter((r) => String(r.environment).toLowerCase() === env && sameAccount(r.account, data.accountAddress));
-  const otherLogRows = data.log.length - ownLog.length;
+  // Control rows (a change of a control) are no trade: listed apart, never matched with the service.
+  const trades = data.log.filter((r) => !isControlRecord(r));
+  const ownLog = trades.filter((r) => String(r.environment).toLowerCase() === env && sameAccount(r.account, data.accountAddress));
+  const otherLogRows = trades.length - ownLog.length;
+  const controls = controlLines(data.log, data.window);
+  const controlWarning = controlNote(controls);
 
   const book = attributeRecords(data.hedges, data.history);
   const realized = realizedLines(data.history, data.window, book);
@@ -44,6 +51,7 @@ export function reconcile(data: MonthData): Reconciliation {
     sideTime,
     chain: data.chain ?? null,
     service: data.service ?? null,
+    controls,
     counts: {
       realized: realized.length,
       open: open.length,
@@ -56,7 +64,9 @@ export function reconcile(data: MonthData): Reconciliation {
       unhedged: sideTime.filter((e) => e.kind === "unhedged").length,
       chainFindings: flaggedLines(data.chain ?? null).length,
       serviceFindings: data.service?.lines.length ?? 0,
+      controls: controls.length,
+      controlFlags: controls.filter((c) => c.flag !== null).length,
     },
-    notes: reconNotes(data, otherLogRows),
+    notes: controlWarning ? [controlWarning, ...reconNotes(data, otherLogRows)] : reconNotes(data, otherLogRows),
   };
 }

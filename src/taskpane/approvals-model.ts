@@ -1,6 +1,8 @@
-// View models of the Approvals panel: the list of batches, a batch's check as shown in place, the rejection's reason, the LIVE question.
+// View models of the Approvals panel: the list of batches, a batch's check as shown in place, the rejection's reason, the LIVE question, the control row of a change of "LIVE trades need approval".
 import type { ApprovalBatch, ApprovalCheck, ApprovalStatus, BatchChange } from "../trading/approvals/approval-desk";
 import { FIELD_LABELS } from "../trading/rows";
+import type { ControlInput } from "../trading/desk/contract";
+import { CONTROLS } from "../trading/log/control-row";
 import type { Preview, TradeRequest, TradeRow } from "../trading/types";
 import { formatUtc, plural } from "./format";
 import { ACTION_LABELS, actionMix, confirmation, rowTitle, sendPlan } from "./trade-model";
@@ -147,4 +149,19 @@ export function approvalLiveQuestion(preview: Preview, checkedHash: string): str
 /** What Submit for approval says once the batch is on the sheet. */
 export function submittedText(batch: ApprovalBatch): string {
   return `Submitted for approval: ${plural(batch.rows.length, "row")} as batch ${shortHash(batch.hash)} on the Approvals sheet, prepared by ${batch.preparedBy}. An approver with another, trading key approves it in Approvals. Nothing was traded.`;
+}
+
+/** The control row of a change of "LIVE trades need approval" by the key of this fingerprint. */
+export function liveApprovalChange(on: boolean, fingerprint: string): ControlInput {
+  return {
+    control: CONTROLS.liveApproval,
+    from: on ? "off" : "on",
+    to: on ? "on" : "off",
+    by: fingerprint,
+    hash: null,
+    preparedBy: null,
+    message: on
+      ? "“LIVE trades need approval” ticked: LIVE trades go only as approved batches."
+      : "“LIVE trades need approval” unticked: LIVE trades may be sent directly.",
+  };
 }

@@ -8,12 +8,21 @@ import type { ApprovalJournal, ApprovalsWorkbook } from "../trading/approvals/po
 import type { Preview, Progress, RowStatus } from "../trading/types";
 import type { TradingDesk } from "../trading/desk/contract";
 import { mirrorCheckedState } from "./aria-mirror";
-import { approvalLiveQuestion, approvalsList, checkView, rejectionReason, submittedText, type BatchItem } from "./approvals-model";
+import {
+  approvalLiveQuestion,
+  approvalsList,
+  checkView,
+  liveApprovalChange,
+  rejectionReason,
+  submittedText,
+  type BatchItem,
+} from "./approvals-model";
 import type { KeyAccess } from "./key-access";
 import { errorView, type ErrorView } from "./connection-controller";
 import { renderError } from "./connection-panel";
 import { byId, focusWhenReady, h } from "./dom";
 import { plural } from "./format";
+import { mountInstructionsPanel } from "./instructions-panel";
 import { progressModel, rowStatusText, statusTone } from "./trade-model";
 
 type CheckboxElement = HTMLElement & { checked: boolean };
@@ -136,8 +145,16 @@ export function mountApprovalsPanel(deps: ApprovalsPanelDependencies): Approvals
   });
   const panel = new ApprovalsList(approvalsElements(), deps, approvals);
   panel.wire();
+  const instructions = mountInstructionsPanel({
+    workbook: deps.workbook,
+    now,
+    validHours: async () => storedApprovalHours((await deps.store?.get(SETTING_KEYS.approvalHours)) ?? null),
+  });
   return {
-    setContext: (context) => panel.setContext(context),
+    setContext: (context) => {
+      panel.setContext(context);
+      instructions.setContext(context);
+    },
     submit: (preview) => panel.submit(preview),
     onProgress: (progress) => panel.onProgress(progress),
   };
@@ -190,9 +207,22 @@ class ApprovalsList {
     }
   }
 
+  /**
+   * Changes "LIVE trades need approval" and records the change as a control row of the Hedge Log (issue 40): the setting
+   * is saved, then the row written; a row that cannot be written puts the setting back, so no change goes unrecorded.
+   */
   private async changeRule(on: boolean): Promise<void> {
     try {
+      const context = this.context;
+      if (!context?.desk) throw new Error("Connect first: a change of this setting is recorded in the Hedge Log under the key in use.");
+      const desk = context.desk;
       await this.deps.rules.setLiveNeedsApproval(on);
+      try {
+        await desk.recordControl(liveApprovalChange(on, context.fingerprint));
+      } catch (e) {
+        await this.deps.rules.setLiveNeedsApproval(!on).catch(() => undefined);
+        throw e;
+      }
       this.deps.onRuleChange(on);
       this.els.status.textContent = on
         ? "LIVE trades need approval in this workbook: the pane sends LIVE trades only as approved batches."

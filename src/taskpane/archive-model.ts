@@ -1,6 +1,6 @@
 // The log archive control's state and actions, without the DOM: count what would move, ask, move with progress, say what happened.
 import type { LogArchiveRequest, LogArchiveResult } from "../trading/log/hedge-log";
-import { FINAL_STATUSES } from "../trading/types";
+import { LOG_FINAL_STATUSES } from "../trading/types";
 import { addMonths, monthOf, monthWindow } from "../monthend/month";
 import { errorMessage, type PanelMessage } from "../monthend/month-end-controller";
 
@@ -70,7 +70,7 @@ export class ArchiveController {
   }
 
   private request(extra: Partial<LogArchiveRequest> = {}): LogArchiveRequest {
-    return { before: this.cutoff, finalStatuses: FINAL_STATUSES, ...extra };
+    return { before: this.cutoff, finalStatuses: LOG_FINAL_STATUSES, ...extra };
   }
 
   /** First click: counts what would move (nothing moves) and asks. */

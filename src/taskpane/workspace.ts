@@ -24,6 +24,10 @@ import { mountTradePanel, type TradePanel } from "./trade-panel";
 import { mountResumePanel } from "./resume-panel";
 import { directTradeRefusal } from "./key-access";
 import { mountArmedRolls } from "./armed-rolls-control";
+import { instructionCover } from "../trading/approvals/roll-cover";
+
+/** Why a standing roll instruction sends nothing with the key in use. */
+const READ_ONLY_ROLL = "this key is read only, so no roll is sent with it even under a standing roll instruction";
 
 /** What the panels of a connection work on: the workbook, this computer's journal, the desk, the month-end writers. */
 export interface Workbench {
@@ -90,6 +94,7 @@ export function mountWorkspace(deps: WorkspaceDependencies, panels: PanelModules
   // Rolls at maturity while the pane is open: sent at once where the pane may send directly, else proposed (four-eyes).
   const armed = mountArmedRolls({
     direct: approvals.direct,
+    instructions: standingInstructions(deps),
     propose: (side) => void trade.proposeAgain(side),
     onError: (e) => deps.errors.record("rolls", errorView(e).code),
     now: deps.now,
@@ -225,6 +230,22 @@ function mountApprovals(
       return state.status === "connected" && directTradeRefusal(state.environment, state.access, liveNeedsApproval) === null;
     },
   };
+}
+
+/**
+ * The armed rolls' standing roll instructions: under four-eyes, a roll an approved instruction of the Approvals sheet
+ * covers (read at each maturity) is sent under it, for the connection's environment and account; a read-only key sends none.
+ */
+function standingInstructions({ workbench, controller, now }: WorkspaceDependencies) {
+  return instructionCover({
+    sheet: workbench.workbook,
+    place: () => {
+      const state = controller.current;
+      return state.status === "connected" ? { environment: state.environment, account: state.account.account_address ?? null } : null;
+    },
+    refusal: () => (controller.current.status === "connected" && controller.current.access === "read_only" ? READ_ONLY_ROLL : null),
+    now: now && (() => new Date(now())),
+  });
 }
 
 /** The desk's options for a connection: its account, the pane's workbook and journal, and where its errors and progress go. */

@@ -5,7 +5,9 @@ import { WriteBehind } from "./write-behind";
 import { applyPatch, intentFromLogRecord, intentToLogRecord, isFinal, unusableReason, type Intent, type IntentPatch } from "./intent";
 import { prunable, type IntentStore, type StoredIntent } from "./intent-store";
 import { ChainWriter } from "./log/chain-writer";
-import { FINAL_STATUSES } from "./types";
+import { finalHashOf } from "./log/log-chain";
+import { LOG_FINAL_STATUSES } from "./types";
+import { isControlRecord } from "./log/control-row";
 import { copyMark, mayBeMine, mergeRow, ownerOf, ownLogOf, sealOf, writtenBack } from "./journal-merge";
 
 export interface JournalOptions {
@@ -134,7 +136,7 @@ export class Journal {
       if (e.anchor) keys.add(e.anchor);
     }
     const records = await this.workbook.readLog({
-      statusNotIn: FINAL_STATUSES,
+      statusNotIn: LOG_FINAL_STATUSES,
       loggedSince: utcDayStart(this.now()),
       keys: [...keys],
     });
@@ -149,6 +151,8 @@ export class Journal {
     for (const record of records) {
       present.add(record.idempotencyKey);
       this.lastKey = record.idempotencyKey || this.lastKey;
+      // A control row (a change of a control) is the log's record, never a trade to resume, merge or count.
+      if (isControlRecord(record)) continue;
       const entry = byKey.get(record.idempotencyKey);
       if (this.intents.has(record.idempotencyKey)) {
         // A second row with the same key (copied by hand): only the first is the journal's.
@@ -370,6 +374,31 @@ export class Journal {
       if (this.options.store) this.here.add(intent.idempotencyKey);
     }
     if (intents.length > 0) this.lastKey = intents[intents.length - 1].idempotencyKey;
+  }
+
+  /**
+   * Appends a control row (log/control-row.ts: a change of a control, final and sealed at once) as the next link of the
+   * log's chain, journalled on this computer first like any row (it is pruned with the final rows). Resolves once both
+   * hold it. It is never an intent: the desk's lists, the merge and the duplicate check do not see it.
+   */
+  appendControl(record: LogRecord): Promise<void> {
+    return this.inTurn(async () => {
+      if (!isControlRecord(record)) throw new Error(`Row ${record.idempotencyKey} is not a control row.`);
+      const me = await this.identity();
+      const entry: StoredIntent = {
+        record,
+        keyId: null,
+        anchor: this.lastKey,
+        finalAt: this.now().toISOString(),
+        workbookId: me.id,
+        workbookName: me.name,
+      };
+      if (this.options.store) await this.options.store.put(this.options.scope!, [entry]);
+      const row = { ...record, prevHash: null, rowHash: null, finalHash: null };
+      await this.chain.append({ rows: [row], record: (r) => r, seal: (r) => finalHashOf(r.rowHash!, r) });
+      Object.assign(record, { prevHash: row.prevHash, rowHash: row.rowHash, finalHash: row.finalHash });
+      this.lastKey = record.idempotencyKey;
+    });
   }
 
   /** Appends rows to the log as the next links of its chain (log/chain-writer.ts), sealed when appended final. */

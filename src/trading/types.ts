@@ -1,4 +1,5 @@
 // The trading engine's shared types: actions, rows read from the sheet, previews, intents and their states, resume plans and decisions (the desk's facade is desk/contract.ts).
+import { CONTROL_STATUS } from "./log/control-row";
 import type { Environment } from "../api/environment";
 import type { Account, Hedge, Market, Position, Quote, Side, Tenor } from "../api/schemas";
 
@@ -156,6 +157,11 @@ export interface PreviewOptions {
 export const INTENT_STATUSES = ["submitting", "submitted", "needs_decision", "filled", "failed", "closed", "rejected", "not_sent"] as const;
 export type IntentStatus = (typeof INTENT_STATUSES)[number];
 export const FINAL_STATUSES: readonly IntentStatus[] = ["filled", "failed", "closed", "rejected", "not_sent"];
+/**
+ * The statuses of a log row that is done with: a trade's final states and a control row's `recorded` (written final, with
+ * its seal). What reads the log by status (the journal's unfinished rows, the archive, the chain check) uses this list.
+ */
+export const LOG_FINAL_STATUSES: readonly string[] = [...FINAL_STATUSES, CONTROL_STATUS];
 
 /** Where one row stands; sent to onProgress on every change and returned by send()/resume(). */
 export interface RowStatus {

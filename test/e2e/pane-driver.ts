@@ -6,6 +6,8 @@ import { launchChromium } from "./browser";
 import { ensureBuilt, type BuildMode } from "./build";
 import { serveDirectory, type StaticServer } from "./static-server";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/server";
+import type { AccountConfig } from "../../src/sandbox/accounts";
+import { publicKeyFingerprint } from "../../src/api/environment";
 import type { HedgeHarness } from "../../src/taskpane/harness";
 import type { LogRecord } from "../../src/trading/log/hedge-log";
 
@@ -130,13 +132,13 @@ export interface PaneWorld {
  */
 export function paneWithSandbox(
   executablePath: () => string,
-  options: { seed: number; fillMs?: number; open?: { query?: string } | false },
+  options: { seed: number; fillMs?: number; open?: { query?: string } | false; accounts?: AccountConfig[] },
 ): PaneWorld {
   let sandbox: RunningSandbox | undefined;
   let session: PaneSession | undefined;
   let pane: PanePage | undefined;
   beforeAll(async () => {
-    sandbox = await startSandbox({ port: 0, http: true, seed: options.seed, fillMs: options.fillMs ?? 200 });
+    sandbox = await startSandbox({ port: 0, http: true, seed: options.seed, fillMs: options.fillMs ?? 200, accounts: options.accounts });
     session = await startPaneSession(executablePath());
     if (options.open !== false) {
       pane = await session.open(options.open);
@@ -200,6 +202,36 @@ export async function connect(page: Page, apiKey: string, baseUrl: string): Prom
   await page.locator("#base-url input").fill(baseUrl);
   await page.locator("#connect").click();
   await page.waitForFunction(() => /Connected with key/.test(document.getElementById("connection-status")?.textContent ?? ""));
+}
+
+/** Opens the connection form (folded once connected), types another key and connects; waits until the pane uses it. */
+export async function switchKey(page: Page, apiKey: string): Promise<void> {
+  if ((await page.locator("#connection-edit").getAttribute("open")) === null) await page.locator("#connection-edit > summary").click();
+  await page.locator("#api-key").fill(apiKey);
+  await page.locator("#connect").click();
+  await page.waitForFunction((fp) => document.getElementById("key-fingerprint")?.textContent === fp, publicKeyFingerprint(apiKey));
+  await page.waitForSelector("#read-selection:not([disabled])");
+}
+
+/**
+ * Propose from the harness's Model (A2:D2) and Policy (A2:I2) sheets, as the analyst does (the pane then knows the model
+ * it arms rolls from); returns the proposal's sheet name ("" when there was nothing to do).
+ */
+export async function proposeFromModel(page: Page): Promise<string> {
+  const note = async () => (await page.locator("#propose-note").textContent()) ?? "";
+  const choose = (address: string, sheet: string) =>
+    page.evaluate(([a, s]) => (window as unknown as HarnessWindow).hedgeHarness.select(a, s), [address, sheet] as const);
+  await choose("A2:D2", "Model");
+  await page.locator("#propose").click();
+  await page.waitForFunction(() => /^Exposures: /.test(document.getElementById("propose-note")?.textContent ?? ""));
+  const before = await note();
+  await choose("A2:I2", "Policy");
+  await page.locator("#propose").click();
+  await page.waitForFunction((b) => {
+    const text = document.getElementById("propose-note")?.textContent ?? "";
+    return text !== b && /proposed on|Nothing to do/.test(text);
+  }, before);
+  return /proposed on (.+?) \(/.exec(await note())?.[1] ?? "";
 }
 
 export async function chooseAction(page: Page, action: "open" | "add" | "reduce" | "close"): Promise<void> {

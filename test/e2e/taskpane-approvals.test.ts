@@ -324,6 +324,14 @@ describeWithBrowser("four-eyes approval in the task pane", (chromiumPath) => {
     await page.waitForFunction(() => document.getElementById("confirm")?.hasAttribute("disabled") === false);
     expect(await page.locator("#confirm").textContent()).toBe("Confirm 2 rows (LIVE)");
     expect((await harness(page).documentSettings())[LIVE_NEEDS_APPROVAL_SETTING]).toBe("false");
+    // Issue 40: each change is a control row of the Hedge Log, chained like any row, naming the key's fingerprint.
+    const controls = (await logRows(page)).filter((r) => r.action === "control");
+    expect(controls.slice(-2).map((r) => [r.market, r.clientReference, r.status, r.approvedBy])).toEqual([
+      ["LIVE trades need approval", "off → on", "recorded", publicKeyFingerprint(DEMO_LIVE_API_KEY)],
+      ["LIVE trades need approval", "on → off", "recorded", publicKeyFingerprint(DEMO_LIVE_API_KEY)],
+    ]);
+    expect(controls.slice(-1)[0].prevHash).toBe(controls.slice(-2)[0].rowHash);
+    expect(controls.every((r) => !!r.finalHash)).toBe(true);
 
     // A LIVE preparer's batch, rejected: the reason is required, then shown with the decision.
     await page.locator("#submit-approval").click();

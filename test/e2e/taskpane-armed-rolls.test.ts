@@ -8,7 +8,16 @@ import { rollReference } from "../../src/trading/rolls";
 import type { CellValue } from "../../src/trading/cells";
 import { POLICY_HEADER } from "../policy/policy-header";
 import { describeWithBrowser } from "./browser";
-import { connect, type HarnessWindow, paneWithSandbox, PREVIEW_DONE, waitReady, waitRowsFinal, type PanePage } from "./pane-driver";
+import {
+  connect,
+  type HarnessWindow,
+  paneWithSandbox,
+  PREVIEW_DONE,
+  proposeFromModel,
+  waitReady,
+  waitRowsFinal,
+  type PanePage,
+} from "./pane-driver";
 
 jest.setTimeout(600_000);
 
@@ -22,24 +31,7 @@ const harness = (page: Page) => ({
     page.evaluate(([a, s]) => (window as unknown as HarnessWindow).hedgeHarness.select(a, s), [address, sheet] as const),
 });
 
-const noteOf = async (page: Page) => (await page.locator("#propose-note").textContent()) ?? "";
 const armedText = async (page: Page) => (await page.locator("#armed-rolls-list").textContent())?.replace(/\s+/g, " ").trim() ?? "";
-
-/** Propose from the Model and Policy sheets (the pane learns the model it arms from); returns the proposal's sheet. */
-async function propose(page: Page): Promise<string> {
-  const wb = harness(page);
-  await wb.select("A2:D2", "Model");
-  await page.locator("#propose").click();
-  await page.waitForFunction(() => /^Exposures: /.test(document.getElementById("propose-note")?.textContent ?? ""));
-  const before = await noteOf(page);
-  await wb.select("A2:I2", "Policy");
-  await page.locator("#propose").click();
-  await page.waitForFunction((b) => {
-    const note = document.getElementById("propose-note")?.textContent ?? "";
-    return note !== b && /proposed on|Nothing to do/.test(note);
-  }, before);
-  return /proposed on (.+?) \(/.exec(await noteOf(page))?.[1] ?? "";
-}
 
 describeWithBrowser("armed rolls: the pane rolls at maturity by itself", (chromiumPath) => {
   const world = paneWithSandbox(chromiumPath, { seed: 43, fillMs: 400, open: false });
@@ -70,7 +62,7 @@ describeWithBrowser("armed rolls: the pane rolls at maturity by itself", (chromi
     }
 
     // Page A proposes and sends the first Open by hand; page B proposes too (it learns the model), with nothing to send then.
-    const sheet = await propose(a);
+    const sheet = await proposeFromModel(a);
     await harness(a).select("A2:I2", sheet);
     await a.locator("#read-selection").click();
     await a.waitForSelector("#action-column-choice:not([hidden])");
@@ -78,7 +70,7 @@ describeWithBrowser("armed rolls: the pane rolls at maturity by itself", (chromi
     await a.waitForSelector(PREVIEW_DONE);
     await a.locator("#confirm").click();
     await waitRowsFinal(a, 1);
-    await propose(b);
+    await proposeFromModel(b);
 
     const client = new HedgingClient({ apiKey: DEMO_API_KEY, baseUrl: s.baseUrl });
     const openHedge = async (): Promise<Hedge | undefined> =>

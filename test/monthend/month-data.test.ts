@@ -325,6 +325,15 @@ describe("fetchMonthData", () => {
       row({ clientReference: "REF-OLD", loggedAt: "2026-10-01T00:00:00.000Z" }), // before the read's start (8 days before the month)
       row({ clientReference: "REF-PROD", environment: "production" }),
       row({ clientReference: "REF-OTHER", account: "0xbb" }),
+      // A control row (issue 40): its Client reference is "from → to", never a deal's, never looked up.
+      row({
+        action: "control",
+        market: "LIVE trades need approval",
+        side: "",
+        clientReference: "on → off",
+        idempotencyKey: "k-c",
+        status: "recorded",
+      }),
     ];
     const data = await fetchMonthData(client, NOV, log, { onProgress: (m) => progress.push(m) });
     expect(calls.filter((c) => c.startsWith("list REF") || c.startsWith("get "))).toEqual(["list REF-1"]);

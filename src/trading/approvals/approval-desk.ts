@@ -1,5 +1,6 @@
 // Four-eyes approval of a batch: submit a preview to the Approvals sheet, list and check batches, approve (send once, through the desk) or reject with a reason.
 import { newIdempotencyKey } from "../../api/client";
+import { PUBLIC_FINGERPRINT } from "../../api/environment";
 import { batchHash } from "./batch-hash";
 import { approvalKey, bindingOf, blockLines, newBatchId, type ApprovalBatch, type ApprovalStatus } from "./block";
 import { DEFAULT_APPROVAL_HOURS, expiryRefusal, placeRefusal, type ApproverPlace } from "./validity";
@@ -18,7 +19,7 @@ export type { BatchChange } from "./batch-hash";
 export type { ApproverPlace } from "./validity";
 
 /** A public key fingerprint as publicKeyFingerprint() makes it: anything else (the key itself) is never written. */
-const FINGERPRINT = /^fp-[0-9a-f]{16}$/;
+const FINGERPRINT = PUBLIC_FINGERPRINT;
 
 /** Approval refused (the check's refusal as its message); nothing was written nor sent. */
 export class ApprovalRefusedError extends Error {

@@ -1,5 +1,16 @@
 // A batch's block read back from the Approvals sheet's cells (pure): the blocks of the sheet's lines, one block's span in the first column, the lines that are not blank; tolerant of edits, each problem named.
-import { APPROVALS_SHEET_NAME, APPROVAL_STATUSES, BATCH_TITLES, COL, ROW_COL, ROW_TITLES, isTitles, orNull, text } from "./block";
+import {
+  APPROVALS_SHEET_NAME,
+  APPROVAL_STATUSES,
+  BATCH_TITLES,
+  COL,
+  ROW_COL,
+  ROW_TITLES,
+  isBlockStart,
+  isTitles,
+  orNull,
+  text,
+} from "./block";
 import type { ApprovalBatch, ApprovalStatus } from "./block";
 import type { CellValue } from "../cells";
 import { readTradeRows } from "../rows";
@@ -38,7 +49,8 @@ export function parseApprovals(lines: readonly SheetRow[]): ApprovalBlock[] {
   for (let i = 0; i < lines.length; i++) {
     if (!isTitles(lines[i].values, BATCH_TITLES[0])) continue;
     let end = i + 1;
-    while (end < lines.length && !isTitles(lines[end].values, BATCH_TITLES[0])) end++;
+    // A batch's block runs to the next block of either kind (a roll instruction's is read by roll-instruction.ts).
+    while (end < lines.length && !isBlockStart(lines[end].values)) end++;
     blocks.push(parseBlock(lines[i].rowNumber, lines.slice(i + 1, end)));
     i = end - 1;
   }
@@ -104,13 +116,14 @@ function parseBlock(titlesRow: number, body: readonly SheetRow[]): ApprovalBlock
 /**
  * Where a batch's block is, from the sheet's first column (0-based rows, blank cells included): [start, end), start its
  * titles line (the next line holds the id), end the next block's titles line or the column's end. null: no block has the id.
+ * A block of either kind (a batch's, a roll instruction's) is found by its id.
  */
 export function blockSpan(firstColumn: readonly CellValue[], batchId: string): { start: number; end: number } | null {
   const id = batchId.trim();
   for (let r = 0; r + 1 < firstColumn.length; r++) {
-    if (!isTitles([firstColumn[r]], BATCH_TITLES[0]) || text(firstColumn[r + 1]) !== id) continue;
+    if (!isBlockStart([firstColumn[r]]) || text(firstColumn[r + 1]) !== id) continue;
     let end = r + 2;
-    while (end < firstColumn.length && !isTitles([firstColumn[end]], BATCH_TITLES[0])) end++;
+    while (end < firstColumn.length && !isBlockStart([firstColumn[end]])) end++;
     return { start: r, end };
   }
   return null;

@@ -92,6 +92,14 @@ export const text = (v: CellValue | undefined): string => (v === null || v === u
 export const orNull = (v: CellValue | undefined): string | null => text(v) || null;
 /** Whether a line is a titles line (its first cell reads as `first`). */
 export const isTitles = (values: readonly CellValue[], first: string) => normaliseHeader(text(values[0])) === normaliseHeader(first);
+/** The first title of a standing roll instruction's block (roll-instruction.ts): a block of its own kind on the same sheet. */
+export const INSTRUCTION_ID_TITLE = "Roll instruction id";
+/** The first title of its terms line (Market, Side, Until, Max per hedge, Tenors). */
+export const INSTRUCTION_TERMS_TITLE = "Market";
+/** Whether a line starts a block of either kind (a batch's, a roll instruction's): a block runs to the next one. */
+export const isBlockStart = (values: readonly CellValue[]) => isTitles(values, BATCH_TITLES[0]) || isTitles(values, INSTRUCTION_ID_TITLE);
+/** A status a block's values line may hold: a batch's, or a roll instruction's `revoked`. */
+export type BlockStatus = ApprovalStatus | "revoked";
 
 /** A new batch id: the UTC day and 12 random hex digits ("AB-20261125-1a2b3c4d5e6f"); its rows' idempotency keys derive from it. */
 export function newBatchId(now: Date, random: () => string): string {
@@ -102,9 +110,10 @@ export function newBatchId(now: Date, random: () => string): string {
     .toLowerCase()}`;
 }
 
-/** The start (epoch ms) of the UTC day a batch id names ("AB-20261125-…"); NaN when the id is not of that form. */
+/** The start (epoch ms) of the UTC day a batch id names ("AB-20261125-…", or a roll instruction's "RI-…"); NaN when the id is not of that form. */
 export function batchDayStart(batchId: string): number {
-  const day = /^AB-(\d{4})(\d{2})(\d{2})-/.exec(batchId);
+  // A roll instruction's id ("RI-20261125-…") names its day the same way.
+  const day = /^(?:AB|RI)-(\d{4})(\d{2})(\d{2})-/.exec(batchId);
   return day ? Date.parse(`${day[1]}-${day[2]}-${day[3]}T00:00:00Z`) : NaN;
 }
 
@@ -152,10 +161,14 @@ export function blockLines(batch: Omit<ApprovalBatch, "rows"> & { rows: readonly
 /** Number formats of a block's cells (strings become text through the safe writer): amounts to the cent, counts and tenors whole. */
 export function blockFormats(lines: readonly (readonly CellValue[])[]): string[][] {
   let inRows = false;
+  let terms = false;
   return lines.map((line) => {
     const formats = line.map(() => "General");
-    if (isTitles(line, BATCH_TITLES[0])) inRows = false;
+    if (isBlockStart(line)) [inRows, terms] = [false, false];
     else if (isTitles(line, ROW_TITLES[0])) inRows = true;
+    else if (isTitles(line, INSTRUCTION_TERMS_TITLE)) terms = true;
+    else if (terms)
+      formats[ROW_COL.notional] = "#,##0.00"; // a roll instruction's Max per hedge (USD)
     else if (inRows) {
       formats[ROW_COL.notional] = "#,##0.00";
       formats[ROW_COL.tenor] = "0";

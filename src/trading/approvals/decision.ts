@@ -1,10 +1,10 @@
 // A decision written into a block's header line (pure): its four cells, the status it may be written over, and the errors when the block is gone or was decided meanwhile.
-import { COL, text, type ApprovalStatus } from "./block";
+import { COL, text, type BlockStatus } from "./block";
 import type { CellValue } from "../cells";
 
 /** What a decision writes into a block's header line. */
 export interface ApprovalDecision {
-  status: ApprovalStatus;
+  status: BlockStatus;
   /** The deciding key's public fingerprint: every decision names who made it. */
   approvedBy: string;
   decidedAt: string | null;
@@ -20,7 +20,7 @@ export function decisionCells(decision: ApprovalDecision): CellValue[] {
 }
 
 /** Whether a decision may be written over the status a block's values line holds now. */
-export function statusAllows(statusCell: CellValue | undefined, from: readonly ApprovalStatus[]): boolean {
+export function statusAllows(statusCell: CellValue | undefined, from: readonly BlockStatus[]): boolean {
   return (from as readonly string[]).includes(text(statusCell).toLowerCase());
 }
 
@@ -30,7 +30,7 @@ export function noSuchBatch(batchId: string): Error {
 }
 
 /** The error of a decision whose batch changed status since it was checked (another approver was first): nothing written. */
-export function decidedMeanwhile(batchId: string, statusCell: CellValue | undefined, from: readonly ApprovalStatus[]): Error {
+export function decidedMeanwhile(batchId: string, statusCell: CellValue | undefined, from: readonly BlockStatus[]): Error {
   return new Error(
     `Batch ${batchId} is ${text(statusCell) || "without a status"} now, not ${from.join(" or ")}: someone decided it first, so nothing was written.`,
   );

@@ -1,7 +1,7 @@
 // The approvals workflow's ports: the Approvals sheet (read blocks, append one, write a decision) and this computer's journal of decisions. Implemented by src/excel (Office.js and in-memory).
 import type { CellValue } from "../cells";
 import type { SheetRow, Workbook } from "../workbook";
-import type { ApprovalStatus } from "./block";
+import type { BlockStatus } from "./block";
 import type { ApprovalDecision } from "./decision";
 import type { JournalledDecision } from "./record";
 
@@ -19,7 +19,7 @@ export interface ApprovalsSheet {
    * Writes a batch's decision (status, approved/rejected by, decided at, reason) into its block's header line, only when
    * its status is still one of `from`; otherwise throws, writing nothing (another approver was first). Throws when no block holds the id.
    */
-  setApprovalStatus(batchId: string, from: readonly ApprovalStatus[], decision: ApprovalDecision): Promise<void>;
+  setApprovalStatus(batchId: string, from: readonly BlockStatus[], decision: ApprovalDecision): Promise<void>;
 }
 
 /** What the approvals workflow uses of a workbook: the Approvals sheet, and the Hedge Log's query (an executed batch is one whose every key the log holds). */

@@ -44,17 +44,17 @@ export function storedApprovalHours(stored: string | null): number {
  * after Prepared at. Prepared at is a cell: it must read as a time within the UTC day of the batch id (which every row's
  * key derives from), so it cannot be typed days later; and not after now.
  */
-export function expiryRefusal(batch: Pick<ApprovalBatch, "id" | "preparedAt">, now: number, hours: number): string | null {
+export function expiryRefusal(batch: Pick<ApprovalBatch, "id" | "preparedAt">, now: number, hours: number, noun = "Batch"): string | null {
   const prepared = Date.parse(batch.preparedAt);
   const dayStart = batchDayStart(batch.id);
   const inDay = prepared >= dayStart && prepared < dayStart + DAY_MS;
   if (!Number.isFinite(prepared) || !inDay || prepared > now) {
-    return `Batch ${batch.id}'s Prepared at reads "${batch.preparedAt}", not a time of the day in its batch id up to now, so how long its approval is valid cannot be told. Nothing was sent: prepare it again.`;
+    return `${noun} ${batch.id}'s Prepared at reads "${batch.preparedAt}", not a time of the day in its batch id up to now, so how long its approval is valid cannot be told. Nothing was sent: prepare it again.`;
   }
   const valid = Math.min(hours, MAX_APPROVAL_HOURS);
   const until = prepared + valid * HOUR_MS;
   if (now < until) return null;
-  return `Batch ${batch.id} was prepared at ${iso(prepared)}; an approval is valid for ${valid} hours (until ${iso(until)}) and it is ${iso(now)}: it expired, so it cannot be approved nor its rows sent. Nothing was sent: prepare it again.`;
+  return `${noun} ${batch.id} was prepared at ${iso(prepared)}; an approval is valid for ${valid} hours (until ${iso(until)}) and it is ${iso(now)}: it expired, so it cannot be approved nor its rows sent. Nothing was sent: prepare it again.`;
 }
 
 /**
@@ -62,17 +62,21 @@ export function expiryRefusal(batch: Pick<ApprovalBatch, "id" | "preparedAt">, n
  * was prepared in (both in its hash). A block written before batches were bound (no Environment cell) may be approved
  * in the sandbox only: in production it is refused, to be prepared again.
  */
-export function placeRefusal(batch: Pick<ApprovalBatch, "id" | "environment" | "account">, place: ApproverPlace): string | null {
+export function placeRefusal(
+  batch: Pick<ApprovalBatch, "id" | "environment" | "account">,
+  place: ApproverPlace,
+  noun = "Batch",
+): string | null {
   const label = (e: Environment) => (e === "production" ? "production (LIVE)" : "sandbox (test)");
   if (!batch.environment) {
     if (place.environment === "sandbox") return null;
-    return `Batch ${batch.id} was prepared by an earlier version that did not record its environment and account, and this key is a ${label(place.environment)} key: a LIVE approval needs a batch bound to its environment. Nothing was sent: prepare it again.`;
+    return `${noun} ${batch.id} was prepared by an earlier version that did not record its environment and account, and this key is a ${label(place.environment)} key: a LIVE approval needs a batch bound to its environment. Nothing was sent: prepare it again.`;
   }
   if (batch.environment !== place.environment) {
-    return `Batch ${batch.id} was prepared in ${label(batch.environment)}, and this key is a ${label(place.environment)} key: a batch is approved only in the environment it was prepared in. Nothing was sent: prepare it again with a key of this environment.`;
+    return `${noun} ${batch.id} was prepared in ${label(batch.environment)}, and this key is a ${label(place.environment)} key: a batch is approved only in the environment it was prepared in. Nothing was sent: prepare it again with a key of this environment.`;
   }
   if ((batch.account ?? null) !== place.account) {
-    return `Batch ${batch.id} was prepared for account ${batch.account ?? "(not known)"}, and this key trades for account ${place.account ?? "(not known)"}: a batch is approved only by a key of the account it was prepared for. Nothing was sent.`;
+    return `${noun} ${batch.id} was prepared for account ${batch.account ?? "(not known)"}, and this key trades for account ${place.account ?? "(not known)"}: a batch is approved only by a key of the account it was prepared for. Nothing was sent.`;
   }
   return null;
 }

@@ -1,8 +1,10 @@
-// The desk's contract: the TradingDesk facade the pane (and the approvals workflow) calls, and the options createDesk takes.
+// The desk's contract: the TradingDesk facade the pane (and the approvals workflow) calls, the options createDesk takes, and the port through which the armed rolls ask the standing roll instructions.
 import type { Environment } from "../../api/environment";
 import type { HedgingClient } from "../../api/client";
+import type { Side } from "../../api/schemas";
 import type { Workbook } from "../workbook";
 import type { LogRecord } from "../log/hedge-log";
+import type { ControlChange } from "../log/control-row";
 import type { IntentStore } from "../intent-store";
 import type {
   Action,
@@ -99,6 +101,32 @@ export interface TradingDesk {
   waits(): LaneWait[];
   /** Resolves when no row is pending (rows waiting for a decision do not count), or rejects after timeoutMs. */
   settled(timeoutMs?: number): Promise<void>;
-  /** This session's rows and the log rows it read (unfinished and today's), for the pane's activity view. */
+  /** This session's rows and the log rows it read (unfinished and today's), for the pane's activity view. Control rows are not among them. */
   log(): Promise<LogRecord[]>;
+  /**
+   * Records a change of a control as a control row of the Hedge Log (log/control-row.ts), at the desk's time, environment
+   * and account: journalled on this computer and linked into the log's chain, sealed at once. Resolves with the row once
+   * both hold it; rejects (nothing recorded) when either write fails.
+   */
+  recordControl(change: ControlInput): Promise<LogRecord>;
+}
+
+/** A change of a control as the caller gives it: the desk adds when, the environment and the account. */
+export type ControlInput = Omit<ControlChange, "at" | "environment" | "account">;
+
+/**
+ * Whether a standing roll instruction covers a roll: sent under it, with what its rows carry into the Hedge Log (the
+ * instruction's hash in Batch hash, its preparer and approver), or not, with the reason the pane shows.
+ */
+export type RollCover =
+  | { ok: true; instruction: string; approval: Pick<SendApproval, "batchHash" | "preparedBy" | "approvedBy"> }
+  | { ok: false; reason: string };
+
+/**
+ * The standing roll instructions (issue 39 item 3: "keep <market, side> hedged … until <date>, at most <USD> per hedge",
+ * approved once by a second key), which the armed rolls (roll-arming.ts) ask under four-eyes once a roll's rows are
+ * known (src/trading/approvals/roll-cover.ts reads them then). Not covered, the roll is proposed for approval.
+ */
+export interface RollInstructions {
+  coversRoll(roll: { market: string; side: Side; maturityMs: number; rows: readonly TradeRow[] }): Promise<RollCover>;
 }

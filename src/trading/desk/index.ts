@@ -7,7 +7,8 @@ import { intentFromRow, isFinal, rowStatusOf, type Intent } from "../intent";
 import { FILL_POLL_MS, MIN_FILL_POLL_MS, type OpenedHedges } from "../fills";
 import { sameAccount } from "../duplicates";
 import { intentScope } from "../intent-store";
-import { LOG_SHEET_NAME } from "../log/hedge-log";
+import { LOG_SHEET_NAME, type LogRecord } from "../log/hedge-log";
+import { controlRecord } from "../log/control-row";
 import { sideOrder } from "../verdict";
 import type {
   Action,
@@ -26,7 +27,7 @@ import type {
   SendResult,
   TradeRow,
 } from "../types";
-import type { DeskOptions, TradingDesk } from "./contract";
+import type { ControlInput, DeskOptions, TradingDesk } from "./contract";
 import type { DeskContext } from "./context";
 import { Lanes } from "./lanes";
 import { Scheduler } from "./scheduler";
@@ -332,6 +333,15 @@ class Desk implements TradingDesk {
 
   async log() {
     return this.journal.records();
+  }
+
+  async recordControl(change: ControlInput): Promise<LogRecord> {
+    const record = controlRecord(
+      { ...change, at: this.now().toISOString(), environment: this.environment, account: this.account },
+      this.newKey(),
+    );
+    await this.journal.appendControl(record);
+    return record;
   }
 
   /** Reads the log and the per-user journal again (on opening, before Resume), keeping this session's rows as they are. */

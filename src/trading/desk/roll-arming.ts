@@ -4,7 +4,9 @@ import type { Hedge, Side } from "../../api/schemas";
 import { utcMs } from "../../api/time";
 import { rollKey, rollReference, settledAtMaturity } from "../rolls";
 import type { TradeRow } from "../types";
-import type { TradingDesk } from "./contract";
+import type { RollCover, RollInstructions, TradingDesk } from "./contract";
+
+export type { RollCover, RollInstructions } from "./contract";
 import { when } from "./context";
 import { rollStep, type RollFacts, type RollStep } from "./rule";
 
@@ -20,16 +22,10 @@ export interface RollSide {
   side: Side;
 }
 
-/**
- * Whether a standing roll instruction (issue 39 item 3: "keep <market, side> hedged … until <date>, at most <USD> per
- * hedge", approved once by a second key) covers a roll. Without one, under four-eyes, a roll is proposed for approval.
- */
-export interface RollInstructions {
-  coversRoll(roll: RollSide & { maturityMs: number; rows: readonly TradeRow[] }): boolean;
-}
-
 /** No standing instruction: none covers a roll. */
-export const NO_ROLL_INSTRUCTIONS: RollInstructions = { coversRoll: () => false };
+export const NO_ROLL_INSTRUCTIONS: RollInstructions = {
+  coversRoll: async () => ({ ok: false, reason: "no standing roll instruction covers it" }),
+};
 
 export interface RollArmingOptions {
   client: Pick<HedgingClient, "get" | "list" | "history">;
@@ -82,8 +78,7 @@ const isOpen = (h: Hedge) => h.status === "filled" || h.status === "submitted" |
 const PROPOSED: Record<Extract<RollStep, { kind: "propose" }>["why"], string> = {
   no_model: "no proposal yet, so no target: press Propose (exposures, then policy) to roll it; later maturities are then rolled at once",
   opened_after: "settled while the workbook was closed: the roll's Open is proposed (send it from the Hedge Proposal sheet)",
-  four_eyes:
-    "four-eyes is on and no standing roll instruction covers it: the roll's Open is proposed for approval (Submit for approval from the Hedge Proposal sheet)",
+  four_eyes: "the roll's Open is proposed for approval (Submit for approval from the Hedge Proposal sheet)",
 };
 const DISARMED: Record<Extract<RollStep, { kind: "disarm" }>["why"], string> = {
   closed_early: "closed before its maturity: not rolled",
@@ -214,7 +209,7 @@ export class RollArming {
       case "wait":
         return false;
       case "send":
-        return this.send(armed, facts.rows, facts.attempt);
+        return this.send(armed, facts.rows, facts.attempt, facts.cover);
       case "rolled_elsewhere":
         this.set(
           armed,
@@ -223,10 +218,14 @@ export class RollArming {
           `rolled at ${clock(facts.openedAtMs ?? this.now().getTime())} by another computer or copy (found by its client reference): nothing sent from here.`,
         );
         return true;
-      case "propose":
-        this.set(armed, "proposed", null, `unhedged since ${stamp(armed.maturityMs)}: ${PROPOSED[step.why]}.`);
+      case "propose": {
+        // Under four-eyes, why no instruction covers it (coversRoll's reason) before what is done.
+        const why =
+          step.why === "four_eyes" && facts.cover?.ok === false ? `four-eyes is on and ${facts.cover.reason.replace(/\.$/, "")}; ` : "";
+        this.set(armed, "proposed", null, `unhedged since ${stamp(armed.maturityMs)}: ${why}${PROPOSED[step.why]}.`);
         this.o.onPropose?.({ market: armed.market, side: armed.side }, armed.maturityMs);
         return false;
+      }
       case "disarm":
         this.set(armed, "disarmed", null, `${DISARMED[step.why]} (matured ${stamp(armed.maturityMs)}).`);
         return false;
@@ -234,7 +233,9 @@ export class RollArming {
   }
 
   /** What the service shows of the maturing hedge, of the roll's reference and of the side, and what the policy gives it. */
-  private async factsOf(armed: Armed): Promise<{ facts: RollFacts; rows: TradeRow[]; attempt: number; openedAtMs: number | null }> {
+  private async factsOf(
+    armed: Armed,
+  ): Promise<{ facts: RollFacts; rows: TradeRow[]; attempt: number; openedAtMs: number | null; cover?: RollCover }> {
     const facts: RollFacts = {
       hedge: "settled",
       armedBefore: armed.armedBefore,
@@ -266,24 +267,37 @@ export class RollArming {
       const rows = await this.o.plan({ market: armed.market, side: armed.side }, armed.maturityMs, this.now().getTime());
       facts.rows = rows.length;
       const roll = { market: armed.market, side: armed.side, maturityMs: armed.maturityMs, rows };
-      facts.approval = this.o.direct() ? "direct" : (this.o.instructions ?? NO_ROLL_INSTRUCTIONS).coversRoll(roll) ? "covered" : "needed";
-      return { facts, rows, attempt, openedAtMs };
+      // Under four-eyes the instructions are read now, at the maturity (an approval or revocation counts at once).
+      const cover = this.o.direct() ? undefined : await (this.o.instructions ?? NO_ROLL_INSTRUCTIONS).coversRoll(roll);
+      facts.approval = cover === undefined ? "direct" : cover.ok ? "covered" : "needed";
+      return { facts, rows, attempt, openedAtMs, cover };
     } catch (e) {
       this.o.onError?.(e);
       return { facts: { ...facts, hedge: "unreachable" }, ...none };
     }
   }
 
-  /** The roll's rows, previewed and sent by the desk as any batch (journal first, the Hedge Log's chain), keys from their references. */
-  private async send(armed: Armed, rows: TradeRow[], attempt: number): Promise<boolean> {
+  /**
+   * The roll's rows, previewed and sent by the desk as any batch (journal first, the Hedge Log's chain), keys from their
+   * references; under a standing instruction (`cover`) as approved by it: its hash, preparer and approver in every row.
+   */
+  private async send(armed: Armed, rows: TradeRow[], attempt: number, cover: RollCover | undefined): Promise<boolean> {
     this.set(armed, "rolling", null, `matured ${stamp(armed.maturityMs)}: sending the next Open…`);
     try {
       const preview = await this.o.desk.preview(rows.length === 1 ? rows[0].action : "column", rows);
-      const sent = await this.o.desk.send(preview, { idempotencyKeys: rows.map((r) => rollKey(r.clientReference ?? "", attempt)) });
+      const idempotencyKeys = rows.map((r) => rollKey(r.clientReference ?? "", attempt));
+      const under = cover?.ok ? cover : null;
+      const sent = await this.o.desk.send(preview, under ? { approval: { ...under.approval, idempotencyKeys } } : { idempotencyKeys });
       const open = sent.rows[0];
       if (open && (open.status === "submitted" || open.status === "filled")) {
         const atMs = this.now().getTime();
-        this.set(armed, "rolled", atMs, `rolled at ${clock(atMs)}: ${rows[0].clientReference} sent (matured ${stamp(armed.maturityMs)}).`);
+        const by = under ? ` under standing roll instruction ${under.instruction}` : "";
+        this.set(
+          armed,
+          "rolled",
+          atMs,
+          `rolled at ${clock(atMs)}: ${rows[0].clientReference} sent${by} (matured ${stamp(armed.maturityMs)}).`,
+        );
         return true;
       }
       return this.notSent(armed, open ? (open.message ?? open.status) : (sent.skipped[0]?.reason ?? "nothing was sent"));

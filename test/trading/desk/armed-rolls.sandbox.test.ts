@@ -1,4 +1,4 @@
-// The desk's armed rolls against the sandbox on its clock, over real HTTP (issue 39 item 2): two computers (two desks, two trading keys of one account, each its own workbook and journal) arm the same side; at each maturity the next Open is sent at once, opens once on the service, each desk's Hedge Log records it, and a 30-day program costs at most ROLLCOST × 1.005 with no more hedges than it counts. Under four-eyes the roll is proposed, not sent; a side found settled is proposed.
+// The desk's armed rolls against the sandbox on its clock, over real HTTP (issue 39 item 2): two computers (two desks, two trading keys of one account, each its own workbook and journal) arm the same side; at each maturity the next Open is sent at once, opens once on the service, each desk's Hedge Log records it, and a 30-day program costs at most ROLLCOST × 1.005 with no more hedges than it counts. Under four-eyes the roll is proposed, not sent, unless a standing roll instruction approved on the Approvals sheet covers it (then sent, its log row carrying the instruction's hash; revoked, proposed); a side found settled is proposed.
 import { rollcostCell } from "../../functions/rollcost-cell";
 import { HedgingClient } from "../../../src/api/client";
 import type { Hedge } from "../../../src/api/schemas";
@@ -8,8 +8,12 @@ import { startSandbox } from "../../../src/sandbox/server";
 import { RollArming, ARM_POLL_MS, type ArmedView, type RollInstructions } from "../../../src/trading/desk/roll-arming";
 import type { TradingDesk } from "../../../src/trading/desk/contract";
 import type { TradeRow } from "../../../src/trading/types";
-import { rollReference } from "../../../src/trading/rolls";
+import { rollKey, rollReference } from "../../../src/trading/rolls";
 import { sandboxWorld } from "../../support/sandbox-world";
+import { MemoryWorkbook } from "../../../src/excel/memory-workbook";
+import { publicKeyFingerprint } from "../../../src/api/environment";
+import { RollInstructions as InstructionFlow } from "../../../src/trading/approvals/roll-instructions";
+import { instructionCover } from "../../../src/trading/approvals/roll-cover";
 
 jest.setTimeout(180_000);
 
@@ -25,6 +29,8 @@ const ACCOUNT = {
   rate_limit_per_second: 1_000_000,
   keys: [{ api_key: SECOND, scopes: ["read", "trade"] }],
 };
+const PREPARER = publicKeyFingerprint("svc_test_armed_preparer");
+const APPROVER = publicKeyFingerprint(SECOND);
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
 const FILL_MS = 1_500;
@@ -64,9 +70,9 @@ function model(notional: number, valueDate: number) {
 async function computer(
   apiKey: string,
   m: ReturnType<typeof model>,
-  options: { direct?: boolean; instructions?: RollInstructions; previewed?: () => Promise<void> } = {},
+  options: { direct?: boolean; instructions?: RollInstructions; previewed?: () => Promise<void>; workbook?: MemoryWorkbook } = {},
 ) {
-  const world = sandboxWorld(sandbox as never, apiKey, { now });
+  const world = sandboxWorld(sandbox as never, apiKey, { now, workbook: options.workbook });
   const client = new HedgingClient({ apiKey, baseUrl: sandbox.baseUrl, ratePerSecond: 1_000, burst: 1_000 });
   // The arming's desk: a previewed roll leaves only once `previewed` lets it go (two computers in step).
   const armingDesk: Pick<TradingDesk, "preview" | "send"> = {
@@ -191,7 +197,11 @@ test("four-eyes without a standing roll instruction: the roll is proposed for ap
   const m = model(500_000, start + 20 * DAY);
   const a = await computer(KEY, m, { direct: false });
   const covered: Array<{ maturityMs: number; rows: readonly TradeRow[] }> = [];
-  const c = await computer(SECOND, m, { direct: false, instructions: { coversRoll: (r) => (covered.push(r), true) } });
+  const approval = { batchHash: "cd".repeat(32), preparedBy: PREPARER, approvedBy: APPROVER };
+  const c = await computer(SECOND, m, {
+    direct: false,
+    instructions: { coversRoll: async (r) => (covered.push(r), { ok: true, instruction: "RI-20261102-cccccccccccc", approval }) },
+  });
   const first = await toFirstMaturity(a.desk, m, [a.arming, c.arming]);
   await a.arming.poll();
   expect((await hedges(a.world.client)).filter((h) => h.status !== "closed")).toEqual([]);
@@ -268,4 +278,58 @@ test("two computers past the question and the preview at once (neither sees the 
     expect.stringMatching(/last rolled at/),
     expect.stringMatching(/last rolled at/),
   ]);
+});
+
+/**
+ * Four-eyes on, the pane's port over the Approvals sheet (instructionCover) and a standing instruction submitted and
+ * approved through the real flow (control rows in the computer's Hedge Log); `revoke`: revoked before the maturity.
+ */
+async function underInstruction(revoke: boolean) {
+  const start = Math.ceil(sandbox.clock.now() / HOUR) * HOUR;
+  sandbox.clock.advance(start - sandbox.clock.now());
+  const m = model(500_000, start + 20 * DAY);
+  const workbook = new MemoryWorkbook();
+  const place = { environment: "sandbox" as const, account: ACCOUNT.account_address };
+  const instructions = instructionCover({ sheet: workbook, place: () => place, now });
+  const a = await computer(KEY, m, { direct: false, workbook, instructions });
+  const flow = new InstructionFlow({ sheet: workbook, recordControl: (c) => a.desk.recordControl(c), now });
+  const terms = { market: "USDTNGN", side: "buy", until: new Date(start + 30 * DAY).toISOString(), maxPerHedgeUsd: 500_000, maxTenor: 7 };
+  const submitted = await flow.submit(terms, PREPARER, place);
+  const instruction = await flow.approve(submitted.id, APPROVER, place);
+  if (revoke) await flow.revoke(instruction.id, PREPARER, "the desk stops rolling");
+  const first = await toFirstMaturity(a.desk, m, [a.arming]);
+  await a.arming.poll();
+  sandbox.clock.advance(FILL_MS);
+  await a.desk.settled(20_000);
+  const reference = rollReference(Date.parse(first.maturity_at as string), "USDTNGN", "buy", 1);
+  return { a, instruction, reference };
+}
+
+test("four-eyes, an approved standing instruction covering the side: the roll is sent at maturity, its Hedge Log row carries the instruction's hash", async () => {
+  const { a, instruction, reference } = await underInstruction(false);
+  const rolled = (await hedges(a.world.client)).filter((h) => h.client_reference === reference);
+  expect(rolled.map((h) => h.status)).toEqual(["filled"]);
+  const rows = (await a.desk.log()).filter((r) => r.clientReference === reference);
+  expect(rows.map((r) => [r.status, r.hedgeId, r.batchHash, r.preparedBy, r.approvedBy, r.idempotencyKey])).toEqual([
+    ["filled", rolled[0].id, instruction.hash, PREPARER, APPROVER, rollKey(reference, 0)],
+  ]);
+  expect(a.seen.flat().map((v) => v.text)).toContainEqual(
+    expect.stringMatching(new RegExp(`rolled at .*: ${reference} sent under standing roll instruction ${instruction.id}`)),
+  );
+  expect(a.proposed).toEqual([]);
+});
+
+test("four-eyes, the instruction revoked (logged) before the maturity: the roll is proposed, nothing sent, the pane says why", async () => {
+  const { a, instruction, reference } = await underInstruction(true);
+  expect((await hedges(a.world.client)).filter((h) => h.client_reference === reference || h.status !== "closed")).toEqual([]);
+  expect((await a.desk.log()).filter((r) => r.clientReference === reference)).toEqual([]);
+  expect(a.arming.views()[0]).toMatchObject({
+    state: "proposed",
+    text: expect.stringMatching(
+      new RegExp(
+        `four-eyes is on and Roll instruction ${instruction.id} was revoked by ${PREPARER} at .*: this roll needs a new approval; the roll's Open is proposed`,
+      ),
+    ),
+  });
+  expect(a.proposed).toHaveLength(1);
 });

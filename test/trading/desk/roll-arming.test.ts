@@ -292,15 +292,51 @@ describe("armed rolls over a scripted service", () => {
       /^proposed: USDTNGN buy unhedged since 2026-11-30 17:00 UTC: four-eyes is on and no standing roll instruction covers it/,
     );
     expect(w.proposed).toEqual(["USDTNGN buy 2026-11-30T17:00:00.000Z"]);
-    expect(NO_ROLL_INSTRUCTIONS.coversRoll({ market: "USDTNGN", side: "buy", maturityMs: MATURITY, rows: [] })).toBe(false);
+    expect(await NO_ROLL_INSTRUCTIONS.coversRoll({ market: "USDTNGN", side: "buy", maturityMs: MATURITY, rows: [] })).toEqual({
+      ok: false,
+      reason: "no standing roll instruction covers it",
+    });
     const asked: unknown[] = [];
-    const c = world({ direct: () => false, instructions: { coversRoll: (r) => (asked.push(r), true) } });
+    const approval = { batchHash: "ab".repeat(32), preparedBy: "fp-0000000000000001", approvedBy: "fp-0000000000000002" };
+    const c = world({
+      direct: () => false,
+      instructions: { coversRoll: async (r) => (asked.push(r), { ok: true, instruction: "RI-20261128-aaaaaaaaaaaa", approval }) },
+    });
     await c.arming.poll();
     c.hedges[0].status = "closed";
     c.at(MATURITY);
     await c.arming.poll();
     expect(asked).toEqual([{ market: "USDTNGN", side: "buy", maturityMs: MATURITY, rows: [row(1)] }]);
-    expect(c.sends).toHaveLength(1);
+    // Sent as approved by the instruction: its hash and fingerprints in the rows, the keys still derived from the references.
+    expect(c.sends).toEqual([{ approval: { ...approval, idempotencyKeys: [rollKey(REF, 0)] } }]);
+    expect(c.views.flat()).toContainEqual(
+      expect.stringMatching(/^rolled: USDTNGN buy rolled at .* sent under standing roll instruction RI-20261128-aaaaaaaaaaaa \(matured/),
+    );
+  });
+
+  it("four-eyes, an instruction out of its bounds: proposed, the pane says coversRoll's reason; asked only under four-eyes", async () => {
+    const asked: unknown[] = [];
+    const reason =
+      "Roll instruction RI-1 allows at most 50,000.00 USD per hedge, and this roll is 100,000.00 USD: this roll needs a new approval.";
+    let direct = false;
+    const w = world({ direct: () => direct, instructions: { coversRoll: async (r) => (asked.push(r), { ok: false, reason }) } });
+    await w.arming.poll();
+    w.hedges[0].status = "closed";
+    w.at(MATURITY);
+    await w.arming.poll();
+    expect(w.sends).toEqual([]);
+    expect(w.state()[0]).toBe(
+      "proposed: USDTNGN buy unhedged since 2026-11-30 17:00 UTC: four-eyes is on and Roll instruction RI-1 allows at most 50,000.00 USD per hedge, and this roll is 100,000.00 USD: this roll needs a new approval; the roll's Open is proposed for approval (Submit for approval from the Hedge Proposal sheet).",
+    );
+    expect(asked).toHaveLength(1);
+    direct = true;
+    const d = world({ direct: () => direct, instructions: { coversRoll: async (r) => (asked.push(r), { ok: false, reason }) } });
+    await d.arming.poll();
+    d.hedges[0].status = "closed";
+    d.at(MATURITY);
+    await d.arming.poll();
+    expect(d.sends).toEqual([{ idempotencyKeys: [rollKey(REF, 0)] }]);
+    expect(asked).toHaveLength(1); // sent directly: no instruction read
   });
 
   it("no model: a settled side is proposed, the pane told why", async () => {
@@ -326,6 +362,18 @@ describe("armed rolls over a scripted service", () => {
     // Its next poll proposes nothing again.
     await w.arming.poll();
     expect(w.proposed).toHaveLength(1);
+  });
+
+  it("under four-eyes, a side found settled is proposed for its own reason, not the instructions'", async () => {
+    const w = world({ direct: () => false });
+    w.hedges[0].status = "closed";
+    w.history.push(closed({ market: "USDTNGN", side: "buy", exit_type: "maturity", closed_at: new Date(MATURITY).toISOString() }));
+    w.at(MATURITY + 3_600_000);
+    await w.arming.poll();
+    expect(w.sends).toEqual([]);
+    expect(w.state()).toEqual([
+      "proposed: USDTNGN buy unhedged since 2026-11-30 17:00 UTC: settled while the workbook was closed: the roll's Open is proposed (send it from the Hedge Proposal sheet).",
+    ]);
   });
 
   it("not sent (refused by the preview or the service): asked again; another computer's roll found is rolled elsewhere, else why", async () => {
