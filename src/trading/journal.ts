@@ -1,13 +1,13 @@
 // The journal: the "Hedge Log" table plus the per-user intent store as the durable record of every intent. Appends before sending; reads only unfinished, today's and known rows; merges the two on opening (journal-merge.ts); writes status updates behind (write-behind.ts); appends as links of the log's chain (log/chain-writer.ts).
 import { type Workbook, type WorkbookIdentity } from "./workbook";
-import { LOG_SHEET_NAME, type LogRecord } from "./log/hedge-log";
+import { LOG_SHEET_NAME, byLoggedAt, utcDayStart, type LogRecord } from "./log/hedge-log";
 import { WriteBehind } from "./write-behind";
 import { applyPatch, intentFromLogRecord, intentToLogRecord, isFinal, unusableReason, type Intent, type IntentPatch } from "./intent";
 import { prunable, type IntentStore, type StoredIntent } from "./intent-store";
 import { ChainWriter } from "./log/chain-writer";
-import { finalHashOf } from "./log/log-chain";
 import { LOG_FINAL_STATUSES } from "./types";
 import { isControlRecord } from "./log/control-row";
+import { journalControl } from "./control-journal";
 import { copyMark, mayBeMine, mergeRow, ownerOf, ownLogOf, sealOf, writtenBack } from "./journal-merge";
 
 export interface JournalOptions {
@@ -43,15 +43,7 @@ export interface LoadReport {
   otherWorkbooks: Intent[];
 }
 
-/** Oldest first by when logged (ISO 8601 UTC texts of one form order as the times do); ties keep their order (sort is stable). */
-export function byLoggedAt(a: { loggedAt: string }, b: { loggedAt: string }): number {
-  return a.loggedAt < b.loggedAt ? -1 : a.loggedAt > b.loggedAt ? 1 : 0;
-}
-
-/** Midnight UTC of the day of `now`. */
-export function utcDayStart(now: Date): string {
-  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())).toISOString();
-}
+export { byLoggedAt, utcDayStart } from "./log/hedge-log";
 
 export class Journal {
   private readonly intents = new Map<string, Intent>();
@@ -151,8 +143,7 @@ export class Journal {
     for (const record of records) {
       present.add(record.idempotencyKey);
       this.lastKey = record.idempotencyKey || this.lastKey;
-      // A control row (a change of a control) is the log's record, never a trade to resume, merge or count.
-      if (isControlRecord(record)) continue;
+      if (isControlRecord(record)) continue; // a change of a control: never a trade to resume, merge or count
       const entry = byKey.get(record.idempotencyKey);
       if (this.intents.has(record.idempotencyKey)) {
         // A second row with the same key (copied by hand): only the first is the journal's.
@@ -376,27 +367,11 @@ export class Journal {
     if (intents.length > 0) this.lastKey = intents[intents.length - 1].idempotencyKey;
   }
 
-  /**
-   * Appends a control row (log/control-row.ts: a change of a control, final and sealed at once) as the next link of the
-   * log's chain, journalled on this computer first like any row (it is pruned with the final rows). Resolves once both
-   * hold it. It is never an intent: the desk's lists, the merge and the duplicate check do not see it.
-   */
+  /** Appends a control row, journalled here first like any row, as the next link of the log's chain (control-journal.ts). */
   appendControl(record: LogRecord): Promise<void> {
     return this.inTurn(async () => {
-      if (!isControlRecord(record)) throw new Error(`Row ${record.idempotencyKey} is not a control row.`);
-      const me = await this.identity();
-      const entry: StoredIntent = {
-        record,
-        keyId: null,
-        anchor: this.lastKey,
-        finalAt: this.now().toISOString(),
-        workbookId: me.id,
-        workbookName: me.name,
-      };
-      if (this.options.store) await this.options.store.put(this.options.scope!, [entry]);
-      const row = { ...record, prevHash: null, rowHash: null, finalHash: null };
-      await this.chain.append({ rows: [row], record: (r) => r, seal: (r) => finalHashOf(r.rowHash!, r) });
-      Object.assign(record, { prevHash: row.prevHash, rowHash: row.rowHash, finalHash: row.finalHash });
+      const store = this.options.store ? { store: this.options.store, scope: this.options.scope! } : null;
+      await journalControl(record, { store, chain: this.chain, me: await this.identity(), anchor: this.lastKey, now: this.now() });
       this.lastKey = record.idempotencyKey;
     });
   }

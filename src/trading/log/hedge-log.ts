@@ -59,6 +59,16 @@ export interface LogUpdateResult {
   missing: string[];
 }
 
+/** Oldest first by when logged (ISO 8601 UTC texts of one form order as the times do); ties keep their order (sort is stable). */
+export function byLoggedAt(a: { loggedAt: string }, b: { loggedAt: string }): number {
+  return a.loggedAt < b.loggedAt ? -1 : a.loggedAt > b.loggedAt ? 1 : 0;
+}
+
+/** Midnight UTC of the day of `now` (the start of today's rows, as queries read them). */
+export function utcDayStart(now: Date): string {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())).toISOString();
+}
+
 export const LOG_SHEET_NAME = "Hedge Log";
 export const LOG_TABLE_NAME = "HedgeLog";
 

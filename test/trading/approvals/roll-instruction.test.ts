@@ -1,4 +1,5 @@
 // Standing roll instructions (issue 39 item 3): coversRoll's bounds as a table, the instruction hash over each term and its binding, the terms refused by field, and the four-eyes flow over the memory workbook and a real desk's control rows: submitted, refused to the preparer, another environment or account and once expired, approved once by a second key (logged with its hash), revoked (logged) and then refused by coversRoll, a status typed back outranked by the log.
+import { createHash } from "crypto";
 import { MemoryWorkbook } from "../../../src/excel/memory-workbook";
 import { MemoryIntentStore } from "../../../src/excel/intent-store";
 import { createDesk } from "../../../src/trading/desk";
@@ -158,6 +159,12 @@ describe("the instruction hash", () => {
   ];
   it.each(edits)("changes with its %s", (_, over) => {
     expect(instructionHash({ ...base, ...over })).not.toBe(base.hash);
+  });
+  it("is SHA-256 of its label and fields, one a line, as released (Node's own SHA-256): an unknown place hashes as empty", () => {
+    const lines = (env: string, account: string) =>
+      ["hedge-roll-instruction-v1", env, account, base.preparedAt, "USDTNGN", "buy", base.until, "100000.00", "7"].join("\n");
+    expect(base.hash).toBe(createHash("sha256").update(lines("sandbox", ACCOUNT)).digest("hex"));
+    expect(instructionHash({ ...base, environment: null, account: null })).toBe(createHash("sha256").update(lines("", "")).digest("hex"));
   });
   it("is the same for the same terms, the amount read to the cent", () => {
     expect(instructionHash({ ...base, maxPerHedgeUsd: 100_000.001 })).toBe(base.hash);
