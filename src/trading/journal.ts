@@ -43,8 +43,6 @@ export interface LoadReport {
   otherWorkbooks: Intent[];
 }
 
-export { byLoggedAt, utcDayStart } from "./log/hedge-log";
-
 export class Journal {
   private readonly intents = new Map<string, Intent>();
   /** Log rows that are not intents the add-in can act on (kept for the duplicate check and the pane's list). */

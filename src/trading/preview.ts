@@ -3,10 +3,9 @@ import type { HedgingClient } from "../api/client";
 import type { Environment } from "../api/environment";
 import { isHedgingApiError } from "../api/errors";
 import { type Account, type Hedge, type Market, type Position, type Quote, type Tenor } from "../api/schemas";
-import type { LogQuery, LogRecord } from "./log/hedge-log";
 import { findDuplicate } from "./duplicates";
 import { laneOf, OPEN_LOOKUP_SCOPE, openHedges } from "./fills";
-import { byLoggedAt, utcDayStart } from "./journal";
+import { byLoggedAt, utcDayStart, type LogQuery, type LogRecord } from "./log/hedge-log";
 import type { Action, BatchAction, LimitCheck, Preview, PreviewLine, PreviewOptions, TradeRow } from "./types";
 import { mapLimited } from "./map-limited";
 

@@ -1,7 +1,8 @@
 // The journal over an in-memory workbook and per-user store: what opening a workbook brings back (rows the log lost, rows another workbook holds, rows edited in the log), and what happens when a write fails.
 import { MemoryWorkbook, columnLetters } from "../../src/excel/memory-workbook";
 import { MemoryIntentStore } from "../../src/excel/intent-store";
-import { byLoggedAt, Journal, utcDayStart } from "../../src/trading/journal";
+import { Journal } from "../../src/trading/journal";
+import { byLoggedAt, utcDayStart } from "../../src/trading/log/hedge-log";
 import { intentFromRow, intentToLogRecord, type Intent } from "../../src/trading/intent";
 import { intentScope } from "../../src/trading/intent-store";
 import { LOG_COLUMNS, LOG_SHEET_NAME } from "../../src/trading/log/hedge-log";
