@@ -234,6 +234,19 @@ function hedgeDifference(h: ServiceHedge, rows: readonly LogRecord[], already: r
         detail: `Open, adds and reductions in the log do not add up to the service's notional.`,
       };
     }
+  } else if (h.status === "closed" && !log.closed && h.exitType === "maturity") {
+    // A settlement at maturity is how a hedge ends when held (no log row records it): not a difference, unless the log's
+    // net notional is not what settled.
+    if (h.notional === null || Math.abs(log.net - h.notional) < CENT) return null;
+    return {
+      ...base,
+      ...rowRef,
+      kind: "notional_mismatch",
+      logSays: `net notional ${usd(log.net)}`,
+      serviceSays: `settled at maturity, notional ${usd(h.notional)}`,
+      amount: exactSum([log.net, -h.notional]),
+      detail: `The hedge settled at maturity, but open, adds and reductions in the log do not add up to what settled.`,
+    };
   } else if (h.status === "closed" && !log.closed) {
     return {
       ...base,
@@ -242,10 +255,7 @@ function hedgeDifference(h: ServiceHedge, rows: readonly LogRecord[], already: r
       logSays: `open, net notional ${usd(log.net)}`,
       serviceSays: serviceState(h),
       amount: null,
-      detail:
-        h.exitType === "maturity"
-          ? `The hedge settled at maturity; no log row records it. Nothing is wrong with the money: note the settlement in your records.`
-          : `The service closed this hedge but no filled close in the log records it.`,
+      detail: `The service closed this hedge but no filled close in the log records it.`,
     };
   }
   return null;
