@@ -1,5 +1,6 @@
-// The account overview: figures, exposure bar, the maturities (with Propose), the rate's last hour and the markets table, fed by the shared feed hub while the pane is connected and visible.
-import type { Account, Market, Position } from "../api/schemas";
+// The account overview: figures, exposure bar, every maturity with its plan and a timeline of them (with Propose), the rate's last hour and the markets table, fed by the shared feed hub while the pane is connected and visible.
+import type { Account, Market, Position, Quote, QuoteRequest } from "../api/schemas";
+import { quoteTopic } from "../feeds/topics";
 import type { FeedHub } from "../feeds/hub";
 import type { Snapshot } from "../feeds/topic";
 import { ManualVisibility, type Visibility } from "../feeds/visibility";
@@ -40,7 +41,35 @@ export function mountOverviewPanel(
   let account: Account | null = null;
   let markets: Market[] = [];
   let positions: Position[] | null = null;
-  const renderMaturities = () => view.renderMaturities(positions && maturities.watch.items(positions, now()), maturities.onPropose);
+  // The quotes the plans' costs need, followed through the hub while the overview is followed (each question once).
+  const quotes = new Map<string, Quote>();
+  const quoteFeeds = new Map<string, () => void>();
+  const draw = () =>
+    view.renderMaturities(
+      positions && maturities.watch.items(positions, now(), (q) => quotes.get(questionKey(q)) ?? null),
+      maturities.onPropose,
+      now(),
+    );
+  const followQuotes = () => {
+    const wanted = feeds.following && positions ? maturities.watch.questions(positions) : [];
+    const keys = new Set(wanted.map(questionKey));
+    for (const [k, stop] of quoteFeeds) if (!keys.has(k)) (stop(), quoteFeeds.delete(k), quotes.delete(k));
+    for (const q of wanted) {
+      const k = questionKey(q);
+      if (quoteFeeds.has(k)) continue;
+      quoteFeeds.set(k, () => undefined); // held before subscribing: a value given at once must not subscribe twice
+      const stop = hub.subscribe(quoteTopic(q), (snap: Snapshot<Quote>) => {
+        if (!snap.value) return;
+        quotes.set(k, snap.value);
+        draw();
+      });
+      quoteFeeds.set(k, stop);
+    }
+  };
+  const renderMaturities = () => {
+    followQuotes();
+    draw();
+  };
 
   const feeds = followOverview(hub, visibility, {
     account(snap) {
@@ -68,10 +97,13 @@ export function mountOverviewPanel(
     },
   });
 
+  visibility.onChange(followQuotes); // hidden: the plans' quotes are not polled either
+
   return {
     setConnected(connected) {
       section.hidden = !connected;
       feeds.setConnected(connected);
+      followQuotes();
       view.renderSpark();
     },
     renderMaturities,
@@ -87,6 +119,7 @@ function overviewView(now: () => number) {
   const marketsBody = byId("markets-body");
   const errorHost = byId("overview-error");
   const maturitiesList = byId("maturities-list");
+  const timelineHost = byId("maturities-timeline");
   // What the list shows: redrawn only when it changes, so a poll does not take the focus off a Propose button.
   let maturitiesShown: string | null = null;
   const history = new PriceHistory();
@@ -127,13 +160,17 @@ function overviewView(now: () => number) {
       );
     },
 
-    /** The sides maturing within 24 hours and those flat since a maturity, each with Propose; null before the first positions. */
-    renderMaturities(items: MaturityItem[] | null, onPropose: (item: MaturityItem) => void): void {
-      const signature = JSON.stringify(items?.map((i) => i.text) ?? null);
+    /** Every open hedge's maturity with its plan, and the sides flat since a maturity, each with Propose; a timeline of them; null before the first positions. */
+    renderMaturities(items: MaturityItem[] | null, onPropose: (item: MaturityItem) => void, nowMs: number): void {
+      const signature = JSON.stringify(items?.map((i) => [i.text, i.planText]) ?? null);
       if (signature === maturitiesShown) return;
       maturitiesShown = signature;
+      const slot = h("span", { class: "chart-slot" });
+      timelineHost.replaceChildren(slot);
+      const dots = (items ?? []).filter((i) => i.kind === "maturing");
+      if (dots.length) draw("timeline", (charts) => slot.replaceWith(charts.maturityTimelineSvg(dots, nowMs)));
       if (!items) return maturitiesList.replaceChildren(h("li", { class: "hint" }, "Reading the positions…"));
-      if (items.length === 0) return maturitiesList.replaceChildren(h("li", { class: "hint" }, "Nothing matures in the next 24 hours."));
+      if (items.length === 0) return maturitiesList.replaceChildren(h("li", { class: "hint" }, "No open hedge."));
       maturitiesList.replaceChildren(
         ...items.map((item) => {
           const button = h("fluent-button", { type: "button", size: "small", "data-propose": `${item.market}|${item.side}` }, "Propose");
@@ -144,6 +181,7 @@ function overviewView(now: () => number) {
             { class: `maturity ${item.kind}`, "data-kind": item.kind, "data-side": `${item.market}|${item.side}` },
             h("span", {}, item.text),
             button,
+            ...(item.planText ? [h("div", { class: "plan", "data-plan": item.plan?.mode ?? "none" }, item.planText)] : []),
           );
         }),
       );
@@ -173,6 +211,8 @@ function overviewView(now: () => number) {
     },
   };
 }
+
+const questionKey = (q: QuoteRequest) => `${q.market}|${q.side}|${q.notional_usd}|${q.tenor_days}`;
 
 type Charts = typeof import("./charts");
 

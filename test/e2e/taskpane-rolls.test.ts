@@ -124,7 +124,7 @@ describeWithBrowser("a hedging program rolled through the task pane", (chromiumP
     expect(first.note).toMatch(/^1 row proposed on .* \(1 Open\)/);
     let final = 1;
     await tradeProposal(page, first.sheet, 1, final);
-    await page.waitForFunction(() => document.getElementById("maturities-list")?.textContent === "Nothing matures in the next 24 hours.");
+    await page.waitForFunction(() => document.getElementById("maturities-list")?.textContent === "No open hedge.");
 
     const client = new HedgingClient({ apiKey: DEMO_API_KEY, baseUrl: s.baseUrl });
     const openHedge = async (): Promise<Hedge | null> =>

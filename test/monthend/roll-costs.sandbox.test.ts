@@ -79,7 +79,7 @@ test("a month of rolls: maturities are no difference; each end with its cost and
       clientReference: h.client_reference,
       notional: NOTIONAL,
       tenor: h.tenor_days,
-      loggedAt: h.opened_at,
+      loggedAt: h.opened_at ?? undefined,
       sentAt: h.opened_at,
       filledAt: h.filled_at,
       fillTxHash: h.fill_tx_hash,
@@ -99,7 +99,7 @@ test("a month of rolls: maturities are no difference; each end with its cost and
   expect(recon.differences).toEqual([]);
 
   // Each end with its gap: an hour (and the next Open's fill) after h1's maturity, the Close's seconds, then flat.
-  const ms = (iso: string | undefined) => Date.parse(iso as string);
+  const ms = (iso: string | null | undefined) => Date.parse(iso as string);
   expect(recon.sideTime.map((e) => [e.hedgeId, e.endedBy, e.kind, e.next?.hedgeId ?? null, e.gapMs])).toEqual([
     [h1.id, "maturity", "roll", h2.id, ms(h2.filled_at) - ms(h1.maturity_at)],
     [h2.id, "close", "roll", h3.id, ms(h3.filled_at) - ms(closedAt)],
