@@ -235,18 +235,7 @@ function hedgeDifference(h: ServiceHedge, rows: readonly LogRecord[], already: r
       };
     }
   } else if (h.status === "closed" && !log.closed && h.exitType === "maturity") {
-    // A settlement at maturity is how a hedge ends when held (no log row records it): not a difference, unless the log's
-    // net notional is not what settled.
-    if (h.notional === null || Math.abs(log.net - h.notional) < CENT) return null;
-    return {
-      ...base,
-      ...rowRef,
-      kind: "notional_mismatch",
-      logSays: `net notional ${usd(log.net)}`,
-      serviceSays: `settled at maturity, notional ${usd(h.notional)}`,
-      amount: exactSum([log.net, -h.notional]),
-      detail: `The hedge settled at maturity, but open, adds and reductions in the log do not add up to what settled.`,
-    };
+    return maturityDifference(h, log.net, { ...base, ...rowRef });
   } else if (h.status === "closed" && !log.closed) {
     return {
       ...base,
@@ -259,6 +248,26 @@ function hedgeDifference(h: ServiceHedge, rows: readonly LogRecord[], already: r
     };
   }
   return null;
+}
+
+/**
+ * A hedge the service settled at maturity while the log shows it open: how a held hedge ends (no log row records a
+ * settlement), so no difference, unless the log's net notional is not what settled.
+ */
+function maturityDifference(
+  h: ServiceHedge,
+  net: number,
+  at: Pick<Difference, "hedgeId" | "clientReference" | "market" | "side" | "logIdempotencyKey" | "loggedAt" | "logAction">,
+): Difference | null {
+  if (h.notional === null || Math.abs(net - h.notional) < CENT) return null;
+  return {
+    ...at,
+    kind: "notional_mismatch",
+    logSays: `net notional ${usd(net)}`,
+    serviceSays: `settled at maturity, notional ${usd(h.notional)}`,
+    amount: exactSum([net, -h.notional]),
+    detail: `The hedge settled at maturity, but open, adds and reductions in the log do not add up to what settled.`,
+  };
 }
 
 /** Realized records that name no hedge the service listed, and whose client reference no log row has. */

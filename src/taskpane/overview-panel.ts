@@ -41,31 +41,14 @@ export function mountOverviewPanel(
   let account: Account | null = null;
   let markets: Market[] = [];
   let positions: Position[] | null = null;
-  // The quotes the plans' costs need, followed through the hub while the overview is followed (each question once).
-  const quotes = new Map<string, Quote>();
-  const quoteFeeds = new Map<string, () => void>();
+  const plans = planQuotes(
+    hub,
+    () => (feeds.following && positions ? maturities.watch.questions(positions) : []),
+    () => draw(),
+  );
   const draw = () =>
-    view.renderMaturities(
-      positions && maturities.watch.items(positions, now(), (q) => quotes.get(questionKey(q)) ?? null),
-      maturities.onPropose,
-      now(),
-    );
-  const followQuotes = () => {
-    const wanted = feeds.following && positions ? maturities.watch.questions(positions) : [];
-    const keys = new Set(wanted.map(questionKey));
-    for (const [k, stop] of quoteFeeds) if (!keys.has(k)) (stop(), quoteFeeds.delete(k), quotes.delete(k));
-    for (const q of wanted) {
-      const k = questionKey(q);
-      if (quoteFeeds.has(k)) continue;
-      quoteFeeds.set(k, () => undefined); // held before subscribing: a value given at once must not subscribe twice
-      const stop = hub.subscribe(quoteTopic(q), (snap: Snapshot<Quote>) => {
-        if (!snap.value) return;
-        quotes.set(k, snap.value);
-        draw();
-      });
-      quoteFeeds.set(k, stop);
-    }
-  };
+    view.renderMaturities(positions && maturities.watch.items(positions, now(), plans.quoteOf), maturities.onPropose, now());
+  const followQuotes = plans.follow;
   const renderMaturities = () => {
     followQuotes();
     draw();
@@ -213,6 +196,39 @@ function overviewView(now: () => number) {
 }
 
 const questionKey = (q: QuoteRequest) => `${q.market}|${q.side}|${q.notional_usd}|${q.tenor_days}`;
+
+/**
+ * The quotes the plans' costs need, followed through the hub (each question once) while `wanted` names them: `follow`
+ * subscribes the new questions and drops the ones no plan needs any more; each value that arrives redraws (`changed`).
+ */
+function planQuotes(hub: FeedHub, wanted: () => QuoteRequest[], changed: () => void) {
+  const quotes = new Map<string, Quote>();
+  const feeds = new Map<string, () => void>();
+  return {
+    quoteOf: (q: QuoteRequest) => quotes.get(questionKey(q)) ?? null,
+    follow(): void {
+      const asked = wanted();
+      const keys = new Set(asked.map(questionKey));
+      for (const [k, stop] of feeds) {
+        if (keys.has(k)) continue;
+        stop();
+        feeds.delete(k);
+        quotes.delete(k);
+      }
+      for (const q of asked) {
+        const k = questionKey(q);
+        if (feeds.has(k)) continue;
+        feeds.set(k, () => undefined); // held before subscribing: a value given at once must not subscribe twice
+        const stop = hub.subscribe(quoteTopic(q), (snap: Snapshot<Quote>) => {
+          if (!snap.value) return;
+          quotes.set(k, snap.value);
+          changed();
+        });
+        feeds.set(k, stop);
+      }
+    },
+  };
+}
 
 type Charts = typeof import("./charts");
 

@@ -54,21 +54,7 @@ export function previewNodes(
     { class: "totals", id: "preview-totals", "aria-label": "Totals" },
     ...previewTotals(p).flatMap((c) => [h("dt", {}, c.label), h("dd", {}, c.value)]),
   );
-  const rolls = p.rolls.length
-    ? h(
-        "ul",
-        { class: "rolls", id: "preview-rolls", "aria-label": "Rolls" },
-        ...rollNotes(p).map((r) =>
-          h(
-            "li",
-            { class: "roll" },
-            h("div", { class: "line-title" }, r.title),
-            ...r.lines.map((line) => h("div", {}, line)),
-            h("div", { class: "roll-cost" }, r.cost),
-          ),
-        ),
-      )
-    : null;
+  const rolls = rollsNode(p);
   const checks = p.checks.length
     ? h(
         "ul",
@@ -95,4 +81,22 @@ export function previewNodes(
     ...(checks ? [checks] : []),
     ...(blockers ? [blockers] : []),
   ];
+}
+
+/** A roll's lines (preview-rolls.ts): what it is, the Close's exit impact, the fee pair, "This roll costs X"; null without a roll. */
+function rollsNode(p: Preview): HTMLElement | null {
+  if (p.rolls.length === 0) return null;
+  return h(
+    "ul",
+    { class: "rolls", id: "preview-rolls", "aria-label": "Rolls" },
+    ...rollNotes(p).map((r) =>
+      h(
+        "li",
+        { class: "roll" },
+        h("div", { class: "line-title" }, r.title),
+        ...r.lines.map((line) => h("div", {}, line)),
+        h("div", { class: "roll-cost" }, r.cost),
+      ),
+    ),
+  );
 }
