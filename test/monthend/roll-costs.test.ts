@@ -41,7 +41,7 @@ const history = [
     fees_usd: 50,
     carry_usd: 2.5,
     opened_at: "2026-11-09T00:00:00.000Z",
-    closed_at: "2026-11-09T12:00:00.000Z",
+    closed_at: "2026-11-11T18:00:00.000Z",
     exit_type: "close",
   }),
   closed({
@@ -78,7 +78,7 @@ const ask = (market: string, side: "buy" | "sell", notional_usd: number, tenor_d
 
 test("the quotes asked: each early end's exit (its ending size, its tenor), each side's program at its first size, each once", () => {
   const buyProgram = deskProgram(6, 7, "early").map((h) => h.tenor);
-  const sellProgram = deskProgram(1, 1, "at maturity").map((h) => h.tenor);
+  const sellProgram = deskProgram(3, 1, "at maturity").map((h) => h.tenor);
   const keyed = (qs: QuoteRequest[]) => qs.map((q) => `${q.market} ${q.side} ${q.notional_usd} ${q.tenor_days}`).sort();
   expect(keyed(costQuestions(recon()))).toEqual(
     keyed([
@@ -146,14 +146,14 @@ test("each side's program beside ROLLCOST's fees + carry + exit impact for its s
       side: "sell",
       hedges: 1,
       fromMs: Date.parse("2026-11-09T00:00:01.000Z"),
-      toMs: Date.parse("2026-11-09T12:00:00.000Z"),
-      days: 1, // half a day: at least 1
+      toMs: Date.parse("2026-11-11T18:00:00.000Z"),
+      days: 3, // 2 days and 18 hours, rounded
       notionalUsd: 50_000,
       tenor: 1,
       mode: "at maturity", // closed early but not rolled: a paid-up side, no early roll
       realizedUsd: 98.5,
-      quotedUsd: Math.round(quoted(50_000, 1, 1, "at maturity") * 100),
-      quotedHedges: 1,
+      quotedUsd: Math.round(quoted(50_000, 3, 1, "at maturity") * 100),
+      quotedHedges: 3,
     },
   ]);
   expect(quoted(100_000, 6, 7, "early")).not.toBe(quoted(100_000, 6, 7, "at maturity"));
