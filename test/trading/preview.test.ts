@@ -556,6 +556,15 @@ describe("a roll's price (a Close, then an Open of its side) and the notional co
     expect(q.totals.notionalUsd).toBe(30_000);
   });
 
+  it("an Open whose own quote is refused is blocked: the Close alone is no roll, and its exit is not asked", async () => {
+    const refused = new HedgingApiError({ status: 502, code: "quote_failed", message: "No quote." });
+    const s = setup({ ...held, quoteFails: (n) => (n === 30_000 ? refused : null) });
+    const p = await buildPreview(s.ctx, "column", rollRows.slice(0, 2));
+    expect(p.lines[1].blockers).toEqual([expect.stringMatching(/^No quote: No quote\./)]);
+    expect(p.rolls).toEqual([]);
+    expect(s.quotes.map((q) => q.notional_usd)).toEqual([30_000]);
+  });
+
   it("a batch of two sides: a Close of one and an Open of the other count both; a Close and a Reduce count both", async () => {
     const s = setup({ positions: [position({ size_usd: 10_000 }), position({ side: "sell", size_usd: 4_000 })] });
     const p = await buildPreview(s.ctx, "column", [
