@@ -192,3 +192,27 @@ test("a tenor of 3 or 1 read as such; an end with no record of the month costs 0
   expect(priced.sideTime[0].cost).toEqual({ sizeUsd: 0, feesUsd: 0, carryUsd: 0, exitImpactUsd: 3, costUsd: 3 });
   expect(priced.programs[0]).toMatchObject({ notionalUsd: 0, quotedUsd: null, tenor: 3, realizedUsd: 3 });
 });
+
+test("a hedge ended by a reduction that took it whole: an early end, its exit priced at its size", () => {
+  const r = reconcile(
+    monthData({
+      history: [
+        closed({
+          hedge_id: "y1",
+          size_usd: 20_000,
+          fees_usd: 20,
+          carry_usd: -2,
+          opened_at: "2026-11-12T00:00:00.000Z",
+          closed_at: "2026-11-13T00:00:00.000Z",
+          exit_type: "decrease",
+        }),
+      ],
+      hedges: [hedge({ id: "y1", tenor_days: 3, notional_usd: 20_000, opened_at: "2026-11-12T00:00:00.000Z", filled_at: null })],
+    }),
+  );
+  expect(r.sideTime.map((e) => [e.hedgeId, e.endedBy])).toEqual([["y1", "decrease"]]);
+  expect(costQuestions(r)).toContainEqual(ask("USDTNGN", "buy", 20_000, 3));
+  const { sideTime, programs } = priceRolls(r, quote);
+  expect(sideTime[0].cost).toEqual({ sizeUsd: 20_000, feesUsd: 20, carryUsd: 2, exitImpactUsd: 23, costUsd: 45 });
+  expect(programs[0]).toMatchObject({ notionalUsd: 20_000, days: 1, tenor: 3, mode: "at maturity", realizedUsd: 45 });
+});
