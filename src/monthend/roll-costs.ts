@@ -1,12 +1,9 @@
 // Month end's price of the rolls: each hedge end's cost (fees, carry, and an early end's exit impact from a quote) beside its gap, and each market side's program cost in the month beside what ROLLCOST quotes for it (policy/rollcost.ts, reused).
 import type { QuoteRequest, Tenor } from "../api/schemas";
-import { deskProgram, rollCost, type QuoteCosts } from "../policy/rollcost";
+import { deskProgram, quoteKey, rollCost, type QuoteCosts } from "../policy/rollcost";
 import { DAY_MS } from "../policy/tenor";
 import { exactSum } from "./exact-sum";
 import type { EndCost, ProgramCost, Reconciliation, SideEvent } from "./recon-model";
-
-/** A question month end asks the quote endpoint, and its key (questions asked twice are asked once). */
-const keyOf = (q: QuoteRequest) => `${q.market}|${q.side}|${q.notional_usd}|${q.tenor_days}`;
 
 /** A tenor the service allows, from days (the longest allowed not above them; 7 above 7). */
 function tenorOf(days: number | null): Tenor {
@@ -58,7 +55,7 @@ export function costQuestions(recon: Reconciliation): QuoteRequest[] {
   const sizes = endSizes(recon);
   const out = new Map<string, QuoteRequest>();
   const ask = (q: QuoteRequest) => {
-    if (q.notional_usd > 0) out.set(keyOf(q), q);
+    if (q.notional_usd > 0) out.set(quoteKey(q), q);
   };
   for (const e of recon.sideTime.filter(endedEarly)) {
     ask({

@@ -8,7 +8,7 @@ import { monthWindow } from "./month";
 import { reconcile } from "./reconcile";
 import { costQuestions, priceRolls } from "./roll-costs";
 import { mapLimited } from "../trading/map-limited";
-import type { QuoteCosts } from "../policy/rollcost";
+import { quoteKey, type QuoteCosts } from "../policy/rollcost";
 import type { Reconciliation } from "./recon-model";
 import { reconContent } from "./recon-layout";
 import type { SheetWriter, WrittenSheet } from "../trading/sheet-content";
@@ -80,9 +80,6 @@ export async function reconcileMonth(
 
 /** Most distinct quotes month end asks to price the rolls (each early end's exit and each side's program). */
 export const ROLL_QUOTES_MAX = 100;
-
-const quoteKey = (q: { market: string; side: string; notional_usd: number; tenor_days: number }) =>
-  `${q.market}|${q.side}|${q.notional_usd}|${q.tenor_days}`;
 
 /**
  * The quotes of the roll costs, two at a time, at most ROLL_QUOTES_MAX: a quote refused, or one past the bound, is left

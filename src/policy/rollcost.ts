@@ -90,6 +90,10 @@ export function tradePieces(notionalUsd: number, maxTradeUsd: number | null): nu
   return out;
 }
 
+/** A quote's question as a key: questions with the same key are asked once (month end's, the overview's plans). */
+export const quoteKey = (q: { market: string; side: string; notional_usd: number; tenor_days: number }) =>
+  `${q.market}|${q.side}|${q.notional_usd}|${q.tenor_days}`;
+
 /** Micro-units: the quotes' figures carry at most USDC's 6 decimals, so sums are exact. */
 const micro = (x: number) => Math.round(x * 1e6);
 

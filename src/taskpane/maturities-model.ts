@@ -1,7 +1,7 @@
 // View model of the overview's maturities: every open hedge's maturity (time left, notional) with its plan (mode, next tenor, this roll's cost), and the sides left flat since a maturity that the last proposal wanted hedged.
 import type { Position, QuoteRequest, Side } from "../api/schemas";
 import { utcMs } from "../api/time";
-import type { QuoteCosts } from "../policy/rollcost";
+import { quoteKey, type QuoteCosts } from "../policy/rollcost";
 import { formatUsd } from "./format";
 import { planFor, type MaturityPlan, type PlanInputs } from "./maturity-plan";
 
@@ -99,8 +99,7 @@ export class MaturityWatch {
   /** The quotes the plans of `positions` need (each once), for the overview to ask. */
   questions(positions: readonly Position[]): QuoteRequest[] {
     const all = new Map<string, QuoteRequest>();
-    for (const item of this.items(positions, 0, () => null))
-      for (const q of item.plan?.questions ?? []) all.set(`${q.market}|${q.side}|${q.notional_usd}|${q.tenor_days}`, q);
+    for (const item of this.items(positions, 0, () => null)) for (const q of item.plan?.questions ?? []) all.set(quoteKey(q), q);
     return [...all.values()];
   }
 

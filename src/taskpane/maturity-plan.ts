@@ -1,7 +1,7 @@
 // The plan of an open hedge at its maturity, for the overview: the roll mode (the policy's Roll), the next tenor (the tenor rule with the policy's working days, at the maturity) and this roll's cost (rollOnce, as ROLLCOST prices one roll), from the last proposal's policy and exposures.
 import type { QuoteRequest, Side, Tenor } from "../api/schemas";
 import type { Exposure, PolicyRow } from "../policy/inputs";
-import { rollOnce, tradePieces, type QuoteCosts } from "../policy/rollcost";
+import { quoteKey, rollOnce, tradePieces, type QuoteCosts } from "../policy/rollcost";
 import { policyFor } from "../policy/target";
 import { HOUR_MS, tenorFor, type RollMode } from "../policy/tenor";
 
@@ -77,6 +77,6 @@ export function planFor(
 }
 
 function dedupe(questions: QuoteRequest[]): QuoteRequest[] {
-  const seen = new Map(questions.map((q) => [`${q.market}|${q.side}|${q.notional_usd}|${q.tenor_days}`, q]));
+  const seen = new Map(questions.map((q) => [quoteKey(q), q]));
   return [...seen.values()];
 }

@@ -1,6 +1,7 @@
 // The account overview: figures, exposure bar, every maturity with its plan and a timeline of them (with Propose), the rate's last hour and the markets table, fed by the shared feed hub while the pane is connected and visible.
 import type { Account, Market, Position, Quote, QuoteRequest } from "../api/schemas";
 import { quoteTopic } from "../feeds/topics";
+import { quoteKey as questionKey } from "../policy/rollcost";
 import type { FeedHub } from "../feeds/hub";
 import type { Snapshot } from "../feeds/topic";
 import { ManualVisibility, type Visibility } from "../feeds/visibility";
@@ -194,8 +195,6 @@ function overviewView(now: () => number) {
     },
   };
 }
-
-const questionKey = (q: QuoteRequest) => `${q.market}|${q.side}|${q.notional_usd}|${q.tenor_days}`;
 
 /**
  * The quotes the plans' costs need, followed through the hub (each question once) while `wanted` names them: `follow`
