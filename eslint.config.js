@@ -20,7 +20,7 @@ const LAYERS = {
   feeds: ["api"],
   trading: ["api"],
   policy: ["api", "trading"],
-  monthend: ["api", "trading"],
+  monthend: ["api", "trading", "policy"],
   excel: ["api", "feeds", "trading", "monthend"],
   functions: ["api", "feeds", "monthend", "policy"],
   commands: [],

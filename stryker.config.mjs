@@ -55,6 +55,7 @@ export default {
     "src/trading/duplicates.ts",
     "src/trading/verdict.ts",
     "src/trading/preview.ts",
+    "src/trading/preview-rolls.ts",
     "src/trading/desk/*.ts",
     "src/trading/approvals/block.ts",
     "src/trading/approvals/block-read.ts",

@@ -33,6 +33,7 @@ export function attributeRecords(listed: readonly Hedge[], history: readonly Clo
       notional: h.notional_usd,
       openedAtMs: ms(h.opened_at) ?? ms(h.filled_at),
       filledAtMs: ms(h.filled_at),
+      tenorDays: h.tenor_days,
       closedAtMs: null,
       exitType: null,
       fromHistoryOnly: false,

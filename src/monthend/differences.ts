@@ -234,6 +234,8 @@ function hedgeDifference(h: ServiceHedge, rows: readonly LogRecord[], already: r
         detail: `Open, adds and reductions in the log do not add up to the service's notional.`,
       };
     }
+  } else if (h.status === "closed" && !log.closed && h.exitType === "maturity") {
+    return maturityDifference(h, log.net, { ...base, ...rowRef });
   } else if (h.status === "closed" && !log.closed) {
     return {
       ...base,
@@ -242,13 +244,30 @@ function hedgeDifference(h: ServiceHedge, rows: readonly LogRecord[], already: r
       logSays: `open, net notional ${usd(log.net)}`,
       serviceSays: serviceState(h),
       amount: null,
-      detail:
-        h.exitType === "maturity"
-          ? `The hedge settled at maturity; no log row records it. Nothing is wrong with the money: note the settlement in your records.`
-          : `The service closed this hedge but no filled close in the log records it.`,
+      detail: `The service closed this hedge but no filled close in the log records it.`,
     };
   }
   return null;
+}
+
+/**
+ * A hedge the service settled at maturity while the log shows it open: how a held hedge ends (no log row records a
+ * settlement), so no difference, unless the log's net notional is not what settled.
+ */
+function maturityDifference(
+  h: ServiceHedge,
+  net: number,
+  at: Pick<Difference, "hedgeId" | "clientReference" | "market" | "side" | "logIdempotencyKey" | "loggedAt" | "logAction">,
+): Difference | null {
+  if (h.notional === null || Math.abs(net - h.notional) < CENT) return null;
+  return {
+    ...at,
+    kind: "notional_mismatch",
+    logSays: `net notional ${usd(net)}`,
+    serviceSays: `settled at maturity, notional ${usd(h.notional)}`,
+    amount: exactSum([net, -h.notional]),
+    detail: `The hedge settled at maturity, but open, adds and reductions in the log do not add up to what settled.`,
+  };
 }
 
 /** Realized records that name no hedge the service listed, and whose client reference no log row has. */

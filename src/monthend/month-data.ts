@@ -10,7 +10,9 @@ import type { MonthWindow } from "./month";
 import { PENDING, type MonthData } from "./recon-model";
 
 /** The client calls the month-end uses. */
-export type MonthEndClient = Pick<HedgingClient, "environment" | "account" | "positions" | "list" | "get" | "history">;
+/** What month end asks of the service; `quote` prices the rolls (absent: their exit impacts and ROLLCOST's figure are not known). */
+export type MonthEndClient = Pick<HedgingClient, "environment" | "account" | "positions" | "list" | "get" | "history"> &
+  Partial<Pick<HedgingClient, "quote">>;
 
 export interface FetchOptions {
   /** Epoch ms of "now" (the time generated). */

@@ -1,4 +1,4 @@
-// The "Hedge Recon YYYY-MM" sheet as plain content: header, realized hedges with totals per side, open positions, rolls and unhedged time per side, the controls changed, and the differences with the Hedge Log.
+// The "Hedge Recon YYYY-MM" sheet as plain content: header, realized hedges with totals per side, open positions, rolls with their cost and unhedged time per side (and each side's program cost beside ROLLCOST's), the controls changed, and the differences with the Hedge Log.
 import { toExcelDate } from "../trading/cells";
 import { utcMs } from "../api/time";
 import { reconSheetName } from "./month";
@@ -10,6 +10,7 @@ import type { ServiceLine, ServiceReport } from "./recon-model";
 import { FORMATS, type CellValue, type SheetContent, type SheetSection } from "../trading/sheet-content";
 import { durationText } from "./side-time";
 import type { ControlLine } from "./control-lines";
+import { exactSum } from "./exact-sum";
 
 type Kind = "text" | "usd" | "rate" | "date" | "count";
 
@@ -38,6 +39,11 @@ function date(iso: string | null | undefined): CellValue {
 type RealizedItem = Reconciliation["realized"][number];
 type OpenItem = Reconciliation["open"][number];
 type DifferenceItem = Reconciliation["differences"][number];
+type ProgramItem = Reconciliation["programs"][number];
+
+/** A figure that could not be priced (its quote refused, or not asked) reads so, in its cell. */
+const NOT_KNOWN = "not known";
+const known = (x: number | null | undefined): CellValue => (x === null || x === undefined ? NOT_KNOWN : x);
 type SideTimeItem = Reconciliation["sideTime"][number];
 
 const msDate = (t: number): CellValue => toExcelDate(new Date(t).toISOString());
@@ -125,6 +131,31 @@ export const SIDE_TIME_COLUMNS: readonly Column<SideTimeItem>[] = [
   { header: "Next filled at (UTC)", kind: "date", width: 120, value: (e) => (e.next ? msDate(e.next.coveredFromMs) : "") },
   { header: "Unhedged for", kind: "text", width: 80, value: (e) => durationText(e.gapMs) },
   { header: "Unhedged (hours)", kind: "rate", width: 80, value: (e) => e.gapMs / 3_600_000 },
+  { header: "Fees (USD)", kind: "usd", width: 85, value: (e) => e.cost?.feesUsd },
+  { header: "Carry (USD)", kind: "usd", width: 85, value: (e) => e.cost?.carryUsd },
+  { header: "Exit impact (USD)", kind: "usd", width: 85, value: (e) => (e.cost ? known(e.cost.exitImpactUsd) : "") },
+  { header: "Cost (USD)", kind: "usd", width: 85, value: (e) => (e.cost ? known(e.cost.costUsd) : "") },
+];
+
+export const PROGRAM_COLUMNS: readonly Column<ProgramItem>[] = [
+  { header: "Program cost", kind: "text", width: 60, value: (p) => p.market },
+  { header: "Side", kind: "text", width: 40, value: (p) => p.side },
+  { header: "Hedges ended", kind: "count", width: 110, value: (p) => p.hedges },
+  { header: "From (UTC)", kind: "date", width: 100, value: (p) => msDate(p.fromMs) },
+  { header: "To (UTC)", kind: "date", width: 120, value: (p) => msDate(p.toMs) },
+  { header: "Days", kind: "count", width: 65, value: (p) => p.days },
+  { header: "Notional (USD)", kind: "usd", width: 95, value: (p) => p.notionalUsd },
+  { header: "Tenor (days)", kind: "count", width: 110, value: (p) => p.tenor },
+  { header: "Roll", kind: "text", width: 100, value: (p) => p.mode },
+  { header: "Realized (USD)", kind: "usd", width: 120, value: (p) => known(p.realizedUsd) },
+  { header: "ROLLCOST quotes (USD)", kind: "usd", width: 80, value: (p) => known(p.quotedUsd) },
+  {
+    header: "Realized − quoted (USD)",
+    kind: "usd",
+    width: 80,
+    value: (p) => (p.realizedUsd === null || p.quotedUsd === null ? NOT_KNOWN : exactSum([p.realizedUsd, -p.quotedUsd])),
+  },
+  { header: "ROLLCOST hedges", kind: "count", width: 80, value: (p) => p.quotedHedges },
 ];
 
 /** A line of the chain's table: a finding, or the sentence that its hashes hold. */
@@ -213,18 +244,28 @@ export const CELL_CLASS_LABELS = {
 /** The label of the header's first line when the history was read only in part. */
 export const HISTORY_INCOMPLETE_LABEL = "WARNING: history incomplete";
 
+/** What the program cost table compares, and how ROLLCOST's figure is had (the month-end guide says the same). */
+export const PROGRAM_NOTE =
+  "Program cost: per market side, the hedges that ended in the period (fees + carry paid + the exit impact of those closed before maturity, as quoted for their size when this sheet was made) beside =HEDGE.ROLLCOST for the same side, the first one's size and the days from its fill to the last end, at the longest tenor used, early when a hedge was closed before maturity and rolled, with Roll within 24, from quotes asked when this sheet was made; ROLLCOST's entry impact is left out on both sides (the service's history does not show it).";
+
 /** Builds the sheet; one row per hedge, position or difference, plain values only. */
 export function reconContent(recon: Reconciliation): SheetContent {
-  const sheet = new SheetBuilder(Math.max(REALIZED_COLUMNS.length, OPEN_COLUMNS.length, DIFFERENCE_COLUMNS.length, 2));
+  const sheet = new SheetBuilder(
+    Math.max(REALIZED_COLUMNS.length, OPEN_COLUMNS.length, DIFFERENCE_COLUMNS.length, SIDE_TIME_COLUMNS.length, PROGRAM_COLUMNS.length, 2),
+  );
   summarySection(sheet, recon);
   sheet.blank();
   realizedSection(sheet, recon);
   sheet.blank();
   openSection(sheet, recon);
   sheet.blank();
-  sheet.section("Rolls and unhedged time: each hedge that ended in the period", () =>
-    sheet.table(SIDE_TIME_COLUMNS, recon.sideTime, "No hedge ended in the period."),
-  );
+  sheet.section("Rolls and unhedged time: each hedge that ended in the period", () => {
+    sheet.table(SIDE_TIME_COLUMNS, recon.sideTime, "No hedge ended in the period.");
+    if (recon.programs.length === 0) return;
+    sheet.blank();
+    sheet.table(PROGRAM_COLUMNS, recon.programs, "");
+    sheet.line("Note", PROGRAM_NOTE, FORMATS.text);
+  });
   sheet.blank();
   sheet.section("Controls changed in the period", () =>
     sheet.table(CONTROL_COLUMNS, recon.controls, "No control row in the period: no control was changed from this workbook's pane."),

@@ -160,6 +160,56 @@ export interface SideEvent {
   stillUnhedged: boolean;
   /** Unhedged time inside the month: from the end to the next hedge's fill (or to the month's end / the time generated). */
   gapMs: number;
+  /** When the hedge that ended started covering its side (its fill, else its opening). */
+  coveredFromMs: number;
+  /** Its tenor in days, when known (the service's list). */
+  tenorDays: number | null;
+  /** What it cost (roll-costs.ts), once month end priced it; absent before. */
+  cost?: EndCost;
+}
+
+/**
+ * What a hedge that ended in the month cost, from its closed-hedge records of the month (fees, and carry signed as a
+ * cost: positive is paid) and, for an end before its maturity (a close, a reduction that took it whole), the exit's
+ * price impact as the service quotes it for that size when month end runs (a settlement at maturity is at mid: 0).
+ */
+export interface EndCost {
+  /** The size that ended (its ending record's). */
+  sizeUsd: number;
+  feesUsd: number;
+  carryUsd: number;
+  /** Positive: a cost. Null when the quote could not be had. */
+  exitImpactUsd: number | null;
+  /** fees + carry + exit impact; null when the exit impact is not known. */
+  costUsd: number | null;
+}
+
+/**
+ * A market side's program in the month beside what =HEDGE.ROLLCOST quotes for it (roll-costs.ts): the hedges that ended
+ * in the month, the stretch they covered, and their cost against ROLLCOST's for that side, notional, stretch, tenor and
+ * roll mode, from quotes asked when month end runs.
+ */
+export interface ProgramCost {
+  market: string;
+  side: string;
+  /** Hedges of the side that ended in the month. */
+  hedges: number;
+  /** From the first one's cover to the last one's end (epoch ms), in whole days (at least 1). */
+  fromMs: number;
+  toMs: number;
+  days: number;
+  /** The first one's size. */
+  notionalUsd: number;
+  /** The longest tenor among them (7 when none is known). */
+  tenor: number;
+  /** `early` when one of them was closed before its maturity and its side rolled at once; else `at maturity`. */
+  mode: "at maturity" | "early";
+  /** Σ of their costs (fees + carry + exit impact); null when an exit impact is not known. */
+  realizedUsd: number | null;
+  /** ROLLCOST's fees + carry + exit impact for that program (its entry impact left out, as in the realized); null without quotes. */
+  quotedUsd: number | null;
+  /** How many hedges ROLLCOST counts for it. */
+  quotedHedges: number;
 }
 
 export interface Reconciliation {
@@ -176,8 +226,10 @@ export interface Reconciliation {
   open: OpenLine[];
   openTotals: OpenTotals;
   differences: Difference[];
-  /** Each hedge that ended in the month, with the roll that followed it or the unhedged time (side-time.ts). */
+  /** Each hedge that ended in the month, with the roll that followed it or the unhedged time (side-time.ts), and its cost once priced. */
   sideTime: SideEvent[];
+  /** Each market side's program cost beside ROLLCOST's (roll-costs.ts); empty before month end priced the rolls. */
+  programs: ProgramCost[];
   /** The Hedge Log's hash chain as month end found it; null when it was not checked. */
   chain: ChainReport | null;
   /** The Hedge Log's cells against the service; null when they were not checked. */
@@ -235,6 +287,8 @@ export interface ServiceHedge {
   openedAtMs: number | null;
   /** When its open filled (the hedge covers from then), when the service says. */
   filledAtMs?: number | null;
+  /** Its tenor (1, 3 or 7 days), when the service's list gives it (a hedge known from its records only: absent). */
+  tenorDays?: number | null;
   /** When the hedge closed (its last non-decrease record), when known. */
   closedAtMs: number | null;
   exitType: string | null;

@@ -49,6 +49,7 @@ export function reconcile(data: MonthData): Reconciliation {
     openTotals: openTotals(open),
     differences,
     sideTime,
+    programs: [],
     chain: data.chain ?? null,
     service: data.service ?? null,
     controls,

@@ -6,6 +6,9 @@ import { checkLogAgainstService } from "./log-vs-service";
 import { fetchMonthData, type MonthEndClient } from "./month-data";
 import { monthWindow } from "./month";
 import { reconcile } from "./reconcile";
+import { costQuestions, priceRolls } from "./roll-costs";
+import { mapLimited } from "../trading/map-limited";
+import { quoteKey, type QuoteCosts } from "../policy/rollcost";
 import type { Reconciliation } from "./recon-model";
 import { reconContent } from "./recon-layout";
 import type { SheetWriter, WrittenSheet } from "../trading/sheet-content";
@@ -66,8 +69,41 @@ export async function reconcileMonth(
   });
   const data = { ...fetched, chain, service };
   progress("Reconciling…");
-  const reconciliation = reconcile(data);
+  const reconciled = reconcile(data);
+  progress("Pricing the rolls…");
+  const quotes = await askQuotes(deps.client, costQuestions(reconciled), options.signal);
+  const reconciliation = { ...reconciled, ...priceRolls(reconciled, (q) => quotes.get(quoteKey(q)) ?? null) };
   progress("Writing the sheet…");
   const sheet = await deps.writer.writeSheet(reconContent(reconciliation));
   return { reconciliation, sheet };
+}
+
+/** Most distinct quotes month end asks to price the rolls (each early end's exit and each side's program). */
+export const ROLL_QUOTES_MAX = 100;
+
+/**
+ * The quotes of the roll costs, two at a time, at most ROLL_QUOTES_MAX: a quote refused, or one past the bound, is left
+ * out (the figures that need it read "not known"). Quotes are indicative and change nothing at the service.
+ */
+async function askQuotes(
+  client: MonthEndClient,
+  questions: ReturnType<typeof costQuestions>,
+  signal: AbortSignal | undefined,
+): Promise<Map<string, QuoteCosts>> {
+  const out = new Map<string, QuoteCosts>();
+  const quote = client.quote?.bind(client);
+  if (!quote) return out;
+  await mapLimited(
+    questions.slice(0, ROLL_QUOTES_MAX),
+    2,
+    async (q) => {
+      try {
+        out.set(quoteKey(q), (await quote(q, signal)).data);
+      } catch {
+        // Not known: said on the sheet where the figure would stand.
+      }
+    },
+    signal,
+  );
+  return out;
 }

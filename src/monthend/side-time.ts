@@ -26,7 +26,7 @@ export function sideTimeline(hedges: Iterable<ServiceHedge>, month: MonthWindow,
   const events: SideEvent[] = [];
   for (const list of bySide.values()) {
     list.sort((a, b) => a.from - b.from || a.h.id.localeCompare(b.h.id));
-    list.forEach(({ h }, i) => {
+    list.forEach(({ h, from }, i) => {
       const end = h.closedAtMs;
       if (end === null || end < month.startMs || end >= month.endMs) return;
       const after = list[i + 1];
@@ -43,6 +43,8 @@ export function sideTimeline(hedges: Iterable<ServiceHedge>, month: MonthWindow,
         kind: next ? "roll" : "unhedged",
         stillUnhedged: !next && generatedAtMs < month.endMs,
         gapMs: gapEnd - end,
+        coveredFromMs: from,
+        tenorDays: h.tenorDays ?? null,
       });
     });
   }

@@ -106,7 +106,7 @@ export function proposalContent(
   positions: readonly Position[],
   now: Date,
   service: { history?: readonly ClosedHedge[]; only?: { market: string; side: Side } } = {},
-): { rows: ProposalRow[]; content: SheetContent } {
+): { rows: ProposalRow[]; content: SheetContent; inputs: { exposures: Exposure[]; policy: PolicyRow[] } } {
   const inputs = {
     exposures: readExposures(rangeOfSelection(exposures)),
     policy: readPolicy(rangeOfSelection(policy)),
@@ -119,6 +119,7 @@ export function proposalContent(
   );
   return {
     rows,
+    inputs: { exposures: inputs.exposures, policy: inputs.policy },
     content: { name: PROPOSAL_SHEET, values, formats, columnWidths: PROPOSAL_HEADERS.map((h) => WIDTHS[h]), boldRows: [0], sections: [] },
   };
 }

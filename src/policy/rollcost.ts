@@ -90,6 +90,10 @@ export function tradePieces(notionalUsd: number, maxTradeUsd: number | null): nu
   return out;
 }
 
+/** A quote's question as a key: questions with the same key are asked once (month end's, the overview's plans). */
+export const quoteKey = (q: { market: string; side: string; notional_usd: number; tenor_days: number }) =>
+  `${q.market}|${q.side}|${q.notional_usd}|${q.tenor_days}`;
+
 /** Micro-units: the quotes' figures carry at most USDC's 6 decimals, so sums are exact. */
 const micro = (x: number) => Math.round(x * 1e6);
 
@@ -140,6 +144,34 @@ export function rollCost(
     totalUsd: total / 1e6,
     yearlyRate: (total / 1e6 / notionalUsd / days) * 365,
     earlyCloses: hedges.filter((h) => h.closedEarly).length,
+    exitImpactUsd: exit / 1e6,
+  };
+}
+
+/**
+ * One roll of a side holding `notionalUsd`, as rollCost prices each roll of a program: the next hedge (`nextTenor`) held
+ * to its maturity — its fees, carry and entry impact, split by Max trade — and, `early`, the current hedge closed before
+ * its maturity: the exit impact of the whole position (the quote of the notional at `exitTenor`), as rollCost prices an
+ * early close. The pane's overview shows it beside each maturity.
+ */
+export function rollOnce(
+  notionalUsd: number,
+  nextTenor: Tenor,
+  roll: RollMode,
+  quoteOf: (tenor: Tenor, notionalUsd: number) => QuoteCosts,
+  maxTradeUsd: number | null = null,
+  exitTenor: Tenor = nextTenor,
+): RollCost {
+  const next = rollCost(notionalUsd, nextTenor, [nextTenor], quoteOf, maxTradeUsd);
+  if (roll === "at maturity") return next;
+  const exit = micro(quoteOf(exitTenor, notionalUsd).pricing.price_impact_usd);
+  const total = micro(next.totalUsd) - exit;
+  return {
+    ...next,
+    priceImpactUsd: (micro(next.priceImpactUsd) + exit) / 1e6,
+    totalUsd: total / 1e6,
+    yearlyRate: (total / 1e6 / notionalUsd / nextTenor) * 365,
+    earlyCloses: 1,
     exitImpactUsd: exit / 1e6,
   };
 }

@@ -70,3 +70,30 @@ export function sparkline(
 function round2(n: number): number {
   return Math.round(n * 100) / 100;
 }
+
+/** A maturity on the overview's timeline: where its dot stands and what it says. */
+export interface TimelineDot {
+  x: number;
+  side: string;
+  label: string;
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The overview's timeline of maturities over `width`: from now to the last maturity (at least 7 days, whole days), a
+ * tick per day, a dot per maturity (one already past stands at now).
+ */
+export function maturityTimeline(
+  maturities: ReadonlyArray<{ atMs: number; side: string; label: string }>,
+  nowMs: number,
+  width: number,
+  pad = 6,
+): { dots: TimelineDot[]; ticks: number[]; days: number } {
+  const last = Math.max(nowMs, ...maturities.map((m) => m.atMs));
+  const days = Math.max(7, Math.ceil((last - nowMs) / DAY_MS));
+  const inner = width - 2 * pad;
+  const x = (t: number) => round2(pad + (Math.max(0, t - nowMs) / (days * DAY_MS)) * inner);
+  const ticks = Array.from({ length: days + 1 }, (_, d) => x(nowMs + d * DAY_MS));
+  return { dots: maturities.map((m) => ({ x: x(m.atMs), side: m.side, label: m.label })), ticks, days };
+}

@@ -1,5 +1,5 @@
-// The pane's SVG drawings: exposure against the cap, and the last hour of the rate.
-import { exposureBar, sparkline, type Point } from "./chart-geometry";
+// The pane's SVG drawings: exposure against the cap, the last hour of the rate, and the timeline of maturities.
+import { exposureBar, maturityTimeline, sparkline, type Point } from "./chart-geometry";
 import { s } from "./dom";
 import { formatRate, formatUtcTime } from "./format";
 
@@ -48,5 +48,34 @@ export function sparklineSvg(market: string, points: readonly Point[], span: { f
     s("line", { class: "baseline", x1: 0, y1: SPARK_HEIGHT - 0.5, x2: SPARK_WIDTH, y2: SPARK_HEIGHT - 0.5 }),
     g ? s("path", { class: "line", d: g.path, fill: "none", "vector-effect": "non-scaling-stroke" }) : null,
     g ? s("circle", { class: "last", cx: g.lastX, cy: g.lastY, r: 2.5 }) : null,
+  );
+}
+
+const TIMELINE_WIDTH = 280;
+const TIMELINE_HEIGHT = 28;
+
+/** Every open hedge's maturity on a line from now (a tick a day, buy and sell dots), each dot titled with its line of the list. */
+export function maturityTimelineSvg(items: ReadonlyArray<{ atMs: number; side: string; text: string }>, nowMs: number): SVGElement {
+  const g = maturityTimeline(
+    items.map((i) => ({ atMs: i.atMs, side: i.side, label: i.text })),
+    nowMs,
+    TIMELINE_WIDTH,
+  );
+  const label = `Maturities over the next ${g.days} days: ${items.map((i) => i.text).join("; ")}`;
+  const mid = TIMELINE_HEIGHT / 2;
+  return s(
+    "svg",
+    {
+      class: "maturity-timeline",
+      viewBox: `0 0 ${TIMELINE_WIDTH} ${TIMELINE_HEIGHT}`,
+      role: "img",
+      "aria-label": label,
+      "data-dots": g.dots.length,
+      "data-days": g.days,
+    },
+    s("title", {}, label),
+    s("line", { class: "axis", x1: g.ticks[0], y1: mid, x2: g.ticks[g.ticks.length - 1], y2: mid }),
+    ...g.ticks.map((x) => s("line", { class: "tick", x1: x, y1: mid - 3, x2: x, y2: mid + 3 })),
+    ...g.dots.map((d) => s("circle", { class: `dot ${d.side}`, cx: d.x, cy: mid, r: 4 }, s("title", {}, d.label))),
   );
 }

@@ -1,5 +1,7 @@
-// The account overview: figures, exposure bar, the maturities (with Propose), the rate's last hour and the markets table, fed by the shared feed hub while the pane is connected and visible.
-import type { Account, Market, Position } from "../api/schemas";
+// The account overview: figures, exposure bar, every maturity with its plan and a timeline of them (with Propose), the rate's last hour and the markets table, fed by the shared feed hub while the pane is connected and visible.
+import type { Account, Market, Position, Quote, QuoteRequest } from "../api/schemas";
+import { quoteTopic } from "../feeds/topics";
+import { quoteKey as questionKey } from "../policy/rollcost";
 import type { FeedHub } from "../feeds/hub";
 import type { Snapshot } from "../feeds/topic";
 import { ManualVisibility, type Visibility } from "../feeds/visibility";
@@ -40,7 +42,18 @@ export function mountOverviewPanel(
   let account: Account | null = null;
   let markets: Market[] = [];
   let positions: Position[] | null = null;
-  const renderMaturities = () => view.renderMaturities(positions && maturities.watch.items(positions, now()), maturities.onPropose);
+  const plans = planQuotes(
+    hub,
+    () => (feeds.following && positions ? maturities.watch.questions(positions) : []),
+    () => draw(),
+  );
+  const draw = () =>
+    view.renderMaturities(positions && maturities.watch.items(positions, now(), plans.quoteOf), maturities.onPropose, now());
+  const followQuotes = plans.follow;
+  const renderMaturities = () => {
+    followQuotes();
+    draw();
+  };
 
   const feeds = followOverview(hub, visibility, {
     account(snap) {
@@ -68,10 +81,13 @@ export function mountOverviewPanel(
     },
   });
 
+  visibility.onChange(followQuotes); // hidden: the plans' quotes are not polled either
+
   return {
     setConnected(connected) {
       section.hidden = !connected;
       feeds.setConnected(connected);
+      followQuotes();
       view.renderSpark();
     },
     renderMaturities,
@@ -87,6 +103,7 @@ function overviewView(now: () => number) {
   const marketsBody = byId("markets-body");
   const errorHost = byId("overview-error");
   const maturitiesList = byId("maturities-list");
+  const timelineHost = byId("maturities-timeline");
   // What the list shows: redrawn only when it changes, so a poll does not take the focus off a Propose button.
   let maturitiesShown: string | null = null;
   const history = new PriceHistory();
@@ -127,13 +144,17 @@ function overviewView(now: () => number) {
       );
     },
 
-    /** The sides maturing within 24 hours and those flat since a maturity, each with Propose; null before the first positions. */
-    renderMaturities(items: MaturityItem[] | null, onPropose: (item: MaturityItem) => void): void {
-      const signature = JSON.stringify(items?.map((i) => i.text) ?? null);
+    /** Every open hedge's maturity with its plan, and the sides flat since a maturity, each with Propose; a timeline of them; null before the first positions. */
+    renderMaturities(items: MaturityItem[] | null, onPropose: (item: MaturityItem) => void, nowMs: number): void {
+      const signature = JSON.stringify(items?.map((i) => [i.text, i.planText]) ?? null);
       if (signature === maturitiesShown) return;
       maturitiesShown = signature;
+      const slot = h("span", { class: "chart-slot" });
+      timelineHost.replaceChildren(slot);
+      const dots = (items ?? []).filter((i) => i.kind === "maturing");
+      if (dots.length) draw("timeline", (charts) => slot.replaceWith(charts.maturityTimelineSvg(dots, nowMs)));
       if (!items) return maturitiesList.replaceChildren(h("li", { class: "hint" }, "Reading the positions…"));
-      if (items.length === 0) return maturitiesList.replaceChildren(h("li", { class: "hint" }, "Nothing matures in the next 24 hours."));
+      if (items.length === 0) return maturitiesList.replaceChildren(h("li", { class: "hint" }, "No open hedge."));
       maturitiesList.replaceChildren(
         ...items.map((item) => {
           const button = h("fluent-button", { type: "button", size: "small", "data-propose": `${item.market}|${item.side}` }, "Propose");
@@ -144,6 +165,7 @@ function overviewView(now: () => number) {
             { class: `maturity ${item.kind}`, "data-kind": item.kind, "data-side": `${item.market}|${item.side}` },
             h("span", {}, item.text),
             button,
+            ...(item.planText ? [h("div", { class: "plan", "data-plan": item.plan?.mode ?? "none" }, item.planText)] : []),
           );
         }),
       );
@@ -170,6 +192,39 @@ function overviewView(now: () => number) {
       const e = snapshot.error;
       errorHost.hidden = !e || e.kind === "no_key";
       errorHost.textContent = e && e.kind !== "no_key" ? `${e.code}: ${e.message}${e.advice ? ` — ${e.advice}` : ""}` : "";
+    },
+  };
+}
+
+/**
+ * The quotes the plans' costs need, followed through the hub (each question once) while `wanted` names them: `follow`
+ * subscribes the new questions and drops the ones no plan needs any more; each value that arrives redraws (`changed`).
+ */
+function planQuotes(hub: FeedHub, wanted: () => QuoteRequest[], changed: () => void) {
+  const quotes = new Map<string, Quote>();
+  const feeds = new Map<string, () => void>();
+  return {
+    quoteOf: (q: QuoteRequest) => quotes.get(questionKey(q)) ?? null,
+    follow(): void {
+      const asked = wanted();
+      const keys = new Set(asked.map(questionKey));
+      for (const [k, stop] of feeds) {
+        if (keys.has(k)) continue;
+        stop();
+        feeds.delete(k);
+        quotes.delete(k);
+      }
+      for (const q of asked) {
+        const k = questionKey(q);
+        if (feeds.has(k)) continue;
+        feeds.set(k, () => undefined); // held before subscribing: a value given at once must not subscribe twice
+        const stop = hub.subscribe(quoteTopic(q), (snap: Snapshot<Quote>) => {
+          if (!snap.value) return;
+          quotes.set(k, snap.value);
+          changed();
+        });
+        feeds.set(k, stop);
+      }
     },
   };
 }

@@ -83,8 +83,9 @@ export async function startPane(deps: PaneDependencies): Promise<Pane> {
     rows: Parameters<MaturityWatch["observeProposal"]>[0],
     positions: Parameters<MaturityWatch["observeProposal"]>[1],
     only?: Parameters<MaturityWatch["observeProposal"]>[2],
+    inputs?: Parameters<MaturityWatch["observeProposal"]>[3],
   ) => {
-    maturities.observeProposal(rows, positions, only);
+    maturities.observeProposal(rows, positions, only, inputs);
     overview.renderMaturities();
   };
 

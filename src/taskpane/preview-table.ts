@@ -3,7 +3,7 @@ import type { Preview } from "../trading/types";
 import { mirrorCheckedState } from "./aria-mirror";
 import { h } from "./dom";
 import { formatIn } from "./format";
-import { batchTitle, hiddenNote, previewRows, previewTotals } from "./trade-model";
+import { batchTitle, hiddenNote, previewRows, previewTotals, rollNotes } from "./trade-model";
 
 type CheckboxElement = HTMLElement & { checked: boolean };
 
@@ -54,6 +54,7 @@ export function previewNodes(
     { class: "totals", id: "preview-totals", "aria-label": "Totals" },
     ...previewTotals(p).flatMap((c) => [h("dt", {}, c.label), h("dd", {}, c.value)]),
   );
+  const rolls = rollsNode(p);
   const checks = p.checks.length
     ? h(
         "ul",
@@ -72,5 +73,30 @@ export function previewNodes(
   const blockers =
     final && p.blockers.length ? h("div", { class: "blocker", role: "alert" }, ...p.blockers.map((b) => h("div", {}, b))) : null;
   const hidden = hiddenRows ? h("p", { class: "warning", id: "hidden-rows" }, hiddenNote(hiddenRows).trim()) : null;
-  return [table, ...(hidden ? [hidden] : []), totals, ...(checks ? [checks] : []), ...(blockers ? [blockers] : [])];
+  return [
+    table,
+    ...(hidden ? [hidden] : []),
+    totals,
+    ...(rolls ? [rolls] : []),
+    ...(checks ? [checks] : []),
+    ...(blockers ? [blockers] : []),
+  ];
+}
+
+/** A roll's lines (preview-rolls.ts): what it is, the Close's exit impact, the fee pair, "This roll costs X"; null without a roll. */
+function rollsNode(p: Preview): HTMLElement | null {
+  if (p.rolls.length === 0) return null;
+  return h(
+    "ul",
+    { class: "rolls", id: "preview-rolls", "aria-label": "Rolls" },
+    ...rollNotes(p).map((r) =>
+      h(
+        "li",
+        { class: "roll" },
+        h("div", { class: "line-title" }, r.title),
+        ...r.lines.map((line) => h("div", {}, line)),
+        h("div", { class: "roll-cost" }, r.cost),
+      ),
+    ),
+  );
 }

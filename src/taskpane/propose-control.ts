@@ -5,6 +5,7 @@ import type { SelectedRows, Workbook } from "../trading/workbook";
 import type { Position, Side } from "../api/schemas";
 import { proposalContent } from "../policy/proposal";
 import type { ProposalRow } from "../policy/target";
+import type { PlanInputs } from "./maturity-plan";
 import { errorView, type ErrorView } from "./connection-controller";
 import { plural } from "./format";
 import type { Elements } from "./trade-elements";
@@ -19,7 +20,12 @@ export interface ProposeDependencies {
   /** Epoch ms (the references carry its UTC day). */
   now?: () => number;
   /** Told of each proposal made, with the positions it was made from and the side it was for, if one (the overview's maturities remember what it wanted). */
-  onProposal?: (rows: readonly ProposalRow[], positions: readonly Position[], only?: { market: string; side: Side }) => void;
+  onProposal?: (
+    rows: readonly ProposalRow[],
+    positions: readonly Position[],
+    only?: { market: string; side: Side },
+    inputs?: PlanInputs,
+  ) => void;
   /** Told of the exposures and policy each proposal was made from (the pane's armed rolls follow the last one). */
   onModel?: (model: Inputs) => void;
 }
@@ -43,9 +49,9 @@ type Inputs = { exposures: SelectedRows; policy: SelectedRows };
 async function writeProposal(client: HedgingClient, deps: ProposeDependencies, from: Inputs, only?: { market: string; side: Side }) {
   const [positions, history] = await Promise.all([client.positions(), client.history()]);
   const now = new Date((deps.now ?? Date.now)());
-  const { rows, content } = proposalContent(from.exposures, from.policy, positions.data, now, { history: history.data, only });
+  const { rows, content, inputs } = proposalContent(from.exposures, from.policy, positions.data, now, { history: history.data, only });
   const written = await deps.writer.writeSheet(content);
-  deps.onProposal?.(rows, positions.data, only);
+  deps.onProposal?.(rows, positions.data, only, inputs);
   return `${only ? `${only.market} ${only.side} only: ` : ""}${proposalSummary(rows, written.name)}`;
 }
 

@@ -11,6 +11,7 @@ import {
   type RowStatus,
   type TradeRequest,
 } from "../trading/types";
+import { batchNotional } from "../trading/preview-rolls";
 import { formatRate, formatSignedUsd, formatUsd, formatUsdc, plural } from "./format";
 
 export const ACTION_LABELS: Record<Action, string> = { open: "Open", add: "Add", reduce: "Reduce", close: "Close" };
@@ -144,13 +145,28 @@ export function previewTotals(preview: Preview): PreviewCell[] {
   ];
 }
 
+/**
+ * Each roll of the preview in lines of its own: what it is, the Close's exit impact, the fee pair, and one line "This
+ * roll costs X" (the three added, to the cent; "not known yet" while a quote is missing).
+ */
+export function rollNotes(preview: Preview): Array<{ title: string; lines: string[]; cost: string }> {
+  return preview.rolls.map((r) => ({
+    title: `Roll ${r.market} ${r.side}: Close (row ${r.closeRow}), then Open (row ${r.openRow})`,
+    lines: [
+      `Exit impact of the Close: ${formatUsd(r.exitImpactUsd)}`,
+      `Fees: ${formatUsd(r.closeFeeUsd)} (Close) + ${formatUsdc(r.openFeeUsdc)} (Open)`,
+    ],
+    cost: r.costUsd === null ? "This roll's cost is not known yet." : `This roll costs ${formatUsd(r.costUsd)}.`,
+  }));
+}
+
 /** The rows that would be sent with the chosen "send again" boxes, and whether the batch can go at all. */
 export function sendPlan(
   preview: Preview,
   sendAgainRows: ReadonlySet<number>,
 ): { lines: PreviewLine[]; count: number; notional: number; blockedReason: string | null } {
   const lines = preview.lines.filter((l) => l.blockers.length === 0 && (!l.duplicateOf || sendAgainRows.has(l.row.rowNumber)));
-  const notional = lines.reduce((sum, l) => sum + (l.row.notional ?? l.position?.size_usd ?? 0), 0);
+  const notional = batchNotional(lines); // a roll once
   let blockedReason: string | null = null;
   if (preview.blockers.length) blockedReason = preview.blockers.join(" ");
   else if (lines.length === 0) blockedReason = "Nothing to send: every row is blocked or already done (tick “Send again” to repeat one).";

@@ -11,8 +11,8 @@ import type { DeskOptions, TradingDesk } from "../trading/desk/contract";
 import type { IntentStore } from "../trading/intent-store";
 import type { SettingsStore } from "../feeds/settings-store";
 import type { ApprovalJournal } from "../trading/approvals/port";
-import type { Position, Side } from "../api/schemas";
-import type { ProposalRow } from "../policy/target";
+import type { Side } from "../api/schemas";
+import type { ProposeDependencies } from "./propose-control";
 import type { ErrorLog } from "./diagnostics";
 import { isFinal } from "../trading/intent";
 import { memoryDocumentRules, type DocumentRules } from "../excel/document-settings";
@@ -53,7 +53,7 @@ export interface WorkspaceDependencies {
   /** Copy diagnostics' error log: each error's code, where it was met. */
   errors: ErrorLog;
   /** A proposal was made (the overview's maturities remember what it wanted). */
-  onProposal?: (rows: readonly ProposalRow[], positions: readonly Position[]) => void;
+  onProposal?: ProposeDependencies["onProposal"];
   /** Epoch ms now, for the month-end panel; Date.now by default. */
   now?: () => number;
   /** This user's settings (the Approvals panel's "Approval valid for (hours)"). */

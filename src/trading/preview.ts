@@ -8,6 +8,7 @@ import { laneOf, OPEN_LOOKUP_SCOPE, openHedges } from "./fills";
 import { byLoggedAt, utcDayStart, type LogQuery, type LogRecord } from "./log/hedge-log";
 import type { Action, BatchAction, LimitCheck, Preview, PreviewLine, PreviewOptions, TradeRow } from "./types";
 import { mapLimited } from "./map-limited";
+import { batchNotional, exitQuestion, rollFigures, rollPairs } from "./preview-rolls";
 
 export interface PreviewContext {
   client: HedgingClient;
@@ -66,6 +67,7 @@ export async function buildPreview(
     markets: service.markets,
     cancelled: false,
     quoteRequests: 0,
+    rolls: [],
   };
   const publish = () => {
     summarise(preview, service.account, service.markets);
@@ -80,6 +82,7 @@ export async function buildPreview(
     sideBlockers(lines, service.hedges, service.complete);
     publish(); // the rows that cannot go, at once
     await quoteLines(ctx, opening, service.hedges, preview, signal, publish);
+    if (!signal?.aborted) await priceRolls(ctx, preview, service.hedges, signal);
   }
   if (signal?.aborted) {
     preview.cancelled = true;
@@ -152,7 +155,7 @@ function summarise(preview: Preview, account: Account, markets: Market[]): void 
   preview.totals = {
     rows: preview.lines.length,
     priced: priced.length,
-    notionalUsd: sum(priced.map((l) => l.row.notional ?? l.position?.size_usd ?? 0)),
+    notionalUsd: batchNotional(priced),
     collateralUsdc: sum(priced.map((l) => l.collateralUsdc)),
     carryUsdc: sum(priced.map((l) => l.carryUsdc)),
     marginBackUsdc: sum(priced.map((l) => l.marginBackUsdc)),
@@ -236,6 +239,29 @@ async function quoteLines(
     publish();
   };
   await mapLimited([...questions.values()], ctx.concurrency, ask, signal);
+}
+
+/**
+ * Each roll of the batch priced (preview-rolls.ts): the Close's exit asked as a quote of the position at the closing
+ * hedge's tenor, at most `concurrency` at a time; a quote refused leaves the roll's cost unknown, said on the Close's line.
+ */
+async function priceRolls(ctx: PreviewContext, preview: Preview, hedges: Map<string, Hedge>, signal: AbortSignal | undefined) {
+  const pairs = rollPairs(preview.lines);
+  const exits = new Map<PreviewLine, Quote | null>();
+  await mapLimited(
+    pairs,
+    ctx.concurrency,
+    async ({ close, open }) => {
+      preview.quoteRequests++;
+      try {
+        exits.set(close, (await ctx.client.quote(exitQuestion(close, hedges, open), signal)).data);
+      } catch (e) {
+        if (!signal?.aborted) close.warnings.push(`The roll's exit impact is not known: ${describe(e)}`);
+      }
+    },
+    signal,
+  );
+  preview.rolls = pairs.map(({ close, open }) => rollFigures(close, open, exits.get(close) ?? null));
 }
 
 function applyQuote(line: PreviewLine, quote: Quote): void {

@@ -141,6 +141,27 @@ export interface Preview {
   cancelled: boolean;
   /** Distinct quote requests made (rows with the same market, side, notional and tenor share one). */
   quoteRequests: number;
+  /** Each roll of the batch (a Close, then an Open of its side) with its price (preview-rolls.ts); empty when none. */
+  rolls: PreviewRoll[];
+}
+
+/**
+ * A roll in a preview, priced: the Close's exit impact (a quote's `price_impact_usd` for the position, as a cost), the
+ * fee pair and the roll's cost, their sum. A figure is null until its quote is in (or when it could not be had).
+ */
+export interface PreviewRoll {
+  market: string;
+  side: Side;
+  closeRow: number;
+  openRow: number;
+  /** USD, positive: a cost. */
+  exitImpactUsd: number | null;
+  /** The position's closing fee (USD). */
+  closeFeeUsd: number | null;
+  /** The Open's platform fee (USDC: its open and close fees, reserved at open). */
+  openFeeUsdc: number | null;
+  /** exit impact + Close's fee + Open's fee, to the cent. */
+  costUsd: number | null;
 }
 
 export interface PreviewOptions {

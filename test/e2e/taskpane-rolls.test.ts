@@ -4,6 +4,7 @@ import type { Page } from "playwright-core";
 import { HedgingClient } from "../../src/api/client";
 import type { Hedge } from "../../src/api/schemas";
 import { SIDE_TIME_COLUMNS } from "../../src/monthend/recon-layout";
+import { rollOnce } from "../../src/policy/rollcost";
 import { DEMO_API_KEY } from "../../src/sandbox/demo";
 import type { CellValue } from "../../src/trading/cells";
 import { until } from "../sandbox/helpers";
@@ -81,6 +82,19 @@ async function tradeProposal(page: Page, sheet: string, rows: number, final: num
   await page.locator("#preview").click();
   await page.waitForSelector(PREVIEW_DONE);
   expect(await page.locator("#preview-table .blocker").allTextContents()).toEqual([]);
+  if (rows === 2) {
+    // A roll (issue 39): its exit impact, the fee pair and one cost under the totals; the notional counted once.
+    const roll = (await page.locator("#preview-rolls li.roll").allTextContents()).join(" | ");
+    expect(roll).toMatch(
+      /^Roll USDTNGN buy: Close \(row 2\), then Open \(row 3\)Exit impact of the Close: [\d,]+\.\d\d USDFees: [\d,]+\.\d\d USD \(Close\) \+ [\d,]+\.\d\d USDC \(Open\)This roll costs [\d,]+\.\d\d USD\.$/,
+    );
+    const totals = await page
+      .locator("#preview-totals")
+      .evaluate((dl) =>
+        Object.fromEntries([...dl.querySelectorAll("dt")].map((dt) => [dt.textContent, dt.nextElementSibling?.textContent])),
+      );
+    expect(totals["Total notional"]).toBe("500,000.00 USD");
+  }
   await page.locator("#confirm").click();
   await waitRowsFinal(page, final);
 }
@@ -124,7 +138,25 @@ describeWithBrowser("a hedging program rolled through the task pane", (chromiumP
     expect(first.note).toMatch(/^1 row proposed on .* \(1 Open\)/);
     let final = 1;
     await tradeProposal(page, first.sheet, 1, final);
-    await page.waitForFunction(() => document.getElementById("maturities-list")?.textContent === "Nothing matures in the next 24 hours.");
+    // The overview lists the hedge a week ahead with its plan (issue 39): early (the policy's Roll), 7 days at its
+    // maturity (23 days then left), and this roll's cost as ROLLCOST prices one roll from the sandbox's quotes; a timeline.
+    const planLine = await page.waitForFunction(() => {
+      const plan = document.querySelector('#maturities-list li[data-kind="maturing"][data-side="USDTNGN|buy"] .plan')?.textContent ?? "";
+      return /costs [\d,]+\.\d\d USD$/.test(plan) ? plan : false;
+    });
+    const planText = String(await planLine.jsonValue());
+    expect(planText).toMatch(/^Plan: roll early \(Close, then Open, inside Roll within\) into 7 days · this roll costs [\d,]+\.\d\d USD$/);
+    const quoted = (
+      await new HedgingClient({ apiKey: DEMO_API_KEY, baseUrl: s.baseUrl }).quote({
+        market: "USDTNGN",
+        side: "buy",
+        notional_usd: 500_000,
+        tenor_days: 7,
+      })
+    ).data;
+    const expectedCost = rollOnce(500_000, 7, "early", () => quoted).totalUsd;
+    expect(Math.abs(Number(/costs ([\d,]+\.\d\d)/.exec(planText)![1].replace(/,/g, "")) - expectedCost)).toBeLessThanOrEqual(0.05);
+    expect(await page.locator("#maturities-timeline svg.maturity-timeline").getAttribute("data-dots")).toBe("1");
 
     const client = new HedgingClient({ apiKey: DEMO_API_KEY, baseUrl: s.baseUrl });
     const openHedge = async (): Promise<Hedge | null> =>

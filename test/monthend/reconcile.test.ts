@@ -170,12 +170,33 @@ describe("differences", () => {
     ]);
   });
 
-  it("status that disagrees: the log shows open, the service closed it at maturity", () => {
+  it("a settlement at maturity is no difference (issue 39): the log shows the hedge open, the service settled it at maturity", () => {
     const recon = reconcile(monthData({ history: [closed({ exit_type: "maturity" })], hedges: [h1Closed()], log: [logRow()] }));
-    expect(recon.differences).toEqual([
-      expect.objectContaining({ kind: "status_mismatch", hedgeId: "h1", serviceSays: "closed (maturity)" }),
+    expect(recon.differences).toEqual([]);
+    expect(recon.counts.differences).toBe(0);
+    // …unless the log's net notional is not what settled: then the notional disagrees, at maturity.
+    const short = reconcile(
+      monthData({ history: [closed({ exit_type: "maturity" })], hedges: [h1Closed()], log: [logRow({ notional: 90_000 })] }),
+    );
+    expect(short.differences).toEqual([
+      expect.objectContaining({
+        kind: "notional_mismatch",
+        hedgeId: "h1",
+        logSays: "net notional 90,000.00",
+        serviceSays: "settled at maturity, notional 100,000.00",
+        amount: -10_000,
+        detail: "The hedge settled at maturity, but open, adds and reductions in the log do not add up to what settled.",
+      }),
     ]);
-    expect(recon.differences[0].detail).toMatch(/maturity/);
+    // A close the log does not record is still a difference, said as such.
+    const closedByService = reconcile(monthData({ history: [closed({ exit_type: "close" })], hedges: [h1Closed()], log: [logRow()] }));
+    expect(closedByService.differences).toEqual([
+      expect.objectContaining({
+        kind: "status_mismatch",
+        serviceSays: "closed (close)",
+        detail: "The service closed this hedge but no filled close in the log records it.",
+      }),
+    ]);
   });
 
   it("status that disagrees: the log closed it, the service still holds it", () => {
@@ -310,9 +331,11 @@ describe("closed-hedge records as the spec shows them: no hedge_id, no client_re
     );
     expect(recon.realized.map((l) => [l.hedgeId, l.clientReference])).toEqual([["h1", "DEAL-1"]]);
     expect(recon.differences).toEqual([]);
-    // The log shows h1 open: the service closed it at maturity, which only the record tells.
+    // The log shows h1 open: the service closed it by a close, which only the record tells (at maturity it would be no difference).
+    const ended = reconcile(monthData({ history: [bare({ exit_type: "close" })], hedges: [hedge()], log: [logRow()] }));
+    expect(ended.differences.map((d) => [d.kind, d.hedgeId, d.serviceSays])).toEqual([["status_mismatch", "h1", "closed (close)"]]);
     const matured = reconcile(monthData({ history: [bare({ exit_type: "maturity" })], hedges: [hedge()], log: [logRow()] }));
-    expect(matured.differences.map((d) => [d.kind, d.hedgeId, d.serviceSays])).toEqual([["status_mismatch", "h1", "closed (maturity)"]]);
+    expect(matured.differences).toEqual([]);
   });
 
   it("accepts an opened_at up to a second apart, and prefers the same instant, then the same size", () => {

@@ -1,6 +1,6 @@
 // The tenor rule (an Open's tenor before a value date, a program's hedges), the roll window, and the program's cost summed from one quote per tenor.
 import type { Tenor } from "../../src/api/schemas";
-import { deskProgram, rollCost, tradePieces, type QuoteCosts } from "../../src/policy/rollcost";
+import { deskProgram, quoteKey, rollCost, rollOnce, tradePieces, type QuoteCosts } from "../../src/policy/rollcost";
 import { DAY_MS, HOUR_MS, programTenors, rollDue, ROLL_WITHIN_DEFAULT_HOURS, tenorFor } from "../../src/policy/tenor";
 
 describe("tenorFor: the longest of 1, 3 and 7 days, at most the policy's, that ends on or before the date", () => {
@@ -164,5 +164,37 @@ describe("deskProgram: the hedges as the desk runs them", () => {
   test("Max trade's pieces: the full ones first, the remainder last; no Max trade: one", () => {
     expect(tradePieces(2_500_000, 1_000_000)).toEqual([1_000_000, 1_000_000, 500_000]);
     expect(tradePieces(2_500_000.01, null)).toEqual([2_500_000.01]);
+  });
+});
+
+describe("rollOnce: one roll as rollCost prices each roll of a program (the overview's plan)", () => {
+  const quoteOf = (t: Tenor, usd: number): QuoteCosts => ({
+    upfront: { platform_fee_usdc: usd * 0.001 },
+    carry: { total_usdc: usd * 0.0001 * t },
+    pricing: { price_impact_usd: -(usd / 1000 + t) },
+  });
+
+  test("at maturity: the next hedge held to its maturity, exactly rollCost of that one hedge (split by Max trade)", () => {
+    expect(rollOnce(600_000, 3, "at maturity", quoteOf, 250_000)).toEqual(rollCost(600_000, 3, [3], quoteOf, 250_000));
+  });
+
+  test("early: the whole position's exit impact at the exit tenor added, one early close, the yearly rate over the next tenor", () => {
+    const next = rollCost(600_000, 3, [3], quoteOf);
+    const c = rollOnce(600_000, 3, "early", quoteOf, null, 7);
+    // exit: −(600 + 7) at the exit tenor of 7
+    expect(c).toEqual({
+      ...next,
+      priceImpactUsd: next.priceImpactUsd - 607,
+      totalUsd: next.totalUsd + 607,
+      yearlyRate: ((next.totalUsd + 607) / 600_000 / 3) * 365,
+      earlyCloses: 1,
+      exitImpactUsd: -607,
+    });
+    // The exit tenor is the next tenor unless told.
+    expect(rollOnce(600_000, 3, "early", quoteOf).exitImpactUsd).toBe(-603);
+  });
+
+  test("a quote's question as one key", () => {
+    expect(quoteKey({ market: "USDTNGN", side: "buy", notional_usd: 1_000.5, tenor_days: 7 })).toBe("USDTNGN|buy|1000.5|7");
   });
 });

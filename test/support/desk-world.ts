@@ -51,6 +51,7 @@ export function previewOf(rows: TradeRow[]): Preview {
     markets: [],
     cancelled: false,
     quoteRequests: 0,
+    rolls: [],
   };
 }
 

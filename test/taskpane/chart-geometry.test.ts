@@ -1,5 +1,5 @@
-// Geometry of the exposure bar and the rate sparkline.
-import { exposureBar, sparkline } from "../../src/taskpane/chart-geometry";
+// Geometry of the exposure bar, the rate sparkline and the overview's timeline of maturities.
+import { exposureBar, maturityTimeline, sparkline } from "../../src/taskpane/chart-geometry";
 import { PriceHistory, HISTORY_WINDOW_MS } from "../../src/taskpane/price-history";
 
 describe("exposure bar", () => {
@@ -77,5 +77,35 @@ describe("price history", () => {
     h.add(t0 + HISTORY_WINDOW_MS + 45_000, 1510);
     expect(h.window(t0 + HISTORY_WINDOW_MS + 45_000).points.map((p) => p.value)).toEqual([1502, 1510]);
     expect(h.size).toBe(2);
+  });
+});
+
+describe("timeline of maturities", () => {
+  const DAY = 86_400_000;
+  const now = Date.parse("2026-11-30T08:00:00.000Z");
+
+  test("at least a week, a tick a day; each maturity at its share of the span (a past one at now)", () => {
+    const g = maturityTimeline(
+      [
+        { atMs: now + 3.5 * DAY, side: "buy", label: "b" },
+        { atMs: now - 1_000, side: "sell", label: "s" },
+      ],
+      now,
+      150,
+      5,
+    );
+    expect(g.days).toBe(7);
+    expect(g.ticks).toEqual([5, 25, 45, 65, 85, 105, 125, 145]);
+    expect(g.dots).toEqual([
+      { x: 75, side: "buy", label: "b" },
+      { x: 5, side: "sell", label: "s" },
+    ]);
+  });
+
+  test("a maturity past a week stretches the line to its whole day", () => {
+    const g = maturityTimeline([{ atMs: now + 9.2 * DAY, side: "buy", label: "b" }], now, 106, 3);
+    expect(g.days).toBe(10);
+    expect(g.ticks).toHaveLength(11);
+    expect(g.dots[0].x).toBe(95);
   });
 });

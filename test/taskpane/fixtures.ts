@@ -100,6 +100,7 @@ export function preview(lines: PreviewLine[], over: Partial<Preview> = {}): Prev
     markets: [market],
     cancelled: false,
     quoteRequests: lines.length,
+    rolls: [],
     ...over,
   };
 }

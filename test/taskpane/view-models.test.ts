@@ -200,6 +200,7 @@ describe("preview that scales", () => {
     const p = preview([priced, waiting], {
       totals: { rows: 2, priced: 1, notionalUsd: 100_000, collateralUsdc: 10_010, carryUsdc: 8.4, marginBackUsdc: 0 },
       quoteRequests: 1,
+      rolls: [],
     });
     expect(previewTotals(p)[0]).toEqual({ label: "Rows", value: "1 of 2 priced (totals cover these)" });
     expect(pricingText(p, false)).toBe("Pricing: 1 of 2 rows priced (1 quote asked)…");

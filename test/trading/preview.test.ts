@@ -81,7 +81,9 @@ function setup(w: World = {}) {
           ...exampleQuote,
           ...body,
           carry: { ...exampleQuote.carry, total_usdc: body.notional_usd / 1000 },
-          upfront: { ...exampleQuote.upfront, total_upfront_usdc: body.notional_usd / 100 },
+          // Impact and fee by size and tenor, so a roll's exit quote is told from its Open's.
+          pricing: { ...exampleQuote.pricing, price_impact_usd: -(body.notional_usd / 10_000) * (1 + body.tenor_days / 100) },
+          upfront: { ...exampleQuote.upfront, total_upfront_usdc: body.notional_usd / 100, platform_fee_usdc: body.notional_usd / 2_000 },
         },
         meta: {},
       };
@@ -145,6 +147,7 @@ describe("rows the preview blocks, and why", () => {
     expect(s.quotes.map((q) => [q.notional_usd, q.tenor_days])).toEqual([
       [100_000, 7],
       [5_000, 7],
+      [10_000, 1], // the roll's exit: the position at the closed hedge's tenor
     ]);
     expect(p.lines.map((l) => l.notionalBefore)).toEqual([10_000, null, 100_000]);
   });
@@ -304,7 +307,8 @@ describe("what is priced, and the checks", () => {
       { label: "Exposure headroom (USD)", unit: "USD", needed: 20_000, available: 30_000, ok: true },
       { label: "Capacity USDTNGN sell (USD)", unit: "USD", needed: 20_000, available: 30_000, ok: true },
     ]);
-    expect(p.totals).toMatchObject({ rows: 3, priced: 2, notionalUsd: 50_000, marginBackUsdc: 3_000 });
+    // The close and the open of the sell side are a roll: its notional counted once (the Open's), not 30,000 + 20,000.
+    expect(p.totals).toMatchObject({ rows: 3, priced: 2, notionalUsd: 20_000, marginBackUsdc: 3_000 });
   });
 
   it("a batch of closes and reduces alone has no checks, and reads no quote", async () => {
@@ -493,5 +497,95 @@ describe("duplicates, the log read, progress and a cancel", () => {
     const calm = await buildPreview(setup().ctx, "open", [row()]);
     expect(calm.cancelled).toBe(false);
     expect(calm).toMatchObject({ action: "open", environment: "sandbox", createdAt: NOW.toISOString() });
+  });
+});
+
+describe("a roll's price (a Close, then an Open of its side) and the notional counted once", () => {
+  const held = { hedges: [hedge({ id: "h-old", tenor_days: 3 })], positions: [position({ size_usd: 10_000, closing_fee_usd: 5.004 })] };
+  const rollRows = [
+    row({ rowNumber: 2, action: "close", notional: null, tenor: null }),
+    row({ rowNumber: 3, notional: 30_000, tenor: 7 }),
+    row({ rowNumber: 4, action: "add", notional: 5_000, tenor: null }),
+  ];
+
+  it("exit impact from a quote of the position at the closing hedge's tenor, the fee pair, the cost their sum to the cent", async () => {
+    const s = setup(held);
+    const p = await buildPreview(s.ctx, "column", rollRows);
+    expect(s.quotes).toContainEqual({ market: "USDTNGN", side: "buy", notional_usd: 10_000, tenor_days: 3 });
+    // exit 1 × 1.03 = 1.03; Close's fee 5.004 → 5.00; Open's fee 30,000 / 2,000 = 15
+    expect(p.rolls).toEqual([
+      { market: "USDTNGN", side: "buy", closeRow: 2, openRow: 3, exitImpactUsd: 1.03, closeFeeUsd: 5, openFeeUsdc: 15, costUsd: 21.03 },
+    ]);
+    expect(p.quoteRequests).toBe(3);
+    expect(p.totals.notionalUsd).toBe(35_000);
+  });
+
+  it("an Open above its Close is the same roll; the hedge not listed: the exit is quoted at the Open's tenor", async () => {
+    const s = setup({ positions: held.positions });
+    const p = await buildPreview(s.ctx, "column", [rollRows[1], rollRows[0]]);
+    expect(s.quotes).toContainEqual({ market: "USDTNGN", side: "buy", notional_usd: 10_000, tenor_days: 7 });
+    expect(p.rolls.map((r) => [r.closeRow, r.openRow, r.exitImpactUsd])).toEqual([[2, 3, 1.07]]);
+    expect(p.totals.notionalUsd).toBe(30_000);
+  });
+
+  it("an exit quote refused: the roll's cost is not known, said on the Close's line; the fee pair still shown", async () => {
+    const s = setup({
+      ...held,
+      quoteFails: (n) => (n === 10_000 ? new HedgingApiError({ status: 503, code: "price_unavailable", message: "Feed down." }) : null),
+    });
+    const p = await buildPreview(s.ctx, "column", rollRows);
+    expect(p.rolls).toEqual([
+      { market: "USDTNGN", side: "buy", closeRow: 2, openRow: 3, exitImpactUsd: null, closeFeeUsd: 5, openFeeUsdc: 15, costUsd: null },
+    ]);
+    expect(p.lines[0].warnings).toEqual([
+      expect.stringMatching(/^The roll's exit impact is not known: Feed down\..*\(price_unavailable\)$/),
+    ]);
+    expect(p.lines[0].blockers).toEqual([]);
+  });
+
+  it("a roll whose Open is blocked, or whose Close has no position, is no roll: nothing asked for it, nothing counted of the blocked line", async () => {
+    const busy = new Map([["USDTNGN|sell", { reason: "Waits for row 9.", blocking: true }]]);
+    const s = setup({ ...held, busy });
+    const sell = (r: TradeRow) => ({ ...r, side: "sell" as const });
+    const p = await buildPreview(s.ctx, "column", [...rollRows.slice(0, 2), sell(rollRows[0]), sell(rollRows[1])]);
+    expect(p.rolls.map((r) => r.side)).toEqual(["buy"]);
+    const none = setup({ hedges: held.hedges });
+    const q = await buildPreview(none.ctx, "column", rollRows.slice(0, 2));
+    expect(q.rolls).toEqual([]);
+    expect(none.quotes).toHaveLength(1);
+    expect(q.totals.notionalUsd).toBe(30_000);
+  });
+
+  it("an Open whose own quote is refused is blocked: the Close alone is no roll, and its exit is not asked", async () => {
+    const refused = new HedgingApiError({ status: 502, code: "quote_failed", message: "No quote." });
+    const s = setup({ ...held, quoteFails: (n) => (n === 30_000 ? refused : null) });
+    const p = await buildPreview(s.ctx, "column", rollRows.slice(0, 2));
+    expect(p.lines[1].blockers).toEqual([expect.stringMatching(/^No quote: No quote\./)]);
+    expect(p.rolls).toEqual([]);
+    expect(s.quotes.map((q) => q.notional_usd)).toEqual([30_000]);
+  });
+
+  it("a batch of two sides: a Close of one and an Open of the other count both; a Close and a Reduce count both", async () => {
+    const s = setup({ positions: [position({ size_usd: 10_000 }), position({ side: "sell", size_usd: 4_000 })] });
+    const p = await buildPreview(s.ctx, "column", [
+      row({ rowNumber: 2, action: "close", notional: null, tenor: null }),
+      row({ rowNumber: 3, action: "reduce", side: "sell", notional: 1_000, tenor: null }),
+      row({ rowNumber: 4, side: "sell", notional: 30_000, tenor: 7 }),
+    ]);
+    expect(p.rolls).toEqual([]);
+    expect(p.totals.notionalUsd).toBe(10_000 + 1_000 + 30_000);
+  });
+
+  it("cancelled while pricing: no roll is priced", async () => {
+    const s = setup(held);
+    const cancel = new AbortController();
+    const p = await buildPreview(s.ctx, "column", rollRows, {
+      signal: cancel.signal,
+      onProgress: (snap) => {
+        if (snap.totals.priced >= 2) cancel.abort();
+      },
+    });
+    expect(p.rolls).toEqual([]);
+    expect(s.quotes.some((q) => q.tenor_days === 3)).toBe(false);
   });
 });
