@@ -23,9 +23,9 @@ export interface ApproverPlace {
 
 /** The setting's text as hours: a number from MIN to MAX, else an error naming the field and the fix. */
 export function approvalHours(text: string): { ok: true; hours: number } | { ok: false; error: string } {
-  const hours = Number(text.trim());
-  if (text.trim() !== "" && Number.isFinite(hours) && hours >= MIN_APPROVAL_HOURS && hours <= MAX_APPROVAL_HOURS)
-    return { ok: true, hours };
+  // Number() trims the text and reads a blank as 0 (below the least) and anything else unreadable as NaN (no bound holds).
+  const hours = Number(text);
+  if (hours >= MIN_APPROVAL_HOURS && hours <= MAX_APPROVAL_HOURS) return { ok: true, hours };
   return {
     ok: false,
     error: `Approval valid for (hours): type a number from ${MIN_APPROVAL_HOURS} to ${MAX_APPROVAL_HOURS} (the service keeps idempotency keys ${MAX_APPROVAL_HOURS} hours; default ${DEFAULT_APPROVAL_HOURS}).`,

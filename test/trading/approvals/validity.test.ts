@@ -18,7 +18,8 @@ describe("Approval valid for (hours)", () => {
     expect(approvalHours("0.25")).toEqual({ ok: true, hours: 0.25 });
     expect(approvalHours("24")).toEqual({ ok: true, hours: 24 });
     const error = `Approval valid for (hours): type a number from 0.25 to 24 (the service keeps idempotency keys 24 hours; default 8).`;
-    for (const bad of ["", "  ", "0.2", "24.5", "25", "-1", "eight", "Infinity"]) expect(approvalHours(bad)).toEqual({ ok: false, error });
+    for (const bad of ["", "  ", "0.2", "24.5", "25", "-1", "eight", "Infinity", "NaN", "8 hours"])
+      expect(approvalHours(bad)).toEqual({ ok: false, error });
   });
 
   it("a stored value: the default when absent or unreadable, never above the maximum", () => {
@@ -58,6 +59,11 @@ describe("expiryRefusal", () => {
     expect(expiryRefusal({ id: ID, preparedAt: "2026-11-25T00:00:00.000Z" }, now, 24)).toBeNull();
     expect(expiryRefusal({ id: ID, preparedAt: "2026-11-25T12:00:00.000Z" }, now, 8)).toBeNull();
     expect(expiryRefusal({ id: "not-an-id", preparedAt: PREPARED }, now, 8)).toMatch(/cannot be told/);
+    // The next UTC day's first instant, typed once it has come: not the id's day, however early it reads.
+    const nextMorning = at("2026-11-26T05:00:00.000Z");
+    for (const typed of ["2026-11-26T00:00:00.000Z", "2026-11-26T04:00:00.000Z"])
+      expect(expiryRefusal({ id: ID, preparedAt: typed }, nextMorning, 24)).toBe(refused(typed));
+    expect(expiryRefusal({ id: ID, preparedAt: "2026-11-25T23:59:59.999Z" }, nextMorning, 24)).toBeNull();
   });
 });
 
