@@ -1,4 +1,4 @@
-// The one reader of times: ISO 8601 timestamps (service answers, log cells, typed dates) and HTTP dates (Retry-After), always UTC.
+// The one reader of times (ISO 8601 timestamps: service answers, log cells, typed dates; HTTP dates: Retry-After) and writer of a time to the minute, always UTC.
 
 const MS_PER_MINUTE = 60_000;
 
@@ -74,6 +74,27 @@ export function serviceTime(text: string, dateAlone = false): string | null {
   const ms = utcMs(extended.replace(",", "."));
   if (Number.isNaN(ms)) return null;
   return new Date(ms).toISOString().replace(".000Z", "Z");
+}
+
+/** The instant's UTC minute, `2026-11-30T17:00`: the seconds cut off, never rounded up (17:00:59.999 is 17:00). */
+function minuteOf(at: number | Date): string {
+  return new Date(at).toISOString().slice(0, 16);
+}
+
+/**
+ * "2026-11-30 17:00 UTC": an instant as the add-in shows it to the minute (the pane's maturities and armed rolls, a
+ * proposal's Reason, the recon sheet, a snapshot's note). Epoch ms or a Date; an invalid one throws (RangeError).
+ */
+export function utcMinute(at: number | Date): string {
+  return `${minuteOf(at).replace("T", " ")} UTC`;
+}
+
+/**
+ * "2026-11-30T17:00Z": the same minute in ISO 8601. A roll's client reference names its maturity so, and the roll's
+ * idempotency key is derived from that reference: this form never changes.
+ */
+export function isoMinute(at: number | Date): string {
+  return `${minuteOf(at)}Z`;
 }
 
 const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];

@@ -1,6 +1,6 @@
 // The "Hedge Recon YYYY-MM" sheet as plain content: header, realized hedges with totals per side, open positions, rolls with their cost and unhedged time per side (and each side's program cost beside ROLLCOST's), the controls changed, and the differences with the Hedge Log.
 import { toExcelDate } from "../trading/cells";
-import { utcMs } from "../api/time";
+import { utcMinute, utcMs } from "../api/time";
 import { reconSheetName } from "./month";
 import type { Reconciliation } from "./recon-model";
 import { DIFFERENCE_LABELS } from "./recon-model";
@@ -410,8 +410,7 @@ function realizedSection(sheet: SheetBuilder, recon: Reconciliation): void {
 
 /** Positions open when the sheet was made, with their totals. */
 function openSection(sheet: SheetBuilder, recon: Reconciliation): void {
-  const asOf = new Date(recon.generatedAtMs).toISOString().slice(0, 16).replace("T", " ");
-  sheet.section(`Open positions at ${asOf} UTC`, () => {
+  sheet.section(`Open positions at ${utcMinute(recon.generatedAtMs)}`, () => {
     sheet.table(OPEN_COLUMNS, recon.open, "No open position.");
     const t = recon.openTotals;
     sheet.totalsRow(OPEN_COLUMNS, `Total (${t.count})`, {

@@ -1,4 +1,5 @@
 // What "Snapshot to values" replaces, as plain logic: which formulas call HEDGE.*, what each becomes (its value, or its whole spill), and the note saying when.
+import { utcMinute } from "../api/time";
 import type { CellValue } from "../trading/cells";
 
 export type SnapshotScope = "selection" | "sheet";
@@ -83,11 +84,6 @@ export function findHedgeFormulas(formulas: readonly (readonly unknown[])[], top
     }),
   );
   return out;
-}
-
-/** "2026-11-30 17:00 UTC". */
-export function utcMinute(at: Date): string {
-  return `${at.toISOString().slice(0, 16).replace("T", " ")} UTC`;
 }
 
 const NOTE_FORMULA_MAX = 900;

@@ -1,6 +1,6 @@
 // The hedge-to-target rule: from exposures (dated or not), a policy, the open hedges and the sides settled at maturity at an instant, the Open, Add, Reduce, Close and roll rows (at maturity or early) that meet the policy, in trading order, and their spill.
 import type { Side, Tenor } from "../api/schemas";
-import { utcMs } from "../api/time";
+import { utcMinute, utcMs } from "../api/time";
 import { PROPOSAL_HEADERS } from "../trading/rows";
 import { rollReference } from "../trading/rolls";
 import type { Action } from "../trading/types";
@@ -75,9 +75,6 @@ function targets(policy: PolicyRow, buy: number, sell: number): Record<Side, { c
 /** "1 day", "3 days". */
 const days = (n: number) => `${n} day${n === 1 ? "" : "s"}`;
 
-/** "2026-11-30 17:00 UTC". */
-export const shownTime = (ms: number) => `${new Date(ms).toISOString().slice(0, 16).replace("T", " ")} UTC`;
-
 /** What one market side is given: its policy, target and open hedge, the tenor its Opens take and why. */
 interface SideCase {
   market: string;
@@ -112,7 +109,7 @@ const partOf = (i: number, split: { max: number; amounts: number[] }) =>
 function rollRows(c: SideCase, maturityMs: number): ProposalRow[] {
   const base = { market: c.market, side: c.side, currentUsd: usd(c.current), targetUsd: usd(c.target) };
   const reference = (n: number) => `ROLL-${c.day}-${c.market}-${c.side.toUpperCase()}-${n}`;
-  const roll = `Roll: matures ${shownTime(maturityMs)}`;
+  const roll = `Roll: matures ${utcMinute(maturityMs)}`;
   const figures = `target ${shownUsd(c.target)} (${c.why}); open ${shownUsd(c.current)}`;
   const close: ProposalRow = {
     ...base,
@@ -248,7 +245,7 @@ function sideTenor(p: PolicyRow, exposure: MarketExposure, side: Side, asOf: num
   const byDate = tenorFor(p.tenor, left, asOf, EVERY_DAY, slack);
   const tenor = tenorFor(p.tenor, left, asOf, p.workingDays, slack);
   const notes: string[] = [];
-  if (byDate < p.tenor) notes.push(`the earliest value date ${shownTime(due as number)} comes first`);
+  if (byDate < p.tenor) notes.push(`the earliest value date ${utcMinute(due as number)} comes first`);
   if (tenor < byDate)
     notes.push(`a ${byDate}-day hedge would mature on a ${WEEKDAY_NAMES[new Date(asOf + byDate * DAY_MS).getUTCDay()]}, not a working day`);
   return { tenor, note: tenor < p.tenor ? `; tenor ${days(tenor)}, not ${p.tenor}: ${notes.join("; ")}` : "" };
@@ -262,7 +259,7 @@ function maturedRows(c: SideCase, maturedAtMs: number): ProposalRow[] {
   return sideRows(c).map((r, i) => ({
     ...r,
     clientReference: rollReference(maturedAtMs, c.market, c.side, i + 1),
-    reason: `Roll: matured ${shownTime(maturedAtMs)}. ${r.reason}`,
+    reason: `Roll: matured ${utcMinute(maturedAtMs)}. ${r.reason}`,
   }));
 }
 

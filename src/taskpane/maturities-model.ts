@@ -1,6 +1,6 @@
 // View model of the overview's maturities: every open hedge's maturity (time left, notional) with its plan (mode, next tenor, this roll's cost), and the sides left flat since a maturity that the last proposal wanted hedged.
 import type { Position, QuoteRequest, Side } from "../api/schemas";
-import { utcMs } from "../api/time";
+import { utcMinute, utcMs } from "../api/time";
 import { quoteKey, type QuoteCosts } from "../policy/rollcost";
 import { formatUsd } from "./format";
 import { planFor, type MaturityPlan, type PlanInputs } from "./maturity-plan";
@@ -46,10 +46,6 @@ export function planText(plan: MaturityPlan | null): string {
 
 function hhmm(ms: number): string {
   return new Date(ms).toISOString().slice(11, 16);
-}
-
-function stamp(ms: number): string {
-  return `${new Date(ms).toISOString().slice(0, 16).replace("T", " ")} UTC`;
 }
 
 /**
@@ -114,7 +110,7 @@ export class MaturityWatch {
     for (const [k, atMs] of this.maturities) {
       if (held.has(k) || !this.wanted.get(k) || atMs > nowMs) continue;
       const [market, side] = k.split("|");
-      const since = new Date(atMs).toISOString().slice(0, 10) === new Date(nowMs).toISOString().slice(0, 10) ? hhmm(atMs) : stamp(atMs);
+      const since = new Date(atMs).toISOString().slice(0, 10) === new Date(nowMs).toISOString().slice(0, 10) ? hhmm(atMs) : utcMinute(atMs);
       unhedged.push({
         market,
         side,
@@ -136,7 +132,7 @@ export class MaturityWatch {
         side: p.side,
         kind: "maturing",
         atMs,
-        text: `${p.market} ${p.side} ${formatUsd(p.size_usd)} ${left} (${stamp(atMs)})`,
+        text: `${p.market} ${p.side} ${formatUsd(p.size_usd)} ${left} (${utcMinute(atMs)})`,
         plan,
         planText: planText(plan),
       });

@@ -1,7 +1,7 @@
 // A roll at maturity's names and facts, written once for the policy (HEDGE.TARGET, Propose) and the desk's armed rolls: its client reference, the idempotency key derived from it, and the sides the service shows settled at their maturity.
 import type { ClosedHedge, Side } from "../api/schemas";
 import { isSide } from "../api/schemas";
-import { utcMs } from "../api/time";
+import { isoMinute, utcMs } from "../api/time";
 import { hashOf } from "./log/digest";
 
 /**
@@ -10,8 +10,7 @@ import { hashOf } from "./log/digest";
  * maturity, not by the day it is looked at, so every look, on any computer and any day, names the same deal.
  */
 export function rollReference(maturityMs: number, market: string, side: Side, n: number): string {
-  const at = new Date(maturityMs).toISOString().slice(0, 16);
-  return `ROLL-${at}Z-${market}-${side.toUpperCase()}-${n}`;
+  return `ROLL-${isoMinute(maturityMs)}-${market}-${side.toUpperCase()}-${n}`;
 }
 
 /**

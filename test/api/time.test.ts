@@ -2,7 +2,7 @@
 import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { hedgeSchema, closedHedgeSchema, issuePath } from "../../src/api/schemas";
-import { httpDateMs, serviceTime, utcMs } from "../../src/api/time";
+import { httpDateMs, isoMinute, serviceTime, utcMinute, utcMs } from "../../src/api/time";
 import * as ex from "../support/examples";
 import type { Reading } from "./time-readings";
 
@@ -295,5 +295,38 @@ describe("service schemas take ISO 8601 with a zone", () => {
     const result = closedHedgeSchema.safeParse({ ...ex.closedHedge, closed_at: "2026-11-30T23:30:00" });
     expect(result.success).toBe(false);
     expect(result.error && issuePath(result.error.issues[0].path)).toBe("closed_at");
+  });
+});
+
+describe("a time written to the minute, in UTC", () => {
+  /** [the instant (epoch ms or a Date), as shown, in ISO 8601]. */
+  const MINUTES: Array<[number | Date, string, string]> = [
+    [Date.UTC(2026, 10, 30, 17, 0), "2026-11-30 17:00 UTC", "2026-11-30T17:00Z"],
+    // The seconds are cut off, never rounded up to the next minute (nor the next day).
+    [Date.UTC(2026, 10, 30, 17, 0, 59, 999), "2026-11-30 17:00 UTC", "2026-11-30T17:00Z"],
+    [Date.UTC(2026, 11, 31, 23, 59, 59, 999), "2026-12-31 23:59 UTC", "2026-12-31T23:59Z"],
+    [Date.UTC(2027, 0, 1), "2027-01-01 00:00 UTC", "2027-01-01T00:00Z"],
+    [Date.UTC(2028, 1, 29, 6, 2, 30), "2028-02-29 06:02 UTC", "2028-02-29T06:02Z"],
+    [0, "1970-01-01 00:00 UTC", "1970-01-01T00:00Z"],
+    // A Date, and one made from a time with an offset: shown in UTC, never in its zone or the machine's.
+    [new Date(Date.UTC(2026, 10, 30, 17, 5)), "2026-11-30 17:05 UTC", "2026-11-30T17:05Z"],
+    [new Date(utcMs("2026-12-01T08:30:00+09:00")), "2026-11-30 23:30 UTC", "2026-11-30T23:30Z"],
+  ];
+
+  test.each(MINUTES)("%p: %s, %s", (at, shown, iso) => {
+    expect(utcMinute(at)).toBe(shown);
+    expect(isoMinute(at)).toBe(iso);
+  });
+
+  test("each form reads back as the instant's minute", () => {
+    for (const [at] of MINUTES) {
+      const minute = Math.floor(new Date(at).getTime() / 60_000) * 60_000;
+      expect([utcMs(utcMinute(at).replace(" UTC", "")), utcMs(isoMinute(at))]).toEqual([minute, minute]);
+    }
+  });
+
+  test("an invalid instant is refused, never written as a time", () => {
+    expect(() => utcMinute(NaN)).toThrow(RangeError);
+    expect(() => isoMinute(new Date("soon"))).toThrow(RangeError);
   });
 });

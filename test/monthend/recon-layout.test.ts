@@ -1,4 +1,4 @@
-// The recon sheet's layout (reconContent): what a history read cut short puts first.
+// The recon sheet's layout (reconContent): what a history read cut short puts first, and the minute the open positions' section names.
 import { reconcile } from "../../src/monthend/reconcile";
 import { reconContent } from "../../src/monthend/recon-layout";
 import { closed, monthData } from "../support/builders";
@@ -24,5 +24,15 @@ describe("a history read cut short", () => {
     const whole = reconContent(reconcile(monthData({ history: [closed()] })));
     expect(whole.values.some((r) => r[0] === "WARNING: history incomplete")).toBe(false);
     expect(whole.values[1][0]).toBe("Environment");
+  });
+});
+
+describe("the open positions' section", () => {
+  it("is titled with the minute the sheet was made, in UTC, the seconds cut off", () => {
+    const at = Date.UTC(2026, 11, 1, 10, 4, 59, 999);
+    const sheet = reconContent(reconcile(monthData({ generatedAtMs: at })));
+    expect(sheet.values.filter((r) => String(r[0]).startsWith("Open positions at")).map((r) => r[0])).toEqual([
+      "Open positions at 2026-12-01 10:04 UTC",
+    ]);
   });
 });

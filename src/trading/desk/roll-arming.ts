@@ -1,7 +1,7 @@
 // The desk's armed rolls (issue 39 item 2): each open hedge of a side the model covers is watched; once the service shows it settled at its maturity, the rule (rule.ts's rollStep) says what follows — the next Open sent through the desk's own send path with keys derived from its client reference, nothing when another computer rolled it, a proposal, or nothing to roll — and the pane is told each side's state. It changes no row's status: a roll is one more batch the desk journals and runs.
 import type { HedgingClient } from "../../api/client";
 import type { Hedge, Side } from "../../api/schemas";
-import { utcMs } from "../../api/time";
+import { utcMinute, utcMs } from "../../api/time";
 import { rollKey, rollReference, settledAtMaturity } from "../rolls";
 import type { TradeRow } from "../types";
 import type { RollCover, RollInstructions, TradingDesk } from "./contract";
@@ -69,7 +69,6 @@ interface Armed extends ArmedView {
 }
 
 const sideKey = (s: RollSide) => `${s.market}|${s.side}`;
-const stamp = (ms: number) => `${new Date(ms).toISOString().slice(0, 16).replace("T", " ")} UTC`;
 /** "2026-11-30 17:00:02 UTC" (the desk's own way of saying when). */
 const clock = (ms: number) => when(new Date(ms).toISOString());
 const isOpen = (h: Hedge) => h.status === "filled" || h.status === "submitted" || h.status === "submitting";
@@ -163,7 +162,7 @@ export class RollArming {
       // The side's roll found by the listing before its own poll saw the settlement (another computer rolled it): rolled then.
       const rolledTo = known && known.maturityMs <= nowMs && h.client_reference === rollReference(known.maturityMs, h.market, h.side, 1);
       const lastMs = rolledTo ? utcMs(h.opened_at ?? "") || nowMs : (known?.atMs ?? null);
-      const last = lastMs !== null ? `; last rolled at ${stamp(lastMs)}` : "";
+      const last = lastMs !== null ? `; last rolled at ${utcMinute(lastMs)}` : "";
       this.sides.set(sideKey({ market: h.market, side: h.side }), {
         market: h.market,
         side: h.side,
@@ -172,7 +171,7 @@ export class RollArming {
         armedBefore: true,
         state: "armed",
         atMs: lastMs,
-        text: `${h.market} ${h.side} armed: matures ${stamp(maturityMs)}; the next Open is sent once the service shows it settled${last}.`,
+        text: `${h.market} ${h.side} armed: matures ${utcMinute(maturityMs)}; the next Open is sent once the service shows it settled${last}.`,
       });
       changed = true;
     }
@@ -188,7 +187,7 @@ export class RollArming {
         armedBefore: false,
         state: "armed",
         atMs: null,
-        text: `${s.market} ${s.side} unhedged since ${stamp(s.maturedAtMs)}.`,
+        text: `${s.market} ${s.side} unhedged since ${utcMinute(s.maturedAtMs)}.`,
       });
       changed = true;
     }
@@ -222,12 +221,12 @@ export class RollArming {
         // Under four-eyes, why no instruction covers it (coversRoll's reason) before what is done.
         const why =
           step.why === "four_eyes" && facts.cover?.ok === false ? `four-eyes is on and ${facts.cover.reason.replace(/\.$/, "")}; ` : "";
-        this.set(armed, "proposed", null, `unhedged since ${stamp(armed.maturityMs)}: ${why}${PROPOSED[step.why]}.`);
+        this.set(armed, "proposed", null, `unhedged since ${utcMinute(armed.maturityMs)}: ${why}${PROPOSED[step.why]}.`);
         this.o.onPropose?.({ market: armed.market, side: armed.side }, armed.maturityMs);
         return false;
       }
       case "disarm":
-        this.set(armed, "disarmed", null, `${DISARMED[step.why]} (matured ${stamp(armed.maturityMs)}).`);
+        this.set(armed, "disarmed", null, `${DISARMED[step.why]} (matured ${utcMinute(armed.maturityMs)}).`);
         return false;
     }
   }
@@ -282,7 +281,7 @@ export class RollArming {
    * references; under a standing instruction (`cover`) as approved by it: its hash, preparer and approver in every row.
    */
   private async send(armed: Armed, rows: TradeRow[], attempt: number, cover: RollCover | undefined): Promise<boolean> {
-    this.set(armed, "rolling", null, `matured ${stamp(armed.maturityMs)}: sending the next Open…`);
+    this.set(armed, "rolling", null, `matured ${utcMinute(armed.maturityMs)}: sending the next Open…`);
     try {
       const preview = await this.o.desk.preview(rows.length === 1 ? rows[0].action : "column", rows);
       const idempotencyKeys = rows.map((r) => rollKey(r.clientReference ?? "", attempt));
@@ -296,7 +295,7 @@ export class RollArming {
           armed,
           "rolled",
           atMs,
-          `rolled at ${clock(atMs)}: ${rows[0].clientReference} sent${by} (matured ${stamp(armed.maturityMs)}).`,
+          `rolled at ${clock(atMs)}: ${rows[0].clientReference} sent${by} (matured ${utcMinute(armed.maturityMs)}).`,
         );
         return true;
       }
@@ -314,7 +313,7 @@ export class RollArming {
   private async notSent(armed: Armed, why: string): Promise<boolean> {
     const again = await this.factsOf(armed);
     if (rollStep(again.facts).kind === "rolled_elsewhere") return this.judged(armed, { kind: "rolled_elsewhere" }, again);
-    this.set(armed, "not_rolled", null, `unhedged since ${stamp(armed.maturityMs)}: the roll was not sent — ${why}`);
+    this.set(armed, "not_rolled", null, `unhedged since ${utcMinute(armed.maturityMs)}: the roll was not sent — ${why}`);
     return false;
   }
 
