@@ -58,8 +58,13 @@ export function rollRowsAt(
 ): TradeRow[] {
   const others = holdings.filter((h) => h.market !== side.market || h.side !== side.side);
   const { rows } = proposalAt({ ...model, holdings: others, matured: [{ ...side, maturedAtMs: maturityMs }] }, asOfMs, side);
+  return tradeRowsOf(rows);
+}
+
+/** A proposal's rows as the desk's trade rows, in order, numbered from `firstRow` (2 where they stand under a header row). */
+export function tradeRowsOf(rows: readonly ProposalRow[], firstRow = 1): TradeRow[] {
   return rows.map((r, i) => ({
-    rowNumber: i + 1,
+    rowNumber: firstRow + i,
     action: r.action,
     market: r.market,
     side: r.side,

@@ -1,5 +1,5 @@
 // Propose and a batch from the Action column as the pane shows them: the Hedge Proposal sheet's content, bad cells named by their sheet cell, and the mixed batch's wording.
-import { proposalContent, PROPOSAL_SHEET } from "../../src/policy/proposal";
+import { proposalContent, PROPOSAL_SHEET, tradeRowsOf } from "../../src/policy/proposal";
 import { proposalSummary } from "../../src/taskpane/propose-control";
 import { batchTitle, confirmation, previewTotals } from "../../src/taskpane/trade-model";
 import type { SelectedRows } from "../../src/trading/workbook";
@@ -176,5 +176,15 @@ describe("Propose rolls what matures within the policy's window", () => {
       ["open", "ROLL-2026-11-25-USDTNGN-BUY-1", 600_000],
     ]);
     expect(rows[0].reason).toMatch(/^Roll: matures 2026-11-25 20:00 UTC\./);
+  });
+
+  test("a proposal's rows as the desk's trade rows: in order, numbered from the first row given, a Close with no amount or tenor", () => {
+    const { rows } = proposalContent(model, early, [soon], NOW, { only: { market: "USDTNGN", side: "buy" } });
+    const trade = { market: "USDTNGN", side: "buy" };
+    expect(tradeRowsOf(rows, 2)).toEqual([
+      { ...trade, rowNumber: 2, action: "close", notional: null, tenor: null, clientReference: "ROLL-2026-11-25-USDTNGN-BUY-0" },
+      { ...trade, rowNumber: 3, action: "open", notional: 600_000, tenor: 7, clientReference: "ROLL-2026-11-25-USDTNGN-BUY-1" },
+    ]);
+    expect(tradeRowsOf(rows).map((r) => r.rowNumber)).toEqual([1, 2]);
   });
 });

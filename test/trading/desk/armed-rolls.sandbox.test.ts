@@ -3,7 +3,7 @@ import { rollcostCell } from "../../functions/rollcost-cell";
 import { HedgingClient } from "../../../src/api/client";
 import type { Hedge } from "../../../src/api/schemas";
 import { readExposures, readPolicy, serviceHoldings } from "../../../src/policy/inputs";
-import { proposalAt, rollRowsAt } from "../../../src/policy/proposal";
+import { proposalAt, rollRowsAt, tradeRowsOf } from "../../../src/policy/proposal";
 import { startSandbox } from "../../../src/sandbox/server";
 import { RollArming, ARM_POLL_MS, type ArmedView, type RollInstructions } from "../../../src/trading/desk/roll-arming";
 import type { TradingDesk } from "../../../src/trading/desk/contract";
@@ -102,16 +102,7 @@ async function computer(
 /** The first Open the policy gives at the start, sent through `desk` as the pane would, filled. */
 async function openFirst(desk: TradingDesk, m: ReturnType<typeof model>) {
   const { rows } = proposalAt({ ...m, holdings: [] }, sandbox.clock.now());
-  const trade: TradeRow[] = rows.map((r, i) => ({
-    rowNumber: i + 2,
-    action: r.action,
-    market: r.market,
-    side: r.side,
-    notional: r.amountUsd,
-    tenor: r.tenor,
-    clientReference: r.clientReference,
-  }));
-  await desk.send(await desk.preview("open", trade));
+  await desk.send(await desk.preview("open", tradeRowsOf(rows, 2)));
   sandbox.clock.advance(FILL_MS);
   await desk.settled(20_000);
 }
