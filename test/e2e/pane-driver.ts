@@ -10,6 +10,7 @@ import type { AccountConfig } from "../../src/sandbox/accounts";
 import { publicKeyFingerprint } from "../../src/api/environment";
 import type { HedgeHarness } from "../../src/taskpane/harness";
 import type { LogRecord } from "../../src/trading/log/hedge-log";
+import type { CellValue } from "../../src/trading/cells";
 
 /** How long any one wait of a page may take before it fails naming what it waited for: the e2e tests' own timeout's share. */
 export const WAIT_MS = 60_000;
@@ -169,6 +170,15 @@ export function paneWithSandbox(
 /** The memory harness of a page (`?harness=memory`): window.hedgeHarness. */
 export type HarnessWindow = { hedgeHarness: HedgeHarness };
 
+/** The page's memory workbook (`?harness=memory`): a sheet set, a selection made on a sheet, a sheet's cells read. */
+export const harness = (page: Page) => ({
+  setSheet: (name: string, grid: CellValue[][]) =>
+    page.evaluate(([n, g]) => (window as unknown as HarnessWindow).hedgeHarness.setSheet(n, g), [name, grid] as const),
+  select: (address: string, sheet: string) =>
+    page.evaluate(([a, s]) => (window as unknown as HarnessWindow).hedgeHarness.select(a, s), [address, sheet] as const),
+  cells: (sheet: string) => page.evaluate((s) => (window as unknown as HarnessWindow).hedgeHarness.cells(s), sheet),
+});
+
 /** The Hedge Log's rows as the page's memory workbook holds them. */
 export function logRows(page: Page): Promise<LogRecord[]> {
   return page.evaluate(() => (window as unknown as HarnessWindow).hedgeHarness.logRows()) as Promise<LogRecord[]>;
@@ -219,8 +229,7 @@ export async function switchKey(page: Page, apiKey: string): Promise<void> {
  */
 export async function proposeFromModel(page: Page): Promise<string> {
   const note = async () => (await page.locator("#propose-note").textContent()) ?? "";
-  const choose = (address: string, sheet: string) =>
-    page.evaluate(([a, s]) => (window as unknown as HarnessWindow).hedgeHarness.select(a, s), [address, sheet] as const);
+  const choose = harness(page).select;
   await choose("A2:D2", "Model");
   await page.locator("#propose").click();
   await page.waitForFunction(() => /^Exposures: /.test(document.getElementById("propose-note")?.textContent ?? ""));

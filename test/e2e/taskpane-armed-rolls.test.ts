@@ -3,14 +3,15 @@ import type { Page } from "playwright-core";
 import { HedgingClient } from "../../src/api/client";
 import type { Hedge } from "../../src/api/schemas";
 import { DEMO_API_KEY, DEMO_APPROVER_API_KEY } from "../../src/sandbox/demo";
+import { utcMinute } from "../../src/api/time";
 import { ARM_POLL_MS } from "../../src/trading/desk/roll-arming";
 import { rollReference } from "../../src/trading/rolls";
-import type { CellValue } from "../../src/trading/cells";
-import { POLICY_HEADER } from "../policy/policy-header";
+import { DAY, exposureGrid, policyGrid, toNextHour } from "../support/program";
 import { describeWithBrowser } from "./browser";
 import {
   connect,
-  type HarnessWindow,
+  harness,
+  logRows,
   paneWithSandbox,
   PREVIEW_DONE,
   proposeFromModel,
@@ -20,16 +21,6 @@ import {
 } from "./pane-driver";
 
 jest.setTimeout(600_000);
-
-const DAY = 86_400_000;
-const HOUR = 3_600_000;
-
-const harness = (page: Page) => ({
-  setSheet: (name: string, grid: CellValue[][]) =>
-    page.evaluate(([n, g]) => (window as unknown as HarnessWindow).hedgeHarness.setSheet(n, g), [name, grid] as const),
-  select: (address: string, sheet: string) =>
-    page.evaluate(([a, s]) => (window as unknown as HarnessWindow).hedgeHarness.select(a, s), [address, sheet] as const),
-});
 
 const armedText = async (page: Page) => (await page.locator("#armed-rolls-list").textContent())?.replace(/\s+/g, " ").trim() ?? "";
 
@@ -42,8 +33,7 @@ describeWithBrowser("armed rolls: the pane rolls at maturity by itself", (chromi
 
   test("two pages on one account armed: past each maturity the next Open is sent once, within a poll interval, and the list says rolled at", async () => {
     const s = world.sandbox;
-    const start = Math.ceil(s.clock.now() / HOUR) * HOUR;
-    s.clock.advance(start - s.clock.now());
+    const start = toNextHour(s.clock);
     const valueDate = start + 12 * DAY;
     panes = [await world.session.open({ clockAt: s.clock.now() }), await world.session.open({ clockAt: s.clock.now() })];
     const [a, b] = panes.map((p) => p.page);
@@ -54,11 +44,8 @@ describeWithBrowser("armed rolls: the pane rolls at maturity by itself", (chromi
     ] as const) {
       await waitReady(page);
       await connect(page, key, s.baseUrl);
-      await harness(page).setSheet("Model", [
-        ["Market", "Side", "Amount (USD)", "Value date"],
-        ["USDTNGN", "buy", 400_000, new Date(valueDate).toISOString()],
-      ]);
-      await harness(page).setSheet("Policy", [POLICY_HEADER, ["*", 100, 7, 1_000, 10_000, 1_000_000, "no", 24, "at maturity"]]);
+      await harness(page).setSheet("Model", exposureGrid(400_000, valueDate));
+      await harness(page).setSheet("Policy", policyGrid({ roll: "at maturity", rollWithinHours: 24, maxTradeUsd: 1_000_000 }));
     }
 
     // Page A proposes and sends the first Open by hand; page B proposes too (it learns the model), with nothing to send then.
@@ -76,7 +63,7 @@ describeWithBrowser("armed rolls: the pane rolls at maturity by itself", (chromi
     const openHedge = async (): Promise<Hedge | undefined> =>
       (await client.list({ status: "filled" })).data.find((h) => h.market === "USDTNGN" && h.side === "buy");
     const first = (await openHedge()) as Hedge;
-    const stampOf = (iso: string) => `${new Date(Date.parse(iso)).toISOString().slice(0, 16).replace("T", " ")} UTC`;
+    const stampOf = (iso: string) => utcMinute(Date.parse(iso));
     for (const page of [a, b])
       await page.waitForFunction(
         (m) => (document.getElementById("armed-rolls-list")?.textContent ?? "").includes(`USDTNGN buy armed: matures ${m}`),
@@ -127,9 +114,7 @@ describeWithBrowser("armed rolls: the pane rolls at maturity by itself", (chromi
     for (const gap of gaps) expect(gap).toBeLessThanOrEqual(ARM_POLL_MS + 3_000);
     expect(await armedText(a)).toMatch(/USDTNGN buy armed: matures .* last rolled at/);
     // Every roll in some page's Hedge Log (a page logs the rolls it sent; the other found it rolled or sent the same key).
-    const logged = await Promise.all(
-      [a, b].map((page) => page.evaluate(() => (window as unknown as HarnessWindow).hedgeHarness.logRows())),
-    );
+    const logged = await Promise.all([a, b].map((page) => logRows(page)));
     const refs = new Set(
       logged
         .flat()

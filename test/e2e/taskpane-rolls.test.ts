@@ -6,14 +6,16 @@ import type { Hedge } from "../../src/api/schemas";
 import { SIDE_TIME_COLUMNS } from "../../src/monthend/recon-layout";
 import { rollOnce } from "../../src/policy/rollcost";
 import { DEMO_API_KEY } from "../../src/sandbox/demo";
+import { utcMinute } from "../../src/api/time";
 import type { CellValue } from "../../src/trading/cells";
 import { until } from "../sandbox/helpers";
-import { POLICY_HEADER } from "../policy/policy-header";
+import { DAY, exposureGrid, HOUR, policyGrid } from "../support/program";
 import { describeWithBrowser } from "./browser";
 import {
   ARTIFACTS,
   connect,
-  type HarnessWindow,
+  harness,
+  logRows,
   paneWithSandbox,
   PREVIEW_DONE,
   waitReady,
@@ -23,17 +25,6 @@ import {
 } from "./pane-driver";
 
 jest.setTimeout(600_000);
-
-const DAY = 86_400_000;
-const HOUR = 3_600_000;
-
-const harness = (page: Page) => ({
-  setSheet: (name: string, grid: CellValue[][]) =>
-    page.evaluate(([n, g]) => (window as unknown as HarnessWindow).hedgeHarness.setSheet(n, g), [name, grid] as const),
-  select: (address: string, sheet: string) =>
-    page.evaluate(([a, s]) => (window as unknown as HarnessWindow).hedgeHarness.select(a, s), [address, sheet] as const),
-  cells: (sheet: string) => page.evaluate((s) => (window as unknown as HarnessWindow).hedgeHarness.cells(s), sheet),
-});
 
 const noteOf = async (page: Page) => (await page.locator("#propose-note").textContent()) ?? "";
 
@@ -100,7 +91,7 @@ async function tradeProposal(page: Page, sheet: string, rows: number, final: num
 }
 
 /** A maturity as the overview writes it: "2026-11-30 17:00 UTC". */
-const stamp = (iso: string) => `${new Date(Date.parse(iso)).toISOString().slice(0, 16).replace("T", " ")} UTC`;
+const stamp = (iso: string) => utcMinute(Date.parse(iso));
 
 describeWithBrowser("a hedging program rolled through the task pane", (chromiumPath) => {
   const world = paneWithSandbox(chromiumPath, { seed: 31, fillMs: 400, open: false });
@@ -121,11 +112,8 @@ describeWithBrowser("a hedging program rolled through the task pane", (chromiumP
     await connect(page, DEMO_API_KEY, s.baseUrl);
     const wb = harness(page);
     const valueDate = start + 30 * DAY;
-    await wb.setSheet("Model", [
-      ["Market", "Side", "Amount (USD)", "Value date"],
-      ["USDTNGN", "buy", 500_000, new Date(valueDate).toISOString()],
-    ]);
-    await wb.setSheet("Policy", [POLICY_HEADER, ["*", 100, 7, 1_000, 10_000, 1_000_000, "no", 2, "early"]]);
+    await wb.setSheet("Model", exposureGrid(500_000, valueDate));
+    await wb.setSheet("Policy", policyGrid({ roll: "early", rollWithinHours: 2, maxTradeUsd: 1_000_000 }));
 
     // The first hedge: Propose from the model and the policy.
     await wb.select("A2:D2", "Model");
@@ -261,10 +249,7 @@ describeWithBrowser("a hedging program rolled through the task pane", (chromiumP
     expect(await openHedge()).toBeNull();
     // Every row of the program in the Hedge Log, final (the log is written behind the pane's row list).
     await until(
-      async () =>
-        (await page.evaluate(() => (window as unknown as HarnessWindow).hedgeHarness.logRows())).every((r) =>
-          ["filled", "closed"].includes(String(r.status)),
-        ),
+      async () => (await logRows(page)).every((r) => ["filled", "closed"].includes(String(r.status))),
       WAIT_MS,
       "every Hedge Log row filled or closed",
     );

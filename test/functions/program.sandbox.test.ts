@@ -1,38 +1,15 @@
 // A hedging program held to each maturity against the sandbox and its clock (issue 32): Propose opens each hedge of one dated exposure, the clock is advanced to its maturity, and the fees and carry the service realized equal =HEDGE.ROLLCOST's to the cent; 90 days run in seconds.
 import { rollcostCell } from "./rollcost-cell";
-import { HedgingClient } from "../../src/api/client";
+import type { HedgingClient } from "../../src/api/client";
 import type { Position } from "../../src/api/schemas";
 import { readExposures, readHoldings, readPolicy } from "../../src/policy/inputs";
 import { propose, utcDay } from "../../src/policy/target";
-import { startSandbox } from "../../src/sandbox/server";
+import { cents, DAY, FILL_MS, programAccount, programSandbox } from "../support/program";
 
-/** One account whose rate limit does not run dry while real time stands still (a frozen realNow freezes the buckets too). */
 const KEY = "svc_test_program_key_0001";
-const ACCOUNT = {
-  api_key: KEY,
-  account_address: "0x00000000000000000000000000000000000000a1",
-  balance_usdc: 1_000_000,
-  max_exposure_usd: 2_000_000,
-  allowed_markets: ["USDTNGN"],
-  scopes: ["read", "trade"],
-  rate_limit_per_second: 1_000_000,
-};
-
-type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
-
-const DAY = 86_400_000;
-const FILL_MS = 1_500;
-/** Real time frozen in the sandbox: only its clock moves, so each hedge lasts exactly its tenor. */
-const FROZEN = Date.parse("2026-11-02T09:00:00.000Z");
-
-let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, http: true, seed: 11, fillMs: FILL_MS, realNow: () => FROZEN, accounts: [ACCOUNT] });
-});
-afterAll(async () => {
-  await sandbox?.close();
-});
-beforeEach(() => sandbox.reset());
+const program = programSandbox(11, [
+  programAccount(KEY, "0x00000000000000000000000000000000000000a1", { balance_usdc: 1_000_000, max_exposure_usd: 2_000_000 }),
+]);
 
 const POLICY = [
   ["Market", "Hedge ratio (%)", "Tenor (days)", "Round to (USD)", "Min trade (USD)", "Max trade (USD)", "Net sides"],
@@ -59,11 +36,11 @@ function proposal(notional: number, valueDateMs: number, positions: readonly Pos
 
 /** Runs the program: Propose, open what it says, fill, advance the clock to the maturity; until Propose says nothing. */
 async function holdToEachMaturity(client: HedgingClient, notional: number, days: number) {
-  const start = sandbox.clock.now();
+  const start = program.sandbox.clock.now();
   const valueDate = start + days * DAY;
   const tenors: number[] = [];
   for (let round = 0; round < 100; round++) {
-    const now = sandbox.clock.now();
+    const now = program.sandbox.clock.now();
     const rows = proposal(notional, valueDate, (await client.positions()).data, now);
     if (rows.length === 0) break;
     expect(rows.map((r) => r.action)).toEqual(["open"]);
@@ -76,16 +53,14 @@ async function holdToEachMaturity(client: HedgingClient, notional: number, days:
       client_reference: row.clientReference,
     });
     tenors.push(row.tenor as number);
-    sandbox.clock.advance(FILL_MS);
+    program.sandbox.clock.advance(FILL_MS);
     expect((await client.get(opened.data.hedge_id as string)).data.status).toBe("filled");
     // To the maturity: the sandbox settles it there, at its own time.
-    sandbox.clock.advance(Date.parse(String(opened.data.maturity_at)) - sandbox.clock.now());
+    program.sandbox.clock.advance(Date.parse(String(opened.data.maturity_at)) - program.sandbox.clock.now());
     expect((await client.positions()).data).toEqual([]);
   }
   return { tenors, start };
 }
-
-const cents = (x: number) => Math.round(x * 100);
 
 test.each([
   [1_000_000, 30, [7, 7, 7, 7, 1, 1]],
@@ -93,7 +68,7 @@ test.each([
 ])(
   "%d USD for %d days held to each maturity: the tenors Propose chose are ROLLCOST's, and the realized fees and carry equal its fees and carry to the cent",
   async (notional, days, expectedTenors) => {
-    const client = new HedgingClient({ apiKey: KEY, baseUrl: sandbox.baseUrl });
+    const client = program.client(KEY);
     const began = Date.now();
     const { tenors, start } = await holdToEachMaturity(client, notional, days);
     const tookMs = Date.now() - began;
@@ -105,7 +80,7 @@ test.each([
     // Each hedge opened at the maturity of the one before: the last matures on the value date.
     expect(Math.max(...history.map((r) => Date.parse(r.closed_at)))).toBe(start + days * DAY);
 
-    const cost = await rollcostCell({ apiKey: KEY, baseUrl: sandbox.baseUrl }, notional, days);
+    const cost = await rollcostCell({ apiKey: KEY, baseUrl: program.sandbox.baseUrl }, notional, days);
     expect(cost.hedges).toBe(expectedTenors.length);
     const realizedFees = history.reduce((s, r) => s + cents(r.fees_usd), 0);
     const realizedCarry = history.reduce((s, r) => s + cents(r.carry_usd), 0);

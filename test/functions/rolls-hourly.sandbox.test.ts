@@ -1,55 +1,20 @@
 // The analyst's way against the sandbox on its clock (issue 39): HEDGE.TARGET's rule (live positions and closed hedges, as the function reads them) evaluated every hour and its rows traded in order, each final before the next, for a 30- and a 90-day program: at maturity no early close, no more hedges than =HEDGE.ROLLCOST counts and fees + carry within 0.5 % of it; early, the realized cost with its exit impact within 1 % of ROLLCOST(…, "early", w).
 import { rollcostCell } from "./rollcost-cell";
-import { HedgingClient } from "../../src/api/client";
-import { readExposures, readPolicy, serviceHoldings, serviceMatured } from "../../src/policy/inputs";
+import type { HedgingClient } from "../../src/api/client";
+import { serviceHoldings, serviceMatured } from "../../src/policy/inputs";
 import { proposalAt } from "../../src/policy/proposal";
-import { startSandbox } from "../../src/sandbox/server";
+import { DAY, FILL_MS, HOUR, programAccount, programModel, programSandbox, realized, toNextHour } from "../support/program";
 
 jest.setTimeout(240_000);
 
 const KEY = "svc_test_rolls_key_0001";
-const ACCOUNT = {
-  api_key: KEY,
-  account_address: "0x00000000000000000000000000000000000000b2",
-  balance_usdc: 5_000_000,
-  max_exposure_usd: 5_000_000,
-  allowed_markets: ["USDTNGN"],
-  scopes: ["read", "trade"],
-  rate_limit_per_second: 1_000_000,
-};
-const DAY = 86_400_000;
-const HOUR = 3_600_000;
-const FILL_MS = 1_500;
-const FROZEN = Date.parse("2026-11-02T09:00:00.000Z");
-
-let sandbox: Awaited<ReturnType<typeof startSandbox>>;
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, http: true, seed: 7, fillMs: FILL_MS, realNow: () => FROZEN, accounts: [ACCOUNT] });
-});
-afterAll(async () => {
-  await sandbox?.close();
-});
-beforeEach(() => sandbox.reset());
-
-const cents = (x: number) => Math.round(x * 100);
+const program = programSandbox(7, [programAccount(KEY, "0x00000000000000000000000000000000000000b2")]);
 
 /** Runs the program hour by hour; returns what the service realized. */
 async function runHourly(client: HedgingClient, notional: number, days: number, roll: string, rollWithin: number) {
-  const start = Math.ceil(sandbox.clock.now() / HOUR) * HOUR;
-  sandbox.clock.advance(start - sandbox.clock.now());
-  const valueDate = start + days * DAY;
-  const exposures = readExposures({
-    values: [
-      ["Market", "Side", "Amount (USD)", "Value date"],
-      ["USDTNGN", "buy", notional, new Date(valueDate).toISOString()],
-    ],
-  });
-  const policy = readPolicy({
-    values: [
-      ["Market", "Hedge ratio (%)", "Tenor (days)", "Round to (USD)", "Min trade (USD)", "Net sides", "Roll within (hours)", "Roll"],
-      ["*", 100, 7, 1_000, 10_000, "no", rollWithin, roll],
-    ],
-  });
+  const { sandbox } = program;
+  const start = toNextHour(sandbox.clock);
+  const { exposures, policy } = programModel(notional, start + days * DAY, { roll, rollWithinHours: rollWithin });
   let opens = 0;
   let entryImpact = 0;
   let exitImpact = 0;
@@ -85,11 +50,12 @@ async function runHourly(client: HedgingClient, notional: number, days: number, 
     }
   }
   const history = (await client.history({ limit: 500 })).data;
+  const { feesUsd, carryUsd } = realized(history);
   return {
     opens,
     history,
-    fees: history.reduce((s, r) => s + cents(r.fees_usd), 0) / 100,
-    carry: -history.reduce((s, r) => s + cents(r.carry_usd), 0) / 100, // positive: paid
+    fees: feesUsd,
+    carry: carryUsd, // positive: paid
     entryImpact,
     exitImpact,
     open: (await client.positions()).data,
@@ -103,8 +69,8 @@ test.each([
 ])(
   "at maturity, %d USD for %d days, Roll within %d, looked at every hour: no early close, no more hedges than ROLLCOST counts, fees + carry ≤ ROLLCOST × 1.005",
   async (notional, days, w) => {
-    const client = new HedgingClient({ apiKey: KEY, baseUrl: sandbox.baseUrl });
-    const cost = await rollcostCell({ apiKey: KEY, baseUrl: sandbox.baseUrl }, notional, days, "at maturity", w);
+    const client = program.client(KEY);
+    const cost = await rollcostCell({ apiKey: KEY, baseUrl: program.sandbox.baseUrl }, notional, days, "at maturity", w);
     const run = await runHourly(client, notional, days, "at maturity", w);
     expect(run.open).toEqual([]);
     expect(run.history.map((r) => r.exit_type).filter((t) => t !== "maturity")).toEqual([]); // never closed early
@@ -121,8 +87,8 @@ test.each([
 ])(
   'early, %d USD for %d days, Roll within %d, looked at every hour: ROLLCOST(…, "early", w) within 1 %% of the realized cost with its exit impact; no churn',
   async (notional, days, w) => {
-    const client = new HedgingClient({ apiKey: KEY, baseUrl: sandbox.baseUrl });
-    const cost = await rollcostCell({ apiKey: KEY, baseUrl: sandbox.baseUrl }, notional, days, "early", w);
+    const client = program.client(KEY);
+    const cost = await rollcostCell({ apiKey: KEY, baseUrl: program.sandbox.baseUrl }, notional, days, "early", w);
     const run = await runHourly(client, notional, days, "early", w);
     expect(run.open).toEqual([]);
     expect(run.opens).toBe(cost.hedges);

@@ -1,40 +1,24 @@
 // Month end over a program of rolls run on the sandbox's clock, over HTTP (issue 39 item 9): settlements at maturity are no difference, each roll is listed with its cost (fees, carry, exit impact) and its gap, and the side's program cost stands beside what =HEDGE.ROLLCOST quotes for it; the sheet holds them as plain values.
-import { HedgingClient } from "../../src/api/client";
+import type { HedgingClient } from "../../src/api/client";
 import type { Hedge } from "../../src/api/schemas";
 import { MemoryWorkbook } from "../../src/excel/memory-workbook";
 import { MemorySheetWriter } from "../../src/excel/recon-sheet";
 import { PROGRAM_NOTE } from "../../src/monthend/recon-layout";
 import { reconcileMonth } from "../../src/monthend/run-month-end";
-import { startSandbox } from "../../src/sandbox/server";
 import { logRow } from "../support/builders";
+import { cents, FILL_MS, HOUR, DAY, programAccount, programSandbox } from "../support/program";
 import { rollcostCell } from "../functions/rollcost-cell";
 
 jest.setTimeout(60_000);
 
 const KEY = "svc_test_monthend_rolls_1";
-const ACCOUNT = {
-  api_key: KEY,
-  account_address: "0x00000000000000000000000000000000000000d4",
-  balance_usdc: 5_000_000,
-  max_exposure_usd: 5_000_000,
-  allowed_markets: ["USDTNGN"],
-  scopes: ["read", "trade"],
-  rate_limit_per_second: 1_000_000,
-};
-const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
-const FILL_MS = 1_500;
-const FROZEN = Date.parse("2026-11-02T09:00:00.000Z");
+const ADDRESS = "0x00000000000000000000000000000000000000d4";
 const NOTIONAL = 200_000;
 
-let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+const program = programSandbox(5, [programAccount(KEY, ADDRESS)]);
 let client: HedgingClient;
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, http: true, seed: 5, fillMs: FILL_MS, realNow: () => FROZEN, accounts: [ACCOUNT] });
-  client = new HedgingClient({ apiKey: KEY, baseUrl: sandbox.baseUrl });
-});
-afterAll(async () => {
-  await sandbox?.close();
+beforeAll(() => {
+  client = program.client(KEY);
 });
 
 /** Opens and waits out the fill on the sandbox's clock; the hedge as filled. */
@@ -46,23 +30,22 @@ async function open(reference: string, tenor: 1 | 3 | 7): Promise<Hedge> {
     tenor_days: tenor,
     client_reference: reference,
   });
-  sandbox.clock.advance(FILL_MS);
+  program.sandbox.clock.advance(FILL_MS);
   return (await client.get(opened.data.hedge_id!)).data;
 }
-const cents = (x: number) => Math.round(x * 100);
 
 test("a month of rolls: maturities are no difference; each end with its cost and gap; the program beside ROLLCOST's quote", async () => {
   // A 7-day hedge held to maturity, the next opened an hour later; that one closed early after 3 days and rolled at once
   // into a 1-day hedge, held to its maturity; generated an hour after it.
   const h1 = await open("P-1", 7);
-  sandbox.clock.advance(7 * DAY + HOUR - FILL_MS); // h1 settles at its maturity on the way
+  program.sandbox.clock.advance(7 * DAY + HOUR - FILL_MS); // h1 settles at its maturity on the way
   const h2 = await open("P-2", 7);
-  sandbox.clock.advance(3 * DAY);
+  program.sandbox.clock.advance(3 * DAY);
   await client.close({ market: "USDTNGN", side: "buy" });
-  sandbox.clock.advance(FILL_MS);
+  program.sandbox.clock.advance(FILL_MS);
   const h3 = await open("P-3", 1);
-  sandbox.clock.advance(DAY + HOUR);
-  const generatedAt = sandbox.clock.now();
+  program.sandbox.clock.advance(DAY + HOUR);
+  const generatedAt = program.sandbox.clock.now();
   const history = (await client.history({ limit: 50 })).data;
   expect(history.map((r) => [r.hedge_id, r.exit_type])).toEqual([
     [h3.id, "maturity"],
@@ -74,7 +57,7 @@ test("a month of rolls: maturities are no difference; each end with its cost and
   const row = (h: Hedge, over = {}) =>
     logRow({
       environment: "sandbox",
-      account: ACCOUNT.account_address,
+      account: ADDRESS,
       hedgeId: h.id,
       clientReference: h.client_reference,
       notional: NOTIONAL,
@@ -129,7 +112,7 @@ test("a month of rolls: maturities are no difference; each end with its cost and
   // The program: buy, 3 hedges, from h1's fill to h3's maturity (11 days), the first size, tenor 7, early (h2 closed
   // early and rolled); realized the three costs; beside it =HEDGE.ROLLCOST("USDTNGN","buy",200000,11,7,"early",24) as
   // a cell shows it now: its fees + carry + exit impact (its entry impact left out, as in the realized).
-  const cell = await rollcostCell({ apiKey: KEY, baseUrl: sandbox.baseUrl }, NOTIONAL, 11, "early", 24);
+  const cell = await rollcostCell({ apiKey: KEY, baseUrl: program.sandbox.baseUrl }, NOTIONAL, 11, "early", 24);
   expect(recon.programs).toEqual([
     {
       market: "USDTNGN",
@@ -146,9 +129,9 @@ test("a month of rolls: maturities are no difference; each end with its cost and
       quotedHedges: cell.hedges,
     },
   ]);
-  const [program] = recon.programs;
-  expect(cents(program.realizedUsd!)).toBe(recon.sideTime.reduce((s, e) => s + cents(e.cost!.costUsd!), 0));
-  expect(cents(program.quotedUsd!)).toBe(
+  const [side] = recon.programs;
+  expect(cents(side.realizedUsd!)).toBe(recon.sideTime.reduce((s, e) => s + cents(e.cost!.costUsd!), 0));
+  expect(cents(side.quotedUsd!)).toBe(
     cents(cell.fees_usdc as number) + cents(cell.carry_usdc as number) - cents(cell.exit_impact_usd as number),
   );
 
@@ -159,18 +142,17 @@ test("a month of rolls: maturities are no difference; each end with its cost and
   expect(grid.slice(head + 1, head + 4).map((r) => cents(r[cost] as number))).toEqual(recon.sideTime.map((e) => cents(e.cost!.costUsd!)));
   const programHead = grid.findIndex((r) => r[0] === "Program cost");
   expect(grid[programHead + 1].slice(0, 3)).toEqual(["USDTNGN", "buy", 3]);
-  expect(grid[programHead + 1][grid[programHead].indexOf("ROLLCOST quotes (USD)")]).toBe(program.quotedUsd);
+  expect(grid[programHead + 1][grid[programHead].indexOf("ROLLCOST quotes (USD)")]).toBe(side.quotedUsd);
   expect(grid[programHead + 2].slice(0, 2)).toEqual(["Note", PROGRAM_NOTE]);
   for (const r of grid) for (const v of r) expect(String(v).startsWith("=")).toBe(false);
 });
 
 test("without quotes (a client that cannot quote, or refuses), the costs that need one read 'not known'; the rest stand", async () => {
-  sandbox.reset();
   await open("Q-1", 3);
-  sandbox.clock.advance(HOUR);
+  program.sandbox.clock.advance(HOUR);
   await client.close({ market: "USDTNGN", side: "buy" });
-  sandbox.clock.advance(FILL_MS);
-  const now = sandbox.clock.now();
+  program.sandbox.clock.advance(FILL_MS);
+  const now = program.sandbox.clock.now();
   const history = (await client.history({ limit: 5 })).data;
   const refusing = Object.assign(Object.create(client) as HedgingClient, {
     quote: async () => {

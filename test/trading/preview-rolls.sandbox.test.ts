@@ -1,45 +1,29 @@
 // A roll's preview against the sandbox over HTTP (issue 39 item 4): the Close's exit impact is the sandbox's quote of the position at its tenor, the fee pair is the position's closing fee and the Open's quoted platform fee, "this roll costs" their sum to the cent, Total notional counts the roll once; the Close then made realizes that exit impact.
-import { HedgingClient } from "../../src/api/client";
-import { startSandbox } from "../../src/sandbox/server";
+import type { HedgingClient } from "../../src/api/client";
 import { buildPreview, type PreviewContext } from "../../src/trading/preview";
 import type { TradeRow } from "../../src/trading/types";
 import { rollNotes, sendPlan } from "../../src/taskpane/trade-model";
+import { FILL_MS, programAccount, programSandbox } from "../support/program";
 
 jest.setTimeout(60_000);
 
 const KEY = "svc_test_preview_rolls_01";
-const FILL_MS = 1_500;
-const FROZEN = Date.parse("2026-11-02T09:00:00.000Z");
-const ACCOUNT = {
-  api_key: KEY,
-  account_address: "0x00000000000000000000000000000000000000c3",
-  balance_usdc: 5_000_000,
-  max_exposure_usd: 5_000_000,
-  allowed_markets: ["USDTNGN"],
-  scopes: ["read", "trade"],
-  rate_limit_per_second: 1_000_000,
-};
-
-let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+const ADDRESS = "0x00000000000000000000000000000000000000c3";
+const program = programSandbox(11, [programAccount(KEY, ADDRESS)]);
 let client: HedgingClient;
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, http: true, seed: 11, fillMs: FILL_MS, realNow: () => FROZEN, accounts: [ACCOUNT] });
-  client = new HedgingClient({ apiKey: KEY, baseUrl: sandbox.baseUrl });
+beforeAll(() => {
+  client = program.client(KEY);
 });
-afterAll(async () => {
-  await sandbox?.close();
-});
-beforeEach(() => sandbox.reset());
 
 const ctx = (): PreviewContext => ({
   client,
   environment: "sandbox",
-  account: ACCOUNT.account_address,
+  account: ADDRESS,
   readLog: async () => [],
   known: () => [],
   busySides: () => new Map(),
   concurrency: 2,
-  now: () => new Date(sandbox.clock.now()),
+  now: () => new Date(program.sandbox.clock.now()),
 });
 const row = (rowNumber: number, over: Partial<TradeRow>): TradeRow => ({
   rowNumber,
@@ -55,7 +39,7 @@ const cents = (x: number) => Math.round(x * 100) / 100;
 
 test("a roll's preview: exit impact from the sandbox's quote, the fee pair, one cost to the cent, the notional counted once; the Close realizes that impact", async () => {
   await client.open({ market: "USDTNGN", side: "buy", notional_usd: 200_000, tenor_days: 1, client_reference: "OLD-1" });
-  sandbox.clock.advance(FILL_MS);
+  program.sandbox.clock.advance(FILL_MS);
   const rows = [
     row(2, { action: "close" }),
     row(3, { notional: 250_000, tenor: 7, clientReference: "ROLL-1" }),
@@ -102,16 +86,16 @@ test("a roll's preview: exit impact from the sandbox's quote, the fee pair, one 
   // Made: the Close's fill pays that impact against the mid of its instant, to a few cents (the quote's impact is
   // measured from the execution price back to mid, the exit from mid down to the execution price).
   await client.close({ market: "USDTNGN", side: "buy" });
-  sandbox.clock.advance(FILL_MS);
+  program.sandbox.clock.advance(FILL_MS);
   const closed = (await client.history({ limit: 1 })).data[0];
-  const mid = sandbox.engine.midAt("USDTNGN", Date.parse(closed.closed_at));
+  const mid = program.sandbox.engine.midAt("USDTNGN", Date.parse(closed.closed_at));
   const realized = ((mid - closed.exit_price) / mid) * closed.size_usd;
   expect(Math.abs(realized - (expected.exitImpactUsd as number))).toBeLessThanOrEqual(0.05);
 });
 
 test("a Close alone, or a Close and an Open of the other side, is no roll: no roll lines, every notional counted", async () => {
   await client.open({ market: "USDTNGN", side: "buy", notional_usd: 200_000, tenor_days: 3, client_reference: "OLD-2" });
-  sandbox.clock.advance(FILL_MS);
+  program.sandbox.clock.advance(FILL_MS);
   const alone = await buildPreview(ctx(), "close", [row(2, { action: "close" })]);
   expect(alone.rolls).toEqual([]);
   expect(alone.totals.notionalUsd).toBe(200_000);

@@ -2,9 +2,8 @@
 import { rollcostCell } from "../../functions/rollcost-cell";
 import { HedgingClient } from "../../../src/api/client";
 import type { Hedge } from "../../../src/api/schemas";
-import { readExposures, readPolicy, serviceHoldings } from "../../../src/policy/inputs";
+import { serviceHoldings } from "../../../src/policy/inputs";
 import { proposalAt, rollRowsAt, tradeRowsOf } from "../../../src/policy/proposal";
-import { startSandbox } from "../../../src/sandbox/server";
 import { RollArming, ARM_POLL_MS, type ArmedView, type RollInstructions } from "../../../src/trading/desk/roll-arming";
 import type { TradingDesk } from "../../../src/trading/desk/contract";
 import type { TradeRow } from "../../../src/trading/types";
@@ -14,57 +13,21 @@ import { MemoryWorkbook } from "../../../src/excel/memory-workbook";
 import { publicKeyFingerprint } from "../../../src/api/environment";
 import { RollInstructions as InstructionFlow } from "../../../src/trading/approvals/roll-instructions";
 import { instructionCover } from "../../../src/trading/approvals/roll-cover";
+import { DAY, FILL_MS, programAccount, programModel, programSandbox, realized, toNextHour } from "../../support/program";
 
 jest.setTimeout(180_000);
 
 const KEY = "svc_test_armed_key_0001";
 const SECOND = "svc_test_armed_key_0002";
-const ACCOUNT = {
-  api_key: KEY,
-  account_address: "0x00000000000000000000000000000000000000c3",
-  balance_usdc: 5_000_000,
-  max_exposure_usd: 5_000_000,
-  allowed_markets: ["USDTNGN"],
-  scopes: ["read", "trade"],
-  rate_limit_per_second: 1_000_000,
-  keys: [{ api_key: SECOND, scopes: ["read", "trade"] }],
-};
+const ADDRESS = "0x00000000000000000000000000000000000000c3";
+const program = programSandbox(7, [programAccount(KEY, ADDRESS, { keys: [{ api_key: SECOND, scopes: ["read", "trade"] }] })]);
 const PREPARER = publicKeyFingerprint("svc_test_armed_preparer");
 const APPROVER = publicKeyFingerprint(SECOND);
-const DAY = 86_400_000;
-const HOUR = 3_600_000;
-const FILL_MS = 1_500;
-const FROZEN = Date.parse("2026-11-02T09:00:00.000Z");
 
-let sandbox: Awaited<ReturnType<typeof startSandbox>>;
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, http: true, seed: 7, fillMs: FILL_MS, realNow: () => FROZEN, accounts: [ACCOUNT] });
-});
-afterAll(async () => {
-  await sandbox?.close();
-});
-beforeEach(() => sandbox.reset());
-
-const cents = (x: number) => Math.round(x * 100);
-const now = () => new Date(sandbox.clock.now());
+const now = () => new Date(program.sandbox.clock.now());
 
 /** One dated buy exposure and an `at maturity` policy at tenor 7. */
-function model(notional: number, valueDate: number) {
-  return {
-    exposures: readExposures({
-      values: [
-        ["Market", "Side", "Amount (USD)", "Value date"],
-        ["USDTNGN", "buy", notional, new Date(valueDate).toISOString()],
-      ],
-    }),
-    policy: readPolicy({
-      values: [
-        ["Market", "Hedge ratio (%)", "Tenor (days)", "Round to (USD)", "Min trade (USD)", "Net sides", "Roll within (hours)", "Roll"],
-        ["*", 100, 7, 1_000, 10_000, "no", 24, "at maturity"],
-      ],
-    }),
-  };
-}
+const model = (notional: number, valueDate: number) => programModel(notional, valueDate, { roll: "at maturity", rollWithinHours: 24 });
 
 /** A computer: its own client (key), workbook and journal, desk and armed rolls over the model. */
 async function computer(
@@ -72,8 +35,8 @@ async function computer(
   m: ReturnType<typeof model>,
   options: { direct?: boolean; instructions?: RollInstructions; previewed?: () => Promise<void>; workbook?: MemoryWorkbook } = {},
 ) {
-  const world = sandboxWorld(sandbox as never, apiKey, { now, workbook: options.workbook });
-  const client = new HedgingClient({ apiKey, baseUrl: sandbox.baseUrl, ratePerSecond: 1_000, burst: 1_000 });
+  const world = sandboxWorld(program.sandbox as never, apiKey, { now, workbook: options.workbook });
+  const client = new HedgingClient({ apiKey, baseUrl: program.sandbox.baseUrl, ratePerSecond: 1_000, burst: 1_000 });
   // The arming's desk: a previewed roll leaves only once `previewed` lets it go (two computers in step).
   const armingDesk: Pick<TradingDesk, "preview" | "send"> = {
     preview: (...args) => desk.preview(...args),
@@ -101,9 +64,9 @@ async function computer(
 
 /** The first Open the policy gives at the start, sent through `desk` as the pane would, filled. */
 async function openFirst(desk: TradingDesk, m: ReturnType<typeof model>) {
-  const { rows } = proposalAt({ ...m, holdings: [] }, sandbox.clock.now());
+  const { rows } = proposalAt({ ...m, holdings: [] }, program.sandbox.clock.now());
   await desk.send(await desk.preview("open", tradeRowsOf(rows, 2)));
-  sandbox.clock.advance(FILL_MS);
+  program.sandbox.clock.advance(FILL_MS);
   await desk.settled(20_000);
 }
 
@@ -115,11 +78,10 @@ async function hedges(client: HedgingClient): Promise<Hedge[]> {
 test.each([30, 90])(
   "two computers armed on one account, 1,000,000 USD for %d days at 7: each maturity's roll opens once, at once, for what ROLLCOST quotes",
   async (days) => {
-    const start = Math.ceil(sandbox.clock.now() / HOUR) * HOUR;
-    sandbox.clock.advance(start - sandbox.clock.now());
+    const start = toNextHour(program.sandbox.clock);
     const valueDate = start + days * DAY;
     const m = model(1_000_000, valueDate);
-    const cost = await rollcostCell({ apiKey: KEY, baseUrl: sandbox.baseUrl }, 1_000_000, days, "at maturity", 24);
+    const cost = await rollcostCell({ apiKey: KEY, baseUrl: program.sandbox.baseUrl }, 1_000_000, days, "at maturity", 24);
     const a = await computer(KEY, m);
     const b = await computer(SECOND, m);
     await openFirst(a.desk, m);
@@ -134,9 +96,9 @@ test.each([30, 90])(
       if (!open) break;
       const maturity = Date.parse(open.maturity_at as string);
       // One poll interval after the maturity (the sandbox settles the hedge at it on the way), both computers poll at once.
-      sandbox.clock.advance(maturity + ARM_POLL_MS - sandbox.clock.now());
+      program.sandbox.clock.advance(maturity + ARM_POLL_MS - program.sandbox.clock.now());
       await Promise.all([a.arming.poll(), b.arming.poll()]);
-      sandbox.clock.advance(FILL_MS);
+      program.sandbox.clock.advance(FILL_MS);
       await Promise.all([a.desk.settled(20_000), b.desk.settled(20_000)]);
       const next = (await hedges(client)).find((h) => h.status === "filled" && h.id !== open.id);
       if (next) gaps.push(Date.parse(next.opened_at as string) - maturity);
@@ -154,8 +116,7 @@ test.each([30, 90])(
     expect((await client.positions()).data.filter((p) => p.size_usd > 0)).toEqual([]);
     expect(gaps).toHaveLength(rolls.length);
     for (const gap of gaps) expect(gap).toBeLessThanOrEqual(ARM_POLL_MS);
-    const fees = history.reduce((s, r) => s + cents(r.fees_usd), 0) / 100;
-    const carry = -history.reduce((s, r) => s + cents(r.carry_usd), 0) / 100;
+    const { feesUsd: fees, carryUsd: carry } = realized(history);
     const quoted = (cost.fees_usdc as number) + (cost.carry_usdc as number);
     expect(fees + carry).toBeLessThanOrEqual(quoted * 1.005);
     // Each computer's Hedge Log holds every roll it sent (journal and chain, as any row); between them, every roll.
@@ -177,14 +138,13 @@ test.each([30, 90])(
 async function toFirstMaturity(desk: TradingDesk, m: ReturnType<typeof model>, armed: RollArming[]): Promise<Hedge> {
   await openFirst(desk, m);
   for (const arming of armed) await arming.poll();
-  const first = (await hedges(new HedgingClient({ apiKey: KEY, baseUrl: sandbox.baseUrl })))[0];
-  sandbox.clock.advance(Date.parse(first.maturity_at as string) + ARM_POLL_MS - sandbox.clock.now());
+  const first = (await hedges(program.client(KEY)))[0];
+  program.sandbox.clock.advance(Date.parse(first.maturity_at as string) + ARM_POLL_MS - program.sandbox.clock.now());
   return first;
 }
 
 test("four-eyes without a standing roll instruction: the roll is proposed for approval, never sent; a computer whose instruction covers it sends it", async () => {
-  const start = Math.ceil(sandbox.clock.now() / HOUR) * HOUR;
-  sandbox.clock.advance(start - sandbox.clock.now());
+  const start = toNextHour(program.sandbox.clock);
   const m = model(500_000, start + 20 * DAY);
   const a = await computer(KEY, m, { direct: false });
   const covered: Array<{ maturityMs: number; rows: readonly TradeRow[] }> = [];
@@ -202,7 +162,7 @@ test("four-eyes without a standing roll instruction: the roll is proposed for ap
 
   await c.arming.poll();
   c.arming.stop();
-  sandbox.clock.advance(FILL_MS);
+  program.sandbox.clock.advance(FILL_MS);
   await c.desk.settled(20_000);
   expect(
     covered.map((r) => [r.maturityMs, r.rows.map((row) => `${row.action} ${row.notional} ${row.tenor} ${row.clientReference}`)]),
@@ -218,8 +178,7 @@ test("four-eyes without a standing roll instruction: the roll is proposed for ap
 });
 
 test("a side that settled while no pane watched it (the workbook closed): unhedged since its maturity, proposed at once, never sent without a click", async () => {
-  const start = Math.ceil(sandbox.clock.now() / HOUR) * HOUR;
-  sandbox.clock.advance(start - sandbox.clock.now());
+  const start = toNextHour(program.sandbox.clock);
   const m = model(500_000, start + 20 * DAY);
   const a = await computer(KEY, m);
   const first = await toFirstMaturity(a.desk, m, []);
@@ -238,8 +197,7 @@ test("a side that settled while no pane watched it (the workbook closed): unhedg
 });
 
 test("two computers past the question and the preview at once (neither sees the other's roll): both send, the derived key collapses them into one hedge on the service, both logs name it", async () => {
-  const start = Math.ceil(sandbox.clock.now() / HOUR) * HOUR;
-  sandbox.clock.advance(start - sandbox.clock.now());
+  const start = toNextHour(program.sandbox.clock);
   const m = model(500_000, start + 20 * DAY);
   // Each computer's roll, asked about and previewed, is held until both are: both send.
   let release!: () => void;
@@ -253,7 +211,7 @@ test("two computers past the question and the preview at once (neither sees the 
   const b = await computer(SECOND, m, { previewed });
   const first = await toFirstMaturity(a.desk, m, [a.arming, b.arming]);
   await Promise.all([a.arming.poll(), b.arming.poll()]);
-  sandbox.clock.advance(FILL_MS);
+  program.sandbox.clock.advance(FILL_MS);
   await Promise.all([a.desk.settled(20_000), b.desk.settled(20_000)]);
   const reference = rollReference(Date.parse(first.maturity_at as string), "USDTNGN", "buy", 1);
   const onService = (await hedges(a.world.client)).filter((h) => h.client_reference === reference);
@@ -276,11 +234,10 @@ test("two computers past the question and the preview at once (neither sees the 
  * approved through the real flow (control rows in the computer's Hedge Log); `revoke`: revoked before the maturity.
  */
 async function underInstruction(revoke: boolean) {
-  const start = Math.ceil(sandbox.clock.now() / HOUR) * HOUR;
-  sandbox.clock.advance(start - sandbox.clock.now());
+  const start = toNextHour(program.sandbox.clock);
   const m = model(500_000, start + 20 * DAY);
   const workbook = new MemoryWorkbook();
-  const place = { environment: "sandbox" as const, account: ACCOUNT.account_address };
+  const place = { environment: "sandbox" as const, account: ADDRESS };
   const instructions = instructionCover({ sheet: workbook, place: () => place, now });
   const a = await computer(KEY, m, { direct: false, workbook, instructions });
   const flow = new InstructionFlow({ sheet: workbook, recordControl: (c) => a.desk.recordControl(c), now });
@@ -290,7 +247,7 @@ async function underInstruction(revoke: boolean) {
   if (revoke) await flow.revoke(instruction.id, PREPARER, "the desk stops rolling");
   const first = await toFirstMaturity(a.desk, m, [a.arming]);
   await a.arming.poll();
-  sandbox.clock.advance(FILL_MS);
+  program.sandbox.clock.advance(FILL_MS);
   await a.desk.settled(20_000);
   const reference = rollReference(Date.parse(first.maturity_at as string), "USDTNGN", "buy", 1);
   return { a, instruction, reference };
