@@ -5,6 +5,7 @@ import { HedgingApiError } from "../../src/api/errors";
 import { fetchHedges, fetchHistory, fetchMonthData, type MonthEndClient } from "../../src/monthend/month-data";
 import { monthWindow } from "../../src/monthend/month";
 import type { LogRecord } from "../../src/trading/log/hedge-log";
+import { controlRecord, CONTROLS } from "../../src/trading/log/control-row";
 import { closed, hedge, position } from "../support/builders";
 
 const BASE = Date.UTC(2026, 10, 1);
@@ -326,14 +327,21 @@ describe("fetchMonthData", () => {
       row({ clientReference: "REF-PROD", environment: "production" }),
       row({ clientReference: "REF-OTHER", account: "0xbb" }),
       // A control row (issue 40): its Client reference is "from → to", never a deal's, never looked up.
-      row({
-        action: "control",
-        market: "LIVE trades need approval",
-        side: "",
-        clientReference: "on → off",
-        idempotencyKey: "k-c",
-        status: "recorded",
-      }),
+      controlRecord(
+        {
+          control: CONTROLS.liveApproval,
+          from: "on",
+          to: "off",
+          by: "fp-0000000000000001",
+          at: "2026-11-10T09:00:00.000Z",
+          environment: "sandbox",
+          account: ACCOUNT,
+          hash: null,
+          preparedBy: null,
+          message: "LIVE trades need approval: off.",
+        },
+        "k-c",
+      ),
     ];
     const data = await fetchMonthData(client, NOV, log, { onProgress: (m) => progress.push(m) });
     expect(calls.filter((c) => c.startsWith("list REF") || c.startsWith("get "))).toEqual(["list REF-1"]);

@@ -4,6 +4,7 @@ import type { QuoteRequest } from "../../src/api/schemas";
 import { readExposures, readPolicy } from "../../src/policy/inputs";
 import { rollCost } from "../../src/policy/rollcost";
 import { position } from "../support/builders";
+import { POLICY_HEADER } from "../policy/policy-header";
 
 const NOW = Date.parse("2026-11-30T08:00:00.000Z");
 const H = 3_600_000;
@@ -116,22 +117,10 @@ describe("each maturity's plan: the mode, the next tenor, this roll's cost", () 
   // Monday 2026-11-30 17:00 UTC: the buy hedge's maturity.
   const maturity = NOW + 9 * H;
   const held = position({ side: "buy", size_usd: 600_000, maturity_at: at(maturity) });
-  const POLICY_HEAD = [
-    "Market",
-    "Hedge ratio (%)",
-    "Tenor (days)",
-    "Round to (USD)",
-    "Min trade (USD)",
-    "Max trade (USD)",
-    "Net sides",
-    "Roll within (hours)",
-    "Roll",
-    "Working days",
-  ];
   const policy = (over: { roll?: string; max?: number | string; within?: number; days?: string } = {}) =>
     readPolicy({
       values: [
-        POLICY_HEAD,
+        POLICY_HEADER,
         ["*", 100, 7, 1_000, 10_000, over.max ?? "", "no", over.within ?? 24, over.roll ?? "at maturity", over.days ?? "Mon-Fri"],
       ],
     });

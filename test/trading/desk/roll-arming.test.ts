@@ -339,41 +339,35 @@ describe("armed rolls over a scripted service", () => {
     expect(asked).toHaveLength(1); // sent directly: no instruction read
   });
 
-  it("no model: a settled side is proposed, the pane told why", async () => {
-    const w = world({ plan: null });
-    await w.arming.poll();
+  const UNHEDGED = "proposed: USDTNGN buy unhedged since 2026-11-30 17:00 UTC: ";
+  const FOUND = "settled while the workbook was closed: the roll's Open is proposed (send it from the Hedge Proposal sheet).";
+  it.each<[string, Partial<RollArmingOptions>, "seen settling" | "found settled", string]>([
+    [
+      "no model: a settled side is proposed, the pane told why",
+      { plan: null },
+      "seen settling",
+      "no proposal yet, so no target: press Propose (exposures, then policy) to roll it; later maturities are then rolled at once.",
+    ],
+    ["a side the history shows settled when the pane arms (the workbook was closed): unhedged since, proposed", {}, "found settled", FOUND],
+    [
+      "under four-eyes, a side found settled is proposed for its own reason, not the instructions'",
+      { direct: () => false },
+      "found settled",
+      FOUND,
+    ],
+  ])("%s; never sent, and proposed once", async (_name, over, how, why) => {
+    const w = world(over);
+    if (how === "seen settling") await w.arming.poll(); // armed while open, then settled at its maturity
     w.hedges[0].status = "closed";
-    w.at(MATURITY);
-    await w.arming.poll();
-    expect(w.state()[0]).toMatch(/^proposed: USDTNGN buy unhedged since 2026-11-30 17:00 UTC: no proposal yet, so no target/);
-    expect(w.proposed).toHaveLength(1);
-  });
-
-  it("a side the history shows settled when the pane arms (the workbook was closed): unhedged since, proposed, never sent", async () => {
-    const w = world();
-    w.hedges[0].status = "closed";
-    w.history.push(closed({ market: "USDTNGN", side: "buy", exit_type: "maturity", closed_at: new Date(MATURITY).toISOString() }));
-    w.at(MATURITY + 3_600_000);
+    if (how === "found settled")
+      w.history.push(closed({ market: "USDTNGN", side: "buy", exit_type: "maturity", closed_at: new Date(MATURITY).toISOString() }));
+    w.at(how === "seen settling" ? MATURITY : MATURITY + 3_600_000);
     await w.arming.poll();
     expect(w.sends).toEqual([]);
-    expect(w.state()).toEqual([
-      "proposed: USDTNGN buy unhedged since 2026-11-30 17:00 UTC: settled while the workbook was closed: the roll's Open is proposed (send it from the Hedge Proposal sheet).",
-    ]);
+    expect(w.state()).toEqual([UNHEDGED + why]);
     // Its next poll proposes nothing again.
     await w.arming.poll();
     expect(w.proposed).toHaveLength(1);
-  });
-
-  it("under four-eyes, a side found settled is proposed for its own reason, not the instructions'", async () => {
-    const w = world({ direct: () => false });
-    w.hedges[0].status = "closed";
-    w.history.push(closed({ market: "USDTNGN", side: "buy", exit_type: "maturity", closed_at: new Date(MATURITY).toISOString() }));
-    w.at(MATURITY + 3_600_000);
-    await w.arming.poll();
-    expect(w.sends).toEqual([]);
-    expect(w.state()).toEqual([
-      "proposed: USDTNGN buy unhedged since 2026-11-30 17:00 UTC: settled while the workbook was closed: the roll's Open is proposed (send it from the Hedge Proposal sheet).",
-    ]);
   });
 
   it("not sent (refused by the preview or the service): asked again; another computer's roll found is rolled elsewhere, else why", async () => {
