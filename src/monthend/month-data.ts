@@ -138,7 +138,6 @@ export async function fetchHistory(
 }
 
 /** Everything reconcile() needs for one month, read from the service now; the log rows are passed in. */
-// Over 80 lines: the month's reads in the order each needs the last (account, history, hedges paged back from the oldest pending row, then the lookups the pages missed), each step a few lines with its progress line.
 export async function fetchMonthData(
   client: MonthEndClient,
   month: MonthWindow,
@@ -158,19 +157,8 @@ export async function fetchMonthData(
   const history = read.records;
 
   progress("Reading positions and hedges…");
-  // Every hedge opened since shortly before the month (or the oldest row still pending): the hedges its rows act on.
-  const env = client.environment.toLowerCase();
-  // Control rows (a change of a control) name no hedge: their Client reference is "from → to", never looked up.
-  const envLog = log.filter(
-    (r) => !isControlRecord(r) && String(r.environment).toLowerCase() === env && sameAccount(r.account, account.account_address),
-  );
-  const pendingSince = Math.min(
-    ...envLog
-      .filter((r) => PENDING.has(r.status))
-      .map((r) => utcMs(r.loggedAt))
-      .filter(Number.isFinite),
-  );
-  const sinceMs = Math.min(month.startMs, pendingSince) - HEDGES_BEFORE_MS;
+  const rows = accountRows(log, client.environment, account.account_address);
+  const sinceMs = hedgesSinceMs(month, rows);
   const [positions, listed, filled, submitted] = await Promise.all([
     client.positions(signal),
     fetchHedges(client, sinceMs, options),
@@ -181,46 +169,11 @@ export async function fetchMonthData(
   for (const h of [...listed.hedges, ...filled.data, ...submitted.data]) hedges.set(h.id, h);
 
   // Hedge ids and client references of this environment's log rows that the lists did not return: asked for one by one
-  // only when the pages stopped short, and only for rows since then (an older row's hedge was reconciled in its month).
-  const inHistory = new Set(history.map((r) => r.hedge_id).filter(Boolean));
-  const recent = (r: LogRecord) => !(utcMs(r.loggedAt) < sinceMs);
-  const missingIds = listed.complete
-    ? []
-    : [
-        ...new Set(
-          envLog
-            .filter(recent)
-            .map((r) => r.hedgeId)
-            .filter((id): id is string => !!id && !hedges.has(id) && !inHistory.has(id)),
-        ),
-      ];
-  if (missingIds.length > 0) progress(`Looking up ${missingIds.length} hedges named in the log…`);
-  await Promise.all(
-    missingIds.map(async (id) => {
-      try {
-        const { data } = await client.get(id, signal);
-        hedges.set(data.id, data);
-      } catch (e) {
-        // Not found is an answer (the reconciliation flags the row); anything else stops the run rather than flag wrongly.
-        if (!(isHedgingApiError(e) && e.code === "hedge_not_found")) throw e;
-      }
-    }),
-  );
-  const knownRefs = new Set([...hedges.values()].map((h) => h.client_reference).concat(history.map((r) => r.client_reference)));
-  const missingRefs = [
-    ...new Set(
-      envLog
-        .filter((r) => recent(r) && !r.hedgeId && r.clientReference && !knownRefs.has(r.clientReference))
-        .map((r) => r.clientReference as string),
-    ),
-  ];
-  if (missingRefs.length > 0) progress(`Looking up ${missingRefs.length} client references named in the log…`);
-  await Promise.all(
-    missingRefs.map(async (ref) => {
-      const { data } = await client.list({ client_reference: ref, limit: LIST_LIMIT_MAX }, signal);
-      for (const h of data) hedges.set(h.id, h);
-    }),
-  );
+  // only when the pages stopped short (ids), and only for rows since then (an older row's hedge was reconciled in its month).
+  const recent = rows.filter((r) => !(utcMs(r.loggedAt) < sinceMs));
+  const lookup = { client, hedges, progress, signal };
+  if (!listed.complete) await lookUpHedgeIds(lookup, recent, history);
+  await lookUpReferences(lookup, recent, history);
 
   return {
     environment: client.environment,
@@ -235,4 +188,64 @@ export async function fetchMonthData(
     hedgesComplete: listed.complete,
     log,
   };
+}
+
+/** The log rows of this environment and account; control rows (a change of a control) name no hedge and are left out. */
+function accountRows(log: LogRecord[], environment: string, accountAddress: string | null): LogRecord[] {
+  const env = environment.toLowerCase();
+  return log.filter((r) => !isControlRecord(r) && String(r.environment).toLowerCase() === env && sameAccount(r.account, accountAddress));
+}
+
+/** Where the hedge list reaches back to: every hedge opened since shortly before the month, or before the oldest row still pending. */
+function hedgesSinceMs(month: MonthWindow, rows: LogRecord[]): number {
+  const pendingSince = Math.min(
+    ...rows
+      .filter((r) => PENDING.has(r.status))
+      .map((r) => utcMs(r.loggedAt))
+      .filter(Number.isFinite),
+  );
+  return Math.min(month.startMs, pendingSince) - HEDGES_BEFORE_MS;
+}
+
+/** What a look-up of hedges the lists missed adds to: the hedges read so far, by id. */
+interface Lookup {
+  client: MonthEndClient;
+  hedges: Map<string, Hedge>;
+  progress: (message: string) => void;
+  signal?: AbortSignal;
+}
+
+/** Asks for each hedge id of `rows` that neither the lists nor the history showed; not found is an answer. */
+async function lookUpHedgeIds({ client, hedges, progress, signal }: Lookup, rows: LogRecord[], history: ClosedHedge[]): Promise<void> {
+  const inHistory = new Set(history.map((r) => r.hedge_id).filter(Boolean));
+  const missing = [...new Set(rows.map((r) => r.hedgeId).filter((id): id is string => !!id && !hedges.has(id) && !inHistory.has(id)))];
+  if (missing.length > 0) progress(`Looking up ${missing.length} hedges named in the log…`);
+  await Promise.all(
+    missing.map(async (id) => {
+      try {
+        const { data } = await client.get(id, signal);
+        hedges.set(data.id, data);
+      } catch (e) {
+        // Not found is an answer (the reconciliation flags the row); anything else stops the run rather than flag wrongly.
+        if (!(isHedgingApiError(e) && e.code === "hedge_not_found")) throw e;
+      }
+    }),
+  );
+}
+
+/** Asks for the hedges under each client reference of `rows` without a hedge id that no hedge read and no history record holds. */
+async function lookUpReferences({ client, hedges, progress, signal }: Lookup, rows: LogRecord[], history: ClosedHedge[]): Promise<void> {
+  const known = new Set([...hedges.values()].map((h) => h.client_reference).concat(history.map((r) => r.client_reference)));
+  const missing = [
+    ...new Set(
+      rows.filter((r) => !r.hedgeId && r.clientReference && !known.has(r.clientReference)).map((r) => r.clientReference as string),
+    ),
+  ];
+  if (missing.length > 0) progress(`Looking up ${missing.length} client references named in the log…`);
+  await Promise.all(
+    missing.map(async (ref) => {
+      const { data } = await client.list({ client_reference: ref, limit: LIST_LIMIT_MAX }, signal);
+      for (const h of data) hedges.set(h.id, h);
+    }),
+  );
 }
