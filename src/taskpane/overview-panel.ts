@@ -94,105 +94,126 @@ export function mountOverviewPanel(
   };
 }
 
-/** The overview's parts on the page: figures and exposure, the markets table, the sparkline of the rate's last hour, the error line. */
-// Over 80 lines: one closure over the overview's elements (figures, exposure bar, maturities, markets, sparkline, error line), each part a few lines.
+/** The overview's parts on the page: figures and exposure, the markets table, the maturities, the sparkline of the rate's last hour, the error line. */
 function overviewView(now: () => number) {
+  const history = new PriceHistory();
+  const draw = chartDrawer();
+  return {
+    history,
+    renderAccount: accountView(draw),
+    renderMarkets: marketsView(),
+    renderMaturities: maturitiesView(draw),
+    renderSpark: sparkView(history, now, draw),
+    showError: errorView(),
+  };
+}
+
+/** Draws a chart once the charts' chunk is loaded (chartDrawer). */
+type Draw = ReturnType<typeof chartDrawer>;
+
+/** The account's figures and the exposure bar. */
+function accountView(draw: Draw) {
   const figures = byId("figures");
   const exposureHost = byId("exposure");
-  const sparkHost = byId("sparkline");
+  return (account: Account, markets: Market[]): void => {
+    const model = overviewModel(account, markets);
+    figures.replaceChildren(
+      ...model.figures.flatMap((f) => [
+        h("dt", {}, f.label),
+        h("dd", { class: f.tone ? `tone-${f.tone}` : "", "data-figure": f.label }, f.value),
+      ]),
+    );
+    const bar = h("span", { class: "chart-slot" });
+    exposureHost.replaceChildren(
+      h("div", { class: "exposure-text" }, model.exposure.text),
+      bar,
+      h("div", { class: "hint" }, `Headroom ${model.exposure.headroom}`),
+    );
+    draw("exposure", (charts) => bar.replaceWith(charts.exposureBarSvg(model.exposure.used, model.exposure.cap)));
+  };
+}
+
+/** The markets table: each market's price and status, then each side's capacity and carry. */
+function marketsView() {
   const marketsBody = byId("markets-body");
-  const errorHost = byId("overview-error");
+  return (account: Account | null, markets: Market[]): void => {
+    const model = account ? overviewModel(account, markets).markets : [];
+    marketsBody.replaceChildren(
+      ...model.flatMap((m) => [
+        h(
+          "tr",
+          { class: "market-row" },
+          h("th", { scope: "rowgroup", colspan: 3 }, `${m.market} ${m.price}`, h("span", { class: "hint" }, ` · ${m.status}`)),
+        ),
+        ...m.sides.map((s) =>
+          h("tr", {}, h("th", { scope: "row" }, s.side), h("td", { title: s.capacityFull }, s.capacity), h("td", {}, s.carry)),
+        ),
+      ]),
+    );
+  };
+}
+
+/** Every open hedge's maturity with its plan, and the sides flat since a maturity, each with Propose; a timeline of them; null before the first positions. */
+function maturitiesView(draw: Draw) {
   const maturitiesList = byId("maturities-list");
   const timelineHost = byId("maturities-timeline");
   // What the list shows: redrawn only when it changes, so a poll does not take the focus off a Propose button.
   let maturitiesShown: string | null = null;
-  const history = new PriceHistory();
-  const draw = chartDrawer();
+  return (items: MaturityItem[] | null, onPropose: (item: MaturityItem) => void, nowMs: number): void => {
+    const signature = JSON.stringify(items?.map((i) => [i.text, i.planText]) ?? null);
+    if (signature === maturitiesShown) return;
+    maturitiesShown = signature;
+    const slot = h("span", { class: "chart-slot" });
+    timelineHost.replaceChildren(slot);
+    const dots = (items ?? []).filter((i) => i.kind === "maturing");
+    if (dots.length) draw("timeline", (charts) => slot.replaceWith(charts.maturityTimelineSvg(dots, nowMs)));
+    if (!items) return maturitiesList.replaceChildren(h("li", { class: "hint" }, "Reading the positions…"));
+    if (items.length === 0) return maturitiesList.replaceChildren(h("li", { class: "hint" }, "No open hedge."));
+    maturitiesList.replaceChildren(
+      ...items.map((item) => {
+        const button = h("fluent-button", { type: "button", size: "small", "data-propose": `${item.market}|${item.side}` }, "Propose");
+        button.setAttribute("aria-label", `Propose for ${item.market} ${item.side}`);
+        button.addEventListener("click", () => onPropose(item));
+        return h(
+          "li",
+          { class: `maturity ${item.kind}`, "data-kind": item.kind, "data-side": `${item.market}|${item.side}` },
+          h("span", {}, item.text),
+          button,
+          ...(item.planText ? [h("div", { class: "plan", "data-plan": item.plan?.mode ?? "none" }, item.planText)] : []),
+        );
+      }),
+    );
+  };
+}
 
-  return {
-    history,
-    renderAccount(account: Account, markets: Market[]): void {
-      const model = overviewModel(account, markets);
-      figures.replaceChildren(
-        ...model.figures.flatMap((f) => [
-          h("dt", {}, f.label),
-          h("dd", { class: f.tone ? `tone-${f.tone}` : "", "data-figure": f.label }, f.value),
-        ]),
-      );
-      const bar = h("span", { class: "chart-slot" });
-      exposureHost.replaceChildren(
-        h("div", { class: "exposure-text" }, model.exposure.text),
-        bar,
-        h("div", { class: "hint" }, `Headroom ${model.exposure.headroom}`),
-      );
-      draw("exposure", (charts) => bar.replaceWith(charts.exposureBarSvg(model.exposure.used, model.exposure.cap)));
-    },
+/** The sparkline of the chart market's rate over the last hour, with its last value. */
+function sparkView(history: PriceHistory, now: () => number, draw: Draw) {
+  const sparkHost = byId("sparkline");
+  return (): void => {
+    // The last hour, or since the first reading when the pane has been open for less.
+    const full = history.window(now());
+    const w = { ...full, from: full.points.length ? Math.max(full.from, Math.min(full.points[0].t, full.to - 60_000)) : full.from };
+    const line = h("span", { class: "chart-slot" });
+    sparkHost.replaceChildren(
+      h(
+        "div",
+        { class: "spark-head" },
+        h("span", {}, `${CHART_MARKET}, last hour`),
+        h("span", { class: "spark-last" }, w.points.length ? formatRate(w.points[w.points.length - 1].value) : "—"),
+      ),
+      line,
+    );
+    draw("sparkline", (charts) => line.replaceWith(charts.sparklineSvg(CHART_MARKET, w.points, w)));
+  };
+}
 
-    renderMarkets(account: Account | null, markets: Market[]): void {
-      const model = account ? overviewModel(account, markets).markets : [];
-      marketsBody.replaceChildren(
-        ...model.flatMap((m) => [
-          h(
-            "tr",
-            { class: "market-row" },
-            h("th", { scope: "rowgroup", colspan: 3 }, `${m.market} ${m.price}`, h("span", { class: "hint" }, ` · ${m.status}`)),
-          ),
-          ...m.sides.map((s) =>
-            h("tr", {}, h("th", { scope: "row" }, s.side), h("td", { title: s.capacityFull }, s.capacity), h("td", {}, s.carry)),
-          ),
-        ]),
-      );
-    },
-
-    /** Every open hedge's maturity with its plan, and the sides flat since a maturity, each with Propose; a timeline of them; null before the first positions. */
-    renderMaturities(items: MaturityItem[] | null, onPropose: (item: MaturityItem) => void, nowMs: number): void {
-      const signature = JSON.stringify(items?.map((i) => [i.text, i.planText]) ?? null);
-      if (signature === maturitiesShown) return;
-      maturitiesShown = signature;
-      const slot = h("span", { class: "chart-slot" });
-      timelineHost.replaceChildren(slot);
-      const dots = (items ?? []).filter((i) => i.kind === "maturing");
-      if (dots.length) draw("timeline", (charts) => slot.replaceWith(charts.maturityTimelineSvg(dots, nowMs)));
-      if (!items) return maturitiesList.replaceChildren(h("li", { class: "hint" }, "Reading the positions…"));
-      if (items.length === 0) return maturitiesList.replaceChildren(h("li", { class: "hint" }, "No open hedge."));
-      maturitiesList.replaceChildren(
-        ...items.map((item) => {
-          const button = h("fluent-button", { type: "button", size: "small", "data-propose": `${item.market}|${item.side}` }, "Propose");
-          button.setAttribute("aria-label", `Propose for ${item.market} ${item.side}`);
-          button.addEventListener("click", () => onPropose(item));
-          return h(
-            "li",
-            { class: `maturity ${item.kind}`, "data-kind": item.kind, "data-side": `${item.market}|${item.side}` },
-            h("span", {}, item.text),
-            button,
-            ...(item.planText ? [h("div", { class: "plan", "data-plan": item.plan?.mode ?? "none" }, item.planText)] : []),
-          );
-        }),
-      );
-    },
-
-    renderSpark(): void {
-      // The last hour, or since the first reading when the pane has been open for less.
-      const full = history.window(now());
-      const w = { ...full, from: full.points.length ? Math.max(full.from, Math.min(full.points[0].t, full.to - 60_000)) : full.from };
-      const line = h("span", { class: "chart-slot" });
-      sparkHost.replaceChildren(
-        h(
-          "div",
-          { class: "spark-head" },
-          h("span", {}, `${CHART_MARKET}, last hour`),
-          h("span", { class: "spark-last" }, w.points.length ? formatRate(w.points[w.points.length - 1].value) : "—"),
-        ),
-        line,
-      );
-      draw("sparkline", (charts) => line.replaceWith(charts.sparklineSvg(CHART_MARKET, w.points, w)));
-    },
-
-    showError(snapshot: Snapshot<unknown>): void {
-      const e = snapshot.error;
-      errorHost.hidden = !e || e.kind === "no_key";
-      errorHost.textContent = e && e.kind !== "no_key" ? `${e.code}: ${e.message}${e.advice ? ` — ${e.advice}` : ""}` : "";
-    },
+/** The feeds' error line (hidden while there is none, and before a key is given). */
+function errorView() {
+  const errorHost = byId("overview-error");
+  return (snapshot: Snapshot<unknown>): void => {
+    const e = snapshot.error;
+    errorHost.hidden = !e || e.kind === "no_key";
+    errorHost.textContent = e && e.kind !== "no_key" ? `${e.code}: ${e.message}${e.advice ? ` — ${e.advice}` : ""}` : "";
   };
 }
 
