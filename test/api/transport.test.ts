@@ -130,6 +130,27 @@ describe("the transport's answers", () => {
   });
 });
 
+describe("what the transport asks the page's fetch for", () => {
+  test("the request as given, never following a redirect, without the browser's cookies, HTTP auth or cache", async () => {
+    server.setScript(() => ok(ex.openResult));
+    const fetchSpy = jest.spyOn(globalThis, "fetch");
+    try {
+      const signal = new AbortController().signal;
+      const headers = { authorization: `Bearer ${KEY}`, "content-type": "application/json" };
+      const answer = await fetchTransport({ method: "POST", url: `${server.baseUrl}/hedges`, headers, body: "{}", signal });
+      expect(answer.status).toBe(200);
+      expect(fetchSpy.mock.calls).toEqual([
+        [
+          `${server.baseUrl}/hedges`,
+          { method: "POST", headers, body: "{}", signal, redirect: "error", credentials: "omit", cache: "no-store" },
+        ],
+      ]);
+    } finally {
+      fetchSpy.mockRestore();
+    }
+  });
+});
+
 describe("answers that are not numbers or times", () => {
   test('"1e400" is invalid_response naming the field, not Infinity', async () => {
     server.setScript(() => ok({ ...ex.account, balance_usdc: "1e400" }));

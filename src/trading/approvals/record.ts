@@ -54,14 +54,14 @@ export function recordRefusal(batch: ApprovalBatch, record: ApprovalRecord, appr
       );
     }
   }
-  if (batch.status === "approved") {
-    // Finishing is held to the hash the approval was made on: this computer's journal, else the Hedge Log's rows of the batch.
-    const approvedOn = j?.status === "approved" ? j.hash : (record.logRows.find((r) => r.batchHash)?.batchHash ?? null);
-    if (approvedOn !== null && approvedOn !== batch.hash) {
-      reasons.push(
-        `Batch ${batch.id} was approved on batch hash ${approvedOn.slice(0, 12)}…, and its block now reads ${batch.hash.slice(0, 12)}…: the block was rewritten after the approval, so it is not finished. Nothing was sent: check the rows already sent in the Hedge Log, and prepare what is left again.`,
-      );
-    }
+  // Held to the hash the approval was made on (this computer's journal, else the Hedge Log's rows of the batch), whatever
+  // the Status cell reads: finishing an approved batch, and a batch approved here read "pending" again (its Status typed
+  // back) with its rows rewritten and its hash recomputed, which would send other rows under the same approval's keys.
+  const approvedOn = j?.status === "approved" ? j.hash : (record.logRows.find((r) => r.batchHash)?.batchHash ?? null);
+  if (approvedOn !== null && approvedOn !== batch.hash) {
+    reasons.push(
+      `Batch ${batch.id} was approved on batch hash ${approvedOn.slice(0, 12)}…, and its block now reads ${batch.hash.slice(0, 12)}…: the block was rewritten after the approval, so it is not finished. Nothing was sent: check the rows already sent in the Hedge Log, and prepare what is left again.`,
+    );
   }
   if (record.preparerApprovedHere && batch.preparedBy !== approver) {
     reasons.push(

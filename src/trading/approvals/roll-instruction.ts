@@ -137,18 +137,21 @@ export function newInstructionId(now: Date, random: () => string): string {
 /** The instruction's block: titles, values, the terms' titles and values, each APPROVAL_WIDTH wide. */
 export function instructionLines(i: Omit<RollInstruction, "problems">): CellValue[][] {
   const pad = (cells: CellValue[]) => [...cells, ...Array<CellValue>(APPROVAL_WIDTH - cells.length).fill("")];
-  const header: CellValue[] = [];
-  header[COL.id] = i.id;
-  header[COL.status] = i.status;
-  header[COL.hash] = i.hash;
-  header[COL.rows] = INSTRUCTION_KIND;
-  header[COL.preparedBy] = i.preparedBy;
-  header[COL.preparedAt] = i.preparedAt;
-  header[COL.decidedBy] = i.decidedBy ?? "";
-  header[COL.decidedAt] = i.decidedAt ?? "";
-  header[COL.reason] = i.reason ?? "";
-  header[COL.environment] = i.environment ?? "";
-  header[COL.account] = i.account ?? "";
+  // A batch's columns in COL's order (id, status, hash, rows → Kind, prepared by and at, decided by and at, reason,
+  // environment, account); what is not known or not decided yet is a blank cell.
+  const header: CellValue[] = [
+    i.id,
+    i.status,
+    i.hash,
+    INSTRUCTION_KIND,
+    i.preparedBy,
+    i.preparedAt,
+    i.decidedBy ?? "",
+    i.decidedAt ?? "",
+    i.reason ?? "",
+    i.environment ?? "",
+    i.account ?? "",
+  ];
   return [
     [...INSTRUCTION_TITLES],
     header,
@@ -180,7 +183,6 @@ function parseInstruction(titlesRow: number, body: readonly SheetRow[]): RollIns
   if (!known)
     problems.push(`its Status cell reads "${text(header[COL.status])}", not one the add-in writes (${INSTRUCTION_STATUSES.join(", ")})`);
   const environmentText = text(header[COL.environment]).toLowerCase();
-  const amount = terms[3];
   const tenor = /^by the rule, at most (\d+) days$/.exec(text(terms[4]));
   return {
     id: text(header[COL.id]),
@@ -196,7 +198,7 @@ function parseInstruction(titlesRow: number, body: readonly SheetRow[]): RollIns
     market: text(terms[0]),
     side: text(terms[1]) as "buy" | "sell",
     until: text(terms[2]),
-    maxPerHedgeUsd: typeof amount === "number" ? amount : Number(text(amount).replace(/,/g, "")),
+    maxPerHedgeUsd: Number(text(terms[3]).replace(/,/g, "")), // a number cell's text reads back as that number
     maxTenor: tenor ? Number(tenor[1]) : NaN,
     problems,
   };

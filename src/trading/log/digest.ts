@@ -8,5 +8,5 @@ import { sha256 } from "js-sha256";
  * @noble/hashes on every length to 300 bytes and every UTF-8 width.
  */
 export function hashOf(...parts: string[]): string {
-  return sha256(parts.length === 1 ? parts[0] : parts.join("\n"));
+  return sha256(parts.join("\n")); // one part joins to itself
 }

@@ -159,6 +159,31 @@ describe("approve again to finish: held to the hash the approval was made on (is
     expect(sent).toEqual([2]);
     expect(batch.id).not.toBe(reduce.id);
   });
+
+  it("a batch approved here whose send sent nothing, typed back to pending and rewritten with its hash recomputed: refused, nothing sent under the approval's keys", async () => {
+    const { workbook, approvals, batch, forge } = await setup();
+    const sent: TradeRow[][] = [];
+    const nothingYet = {
+      preview: async (_action: string, read: TradeRow[]) => previewOf(read),
+      send: async (preview: Preview): Promise<SendResult> => {
+        sent.push(preview.lines.map((l) => l.row));
+        return { rows: [], skipped: [] }; // parked: nothing reached the service, nothing logged
+      },
+    } as unknown as TradingDesk;
+    await approvals.approve(batch.id, APPROVER, nothingYet);
+    expect(sent).toHaveLength(1);
+    expect(workbook.cells(APPROVALS_SHEET_NAME)[1][1]).toBe("approved");
+    forge(swapped); // Status back to pending, the sides swapped, digests and hash recomputed
+    const refused = new RegExp(
+      `^Batch ${batch.id} was approved on batch hash ${batch.hash.slice(0, 12)}…, and its block now reads [0-9a-f]{12}…: the block was rewritten after the approval`,
+    );
+    expect((await approvals.check(batch.id, SECOND)).refusal).toMatch(refused);
+    await expect(approvals.approve(batch.id, APPROVER, nothingYet)).rejects.toThrow(refused);
+    expect(sent).toHaveLength(1);
+    // Typed back to pending as it was approved (an unsaved workbook): the approval is taken up again.
+    forge(ROWS);
+    expect((await approvals.check(batch.id, APPROVER)).refusal).toBeNull();
+  });
 });
 
 describe("the approval record: what the Status cell cannot undo", () => {

@@ -25,6 +25,17 @@ describe("the batch hash", () => {
     );
   });
 
+  it("bound to where and when it was prepared (hedge-batch-v2, fixed vector): the environment, the account (empty when not known) and Prepared at, then the rows", () => {
+    const at = "2026-11-25T09:01:00.000Z";
+    const v2 = (environment: string, account: string) =>
+      createHash("sha256")
+        .update(["hedge-batch-v2", environment, account, at, canonicalBatch(rows)].join("\n"))
+        .digest("hex");
+    expect(batchHash(rows, { environment: "sandbox", account: "0xACC0", preparedAt: at })).toBe(v2("sandbox", "0xACC0"));
+    expect(batchHash(rows, { environment: "production", account: null, preparedAt: at })).toBe(v2("production", ""));
+    expect(batchHash(rows, { environment: "sandbox", account: "0xACC0", preparedAt: at })).not.toBe(batchHash(rows));
+  });
+
   it("the same rows read back (an amount as Excel keeps it, spaces around a reference) hash alike; any edit changes it", () => {
     const readBack = rows.map((r) => ({ ...r, clientReference: r.clientReference ? ` ${r.clientReference} ` : null }));
     readBack[1].notional = 25_000.01;

@@ -23,6 +23,7 @@ import { chainFindings } from "../../support/chain";
 import { OPEN_ROW, logRow } from "../../support/builders";
 import { matchesLogQuery, type LogQuery } from "../../../src/trading/log/hedge-log";
 import type { Preview } from "../../../src/trading/types";
+import type { CellValue } from "../../../src/trading/cells";
 
 const PREPARER = publicKeyFingerprint("svc_test_preparer_key_0001");
 const APPROVER = publicKeyFingerprint("svc_test_approver_key_0001");
@@ -215,6 +216,8 @@ describe("its record and its block read back", () => {
 
   it("cells typed over read as they stand: an unknown status is a problem and reads pending; case, text amounts and a tenor the add-in did not write", () => {
     const lines = instructionLines(approved());
+    lines[1][1] = " Approved ";
+    expect(parseInstructions(nonBlankLines(lines, 0))[0]).toMatchObject({ status: "approved", problems: [] });
     lines[1][1] = "Maybe";
     lines[1][9] = "SANDBOX";
     lines[3][3] = "100,000.00";
@@ -257,6 +260,57 @@ describe("its record and its block read back", () => {
     expect(read[0].hash).toBe(approved({ environment: "production" }).hash);
     const headless = parseInstructions(nonBlankLines([lines[0], [], lines[2], lines[3]], 0)); // its values line deleted, a blank left
     expect(headless[0]).toMatchObject({ id: "", status: "pending", market: "USDTNGN" });
+  });
+
+  it("is written as the user sees it: its Kind, the terms' titles, and a blank cell for what is not known or not decided yet", () => {
+    const pending = approved({ status: "pending", decidedBy: null, decidedAt: null, environment: null, account: null });
+    const blank = (n: number) => Array<string>(n).fill("");
+    expect(instructionLines(pending)).toEqual([
+      [
+        ...["Roll instruction id", "Status", "Instruction hash", "Kind", "Prepared by", "Prepared at (UTC)"],
+        ...["Approved/revoked by", "Decided at (UTC)", "Reason", "Environment", "Account"],
+      ],
+      [pending.id, "pending", pending.hash, "standing roll", PREPARER, "2026-11-28T09:00:00.000Z", ...blank(5)],
+      ["Market", "Side", "Until (UTC)", "Max per hedge (USD)", "Tenors", ...blank(6)],
+      ["USDTNGN", "buy", "2026-12-05T00:00:00.000Z", 100_000, "by the rule, at most 7 days", ...blank(6)],
+    ]);
+    const [read] = parseInstructions(nonBlankLines(instructionLines(pending), 0));
+    expect(read).toEqual({ ...pending, problems: [] });
+  });
+
+  it("a block cut short reads with what is left, its missing terms blank and refused as edited, and never breaks the sheet's reading", () => {
+    const lines = instructionLines(approved());
+    const read = (kept: CellValue[][]) => {
+      const [one] = parseInstructions(nonBlankLines(kept, 0));
+      expect(coversRoll(one, ROLL, NOW)).toEqual({ ok: false, reason: expect.stringMatching(/was edited since it was prepared/) });
+      return one;
+    };
+    const noTerms = { market: "", side: "", until: "", maxPerHedgeUsd: 0, maxTenor: NaN }; // a blank amount reads 0, as Number("")
+    // Only its titles, the last line of the sheet.
+    expect(read([lines[0]])).toMatchObject({ id: "", status: "pending", hash: "", ...noTerms });
+    // Its terms' titles deleted: the values line below is not read as terms, nor is the header.
+    expect(read([lines[0], lines[1], [], lines[3]])).toMatchObject({ id: "RI-20261128-0123456789ab", status: "approved", ...noTerms });
+    // Its terms' values deleted: the titles are the block's last line.
+    expect(read([lines[0], lines[1], lines[2]])).toMatchObject({ id: "RI-20261128-0123456789ab", ...noTerms });
+  });
+
+  it("reads its Tenors cell only in the add-in's own words: words typed around them read as no tenor and cover nothing; a number typed in reads as typed", () => {
+    const typed = (tenors: string) => {
+      const lines = instructionLines(approved());
+      lines[3][4] = tenors;
+      return parseInstructions(nonBlankLines(lines, 0))[0];
+    };
+    expect(typed("by the rule, at most 7 days").maxTenor).toBe(7);
+    expect(coversRoll(typed("by the rule, at most 7 days"), ROLL, NOW)).toEqual({ ok: true });
+    for (const around of ["by the rule, at most 7 days or 30", "not by the rule, at most 7 days"]) {
+      const one = typed(around);
+      expect(one.maxTenor).toBeNaN();
+      expect(coversRoll(one, ROLL, NOW)).toEqual({ ok: false, reason: expect.stringMatching(/was edited since it was prepared/) });
+    }
+    // Shown in the pane as the cell says ("up to 30 days"), and refused: the hash was made over 7.
+    const widened = typed("by the rule, at most 30 days");
+    expect(widened.maxTenor).toBe(30);
+    expect(coversRoll(widened, ROLL, NOW).ok).toBe(false);
   });
 
   it("a new id: the UTC day and the first 12 hex digits of the random text, lower case", () => {
