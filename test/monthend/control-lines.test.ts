@@ -83,6 +83,18 @@ describe("controlLines", () => {
     expect(controlLines([live("2026-11-30T23:00:00.000Z", "on", "off")], NOV)[0].flag).toBe(
       "LIVE approval unticked: LIVE trades could be sent without a second key for the rest of the period.",
     );
+    // Unticked again while off: the flag runs to the row that set it on, not to the next row of the control.
+    const again = controlLines(
+      [
+        live("2026-11-20T08:00:00.000Z", "on", "off"),
+        live("2026-11-22T08:00:00.000Z", "off", "off"),
+        live("2026-11-25T08:00:00.000Z", "off", "on", BOB),
+      ],
+      NOV,
+    );
+    expect(again[0].flag).toBe(
+      `LIVE approval unticked: LIVE trades could be sent without a second key until 2026-11-25T08:00:00.000Z (ticked again by ${BOB}).`,
+    );
     // Only on → off of LIVE approval is an unticking: another control turned off is not flagged.
     expect(controlLines([change("2026-11-05T00:00:00.000Z", CONTROLS.rollInstruction, "on", "off")], NOV)[0].flag).toBeNull();
     expect(controlLines([live("2026-11-05T00:00:00.000Z", "off", "off")], NOV)[0].flag).toBeNull();
@@ -100,7 +112,5 @@ describe("controlNote", () => {
     expect(controlNote(twice)).toBe(
       `“LIVE trades need approval” was unticked 2 times in the period (2026-11-05T00:00:00.000Z by ${ANN}; 2026-11-06T00:00:00.000Z by ${BOB}): see Controls changed in the period.`,
     );
-    // A line flagged for another reason (none today) is not counted as an unticking.
-    expect(controlNote([{ ...controlLines([live("2026-11-05T00:00:00.000Z", "off", "on")], NOV)[0], flag: "other" }])).toBeNull();
   });
 });

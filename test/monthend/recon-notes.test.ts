@@ -7,6 +7,10 @@ describe("recon notes", () => {
     expect(historyWarning({ historyComplete: true }, 12)).toBeNull();
     const warning = historyWarning({ historyComplete: false, historyIncompleteReason: "page limit reached" }, 5000);
     expect(warning).toMatch(/^The hedge history was read only in part \(page limit reached\): the 5000 records read are the newest/);
+    // Without a reason given, it still says the read was cut short.
+    expect(historyWarning({ historyComplete: false }, 3)).toMatch(
+      /^The hedge history was read only in part \(it was cut short\): the 3 records read/,
+    );
   });
 
   it("says positions are as of generation once the month is over, that it is not over otherwise, and how many rows were left out", () => {
