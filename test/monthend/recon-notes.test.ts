@@ -15,6 +15,10 @@ describe("recon notes", () => {
 
   it("says positions are as of generation once the month is over, that it is not over otherwise, and how many rows were left out", () => {
     expect(reconNotes({ window: NOV, generatedAtMs: NOV.endMs + 1 }, 0)).toEqual([expect.stringMatching(/as of the time generated/)]);
+    // Made at the month's very end (the next month's first instant): the month is over.
+    expect(reconNotes({ window: NOV, generatedAtMs: NOV.endMs }, 0)).toEqual([
+      expect.stringMatching(/^Open positions, hedge states and notionals are as of the time generated/),
+    ]);
     const during = reconNotes({ window: NOV, generatedAtMs: NOV.endMs - 1 }, 1);
     expect(during).toEqual([
       expect.stringMatching(/^The month is not over/),
