@@ -60,7 +60,7 @@ export function controlLines(log: readonly LogRecord[], month: MonthWindow): Con
 
 /** The note the summary carries when LIVE approval was unticked in the period; null when it was not. */
 export function controlNote(lines: readonly ControlLine[]): string | null {
-  const off = lines.filter((l) => l.flag !== null && unticksLiveApproval(l));
+  const off = lines.filter(unticksLiveApproval);
   if (off.length === 0) return null;
   return `“${CONTROLS.liveApproval}” was unticked ${off.length === 1 ? "once" : `${off.length} times`} in the period (${off.map((l) => `${l.loggedAt} by ${l.by}`).join("; ")}): see Controls changed in the period.`;
 }

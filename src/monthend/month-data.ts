@@ -143,7 +143,7 @@ export async function fetchMonthData(
   month: MonthWindow,
   log: LogRecord[],
   options: FetchOptions = {},
-): Promise<MonthData> {
+): Promise<MonthData & { hedgesComplete: boolean }> {
   const now = options.now ?? Date.now;
   const progress = options.onProgress ?? (() => undefined);
   const signal = options.signal;

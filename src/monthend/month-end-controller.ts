@@ -55,7 +55,7 @@ export function errorMessage(e: unknown): PanelMessage {
 
 /** What Snapshot to values did, in words. */
 export function snapshotMessage(result: SnapshotResult): PanelMessage {
-  const where = result.address ? `${result.sheetName}` : result.sheetName;
+  const where = result.sheetName;
   const marker =
     result.marker === "note" ? "a note" : result.marker === "comment" ? "a comment" : "no note (this Excel has neither notes nor comments)";
   const details = result.skipped.map((s) => `${s.address} ${s.formula} left as a formula: ${s.reason}.`);

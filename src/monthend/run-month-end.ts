@@ -65,7 +65,7 @@ export async function reconcileMonth(
     hedges: fetched.hedges,
     history: fetched.history,
     historyWholeFromMs: fetched.historyComplete ? period.startMs : null,
-    hedgesComplete: fetched.hedgesComplete ?? true,
+    hedgesComplete: fetched.hedgesComplete,
   });
   const data = { ...fetched, chain, service };
   progress("Reconciling…");

@@ -35,6 +35,6 @@ export function line(
   return { kind, field, sheet: p.sheet, rowNumber: p.rowNumber, logSays, serviceSays, message: `Row ${p.rowNumber}: ${why}` };
 }
 
-/** A cell that differs from the service, at its row: both values shown, and why when it is compared only sometimes. */
-export const differsLine = (p: PlacedLogRow, field: string, log: unknown, service: unknown, why = ""): ServiceLine =>
+/** A cell that differs from the service, at its row: both values shown, then `why` (empty, or why it is compared only sometimes). */
+export const differsLine = (p: PlacedLogRow, field: string, log: unknown, service: unknown, why: string): ServiceLine =>
   line(p, "differs", field, shown(log), shown(service), `${field}: the log says ${shown(log)}, the service ${shown(service)}.${why}`);

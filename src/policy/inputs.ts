@@ -268,7 +268,8 @@ export function rollModeOf(text: string): RollMode | null {
 }
 
 const WEEKDAYS = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"];
-const weekday = (word: string) => (word.length >= 3 ? WEEKDAYS.findIndex((d) => word.startsWith(d)) : -1);
+/** The weekday of a short or full name (only those reach it: each starts with its three letters). */
+const weekday = (word: string) => WEEKDAYS.findIndex((d) => word.startsWith(d));
 
 /**
  * The UTC weekdays a text names, 0 (Sunday) to 6, in order: days ("Mon", "monday") and ranges ("Mon-Fri"; "Fri-Mon"

@@ -279,6 +279,10 @@ describe("working days: the longest allowed tenor whose maturity falls on one, e
     ["Mon-Frii", null],
     ["weekdays", null],
     ["Mo", null],
+    // Only separators: no weekday named. Three ends are no range. An en dash is a range's dash too.
+    [", ;", null],
+    ["Mon-Wed-Fri", null],
+    ["Tue–Thu", [2, 3, 4]],
   ])("Working days %j reads as %j", (text, days) => {
     expect(weekdaysOf(text)).toEqual(days);
   });
