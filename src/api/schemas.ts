@@ -1,6 +1,7 @@
 // Zod schemas of Hedging Service v2 resources and request bodies: the single source of the client's and the sandbox's types.
 import { en } from "zod/locales";
 import * as z from "zod/mini";
+import { lazySchema } from "./lazy-schema";
 import { serviceTime } from "./time";
 
 // zod's small build (zod/mini) loads only the parts these schemas use, and no messages: the English ones are set here, so
@@ -81,103 +82,117 @@ export const answerSideSchema = z
 export const isSide = (value: unknown): value is Side => value === "buy" || value === "sell";
 export const hedgeStatusSchema = openEnum(HEDGE_STATUSES);
 
-export const errorObjectSchema = z.object({
-  code: z.string(),
-  message: z.string(),
-  details: z.nullish(z.record(z.string(), z.unknown())),
-});
+export const errorObjectSchema = lazySchema(() =>
+  z.object({
+    code: z.string(),
+    message: z.string(),
+    details: z.nullish(z.record(z.string(), z.unknown())),
+  }),
+);
 
 export const metaSchema = z.record(z.string(), z.unknown());
 
 /** The envelope around every response, before `data` is checked against the endpoint's schema. */
-export const envelopeSchema = z.object({
-  data: z.optional(z.unknown()),
-  error: z.nullish(errorObjectSchema),
-  meta: z.pipe(
-    z.nullish(metaSchema),
-    z.transform((m) => m ?? {}),
-  ),
-});
-
-export const hedgeSchema = z.object({
-  id: z.string(),
-  client_reference: optionalString,
-  market: z.string(),
-  side: answerSideSchema,
-  notional_usd: num,
-  tenor_days: int,
-  status: hedgeStatusSchema,
-  order_tx_hash: optionalString,
-  fill_tx_hash: optionalString,
-  struck_rate: z.nullish(num),
-  units: z.nullish(num),
-  order_key: optionalString,
-  opened_at: optionalTimestamp,
-  filled_at: optionalTimestamp,
-  maturity_at: optionalSettlementDate,
-});
-
-export const quoteSchema = z.object({
-  market: z.string(),
-  side: answerSideSchema,
-  notional_usd: num,
-  tenor_days: int,
-  maturity: settlementDate,
-  pricing: z.object({
-    market_price: num,
-    execution_price: num,
-    price_impact_usd: num,
+export const envelopeSchema = lazySchema(() =>
+  z.object({
+    data: z.optional(z.unknown()),
+    error: z.nullish(errorObjectSchema),
+    meta: z.pipe(
+      z.nullish(metaSchema),
+      z.transform((m) => m ?? {}),
+    ),
   }),
-  carry: z.object({
-    daily_usdc: num,
-    daily_rate_pct: num,
-    total_usdc: num,
-    total_rate_pct: num,
-  }),
-  upfront: z.object({
-    required_margin_usdc: num,
-    platform_fee_usdc: num,
-    total_upfront_usdc: num,
-  }),
-});
+);
 
-export const openHedgeResultSchema = z.object({
-  status: z.string(),
-  order_tx_hash: optionalString,
-  hedge_id: optionalString,
-  client_reference: optionalString,
-  collateral_usdc: num,
-  maturity_at: optionalSettlementDate,
-  quote: quoteSchema,
-});
+export const hedgeSchema = lazySchema(() =>
+  z.object({
+    id: z.string(),
+    client_reference: optionalString,
+    market: z.string(),
+    side: answerSideSchema,
+    notional_usd: num,
+    tenor_days: int,
+    status: hedgeStatusSchema,
+    order_tx_hash: optionalString,
+    fill_tx_hash: optionalString,
+    struck_rate: z.nullish(num),
+    units: z.nullish(num),
+    order_key: optionalString,
+    opened_at: optionalTimestamp,
+    filled_at: optionalTimestamp,
+    maturity_at: optionalSettlementDate,
+  }),
+);
 
-export const addResultSchema = z.object({
-  status: z.string(),
-  order_tx_hash: optionalString,
-  hedge_id: optionalString,
-  market: z.string(),
-  side: answerSideSchema,
-  additional_notional_usd: num,
-  collateral_usdc: z.nullish(num),
-  new_notional_usd: z.nullish(num),
-  maturity_at: optionalSettlementDate,
-});
+export const quoteSchema = lazySchema(() =>
+  z.object({
+    market: z.string(),
+    side: answerSideSchema,
+    notional_usd: num,
+    tenor_days: int,
+    maturity: settlementDate,
+    pricing: z.object({
+      market_price: num,
+      execution_price: num,
+      price_impact_usd: num,
+    }),
+    carry: z.object({
+      daily_usdc: num,
+      daily_rate_pct: num,
+      total_usdc: num,
+      total_rate_pct: num,
+    }),
+    upfront: z.object({
+      required_margin_usdc: num,
+      platform_fee_usdc: num,
+      total_upfront_usdc: num,
+    }),
+  }),
+);
+
+export const openHedgeResultSchema = lazySchema(() =>
+  z.object({
+    status: z.string(),
+    order_tx_hash: optionalString,
+    hedge_id: optionalString,
+    client_reference: optionalString,
+    collateral_usdc: num,
+    maturity_at: optionalSettlementDate,
+    quote: quoteSchema,
+  }),
+);
+
+export const addResultSchema = lazySchema(() =>
+  z.object({
+    status: z.string(),
+    order_tx_hash: optionalString,
+    hedge_id: optionalString,
+    market: z.string(),
+    side: answerSideSchema,
+    additional_notional_usd: num,
+    collateral_usdc: z.nullish(num),
+    new_notional_usd: z.nullish(num),
+    maturity_at: optionalSettlementDate,
+  }),
+);
 
 /**
  * POST /hedges/{hedge_id}/add: the spec does not show its answer. Read as POST /hedges/add's (an add result), or as the
  * hedge after the add (`id` and `notional_usd`, no `additional_notional_usd`); an answer that is neither is invalid,
  * naming the field of the shape it came closest to (a hedge when it has an `id` and no `additional_notional_usd`).
  */
-export const addByIdResultSchema = z.pipe(
-  z.unknown(),
-  z.transform((value: unknown, ctx): AddResult | Hedge => {
-    const o = value !== null && typeof value === "object" ? (value as Record<string, unknown>) : {};
-    const asHedge = "id" in o && !("additional_notional_usd" in o);
-    const read = z.safeParse<z.ZodMiniType<AddResult | Hedge>>(asHedge ? hedgeSchema : addResultSchema, value);
-    if (read.success) return read.data;
-    for (const { path, message } of read.error.issues) ctx.issues.push({ code: "custom", path, message, input: value });
-    return z.NEVER;
-  }),
+export const addByIdResultSchema = lazySchema(() =>
+  z.pipe(
+    z.unknown(),
+    z.transform((value: unknown, ctx): AddResult | Hedge => {
+      const o = value !== null && typeof value === "object" ? (value as Record<string, unknown>) : {};
+      const asHedge = "id" in o && !("additional_notional_usd" in o);
+      const read = z.safeParse<z.ZodMiniType<AddResult | Hedge>>(asHedge ? hedgeSchema : addResultSchema, value);
+      if (read.success) return read.data;
+      for (const { path, message } of read.error.issues) ctx.issues.push({ code: "custom", path, message, input: value });
+      return z.NEVER;
+    }),
+  ),
 );
 
 /**
@@ -200,70 +215,80 @@ export function addResultOf(answer: AddByIdResult, added: number): AddResult {
   };
 }
 
-export const decreaseResultSchema = z.object({
-  status: z.string(),
-  order_tx_hash: optionalString,
-  hedge_id: optionalString,
-  market: z.string(),
-  side: answerSideSchema,
-  reduced_notional_usd: num,
-  new_notional_usd: z.nullish(num),
-  maturity_at: optionalSettlementDate,
-});
+export const decreaseResultSchema = lazySchema(() =>
+  z.object({
+    status: z.string(),
+    order_tx_hash: optionalString,
+    hedge_id: optionalString,
+    market: z.string(),
+    side: answerSideSchema,
+    reduced_notional_usd: num,
+    new_notional_usd: z.nullish(num),
+    maturity_at: optionalSettlementDate,
+  }),
+);
 
-export const closeResultSchema = z.object({
-  status: z.string(),
-  order_tx_hash: optionalString,
-  /** Not in the spec's close result; the sandbox adds it so a close can be polled by id. */
-  hedge_id: optionalString,
-  market: z.string(),
-  side: answerSideSchema,
-});
+export const closeResultSchema = lazySchema(() =>
+  z.object({
+    status: z.string(),
+    order_tx_hash: optionalString,
+    /** Not in the spec's close result; the sandbox adds it so a close can be polled by id. */
+    hedge_id: optionalString,
+    market: z.string(),
+    side: answerSideSchema,
+  }),
+);
 
-export const positionSchema = z.object({
-  market: z.string(),
-  side: answerSideSchema,
-  size_usd: num,
-  collateral_usdc: num,
-  entry_price: num,
-  mark_price: num,
-  gross_pnl_usd: num,
-  accrued_carry_usd: num,
-  net_pnl_usd: num,
-  closing_fee_usd: num,
-  net_margin_usd: num,
-  maturity_at: settlementDate,
-});
+export const positionSchema = lazySchema(() =>
+  z.object({
+    market: z.string(),
+    side: answerSideSchema,
+    size_usd: num,
+    collateral_usdc: num,
+    entry_price: num,
+    mark_price: num,
+    gross_pnl_usd: num,
+    accrued_carry_usd: num,
+    net_pnl_usd: num,
+    closing_fee_usd: num,
+    net_margin_usd: num,
+    maturity_at: settlementDate,
+  }),
+);
 
-export const closedHedgeSchema = z.object({
-  market: z.string(),
-  side: answerSideSchema,
-  size_usd: num,
-  collateral_usdc: num,
-  entry_price: num,
-  exit_price: num,
-  opened_at: timestamp,
-  closed_at: timestamp,
-  exit_type: openEnum(EXIT_TYPES),
-  gross_pnl_usd: num,
-  net_pnl_usd: num,
-  carry_usd: num,
-  fees_usd: num,
-  /** Not in the spec's record; the sandbox adds both so month-end matching can use them when present. */
-  hedge_id: optionalString,
-  client_reference: optionalString,
-});
+export const closedHedgeSchema = lazySchema(() =>
+  z.object({
+    market: z.string(),
+    side: answerSideSchema,
+    size_usd: num,
+    collateral_usdc: num,
+    entry_price: num,
+    exit_price: num,
+    opened_at: timestamp,
+    closed_at: timestamp,
+    exit_type: openEnum(EXIT_TYPES),
+    gross_pnl_usd: num,
+    net_pnl_usd: num,
+    carry_usd: num,
+    fees_usd: num,
+    /** Not in the spec's record; the sandbox adds both so month-end matching can use them when present. */
+    hedge_id: optionalString,
+    client_reference: optionalString,
+  }),
+);
 
-export const accountSchema = z.object({
-  account_address: z.nullable(z.string()),
-  balance_usdc: num,
-  margin_used_usdc: num,
-  exposure_usd: num,
-  unrealized_pnl_usd: num,
-  open_positions: int,
-  max_exposure_usd: num,
-  available_exposure_usd: num,
-});
+export const accountSchema = lazySchema(() =>
+  z.object({
+    account_address: z.nullable(z.string()),
+    balance_usdc: num,
+    margin_used_usdc: num,
+    exposure_usd: num,
+    unrealized_pnl_usd: num,
+    open_positions: int,
+    max_exposure_usd: num,
+    available_exposure_usd: num,
+  }),
+);
 
 /**
  * The scopes of the key that asked, from `meta.key_scopes` of GET /account (beyond the spec, which does not show scope
@@ -277,21 +302,25 @@ export function keyScopesOf(meta: Meta): string[] | null {
 
 const perSide = z.object({ buy: num, sell: num });
 
-export const marketSchema = z.object({
-  market: z.string(),
-  status: z.string(),
-  price: num,
-  available_capacity_usd: perSide,
-  net_rate_daily_pct: perSide,
-});
+export const marketSchema = lazySchema(() =>
+  z.object({
+    market: z.string(),
+    status: z.string(),
+    price: num,
+    available_capacity_usd: perSide,
+    net_rate_daily_pct: perSide,
+  }),
+);
 
-export const priceEntrySchema = z.object({
-  pair: z.string(),
-  price: num,
-  timestamp,
-});
+export const priceEntrySchema = lazySchema(() =>
+  z.object({
+    pair: z.string(),
+    price: num,
+    timestamp,
+  }),
+);
 
-export const pricesSchema = z.record(z.string(), priceEntrySchema);
+export const pricesSchema = lazySchema(() => z.record(z.string(), priceEntrySchema));
 
 // ---- request bodies (what the client sends and the sandbox checks) ----
 
@@ -301,46 +330,63 @@ export const pricesSchema = z.record(z.string(), priceEntrySchema);
  * not an answer full of nulls.
  */
 export const MAX_AMOUNT_USD = 1_000_000_000;
+/**
+ * "1,000,000,000": grouped by hand, not with toLocaleString, whose first call in a page starts the browser's number
+ * formatting (ICU), tens of ms at load that the first values of the cells would wait for (issue 41).
+ */
+const MAX_AMOUNT_TEXT = String(MAX_AMOUNT_USD).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 const positiveAmount = z
   .number()
-  .check(z.positive("must be greater than 0"), z.maximum(MAX_AMOUNT_USD, `must be at most ${MAX_AMOUNT_USD.toLocaleString("en-US")} USD`));
+  .check(z.positive("must be greater than 0"), z.maximum(MAX_AMOUNT_USD, `must be at most ${MAX_AMOUNT_TEXT} USD`));
 const tenor = z.union(TENORS.map((t) => z.literal(t)) as [z.ZodMiniLiteral<1>, z.ZodMiniLiteral<3>, z.ZodMiniLiteral<7>], {
   error: "must be one of 1, 3, 7",
 });
 const marketSymbol = z.string().check(z.minLength(1, "must be a market symbol such as USDTNGN"));
 const side = z.enum(SIDES, { error: "must be buy or sell" });
 
-export const quoteRequestSchema = z.object({
-  market: marketSymbol,
-  side,
-  notional_usd: positiveAmount,
-  tenor_days: tenor,
-});
+export const quoteRequestSchema = lazySchema(() =>
+  z.object({
+    market: marketSymbol,
+    side,
+    notional_usd: positiveAmount,
+    tenor_days: tenor,
+  }),
+);
 
-export const openRequestSchema = z.extend(quoteRequestSchema, {
-  client_reference: z.nullish(z.string().check(z.maxLength(128, "must be at most 128 characters"))),
-});
+export const openRequestSchema = lazySchema(() =>
+  z.extend(quoteRequestSchema, {
+    client_reference: z.nullish(z.string().check(z.maxLength(128, "must be at most 128 characters"))),
+  }),
+);
 
-export const addRequestSchema = z.object({
-  market: marketSymbol,
-  side,
-  additional_notional_usd: positiveAmount,
-});
+export const addRequestSchema = lazySchema(() =>
+  z.object({
+    market: marketSymbol,
+    side,
+    additional_notional_usd: positiveAmount,
+  }),
+);
 
-export const addByIdRequestSchema = z.object({
-  additional_notional_usd: positiveAmount,
-});
+export const addByIdRequestSchema = lazySchema(() =>
+  z.object({
+    additional_notional_usd: positiveAmount,
+  }),
+);
 
-export const decreaseRequestSchema = z.object({
-  market: marketSymbol,
-  side,
-  reduce_notional_usd: positiveAmount,
-});
+export const decreaseRequestSchema = lazySchema(() =>
+  z.object({
+    market: marketSymbol,
+    side,
+    reduce_notional_usd: positiveAmount,
+  }),
+);
 
-export const closeRequestSchema = z.object({
-  market: marketSymbol,
-  side,
-});
+export const closeRequestSchema = lazySchema(() =>
+  z.object({
+    market: marketSymbol,
+    side,
+  }),
+);
 
 const listLimit = z
   .number()
@@ -351,19 +397,23 @@ const listLimit = z
   );
 const isoTimestamp = z.iso.datetime({ offset: true, error: "must be an ISO 8601 UTC timestamp" });
 
-export const listQuerySchema = z.object({
-  status: z.optional(z.enum(HEDGE_STATUSES, { error: `must be one of ${HEDGE_STATUSES.join(", ")}` })),
-  client_reference: z.optional(z.string().check(z.minLength(1))),
-  limit: z.optional(listLimit),
-  /** Paging (not in the spec; see README "Service assumptions"): hedges listed after this hedge id, newest first. */
-  starting_after: z.optional(z.string().check(z.minLength(1))),
-});
+export const listQuerySchema = lazySchema(() =>
+  z.object({
+    status: z.optional(z.enum(HEDGE_STATUSES, { error: `must be one of ${HEDGE_STATUSES.join(", ")}` })),
+    client_reference: z.optional(z.string().check(z.minLength(1))),
+    limit: z.optional(listLimit),
+    /** Paging (not in the spec; see README "Service assumptions"): hedges listed after this hedge id, newest first. */
+    starting_after: z.optional(z.string().check(z.minLength(1))),
+  }),
+);
 
-export const historyQuerySchema = z.object({
-  from: z.optional(isoTimestamp),
-  to: z.optional(isoTimestamp),
-  limit: z.optional(listLimit),
-});
+export const historyQuerySchema = lazySchema(() =>
+  z.object({
+    from: z.optional(isoTimestamp),
+    to: z.optional(isoTimestamp),
+    limit: z.optional(listLimit),
+  }),
+);
 
 export type ErrorObject = z.infer<typeof errorObjectSchema>;
 export type Meta = z.infer<typeof metaSchema>;

@@ -53,7 +53,9 @@ function windowArg(value: unknown): number {
   return n;
 }
 
-const USD = new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+/** Made on first use, not when the engine loads: a page's first formatter starts the browser's number formatting (ICU). */
+let usdFormat: Intl.NumberFormat | undefined;
+const usd = (n: number) => (usdFormat ??= new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })).format(n);
 
 /** The warning rows: a notional the service would refuse (above the side's available capacity, or the account's headroom). */
 export function capacityWarnings(market: string, side: Side, notionalUsd: number, markets: readonly Market[], account: Account): Spill {
@@ -63,12 +65,12 @@ export function capacityWarnings(market: string, side: Side, notionalUsd: number
   if (capacity !== undefined && notionalUsd > capacity)
     out.push([
       "warning",
-      `notional_usd ${USD.format(notionalUsd)} is above ${market} ${side}'s available capacity ${USD.format(capacity)} (GET /markets): ${refused}.`,
+      `notional_usd ${usd(notionalUsd)} is above ${market} ${side}'s available capacity ${usd(capacity)} (GET /markets): ${refused}.`,
     ]);
   if (notionalUsd > account.available_exposure_usd)
     out.push([
       "warning",
-      `notional_usd ${USD.format(notionalUsd)} is above the account's available exposure ${USD.format(account.available_exposure_usd)} (GET /account): ${refused}.`,
+      `notional_usd ${usd(notionalUsd)} is above the account's available exposure ${usd(account.available_exposure_usd)} (GET /account): ${refused}.`,
     ]);
   return out;
 }

@@ -26,9 +26,14 @@ const ACTION_WORDS: Record<Action, string> = { open: "Open", add: "Add", reduce:
 const SIDES: readonly Side[] = ["buy", "sell"];
 const cents = (usd: number) => Math.round(Number((usd * 100).toPrecision(15)));
 const usd = (c: number) => c / 100;
-/** One formatter for every figure (toLocaleString builds one per call, which a 50-market proposal would feel). */
-const USD_FORMAT = new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-const shownUsd = (c: number) => USD_FORMAT.format(usd(c));
+/**
+ * One formatter for every figure (toLocaleString builds one per call, which a 50-market proposal would feel), made on
+ * first use: this module loads with the functions' engine, and a page's first formatter starts the browser's number
+ * formatting (tens of ms the first cell values would wait for).
+ */
+let usdFormat: Intl.NumberFormat | undefined;
+const shownUsd = (c: number) =>
+  (usdFormat ??= new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })).format(usd(c));
 const pct = (ratio: number) => `${Number((ratio * 100).toPrecision(12))}%`;
 
 /** The policy row of a market: its own, else the "*" default; a market with neither is named. */
