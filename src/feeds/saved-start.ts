@@ -25,24 +25,27 @@ export async function savedStartSent(): Promise<void> {
 /**
  * Resolves once the saved start's first answers have been handled (the key's check settled and no poll of the cells in
  * flight: their first values set), or after `limitMs`, whichever comes first; at once when no saved start was noted.
- * The pane runs its code after it, so that code does not hold the first values (src/taskpane/taskpane.ts).
+ * The pane runs its code after it, so that code does not hold the first values (src/taskpane/taskpane.ts). True when
+ * the answers are in (or there was nothing to wait for), false when `limitMs` came first.
  */
-export async function savedStartAnswered(hub: Pick<FeedHub, "settled">, limitMs: number): Promise<void> {
-  if (!starting) return;
+export async function savedStartAnswered(hub: Pick<FeedHub, "settled">, limitMs: number): Promise<boolean> {
+  if (!starting) return true;
   const start = starting;
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const limit = new Promise<void>((resolve) => (timer = setTimeout(resolve, limitMs)));
+  const limit = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), limitMs)));
   const answered = (async () => {
     await start;
-    if (!sent) return;
+    if (!sent) return true;
     await sent.answer.then(
       () => undefined,
       () => undefined,
     );
     await hub.settled();
+    return true;
   })();
-  await Promise.race([answered, limit]);
+  const inTime = await Promise.race([answered, limit]);
   clearTimeout(timer);
+  return inTime;
 }
 
 /**
@@ -70,6 +73,11 @@ export async function startSavedConnection(
   } catch {
     // A key or URL refused: the pane's restore reports it.
   }
+}
+
+/** Whether a check was sent at start and not yet taken: the pane will most likely connect with it. */
+export function savedCheckSent(): boolean {
+  return sent !== null;
 }
 
 /** The answer of the check sent at start for this key and base URL, once; null when none was sent for them. */

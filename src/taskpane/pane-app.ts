@@ -122,18 +122,35 @@ export async function startPane(deps: PaneDependencies): Promise<Pane> {
   return { controller, errors, desk: () => opened?.desk() ?? null };
 }
 
+/** The panels' code, each its own chunk, imported once (a failed import is tried again on the next call). */
+let panelCode: Promise<
+  [typeof import("./workspace"), typeof import("./approvals-panel"), typeof import("./month-end-panel"), typeof import("./archive-panel")]
+> | null = null;
+
+/**
+ * Imports the panels' chunks (trade with the desk, approvals, month end): when the pane first connects, or earlier, by
+ * the pane's start, when a saved connection's check is already on its way (their files arrive and their modules run
+ * while the first view is mounted, not after the connection).
+ */
+export function loadPanelCode(): NonNullable<typeof panelCode> {
+  panelCode ??= Promise.all([
+    import(/* webpackChunkName: "trade" */ "./workspace"),
+    import(/* webpackChunkName: "approvals" */ "./approvals-panel"),
+    import(/* webpackChunkName: "month-end" */ "./month-end-panel"),
+    import(/* webpackChunkName: "month-end" */ "./archive-panel"),
+  ]).catch((e: unknown) => {
+    panelCode = null;
+    throw e;
+  });
+  return panelCode;
+}
+
 /** Loads the panels' chunks and the workbench together, and mounts the panels. */
 async function openWorkspace(
   deps: PaneDependencies,
   parts: Pick<WorkspaceDependencies, "controller" | "errors" | "onProposal"> & { onWorkbench: (journal: IntentStore) => void },
 ): Promise<Workspace> {
-  const [{ mountWorkspace }, approvals, monthEnd, archive, workbench] = await Promise.all([
-    import(/* webpackChunkName: "trade" */ "./workspace"),
-    import(/* webpackChunkName: "approvals" */ "./approvals-panel"),
-    import(/* webpackChunkName: "month-end" */ "./month-end-panel"),
-    import(/* webpackChunkName: "month-end" */ "./archive-panel"),
-    deps.workbench(),
-  ]);
+  const [[{ mountWorkspace }, approvals, monthEnd, archive], workbench] = await Promise.all([loadPanelCode(), deps.workbench()]);
   parts.onWorkbench(workbench.intentStore);
   return mountWorkspace({ ...deps, ...parts, workbench }, { approvals, monthEnd, archive });
 }

@@ -2,14 +2,14 @@
 import { officeRuntimeStore } from "../excel/settings";
 import { buildPolicy, BUILD_BASE_URL } from "../feeds/build-policy";
 import { connection } from "../feeds/connection";
-import { takeSavedCheck } from "../feeds/saved-start";
+import { savedCheckSent, takeSavedCheck } from "../feeds/saved-start";
 import { sharedHub } from "../feeds/shared";
 import { paneVisibility } from "../feeds/visibility";
 import { errorView } from "./connection-controller";
 import { byId } from "./dom";
 import { applyTheme, registerFluent } from "./fluent";
 import { smokeFor, standInFor } from "./outside-office";
-import { startPane, type PaneDependencies } from "./pane-app";
+import { loadPanelCode, startPane, type PaneDependencies } from "./pane-app";
 import { chooseTheme } from "./theme-choice";
 import { REQUIREMENT_SETS, type OfficeFacts } from "./diagnostics";
 
@@ -28,7 +28,26 @@ async function officeHost(): Promise<{ host: string | null; theme: Office.Office
   }
 }
 
-export async function main(): Promise<void> {
+/** The workbook's code and the desk, a chunk of its own (imported once). */
+let officeCode: Promise<typeof import("./office-workbench")> | null = null;
+const loadOfficeCode = () =>
+  (officeCode ??= import(/* webpackChunkName: "excel" */ "./office-workbench").catch((e: unknown) => {
+    officeCode = null;
+    throw e;
+  }));
+
+/**
+ * Starts the pane. `answered`: the saved start's first answers are in (taskpane.ts waited for them); when they are
+ * not (a slow service), the panels' code is not loaded before the connection, so as not to hold them further.
+ */
+export async function main({ answered }: { answered: boolean } = { answered: true }): Promise<void> {
+  // A saved key's check is on its way (the engine sent it) and the first values are in: the panels' chunks and the
+  // workbook's are imported now, so they load while the first view is set up rather than after the connection (their
+  // files are preloaded by the page).
+  if (answered && savedCheckSent()) {
+    void loadPanelCode().catch(() => undefined); // a failure is met again, and said, when the pane connects
+    void loadOfficeCode().catch(() => undefined);
+  }
   registerFluent();
   const { host, theme } = await officeHost();
   const params = new URLSearchParams(location.search);
@@ -44,7 +63,7 @@ export async function main(): Promise<void> {
       // The key's check the functions' engine sent at start (src/feeds/saved-start.ts), if it did.
       sentCheck: takeSavedCheck,
       // The workbook's code and the desk are a chunk of their own, loaded when the pane first connects.
-      workbench: () => import(/* webpackChunkName: "excel" */ "./office-workbench").then((m) => m.officeWorkbench()),
+      workbench: () => loadOfficeCode().then((m) => m.officeWorkbench()),
       // The overview polls only while Office shows the pane (the shared runtime lives on when it is closed).
       visibility: paneVisibility(officeAddin(), document),
       officeFacts,

@@ -17,5 +17,7 @@ void savedStartSent().then(() => new Intl.NumberFormat("en-US").format(0));
 
 void savedStartAnswered(sharedHub(), FIRST_ANSWERS_WAIT_MS)
   // "eager": no file of its own (it is loaded with the page, counted in its budget); only its evaluation waits.
-  .then(() => import(/* webpackMode: "eager" */ "./pane-start"))
-  .then((pane) => pane.main());
+  .then(async (answered) => {
+    const pane = await import(/* webpackMode: "eager" */ "./pane-start");
+    await pane.main({ answered });
+  });
