@@ -473,7 +473,9 @@ describe("four eyes on a standing roll instruction", () => {
     workbook.setSheet("Approvals", cells);
     const refusal = (await flow.check(submitted.id, PREPARER, place)).refusal;
     expect(refusal).toMatch(/^Roll instruction RI-\S+: its Status cell reads "maybe"[^.]*\. /);
-    expect(refusal).toMatch(/\. The key that prepared a roll instruction cannot approve it: approval needs a second person's trading key\./);
+    expect(refusal).toMatch(
+      /\. The key that prepared a roll instruction cannot approve it: approval needs a second person's trading key\./,
+    );
   });
 
   it("ends at its Until to the millisecond: at that instant there is nothing to approve, a millisecond before there is", async () => {
@@ -501,7 +503,9 @@ describe("four eyes on a standing roll instruction", () => {
     await flow.approve(submitted.id, APPROVER, place);
     await flow.revoke(submitted.id, PREPARER);
     const log = await workbook.readLog();
-    expect(log[1].message).toMatch(/ revoked \(USDTNGN buy until 2026-12-05T00:00:00.000Z, at most 100000.00 USD per hedge, tenors by the rule up to 7 days\)\.$/);
+    expect(log[1].message).toMatch(
+      / revoked \(USDTNGN buy until 2026-12-05T00:00:00.000Z, at most 100000.00 USD per hedge, tenors by the rule up to 7 days\)\.$/,
+    );
   });
 
   it("expires: past Approval valid for (hours) from its preparation it cannot be approved", async () => {
