@@ -8,6 +8,7 @@ import {
   environmentOf,
   isLoopback,
   keyFingerprint,
+  PUBLIC_FINGERPRINT,
   maskKey,
   normaliseBaseUrl,
   publicKeyFingerprint,
@@ -64,6 +65,22 @@ describe("fingerprints", () => {
     const key = "svc_test_abcdefgh1234";
     expect(publicKeyFingerprint(key)).toBe(`fp-${bytesToHex(sha256(utf8ToBytes(`hedge-key-fingerprint-v1\n${key}`))).slice(0, 16)}`);
     expect(publicKeyFingerprint(key)).not.toContain("abcdefgh");
+  });
+
+  // What the Approvals sheet and the Hedge Log accept as a "by": a fingerprint exactly as made, never a key or a key with one around it.
+  it.each([
+    [publicKeyFingerprint("svc_test_abcdefgh1234"), true],
+    ["fp-0123456789abcdef", true],
+    ["fp-0123456789abcde", false], // one short
+    ["fp-0123456789abcdef0", false], // one more
+    ["fp-0", false],
+    ["fp-0123456789ABCDEF", false], // capitals are not what it makes
+    ["fp-ghijklmnopqrstuv", false],
+    ["svc_test_key fp-0123456789abcdef", false], // a key before it
+    ["fp-0123456789abcdef svc_test_key", false], // a key after it
+    ["svc_test_abcdefgh1234", false],
+  ])("a public fingerprint is exactly fp- and 16 lower-case hex: %s → %s", (text, ok) => {
+    expect(PUBLIC_FINGERPRINT.test(text)).toBe(ok);
   });
 });
 

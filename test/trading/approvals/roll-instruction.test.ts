@@ -462,6 +462,52 @@ describe("four eyes on a standing roll instruction", () => {
     expect((await flow.check(short.id, APPROVER, place)).refusal).toMatch(/ended at 2026-11-28T10:00:00.000Z: nothing to approve/);
   });
 
+  it("says nothing against an instruction a second key may approve (no refusal at all), and every refusal as its own sentence", async () => {
+    const { workbook, flow, place, terms } = await world();
+    const submitted = await flow.submit(terms, PREPARER, place);
+    expect((await flow.check(submitted.id, APPROVER, place)).refusal).toBeNull();
+    // Two problems and the preparer's own key: each sentence whole, the problems joined by "; ", the sentences by a space.
+    const cells = workbook.cells("Approvals");
+    const header = cells.findIndex((r) => r[0] === submitted.id);
+    cells[header][1] = "maybe";
+    workbook.setSheet("Approvals", cells);
+    const refusal = (await flow.check(submitted.id, PREPARER, place)).refusal;
+    expect(refusal).toMatch(/^Roll instruction RI-\S+: its Status cell reads "maybe"[^.]*\. /);
+    expect(refusal).toMatch(
+      /\. The key that prepared a roll instruction cannot approve it: approval needs a second person's trading key\./,
+    );
+  });
+
+  it("ends at its Until to the millisecond: at that instant there is nothing to approve, a millisecond before there is", async () => {
+    const { flow, place, terms, advance } = await world();
+    const short = await flow.submit({ ...terms, until: new Date(T0 + HOUR).toISOString() }, PREPARER, place);
+    advance(HOUR - 1);
+    expect((await flow.check(short.id, APPROVER, place)).refusal).toBeNull();
+    advance(1);
+    expect((await flow.check(short.id, APPROVER, place)).refusal).toMatch(/ended at 2026-11-28T10:00:00.000Z: nothing to approve\.$/);
+  });
+
+  it("names the field when a key is given where a fingerprint belongs, to check, reject or revoke", async () => {
+    const { flow, place, terms } = await world();
+    const submitted = await flow.submit(terms, PREPARER, place);
+    const key = "svc_test_approver_key_0002";
+    await expect(flow.check(submitted.id, key, place)).rejects.toThrow(/^approverFingerprint must be a key's public fingerprint/);
+    await expect(flow.reject(submitted.id, key, "no")).rejects.toThrow(/^by must be a key's public fingerprint/);
+    await expect(flow.revoke(submitted.id, key)).rejects.toThrow(/^by must be a key's public fingerprint/);
+  });
+
+  it("logs a revocation without a reason as its terms alone, the sentence ended there", async () => {
+    const { workbook, flow, place, terms, advance } = await world();
+    const submitted = await flow.submit(terms, PREPARER, place);
+    advance(HOUR);
+    await flow.approve(submitted.id, APPROVER, place);
+    await flow.revoke(submitted.id, PREPARER);
+    const log = await workbook.readLog();
+    expect(log[1].message).toMatch(
+      / revoked \(USDTNGN buy until 2026-12-05T00:00:00.000Z, at most 100000.00 USD per hedge, tenors by the rule up to 7 days\)\.$/,
+    );
+  });
+
   it("expires: past Approval valid for (hours) from its preparation it cannot be approved", async () => {
     const { flow, place, terms, advance } = await world();
     const submitted = await flow.submit(terms, PREPARER, place);
