@@ -43,7 +43,7 @@ type ProgramItem = Reconciliation["programs"][number];
 
 /** A figure that could not be priced (its quote refused, or not asked) reads so, in its cell. */
 const NOT_KNOWN = "not known";
-const known = (x: number | null | undefined): CellValue => (x === null || x === undefined ? NOT_KNOWN : x);
+const known = (x: number | null): CellValue => (x === null ? NOT_KNOWN : x);
 type SideTimeItem = Reconciliation["sideTime"][number];
 
 const msDate = (t: number): CellValue => toExcelDate(new Date(t).toISOString());

@@ -3,6 +3,7 @@ import { FakeInvocation, installFeeds } from "./fake-invocation";
 import "../../src/functions/engine"; // the functions' work, as the page's engine entry hands it over (after the CustomFunctions global)
 import * as fn from "../../src/functions/functions";
 import { ROLLCOST_LABELS } from "../../src/functions/rollcost";
+import { rollCost } from "../../src/policy/rollcost";
 import { apiError, quoteFor } from "../feeds/fake-client";
 import type { Account, Market } from "../../src/api/schemas";
 
@@ -179,5 +180,28 @@ describe("HEDGE.ROLLCOST", () => {
     expect(cell.error.code).toBe("#VALUE!");
     expect(cell.error.message).toMatch(message);
     expect(client.count()).toBe(0);
+  });
+});
+
+describe("rollCost of hedges closed early: what each costs and what the close's exit impact adds", () => {
+  it("carry for the share held, the exit impact of the whole position at each early close, counted apart and in the total", () => {
+    const quotes = (tenor: number, usd: number) => ({
+      upfront: { platform_fee_usdc: 10 + tenor },
+      carry: { total_usdc: 100 * tenor },
+      pricing: { price_impact_usd: usd === 1_000 ? -3 : -1 },
+    });
+    const cost = rollCost(1_000, 10, [{ tenor: 7, heldFraction: 0.25, closedEarly: true }, 3], quotes as never, 500);
+    // Fees: 2 pieces × (17 + 13); carry: 700 × 0.25 × 2 + 300 × 2; entry impact: −1 × 4; exit: −3 at the one early close.
+    expect(cost).toEqual({
+      hedges: 2,
+      tenors: "7d × 1 + 3d × 1",
+      feesUsdc: 60,
+      carryUsdc: 950,
+      priceImpactUsd: -7,
+      totalUsd: 1_017,
+      yearlyRate: (1_017 / 1_000 / 10) * 365,
+      earlyCloses: 1,
+      exitImpactUsd: -3,
+    });
   });
 });

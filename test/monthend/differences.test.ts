@@ -107,6 +107,69 @@ describe("findDifferences: a service hedge whose rows all failed or were refused
   });
 });
 
+describe("findDifferences: each row's own difference, in words", () => {
+  it("an open the log calls failed or refused on a hedge the service holds, filled or closed since: real money", () => {
+    for (const status of ["filled", "closed"] as const) {
+      const { differences } = differencesOf([logRow({ status: "failed" })], [hedge({ status })], status === "closed" ? [closed()] : []);
+      expect(differences).toEqual([
+        expect.objectContaining({
+          kind: "status_mismatch",
+          logSays: "failed",
+          detail:
+            "The log says this open failed, but the service holds the hedge: it is real money. Check the hedge and correct your records.",
+        }),
+      ]);
+    }
+  });
+
+  it("a pending row whose hedge the service shows: the log has not caught up; a final row no hedge matches by any means", () => {
+    const { differences } = differencesOf(
+      [
+        logRow({ status: "submitted", loggedAt: "2026-11-03T00:00:00.000Z" }),
+        logRow({ hedgeId: null, clientReference: "NOBODY", side: "sell", loggedAt: "2026-11-04T00:00:00.000Z" }),
+      ],
+      [hedge({ status: "filled" })],
+    );
+    expect(differences.map((x) => [x.kind, x.serviceSays, x.detail])).toEqual([
+      [
+        "log_unknown_to_service",
+        "no matching hedge",
+        "No service hedge matches this row by hedge id, client reference, or market and side at that time.",
+      ],
+      [
+        "pending",
+        "filled, notional 100,000.00",
+        "The log has not caught up with the service: open the Hedge pane and press Resume so it records the outcome.",
+      ],
+    ]);
+  });
+});
+
+describe("findDifferences: the rows of the month", () => {
+  it("a final row logged from the month's first instant to before the next month's; a pending row from any time before the next month's", () => {
+    const at = (loggedAt: string, status = "filled") =>
+      logRow({ hedgeId: `g-${loggedAt}-${status}`, clientReference: null, status: status as never, loggedAt });
+    const result = differencesOf(
+      [
+        at("2026-10-31T23:59:59.999Z"),
+        at("2026-11-01T00:00:00.000Z"),
+        at("2026-11-30T23:59:59.999Z"),
+        at("2026-12-01T00:00:00.000Z"),
+        at("2026-12-03T00:00:00.000Z"),
+        at("2026-10-01T00:00:00.000Z", "submitted"),
+        at("2026-12-01T00:00:00.000Z", "submitted"),
+      ],
+      [],
+    );
+    expect(result.differences.map((x) => [x.kind, x.loggedAt])).toEqual([
+      ["log_unknown_to_service", "2026-11-01T00:00:00.000Z"],
+      ["log_unknown_to_service", "2026-11-30T23:59:59.999Z"],
+      ["pending", "2026-10-01T00:00:00.000Z"],
+    ]);
+    expect(result.scopedLogRows).toBe(3);
+  });
+});
+
 describe("findDifferences: what each difference names", () => {
   it("of several differences of one kind, the earlier logged first, then by hedge id", () => {
     const { differences } = differencesOf(
@@ -132,6 +195,66 @@ describe("findDifferences: what each difference names", () => {
     );
     expect(differences).toEqual([
       expect.objectContaining({ kind: "pending", hedgeId: "h1", clientReference: "DEAL-1", market: null, side: null, logAction: null }),
+    ]);
+  });
+
+  it("a difference with no log time (or no hedge) before one with, whatever the other's time or id", () => {
+    // A record of the sell side (so no buy hedge is its): it names no hedge.
+    const record = closed({ hedge_id: null, client_reference: null, side: "sell", size_usd: 7 });
+    const { differences } = differencesOf([], [hedge({ id: "A1", client_reference: "A-1", status: "filled" })], [record]);
+    expect(differences.map((x) => [x.kind, x.hedgeId])).toEqual([
+      ["service_not_in_log", null],
+      ["service_not_in_log", "A1"],
+    ]);
+    const pending = differencesOf(
+      [
+        logRow({ status: "submitted", hedgeId: null, clientReference: "P2", loggedAt: "2026-11-03T00:00:00.000Z" }),
+        logRow({ status: "submitted", hedgeId: null, clientReference: "P1", loggedAt: "" }),
+      ],
+      [],
+    ).differences;
+    expect(pending.map((x) => [x.clientReference, x.loggedAt])).toEqual([
+      ["P1", null],
+      ["P2", "2026-11-03T00:00:00.000Z"],
+    ]);
+    // Logged at the same instant: the one without a hedge id first, in whichever order the rows stand.
+    for (const order of [0, 1]) {
+      const rows = [
+        logRow({ status: "submitted", hedgeId: "A1", clientReference: "Q2", loggedAt: "2026-11-03T00:00:00.000Z" }),
+        logRow({ status: "submitted", hedgeId: null, clientReference: "Q1", loggedAt: "2026-11-03T00:00:00.000Z" }),
+      ];
+      const same = differencesOf(order ? rows.reverse() : rows, []).differences;
+      expect(same.map((x) => x.hedgeId)).toEqual([null, "A1"]);
+    }
+  });
+
+  it("what the service says of a hedge: closed without a record of how, filled as listed even when a record says it closed since", () => {
+    // Listed closed, no record: "closed"; the log shows it open.
+    expect(differencesOf([logRow()], [hedge({ status: "closed" })]).differences).toEqual([
+      expect.objectContaining({ kind: "status_mismatch", serviceSays: "closed", logSays: "open, net notional 100,000.00" }),
+    ]);
+    // Listed filled (read before its close), with the close's record: what the list said, with its notional.
+    const { differences } = differencesOf(
+      [logRow(), logRow({ action: "close", notional: null, status: "closed", loggedAt: "2026-11-05T09:00:00Z" })],
+      [hedge({ status: "filled" })],
+      [closed({ exit_type: "close" })],
+    );
+    expect(differences).toEqual([
+      expect.objectContaining({ kind: "status_mismatch", logSays: "closed", serviceSays: "filled, notional 100,000.00" }),
+    ]);
+  });
+
+  it("a row naming a hedge the service does not know, without a reference: no reference; a pending one says the hedge is not found", () => {
+    const { differences } = differencesOf(
+      [
+        logRow({ hedgeId: "ghost", clientReference: null, loggedAt: "2026-11-04T00:00:00.000Z" }),
+        logRow({ hedgeId: "gone", clientReference: "G", status: "submitted", loggedAt: "2026-11-05T00:00:00.000Z" }),
+      ],
+      [],
+    );
+    expect(differences.map((x) => [x.kind, x.hedgeId, x.clientReference, x.serviceSays])).toEqual([
+      ["log_unknown_to_service", "ghost", null, "hedge id not found"],
+      ["pending", "gone", "G", "not found"],
     ]);
   });
 

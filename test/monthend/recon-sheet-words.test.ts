@@ -422,6 +422,10 @@ describe("the recon sheet, as its reader sees it", () => {
       ],
     ]);
     expect(rolls.formats[1]).toEqual([T, T, T, T, D, T, T, T, T, D, T, R, U, U, U, U]);
+    // Made before the month's end, a side not reopened is still flat when the sheet was generated.
+    const during = fullMonth();
+    const still = rowsOf(reconContent({ ...during, sideTime: [{ ...during.sideTime[0], stillUnhedged: true }] }));
+    expect(still[still.findIndex((r) => r[6] === "Followed by") + 1][6]).toBe("Unhedged: still flat when generated");
     expect(rolls.formats[5]).toEqual([T, T, C, D, D, C, U, C, T, U, U, U, C]);
   });
 

@@ -1,5 +1,5 @@
 // The proposal built once (src/policy/proposal.ts) on its own: an armed roll's rows (rollRowsAt) and a selection read as one of HEDGE.TARGET's ranges (rangeOfSelection).
-import { rangeOfSelection, rollRowsAt } from "../../src/policy/proposal";
+import { proposalContent, rangeOfSelection, rollRowsAt } from "../../src/policy/proposal";
 import type { PolicyRow } from "../../src/policy/inputs";
 import type { SelectedRows } from "../../src/trading/workbook";
 
@@ -108,5 +108,37 @@ describe("rangeOfSelection", () => {
     });
     // An address that is no cell reference: column A.
     expect(rangeOfSelection({ ...selection, address: "" }).origin).toEqual({ row: 4, column: 1, sheet: "Model", rowNumbers: [4, 5, 9] });
+  });
+});
+
+describe("proposalContent: the Hedge Proposal sheet", () => {
+  const sel = (sheetName: string, grid: (string | number)[][]): SelectedRows => ({
+    sheetName,
+    address: `${sheetName}!A1:D${grid.length}`,
+    tableName: null,
+    headers: grid[0].map(String),
+    headerRowNumber: 1,
+    rows: grid.slice(1).map((values, i) => ({ rowNumber: i + 2, values })),
+    hiddenRowsSkipped: 0,
+  });
+  it("a header row of text in bold, amounts as USD and the tenor as a count below it, widths for every column, the inputs it read", () => {
+    const model = sel("Model", [
+      ["Market", "Side", "Amount (USD)"],
+      ["USDTNGN", "buy", 400_000],
+    ]);
+    const pol = sel("Policy", [
+      ["Market", "Hedge ratio (%)", "Tenor (days)", "Round to (USD)"],
+      ["*", 50, 7, 1_000],
+    ]);
+    const { content, inputs } = proposalContent(model, pol, [], new Date("2026-11-25T09:30:00Z"), { history: undefined });
+    expect(content.name).toBe("Hedge Proposal");
+    expect(content.formats[0].every((f) => f === "@")).toBe(true);
+    expect(content.formats[1]).toEqual(["@", "@", "@", "#,##0.00", "0", "@", "#,##0.00", "#,##0.00", "@"]);
+    expect(content.values[1].slice(0, 5)).toEqual(["Open", "USDTNGN", "buy", 200_000, 7]);
+    expect(content.columnWidths).toHaveLength(9);
+    expect(content.columnWidths.every((w) => typeof w === "number" && w > 0)).toBe(true);
+    expect([content.boldRows, content.sections]).toEqual([[0], []]);
+    expect(inputs.exposures).toEqual([{ market: "USDTNGN", side: "buy", amountUsd: 400_000 }]);
+    expect(inputs.policy.map((p) => [p.market, p.ratio])).toEqual([["*", 0.5]]);
   });
 });
