@@ -72,6 +72,16 @@ describe("what changed since preparation, in the refusal", () => {
   });
 });
 
+describe("an Environment cell typed over", () => {
+  it("one the add-in does not write refuses approval, naming what it reads; blank (a block written before batches were bound) is no problem", () => {
+    const staging = grid({ environment: "sandbox", account: "0xACC0" });
+    staging[1][9] = " Staging ";
+    expect(blockOf(staging).problems).toContain('its Environment cell reads "Staging", not one the add-in writes (production, sandbox)');
+    expect(check(staging).refusal).toMatch(/its Environment cell reads "Staging", not one the add-in writes \(production, sandbox\)/);
+    expect(blockOf(grid()).problems).toEqual([]);
+  });
+});
+
 describe("a row's key and digest (fixed vectors: the derivation's labels are part of them)", () => {
   it("the idempotency key of row 1 of a batch", () => {
     expect(approvalKey(ID, 1)).toBe("a27148bb-cc67-8a31-8344-dddcf0e7613a");

@@ -19,6 +19,7 @@ import { controlRecord } from "../../../src/trading/log/control-row";
 import { RollInstructions } from "../../../src/trading/approvals/roll-instructions";
 import { Approvals } from "../../../src/trading/approvals/approval-desk";
 import { parseApprovals, blockSpan, nonBlankLines } from "../../../src/trading/approvals/block-read";
+import { blockFormats } from "../../../src/trading/approvals/block";
 import { chainFindings } from "../../support/chain";
 import { OPEN_ROW, logRow } from "../../support/builders";
 import { matchesLogQuery, type LogQuery } from "../../../src/trading/log/hedge-log";
@@ -313,6 +314,12 @@ describe("its record and its block read back", () => {
     expect(coversRoll(widened, ROLL, NOW).ok).toBe(false);
   });
 
+  it("its Max per hedge shows to the cent (#,##0.00), its terms' other cells and titles as General", () => {
+    const formats = blockFormats(instructionLines(approved()));
+    expect(formats[3]).toEqual(["General", "General", "General", "#,##0.00", ...Array<string>(7).fill("General")]);
+    expect(formats[2]).toEqual(Array<string>(11).fill("General")); // the terms' titles
+  });
+
   it("a new id: the UTC day and the first 12 hex digits of the random text, lower case", () => {
     expect(newInstructionId(new Date("2026-11-28T23:59:59Z"), () => "ABCDEF-0123-4567-89ab-zz")).toBe("RI-20261128-abcdef012345");
   });
@@ -462,50 +469,30 @@ describe("four eyes on a standing roll instruction", () => {
     expect((await flow.check(short.id, APPROVER, place)).refusal).toMatch(/ended at 2026-11-28T10:00:00.000Z: nothing to approve/);
   });
 
-  it("says nothing against an instruction a second key may approve (no refusal at all), and every refusal as its own sentence", async () => {
-    const { workbook, flow, place, terms } = await world();
-    const submitted = await flow.submit(terms, PREPARER, place);
-    expect((await flow.check(submitted.id, APPROVER, place)).refusal).toBeNull();
-    // Two problems and the preparer's own key: each sentence whole, the problems joined by "; ", the sentences by a space.
-    const cells = workbook.cells("Approvals");
-    const header = cells.findIndex((r) => r[0] === submitted.id);
-    cells[header][1] = "maybe";
-    workbook.setSheet("Approvals", cells);
-    const refusal = (await flow.check(submitted.id, PREPARER, place)).refusal;
-    expect(refusal).toMatch(/^Roll instruction RI-\S+: its Status cell reads "maybe"[^.]*\. /);
-    expect(refusal).toMatch(
-      /\. The key that prepared a roll instruction cannot approve it: approval needs a second person's trading key\./,
-    );
-  });
-
-  it("ends at its Until to the millisecond: at that instant there is nothing to approve, a millisecond before there is", async () => {
-    const { flow, place, terms, advance } = await world();
-    const short = await flow.submit({ ...terms, until: new Date(T0 + HOUR).toISOString() }, PREPARER, place);
-    advance(HOUR - 1);
-    expect((await flow.check(short.id, APPROVER, place)).refusal).toBeNull();
-    advance(1);
-    expect((await flow.check(short.id, APPROVER, place)).refusal).toMatch(/ended at 2026-11-28T10:00:00.000Z: nothing to approve\.$/);
-  });
-
-  it("names the field when a key is given where a fingerprint belongs, to check, reject or revoke", async () => {
-    const { flow, place, terms } = await world();
-    const submitted = await flow.submit(terms, PREPARER, place);
-    const key = "svc_test_approver_key_0002";
-    await expect(flow.check(submitted.id, key, place)).rejects.toThrow(/^approverFingerprint must be a key's public fingerprint/);
-    await expect(flow.reject(submitted.id, key, "no")).rejects.toThrow(/^by must be a key's public fingerprint/);
-    await expect(flow.revoke(submitted.id, key)).rejects.toThrow(/^by must be a key's public fingerprint/);
-  });
-
-  it("logs a revocation without a reason as its terms alone, the sentence ended there", async () => {
+  it("its words: an approvable one has no refusal; refusals are sentences a space apart; a key where a fingerprint belongs named by its field; Until reached at its instant; a revocation without a reason ends at its terms", async () => {
     const { workbook, flow, place, terms, advance } = await world();
-    const submitted = await flow.submit(terms, PREPARER, place);
-    advance(HOUR);
-    await flow.approve(submitted.id, APPROVER, place);
-    await flow.revoke(submitted.id, PREPARER);
-    const log = await workbook.readLog();
-    expect(log[1].message).toMatch(
-      / revoked \(USDTNGN buy until 2026-12-05T00:00:00.000Z, at most 100000.00 USD per hedge, tenors by the rule up to 7 days\)\.$/,
+    const one = await flow.submit(terms, PREPARER, place);
+    expect((await flow.check(one.id, APPROVER, place)).refusal).toBeNull();
+    expect((await flow.check(one.id, PREPARER, { ...place, account: "0xbb" })).refusal).toMatch(
+      /^The key that prepared a roll instruction cannot approve it: approval needs a second person's trading key\. Roll instruction RI-\S+ was prepared for account 0x0+aa/,
     );
+    const key = "svc_test_approver_key_0001";
+    await expect(flow.check(one.id, key, place)).rejects.toThrow(/^approverFingerprint must be a key's public fingerprint/);
+    await expect(flow.reject(one.id, key, "no")).rejects.toThrow(/^by must be a key's public fingerprint/);
+    await expect(flow.revoke(one.id, key)).rejects.toThrow(/^by must be a key's public fingerprint/);
+    // Whatever rows the workbook hands back for an id, the block read is the one of that id.
+    const other = await flow.submit({ ...terms, side: "sell" }, PREPARER, place);
+    const readApprovals = workbook.readApprovals.bind(workbook);
+    workbook.readApprovals = () => readApprovals();
+    expect((await flow.read(other.id)).id).toBe(other.id);
+    await flow.revoke(other.id, APPROVER);
+    const [revocation] = await workbook.readLog();
+    expect(revocation.message).toMatch(
+      / revoked \(USDTNGN sell until 2026-12-05T00:00:00.000Z, at most 100000.00 USD per hedge, tenors by the rule up to 7 days\)\.$/,
+    );
+    const short = await flow.submit({ ...terms, until: new Date(T0 + HOUR).toISOString() }, PREPARER, place);
+    advance(HOUR);
+    expect((await flow.check(short.id, APPROVER, place)).refusal).toMatch(/ended at 2026-11-28T10:00:00.000Z: nothing to approve/);
   });
 
   it("expires: past Approval valid for (hours) from its preparation it cannot be approved", async () => {
