@@ -287,3 +287,43 @@ describe("logState", () => {
     });
   });
 });
+
+describe("findDifferences: the words of each difference, as the recon sheet shows them", () => {
+  it("a net that disagrees, a hedge the log closed that the service holds, and a record no hedge or logged reference explains", () => {
+    const net = differencesOf([logRow({ notional: 100_000.1 })], [hedge({ id: "h1", status: "filled", notional_usd: 100_000 })]);
+    expect(net.differences).toEqual([
+      expect.objectContaining({
+        kind: "notional_mismatch",
+        detail: "Open, adds and reductions in the log do not add up to the service's notional.",
+      }),
+    ]);
+    const closedInLog = differencesOf(
+      [
+        logRow({ hedgeId: "h1" }),
+        logRow({ hedgeId: "h1", action: "close", status: "filled", notional: null, loggedAt: "2026-11-03T00:00:00.000Z" }),
+      ],
+      [hedge({ id: "h1", status: "filled", notional_usd: 100_000 })],
+    );
+    expect(closedInLog.differences).toEqual([
+      expect.objectContaining({
+        kind: "status_mismatch",
+        logSays: "closed",
+        amount: null,
+        detail: "The log shows this hedge closed but the service still holds it open.",
+      }),
+    ]);
+    const record = closed({ hedge_id: undefined, client_reference: "NOBODY", opened_at: "2026-11-02T00:00:00.000Z" });
+    const orphan = differencesOf([], [], [record]);
+    expect(orphan.differences).toEqual([
+      expect.objectContaining({
+        kind: "service_not_in_log",
+        logSays: "no row",
+        serviceSays: `closed (${record.exit_type}) ${record.closed_at}`,
+        detail: "A closed-hedge record with no hedge id and no client reference found in the log.",
+      }),
+    ]);
+    // The same record, its client reference on a log row: explained, not a difference.
+    const explained = differencesOf([logRow({ hedgeId: null, clientReference: "NOBODY", status: "failed" })], [], [record]);
+    expect(explained.differences.filter((d) => d.kind === "service_not_in_log")).toEqual([]);
+  });
+});
