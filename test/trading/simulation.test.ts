@@ -41,6 +41,21 @@ it(`${SEEDS} seeded worlds: no effect twice, a side's rows leave in order, the l
 }, 600_000);
 
 // The checker can fail: each invariant checked as things happen is shown a world that breaks it.
+it("a seed replays exactly: the same seed gives the same trace, request for request, and the same counts; another seed another world", async () => {
+  // What `npm run sim -- --seed N` relies on to replay a failing seed (test/trading/sim/cli.ts).
+  for (const seed of [7, 42]) {
+    const first = await runSeed(seed, { trace: true });
+    const again = await runSeed(seed, { trace: true });
+    expect(first.trace.length).toBeGreaterThan(20);
+    expect(again.trace).toEqual(first.trace);
+    expect(again.stats).toEqual(first.stats);
+    expect(again.violations).toEqual(first.violations);
+  }
+  const seven = await runSeed(7, { trace: true });
+  const eight = await runSeed(8, { trace: true });
+  expect(eight.trace).not.toEqual(seven.trace);
+});
+
 describe("the simulation's checker notices", () => {
   const world = () => {
     const files = new Files();
