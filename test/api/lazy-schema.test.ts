@@ -36,3 +36,25 @@ test("the service's schemas built on first use read as before: an open request e
   );
   expect(z.safeParse(hedgeSchema, { id: 1 }).success).toBe(false);
 });
+
+test("every reflection of the stand-in is the built schema's: its keys and their descriptors, its prototype, and what is set, defined or deleted on it", () => {
+  const eager = shape();
+  let built: ReturnType<typeof shape> | undefined;
+  const lazy = lazySchema(() => (built = shape()));
+  // Keys and descriptors (Object.keys, spreading, JSON): the schema's own, enumerable as they are there.
+  expect(Object.keys(lazy)).toEqual(Object.keys(eager));
+  expect(Object.keys({ ...lazy })).toEqual(Object.keys(eager));
+  expect(Object.getOwnPropertyDescriptor(lazy, "_zod")?.enumerable).toBe(Object.getOwnPropertyDescriptor(eager, "_zod")?.enumerable);
+  expect(Object.getOwnPropertyDescriptor(lazy, "no such key")).toBeUndefined();
+  // The prototype: instanceof and the class's methods are the schema's.
+  expect(Object.getPrototypeOf(lazy)).toBe(Object.getPrototypeOf(eager));
+  expect(lazy instanceof (eager.constructor as new () => unknown)).toBe(true);
+  // Written through to the schema itself, and read back from it.
+  (lazy as unknown as Record<string, unknown>).note = "set";
+  expect((built as unknown as Record<string, unknown>).note).toBe("set");
+  Object.defineProperty(lazy, "defined", { value: 42, enumerable: true, configurable: true });
+  expect((built as unknown as Record<string, unknown>).defined).toBe(42);
+  expect(delete (lazy as unknown as Record<string, unknown>).note).toBe(true);
+  expect("note" in built!).toBe(false);
+  expect("defined" in lazy).toBe(true);
+});
