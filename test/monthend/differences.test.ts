@@ -434,3 +434,16 @@ describe("logState: what a hedge's rows add up to", () => {
     });
   });
 });
+
+describe("findDifferences: a hedge the service has in flight", () => {
+  it("a hedge still in flight (submitting or submitted) since before the month is the month's", () => {
+    for (const status of ["submitting", "submitted"] as const) {
+      const result = differencesOf(
+        [],
+        [hedge({ id: "f", client_reference: "F", status, opened_at: "2026-10-31T23:00:00.000Z", filled_at: null })],
+      );
+      expect(result.differences.map((d) => [d.kind, d.hedgeId, d.serviceSays])).toEqual([["service_not_in_log", "f", status]]);
+      expect(result.serviceHedges).toBe(1);
+    }
+  });
+});
