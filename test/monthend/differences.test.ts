@@ -447,3 +447,12 @@ describe("findDifferences: a hedge the service has in flight", () => {
     }
   });
 });
+
+describe("findDifferences: a row the service refused", () => {
+  it("a refused Open that no hedge matches is no difference: the service never held it", () => {
+    const refused = logRow({ hedgeId: null, clientReference: "REFUSED", status: "rejected", errorCode: "exposure_exceeded" });
+    expect(differencesOf([refused], []).differences).toEqual([]);
+    // The same row still in flight is pending: the status alone tells them apart.
+    expect(differencesOf([{ ...refused, status: "submitted", errorCode: null }], []).differences.map((d) => d.kind)).toEqual(["pending"]);
+  });
+});
