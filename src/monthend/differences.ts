@@ -168,7 +168,12 @@ function hedgesOfMonth(book: ServiceBook, month: MonthWindow): ServiceHedge[] {
 /** The rows tied to each hedge, oldest first (grouped once: a month of 5,000 hedges and rows is not 25 million comparisons). */
 function rowsByHedge(attributed: ReadonlyMap<LogRecord, ServiceHedge | null>): Map<ServiceHedge, LogRecord[]> {
   const out = new Map<ServiceHedge, LogRecord[]>();
-  for (const [row, h] of attributed) if (h) out.set(h, [...(out.get(h) ?? []), row]);
+  for (const [row, h] of attributed) {
+    if (!h) continue;
+    const own = out.get(h);
+    if (own) own.push(row);
+    else out.set(h, [row]);
+  }
   for (const rows of out.values()) rows.sort((a, b) => (ms(a.loggedAt) ?? 0) - (ms(b.loggedAt) ?? 0));
   return out;
 }
@@ -234,9 +239,8 @@ function hedgeDifference(h: ServiceHedge, rows: readonly LogRecord[], already: r
         detail: `Open, adds and reductions in the log do not add up to the service's notional.`,
       };
     }
-  } else if (h.status === "closed" && !log.closed && h.exitType === "maturity") {
-    return maturityDifference(h, log.net, { ...base, ...rowRef });
   } else if (h.status === "closed" && !log.closed) {
+    if (h.exitType === "maturity") return maturityDifference(h, log.net, { ...base, ...rowRef });
     return {
       ...base,
       ...rowRef,
@@ -272,7 +276,7 @@ function maturityDifference(
 
 /** Realized records that name no hedge the service listed, and whose client reference no log row has. */
 function unexplainedRecords(realized: readonly RealizedLine[], rows: readonly LogRecord[]): Difference[] {
-  const loggedRefs = new Set(rows.map((r) => r.clientReference).filter((r): r is string => !!r));
+  const loggedRefs = new Set(rows.map((r) => r.clientReference));
   return realized
     .filter((line) => !line.hedgeId && !(line.clientReference && loggedRefs.has(line.clientReference)))
     .map((line) => {

@@ -297,8 +297,7 @@ export interface ServiceHedge {
 }
 
 export const ms = (iso: string | null | undefined): number | null => {
-  if (!iso) return null;
-  const t = utcMs(iso);
+  const t = utcMs(iso); // NaN for a missing or empty time too
   return Number.isFinite(t) ? t : null;
 };
 

@@ -147,4 +147,22 @@ describe("attributeRecords", () => {
     expect(attributeRecords(at("2026-11-02T09:00:00.000Z"), [record]).hedgeOfRecord.get(record)).toBe("h");
     expect(attributeRecords(at("2026-11-02T08:59:59.999Z"), [record]).hedgeOfRecord.get(record)).toBeNull();
   });
+
+  it("never ties a record to a hedge still in flight (submitting or submitted), nor to one of another market, opened at the same time", () => {
+    const record = closed({ hedge_id: undefined, client_reference: undefined });
+    for (const status of ["submitting", "submitted"] as const) {
+      const inFlight = [hedge({ id: "held", client_reference: null }), hedge({ id: "flight", client_reference: null, status })];
+      expect(attributeRecords(inFlight, [record]).hedgeOfRecord.get(record)).toBe("held");
+    }
+    const otherMarket = [hedge({ id: "kes", client_reference: null, market: "USDTKES" })];
+    expect(attributeRecords(otherMarket, [record]).hedgeOfRecord.get(record)).toBeNull();
+  });
+
+  it("takes a size half a cent apart as another size (the edge itself, where a double holds half a cent exactly)", () => {
+    const at = { client_reference: null, opened_at: "2026-11-02T09:00:00.000Z" };
+    // 0.01 − 0.005 is exactly half a cent: not the same size, so neither twin is the record's.
+    const tiny = closed({ hedge_id: undefined, client_reference: undefined, size_usd: 0.005 });
+    const twins = [hedge({ id: "a", ...at, notional_usd: 0.01 }), hedge({ id: "b", ...at, notional_usd: 0.02 })];
+    expect(attributeRecords(twins, [tiny]).hedgeOfRecord.get(tiny)).toBeNull();
+  });
 });

@@ -327,3 +327,132 @@ describe("findDifferences: the words of each difference, as the recon sheet show
     expect(explained.differences.filter((d) => d.kind === "service_not_in_log")).toEqual([]);
   });
 });
+
+describe("findDifferences: the service hedges of the month", () => {
+  it("opened before the next month's first instant; held open from before; closed from the month's first instant; listed closed with no record, opened from it", () => {
+    const listed = [
+      hedge({ id: "dec", client_reference: "DEC", status: "filled", opened_at: "2026-12-01T00:00:00.000Z", filled_at: null }),
+      hedge({ id: "last", client_reference: "LAST", status: "filled", opened_at: "2026-11-30T23:59:59.999Z", filled_at: null }),
+      hedge({ id: "held", client_reference: "HELD", status: "filled", opened_at: "2026-10-15T00:00:00.000Z", filled_at: null }),
+      hedge({ id: "first", client_reference: "FIRST", status: "closed", opened_at: "2026-10-15T00:00:00.000Z", filled_at: null }),
+      hedge({ id: "oct", client_reference: "OCT", status: "closed", opened_at: "2026-10-15T00:00:00.000Z", filled_at: null }),
+      hedge({ id: "bare", client_reference: "BARE", status: "closed", opened_at: "2026-11-01T00:00:00.000Z", filled_at: null }),
+      hedge({ id: "bare-oct", client_reference: "BARE-OCT", status: "closed", opened_at: "2026-10-31T23:59:59.999Z", filled_at: null }),
+    ];
+    const history = [
+      closed({
+        hedge_id: "first",
+        client_reference: "FIRST",
+        opened_at: "2026-10-15T00:00:00.000Z",
+        closed_at: "2026-11-01T00:00:00.000Z",
+      }),
+      closed({ hedge_id: "oct", client_reference: "OCT", opened_at: "2026-10-15T00:00:00.000Z", closed_at: "2026-10-31T23:59:59.999Z" }),
+    ];
+    const result = differencesOf([], listed, history);
+    expect(result.differences.map((d) => [d.kind, d.hedgeId])).toEqual([
+      ["service_not_in_log", "bare"],
+      ["service_not_in_log", "first"],
+      ["service_not_in_log", "held"],
+      ["service_not_in_log", "last"],
+    ]);
+    expect(result.serviceHedges).toBe(4);
+  });
+
+  it("a hedge the list did not return, known from its record of the month, against a log that shows it open", () => {
+    const open = [logRow({ hedgeId: "old1", clientReference: "OLD-1" })];
+    const record = (exit_type: string) =>
+      closed({ hedge_id: "old1", client_reference: "OLD-1", exit_type: exit_type as never, closed_at: "2026-11-20T00:00:00.000Z" });
+    // Closed by a Close the log does not record: the status disagrees.
+    expect(differencesOf(open, [], [record("close")]).differences).toEqual([
+      expect.objectContaining({ kind: "status_mismatch", hedgeId: "old1", serviceSays: "closed (close)" }),
+    ]);
+    // Settled at maturity: how a held hedge ends; its notional is not known (not listed), so there is nothing to compare.
+    expect(differencesOf(open, [], [record("maturity")]).differences).toEqual([]);
+  });
+});
+
+describe("findDifferences: a hedge's rows against the hedge", () => {
+  it("a row still pending among its rows: flagged pending, the hedge's state not compared until the log catches up", () => {
+    const rows = [logRow(), logRow({ action: "close", notional: null, status: "submitted", loggedAt: "2026-11-05T09:00:00Z" })];
+    const { differences } = differencesOf(rows, [hedge({ status: "closed" })], [closed({ exit_type: "close" })]);
+    expect(differences.map((d) => [d.kind, d.logAction, d.serviceSays])).toEqual([["pending", "close", "closed (close)"]]);
+  });
+
+  it("a refused Add beside the Open that went through: the net is the Open's, no difference", () => {
+    const rows = [logRow(), logRow({ action: "add", notional: 5_000, status: "rejected", loggedAt: "2026-11-03T00:00:00.000Z" })];
+    expect(differencesOf(rows, [hedge({ status: "filled", notional_usd: 100_000 })]).differences).toEqual([]);
+  });
+
+  it("a hedge whose rows all failed is flagged even when another hedge has a difference", () => {
+    const rows = [
+      logRow({ action: "add", notional: 5_000, status: "rejected", loggedAt: "2026-11-03T00:00:00.000Z" }),
+      logRow({ hedgeId: "ghost", clientReference: "G", loggedAt: "2026-11-04T00:00:00.000Z" }),
+    ];
+    const { differences } = differencesOf(rows, [hedge({ status: "filled", notional_usd: 100_000 })]);
+    expect(differences.map((d) => [d.kind, d.hedgeId, d.logSays])).toEqual([
+      ["log_unknown_to_service", "ghost", "filled"],
+      ["service_not_in_log", "h1", "only failed or rejected rows"],
+    ]);
+  });
+
+  it("a Close logged on a hedge the service settled at maturity: both say closed, no difference", () => {
+    const rows = [logRow(), logRow({ action: "close", notional: null, status: "closed", loggedAt: "2026-11-05T09:00:00Z" })];
+    expect(differencesOf(rows, [hedge({ status: "closed" })], [closed({ exit_type: "maturity" })]).differences).toEqual([]);
+  });
+
+  it("half a cent apart is a difference, less is rounding: the tolerance at its edge, held, and settled at maturity", () => {
+    // 0.01 − 0.005 is exactly half a cent in binary (0.01 is twice 0.005): the edge itself, where the rule decides.
+    const held = (notional_usd: number) => differencesOf([logRow({ notional: 0.01 })], [hedge({ status: "filled", notional_usd })]);
+    expect(held(0.005).differences).toEqual([expect.objectContaining({ kind: "notional_mismatch", amount: 0.005 })]);
+    expect(held(0.0051).differences).toEqual([]);
+    const settled = (notional_usd: number) =>
+      differencesOf([logRow({ notional: 0.01 })], [hedge({ status: "closed", notional_usd })], [closed({ exit_type: "maturity" })]);
+    expect(settled(0.005).differences).toEqual([
+      expect.objectContaining({ kind: "notional_mismatch", amount: 0.005, serviceSays: "settled at maturity, notional 0.01" }),
+    ]);
+    expect(settled(0.0051).differences).toEqual([]);
+  });
+});
+
+describe("logState: what a hedge's rows add up to", () => {
+  it("no row that went through: nothing held, not closed", () => {
+    expect(logState([])).toEqual({ net: 0, closed: false });
+    expect(logState([logRow({ status: "failed" }), logRow({ action: "add", notional: 5, status: "rejected" })])).toEqual({
+      net: 0,
+      closed: false,
+    });
+  });
+
+  it("a Reduce that leaves half a cent leaves it open; a row whose Action is none of the four changes nothing", () => {
+    expect(logState([logRow({ notional: 100_000 }), logRow({ action: "reduce", notional: 99_999.995 })])).toEqual({
+      net: 0.005,
+      closed: false,
+    });
+    expect(logState([logRow({ notional: 100 }), logRow({ action: "", notional: null }), logRow({ action: "note", notional: 7 })])).toEqual({
+      net: 100,
+      closed: false,
+    });
+  });
+});
+
+describe("findDifferences: a hedge the service has in flight", () => {
+  it("a hedge still in flight (submitting or submitted) since before the month is the month's", () => {
+    for (const status of ["submitting", "submitted"] as const) {
+      const result = differencesOf(
+        [],
+        [hedge({ id: "f", client_reference: "F", status, opened_at: "2026-10-31T23:00:00.000Z", filled_at: null })],
+      );
+      expect(result.differences.map((d) => [d.kind, d.hedgeId, d.serviceSays])).toEqual([["service_not_in_log", "f", status]]);
+      expect(result.serviceHedges).toBe(1);
+    }
+  });
+});
+
+describe("findDifferences: a row the service refused", () => {
+  it("a refused Open that no hedge matches is no difference: the service never held it", () => {
+    const refused = logRow({ hedgeId: null, clientReference: "REFUSED", status: "rejected", errorCode: "exposure_exceeded" });
+    expect(differencesOf([refused], []).differences).toEqual([]);
+    // The same row still in flight is pending: the status alone tells them apart.
+    expect(differencesOf([{ ...refused, status: "submitted", errorCode: null }], []).differences.map((d) => d.kind)).toEqual(["pending"]);
+  });
+});

@@ -634,3 +634,35 @@ describe("a quiet month's sheet says what each empty table means", () => {
     ]);
   });
 });
+
+describe("the Difference column names each kind", () => {
+  it("a notional that disagrees and a status that disagrees, each in its words", () => {
+    const recon = reconcile(
+      monthData({
+        hedges: [
+          hedge({ id: "n1", client_reference: "N-1", status: "filled", notional_usd: 125_000 }),
+          hedge({ id: "s1", client_reference: "S-1", side: "sell", status: "filled" }),
+        ],
+        log: [
+          logRow({ hedgeId: "n1", clientReference: "N-1", notional: 120_000 }),
+          logRow({ hedgeId: "s1", clientReference: "S-1", side: "sell" }),
+          logRow({
+            hedgeId: "s1",
+            clientReference: "S-1",
+            side: "sell",
+            action: "close",
+            notional: null,
+            status: "closed",
+            loggedAt: "2026-11-05T09:00:00Z",
+          }),
+        ],
+      }),
+    );
+    const rows = rowsOf(reconContent(recon));
+    const at = rows.findIndex((r) => r[0] === "Difference");
+    expect(rows.slice(at + 1, at + 3).map((r) => [r[0], r[1], r[8], r[9]])).toEqual([
+      ["Notional disagrees", "n1", "net notional 120,000.00", "notional 125,000.00"],
+      ["Status disagrees", "s1", "closed", "filled, notional 100,000.00"],
+    ]);
+  });
+});

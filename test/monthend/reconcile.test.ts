@@ -1,6 +1,7 @@
 // Reconciliation as plain functions: realized records of the month and their exact totals, open positions, and each kind of difference with the Hedge Log.
 import { reconcile } from "../../src/monthend/reconcile";
 import { logState } from "../../src/monthend/differences";
+import { CONTROLS, controlRecord } from "../../src/trading/log/control-row";
 import { closed, hedge, logRow, monthData, position } from "../support/builders";
 
 describe("realized section", () => {
@@ -471,5 +472,85 @@ describe("the counts the sheet's summary shows", () => {
     const recon = reconcile(monthData({ log: [logRow({ environment: "SANDBOX" as never, hedgeId: "unknown-1" })] }));
     expect(recon.counts).toMatchObject({ logRows: 1, otherEnvironmentLogRows: 0 });
     expect(recon.differences.map((d) => d.kind)).toEqual(["log_unknown_to_service"]);
+  });
+});
+
+describe("control rows in the month (a change of a control, no trade)", () => {
+  const ANN = "fp-00000000000000a1";
+  const BOB = "fp-00000000000000b2";
+  const live = (at: string, from: string, to: string, by: string, key: string) =>
+    controlRecord(
+      {
+        control: CONTROLS.liveApproval,
+        from,
+        to,
+        by,
+        at,
+        environment: "sandbox",
+        account: "0xACCOUNT",
+        hash: null,
+        preparedBy: null,
+        message: "",
+      },
+      key,
+    );
+
+  it("are listed and counted apart, the unticking flagged and noted first; never a log row of the trades nor a difference", () => {
+    const log = [
+      live("2026-11-03T08:00:00.000Z", "on", "off", ANN, "ctl-1"),
+      logRow({ hedgeId: "o1", notional: 100_000, loggedAt: "2026-11-03T09:00:00Z" }),
+      live("2026-11-03T10:00:00.000Z", "off", "on", BOB, "ctl-2"),
+    ];
+    const recon = reconcile(monthData({ log, hedges: [hedge({ id: "o1", status: "filled", notional_usd: 100_000 })] }));
+    expect(recon.differences).toEqual([]);
+    expect(recon.counts).toMatchObject({ logRows: 1, otherEnvironmentLogRows: 0, controls: 2, controlFlags: 1, differences: 0 });
+    expect(recon.controls.map((c) => [c.from, c.to, c.flag !== null])).toEqual([
+      ["on", "off", true],
+      ["off", "on", false],
+    ]);
+    expect(recon.notes).toEqual([
+      `“${CONTROLS.liveApproval}” was unticked once in the period (2026-11-03T08:00:00.000Z by ${ANN}): see Controls changed in the period.`,
+      "Open positions, hedge states and notionals are as of the time generated: the service does not give them as of a past date.",
+    ]);
+  });
+
+  it("a ticking alone flags nothing and adds no note", () => {
+    const recon = reconcile(monthData({ log: [live("2026-11-03T10:00:00.000Z", "off", "on", BOB, "ctl-3")] }));
+    expect(recon.counts).toMatchObject({ logRows: 0, controls: 1, controlFlags: 0, differences: 0 });
+    expect(recon.notes).toEqual([
+      "Open positions, hedge states and notionals are as of the time generated: the service does not give them as of a past date.",
+    ]);
+  });
+});
+
+describe("the summary's counts of rolls and unhedged sides", () => {
+  const H = 3_600_000;
+  const T = Date.parse("2026-11-10T12:00:00.000Z");
+  const iso = (ms: number) => new Date(ms).toISOString();
+  const ended = (id: string, side: "buy" | "sell", from: number, end: number | null) => ({
+    hedge: hedge({
+      id,
+      side,
+      client_reference: `REF-${id}`,
+      opened_at: iso(from),
+      filled_at: iso(from),
+      status: end === null ? "filled" : "closed",
+    }),
+    records:
+      end === null
+        ? []
+        : [closed({ hedge_id: id, client_reference: `REF-${id}`, side, opened_at: iso(from), closed_at: iso(end), exit_type: "maturity" })],
+  });
+
+  it("counts each kind apart: two rolls on one side, the other side unhedged", () => {
+    const book = [
+      ended("b1", "buy", T, T + H),
+      ended("b2", "buy", T + 2 * H, T + 3 * H),
+      ended("b3", "buy", T + 4 * H, null),
+      ended("s1", "sell", T, T + H),
+    ];
+    const recon = reconcile(monthData({ hedges: book.map((b) => b.hedge), history: book.flatMap((b) => b.records) }));
+    expect(recon.sideTime.map((e) => e.kind).sort()).toEqual(["roll", "roll", "unhedged"]);
+    expect(recon.counts).toMatchObject({ rolls: 2, unhedged: 1 });
   });
 });

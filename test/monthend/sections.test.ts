@@ -38,4 +38,13 @@ describe("realized and open sections", () => {
     expect(lines.map((l) => l.hedgeId)).toEqual(["open-sell", null]);
     expect(openTotals(lines)).toMatchObject({ count: 2, netPnlUsd: 0.3 });
   });
+
+  it("open: a position takes only an open hedge of its own market, not one of its side in another market", () => {
+    const book = attributeRecords([hedge({ id: "kes-sell", market: "USDTKES", side: "sell", status: "filled" })], []);
+    const lines = openLines([position({ market: "USDTNGN", side: "sell" }), position({ market: "USDTKES", side: "sell" })], book);
+    expect(lines.map((l) => [l.position.market, l.hedgeId])).toEqual([
+      ["USDTNGN", null],
+      ["USDTKES", "kes-sell"],
+    ]);
+  });
 });
