@@ -50,12 +50,16 @@ interface MutationOptions {
 
 type MutationResult<T> = ApiResult<T> & { idempotencyKey: string };
 
-/** A fresh Idempotency-Key for one logical action. */
+/**
+ * A fresh Idempotency-Key for one logical action: a random (version 4) UUID, laid out from `getRandomValues` so that a
+ * runtime without `crypto.randomUUID` (an older webview, a page not in a secure context) makes the same kind of key.
+ */
 export function newIdempotencyKey(): string {
-  const c = globalThis.crypto;
-  if (typeof c?.randomUUID === "function") return c.randomUUID();
-  const bytes = c.getRandomValues(new Uint8Array(16));
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6] & 0x0f) | 0x40; // version 4
+  bytes[8] = (bytes[8] & 0x3f) | 0x80; // variant 10xx
+  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 /** Checks a request body or query before anything is sent; a bad one is a validation_error naming each field. */
@@ -83,7 +87,8 @@ export class HedgingClient {
   private readonly sender: RequestSender;
   /** The kind of this object's reads: "poll" only on the view `polling()` returns. */
   private kind: CallKind = "action";
-  private pollView: HedgingClient | null = null;
+  /** The view `polling()` returns; the view inherits this field, so its own `polling()` is itself. */
+  private readonly pollView: HedgingClient;
 
   constructor(options: ClientOptions) {
     this.environment = environmentOf(options.apiKey);
@@ -91,6 +96,10 @@ export class HedgingClient {
     this.keyId = keyFingerprint(options.apiKey);
     this.baseUrl = normaliseBaseUrl(options.baseUrl);
     this.sender = new RequestSender({ ...options, baseUrl: this.baseUrl });
+    // An object whose prototype is this client: it shares every field and differs only in its own `kind`.
+    const view = Object.create(this) as HedgingClient;
+    view.kind = "poll";
+    this.pollView = view;
   }
 
   /**
@@ -98,14 +107,6 @@ export class HedgingClient {
    * feed hub does the backing off) and waits behind every action. State-changing calls made through it stay actions.
    */
   polling(): HedgingClient {
-    if (this.kind === "poll") return this;
-    if (!this.pollView) {
-      // An object whose prototype is this client: it shares every field and differs only in its own `kind`.
-      const view = Object.create(this) as HedgingClient;
-      view.kind = "poll";
-      view.pollView = view;
-      this.pollView = view;
-    }
     return this.pollView;
   }
 
@@ -207,7 +208,7 @@ export class HedgingClient {
   ): Promise<MutationResult<z.output<S>>> {
     const idempotencyKey = options.idempotencyKey ?? newIdempotencyKey();
     // Every state-changing request carries its own key: an empty or blank one would go out without it and could act twice.
-    if (typeof idempotencyKey !== "string" || idempotencyKey.trim() === "" || idempotencyKey.trim() !== idempotencyKey) {
+    if (typeof idempotencyKey !== "string" || idempotencyKey === "" || idempotencyKey.trim() !== idempotencyKey) {
       throw new HedgingApiError({
         code: "validation_error",
         status: null,

@@ -187,6 +187,120 @@ describe("requests", () => {
   });
 });
 
+describe("what a refused call says, and the key and hedge id it sends", () => {
+  const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+  test.each<[string, (c: HedgingClient) => Promise<unknown>, string]>([
+    [
+      "quote",
+      (c) => c.quote({ market: "USDTNGN", side: "buy", notional_usd: -5, tenor_days: 5 as 7 }),
+      "Quote request: notional_usd must be greater than 0; tenor_days must be one of 1, 3, 7. Nothing was sent.",
+    ],
+    [
+      "open",
+      (c) => c.open({ market: "USDTNGN", side: "hold" as "buy", notional_usd: 0, tenor_days: 7, client_reference: "D" }),
+      "Open request: side must be buy or sell; notional_usd must be greater than 0. Nothing was sent.",
+    ],
+    [
+      "add",
+      (c) => c.add({ market: "USDTNGN", side: "buy", additional_notional_usd: 0 }),
+      "Add request: additional_notional_usd must be greater than 0. Nothing was sent.",
+    ],
+    [
+      "addById",
+      (c) => c.addById("hdg_01", { additional_notional_usd: -1 }),
+      "Add request: additional_notional_usd must be greater than 0. Nothing was sent.",
+    ],
+    [
+      "decrease",
+      (c) => c.decrease({ market: "USDTNGN", side: "buy", reduce_notional_usd: 0 }),
+      "Reduce request: reduce_notional_usd must be greater than 0. Nothing was sent.",
+    ],
+    ["close", (c) => c.close({ market: "USDTNGN", side: "up" as "buy" }), "Close request: side must be buy or sell. Nothing was sent."],
+    ["list", (c) => c.list({ limit: 501 }), "Hedge list query: limit must be at most 500. Nothing was sent."],
+    ["history", (c) => c.history({ limit: 0 }), "History query: limit must be at least 1. Nothing was sent."],
+  ])("a bad %s names the request and each field with its problem, and sends nothing", async (_name, call, message) => {
+    const error = await caught(call(client()));
+    expect([error.code, error.status, error.message]).toEqual(["validation_error", null, message]);
+    expect(server.received).toHaveLength(0);
+  });
+
+  test("an Idempotency-Key that is not text (a number read from a cell) is refused, naming the header, before anything is sent", async () => {
+    server.setScript(() => ok(ex.openResult));
+    const c = client();
+    for (const key of [42 as unknown as string, ""]) {
+      const error = await caught(
+        c.open({ market: "USDTNGN", side: "buy", notional_usd: 1, tenor_days: 7, client_reference: "D" }, { idempotencyKey: key }),
+      );
+      expect(error).toMatchObject({
+        code: "validation_error",
+        status: null,
+        details: { fields: { "Idempotency-Key": "must be a non-blank key without surrounding spaces" } },
+      });
+      expect(error.message).toBe("POST /hedges needs an Idempotency-Key and was given a blank one. Nothing was sent.");
+    }
+    expect(server.received).toHaveLength(0);
+  });
+
+  test("a key the client makes is a random version 4 UUID, a new one per action", async () => {
+    server.setScript(() => ok(ex.closeResult));
+    const c = client();
+    const first = await c.close({ market: "USDTNGN", side: "buy" });
+    const second = await c.close({ market: "USDTNGN", side: "buy" });
+    expect(first.idempotencyKey).toMatch(UUID_V4);
+    expect(second.idempotencyKey).toMatch(UUID_V4);
+    expect(second.idempotencyKey).not.toBe(first.idempotencyKey);
+    expect(server.received.map((r) => r.headers["idempotency-key"])).toEqual([first.idempotencyKey, second.idempotencyKey]);
+  });
+
+  test("where the runtime has no crypto.randomUUID (an older webview), the key is still a random version 4 UUID", async () => {
+    const real = globalThis.crypto;
+    const withoutUuid = { getRandomValues: (a: Uint8Array) => real.getRandomValues(a) };
+    Object.defineProperty(globalThis, "crypto", { value: withoutUuid, configurable: true, writable: true });
+    try {
+      server.setScript(() => ok(ex.closeResult));
+      const c = client();
+      const keys = [];
+      for (let i = 0; i < 20; i++) keys.push((await c.close({ market: "USDTNGN", side: "buy" })).idempotencyKey);
+      for (const key of keys) expect(key).toMatch(UUID_V4);
+      expect(new Set(keys).size).toBe(20);
+      expect(server.received.map((r) => r.headers["idempotency-key"])).toEqual(keys);
+    } finally {
+      Object.defineProperty(globalThis, "crypto", { value: real, configurable: true, writable: true });
+    }
+  });
+
+  test("a hedge id is sent trimmed and escaped as one path segment; a missing or non-text one is refused, naming hedge_id", async () => {
+    server.setScript((r) => ok(pathOf(r.url).endsWith("/add") ? ex.addResult : ex.hedge));
+    const c = client();
+    await c.get(" hdg_01 ");
+    await c.addById(" hdg/01 ", { additional_notional_usd: 5000 });
+    expect(server.received.map((r) => `${r.method} ${r.url}`)).toEqual(["GET /v2/hedges/hdg_01", "POST /v2/hedges/hdg%2F01/add"]);
+    for (const id of [42 as unknown as string, undefined as unknown as string, "  "]) {
+      for (const call of [() => c.get(id), () => c.addById(id, { additional_notional_usd: 5000 })]) {
+        const error = await caught(call());
+        expect([error.code, error.status, error.details, error.message]).toEqual([
+          "validation_error",
+          null,
+          { fields: { hedge_id: "is required" } },
+          "hedge_id is required. Nothing was sent.",
+        ]);
+      }
+    }
+    expect(server.received).toHaveLength(2);
+  });
+
+  test("polling() is one view, whose own polling() is itself: its reads are polls, one attempt each", async () => {
+    server.setScript(() => fail(503, "service_unavailable"));
+    const c = client();
+    const view = c.polling();
+    expect(c.polling()).toBe(view);
+    expect(view.polling()).toBe(view);
+    await expect(view.polling().markets()).rejects.toMatchObject({ code: "service_unavailable" });
+    expect(server.received).toHaveLength(1);
+  });
+});
+
 describe("errors", () => {
   const serviceCodes = Object.entries(SERVICE_ERROR_STATUS);
 
