@@ -47,13 +47,7 @@ export interface RollCost {
  * check it): a window of 0 (or less) closes nothing early, as the first look inside it is after the maturity; at most
  * 24 h, the shortest tenor, the first look inside a hedge's window is always after it opened (`rollAt > at` guards it).
  */
-export function deskProgram(
-  days: number,
-  tenor: Tenor,
-  roll: RollMode,
-  rollWithinHours = 24,
-  lookMs = HOUR_MS,
-): ProgramHedge[] {
+export function deskProgram(days: number, tenor: Tenor, roll: RollMode, rollWithinHours = 24, lookMs = HOUR_MS): ProgramHedge[] {
   const held = (t: Tenor): ProgramHedge => ({ tenor: t, heldFraction: 1, closedEarly: false });
   if (roll === "at maturity") return programTenors(days, tenor).map(held);
   const end = days * DAY_MS;
@@ -64,11 +58,7 @@ export function deskProgram(
     const maturity = at + t * DAY_MS;
     const rollAt = Math.floor((maturity - windowMs) / lookMs) * lookMs + lookMs; // the first look strictly inside the window
     const share = (until: number) => (until - at) / (t * DAY_MS);
-    if (
-      rollAt > at &&
-      rollAt < Math.min(end, maturity) &&
-      !opensInsideWindow(tenorFor(tenor, end - rollAt), rollWithinHours)
-    ) {
+    if (rollAt > at && rollAt < Math.min(end, maturity) && !opensInsideWindow(tenorFor(tenor, end - rollAt), rollWithinHours)) {
       out.push({ tenor: t, heldFraction: share(rollAt), closedEarly: true });
       at = rollAt;
     } else if (maturity > end) {
