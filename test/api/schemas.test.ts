@@ -328,10 +328,14 @@ describe("zod in a page", () => {
       page.document = {};
       try {
         // eslint-disable-next-line @typescript-eslint/no-require-imports
-        const zod = require("zod/mini") as { config(): { jitless?: boolean } };
+        const zod = require("zod/mini") as { config(c?: { jitless?: boolean }): { jitless?: boolean } };
+        // zod keeps one configuration for the whole process (on globalThis): cleared, so only this load can set it.
+        const before = zod.config().jitless;
+        zod.config({ jitless: undefined });
         // eslint-disable-next-line @typescript-eslint/no-require-imports
         require("../../src/api/schemas");
         inPage = zod.config().jitless;
+        zod.config({ jitless: before });
       } finally {
         delete page.document;
       }
