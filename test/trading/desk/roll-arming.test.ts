@@ -726,4 +726,59 @@ describe("armed rolls over a scripted service", () => {
     await w.arming.poll();
     expect(w.sends).toEqual([{ idempotencyKeys: [rollKey(REF, 0)] }]);
   });
+
+  it("a listing failing just after a roll is told to onError, and the new hedge armed at the next listing", async () => {
+    const w = world();
+    w.answer(async () => {
+      w.hedges.push(open({ id: "h-2", client_reference: REF, maturity_at: "2026-12-07T17:00:00Z" }));
+      w.down(true);
+      return { rows: [sentRow("submitted")], skipped: [] };
+    });
+    await w.arming.poll();
+    w.hedges[0].status = "closed";
+    w.at(MATURITY);
+    await w.arming.poll();
+    expect(w.errors).toEqual([new Error("service_unavailable")]);
+    w.down(false);
+    w.at(T0 + ARM_REFRESH_MS);
+    await w.arming.poll();
+    expect(w.state()[0]).toMatch(/^armed: .*matures 2026-12-07 17:00 UTC/);
+  });
+
+  it("without a proposal listener, a side proposed is still shown proposed", async () => {
+    const w = world({ plan: null, onPropose: undefined });
+    await w.arming.poll();
+    w.hedges[0].status = "closed";
+    w.at(MATURITY);
+    await expect(w.arming.poll()).resolves.toBeUndefined();
+    expect(w.state()[0]).toMatch(/^proposed: .*no proposal yet/);
+  });
+
+  it("without an error listener, a poll started by start() that fails (its first, or the timer's) raises nothing unhandled", async () => {
+    const unhandled: unknown[] = [];
+    const catcher = (e: unknown) => unhandled.push(e);
+    process.on("unhandledRejection", catcher);
+    try {
+      const onPropose = () => {
+        throw new Error("the pane's listener");
+      };
+      const first = world({ plan: null, onPropose, onError: undefined });
+      first.hedges[0].status = "closed";
+      first.history.push(closed({ market: "USDTNGN", side: "buy", exit_type: "maturity", closed_at: new Date(MATURITY).toISOString() }));
+      first.at(MATURITY + 3_600_000);
+      first.arming.start();
+      first.arming.stop();
+      const later = world({ plan: null, onPropose, onError: undefined, pollMs: 250 });
+      later.arming.start();
+      await new Promise((r) => setTimeout(r, 50));
+      later.hedges[0].status = "closed";
+      later.at(MATURITY);
+      await new Promise((r) => setTimeout(r, 400));
+      later.arming.stop();
+      await new Promise((r) => setTimeout(r, 50));
+      expect([first.state()[0].split(":")[0], later.state()[0].split(":")[0], unhandled]).toEqual(["proposed", "proposed", []]);
+    } finally {
+      process.off("unhandledRejection", catcher);
+    }
+  });
 });
