@@ -98,7 +98,7 @@ export class HedgingClient {
    * feed hub does the backing off) and waits behind every action. State-changing calls made through it stay actions.
    */
   polling(): HedgingClient {
-    if (this.kind === "poll") return this;
+    // The view's own pollView is itself: polling() of the view is the view.
     if (!this.pollView) {
       // An object whose prototype is this client: it shares every field and differs only in its own `kind`.
       const view = Object.create(this) as HedgingClient;
@@ -207,7 +207,7 @@ export class HedgingClient {
   ): Promise<MutationResult<z.output<S>>> {
     const idempotencyKey = options.idempotencyKey ?? newIdempotencyKey();
     // Every state-changing request carries its own key: an empty or blank one would go out without it and could act twice.
-    if (typeof idempotencyKey !== "string" || idempotencyKey.trim() === "" || idempotencyKey.trim() !== idempotencyKey) {
+    if (typeof idempotencyKey !== "string" || idempotencyKey === "" || idempotencyKey.trim() !== idempotencyKey) {
       throw new HedgingApiError({
         code: "validation_error",
         status: null,

@@ -36,3 +36,17 @@ test("the service's schemas built on first use read as before: an open request e
   );
   expect(z.safeParse(hedgeSchema, { id: 1 }).success).toBe(false);
 });
+
+test("a reflective look at the stand-in sees the schema (its keys, descriptors, prototype), and what is set, defined or deleted on it lands on the schema", () => {
+  const built = shape() as unknown as Record<string, unknown>;
+  const lazy = lazySchema(() => built) as unknown as Record<string, unknown>;
+  expect(Reflect.ownKeys(lazy)).toEqual(Reflect.ownKeys(built));
+  expect(Object.getPrototypeOf(lazy)).toBe(Object.getPrototypeOf(built));
+  expect(Object.getOwnPropertyDescriptor(lazy, "_zod")).toEqual({ ...Object.getOwnPropertyDescriptor(built, "_zod"), configurable: true });
+  expect(Object.getOwnPropertyDescriptor(lazy, "no such key")).toBeUndefined();
+  lazy.note = "set";
+  Object.defineProperty(lazy, "defined", { value: 7, enumerable: true, configurable: true });
+  expect([built.note, built.defined]).toEqual(["set", 7]);
+  delete lazy.note;
+  expect("note" in built).toBe(false);
+});
