@@ -89,6 +89,11 @@ describe("request schemas", () => {
     expect(s.keyScopesOf({ key_scopes: ["read", " ", ""] })).toEqual(["read"]);
   });
 
+  test("the key's scopes are unknown (null) when the service does not say them as a list of texts: the pane then does not claim what the key may do", () => {
+    expect(s.keyScopesOf({ key_scopes: [" Trade ", "READ"] })).toEqual(["trade", "read"]);
+    for (const said of [undefined, "trade", ["trade", 7], [null]]) expect(s.keyScopesOf({ key_scopes: said })).toBeNull();
+  });
+
   test("a field that breaks several rules is told the first", () => {
     expect(s.fieldErrors(s.listQuerySchema.safeParse({ limit: 0.5 }).error!, { limit: 0.5 })).toEqual({ limit: "must be a whole number" });
   });
