@@ -1010,8 +1010,8 @@ describe("the keys and views the client makes", () => {
     expect(keys[1]).not.toBe(keys[0]);
     const randomUUID = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(globalThis.crypto), "randomUUID")!;
     Object.defineProperty(globalThis.crypto, "randomUUID", { value: undefined, configurable: true });
-    const bytes = jest.spyOn(globalThis.crypto, "getRandomValues").mockImplementation(<T extends ArrayBufferView | null>(a: T) => {
-      (a as unknown as Uint8Array).set(Array.from({ length: 16 }, (_, i) => i * 17));
+    const bytes = jest.spyOn(globalThis.crypto, "getRandomValues").mockImplementation((a: ArrayBufferView) => {
+      (a as Uint8Array).set(Array.from({ length: 16 }, (_, i) => i * 17));
       return a;
     });
     try {
