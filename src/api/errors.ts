@@ -69,7 +69,6 @@ interface HedgingApiErrorInit {
   status: number | null;
   details?: Record<string, unknown> | null;
   retryAfterMs?: number | null;
-  cause?: unknown;
 }
 
 export class HedgingApiError extends Error {
@@ -80,7 +79,7 @@ export class HedgingApiError extends Error {
   readonly retryAfterMs: number | null;
 
   constructor(init: HedgingApiErrorInit) {
-    super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
+    super(init.message);
     this.name = "HedgingApiError";
     this.code = init.code;
     this.status = init.status;

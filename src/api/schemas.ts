@@ -449,7 +449,7 @@ export function fieldErrors(error: z.core.$ZodError, input?: unknown): Record<st
   const fields: Record<string, string> = {};
   for (const issue of error.issues) {
     const key = issuePath(issue.path);
-    const missing = input !== undefined && issue.path.length > 0 && valueAt(input, issue.path) === undefined;
+    const missing = input !== undefined && valueAt(input, issue.path) === undefined; // at the root (no path), valueAt is the input itself
     if (!(key in fields)) fields[key] = missing ? "is required" : issue.message;
   }
   return fields;

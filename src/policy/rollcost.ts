@@ -43,15 +43,11 @@ export interface RollCost {
  * `lookMs` from the start: hourly by default, the analyst's way): each hedge is closed at the first look after it came
  * inside Roll within of its maturity (strictly) and the next opened then by the tenor rule over the time left, unless
  * that next hedge would be inside its own window (then it is held to maturity: no churn); a hedge still open at the
- * value date (the 1-day one when less than a day was left) is closed then.
+ * value date (the 1-day one when less than a day was left) is closed then. Roll within is 0 to 24 h (the callers
+ * check it): a window of 0 (or less) closes nothing early, as the first look inside it is after the maturity; at most
+ * 24 h, the shortest tenor, the first look inside a hedge's window is always after it opened (`rollAt > at` guards it).
  */
-export function deskProgram(
-  days: number,
-  tenor: Tenor,
-  roll: RollMode = "at maturity",
-  rollWithinHours = 24,
-  lookMs = HOUR_MS,
-): ProgramHedge[] {
+export function deskProgram(days: number, tenor: Tenor, roll: RollMode, rollWithinHours = 24, lookMs = HOUR_MS): ProgramHedge[] {
   const held = (t: Tenor): ProgramHedge => ({ tenor: t, heldFraction: 1, closedEarly: false });
   if (roll === "at maturity") return programTenors(days, tenor).map(held);
   const end = days * DAY_MS;
@@ -62,12 +58,7 @@ export function deskProgram(
     const maturity = at + t * DAY_MS;
     const rollAt = Math.floor((maturity - windowMs) / lookMs) * lookMs + lookMs; // the first look strictly inside the window
     const share = (until: number) => (until - at) / (t * DAY_MS);
-    if (
-      windowMs > 0 &&
-      rollAt > at &&
-      rollAt < Math.min(end, maturity) &&
-      !opensInsideWindow(tenorFor(tenor, end - rollAt), rollWithinHours)
-    ) {
+    if (rollAt > at && rollAt < Math.min(end, maturity) && !opensInsideWindow(tenorFor(tenor, end - rollAt), rollWithinHours)) {
       out.push({ tenor: t, heldFraction: share(rollAt), closedEarly: true });
       at = rollAt;
     } else if (maturity > end) {

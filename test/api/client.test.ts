@@ -1061,3 +1061,66 @@ describe("answers in the forms the spec leaves open (over HTTP)", () => {
     expect((await c.list()).data[0]).toMatchObject({ side: "long", opened_at: "2026-11-22T10:00:00Z", filled_at: "2026-11-22T10:00:00Z" });
   });
 });
+
+describe("a request refused before anything is sent: what the person reads", () => {
+  test("each call names its request, then every bad field and its fix, joined by '; '", async () => {
+    const c = client();
+    const bad = { market: "", side: "long" } as unknown as { market: string; side: "buy" };
+    const cases: Array<[string, Promise<unknown>]> = [
+      ["Quote request", c.quote({ ...bad, notional_usd: 1000, tenor_days: 7 })],
+      ["Open request", c.open({ ...bad, notional_usd: 1000, tenor_days: 7 })],
+      ["Add request", c.add({ ...bad, additional_notional_usd: 1000 })],
+      ["Reduce request", c.decrease({ ...bad, reduce_notional_usd: 1000 })],
+      ["Close request", c.close(bad)],
+    ];
+    for (const [what, call] of cases) {
+      expect((await caught(call)).message).toBe(
+        `${what}: market must be a market symbol such as USDTNGN; side must be buy or sell. Nothing was sent.`,
+      );
+    }
+    expect((await caught(c.addById("hdg_01", { additional_notional_usd: 0 }))).message).toBe(
+      "Add request: additional_notional_usd must be greater than 0. Nothing was sent.",
+    );
+    expect((await caught(c.list({ limit: 0 }))).message).toBe("Hedge list query: limit must be at least 1. Nothing was sent.");
+    expect((await caught(c.history({ from: "yesterday" }))).message).toBe(
+      "History query: from must be an ISO 8601 UTC timestamp. Nothing was sent.",
+    );
+    expect(server.received).toHaveLength(0);
+  });
+
+  test("a blank or missing Idempotency-Key, or one that is no text, names the field and its fix", async () => {
+    const c = client();
+    for (const key of ["", 42 as unknown as string]) {
+      const error = await caught(c.close({ market: "USDTNGN", side: "buy" }, { idempotencyKey: key }));
+      expect([error.code, error.details]).toEqual([
+        "validation_error",
+        { fields: { "Idempotency-Key": "must be a non-blank key without surrounding spaces" } },
+      ]);
+    }
+    expect(server.received).toHaveLength(0);
+  });
+
+  test("a hedge id that is blank or no text is refused naming hedge_id; one pasted with spaces around it is asked trimmed", async () => {
+    server.setScript(() => ok(ex.hedge));
+    const c = client();
+    for (const id of ["", undefined as unknown as string]) {
+      const error = await caught(c.get(id));
+      expect([error.code, error.details, error.message]).toEqual([
+        "validation_error",
+        { fields: { hedge_id: "is required" } },
+        "hedge_id is required. Nothing was sent.",
+      ]);
+    }
+    expect(server.received).toHaveLength(0);
+    await c.get(" hdg_01 ");
+    expect(server.received.map((r) => r.url)).toEqual(["/v2/hedges/hdg_01"]);
+  });
+});
+
+describe("the keys and views the client makes", () => {
+  test("polling() is one view per client (the feeds' reads share its queue and counts), and the view's own view is itself", () => {
+    const c = client();
+    const view = c.polling();
+    expect([c.polling() === view, view.polling() === view, view === c]).toEqual([true, true, false]);
+  });
+});

@@ -89,6 +89,11 @@ describe("request schemas", () => {
     expect(s.keyScopesOf({ key_scopes: ["read", " ", ""] })).toEqual(["read"]);
   });
 
+  test("the key's scopes are unknown (null) when the service does not say them as a list of texts: the pane then does not claim what the key may do", () => {
+    expect(s.keyScopesOf({ key_scopes: [" Trade ", "READ"] })).toEqual(["trade", "read"]);
+    for (const said of [undefined, "trade", ["trade", 7], [null]]) expect(s.keyScopesOf({ key_scopes: said })).toBeNull();
+  });
+
   test("a field that breaks several rules is told the first", () => {
     expect(s.fieldErrors(s.listQuerySchema.safeParse({ limit: 0.5 }).error!, { limit: 0.5 })).toEqual({ limit: "must be a whole number" });
   });
@@ -265,5 +270,81 @@ describe("the tolerant reader", () => {
       expect(r.success).toBe(true);
       expect(s.addResultOf(r.data!, 5000)).toMatchObject(expected);
     }
+  });
+});
+
+/** What a person reads when an answer or a request is refused: the field and what it must be (invalid_response's message, validation_error's details.fields). */
+describe("the words of a refusal", () => {
+  const fieldsOf = (schema: { safeParse(v: unknown): { error?: unknown } }, input: unknown) =>
+    s.fieldErrors(schema.safeParse(input).error as Parameters<typeof s.fieldErrors>[0], input);
+
+  test("a time or a settlement date sent as a number is refused with what it must be, not zod's type words", () => {
+    expect(fieldsOf(s.hedgeSchema, { ...ex.hedge, opened_at: 1764522000 })).toEqual({
+      opened_at: "must be an ISO 8601 timestamp with a UTC offset, e.g. 2026-11-30T17:00:00Z",
+    });
+    expect(fieldsOf(s.positionSchema, { ...ex.position, maturity_at: 20261130 })).toEqual({
+      maturity_at: "must be an ISO 8601 settlement date or timestamp with a UTC offset, e.g. 2026-11-30 or 2026-11-30T17:00:00Z",
+    });
+  });
+
+  test("a side sent as a number, or empty, is refused saying a side is buy or sell", () => {
+    expect(fieldsOf(s.hedgeSchema, { ...ex.hedge, side: 1 })).toEqual({ side: "must be a side as text (buy or sell)" });
+    expect(fieldsOf(s.hedgeSchema, { ...ex.hedge, side: "" })).toEqual({ side: "must be a side (buy or sell)" });
+  });
+
+  test("a quote whose carry lacks its total is refused naming carry.total_usdc (the cost a roll is priced by)", () => {
+    const { total_usdc: _, ...carry } = ex.quote.carry;
+    expect(Object.keys(fieldsOf(s.quoteSchema, { ...ex.quote, carry }))).toEqual(["carry.total_usdc"]);
+    expect(s.quoteSchema.parse(ex.quote).carry).toEqual(ex.quote.carry);
+  });
+
+  test("a decimal string with an exponent of two digits or more is read whole", () => {
+    const balance = (value: string) => s.accountSchema.safeParse({ ...ex.account, balance_usdc: value }).data?.balance_usdc;
+    expect([balance("1e10"), balance("2.5E-10"), balance("-3e+12")]).toEqual([1e10, 2.5e-10, -3e12]);
+  });
+
+  test("a request's market, client reference, list status and limit are refused naming the fix", () => {
+    const open = { market: "", side: "buy", notional_usd: 1000, tenor_days: 7, client_reference: "x".repeat(129) };
+    expect(fieldsOf(s.openRequestSchema, open)).toEqual({
+      market: "must be a market symbol such as USDTNGN",
+      client_reference: "must be at most 128 characters",
+    });
+    expect(s.openRequestSchema.safeParse({ ...open, market: "USDTNGN", client_reference: "x".repeat(128) }).success).toBe(true);
+    expect(fieldsOf(s.listQuerySchema, { status: "open", limit: 0 })).toEqual({
+      status: "must be one of submitting, submitted, filled, failed, closed",
+      limit: "must be at least 1",
+    });
+  });
+
+  test("history's from and to: a time with a UTC offset, Z or +01:00 (a closed_at as the service sent it pages on); anything else refused", () => {
+    expect(s.historyQuerySchema.safeParse({ from: "2026-11-01T00:00:00Z", to: "2026-11-30T18:00:00+01:00" }).success).toBe(true);
+    expect(fieldsOf(s.historyQuerySchema, { from: "2026-11-01T00:00:00", to: "30/11/2026" })).toEqual({
+      from: "must be an ISO 8601 UTC timestamp",
+      to: "must be an ISO 8601 UTC timestamp",
+    });
+  });
+});
+
+describe("zod in a page", () => {
+  test("with a document (the pane, whose Content-Security-Policy allows no eval) zod is told jitless before any schema is built", () => {
+    const page = globalThis as { document?: unknown };
+    let inPage: unknown;
+    jest.isolateModules(() => {
+      page.document = {};
+      try {
+        // eslint-disable-next-line @typescript-eslint/no-require-imports
+        const zod = require("zod/mini") as { config(c?: { jitless?: boolean }): { jitless?: boolean } };
+        // zod keeps one configuration for the whole process (on globalThis): cleared, so only this load can set it.
+        const before = zod.config().jitless;
+        zod.config({ jitless: undefined });
+        // eslint-disable-next-line @typescript-eslint/no-require-imports
+        require("../../src/api/schemas");
+        inPage = zod.config().jitless;
+        zod.config({ jitless: before });
+      } finally {
+        delete page.document;
+      }
+    });
+    expect(inPage).toBe(true);
   });
 });

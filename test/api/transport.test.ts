@@ -128,6 +128,19 @@ describe("the transport's answers", () => {
     );
     expect(refused).toBe("fetch failed");
   });
+
+  test("a browser's network error (a TypeError without a cause) reaches the person as itself: network_error, could not reach the host, Failed to fetch", async () => {
+    const fetchSpy = jest.spyOn(globalThis, "fetch").mockRejectedValue(new TypeError("Failed to fetch"));
+    try {
+      const e = await caught(client().account());
+      expect([e.code, e.message]).toEqual([
+        "network_error",
+        `GET /account could not reach ${new URL(server.baseUrl).host}: Failed to fetch`,
+      ]);
+    } finally {
+      fetchSpy.mockRestore();
+    }
+  });
 });
 
 describe("what the transport asks the page's fetch for", () => {

@@ -86,7 +86,7 @@ test("the quotes asked: each early end's exit (its ending size, its tenor), each
       ask("USDTNGN", "sell", 50_000, 1),
       ...[...new Set(buyProgram)].map((t) => ask("USDTNGN", "buy", 100_000, t)),
       ...[...new Set(sellProgram)].map((t) => ask("USDTNGN", "sell", 50_000, t)),
-      ...deskProgram(3, 7).map((h) => ask("USDTKES", "buy", 10_000, h.tenor)), // a maturity: no exit asked
+      ...deskProgram(3, 7, "at maturity").map((h) => ask("USDTKES", "buy", 10_000, h.tenor)), // a maturity: no exit asked
     ]).filter((k, i, all) => all.indexOf(k) === i),
   );
 });
@@ -125,7 +125,7 @@ test("each side's program beside ROLLCOST's fees + carry + exit impact for its s
       mode: "at maturity",
       realizedUsd: 11,
       quotedUsd: Math.round(quoted(10_000, 3, 7, "at maturity") * 100),
-      quotedHedges: deskProgram(3, 7).length,
+      quotedHedges: deskProgram(3, 7, "at maturity").length,
     },
     {
       market: "USDTNGN",

@@ -539,4 +539,246 @@ describe("armed rolls over a scripted service", () => {
       jest.useRealTimers();
     }
   });
+
+  it("without a clock given, the arming reads the computer's own (the pane's way)", async () => {
+    const w = world({ now: undefined });
+    await w.arming.poll();
+    expect(w.state()[0]).toMatch(/^armed: USDTNGN buy /);
+  });
+
+  it("without an error listener (the pane may give none): a failing listing, a service not answering at the maturity, a send that throws and a listing failing after the roll leave the arming working", async () => {
+    const w = world({ onError: undefined });
+    w.down(true);
+    await expect(w.arming.poll()).resolves.toBeUndefined();
+    w.down(false);
+    await w.arming.poll();
+    w.at(MATURITY + 1);
+    w.down(true);
+    await expect(w.arming.poll()).resolves.toBeUndefined();
+    expect(w.state()[0]).toMatch(/^armed: /);
+    w.down(false);
+    w.hedges[0].status = "closed";
+    w.answer(async () => {
+      throw new Error("The preview has a blocker.");
+    });
+    await expect(w.arming.poll()).resolves.toBeUndefined();
+    expect(w.state()[0]).toMatch(/^not_rolled: .*The preview has a blocker\.$/);
+    const r = world({ onError: undefined });
+    r.answer(async () => {
+      r.hedges.push(open({ id: "h-2", client_reference: REF, maturity_at: "2026-12-07T17:00:00Z" }));
+      r.down(true); // the listing after the roll fails
+      return { rows: [sentRow("submitted")], skipped: [] };
+    });
+    await r.arming.poll();
+    r.hedges[0].status = "closed";
+    r.at(MATURITY);
+    await expect(r.arming.poll()).resolves.toBeUndefined();
+    expect(r.state()[0]).toMatch(/^rolled: /);
+  });
+
+  it("a poll started by start() that fails (a pane's listener throwing) is told to onError: the first poll's and the timer's", async () => {
+    jest.useFakeTimers();
+    try {
+      const onPropose = () => {
+        throw new Error("the pane's listener");
+      };
+      const first = world({ plan: null, onPropose });
+      first.hedges[0].status = "closed";
+      first.history.push(closed({ market: "USDTNGN", side: "buy", exit_type: "maturity", closed_at: new Date(MATURITY).toISOString() }));
+      first.at(MATURITY + 3_600_000);
+      first.arming.start();
+      await jest.advanceTimersByTimeAsync(0);
+      first.arming.stop();
+      expect(first.errors).toEqual([new Error("the pane's listener")]);
+      const later = world({ plan: null, onPropose, pollMs: 1_000 });
+      later.arming.start();
+      await jest.advanceTimersByTimeAsync(0);
+      expect(later.errors).toEqual([]);
+      later.hedges[0].status = "closed";
+      later.at(MATURITY);
+      await jest.advanceTimersByTimeAsync(1_000);
+      later.arming.stop();
+      expect(later.errors).toEqual([new Error("the pane's listener")]);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  it("each side of a market armed on its own; a hedge of a side the spec does not list is not armed", async () => {
+    const w = world();
+    w.hedges.push(
+      open({ id: "h-sell", side: "sell", maturity_at: "2026-12-01T17:00:00Z" }),
+      open({ id: "h-long", market: "USDTNGN", side: "long", maturity_at: "2026-12-02T17:00:00Z" }),
+    );
+    await w.arming.poll();
+    expect(w.arming.views().map((v) => `${v.market} ${v.side} ${v.state} ${new Date(v.maturityMs).toISOString()}`)).toEqual([
+      "USDTNGN sell armed 2026-12-01T17:00:00.000Z", // listed newest first
+      "USDTNGN buy armed 2026-11-30T17:00:00.000Z",
+    ]);
+  });
+
+  it("a hedge still being submitted holds the side: disarmed, nothing sent", async () => {
+    const w = world();
+    await w.arming.poll();
+    w.hedges[0].status = "closed";
+    w.hedges.push(open({ id: "h-hand", client_reference: "DEAL-7", status: "submitting", maturity_at: null }));
+    w.at(MATURITY);
+    await w.arming.poll();
+    expect(w.sends).toEqual([]);
+    expect(w.state()[0]).toMatch(/^disarmed: .*another hedge is open on the side/);
+  });
+
+  it("the pane is told each change as it happens: armed when listed, rolling while the Open is sent", async () => {
+    const w = world();
+    await w.arming.poll();
+    expect(w.views).toEqual([
+      ["armed: USDTNGN buy armed: matures 2026-11-30 17:00 UTC; the next Open is sent once the service shows it settled."],
+    ]);
+    w.hedges[0].status = "closed";
+    w.at(MATURITY);
+    await w.arming.poll();
+    expect(w.views[1]).toEqual(["rolling: USDTNGN buy matured 2026-11-30 17:00 UTC: sending the next Open…"]);
+  });
+
+  it("a side the history shows settled is shown unhedged since its maturity before it is judged", async () => {
+    const w = world();
+    w.hedges[0].status = "closed";
+    w.history.push(closed({ market: "USDTNGN", side: "buy", exit_type: "maturity", closed_at: new Date(MATURITY).toISOString() }));
+    w.at(MATURITY + 3_600_000);
+    await w.arming.poll();
+    expect(w.views[0]).toEqual(["armed: USDTNGN buy unhedged since 2026-11-30 17:00 UTC."]);
+  });
+
+  it("a side left (target 0) and seen again days later settled at a newer maturity is armed for that one", async () => {
+    const w = world();
+    w.plan([]);
+    await w.arming.poll();
+    w.hedges[0].status = "closed";
+    w.at(MATURITY);
+    await w.arming.poll();
+    expect(w.state()[0]).toMatch(/^disarmed: .*its target is 0 now/);
+    // Meanwhile (the pane asleep) the side was hedged by hand and that hedge settled a week later.
+    const later = MATURITY + 7 * 86_400_000;
+    w.history.push(closed({ market: "USDTNGN", side: "buy", exit_type: "maturity", closed_at: new Date(later).toISOString() }));
+    w.plan([row(1)]);
+    w.at(later + 3_600_000);
+    await w.arming.poll();
+    expect(w.state()).toEqual([UNHEDGED.replace("2026-11-30", "2026-12-07") + FOUND]);
+  });
+
+  it("rolled elsewhere into a hedge that shows no maturity yet: the hedges listed again at each poll, whatever the other sides", async () => {
+    const w = world();
+    w.hedges.push(open({ id: "h-sell", side: "sell", maturity_at: "2026-12-07T17:00:00Z" }));
+    await w.arming.poll();
+    w.hedges[0].status = "closed";
+    w.hedges.push(
+      open({
+        id: "h-b",
+        client_reference: REF,
+        status: "submitted",
+        opened_at: new Date(MATURITY + 1_000).toISOString(),
+        maturity_at: null,
+      }),
+    );
+    w.at(MATURITY + 2_000);
+    await w.arming.poll();
+    expect(w.state()).toContainEqual(expect.stringMatching(/^rolled_elsewhere: USDTNGN buy /));
+    const lists = () => w.asked.filter((a) => a === "history").length;
+    const before = lists();
+    await w.arming.poll();
+    await w.arming.poll();
+    expect(lists()).toBe(before + 2);
+  });
+
+  it("proposed, disarmed or not sent: the hedges are not listed again before ARM_REFRESH_MS (only a roll lists them at once)", async () => {
+    const lists = (w: ReturnType<typeof world>) => w.asked.filter((a) => a === "history").length;
+    const proposed = world({ plan: null });
+    const disarmed = world();
+    disarmed.plan([]);
+    const refused = world();
+    refused.answer(async () => ({ rows: [sentRow("rejected", "Balance too low.")], skipped: [] }));
+    for (const w of [proposed, disarmed, refused]) {
+      await w.arming.poll();
+      w.hedges[0].status = "closed";
+      w.at(MATURITY);
+      await w.arming.poll();
+      expect([w.state()[0].split(":")[0], lists(w)]).toEqual([w.state()[0].split(":")[0], 1]);
+    }
+    expect([proposed, disarmed, refused].map((w) => w.state()[0].split(":")[0])).toEqual(["proposed", "disarmed", "not_rolled"]);
+  });
+
+  it("a send that answers with no row and nothing skipped: not rolled, nothing was sent", async () => {
+    const w = world();
+    w.answer(async () => ({ rows: [], skipped: [] }));
+    await w.arming.poll();
+    w.hedges[0].status = "closed";
+    w.at(MATURITY);
+    await w.arming.poll();
+    expect(w.state()).toEqual(["not_rolled: USDTNGN buy unhedged since 2026-11-30 17:00 UTC: the roll was not sent — nothing was sent"]);
+  });
+
+  it("the other side of the market: a hedge typed by hand under the roll's reference is not this side's roll, and its open hedge does not take this side", async () => {
+    const w = world();
+    await w.arming.poll();
+    w.hedges[0].status = "closed";
+    w.hedges.push(open({ id: "h-sell", side: "sell", client_reference: REF, maturity_at: null }));
+    w.at(MATURITY);
+    await w.arming.poll();
+    expect(w.sends).toEqual([{ idempotencyKeys: [rollKey(REF, 0)] }]);
+  });
+
+  it("a listing failing just after a roll is told to onError, and the new hedge armed at the next listing", async () => {
+    const w = world();
+    w.answer(async () => {
+      w.hedges.push(open({ id: "h-2", client_reference: REF, maturity_at: "2026-12-07T17:00:00Z" }));
+      w.down(true);
+      return { rows: [sentRow("submitted")], skipped: [] };
+    });
+    await w.arming.poll();
+    w.hedges[0].status = "closed";
+    w.at(MATURITY);
+    await w.arming.poll();
+    expect(w.errors).toEqual([new Error("service_unavailable")]);
+    w.down(false);
+    w.at(T0 + ARM_REFRESH_MS);
+    await w.arming.poll();
+    expect(w.state()[0]).toMatch(/^armed: .*matures 2026-12-07 17:00 UTC/);
+  });
+
+  it("without a proposal listener, a side proposed is still shown proposed", async () => {
+    const w = world({ plan: null, onPropose: undefined });
+    await w.arming.poll();
+    w.hedges[0].status = "closed";
+    w.at(MATURITY);
+    await expect(w.arming.poll()).resolves.toBeUndefined();
+    expect(w.state()[0]).toMatch(/^proposed: .*no proposal yet/);
+  });
+
+  it("without an error listener, a poll started by start() that fails (its first, or the timer's) raises nothing unhandled", async () => {
+    const unhandled: unknown[] = [];
+    const catcher = (e: unknown) => unhandled.push(e);
+    process.on("unhandledRejection", catcher);
+    try {
+      const onPropose = () => {
+        throw new Error("the pane's listener");
+      };
+      const first = world({ plan: null, onPropose, onError: undefined });
+      first.hedges[0].status = "closed";
+      first.history.push(closed({ market: "USDTNGN", side: "buy", exit_type: "maturity", closed_at: new Date(MATURITY).toISOString() }));
+      first.at(MATURITY + 3_600_000);
+      first.arming.start();
+      first.arming.stop();
+      const later = world({ plan: null, onPropose, onError: undefined, pollMs: 250 });
+      later.arming.start();
+      await new Promise((r) => setTimeout(r, 50));
+      later.hedges[0].status = "closed";
+      later.at(MATURITY);
+      await new Promise((r) => setTimeout(r, 400));
+      later.arming.stop();
+      await new Promise((r) => setTimeout(r, 50));
+      expect([first.state()[0].split(":")[0], later.state()[0].split(":")[0], unhandled]).toEqual(["proposed", "proposed", []]);
+    } finally {
+      process.off("unhandledRejection", catcher);
+    }
+  });
 });

@@ -94,4 +94,19 @@ describe("the roll's reference and key, one rule", () => {
       ]),
     ).toEqual([{ market: "USDTNGN", side: "buy", maturedAtMs: Date.parse("2026-11-27T11:00:00Z") }]);
   });
+
+  it("reads each market side on its own: two sides settled at their maturities are both rolled", () => {
+    const rec = (market: string, side: string, closed: string) => ({ market, side, closed_at: closed, exit_type: "maturity" });
+    expect(
+      settledAtMaturity([
+        rec("USDTNGN", "sell", "2026-11-28T11:00:00Z"),
+        rec("USDTNGN", "buy", "2026-11-27T11:00:00Z"),
+        rec("USDTKES", "buy", "2026-11-26T11:00:00Z"),
+      ]),
+    ).toEqual([
+      { market: "USDTNGN", side: "sell", maturedAtMs: Date.parse("2026-11-28T11:00:00Z") },
+      { market: "USDTNGN", side: "buy", maturedAtMs: Date.parse("2026-11-27T11:00:00Z") },
+      { market: "USDTKES", side: "buy", maturedAtMs: Date.parse("2026-11-26T11:00:00Z") },
+    ]);
+  });
 });
