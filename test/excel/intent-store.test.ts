@@ -327,6 +327,10 @@ describe("two panes on one journal (two workbooks open at once)", () => {
         "Treasury hedges FY26.xlsx",
         ["wb-b", "wb-c"],
       ]);
+      // A row dismissed nowhere, written again, is still dismissed nowhere.
+      await store.put(scope, [entry("k6", null, { dismissedIn: undefined })]);
+      await store.put(scope, [entry("k6", null, { dismissedIn: undefined })]);
+      expect((await store.load(scope)).find((e) => e.record.idempotencyKey === "k6")?.dismissedIn).toEqual([]);
       // A status this version does not know (a newer version's) neither blocks a write nor is kept over one.
       await store.put(scope, [at(entry("k5"), "archived")]);
       await store.put(scope, [at(entry("k5"), "submitted")]);
