@@ -51,11 +51,11 @@ export interface ChainHead {
 
 /** A head back from its stored text (JSON); null for text this version cannot read. */
 export function decodeChainHead(text: string | null | undefined): ChainHead | null {
-  let h: Partial<ChainHead> | null;
+  let h: Partial<ChainHead> | null = null;
   try {
     h = JSON.parse(text ?? "") as Partial<ChainHead> | null;
   } catch {
-    return null;
+    // Not JSON: refused below like any other text this version did not write.
   }
   if (!h || typeof h.workbookId !== "string" || typeof h.rowHash !== "string" || typeof h.writtenAt !== "string") return null;
   return { workbookId: h.workbookId, rowHash: h.rowHash, writtenAt: h.writtenAt };

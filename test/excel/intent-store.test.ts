@@ -103,6 +103,7 @@ describe("what the journal can read back", () => {
       version3: [3, ...good.slice(1)],
       noCount: [2, ...good.slice(2)],
       fewerColumnsThanTheFirstVersion: [2, 21, ...good.slice(2)],
+      countNotWhole: [2, columns - 0.5, ...good.slice(2)],
       short: good.slice(0, 2 + columns + 2),
       object: { ...good },
       emptyKey: good.map((v, i) => (i === keyAt ? "" : v)),
@@ -182,12 +183,37 @@ describe("what the journal can read back", () => {
     expect(decodeStoredIntent(JSON.stringify(before))).toEqual(entry("k1", null, { workbookId: null, workbookName: null }));
     const dismissed = entry("k1", null, { dismissedIn: ["wb-b", "wb-c"] });
     expect(decodeStoredIntent(encodeStoredIntent(dismissed))).toEqual(dismissed);
+    // An entry written without dismissals is dismissed nowhere; of a damaged list, only the workbook ids are read.
+    expect(decodeStoredIntent(encodeStoredIntent(entry("k1", null, { dismissedIn: undefined })))?.dismissedIn).toEqual([]);
+    const damaged = JSON.parse(encodeStoredIntent(dismissed)) as unknown[];
+    damaged[damaged.length - 2] = ["wb-b", 7, null, "wb-c"];
+    expect(decodeStoredIntent(JSON.stringify(damaged))?.dismissedIn).toEqual(["wb-b", "wb-c"]);
     // Why a row waits for a decision is kept; an entry written before it was (or with something else there) reads as none.
     const parked = entry("k1", null, { parkedFor: "The service could not be asked (timeout) since the row was sent 25 min ago." });
     expect(decodeStoredIntent(encodeStoredIntent(parked))).toEqual(parked);
     const odd = JSON.parse(encodeStoredIntent(parked)) as unknown[];
     odd[odd.length - 1] = 7;
     expect(decodeStoredIntent(JSON.stringify(odd))?.parkedFor).toBeNull();
+  });
+
+  it("this computer's newest link in a workbook reads back as written; text it cannot read there is no head kept (never a wrong one)", async () => {
+    const storage = fakeStorage();
+    const store = officeIntentStore(storage);
+    const head = { workbookId: "wb-5d7e", rowHash: "a".repeat(64), writtenAt: "2026-11-23T08:00:01.000Z" };
+    await store.putHead(head);
+    expect(await store.loadHead("wb-5d7e")).toEqual(head);
+    expect(await store.loadHead("wb-other")).toBeNull();
+    const [name] = [...storage.items.keys()];
+    for (const damaged of [
+      "{not json",
+      "null",
+      JSON.stringify({ ...head, workbookId: 5 }),
+      JSON.stringify({ ...head, rowHash: null }),
+      JSON.stringify({ workbookId: head.workbookId, rowHash: head.rowHash }),
+    ]) {
+      storage.items.set(name, damaged);
+      expect([damaged, await store.loadHead("wb-5d7e")]).toEqual([damaged, null]);
+    }
   });
 
   it("nothing stored under a scope reads as no entries; writing or removing nothing writes nothing", async () => {
@@ -291,6 +317,25 @@ describe("two panes on one journal (two workbooks open at once)", () => {
       await store.put(scope, [at(entry("k3"), "filled", { hedgeId: "h-3", struckRate: 1_502.5 })]);
       k3 = (await store.load(scope)).find((e) => e.record.idempotencyKey === "k3")!;
       expect(k3.record.struckRate).toBe(1_502.5);
+      // The other pane's copy without the row's workbook, or without where it was dismissed, loses neither.
+      await store.put(scope, [entry("k4", null, { dismissedIn: ["wb-b"] })]);
+      await store.put(scope, [{ ...at(entry("k4"), "submitted"), workbookId: null, workbookName: null, dismissedIn: ["wb-c"] }]);
+      const k4 = (await store.load(scope)).find((e) => e.record.idempotencyKey === "k4")!;
+      expect([k4.record.status, k4.workbookId, k4.workbookName, k4.dismissedIn]).toEqual([
+        "submitted",
+        "wb-5d7e2f1a-0c3b-4e8d-9f6a-2b1c0d9e8f7a",
+        "Treasury hedges FY26.xlsx",
+        ["wb-b", "wb-c"],
+      ]);
+      // A row dismissed nowhere, written again, is still dismissed nowhere.
+      await store.put(scope, [entry("k6", null, { dismissedIn: undefined })]);
+      await store.put(scope, [entry("k6", null, { dismissedIn: undefined })]);
+      expect((await store.load(scope)).find((e) => e.record.idempotencyKey === "k6")?.dismissedIn).toEqual([]);
+      // A status this version does not know (a newer version's) neither blocks a write nor is kept over one.
+      await store.put(scope, [at(entry("k5"), "archived")]);
+      await store.put(scope, [at(entry("k5"), "submitted")]);
+      await store.put(scope, [at(entry("k5"), "settled_elsewhere")]);
+      expect((await store.load(scope)).find((e) => e.record.idempotencyKey === "k5")?.record.status).toBe("settled_elsewhere");
     });
   }
 });

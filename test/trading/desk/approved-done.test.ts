@@ -124,6 +124,15 @@ describe("an approved batch's side, judged against its hedge now", () => {
     });
   });
 
+  it("a done Reduce names the hedge it found, and its difference as prepared", async () => {
+    const { client } = service([buyAt(90_000)]);
+    const found = await doneOnService(client, [line(row("reduce", 30_000), 0, 120_000)], "2026-11-27T09:00:00.000Z", "sandbox", null);
+    expect(recorded(found.done.get(0))).toEqual({
+      patch: { status: "filled", notionalBefore: 120_000, hedgeId: "hb" },
+      says: "Done already by another approval of this batch: The USDTNGN buy hedge hb is at 90,000.00 USD (this reduce as prepared: 120,000.00 USD − 30,000.00 USD).",
+    });
+  });
+
   it("sides are judged each on its own hedge: a changed side refuses its lines only", async () => {
     const sell = hedge({ id: "hs", side: "sell", notional_usd: 40_000, status: "filled" });
     const got = await judged(
@@ -177,6 +186,55 @@ describe("an approved batch's side, judged against its hedge now", () => {
       [1, "filled"],
     ]);
     expect(found.refused.size).toBe(0);
+  });
+
+  it("an Open of the batch the service does not show by its client reference: not done, sent (its side's later lines are not judged)", async () => {
+    const { client, asked } = service([buyAt(50_000)]);
+    const openRow = { ...row("open", 50_000), tenor: 7 as const, clientReference: "NEW-1" };
+    const found = await doneOnService(
+      client,
+      [line(openRow, 0, null), line(row("add", 20_000, "buy", 3), 1, 50_000)],
+      "2026-11-27T09:00:00.000Z",
+      "sandbox",
+      null,
+    );
+    expect([found.done.size, found.refused.size, asked.lists]).toEqual([0, 0, 1]);
+  });
+
+  it("an Open of the batch found by its client reference means the batch was executed: every line not shown done is refused, naming that Open", async () => {
+    const opened = hedge({
+      id: "hn",
+      side: "buy",
+      notional_usd: 50_000,
+      status: "filled",
+      client_reference: "NEW-1",
+      opened_at: "2026-11-27T09:01:00.000Z",
+    });
+    const sell = hedge({ id: "hs", side: "sell", notional_usd: 40_000, status: "filled" });
+    const { client } = service([opened, sell]);
+    const open = (market: string, clientReference: string) => ({ ...row("open", 50_000), market, tenor: 7 as const, clientReference });
+    const found = await doneOnService(
+      client,
+      [line(open("USDTKES", "NEW-2"), 0, null), line(open("USDTNGN", "NEW-1"), 1, null), line(row("reduce", 10_000, "sell", 4), 2, 40_000)],
+      "2026-11-27T09:00:00.000Z",
+      "sandbox",
+      null,
+    );
+    expect([...found.done].map(([i, d]) => [i, recorded(d)])).toEqual([
+      [
+        1,
+        {
+          patch: expect.objectContaining({ status: "filled", hedgeId: "hn" }),
+          says: "Done already by another approval of this batch: Hedge hn is filled at 50,000.00 USD.",
+        },
+      ],
+    ]);
+    const reason =
+      "This batch was executed already: its Open of USDTNGN buy with client reference NEW-1 is on the service (found by its client reference), so no row of it is sent again. Check the sides on the service; prepare a new batch for anything still wanted.";
+    expect([...found.refused]).toEqual([
+      [0, reason],
+      [2, reason],
+    ]);
   });
 
   it.each([

@@ -1,7 +1,7 @@
 // The user's word on a row that needs a decision at the desk: It was done, It was not done, and which rows may be decided.
 import { Journal } from "../../../src/trading/journal";
 import { MISMATCH_LIMIT_MS, MISMATCH_MIN_MS } from "../../../src/trading/desk/rule";
-import { intentFromRow } from "../../../src/trading/intent";
+import { intentFromRow, intentToLogRecord } from "../../../src/trading/intent";
 import { ACCOUNT } from "../../support/fake-service";
 import { START, iso, row, addRow, previewOf, type World, world, byKey, advance, useDeskClock } from "../../support/desk-world";
 
@@ -27,15 +27,25 @@ describe("the user's word on a row that needs a decision", () => {
     const w = world();
     const { desk, r } = await waiting(w, { notional_usd: 100_000 });
     expect((await byKey(w, r.idempotencyKey)).status).toBe("needs_decision");
+    // Why it waits, as the pane's list of rows to decide shows it.
+    expect(desk.needsDecision()).toEqual([
+      expect.objectContaining({
+        idempotencyKey: r.idempotencyKey,
+        parkedFor:
+          "Hedge h-1 is filled at 100,000.00 USD. Its notional is the one before this row. It was sent 20 min ago: the service may have forgotten its idempotency key, so a re-send could act a second time.",
+      }),
+    ]);
     expect(desk.pending()).toEqual([]);
     expect(desk.waits()).toEqual([
       expect.objectContaining({ reason: "needs_decision", queued: 1, row: expect.objectContaining({ idempotencyKey: r.idempotencyKey }) }),
     ]);
     expect(w.service.posts).toEqual([]);
     const decided = await desk.decide(r.idempotencyKey, "not_done");
+    // Decided, the row no longer says why it waited (the pane's list of rows to decide shows that reason).
     expect(decided).toMatchObject({
       status: "not_sent",
       errorCode: null,
+      parkedFor: null,
       message: "Marked not sent by the user (2025-03-04 05:06:38 UTC): nothing is sent for this row.",
     });
     expect(await byKey(w, r.idempotencyKey)).toMatchObject({ status: "not_sent", decision: "not done", decidedAt: iso(Date.now()) });
@@ -103,6 +113,20 @@ describe("the user's word on a row that needs a decision", () => {
     const decided = await desk.decide(r.idempotencyKey, "done");
     expect(decided).toMatchObject({ status: "filled", message: "Filled: hedge notional now 125,000.00 USD." });
     expect((await byKey(w, r.idempotencyKey)).decision).toBe("done: Hedge h-1 is filled at 125,000.00 USD.");
+    expect(w.service.posts).toEqual([]);
+  });
+
+  it("It was done on a row another computer sent, which the service shows took effect: recorded as the service shows it, without asking to confirm", async () => {
+    const w = world();
+    const h = w.service.seed({ notional_usd: 125_000 });
+    const theirs = intentFromRow(addRow(25_000), "theirs", "sandbox", iso(START - 3_600_000), ACCOUNT);
+    await w.workbook.appendLog([
+      { ...intentToLogRecord(theirs), status: "needs_decision", sentAt: iso(START - 3_600_000), hedgeId: h.id, notionalBefore: 100_000 },
+    ]);
+    const desk = await w.desk();
+    await desk.inspect();
+    expect(await desk.decide("theirs", "done")).toMatchObject({ status: "filled", message: "Filled: hedge notional now 125,000.00 USD." });
+    expect(await byKey(w, "theirs")).toMatchObject({ status: "filled", decision: "done: Hedge h-1 is filled at 125,000.00 USD." });
     expect(w.service.posts).toEqual([]);
   });
 
@@ -174,6 +198,12 @@ describe("the user's word on a row that needs a decision", () => {
     await desk.inspect();
     expect(await desk.decide("unclaimed", "not_done")).toMatchObject({ status: "not_sent", account: ACCOUNT });
     expect(await byKey(w, "unclaimed")).toMatchObject({ status: "not_sent", account: ACCOUNT });
+    // A row logged under this account written in capitals is this account's: decided, it keeps its account as logged.
+    const capitals = intentFromRow(row({ side: "sell", market: "USDTKES" }), "capitals", "sandbox", iso(START), ACCOUNT.toUpperCase());
+    await new Journal(w.workbook).append([capitals]);
+    await desk.inspect();
+    expect(await desk.decide("capitals", "not_done")).toMatchObject({ status: "not_sent", account: ACCOUNT.toUpperCase() });
+    expect(await byKey(w, "capitals")).toMatchObject({ status: "not_sent", account: ACCOUNT.toUpperCase() });
   });
 
   it("It was done on an open the service accepted but has not filled: followed until it fills", async () => {
