@@ -378,26 +378,26 @@ describe("logState", () => {
   });
 });
 
-describe("the counts the sheet's summary shows", () => {
-  const H = 3_600_000;
-  const T = Date.parse("2026-11-10T12:00:00.000Z");
-  const iso = (ms: number) => new Date(ms).toISOString();
-  /** A hedge filled at `from`, and its maturity record when it ended. */
-  const held = (id: string, side: "buy" | "sell", from: number, end: number | null) => ({
-    hedge: hedge({
-      id,
-      side,
-      client_reference: `REF-${id}`,
-      opened_at: iso(from),
-      filled_at: iso(from),
-      status: end === null ? "filled" : "closed",
-    }),
-    records:
-      end === null
-        ? []
-        : [closed({ hedge_id: id, client_reference: `REF-${id}`, side, opened_at: iso(from), closed_at: iso(end), exit_type: "maturity" })],
-  });
+const H = 3_600_000;
+const T = Date.parse("2026-11-10T12:00:00.000Z");
+const iso = (ms: number) => new Date(ms).toISOString();
+/** A hedge filled at `from`, and its maturity record when it ended (the summary's counts of rolls and unhedged sides). */
+const held = (id: string, side: "buy" | "sell", from: number, end: number | null) => ({
+  hedge: hedge({
+    id,
+    side,
+    client_reference: `REF-${id}`,
+    opened_at: iso(from),
+    filled_at: iso(from),
+    status: end === null ? "filled" : "closed",
+  }),
+  records:
+    end === null
+      ? []
+      : [closed({ hedge_id: id, client_reference: `REF-${id}`, side, opened_at: iso(from), closed_at: iso(end), exit_type: "maturity" })],
+});
 
+describe("the counts the sheet's summary shows", () => {
   it("counts rolls and unhedged sides, the chain's findings (not the rows before it) and the service's, and carries both reports", () => {
     const book = [held("b1", "buy", T, T + H), held("b2", "buy", T + 4 * H, null), held("s1", "sell", T, T + H)];
     const chain = {
@@ -524,30 +524,12 @@ describe("control rows in the month (a change of a control, no trade)", () => {
 });
 
 describe("the summary's counts of rolls and unhedged sides", () => {
-  const H = 3_600_000;
-  const T = Date.parse("2026-11-10T12:00:00.000Z");
-  const iso = (ms: number) => new Date(ms).toISOString();
-  const ended = (id: string, side: "buy" | "sell", from: number, end: number | null) => ({
-    hedge: hedge({
-      id,
-      side,
-      client_reference: `REF-${id}`,
-      opened_at: iso(from),
-      filled_at: iso(from),
-      status: end === null ? "filled" : "closed",
-    }),
-    records:
-      end === null
-        ? []
-        : [closed({ hedge_id: id, client_reference: `REF-${id}`, side, opened_at: iso(from), closed_at: iso(end), exit_type: "maturity" })],
-  });
-
   it("counts each kind apart: two rolls on one side, the other side unhedged", () => {
     const book = [
-      ended("b1", "buy", T, T + H),
-      ended("b2", "buy", T + 2 * H, T + 3 * H),
-      ended("b3", "buy", T + 4 * H, null),
-      ended("s1", "sell", T, T + H),
+      held("b1", "buy", T, T + H),
+      held("b2", "buy", T + 2 * H, T + 3 * H),
+      held("b3", "buy", T + 4 * H, null),
+      held("s1", "sell", T, T + H),
     ];
     const recon = reconcile(monthData({ hedges: book.map((b) => b.hedge), history: book.flatMap((b) => b.records) }));
     expect(recon.sideTime.map((e) => e.kind).sort()).toEqual(["roll", "roll", "unhedged"]);
