@@ -202,9 +202,9 @@ export class RowRunner {
   }
 
   /** The signal a row's requests carry: the desk's, and its send's when it has one. */
-  signalOf(t?: Tracking): AbortSignal {
+  private signalOf(t: Tracking): AbortSignal {
     const life = this.ctx.state.life();
-    if (!t?.signal) return life;
+    if (!t.signal) return life;
     if (t.both?.life !== life) t.both = { life, signal: anySignal([life, t.signal]) };
     return t.both.signal;
   }

@@ -118,6 +118,34 @@ describe("a send whose outcome is not known: the service is asked before anythin
     );
   });
 
+  it("a send that failed with something not an error, or an error without words, is in doubt: the row says the outcome is unknown", async () => {
+    for (const thrown of ["socket closed", new Error("")]) {
+      const w = world();
+      const client = w.service.client();
+      const open = client.open.bind(client);
+      let first = true;
+      client.open = (...a: Parameters<typeof open>) => {
+        if (!first) return open(...a);
+        first = false;
+        return open(...a).then(() => Promise.reject(thrown));
+      };
+      const desk = await w.desk({ client });
+      const sending = desk.send(previewOf([row()]));
+      await advance(100);
+      expect((await sending).rows[0]).toMatchObject({
+        status: "submitting",
+        errorCode: "unexpected_error",
+        message:
+          "Outcome unknown (unexpected_error): The service may have acted on this row; do not send it again yourself. The add-in asks the service what it did (a few times, then it asks for your decision).",
+      });
+      // Asked, found on the service, and adopted: sent once.
+      await advance(BACKOFF_MS[0] + 100);
+      expect((await w.log())[0]).toMatchObject({ status: "submitted", errorCode: null });
+      expect(w.service.posts).toHaveLength(1);
+      desk.stop();
+    }
+  });
+
   it("an answer the service gives 10 minutes to the millisecond after the doubt began is still in time: the row goes again, once", async () => {
     const w = world();
     w.service.fail("open", { code: "invalid_response", status: 200, message: "Unexpected body." });

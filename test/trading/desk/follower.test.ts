@@ -1,7 +1,7 @@
-// The fill follower across a stop: a desk stopped while a row waits for its fill (between polls, or with a poll out) makes no poll after it, and used again follows that row to its fill with one poll at a time.
+// The fill follower across a stop: a desk stopped while a row waits for its fill (between polls, or with a poll out) makes no poll after it, and used again follows that row to its fill with one poll at a time; a round with a row not done yet still records the others.
 import type { TradingDesk } from "../../../src/trading/desk/contract";
 import { journalledOpen } from "./resumed-open";
-import { useDeskWorlds } from "../../support/desk-world";
+import { addRow, byKey, iso, row, useDeskWorlds, world } from "../../support/desk-world";
 
 const START = Date.parse("2025-03-04T05:06:07.000Z");
 
@@ -80,4 +80,26 @@ it("a send whose every row is refused leaves nothing to follow and makes no poll
   d.startFillPolling();
   await jest.advanceTimersByTimeAsync(5_000);
   expect(service.reads.slice(readsAfterRefusal)).toEqual([]);
+});
+
+it("a poll round in which the service does not show an accepted Add yet keeps following it, and records the other rows it shows done", async () => {
+  const w = world();
+  // The Add was accepted; its hedge still stands at the notional before it. The Open on the other side has filled.
+  w.service.seed({ id: "h-1", client_reference: "D-1", notional_usd: 10_000, status: "filled", opened_at: iso(START) });
+  w.service.seed({ id: "h-2", client_reference: "D-2", side: "sell", notional_usd: 20_000, status: "filled", opened_at: iso(START) });
+  const add = await w.journalled(addRow(5_000), { sentAt: iso(START), status: "submitted", hedgeId: "h-1", notionalBefore: 10_000 });
+  const sell = row({ rowNumber: 3, side: "sell", notional: 20_000, clientReference: "D-2" });
+  const open = await w.journalled(sell, { sentAt: iso(START), status: "submitted", hedgeId: "h-2" });
+  desk = await w.desk();
+  await desk.resume();
+  await jest.advanceTimersByTimeAsync(1_500);
+  expect(await byKey(w, add.idempotencyKey)).toMatchObject({ status: "submitted" });
+  expect(await byKey(w, open.idempotencyKey)).toMatchObject({ status: "filled" });
+  expect(w.errors).toEqual([]);
+
+  // The Add takes effect: the next round records it.
+  w.service.hedges[0].notional_usd = 15_000;
+  await jest.advanceTimersByTimeAsync(2_000);
+  expect(await byKey(w, add.idempotencyKey)).toMatchObject({ status: "filled" });
+  expect(w.errors).toEqual([]);
 });

@@ -190,4 +190,23 @@ describe("a desk in a host without AbortSignal.any", () => {
     expect((await early).rows[0]).toMatchObject({ status: "submitting" });
     expect(w2.service.posts).toEqual([]);
   });
+
+  it("a row still queued behind another when its send is aborted never takes effect", async () => {
+    const w = world();
+    const release = w.holdAnswers();
+    // One request at a time: the sell row waits for the buy row's turn to end.
+    const desk = await w.desk({ concurrency: 1 });
+    const abort = new AbortController();
+    const sell = row({ rowNumber: 3, side: "sell", clientReference: "D-2" });
+    const sending = desk.send(previewOf([row(), sell]), { signal: abort.signal });
+    await advance(100);
+    abort.abort(new Error("The pane was closed."));
+    await advance(100);
+    release();
+    await advance(60_000);
+    const { rows } = await sending;
+    expect(rows.map((r) => r.status)).toEqual(["submitting", "submitting"]);
+    expect(rows.map((r) => w.service.effects(r.idempotencyKey))).toEqual([0, 0]);
+    expect(w.service.hedges).toEqual([]);
+  });
 });

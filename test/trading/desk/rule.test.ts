@@ -79,6 +79,13 @@ const cases: Array<[string, Intent, Shown, Facts, string]> = [
     "adopt:closed",
   ],
   [
+    "a row only the log knows without a Notional before is recorded as the service shows it: no typed cell made it look done",
+    add("submitting"),
+    filled,
+    { ...SENT, sentBy: "unknown" },
+    "adopt:filled",
+  ],
+  [
     "the same row journalled here (its Notional before written by this computer) is recorded",
     Object.assign(add("submitting"), { notionalBefore: 100_000 }),
     filled,
@@ -228,6 +235,11 @@ describe("the recovery rule", () => {
   });
 
   it("a parked row says why in words the pane shows: what the service showed, and what stops a re-send", () => {
+    expect(nextStep(add("needs_decision"), filled, SENT)).toEqual({
+      kind: "park",
+      why: "awaiting",
+      reason: "The service could not tell whether this row took effect.",
+    });
     const step = nextStep(add("submitting"), absent, { ...SENT, sentAgoMs: 20 * 60_000 });
     expect(step).toEqual({
       kind: "park",
@@ -325,6 +337,12 @@ describe("what a row is told, as its patch (issue 38: the executor applies it, n
 
   it("done by another approval: an Open as the service shows it, an Add, Reduce or Close with its notional before and the hedge left open, if any", () => {
     expect(nextStep(open("submitting"), doneOpen, NEVER)).toEqual({ kind: "adopt", patch: { status: "filled", message: "Done already." } });
+    // An Open the service still holds (accepted, not filled yet) is recorded accepted, with the hedge and order it shows.
+    const heldOpen = { ...doneOpen, patch: { status: "submitted", hedgeId: "h-7", orderTxHash: "0xo-7", message: "Submitted." } } as Shown;
+    expect(nextStep(open("submitting"), heldOpen, NEVER)).toEqual({
+      kind: "adopt",
+      patch: { status: "submitted", hedgeId: "h-7", orderTxHash: "0xo-7", message: "Done already." },
+    });
     expect(nextStep(add("submitting"), doneSide(false), NEVER)).toEqual({
       kind: "adopt",
       patch: { status: "filled", notionalBefore: 100_000, hedgeId: "h-1", message: "Done already by another approval of this batch." },
