@@ -279,4 +279,18 @@ describe("the unfinished rows listed on opening, and what Resume does with each"
     expect((await byKey(w, twice.idempotencyKey)).message).toMatch(/2 hedges carry client reference TWO on USDTNGN sell/);
     expect(w.service.posts).toEqual([]);
   });
+
+  it("a resumed Open whose answer was lost is found by its client reference, though a later Add on its hedge is logged", async () => {
+    const w = world();
+    // The Open went 20 minutes ago and its answer was lost (no hedge id); meanwhile an Add on its hedge was done and logged.
+    const open = await w.journalled(row(), { sentAt: iso(START - 20 * 60_000) }, { loggedAt: iso(START - 21 * 60_000) });
+    await w.journalled(addRow(5_000), { sentAt: iso(START - 60_000), status: "filled", hedgeId: "h-1" }, { loggedAt: iso(START - 60_000) });
+    w.service.seed({ id: "h-1", client_reference: "D-1", notional_usd: 15_000, status: "filled", opened_at: iso(START - 20 * 60_000) });
+    const desk = await w.desk();
+    await desk.resume();
+    await advance(100);
+    // Only an Open row holds the hedge it opened: the Add's hedge id does not hide the Open's own hedge from it.
+    expect(await byKey(w, open.idempotencyKey)).toMatchObject({ status: "filled", hedgeId: "h-1" });
+    expect(w.service.posts).toEqual([]);
+  });
 });
