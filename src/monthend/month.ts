@@ -56,7 +56,6 @@ export function addMonths(m: Month, delta: number): Month {
 
 /** True when an ISO 8601 instant falls inside the window; an unreadable time is outside. */
 export function inWindow(iso: string | null | undefined, month: Pick<MonthWindow, "startMs" | "endMs">): boolean {
-  if (!iso) return false;
   const ms = utcMs(iso);
   return Number.isFinite(ms) && ms >= month.startMs && ms < month.endMs;
 }

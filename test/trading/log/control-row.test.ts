@@ -55,6 +55,11 @@ describe("a change of 'LIVE trades need approval' is a chained control row", () 
       ["control", CONTROLS.liveApproval, "on → off", CONTROL_STATUS, ME, "production", ACCOUNT],
       ["control", CONTROLS.liveApproval, "off → on", CONTROL_STATUS, ME, "production", ACCOUNT],
     ]);
+    // What the Status and Side cells show: "recorded" (final at once, never a trade's state) and a blank Side (no buy, no sell).
+    expect(log.map((r) => [r.status, r.side])).toEqual([
+      ["recorded", ""],
+      ["recorded", ""],
+    ]);
     // When, in UTC, at the desk's clock: the second after the first.
     expect(log.every((r) => /^2026-11-23T09:0\d:00\.000Z$/.test(r.loggedAt))).toBe(true);
     expect(log[0].loggedAt < log[1].loggedAt).toBe(true);
@@ -84,11 +89,16 @@ describe("a change of 'LIVE trades need approval' is a chained control row", () 
     expect(readControl(controlRecord(whole, "k"))).toEqual(whole);
     // A Client reference typed without the arrow reads as the value after.
     expect(readControl({ ...controlRecord(change, "k"), clientReference: "off" })).toMatchObject({ from: "", to: "off" });
-    expect(readControl({ ...controlRecord(change, "k"), clientReference: null, approvedBy: null, batchHash: undefined })).toMatchObject({
+    // A change with no value before (an empty from) reads back as written: " → off" is from "" to "off", not to " → off".
+    expect(readControl(controlRecord({ ...change, from: "" }, "k"))).toMatchObject({ from: "", to: "off" });
+    expect(
+      readControl({ ...controlRecord(change, "k"), clientReference: null, approvedBy: null, batchHash: undefined, message: null }),
+    ).toMatchObject({
       from: "",
       to: "",
       by: "",
       hash: null,
+      message: "",
     });
     expect(readControl(logRow())).toBeNull();
     expect(isControlRecord({ action: " Control " })).toBe(true);
