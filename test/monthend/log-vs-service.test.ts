@@ -194,6 +194,7 @@ describe("each cell the service knows, read tolerantly", () => {
 
   it("read tolerantly: text in another case or with spaces around, a service that left a field out, a row without a tenor", () => {
     expect(check({ market: " usdtngn ", side: "SELL " })).toEqual([]);
+    expect(check({}, { market: " USDTNGN ", side: " sell" })).toEqual([]);
     expect(check({}, { client_reference: null, fill_tx_hash: null, filled_at: null, struck_rate: null })).toEqual([]);
     expect(check({ tenor: null })).toEqual([]);
     expect(check({ tenor: undefined })).toEqual([]);

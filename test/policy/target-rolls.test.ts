@@ -283,6 +283,14 @@ describe("working days: the longest allowed tenor whose maturity falls on one, e
     [", ;", null],
     ["Mon-Wed-Fri", null],
     ["Tue–Thu", [2, 3, 4]],
+    // Full names, any case; the words for all seven, with spaces around; separators in a row.
+    ["monday WEDNESDAY Friday", [1, 3, 5]],
+    ["Tuesday-Saturday", [2, 3, 4, 5, 6]],
+    [" Every Day ", [0, 1, 2, 3, 4, 5, 6]],
+    ["everyday", [0, 1, 2, 3, 4, 5, 6]],
+    ["ALL", [0, 1, 2, 3, 4, 5, 6]],
+    ["daily", [0, 1, 2, 3, 4, 5, 6]],
+    [", mon ;wed,", [1, 3]],
   ])("Working days %j reads as %j", (text, days) => {
     expect(weekdaysOf(text)).toEqual(days);
   });
