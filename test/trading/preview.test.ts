@@ -544,7 +544,9 @@ describe("duplicates, the log read, progress and a cancel", () => {
     expect((await pending).lines[0].blockers).toEqual(["Not priced: the preview was cancelled."]);
     // Each snapshot holds every line, the blocked ones with their reasons.
     const snapshots: Preview[] = [];
-    await buildPreview(setup().ctx, "open", [row(), row({ rowNumber: 3, market: "USDTKES" })], { onProgress: (snap) => snapshots.push(snap) });
+    await buildPreview(setup().ctx, "open", [row(), row({ rowNumber: 3, market: "USDTKES" })], {
+      onProgress: (snap) => snapshots.push(snap),
+    });
     expect(snapshots[0].lines.map((l) => [l.row.rowNumber, l.blockers])).toEqual([
       [2, []],
       [3, ["Market USDTKES is not available to this account: use USDTNGN."]],
