@@ -502,7 +502,7 @@ describe("an Action column: each row carries its own action (a proposal)", () =>
   it("the Action column is found by any case of its name; two Action columns are refused", async () => {
     const lower = await read("open", [
       ["action", "Market", "Side"],
-      ["Close", "USDTNGN", "buy"],
+      [" Close ", "USDTNGN", "buy"],
     ]);
     expect([lower.action, lower.rows.map((x) => x.action)]).toEqual(["column", ["close"]]);
     const twice = await read("open", [
