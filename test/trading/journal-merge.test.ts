@@ -115,6 +115,8 @@ describe("the rows the log lost written back unasked (writtenBack)", () => {
     expect(back([entry("x", "gone", null), entry("y", "x", "wb-other")], [])).toEqual([]);
     // z, appended after x, is this workbook's unfinished row: both come back.
     expect(back([entry("x", "gone", null), entry("z", "x", ME.id, "submitted")], [])).toEqual(["x", "z"]);
+    // v, final and tied to nothing here, comes not back with z: z was appended after x, not after v.
+    expect(back([entry("x", "gone", null), entry("v", "gone", null), entry("z", "x", ME.id, "submitted")], [])).toEqual(["x", "z"]);
   });
 
   it("a row this session is working on is this workbook's: written back though final and tied to nothing", () => {
