@@ -174,6 +174,7 @@ function summarise(preview: Preview, account: Account, markets: Market[]): void 
  * Opens need a side without a hedge, Adds one with a hedge. In a batch of mixed actions an Add behind an Open of the same
  * side (a split) adds to the hedge that Open makes: the desk sends it once the Open is final. A Close of the side in the
  * same batch (a roll: Close, then Open) frees it for the Open: closes go first, and the Open leaves once the Close is final.
+ * So an Add of a side the batch closes has no hedge to add to unless an Open of the side comes before it.
  */
 function sideBlockers(lines: PreviewLine[], hedges: Map<string, Hedge>, complete: boolean): void {
   const openedInBatch = new Map<string, number>();
@@ -182,7 +183,7 @@ function sideBlockers(lines: PreviewLine[], hedges: Map<string, Hedge>, complete
     const r = line.row;
     if (!quoted(r.action)) continue;
     const held = hedges.get(laneOf(r));
-    const existing = r.action === "open" && closedInBatch.has(laneOf(r)) ? undefined : held;
+    const existing = closedInBatch.has(laneOf(r)) ? undefined : held;
     const earlier = openedInBatch.get(laneOf(r));
     if (r.action === "open") {
       if (existing) line.blockers.push(`A hedge is already open on ${r.market} ${r.side} (${existing.id}): use Add to grow it.`);

@@ -194,6 +194,7 @@ describe("each cell the service knows, read tolerantly", () => {
 
   it("read tolerantly: text in another case or with spaces around, a service that left a field out, a row without a tenor", () => {
     expect(check({ market: " usdtngn ", side: "SELL " })).toEqual([]);
+    expect(check({}, { market: " USDTNGN ", side: " sell" })).toEqual([]);
     expect(check({}, { client_reference: null, fill_tx_hash: null, filled_at: null, struck_rate: null })).toEqual([]);
     expect(check({ tenor: null })).toEqual([]);
     expect(check({ tenor: undefined })).toEqual([]);
@@ -897,6 +898,8 @@ describe("the edges of a hedge's rows taken together", () => {
     expect(lines([open1(), whole(49_500)], closed, ended)).toEqual([]);
     expect(lines([open1(), whole(49_499)], closed, ended)).toEqual([[3, "Notional (USD)", "differs"]]);
     expect(lines([open1(), whole(49_499.996)], closed, ended)).toEqual([]); // within half a cent of 99 %
+    // Exactly 99 % less half a cent (12,222.04 of 12,345.50: a tie in binary too) is still within.
+    expect(lines([open1({ notional: 12_345.5 }), whole(12_222.04)], closed, [rec("decrease", 12_345.5, at(5, 500))])).toEqual([]);
     // Ended by a close, not by this reduction: no record for it.
     expect(lines([open1(), whole(50_000)], closed, [rec("close", 50_000, at(5, 500))])).toEqual([[3, "Logged at (UTC)", "differs"]]);
     const message = run([open1(), whole(40_000)], closed, ended).lines[0].message;
@@ -950,6 +953,15 @@ describe("the edges of a hedge's rows taken together", () => {
     expect(empty.message).toBe(
       "Row 2: Struck rate: the log says (empty), the service blended 1500. (The service shows the blend of the Open and its Adds; recomputed from the log's amounts, this rate: more than 5% from the Open's.)",
     );
+    // Each add weighed by the notional then: after a reduction (30,000 of 50,000), an add of 10,000 at 1600 is a third of
+    // the blend, 6.7 % from the Open's (weighing the reduction as an add would leave it 1575 and pass); of two adds of
+    // 50,000 at 1600, the second is a third of the blend (counting the first as taken away would leave it 1566.67).
+    const reducedThenAdded = [open1(), act(2, "reduce", { notional: 30_000 }), act(3, "add", { notional: 10_000 })];
+    expect(lines(reducedThenAdded, hedge1({ notional_usd: 30_000, struck_rate: 1533.33 }), [], { historyWholeFromMs: null })).toEqual([
+      [2, "Struck rate", "differs"],
+    ]);
+    const twoAdds = [open1(), act(2, "add", { notional: 50_000 }), act(3, "add", { notional: 50_000 })];
+    expect(lines(twoAdds, hedge1({ notional_usd: 150_000, struck_rate: 1566.67 }))).toEqual([[2, "Struck rate", "differs"]]);
     // Not compared: amounts not known, a hedge not held, a service without a rate.
     expect(lines([open1({ struckRate: 1 }), act(2, "add", { notional: null })], hedge1())).toEqual([]);
     expect(lines([open1({ struckRate: 1 })], hedge1({ status: "failed" }))).toEqual([[2, "Status", "differs"]]);
@@ -1059,14 +1071,39 @@ describe("the edges of a hedge's rows taken together", () => {
       hedgesComplete: true,
     });
     expect(result.cells).toEqual({ checked: 0, sealed: 28 + 29, workbookOnly: 1 });
+    // Row by row: the older row's new cell is the workbook's only, the newer row's is sealed.
+    const cellsOf = (record: LogRecord) =>
+      m.check.checkLogAgainstService({
+        rows: [{ sheet: LOG_SHEET_NAME, rowNumber: 2, record }],
+        environment: "sandbox",
+        accountAddress: ACCOUNT,
+        hedges: [hedge1()],
+        history: [],
+        hedgesComplete: true,
+      }).cells;
+    expect([cellsOf(old), cellsOf(newer)]).toEqual([
+      { checked: 0, sealed: 28, workbookOnly: 1 },
+      { checked: 0, sealed: 29, workbookOnly: 0 },
+    ]);
     // The modules every other test uses still know one form and no such column.
     expect(CHAIN_FORMS).toHaveLength(1);
     expect(LOG_COLUMNS.some((c) => (c.field as string) === "counterparty")).toBe(false);
   });
 
+  it("a Reduce logged as closing a hedge the service still holds open: no record ended it, and the records it has are listed", () => {
+    const history = [rec("decrease", 10_000, at(30)), rec("decrease", 5_000, at(40))];
+    const rows = [open1(), act(2, "reduce", { notional: 20_000, status: "closed" })];
+    const found = run(rows, hedge1({ notional_usd: 35_000 }), history).lines.filter((l) => l.field === "Logged at (UTC)");
+    expect(found.map((l) => [l.rowNumber, l.serviceSays])).toEqual([
+      [3, `decrease of 10,000.00 at ${at(30)}, decrease of 5,000.00 at ${at(40)}`],
+    ]);
+  });
+
   it("the cells counted in each class: by action, by what the service shows, by what the chain holds", () => {
     const base = checked([open1()], hedge1());
     expect(base).toBe(15);
+    // A row logged filled while the service has not filled its hedge: its fill is not compared.
+    expect(checked([open1()], hedge1({ status: "submitted" }))).toBe(10);
     expect(checked([open1()], hedge1({ client_reference: null }))).toBe(14);
     expect(checked([open1({ status: "submitted" })], hedge1())).toBe(9); // 7 + tenor + reference: no outcome, no amount
     expect(checked([open1({ status: "failed" })], hedge1({ status: "failed" }))).toBe(10); // + status

@@ -316,10 +316,11 @@ describe("fetchMonthData", () => {
 
   it("asks for a log row's client reference the service did not list: rows of this environment and account since the read's start only", async () => {
     const known = [hedge({ id: "by-ref", client_reference: "REF-1", status: "filled" })];
-    const { client, calls } = monthService({ known });
+    const { client, calls } = monthService({ known, listed: [hedge({ id: "listed", client_reference: "REF-LISTED", status: "filled" })] });
     const progress: string[] = [];
     const log = [
       row({ clientReference: "REF-1" }),
+      row({ clientReference: "REF-LISTED", idempotencyKey: "k-l" }), // a listed hedge holds it
       row({ clientReference: "REF-1", idempotencyKey: "k2" }), // asked once
       row({ clientReference: "REF-HIST" }), // known from the history
       row({ clientReference: "REF-ID", hedgeId: "h-named" }), // has a hedge id
@@ -377,6 +378,14 @@ describe("fetchMonthData", () => {
     // Any other error stops the run rather than flag wrongly.
     const failing = monthService({ listed, repeat: true, known, failGet: "h-old" });
     await expect(fetchMonthData(failing.client, NOV, log)).rejects.toMatchObject({ code: "service_unavailable" });
+    // Pages cut short, every row's hedge shown: nothing asked, no line.
+    const shown = monthService({ listed, repeat: true, known });
+    const quiet: string[] = [];
+    await fetchMonthData(shown.client, NOV, [row({ hedgeId: "l3" }), row({ hedgeId: "hist", idempotencyKey: "k2" })], {
+      onProgress: (m) => quiet.push(m),
+    });
+    expect(shown.calls.filter((c) => c.startsWith("get "))).toEqual([]);
+    expect(quiet.some((m) => m.startsWith("Looking up"))).toBe(false);
     // Complete pages: no hedge is asked for by itself.
     const complete = monthService({ known });
     await fetchMonthData(complete.client, NOV, log);

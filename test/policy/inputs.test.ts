@@ -18,6 +18,7 @@ function message(call: () => unknown): string {
     call();
   } catch (e) {
     expect(e).toBeInstanceOf(TargetInputError);
+    expect((e as Error).name).toBe("TargetInputError");
     return (e as Error).message;
   }
   return "";
@@ -314,6 +315,8 @@ describe("every header the guide lists is read (src/functions/README.md, The inp
     [7, ["Roll within", "Roll within (hours)", "Roll window", "Roll window (hours)"], 6, { rollWithinHours: 6 }],
     [8, ["Roll", "Roll mode", "Rolls"], " Early ", { roll: "early" }],
     [8, ["Roll"], "at-maturity", { roll: "at maturity" }],
+    [8, ["Roll"], "Maturity", { roll: "at maturity" }],
+    [8, ["Roll"], "At _ Maturity", { roll: "at maturity" }],
     [9, ["Working days", "Work days", "Business days"], "Mon-Fri", { workingDays: [1, 2, 3, 4, 5] }],
   ])("policy column %i: %j", (i, headers, cell, read) => {
     const names = ["Market", "Ratio", "Tenor", "Round to", "Min trade", "Max trade", "Net", "Roll within", "Roll", "Working days"];

@@ -26,9 +26,10 @@ function run(
   exposures: Exp[],
   policy: Pol,
   positions: Pos[] = [],
-  options: { matured?: Matured[]; only?: { market: string; side: "buy" | "sell" } } = {},
+  options: { matured?: Matured[]; only?: { market: string; side: "buy" | "sell" }; asOf?: number } = {},
 ) {
   const p = policy;
+  const asOf = options.asOf ?? AS_OF;
   return propose({
     exposures: readExposures({
       values: [
@@ -47,8 +48,8 @@ function run(
     }),
     matured: options.matured,
     only: options.only,
-    day: iso(AS_OF).slice(0, 10),
-    asOfMs: AS_OF,
+    day: iso(asOf).slice(0, 10),
+    asOfMs: asOf,
   });
 }
 
@@ -109,6 +110,41 @@ describe("roll modes, case by case (as_of Wednesday 2026-11-25 12:00 UTC)", () =
       [],
       [{ market: "USDTNGN", side: "buy", maturedAtMs: AS_OF - H }],
       [],
+    ],
+    [
+      "settled at the very instant of as_of: the roll's Open",
+      [["USDTNGN", "buy", 600_000]],
+      {},
+      [],
+      [{ market: "USDTNGN", side: "buy", maturedAtMs: AS_OF }],
+      ["open USDTNGN buy 600000 7d ROLL-2026-11-25T12:00Z-USDTNGN-BUY-1"],
+    ],
+    [
+      "a settlement after as_of (a proposal as of an earlier time) is no roll yet",
+      [["USDTNGN", "buy", 600_000]],
+      {},
+      [],
+      [{ market: "USDTNGN", side: "buy", maturedAtMs: AS_OF + H }],
+      ["open USDTNGN buy 600000 7d TARGET-2026-11-25-USDTNGN-BUY-1"],
+    ],
+    [
+      "settled, then opened again (a hedge held since): the rule's rows, not a roll's",
+      [["USDTNGN", "buy", 600_000]],
+      {},
+      [["USDTNGN", "buy", 400_000, AS_OF + 5 * D]],
+      [{ market: "USDTNGN", side: "buy", maturedAtMs: AS_OF - H }],
+      ["add USDTNGN buy 200000 TARGET-2026-11-25-USDTNGN-BUY-1"],
+    ],
+    [
+      "two settlements of the side, the newer given first: the roll is named by the newer",
+      [["USDTNGN", "buy", 600_000]],
+      {},
+      [],
+      [
+        { market: "USDTNGN", side: "buy", maturedAtMs: AS_OF - H },
+        { market: "USDTNGN", side: "buy", maturedAtMs: AS_OF - 2 * H },
+      ],
+      ["open USDTNGN buy 600000 7d ROLL-2026-11-25T11:00Z-USDTNGN-BUY-1"],
     ],
     [
       "a settlement of another side does not rename this side's Open",
@@ -259,6 +295,26 @@ describe("working days: the longest allowed tenor whose maturity falls on one, e
     expect(open.reason).toMatch(/; tenor 1 day, not 3: a 3-day hedge would mature on a Saturday, not a working day\.$/);
   });
 
+  test.each([
+    [0, "Thu", "Saturday"],
+    [1, "Fri", "Sunday"],
+    [2, "Sat", "Monday"],
+    [3, "Sun", "Tuesday"],
+    [4, "Mon", "Wednesday"],
+    [5, "Tue", "Thursday"],
+    [6, "Wed", "Friday"],
+  ])("as_of %i days after a Wednesday, working days %s: the Reason names the day a 3-day hedge would mature on, %s", (k, days, name) => {
+    const [open] = run([["USDTNGN", "buy", 100_000]], { days, tenor: 3 }, [], { asOf: AS_OF + k * D });
+    expect(open.reason).toMatch(new RegExp(`; tenor 1 day, not 3: a 3-day hedge would mature on a ${name}, not a working day\\.$`));
+  });
+
+  test("a tenor shortened by a value date and then by the working days says both, a semicolon between", () => {
+    const [open] = run([["USDTNGN", "buy", 100_000, AS_OF + 5 * D]], { days: "Thu" });
+    expect(open.reason).toMatch(
+      /; tenor 1 day, not 7: the earliest value date 2026-11-30 12:00 UTC comes first; a 3-day hedge would mature on a Saturday, not a working day\.$/,
+    );
+  });
+
   test("tenorFor, exactly: among 1, 3 and 7 days at most the policy's and ending by the value date, the longest on a working day", () => {
     const wed = AS_OF;
     const monFri = [1, 2, 3, 4, 5];
@@ -283,6 +339,14 @@ describe("working days: the longest allowed tenor whose maturity falls on one, e
     [", ;", null],
     ["Mon-Wed-Fri", null],
     ["Tue–Thu", [2, 3, 4]],
+    // Full names, any case; the words for all seven, with spaces around; separators in a row.
+    ["monday WEDNESDAY Friday", [1, 3, 5]],
+    ["Tuesday-Saturday", [2, 3, 4, 5, 6]],
+    [" Every Day ", [0, 1, 2, 3, 4, 5, 6]],
+    ["everyday", [0, 1, 2, 3, 4, 5, 6]],
+    ["ALL", [0, 1, 2, 3, 4, 5, 6]],
+    ["daily", [0, 1, 2, 3, 4, 5, 6]],
+    [", mon ;wed,", [1, 3]],
   ])("Working days %j reads as %j", (text, days) => {
     expect(weekdaysOf(text)).toEqual(days);
   });

@@ -47,6 +47,22 @@ describe("the merge of one row on load: the hedge it acted on", () => {
   });
 });
 
+describe("the merge of one row on load: a log row edited or no longer usable", () => {
+  it("an unfinished row edited in two cells keeps what was journalled, and its message names both, a comma between", () => {
+    const { fromLog, record, stored } = bothSides({ status: "submitting", side: "sell", notional: 60_000 }, { status: "submitting" });
+    const merged = mergeRow(fromLog, record, stored);
+    expect([merged.intent.side, merged.intent.notional]).toEqual(["buy", 50_000]);
+    expect(merged.edited).toEqual(["side", "notional"]);
+    expect(merged.intent.message).toBe("The Hedge Log row was edited (side, notional): the add-in keeps what it journalled and sent.");
+  });
+
+  it("a log row no longer usable: the journal's row stands, its status goes back to the log, and this computer's journal is not written again", () => {
+    const { record, stored } = bothSides({ market: "" }, { status: "submitted", hedgeId: "h-a" });
+    const merged = mergeRow(null, record, stored);
+    expect(merged).toEqual({ intent: stored, logFix: { status: "submitted", message: null }, storeAgain: false, edited: ["row"] });
+  });
+});
+
 describe("the merge of one row on load: the seal", () => {
   const linked = (patch: Partial<Intent>) => {
     const prevHash = CHAIN_START;
@@ -99,6 +115,8 @@ describe("the rows the log lost written back unasked (writtenBack)", () => {
     expect(back([entry("x", "gone", null), entry("y", "x", "wb-other")], [])).toEqual([]);
     // z, appended after x, is this workbook's unfinished row: both come back.
     expect(back([entry("x", "gone", null), entry("z", "x", ME.id, "submitted")], [])).toEqual(["x", "z"]);
+    // v, final and tied to nothing here, comes not back with z: z was appended after x, not after v.
+    expect(back([entry("x", "gone", null), entry("v", "gone", null), entry("z", "x", ME.id, "submitted")], [])).toEqual(["x", "z"]);
   });
 
   it("a row this session is working on is this workbook's: written back though final and tied to nothing", () => {

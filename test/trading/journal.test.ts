@@ -680,6 +680,21 @@ describe("writes that fail", () => {
     expect(j.get("a")).toBeUndefined();
   });
 
+  it("append: when this computer's newest link cannot be kept, that is reported and the rows stay appended (they are in the log)", async () => {
+    const wb = new MemoryWorkbook();
+    const store = new MemoryIntentStore();
+    const errors: Error[] = [];
+    const j = journalOf(wb, store, (e) => errors.push(e));
+    await j.load();
+    store.putHead = async () => {
+      throw new Error("head not kept");
+    };
+    await j.append([intent("a")]);
+    expect(errors.map((e) => e.message)).toEqual(["head not kept"]);
+    expect((await wb.readLog()).map((r) => r.idempotencyKey)).toEqual(["a"]);
+    expect(j.get("a")?.status).toBe("submitting");
+  });
+
   it("an update reaches the Hedge Log and this computer's journal on its own within the flush delay: nobody has to call flush()", async () => {
     const wb = new MemoryWorkbook();
     const store = new MemoryIntentStore();

@@ -185,6 +185,21 @@ describe("rows the preview blocks, and why", () => {
     expect(blockers(p)[0]).toEqual(["Market USDTNGN is not available to this account: use a listed market."]);
   });
 
+  it("a market not listed: the sentence names every listed market, a comma between", async () => {
+    const p = await preview({ markets: [market({ market: "USDTKES" }), market({ market: "USDTGHS" })] }, "open", [row()]);
+    expect(blockers(p)[0]).toEqual(["Market USDTNGN is not available to this account: use USDTKES, USDTGHS."]);
+  });
+
+  it("an Add of a side the batch closes, with no Open of it before, has no hedge to add to: it is blocked and not quoted", async () => {
+    const s = setup({ hedges: [hedge()], positions: [position({ size_usd: 10_000 })] });
+    const p = await buildPreview(s.ctx, "column", [
+      row({ rowNumber: 2, action: "close", notional: null, tenor: null }),
+      row({ rowNumber: 3, action: "add", notional: 5_000, tenor: null }),
+    ]);
+    expect(blockers(p)).toEqual([[], ["No open hedge on USDTNGN buy: use Open first."]]);
+    expect(s.quotes).toEqual([]);
+  });
+
   it("a quote the service refuses blocks the rows that asked it, with the service's words, advice and code", async () => {
     const refusal = new HedgingApiError({ code: "market_not_allowed", status: 403, message: "Not for you." });
     // A code the add-in has no advice for: the service's words and the code alone.
@@ -309,6 +324,39 @@ describe("what is priced, and the checks", () => {
     ]);
     // The close and the open of the sell side are a roll: its notional counted once (the Open's), not 30,000 + 20,000.
     expect(p.totals).toMatchObject({ rows: 3, priced: 2, notionalUsd: 20_000, marginBackUsdc: 3_000 });
+  });
+
+  it("in a proposal, a reduce frees its own notional (not its position's) of headroom, and capacity of its own side only", async () => {
+    const p = await preview(
+      {
+        balance: 0,
+        headroom: 0,
+        // USDTKES listed first: each side's capacity is its own market's.
+        markets: [
+          market({ market: "USDTKES", available_capacity_usd: { buy: 7_000, sell: 0 } }),
+          market({ available_capacity_usd: { buy: 0, sell: 0 } }),
+        ],
+        hedges: [hedge({ notional_usd: 50_000 }), hedge({ id: "h-kes", market: "USDTKES", side: "sell", notional_usd: 40_000 })],
+        positions: [
+          position({ size_usd: 50_000, net_margin_usd: 1_000 }),
+          position({ market: "USDTKES", side: "sell", size_usd: 40_000, net_margin_usd: 400 }),
+        ],
+      },
+      "column",
+      [
+        row({ rowNumber: 2, action: "reduce", notional: 10_000, tenor: null }),
+        row({ rowNumber: 3, action: "close", market: "USDTKES", side: "sell", notional: null, tenor: null }),
+        row({ rowNumber: 4, action: "add", notional: 5_000, tenor: null }),
+      ],
+    );
+    expect(blockers(p)).toEqual([[], [], []]);
+    expect(p.checks).toEqual([
+      { label: "Balance (USDC)", unit: "USDC", needed: 50, available: 600, ok: true },
+      // the reduce's 10,000 and the close's whole position, 40,000
+      { label: "Exposure headroom (USD)", unit: "USD", needed: 5_000, available: 50_000, ok: true },
+      // the reduce of this side alone; the USDTKES sell close frees nothing here
+      { label: "Capacity USDTNGN buy (USD)", unit: "USD", needed: 5_000, available: 10_000, ok: true },
+    ]);
   });
 
   it("a batch of closes and reduces alone has no checks, and reads no quote", async () => {
@@ -494,6 +542,15 @@ describe("duplicates, the log read, progress and a cancel", () => {
     }) as HedgingClient["quote"];
     const pending = buildPreview(hanging.ctx, "open", [row()], { signal: cancel.signal });
     expect((await pending).lines[0].blockers).toEqual(["Not priced: the preview was cancelled."]);
+    // Each snapshot holds every line, the blocked ones with their reasons.
+    const snapshots: Preview[] = [];
+    await buildPreview(setup().ctx, "open", [row(), row({ rowNumber: 3, market: "USDTKES" })], {
+      onProgress: (snap) => snapshots.push(snap),
+    });
+    expect(snapshots[0].lines.map((l) => [l.row.rowNumber, l.blockers])).toEqual([
+      [2, []],
+      [3, ["Market USDTKES is not available to this account: use USDTNGN."]],
+    ]);
     const calm = await buildPreview(setup().ctx, "open", [row()]);
     expect(calm.cancelled).toBe(false);
     expect(calm).toMatchObject({ action: "open", environment: "sandbox", createdAt: NOW.toISOString() });
@@ -574,6 +631,20 @@ describe("a roll's price (a Close, then an Open of its side) and the notional co
     ]);
     expect(p.rolls).toEqual([]);
     expect(p.totals.notionalUsd).toBe(10_000 + 1_000 + 30_000);
+  });
+
+  it("cancelled while the exit is asked: the Close's line says nothing of an exit impact not known", async () => {
+    const s = setup(held);
+    const cancel = new AbortController();
+    const quote = s.ctx.client.quote;
+    s.ctx.client.quote = ((body: { tenor_days: number }, signal?: AbortSignal) => {
+      if (body.tenor_days !== 3) return quote(body as Parameters<HedgingClient["quote"]>[0], signal);
+      setTimeout(() => cancel.abort(), 0);
+      return new Promise((_resolve, reject) => signal?.addEventListener("abort", () => reject(new Error("The operation was aborted."))));
+    }) as HedgingClient["quote"];
+    const p = await buildPreview(s.ctx, "column", rollRows, { signal: cancel.signal });
+    expect(p.cancelled).toBe(true);
+    expect(p.lines[0].warnings).toEqual([]);
   });
 
   it("cancelled while pricing: no roll is priced", async () => {

@@ -85,6 +85,15 @@ describe("column mapping", () => {
       "Row 1: no Side column — Close needs one: add a column headed Side or Direction.",
     ]);
   });
+
+  it("names every column each action needs and the header lacks", async () => {
+    const missing = async (action: "open" | "add" | "reduce" | "close") =>
+      (await read(action, [["Comment"], ["a note"]])).problems.map((p) => /no (.*?) column/.exec(p.message)?.[1]);
+    expect(await missing("open")).toEqual(["Market", "Side", "Notional", "Tenor", "Client reference"]);
+    expect(await missing("add")).toEqual(["Market", "Side", "Notional"]);
+    expect(await missing("reduce")).toEqual(["Market", "Side", "Notional"]);
+    expect(await missing("close")).toEqual(["Market", "Side"]);
+  });
 });
 
 describe("per-action required fields", () => {
@@ -347,6 +356,7 @@ describe("what the user typed, read as the service needs it", () => {
     const r = await read("open", [header, ["USDTNGN", "buy", 5, 7, "R".repeat(128)], ["USDTNGN", "sell", 5, 7, "S".repeat(129)]]);
     expect(r.rows.map((x) => x.rowNumber)).toEqual([2]);
     expect(r.problems.map((p) => p.message)).toEqual(["Row 3: Client reference is 129 characters — use at most 128."]);
+    expect(r.problems.map((p) => p.field)).toEqual(["clientReference"]);
   });
 
   it("says what it read: the sheet, the address, the table, the columns and the hidden rows skipped", async () => {
@@ -471,7 +481,49 @@ describe("an Action column: each row carries its own action (a proposal)", () =>
       "Row 3: Action is empty — use Open, Add, Reduce or Close.",
       "Row 4: Tenor is empty — use 1, 3 or 7 (days).",
     ]);
+    // Each problem names the cell it is about, with what the cell holds.
+    expect(r.problems.map((p) => [p.field, p.value])).toEqual([
+      ["action", "Buy"],
+      ["action", ""],
+      ["tenor", ""],
+    ]);
     expect(r.rows.map((x) => x.action)).toEqual(["close"]);
+  });
+
+  it("a row with its Action alone is no blank row: each cell its action needs is named", async () => {
+    const r = await read("open", [
+      ["Action", "Market", "Side", "Amount", "Tenor", "Reference"],
+      ["Open", "", "", "", "", ""],
+    ]);
+    expect(r.blankRows).toEqual([]);
+    expect(r.problems.map((p) => p.field)).toEqual(["market", "side", "notional", "tenor", "clientReference"]);
+  });
+
+  it("the Action column is found by any case of its name; two Action columns are refused", async () => {
+    const lower = await read("open", [
+      ["action", "Market", "Side"],
+      [" Close ", "USDTNGN", "buy"],
+    ]);
+    expect([lower.action, lower.rows.map((x) => x.action)]).toEqual(["column", ["close"]]);
+    const twice = await read("open", [
+      ["Action", "Market", "Side", "Action"],
+      ["Close", "USDTNGN", "buy", "Close"],
+    ]);
+    expect(twice.problems.map((p) => p.message)).toEqual([
+      "Row 1: columns Action and Action both mean Action — rename or remove all but one.",
+    ]);
+  });
+
+  it("a column several actions need is asked for by all of them; a row whose action cannot be read asks for none", async () => {
+    const r = await read("open", [
+      ["Action", "Market", "Side", "Tenor", "Reference"],
+      ["Open", "USDTNGN", "buy", 7, "A"],
+      ["Add", "USDTNGN", "buy", "", "B"],
+      ["Buy", "USDTNGN", "buy", "", "C"],
+    ]);
+    expect(r.problems.map((p) => p.message)).toEqual([
+      "Row 1: no Notional column — Open and Add rows need one: add a column headed Notional or Amount.",
+    ]);
   });
 
   it("a column only some actions need is asked for by the actions present", async () => {

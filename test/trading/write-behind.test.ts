@@ -24,18 +24,25 @@ function entry(intent: Intent, message: string): StoredIntent {
  * A queue over a store and a log that note every call (in one list, to see their order); the first `failPuts` puts fail,
  * `duringPut` runs while a put is out.
  */
-function queue(options: { failPuts?: number; held?: Map<string, Intent>; store?: boolean; duringPut?: () => void } = {}) {
+function queue(
+  options: { failPuts?: number; held?: Map<string, Intent>; store?: boolean; duringPut?: () => void; missing?: string[] } = {},
+) {
   const calls: string[] = [];
+  const reports: string[] = [];
+  const appended: Intent[][] = [];
   const puts: StoredIntent[][] = [];
   const updates: LogUpdate[][] = [];
   let failPuts = options.failPuts ?? 0;
+  let ensured = 0;
   const ports: WriteBehindPorts = {
     workbook: {
-      ensureLog: async () => undefined,
+      ensureLog: async () => {
+        ensured++;
+      },
       updateLog: async (batch) => {
         calls.push("log");
         updates.push(batch);
-        return { missing: [] };
+        return { missing: options.missing ?? [] };
       },
     },
     store:
@@ -51,11 +58,13 @@ function queue(options: { failPuts?: number; held?: Map<string, Intent>; store?:
             },
           },
     intent: (key) => options.held?.get(key),
-    appendAgain: async () => undefined,
-    report: () => undefined,
+    appendAgain: async (rows) => {
+      appended.push(rows);
+    },
+    report: (e) => reports.push(e.message),
     delayMs: 10_000,
   };
-  return { wb: new WriteBehind(ports), calls, puts, updates };
+  return { wb: new WriteBehind(ports), calls, puts, updates, ensured: () => ensured, reports, appended };
 }
 
 describe("the write-behind queue", () => {
@@ -74,6 +83,30 @@ describe("the write-behind queue", () => {
     expect(wb.unflushed()).toBe(0);
     await wb.flush(); // nothing queued: no call
     expect(calls).toHaveLength(2);
+  });
+
+  it("a row the Hedge Log no longer has is written again at its end, and the user is told which and why; one this journal no longer holds is not", async () => {
+    const a = row("k-a");
+    const { wb, reports, appended } = queue({ held: new Map([["k-a", a]]), missing: ["k-a", "k-gone"] });
+    wb.log(a, { status: "submitted" });
+    await wb.flush();
+    expect(appended).toEqual([[a]]);
+    expect(reports).toEqual([
+      "The Hedge Log has no row with idempotency key k-a (open USDTNGN buy): it was deleted or its key edited. " +
+        "The row was written again at the end of the log with its current state.",
+    ]);
+  });
+
+  it("the Hedge Log is made sure of (an older log gets the columns added since) before the first update is written, and once", async () => {
+    const a = row("k-a");
+    const { wb, updates, ensured } = queue();
+    await wb.flush();
+    expect(ensured()).toBe(0); // nothing to write: nothing asked of the workbook
+    wb.log(a, { status: "submitted" });
+    await wb.flush();
+    wb.log(a, { status: "filled" });
+    await wb.flush();
+    expect([ensured(), updates.length]).toEqual([1, 2]);
   });
 
   it("a failed write keeps its entries for the next flush, under an entry of the same row queued while it was out; the log waits", async () => {

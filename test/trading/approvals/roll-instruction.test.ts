@@ -373,6 +373,13 @@ async function world() {
 }
 
 describe("four eyes on a standing roll instruction", () => {
+  it("without a clock given, an instruction is prepared at the time it is submitted", async () => {
+    const { workbook, place, terms } = await world();
+    const flow = new RollInstructions({ sheet: workbook, recordControl: async () => undefined });
+    const submitted = await flow.submit({ ...terms, until: "2099-01-01T00:00:00Z" }, PREPARER, place);
+    expect(Math.abs(Date.parse(submitted.preparedAt) - Date.now())).toBeLessThan(5_000);
+  });
+
   it("submitted pending; refused to the preparer, another environment or account; approved once by a second key, logged with its hash; revoked, logged, and then coversRoll refuses", async () => {
     const { workbook, flow, place, terms, advance, now } = await world();
     const submitted = await flow.submit(terms, PREPARER, place);
