@@ -38,7 +38,11 @@ export function chunkFiles(compilation: Pick<Compilation, "namedChunkGroups">, n
   return [...new Set(files)];
 }
 
-/** `<link rel="preload" as="script">` for each file of `chunks`, after the page's own scripts (they are fetched first). */
+/**
+ * `<link rel="preload" as="script" fetchpriority="low">` for each file of `chunks`, after the page's own scripts. Low:
+ * Chromium fetches a script preload at high priority and a deferred script at low, so without it the later chunks would
+ * be fetched before the functions' and the engine's own scripts (the registration measured 49 % later at 1× cold).
+ */
 export function preloadHints(HtmlPlugin: HtmlPluginClass, { page, chunks }: PreloadOptions) {
   return {
     apply(compiler: Compiler): void {
@@ -48,7 +52,7 @@ export function preloadHints(HtmlPlugin: HtmlPluginClass, { page, chunks }: Prel
           const links = chunkFiles(compilation, chunks).map((file) => ({
             tagName: "link",
             voidTag: true,
-            attributes: { rel: "preload", as: "script", href: `${data.publicPath}${file}` },
+            attributes: { rel: "preload", as: "script", href: `${data.publicPath}${file}`, fetchpriority: "low" },
             meta: { plugin: "PreloadHints" },
           }));
           data.headTags.push(...links);

@@ -46,7 +46,7 @@ async function build(chunks: string[]): Promise<{ html: string; files: string[];
 }
 
 /** The preload links' files (a production page is minified: its attribute quotes may be left out). */
-const preloads = (html: string) => [...html.matchAll(/<link rel="?preload"? as="?script"? href="?([^"> ]+)"?>/g)].map((m) => m[1]);
+const preloads = (html: string) => [...html.matchAll(/<link rel="?preload"? as="?script"? href="?([^"> ]+)"?[^>]*>/g)].map((m) => m[1]);
 
 test("each file of the named later chunks is preloaded once, after the page's own scripts; the others are not", async () => {
   const { html, files, errors } = await build(["panel"]);
@@ -58,6 +58,8 @@ test("each file of the named later chunks is preloaded once, after the page's ow
   expect(html).toMatch(/<script defer[^>]* src="?page\./);
   expect(html.search(/rel="?preload/)).toBeGreaterThan(html.search(/<script defer[^>]* src="?page\./));
   expect(html).not.toMatch(/preload[^>]*(chart|page)\./);
+  // Fetched at the page's own scripts' priority, after them: a preload's default (high) would fetch them first.
+  for (const link of html.match(/<link rel="?preload[^>]*>/g) ?? []) expect(link).toMatch(/fetchpriority="?low/);
   const both = await build(["panel", "chart"]);
   // The shared chunk once, though both need it.
   expect(preloads(both.html)).toHaveLength(3);
