@@ -57,7 +57,7 @@ export class Journal {
   /** This workbook id's rows journalled under another file name (a copy): written here only on the user's word (restore). */
   private readonly copies = new Map<string, Intent>();
   private identityRead: Promise<WorkbookIdentity> | null = null;
-  private readonly finalAt = new Map<string, string>();
+  private readonly finalAt = new Map<string, string | null>();
   /** Status updates written behind (write-behind.ts): this computer's journal, then the log. */
   private readonly queue: WriteBehind;
   /** load(), append() and restore() one at a time: each reads or changes which rows the log and this computer's journal hold. */
@@ -116,7 +116,7 @@ export class Journal {
   }
 
   private async loadNow(live: (idempotencyKey: string) => Intent | undefined): Promise<LoadReport> {
-    const report: LoadReport = { restored: [], orphans: [], edited: [], otherWorkbooks: [] };
+    const edited: LoadReport["edited"] = [];
     const me = await this.identity();
     const stored = this.options.store ? await this.options.store.load(this.options.scope!) : [];
     for (const e of stored) this.here.add(e.record.idempotencyKey);
@@ -158,23 +158,21 @@ export class Journal {
         this.foreign.push(record);
         continue;
       }
-      const intent = entry ? this.merge(fromLog, record, entry, report) : fromLog!;
+      const intent = entry ? this.merge(fromLog, record, entry, edited) : fromLog!;
       this.intents.set(intent.idempotencyKey, intent);
     }
     const restored = this.placeMissing(stored, present, me, live);
     if (restored.length > 0) await this.writeBack(restored);
-    report.restored = restored;
-    if (this.options.store) {
-      const drop = prunable(stored, this.now().getTime()).filter((k) => !this.intents.has(k) || isFinal(this.intents.get(k)!.status));
-      if (drop.length > 0) {
-        await this.options.store.remove(this.options.scope!, drop);
-        const dropped = new Set(drop);
-        this.elsewhere = this.elsewhere.filter((r) => !dropped.has(r.idempotencyKey));
-        for (const k of drop) [this.orphans, this.copies].forEach((m) => m.delete(k));
-      }
+    // Final rows old enough to forget (none without a store: nothing was loaded), unless this session still works on them.
+    const drop = prunable(stored, this.now().getTime()).filter((k) => !this.intents.has(k) || isFinal(this.intents.get(k)!.status));
+    if (drop.length > 0) {
+      await this.options.store!.remove(this.options.scope!, drop);
+      const dropped = new Set(drop);
+      this.elsewhere = this.elsewhere.filter((r) => !dropped.has(r.idempotencyKey));
+      for (const k of drop) [this.orphans, this.copies].forEach((m) => m.delete(k));
     }
-    report.orphans = [...this.orphans.values()]; // after pruning: a row listed can be restored
-    report.otherWorkbooks = [...this.others.values()];
+    // After pruning: a row listed can be restored.
+    const report: LoadReport = { restored, orphans: [...this.orphans.values()], edited, otherWorkbooks: [...this.others.values()] };
     // Queued entries as the journal holds their rows now (a row it no longer holds is not written).
     this.queue.retake((key) => (this.intents.has(key) ? this.entry(this.intents.get(key)!) : undefined));
     await this.flush(); // what the merge queued (nothing: no call)
@@ -200,9 +198,9 @@ export class Journal {
       this.elsewhere.push(intentToLogRecord(intent));
       // Restorable on the user's word: rows that may be this workbook's (see mayBeMine); other workbooks' unfinished rows are listed.
       if (owner === "copy") {
-        if (!(e.dismissedIn ?? []).includes(copyMark(me))) this.copies.set(intent.idempotencyKey, intent);
+        if (!e.dismissedIn?.includes(copyMark(me))) this.copies.set(intent.idempotencyKey, intent);
       } else if (owner !== "other" || mayBeMine(e, me)) this.orphans.set(intent.idempotencyKey, intent);
-      else if (!isFinal(intent.status) && !(e.dismissedIn ?? []).includes(me.id)) this.others.set(intent.idempotencyKey, intent);
+      else if (!isFinal(intent.status) && !e.dismissedIn?.includes(me.id)) this.others.set(intent.idempotencyKey, intent);
     }
     return restored;
   }
@@ -301,18 +299,18 @@ export class Journal {
     intent.workbookId = e.workbookId ?? null;
     intent.workbookName = e.workbookName ?? null;
     intent.parkedFor = e.parkedFor ?? null;
-    if (e.finalAt) this.finalAt.set(intent.idempotencyKey, e.finalAt);
+    this.finalAt.set(intent.idempotencyKey, e.finalAt);
     return intent;
   }
 
   /** One row known to both, merged (journal-merge.ts): what the log and this computer's journal get again, and what was edited. */
-  private merge(fromLog: Intent | null, record: LogRecord, entry: StoredIntent, report: LoadReport): Intent {
+  private merge(fromLog: Intent | null, record: LogRecord, entry: StoredIntent, edited: LoadReport["edited"]): Intent {
     const stored = this.fromStore(entry);
     if (!stored) return fromLog!;
     const merged = mergeRow(fromLog, record, stored);
     if (merged.storeAgain) this.queue.store(this.entry(merged.intent));
     if (Object.keys(merged.logFix).length > 0) this.queue.log(merged.intent, merged.logFix);
-    if (merged.edited.length > 0) report.edited.push({ intent: merged.intent, fields: merged.edited });
+    if (merged.edited.length > 0) edited.push({ intent: merged.intent, fields: merged.edited });
     return merged.intent;
   }
 
