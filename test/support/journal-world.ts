@@ -24,15 +24,15 @@ export const LOGGED = "2026-11-23T09:00:00.000Z";
 export const at = (minutes: number) => new Date(Date.parse(LOGGED) + minutes * 60_000).toISOString();
 export const col = (field: string) => LOG_COLUMNS.findIndex((c) => c.field === field);
 
-/** A row of this account, journalled at LOGGED + `minutes` (the order rows are appended in). */
-export function intent(key: string, minutes = 0, action: Action = "open"): Intent {
+/** A row of this account (an Open of 50,000 USD by default), journalled at LOGGED + `minutes` (the order rows are appended in). */
+export function intent(key: string, minutes = 0, action: Action = "open", notional = 50_000): Intent {
   const i = intentFromRow(
     {
       rowNumber: 2,
       action,
       market: "USDTNGN",
       side: "buy",
-      notional: 50_000,
+      notional,
       tenor: action === "open" ? 7 : null,
       clientReference: `D-${key}`,
     },

@@ -2,38 +2,22 @@
 import { MemoryWorkbook } from "../../../src/excel/memory-workbook";
 import { MemoryIntentStore } from "../../../src/excel/intent-store";
 import { Journal } from "../../../src/trading/journal";
-import { intentFromRow, intentToLogRecord, type Intent } from "../../../src/trading/intent";
-import { intentScope, type IntentStore } from "../../../src/trading/intent-store";
+import { intentToLogRecord } from "../../../src/trading/intent";
+import type { IntentStore } from "../../../src/trading/intent-store";
 import { chainHeadOf } from "../../../src/trading/chain-head";
 import { CHAIN_START, finalHashOf, rowHashOf } from "../../../src/trading/log/log-chain";
 import { LOG_COLUMNS, LOG_SHEET_NAME, LOG_TABLE_NAME, type LogRecord } from "../../../src/trading/log/hedge-log";
 import { WORKBOOK_ID_PROPERTY } from "../../../src/trading/workbook";
-import type { Action } from "../../../src/trading/types";
 import { chainFindings } from "../../support/chain";
+import { LOGGED, SCOPE, at, intent } from "../../support/journal-world";
 
-const ACCOUNT = "0x00000000000000000000000000000000000000aa";
-const SCOPE = intentScope("sandbox", ACCOUNT);
 const WORKBOOK = "wb-chain";
-const LOGGED = Date.parse("2026-11-23T09:00:00.000Z");
-const at = (minutes: number) => new Date(LOGGED + minutes * 60_000).toISOString();
-
-function intent(key: string, minutes: number, action: Action = "open", notional = 50_000): Intent {
-  const i = intentFromRow(
-    { rowNumber: 2, action, market: "USDTNGN", side: "buy", notional, tenor: action === "open" ? 7 : null, clientReference: `D-${key}` },
-    key,
-    "sandbox",
-    at(minutes),
-    ACCOUNT,
-  );
-  i.keyId = "k-key";
-  return i;
-}
 
 function setup(
   store: IntentStore = new MemoryIntentStore(),
   workbook = new MemoryWorkbook({ customProperties: { [WORKBOOK_ID_PROPERTY]: WORKBOOK } }),
 ) {
-  let clock = LOGGED + 3_600_000;
+  let clock = Date.parse(LOGGED) + 3_600_000;
   const journal = new Journal(workbook, { store, scope: SCOPE, now: () => new Date((clock += 1_000)), flushDelayMs: 60_000 });
   return { journal, workbook, store };
 }
