@@ -90,6 +90,13 @@ describe("what opening a workbook keeps", () => {
     await j.load();
     expect(j.all()).toEqual([]);
     expect(j.unusable()).toEqual([]);
+
+    // With this computer's journal, the control row is kept there too (it is journalled before the log is written).
+    const store = new MemoryIntentStore();
+    const mine = journalOf(saved([HEADER]), store);
+    await mine.load();
+    await mine.appendControl(controlRecord({ ...change, from: "on", to: "off" }, "k-control-2"));
+    expect((await store.load(SCOPE)).map((e) => [e.record.idempotencyKey, e.record.action])).toEqual([["k-control-2", "control"]]);
   });
 
   it("a row this session works on stays the desk's own object when the log is read again: its newer state is not replaced by the log's", async () => {
