@@ -30,7 +30,8 @@ function plusOne(digits: string): string {
 const largeFormats = new Map<number, Intl.NumberFormat>();
 const largeFormat = (decimals: 0 | 2) => {
   let f = largeFormats.get(decimals);
-  if (!f) largeFormats.set(decimals, (f = new Intl.NumberFormat("en-US", { minimumFractionDigits: decimals, maximumFractionDigits: decimals })));
+  if (!f)
+    largeFormats.set(decimals, (f = new Intl.NumberFormat("en-US", { minimumFractionDigits: decimals, maximumFractionDigits: decimals })));
   return f;
 };
 const usdFormat = { format: (n: number) => grouped(n, 2) };
