@@ -14,6 +14,8 @@ import { chooseTheme } from "./theme-choice";
 import { REQUIREMENT_SETS, type OfficeFacts } from "./diagnostics";
 
 const OFFICE_READY_TIMEOUT_MS = 10_000;
+/** How long a saved key's pane stays hidden at most while its connection is restored and its panels mounted. */
+const SHOW_AT_MOST_MS = 1_500;
 
 /** Office.onReady's host, null outside Office, or null when Office.js did not load (or never got ready). */
 async function officeHost(): Promise<{ host: string | null; theme: Office.OfficeTheme | null }> {
@@ -86,7 +88,12 @@ export async function main({ answered }: { answered: boolean } = { answered: tru
     // Outside Office only the page's own visibility tells whether anyone looks.
     deps = { ...shared, ...standIn, visibility: paneVisibility(null, document) };
   }
-  byId("app").hidden = false;
+  // A saved key connecting (its check already sent): the pane is shown once its connected panels are mounted, at most
+  // SHOW_AT_MOST_MS later, so that the page is laid out once, whole, not first as the key form and again connected.
+  const app = byId("app");
+  const show = () => (app.hidden = false);
+  if (answered && savedCheckSent()) setTimeout(show, SHOW_AT_MOST_MS);
+  else show();
   try {
     const pane = await startPane(deps);
     // Test builds only (?smoke=PORT): the in-add-in smoke script, after the pane is up.
@@ -99,6 +106,7 @@ export async function main({ answered }: { answered: boolean } = { answered: tru
     box.textContent = `${view.code}: ${view.message}`;
   } finally {
     connection.settingsRead(); // cells never wait for settings that will not come
+    show();
   }
   document.documentElement.dataset.ready = "true";
 }
