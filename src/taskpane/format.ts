@@ -1,5 +1,6 @@
 // Display formatting for the pane: money, rates, percentages and UTC times; rounding happens only here.
 import { utcMs } from "../api/time";
+import { groupThousands } from "../api/digits";
 
 /**
  * "1,234.50" (two decimals) / "1,235" (none): en-US digits grouped by hand, as Intl.NumberFormat("en-US") writes them
@@ -15,7 +16,7 @@ function grouped(value: number, decimals: 0 | 2): string {
   const [whole, fraction = ""] = abs < 1e-6 ? ["0"] : String(abs).split(".");
   let digits = `${whole}${fraction.padEnd(decimals, "0").slice(0, decimals)}`;
   if ((fraction[decimals] ?? "0") >= "5") digits = plusOne(digits);
-  const int = digits.slice(0, digits.length - decimals).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  const int = groupThousands(digits.slice(0, digits.length - decimals));
   const sign = value < 0 || Object.is(value, -0) ? "-" : "";
   return decimals === 0 ? `${sign}${int}` : `${sign}${int}.${digits.slice(-decimals)}`;
 }
