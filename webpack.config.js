@@ -31,10 +31,10 @@ const PAGE_ENTRIES = ["functions", "commands", "engine", "taskpane"];
  */
 const PAGE_BUDGET_GZIP_BYTES = 100_000;
 /**
- * The chunks a saved connection loads at once (src/taskpane/pane-app.ts, taskpane.ts: the panels and the workbook):
+ * The chunk a saved connection loads at once (src/taskpane/pane-app.ts, pane-start.ts: the panels and the workbook, one chunk):
  * production pages preload them, so they arrive while the functions register instead of after the key's check.
  */
-const CONNECTION_CHUNKS = ["trade", "approvals", "month-end", "excel"];
+const CONNECTION_CHUNKS = ["panels"];
 
 module.exports = async (env, argv) => {
   const production = argv.mode === "production";

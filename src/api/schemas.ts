@@ -2,6 +2,7 @@
 import { en } from "zod/locales";
 import * as z from "zod/mini";
 import { lazySchema } from "./lazy-schema";
+import { groupThousands } from "./digits";
 import { serviceTime } from "./time";
 
 // zod's small build (zod/mini) loads only the parts these schemas use, and no messages: the English ones are set here, so
@@ -334,7 +335,7 @@ export const MAX_AMOUNT_USD = 1_000_000_000;
  * "1,000,000,000": grouped by hand, not with toLocaleString, whose first call in a page starts the browser's number
  * formatting (ICU), tens of ms at load that the first values of the cells would wait for (issue 41).
  */
-const MAX_AMOUNT_TEXT = String(MAX_AMOUNT_USD).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+const MAX_AMOUNT_TEXT = groupThousands(String(MAX_AMOUNT_USD));
 const positiveAmount = z
   .number()
   .check(z.positive("must be greater than 0"), z.maximum(MAX_AMOUNT_USD, `must be at most ${MAX_AMOUNT_TEXT} USD`));

@@ -17,11 +17,6 @@ export function noteSavedStart(start: Promise<unknown>): void {
   starting = start.catch(() => undefined);
 }
 
-/** Resolves once the saved start has sent its first requests (the key's check, the cells' first polls); at once when none was noted. */
-export async function savedStartSent(): Promise<void> {
-  await starting;
-}
-
 /**
  * Resolves once the saved start's first answers have been handled (the key's check settled and no poll of the cells in
  * flight: their first values set), or after `limitMs`, whichever comes first; at once when no saved start was noted.

@@ -26,7 +26,7 @@ export interface PaneDependencies {
   policy?: ServicePolicy;
   /**
    * The workbook, this computer's journal, the desk and the rest the panels of a connection work on: asked for when the
-   * pane first connects (in Excel its code is a chunk of its own, loaded then), never before.
+   * pane first connects (in Excel its code is in the panels' chunk, loaded then), never before.
    */
   workbench: () => Promise<Workbench>;
   /** Epoch ms now, for the month-end panel; Date.now by default. */
@@ -49,8 +49,8 @@ export interface Pane {
 
 /**
  * Mounts what the page shows before any connection (the key form, the overview), then restores the saved connection.
- * The first time the pane is connected, the panels' chunks are loaded (trade with the desk, approvals, month end, each
- * its own chunk, in parallel) and mounted; each connection state is then handed to them in order. A saved key that
+ * The first time the pane is connected, the panels' chunk is loaded (trade with the desk, approvals, month end, the
+ * workbook's code: one chunk, "panels") and the panels mounted; each connection state is then handed to them in order. A saved key that
  * connects at start resolves only once its panels are mounted.
  */
 export async function startPane(deps: PaneDependencies): Promise<Pane> {
@@ -122,22 +122,26 @@ export async function startPane(deps: PaneDependencies): Promise<Pane> {
   return { controller, errors, desk: () => opened?.desk() ?? null };
 }
 
-/** The panels' code, each its own chunk, imported once (a failed import is tried again on the next call). */
+/**
+ * The panels' code, imported once (a failed import is tried again on the next call). Every import of the panels and the
+ * workbook names the one chunk "panels": one file to fetch and run rather than twelve (in a trace at 4× CPU the twelve
+ * files' script elements took about 100 ms of the pane's start; test/README.md, Benchmarks, "The fifth round").
+ */
 let panelCode: Promise<
   [typeof import("./workspace"), typeof import("./approvals-panel"), typeof import("./month-end-panel"), typeof import("./archive-panel")]
 > | null = null;
 
 /**
- * Imports the panels' chunks (trade with the desk, approvals, month end): when the pane first connects, or earlier, by
+ * Imports the panels' chunk (trade with the desk, approvals, month end): when the pane first connects, or earlier, by
  * the pane's start, when a saved connection's check is already on its way (their files arrive and their modules run
  * while the first view is mounted, not after the connection).
  */
 export function loadPanelCode(): NonNullable<typeof panelCode> {
   panelCode ??= Promise.all([
-    import(/* webpackChunkName: "trade" */ "./workspace"),
-    import(/* webpackChunkName: "approvals" */ "./approvals-panel"),
-    import(/* webpackChunkName: "month-end" */ "./month-end-panel"),
-    import(/* webpackChunkName: "month-end" */ "./archive-panel"),
+    import(/* webpackChunkName: "panels" */ "./workspace"),
+    import(/* webpackChunkName: "panels" */ "./approvals-panel"),
+    import(/* webpackChunkName: "panels" */ "./month-end-panel"),
+    import(/* webpackChunkName: "panels" */ "./archive-panel"),
   ]).catch((e: unknown) => {
     panelCode = null;
     throw e;
@@ -145,7 +149,7 @@ export function loadPanelCode(): NonNullable<typeof panelCode> {
   return panelCode;
 }
 
-/** Loads the panels' chunks and the workbench together, and mounts the panels. */
+/** Loads the panels' chunk and the workbench together, and mounts the panels. */
 async function openWorkspace(
   deps: PaneDependencies,
   parts: Pick<WorkspaceDependencies, "controller" | "errors" | "onProposal"> & { onWorkbench: (journal: IntentStore) => void },

@@ -1,4 +1,4 @@
-// The pane's start, run by the task pane entry (taskpane.ts) once the saved start's first answers are in (only what the first view needs; the panels of a connection are chunks loaded when it connects): waits for Office, then starts the pane in Excel, or outside it on a stand-in the build provides (development and test builds: ?harness=memory), or says to open it from Excel.
+// The pane's start, run by the task pane entry (taskpane.ts) once the saved start's first answers are in (only what the first view needs; the panels of a connection are a chunk loaded when it connects): waits for Office, then starts the pane in Excel, or outside it on a stand-in the build provides (development and test builds: ?harness=memory), or says to open it from Excel.
 import { officeRuntimeStore } from "../excel/settings";
 import { buildPolicy, BUILD_BASE_URL } from "../feeds/build-policy";
 import { connection } from "../feeds/connection";
@@ -14,6 +14,8 @@ import { chooseTheme } from "./theme-choice";
 import { REQUIREMENT_SETS, type OfficeFacts } from "./diagnostics";
 
 const OFFICE_READY_TIMEOUT_MS = 10_000;
+/** How long a saved key's pane stays hidden at most while its connection is restored and its panels mounted. */
+const SHOW_AT_MOST_MS = 1_500;
 
 /** Office.onReady's host, null outside Office, or null when Office.js did not load (or never got ready). */
 async function officeHost(): Promise<{ host: string | null; theme: Office.OfficeTheme | null }> {
@@ -28,10 +30,10 @@ async function officeHost(): Promise<{ host: string | null; theme: Office.Office
   }
 }
 
-/** The workbook's code and the desk, a chunk of its own (imported once). */
+/** The workbook's code and the desk, in the panels' chunk (imported once). */
 let officeCode: Promise<typeof import("./office-workbench")> | null = null;
 const loadOfficeCode = () =>
-  (officeCode ??= import(/* webpackChunkName: "excel" */ "./office-workbench").catch((e: unknown) => {
+  (officeCode ??= import(/* webpackChunkName: "panels" */ "./office-workbench").catch((e: unknown) => {
     officeCode = null;
     throw e;
   }));
@@ -41,8 +43,8 @@ const loadOfficeCode = () =>
  * not (a slow service), the panels' code is not loaded before the connection, so as not to hold them further.
  */
 export async function main({ answered }: { answered: boolean } = { answered: true }): Promise<void> {
-  // A saved key's check is on its way (the engine sent it) and the first values are in: the panels' chunks and the
-  // workbook's are imported now, so they load while the first view is set up rather than after the connection (their
+  // A saved key's check is on its way (the engine sent it) and the first values are in: the panels' chunk (with the
+  // workbook's code) is imported now, so they load while the first view is set up rather than after the connection (their
   // files are preloaded by the page).
   if (answered && savedCheckSent()) {
     void loadPanelCode().catch(() => undefined); // a failure is met again, and said, when the pane connects
@@ -62,7 +64,7 @@ export async function main({ answered }: { answered: boolean } = { answered: tru
       store: officeRuntimeStore(),
       // The key's check the functions' engine sent at start (src/feeds/saved-start.ts), if it did.
       sentCheck: takeSavedCheck,
-      // The workbook's code and the desk are a chunk of their own, loaded when the pane first connects.
+      // The workbook's code and the desk are in the panels' chunk, loaded when the pane first connects.
       workbench: () => loadOfficeCode().then((m) => m.officeWorkbench()),
       // The overview polls only while Office shows the pane (the shared runtime lives on when it is closed).
       visibility: paneVisibility(officeAddin(), document),
@@ -86,7 +88,12 @@ export async function main({ answered }: { answered: boolean } = { answered: tru
     // Outside Office only the page's own visibility tells whether anyone looks.
     deps = { ...shared, ...standIn, visibility: paneVisibility(null, document) };
   }
-  byId("app").hidden = false;
+  // A saved key connecting (its check already sent): the pane is shown once its connected panels are mounted, at most
+  // SHOW_AT_MOST_MS later, so that the page is laid out once, whole, not first as the key form and again connected.
+  const app = byId("app");
+  const show = () => (app.hidden = false);
+  if (answered && savedCheckSent()) setTimeout(show, SHOW_AT_MOST_MS);
+  else show();
   try {
     const pane = await startPane(deps);
     // Test builds only (?smoke=PORT): the in-add-in smoke script, after the pane is up.
@@ -99,6 +106,7 @@ export async function main({ answered }: { answered: boolean } = { answered: tru
     box.textContent = `${view.code}: ${view.message}`;
   } finally {
     connection.settingsRead(); // cells never wait for settings that will not come
+    show();
   }
   document.documentElement.dataset.ready = "true";
 }

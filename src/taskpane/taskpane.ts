@@ -1,5 +1,5 @@
 // Task pane entry: runs the pane's start (pane-start.ts, in this entry's files but evaluated only then) once the saved start's first answers are in, so the first values are not held behind the pane's code on the one main thread (src/functions/README.md "When the page starts").
-import { savedStartAnswered, savedStartSent } from "../feeds/saved-start";
+import { savedStartAnswered } from "../feeds/saved-start";
 import { sharedHub } from "../feeds/shared";
 
 /**
@@ -7,13 +7,6 @@ import { sharedHub } from "../feeds/shared";
  * before it runs anyway: a slow service delays the pane by no more than this.
  */
 const FIRST_ANSWERS_WAIT_MS = 500;
-
-/**
- * The browser starts its number formatting (ICU) on a page's first formatter: tens of ms (4× that on a slow CPU) that
- * the pane's first module (format.ts) would spend after the first answers. Started as soon as the first requests are
- * on their way instead, while the main thread waits for their answers.
- */
-void savedStartSent().then(() => new Intl.NumberFormat("en-US").format(0));
 
 void savedStartAnswered(sharedHub(), FIRST_ANSWERS_WAIT_MS)
   // "eager": no file of its own (it is loaded with the page, counted in its budget); only its evaluation waits.

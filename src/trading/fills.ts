@@ -1,5 +1,6 @@
 // Reading the service about rows: one row at a time (its hedge by id or client reference, and history when closed), and poll rounds over many rows by status-filtered, paged list calls.
 import { utcMs } from "../api/time";
+import { groupThousands } from "../api/digits";
 import type { HedgingClient } from "../api/client";
 import { isHedgingApiError } from "../api/errors";
 import { LIST_LIMIT_MAX, type ClosedHedge, type Hedge, type HedgeStatus } from "../api/schemas";
@@ -104,7 +105,7 @@ export const laneOf = (r: { market: string; side: string }) => `${r.market}|${r.
 /** List pages read at most per status when looking for the hedges that hold market sides: 10,000 hedges of each status. */
 export const OPEN_LOOKUP_PAGES = 20;
 /** Where a lookup that did not reach the lists' end looked, for the messages that say a side's hedge was not found. */
-export const OPEN_LOOKUP_SCOPE = `among the newest ${(OPEN_LOOKUP_PAGES * PAGE_SIZE).toLocaleString("en-US")} filled and accepted hedges (the service lists more)`;
+export const OPEN_LOOKUP_SCOPE = `among the newest ${groupThousands(String(OPEN_LOOKUP_PAGES * PAGE_SIZE))} filled and accepted hedges (the service lists more)`;
 
 export interface OpenHedges {
   /** By laneOf: the side's filled hedge, else its accepted (submitted) one. */

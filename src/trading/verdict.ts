@@ -1,5 +1,6 @@
 // What the service shows about one row, or a market side's rows judged as a chain: the hedge acted on (by id, else by client reference, opening time and notional), its closed-hedge records, and the notional the next row of the side found, against each row's notional before. Pure; the desk and the poller gather the evidence.
 import { utcMs } from "../api/time";
+import { groupThousands } from "../api/digits";
 import type { ClosedHedge, Hedge } from "../api/schemas";
 import type { Intent, IntentPatch } from "./intent";
 import { sameCent } from "./rows";
@@ -36,7 +37,7 @@ export type Judged = Exclude<Verdict, { kind: "needs_records" }>;
 /** "125,000.00 USD" (grouped by hand: toLocaleString is slow where it runs once per row per poll). */
 export function usdText(n: number): string {
   const cents = Math.round(Math.abs(n) * 100);
-  const whole = String(Math.floor(cents / 100)).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  const whole = groupThousands(String(Math.floor(cents / 100)));
   return `${n < 0 && cents > 0 ? "-" : ""}${whole}.${String(cents % 100).padStart(2, "0")} USD`;
 }
 const shortId = (id: string) => (id.length > 16 ? `${id.slice(0, 12)}…` : id);

@@ -40,6 +40,25 @@ describe("pane formatting", () => {
     expect(formatCompact(-1_200_000)).toBe("−1.2M");
   });
 
+  test('amounts read as Intl.NumberFormat("en-US") writes them (grouped by hand, so the pane\'s start does not start ICU)', () => {
+    const twoDecimals = new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+    const whole = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
+    // Halves at the shortest decimal form (1.005, 2.675), just under a half (1.4749999999999999), carries (999.995,
+    // 9999.5), negative zero and what rounds to it, under 1e-6 and from 1e21 (exponent forms), and a seeded spread.
+    const values = [0, -0, 1.005, -1.005, 2.675, 0.125, 0.005, -0.004, 1.4749999999999999, -0.024999999999999998];
+    values.push(999.995, 9999.5, -9999.5, 0.5, 1.5, 2.5, -2.5, 5e-7, -5e-7, 1e20, 9.99e20, 1e21, 1.5e22, 123456789.555);
+    let seed = 41;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    for (let i = 0; i < 3_000; i++) {
+      const v = (next() - 0.5) * 10 ** Math.floor(next() * 14 - 4);
+      values.push(v, Math.round(v * 100) / 100 + 0.005, Math.round(v * 1000) / 1000);
+    }
+    for (const v of values) {
+      expect([v, formatUsd(v)]).toEqual([v, `${twoDecimals.format(v)} USD`]);
+      if (Math.abs(v) < 10_000) expect([v, formatCompact(v)]).toEqual([v, `${v < 0 ? "−" : ""}${whole.format(Math.abs(v))}`]);
+    }
+  });
+
   test("rates keep four decimals and percentages their sign", () => {
     expect(formatRate(1502.35)).toBe("1502.3500");
     expect(formatPct(0.0123)).toBe("+0.0123 %");
