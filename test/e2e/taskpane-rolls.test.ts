@@ -149,7 +149,10 @@ describeWithBrowser("a hedging program rolled through the task pane", (chromiumP
       })
     ).data;
     const expectedCost = rollOnce(500_000, 7, "early", () => quoted).totalUsd;
-    expect(Math.abs(Number(/costs ([\d,]+\.\d\d)/.exec(planText)![1].replace(/,/g, "")) - expectedCost)).toBeLessThanOrEqual(0.05);
+    // Within 50 cents: the sandbox's quotes move as its clock flows, and under load seconds pass between the pane's pricing
+    // and this quote (0.06 USD apart was seen once with a 5-cent bound); a wrong formula is off by far more (the fees alone
+    // are hundreds of dollars).
+    expect(Math.abs(Number(/costs ([\d,]+\.\d\d)/.exec(planText)![1].replace(/,/g, "")) - expectedCost)).toBeLessThanOrEqual(0.5);
     expect(await page.locator("#maturities-timeline svg.maturity-timeline").getAttribute("data-dots")).toBe("1");
 
     const client = new HedgingClient({ apiKey: DEMO_API_KEY, baseUrl: s.baseUrl });
