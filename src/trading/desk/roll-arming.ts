@@ -246,9 +246,10 @@ export class RollArming {
     const none = { rows: [], attempt: 0, openedAtMs: null };
     try {
       if (armed.hedgeId) {
-        const status = (await this.o.client.get(armed.hedgeId)).data.status;
-        if (status !== "closed") return { facts: { ...facts, hedge: status === "failed" ? "closed_early" : "open" }, ...none };
-        // Closed at or after its maturity is its settlement (the spec does not show the move into closed: README "Service assumptions").
+        const hedge = (await this.o.client.get(armed.hedgeId)).data;
+        if (hedge.status !== "closed") return { facts: { ...facts, hedge: hedge.status === "failed" ? "closed_early" : "open" }, ...none };
+        // Closed: its settlement, unless its history record says it closed before its maturity (README "Service assumptions").
+        if (await this.closedBefore(hedge, armed.maturityMs)) return { facts: { ...facts, hedge: "closed_early" }, ...none };
       }
       const reference = rollReference(armed.maturityMs, armed.market, armed.side, 1);
       const [byReference, newest] = await Promise.all([
@@ -274,6 +275,19 @@ export class RollArming {
       this.o.onError?.(e);
       return { facts: { ...facts, hedge: "unreachable" }, ...none };
     }
+  }
+
+  /**
+   * Whether the history shows `hedge` closed before `maturityMs` (a close, not its settlement): its record found by hedge id
+   * where the service gives one, else by market, side and opening time. No record found: not before (taken as settled).
+   */
+  private async closedBefore(hedge: Hedge, maturityMs: number): Promise<boolean> {
+    const history = await this.o.client.history({ limit: 100 });
+    const openedMs = utcMs(hedge.opened_at ?? "");
+    const record = history.data.find((r) =>
+      r.hedge_id ? r.hedge_id === hedge.id : r.market === hedge.market && r.side === hedge.side && utcMs(r.opened_at) === openedMs,
+    );
+    return record !== undefined && utcMs(record.closed_at) < maturityMs;
   }
 
   /**

@@ -187,7 +187,8 @@ describe("armed rolls over a scripted service", () => {
     await w.arming.poll();
     expect(w.previews).toEqual([["open", [row(1)]]]);
     expect(w.sends).toEqual([{ idempotencyKeys: [rollKey(REF, 0)] }]);
-    expect(w.asked.slice(2, 5)).toEqual(["get h-1", `list ${REF}`, "list 50"]);
+    // The hedge, its history record (none: a settlement), the roll's reference, the side's newest hedges.
+    expect(w.asked.slice(2, 6)).toEqual(["get h-1", "history", `list ${REF}`, "list 50"]);
     expect(w.views.flat()).toContain(`rolled: USDTNGN buy rolled at 2026-11-30 17:00:02 UTC: ${REF} sent (matured 2026-11-30 17:00 UTC).`);
     // Armed again at once for the new hedge, saying when it last rolled.
     expect(w.state()).toEqual([
@@ -279,6 +280,57 @@ describe("armed rolls over a scripted service", () => {
     v.at(MATURITY);
     await v.arming.poll();
     expect(v.state()).toEqual(["disarmed: USDTNGN buy closed before its maturity: not rolled (matured 2026-11-30 17:00 UTC)."]);
+  });
+
+  it("closed before its maturity (a roll done by hand an hour early) and first seen after it: disarmed, nothing sent", async () => {
+    // The history tells when it closed: by hedge id where the service gives one, else by its side and opening time.
+    for (const byId of [true, false]) {
+      const w = world();
+      await w.arming.poll();
+      w.hedges[0].status = "closed";
+      w.hedges[0].opened_at = "2026-11-23T17:00:00.000Z";
+      const early = closed({
+        market: "USDTNGN",
+        side: "buy",
+        opened_at: "2026-11-23T17:00:00.000Z",
+        closed_at: new Date(MATURITY - 3_600_000).toISOString(),
+        hedge_id: byId ? "h-1" : undefined,
+      });
+      // Other records first, each closed at the maturity, opened at the same instant: by id, another hedge's (an id match
+      // wins over the opening time); without ids, another market's, the other side's and the side's hedge before (market, side and opening time must all match).
+      const atMaturity = (over: Partial<ClosedHedge>) =>
+        closed({ opened_at: "2026-11-23T17:00:00.000Z", closed_at: new Date(MATURITY).toISOString(), ...over });
+      w.history.push(
+        ...(byId
+          ? [atMaturity({ hedge_id: "h-0" })]
+          : [
+              atMaturity({ market: "USDKES", hedge_id: undefined }),
+              atMaturity({ side: "sell", hedge_id: undefined }),
+              atMaturity({ opened_at: "2026-11-16T17:00:00.000Z", hedge_id: undefined }),
+            ]),
+        early,
+      );
+      w.at(MATURITY + 3_600_000);
+      await w.arming.poll();
+      expect(w.sends).toEqual([]);
+      expect(w.state()).toEqual(["disarmed: USDTNGN buy closed before its maturity: not rolled (matured 2026-11-30 17:00 UTC)."]);
+    }
+    // Its record closed at its maturity: the settlement, rolled.
+    const settled = world();
+    await settled.arming.poll();
+    settled.hedges[0].status = "closed";
+    settled.history.push(
+      closed({
+        market: "USDTNGN",
+        side: "buy",
+        opened_at: "2026-11-23T17:00:00.000Z",
+        closed_at: new Date(MATURITY).toISOString(),
+        hedge_id: "h-1",
+      }),
+    );
+    settled.at(MATURITY + 1_000);
+    await settled.arming.poll();
+    expect(settled.sends).toEqual([{ idempotencyKeys: [rollKey(REF, 0)] }]);
   });
 
   it("four-eyes without an instruction: proposed for approval, the pane told; with one covering it: sent", async () => {
@@ -691,7 +743,7 @@ describe("armed rolls over a scripted service", () => {
   });
 
   it("proposed, disarmed or not sent: the hedges are not listed again before ARM_REFRESH_MS (only a roll lists them at once)", async () => {
-    const lists = (w: ReturnType<typeof world>) => w.asked.filter((a) => a === "history").length;
+    const lists = (w: ReturnType<typeof world>) => w.asked.filter((a) => a === "list 500").length;
     const proposed = world({ plan: null });
     const disarmed = world();
     disarmed.plan([]);
