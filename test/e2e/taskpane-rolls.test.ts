@@ -25,10 +25,10 @@ import {
 } from "./pane-driver";
 
 jest.setTimeout(600_000);
-// A known flake under load (about one run in four in CI, one in three beside two busy loops; test/README.md "The rolls
-// program's flake"): the pane's armed roll sends an Open of its own between two rounds, which the service refuses
-// (hedge_exists: the round's Open is there), and the refused row keeps the log from being all filled or closed. One retry,
-// its first failure printed (the log's rows and the pane's) so that it is seen, until the armed roll is fixed.
+// A flake seen under load (test/README.md "The rolls program's flake"): the pane's armed roll sent an Open of its own
+// between two rounds, which the service refused (hedge_exists), and the refused row kept the log from being all filled or
+// closed. Its cause is fixed (a hedge closed early is no settlement); the one retry stays, its first failure printed (the
+// log's rows, the pane's and the armed rolls), until enough loaded runs show no other.
 jest.retryTimes(1, { logErrorsBeforeRetry: true });
 
 const noteOf = async (page: Page) => (await page.locator("#propose-note").textContent()) ?? "";
