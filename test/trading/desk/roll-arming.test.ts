@@ -45,8 +45,8 @@ function world(over: Partial<RollArmingOptions> = {}) {
       const all = [...hedges].reverse();
       return { data: q.client_reference ? all.filter((h) => h.client_reference === q.client_reference) : all.slice(0, q.limit) };
     },
-    history: async () => {
-      asked.push("history");
+    history: async (q: { limit?: number } = {}) => {
+      asked.push(`history ${q.limit}`);
       return { data: history };
     },
   } as unknown as HedgingClient;
@@ -119,10 +119,10 @@ describe("armed rolls over a scripted service", () => {
     expect(w.state()).toEqual([
       "armed: USDTNGN buy armed: matures 2026-11-30 17:00 UTC; the next Open is sent once the service shows it settled.",
     ]);
-    expect(w.asked).toEqual(["list 500", "history"]);
+    expect(w.asked).toEqual(["list 500", "history 100"]);
     w.at(MATURITY - 1);
     await w.arming.poll();
-    expect(w.asked).toEqual(["list 500", "history"]); // not listed again within ARM_REFRESH_MS, nothing asked of the hedge
+    expect(w.asked).toEqual(["list 500", "history 100"]); // not listed again within ARM_REFRESH_MS, nothing asked of the hedge
   });
 
   it("the open hedges listed again every ARM_REFRESH_MS; one found rolled under the side's roll reference says when", async () => {
@@ -130,13 +130,13 @@ describe("armed rolls over a scripted service", () => {
     await w.arming.poll();
     w.at(T0 + ARM_REFRESH_MS - 1);
     await w.arming.poll();
-    expect(w.asked.filter((a) => a === "history")).toHaveLength(1);
+    expect(w.asked.filter((a) => a === "history 100")).toHaveLength(1);
     // Another computer rolled it before this pane's poll asked: the listing finds the roll's hedge.
     w.hedges[0].status = "closed";
     w.hedges.push(open({ id: "h-b", client_reference: REF, opened_at: "2026-11-30T17:00:01Z", maturity_at: "2026-12-07T17:00:00Z" }));
     w.at(T0 + ARM_REFRESH_MS);
     await w.arming.poll();
-    expect(w.asked.filter((a) => a === "history")).toHaveLength(2);
+    expect(w.asked.filter((a) => a === "history 100")).toHaveLength(2);
     expect(w.state()).toEqual([
       "armed: USDTNGN buy armed: matures 2026-12-07 17:00 UTC; the next Open is sent once the service shows it settled; last rolled at 2026-11-30 17:00 UTC.",
     ]);
@@ -188,7 +188,7 @@ describe("armed rolls over a scripted service", () => {
     expect(w.previews).toEqual([["open", [row(1)]]]);
     expect(w.sends).toEqual([{ idempotencyKeys: [rollKey(REF, 0)] }]);
     // The hedge, its history record (none: a settlement), the roll's reference, the side's newest hedges.
-    expect(w.asked.slice(2, 6)).toEqual(["get h-1", "history", `list ${REF}`, "list 50"]);
+    expect(w.asked.slice(2, 6)).toEqual(["get h-1", "history 100", `list ${REF}`, "list 50"]);
     expect(w.views.flat()).toContain(`rolled: USDTNGN buy rolled at 2026-11-30 17:00:02 UTC: ${REF} sent (matured 2026-11-30 17:00 UTC).`);
     // Armed again at once for the new hedge, saying when it last rolled.
     expect(w.state()).toEqual([
@@ -207,7 +207,7 @@ describe("armed rolls over a scripted service", () => {
     w.at(MATURITY);
     await w.arming.poll();
     expect(w.state()[0]).toMatch(/^rolled: /);
-    const lists = () => w.asked.filter((a) => a === "history").length;
+    const lists = () => w.asked.filter((a) => a === "history 100").length;
     const before = lists();
     await w.arming.poll();
     expect(lists()).toBe(before + 1);
@@ -471,13 +471,13 @@ describe("armed rolls over a scripted service", () => {
     });
     w.answer(async () => ({ rows: [sentRow("filled")], skipped: [] }));
     await Promise.all([w.arming.poll(), w.arming.poll()]);
-    expect(w.asked).toEqual(["list 500", "history"]);
+    expect(w.asked).toEqual(["list 500", "history 100"]);
     w.arming.rearm();
     await w.arming.poll();
-    expect(w.asked.filter((a) => a === "history")).toHaveLength(2);
+    expect(w.asked.filter((a) => a === "history 100")).toHaveLength(2);
     w.at(T0 + ARM_REFRESH_MS);
     await w.arming.poll();
-    expect(w.asked.filter((a) => a === "history")).toHaveLength(3);
+    expect(w.asked.filter((a) => a === "history 100")).toHaveLength(3);
     w.hedges[0].status = "closed";
     w.at(MATURITY);
     await w.arming.poll();
@@ -568,7 +568,7 @@ describe("armed rolls over a scripted service", () => {
       w.arming.start();
       w.arming.start(); // once
       await jest.advanceTimersByTimeAsync(0);
-      expect(w.asked).toEqual(["list 500", "history"]);
+      expect(w.asked).toEqual(["list 500", "history 100"]);
       w.at(MATURITY);
       await jest.advanceTimersByTimeAsync(1_000);
       expect(w.asked).toContain("get h-1");
@@ -735,7 +735,7 @@ describe("armed rolls over a scripted service", () => {
     w.at(MATURITY + 2_000);
     await w.arming.poll();
     expect(w.state()).toContainEqual(expect.stringMatching(/^rolled_elsewhere: USDTNGN buy /));
-    const lists = () => w.asked.filter((a) => a === "history").length;
+    const lists = () => w.asked.filter((a) => a === "history 100").length;
     const before = lists();
     await w.arming.poll();
     await w.arming.poll();
