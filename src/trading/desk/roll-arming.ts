@@ -3,6 +3,7 @@ import type { HedgingClient } from "../../api/client";
 import type { Hedge, Side } from "../../api/schemas";
 import { utcMinute, utcMs } from "../../api/time";
 import { rollKey, rollReference, settledAtMaturity } from "../rolls";
+import { recordsOf } from "../verdict";
 import type { TradeRow } from "../types";
 import type { RollCover, RollInstructions, TradingDesk } from "./contract";
 
@@ -278,16 +279,14 @@ export class RollArming {
   }
 
   /**
-   * Whether the history shows `hedge` closed before `maturityMs` (a close, not its settlement): its record found by hedge id
-   * where the service gives one, else by market, side and opening time. No record found: not before (taken as settled).
+   * Whether the history shows `hedge` closed before `maturityMs` (a close, not its settlement): its records (verdict.ts's
+   * recordsOf: by hedge id where the service gives one, else by market, side and opening time), of which the newest is its
+   * close (a Reduce before it leaves a record too). No record found: not before (taken as settled).
    */
   private async closedBefore(hedge: Hedge, maturityMs: number): Promise<boolean> {
     const history = await this.o.client.history({ limit: 100 });
-    const openedMs = utcMs(hedge.opened_at ?? "");
-    const record = history.data.find((r) =>
-      r.hedge_id ? r.hedge_id === hedge.id : r.market === hedge.market && r.side === hedge.side && utcMs(r.opened_at) === openedMs,
-    );
-    return record !== undefined && utcMs(record.closed_at) < maturityMs;
+    const closes = recordsOf(hedge, history.data, -Infinity).map((r) => utcMs(r.closed_at));
+    return closes.length > 0 && Math.max(...closes) < maturityMs;
   }
 
   /**

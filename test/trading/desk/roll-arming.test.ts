@@ -315,11 +315,20 @@ describe("armed rolls over a scripted service", () => {
       expect(w.sends).toEqual([]);
       expect(w.state()).toEqual(["disarmed: USDTNGN buy closed before its maturity: not rolled (matured 2026-11-30 17:00 UTC)."]);
     }
-    // Its record closed at its maturity: the settlement, rolled.
+    // Reduced two days before its maturity (a record of its own), then its record closed at its maturity: the newest is its
+    // close, the settlement: rolled.
     const settled = world();
     await settled.arming.poll();
     settled.hedges[0].status = "closed";
     settled.history.push(
+      closed({
+        market: "USDTNGN",
+        side: "buy",
+        opened_at: "2026-11-23T17:00:00.000Z",
+        closed_at: new Date(MATURITY - 2 * 86_400_000).toISOString(),
+        exit_type: "reduce",
+        hedge_id: "h-1",
+      }),
       closed({
         market: "USDTNGN",
         side: "buy",
