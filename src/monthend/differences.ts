@@ -190,6 +190,8 @@ function hedgeDifference(h: ServiceHedge, rows: readonly LogRecord[], already: r
     logAction: null,
   };
   if (rows.length === 0) {
+    // An open the service failed, made outside this log: it held nothing and moved no money, so there is nothing to reconcile.
+    if (h.status === "failed") return null;
     return {
       ...base,
       kind: "service_not_in_log",

@@ -27,6 +27,8 @@ interface ProposedSide {
 }
 
 const key = (market: string, side: string) => `${market}|${side}`;
+/** The market sides holding a hedge now. */
+const heldSides = (positions: readonly Position[]) => new Set(positions.filter((p) => p.size_usd > 0).map((p) => key(p.market, p.side)));
 
 function timeLeft(ms: number): string {
   const minutes = Math.max(0, Math.floor(ms / 60_000));
@@ -95,7 +97,8 @@ export class MaturityWatch {
   /** The quotes the plans of `positions` need (each once), for the overview to ask. */
   questions(positions: readonly Position[]): QuoteRequest[] {
     const all = new Map<string, QuoteRequest>();
-    for (const item of this.items(positions, 0, () => null)) for (const q of item.plan?.questions ?? []) all.set(quoteKey(q), q);
+    this.observePositions(positions);
+    for (const item of this.list(positions, 0, () => null)) for (const q of item.plan?.questions ?? []) all.set(quoteKey(q), q);
     return [...all.values()];
   }
 
@@ -105,7 +108,16 @@ export class MaturityWatch {
    */
   items(positions: readonly Position[], nowMs: number, quoteOf: (q: QuoteRequest) => QuoteCosts | null = () => null): MaturityItem[] {
     this.observePositions(positions);
-    const held = new Set(positions.filter((p) => p.size_usd > 0).map((p) => key(p.market, p.side)));
+    // A side seen flat before its maturity was closed before it (by hand, or a roll's Close): it was not left flat by
+    // that maturity, so it is forgotten, never listed as unhedged since it, even once the time has passed.
+    const held = heldSides(positions);
+    for (const [k, atMs] of this.maturities) if (!held.has(k) && atMs > nowMs) this.maturities.delete(k);
+    return this.list(positions, nowMs, quoteOf);
+  }
+
+  /** The list for `positions` at `nowMs` from what is remembered, remembering nothing more. */
+  private list(positions: readonly Position[], nowMs: number, quoteOf: (q: QuoteRequest) => QuoteCosts | null): MaturityItem[] {
+    const held = heldSides(positions);
     const unhedged: MaturityItem[] = [];
     for (const [k, atMs] of this.maturities) {
       if (held.has(k) || !this.wanted.get(k) || atMs > nowMs) continue;

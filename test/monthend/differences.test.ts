@@ -94,6 +94,8 @@ describe("findDifferences: a service hedge whose rows all failed or were refused
 
   it("is not flagged when the service failed the hedge too, nor for a hedge known only from history whose close is not known", () => {
     expect(differencesOf([logRow({ status: "failed" })], [hedge({ status: "failed" })]).differences).toEqual([]);
+    // A failed open made outside this log (no row names it): it held nothing, so month end has nothing to reconcile.
+    expect(differencesOf([], [hedge({ status: "failed" })]).differences).toEqual([]);
     // A record naming a hedge the list did not return, with no time it closed: nothing to compare it with.
     const record = closed({ hedge_id: "old", client_reference: "OLD", closed_at: "not a time" as never });
     const book = attributeRecords([], [record]);

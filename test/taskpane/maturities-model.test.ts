@@ -88,6 +88,18 @@ describe("sides left flat since a maturity", () => {
     expect(watch.items([], NOW).map((i) => i.text)).toEqual(expected);
   });
 
+  it("a side closed before its maturity is not listed once the maturity has passed either; one seen held at it is", () => {
+    const maturing = position({ side: "buy", size_usd: 600_000, maturity_at: at(NOW + 5 * H) });
+    const closedEarly = new MaturityWatch();
+    closedEarly.observeProposal([], [maturing]); // wanted hedged: held at its target
+    expect(closedEarly.items([], NOW).map((i) => i.text)).toEqual([]); // closed by hand at NOW, five hours early
+    expect(closedEarly.items([], NOW + 6 * H).map((i) => i.text)).toEqual([]);
+    const settled = new MaturityWatch();
+    settled.observeProposal([], [maturing]);
+    expect(settled.items([maturing], NOW + 4 * H)).toHaveLength(1); // still held an hour before its maturity
+    expect(settled.items([], NOW + 6 * H).map((i) => i.text)).toEqual(["USDTNGN buy unhedged since 13:00"]);
+  });
+
   it("a side reopened since is hedged again: no longer unhedged, its new maturity listed", () => {
     const watch = new MaturityWatch();
     watch.observeProposal([], [held]);
