@@ -38,13 +38,15 @@ const num = z.union([
   ),
 ]);
 const int = z.pipe(num, z.number().check(z.int()));
-const TIME_ERROR = "must be an ISO 8601 timestamp with a UTC offset, e.g. 2026-11-30T17:00:00Z";
-const DATE_ERROR = "must be an ISO 8601 settlement date or timestamp with a UTC offset, e.g. 2026-11-30 or 2026-11-30T17:00:00Z";
+const TIME_ERROR = "must be an ISO 8601 timestamp (UTC unless it gives an offset), e.g. 2026-11-30T17:00:00Z";
+const DATE_ERROR =
+  "must be an ISO 8601 settlement date or timestamp (UTC unless it gives an offset), e.g. 2026-11-30 or 2026-11-30T17:00:00Z";
 /**
  * A time as the service sends it, read by `serviceTime` (src/api/time.ts) and kept in one form: ISO 8601 with a UTC
  * offset as sent (`2026-11-30T17:00:00Z`, `…+01:00`), or, rewritten in UTC with seconds, the same without seconds or in
- * the basic format (`20261126T1402Z`); a settlement date (`dateAlone`) may also be a date alone, read as midnight UTC.
- * Anything else (`22/11/2026 20:00 UTC`, a time without a zone) makes the answer invalid_response naming the field.
+ * the basic format (`20261126T1402Z`) or without a zone (UTC, as the spec says every timestamp is); a settlement date
+ * (`dateAlone`) may also be a date alone, read as midnight UTC. Anything else (`22/11/2026 20:00 UTC`, 30 February)
+ * makes the answer invalid_response naming the field.
  * Read the value with `utcMs`, the one parser of times.
  */
 const serviceTimeSchema = (dateAlone: boolean) => {

@@ -47,18 +47,19 @@ export function utcMs(text: string | null | undefined): number {
 /** The form the add-in keeps a service's time in: ISO 8601 extended, with seconds and a zone (`Z` or `+01:00`). */
 const EXTENDED_FULL = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/;
 /** ISO 8601 basic format: `20261126`, `20261126T1402Z`, `20261126T140200,5+0100`. */
-const BASIC = /^(\d{4})(\d{2})(\d{2})(?:T(\d{2})(\d{2})(?:(\d{2})(?:[.,](\d+))?)?([zZ]|[+-]\d{2}(?:\d{2})?))?$/;
-/** The extended format's date alone, and a time with a zone (the part `utcMs` reads with a zone made compulsory). */
+const BASIC = /^(\d{4})(\d{2})(\d{2})(?:T(\d{2})(\d{2})(?:(\d{2})(?:[.,](\d+))?)?([zZ]|[+-]\d{2}(?:\d{2})?)?)?$/;
+/** The extended format's date alone, and a time of day, its zone if any (the part `utcMs` reads that ends a time). */
 const EXTENDED_DATE = /^\d{4}-\d{2}-\d{2}$/;
-const HAS_TIME_AND_ZONE = /[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:[zZ]|[+-]\d{2}(?::?\d{2})?)$/;
+const HAS_TIME = /[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:[zZ]|[+-]\d{2}(?::?\d{2})?)?$/;
 
 /**
  * A time the service sent, in the form the add-in keeps (`2026-11-26T14:02:00Z`), or null when no reading allows it.
  * Kept as sent: ISO 8601 extended with seconds and a zone (`2026-11-30T17:00:00Z`, `…+01:00`). Read, and rewritten in
  * UTC: the same without seconds (`2026-11-26T14:02Z`), the basic format (`20261126T1402Z`, `20261126T140200.5+0100`),
  * an offset as `+0100` or `+01`, a comma before the fraction; and, only where the field is a settlement date
- * (`dateAlone`), a date alone (`2026-11-26`, `20261126`) as midnight UTC. Refused: a time without a zone (ISO 8601 makes
- * it local time, of an unknown place), and anything `utcMs` refuses (30 February, 24:00, `22/11/2026`).
+ * (`dateAlone`), a date alone (`2026-11-26`, `20261126`) as midnight UTC. A time without a zone is read as UTC: the spec
+ * says the service's timestamps are "ISO 8601 in UTC", so that is the one reading it allows. Refused: anything `utcMs`
+ * refuses (30 February, 24:00, `22/11/2026`).
  */
 export function serviceTime(text: string, dateAlone = false): string | null {
   if (EXTENDED_FULL.test(text)) return Number.isNaN(utcMs(text)) ? null : text;
@@ -66,11 +67,12 @@ export function serviceTime(text: string, dateAlone = false): string | null {
   const basic = BASIC.exec(text);
   if (basic) {
     const [, y, mo, d, h, mi, sec, frac, zone] = basic;
-    const time = h === undefined ? "" : `T${h}:${mi}${sec === undefined ? "" : `:${sec}`}${frac === undefined ? "" : `.${frac}`}${zone}`;
+    const time =
+      h === undefined ? "" : `T${h}:${mi}${sec === undefined ? "" : `:${sec}`}${frac === undefined ? "" : `.${frac}`}${zone ?? ""}`;
     extended = `${y}-${mo}-${d}${time}`;
   }
   const isDate = EXTENDED_DATE.test(extended);
-  if (isDate ? !dateAlone : !HAS_TIME_AND_ZONE.test(extended)) return null;
+  if (isDate ? !dateAlone : !HAS_TIME.test(extended)) return null;
   const ms = utcMs(extended.replace(",", "."));
   if (Number.isNaN(ms)) return null;
   return new Date(ms).toISOString().replace(".000Z", "Z");

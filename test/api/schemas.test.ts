@@ -164,7 +164,7 @@ describe("the tolerant reader", () => {
     ["20261129", "2026-11-29T00:00:00Z"],
     ["2026-11-29T10:00Z", "2026-11-29T10:00:00Z"],
     ["20261129T1000Z", "2026-11-29T10:00:00Z"],
-    ["2026-11-29T10:00", null],
+    ["2026-11-29T10:00", "2026-11-29T10:00:00Z"],
     ["2026-02-30", null],
     ["29/11/2026", null],
   ];
@@ -173,11 +173,11 @@ describe("the tolerant reader", () => {
       const r = schema.safeParse({ ...example, [field]: sent });
       expect(r.success).toBe(read !== null);
       if (read !== null) expect(fieldOf(r, field)).toBe(read);
-      // A settlement date's refusal says a date alone would do (the time's says a UTC offset is needed).
+      // A settlement date's refusal says a date alone would do.
       else
         expect([s.issuePath(r.error!.issues[0].path), r.error!.issues[0].message]).toEqual([
           field,
-          "must be an ISO 8601 settlement date or timestamp with a UTC offset, e.g. 2026-11-30 or 2026-11-30T17:00:00Z",
+          "must be an ISO 8601 settlement date or timestamp (UTC unless it gives an offset), e.g. 2026-11-30 or 2026-11-30T17:00:00Z",
         ]);
     });
   }
@@ -190,8 +190,9 @@ describe("the tolerant reader", () => {
     ["20261122T100002Z", "2026-11-22T10:00:02Z"],
     ["20261122T110002+0100", "2026-11-22T10:00:02Z"],
     ["2026-11-22T11:00+01:00", "2026-11-22T10:00:00Z"],
+    ["20261122T1000", "2026-11-22T10:00:00Z"],
     ["2026-11-22", null],
-    ["20261122T1000", null],
+    ["2026-11-22T25:00", null],
   ];
   test.each(TIMES)("a hedge's filled_at %j reads as %j", (sent, read) => {
     const r = s.hedgeSchema.safeParse({ ...ex.hedge, filled_at: sent });
@@ -280,10 +281,11 @@ describe("the words of a refusal", () => {
 
   test("a time or a settlement date sent as a number is refused with what it must be, not zod's type words", () => {
     expect(fieldsOf(s.hedgeSchema, { ...ex.hedge, opened_at: 1764522000 })).toEqual({
-      opened_at: "must be an ISO 8601 timestamp with a UTC offset, e.g. 2026-11-30T17:00:00Z",
+      opened_at: "must be an ISO 8601 timestamp (UTC unless it gives an offset), e.g. 2026-11-30T17:00:00Z",
     });
     expect(fieldsOf(s.positionSchema, { ...ex.position, maturity_at: 20261130 })).toEqual({
-      maturity_at: "must be an ISO 8601 settlement date or timestamp with a UTC offset, e.g. 2026-11-30 or 2026-11-30T17:00:00Z",
+      maturity_at:
+        "must be an ISO 8601 settlement date or timestamp (UTC unless it gives an offset), e.g. 2026-11-30 or 2026-11-30T17:00:00Z",
     });
   });
 

@@ -63,14 +63,17 @@ describe.each(ZONES)("TZ=%s", (zone, offset) => {
     expect(read.map((r) => [r.text, r.utcMs])).toEqual(TABLE.map(([text, ms]) => [text, Number.isFinite(ms) ? ms : null]));
   });
 
-  test("a service's settlement date: a time with a zone or a date alone, the same UTC instant in every zone", () => {
+  test("a service's settlement date: a time with a zone, without one (UTC) or a date alone, the same UTC instant in every zone", () => {
     expect(read.map((r) => [r.text, r.serviceTime])).toEqual([
       ["2026-11-30T23:30:00Z", "2026-11-30T23:30:00Z"],
       ["2026-11-30T23:30:00.250Z", "2026-11-30T23:30:00.250Z"],
       ["2026-11-30T18:30:00-05:00", "2026-11-30T18:30:00-05:00"],
       ["2026-12-01T08:30:00+09:00", "2026-12-01T08:30:00+09:00"],
       ["2026-12-01T08:30:00+0900", "2026-11-30T23:30:00Z"],
-      ...TABLE.slice(5).map(([text]) => [text, text === "2026-11-30" ? "2026-11-30T00:00:00Z" : null]),
+      ["2026-11-30T23:30:00", "2026-11-30T23:30:00Z"],
+      ["2026-11-30 23:30", "2026-11-30T23:30:00Z"],
+      ["2026-11-30", "2026-11-30T00:00:00Z"],
+      ...TABLE.slice(8).map(([text]) => [text, null]),
     ]);
   });
 
@@ -233,12 +236,15 @@ const SERVICE_TIMES: Array<[string, boolean, string | null]> = [
   ["2026-11-26", true, "2026-11-26T00:00:00Z"],
   ["20261126", true, "2026-11-26T00:00:00Z"],
   ["2026-11-26T14:02Z", true, "2026-11-26T14:02:00Z"],
-  // A date alone is only a settlement date; a time needs a zone (ISO 8601 makes it local time, of an unknown place).
+  // A date alone is only a settlement date.
   ["2026-11-26", false, null],
   ["20261126", false, null],
-  ["2026-11-26T14:02", true, null],
-  ["2026-11-26T14:02:00", true, null],
-  ["20261126T1402", true, null],
+  // A time without a zone is UTC: the spec says the service's timestamps are "ISO 8601 in UTC".
+  ["2026-11-26T14:02", true, "2026-11-26T14:02:00Z"],
+  ["2026-11-26T14:02:00", false, "2026-11-26T14:02:00Z"],
+  ["2026-11-26 14:02:30.25", false, "2026-11-26T14:02:30.250Z"],
+  ["20261126T1402", true, "2026-11-26T14:02:00Z"],
+  ["20261126T140230,5", false, "2026-11-26T14:02:30.500Z"],
   // Not ISO 8601, or impossible.
   ["20261126T14:02Z", true, null],
   ["2026-1126", true, null],
@@ -271,7 +277,7 @@ describe("serviceTime: the forms the spec leaves open", () => {
   });
 });
 
-describe("service schemas take ISO 8601 with a zone", () => {
+describe("service schemas take ISO 8601, UTC where it gives no zone", () => {
   test.each([
     ["2026-11-22T20:00:00Z", true],
     ["2026-11-22T20:00:00.123Z", true],
@@ -279,7 +285,7 @@ describe("service schemas take ISO 8601 with a zone", () => {
     ["2026-11-22T20:00Z", true],
     ["20261122T2000Z", true],
     ["22/11/2026 20:00 UTC", false],
-    ["2026-11-22T20:00:00", false],
+    ["2026-11-22T20:00:00", true],
     ["2026-11-22", false],
     ["Sun, 22 Nov 2026 20:00:00 GMT", false],
   ])("filled_at %j accepted: %s", (filledAt, accepted) => {
@@ -287,12 +293,14 @@ describe("service schemas take ISO 8601 with a zone", () => {
     expect(result.success).toBe(accepted);
     if (!result.success) {
       expect(issuePath(result.error.issues[0].path)).toBe("filled_at");
-      expect(result.error.issues[0].message).toMatch(/ISO 8601 timestamp with a UTC offset/);
+      expect(result.error.issues[0].message).toMatch(/ISO 8601 timestamp \(UTC unless it gives an offset\)/);
     }
   });
 
-  test("a closed-hedge record's closed_at without a zone is refused, naming the field", () => {
-    const result = closedHedgeSchema.safeParse({ ...ex.closedHedge, closed_at: "2026-11-30T23:30:00" });
+  test("a closed-hedge record's closed_at without a zone is read as UTC; one not ISO 8601 is refused, naming the field", () => {
+    const read = closedHedgeSchema.safeParse({ ...ex.closedHedge, closed_at: "2026-11-30T23:30:00" });
+    expect(read.success && read.data.closed_at).toBe("2026-11-30T23:30:00Z");
+    const result = closedHedgeSchema.safeParse({ ...ex.closedHedge, closed_at: "30/11/2026 23:30" });
     expect(result.success).toBe(false);
     expect(result.error && issuePath(result.error.issues[0].path)).toBe("closed_at");
   });
