@@ -11,9 +11,9 @@ const nodeGlobals = Object.fromEntries(
 );
 
 /**
- * The layers: each src/ folder and the other src/ folders it may import (README "Layout" draws the same arrows).
+ * The layers: each src/ folder and the other src/ folders it may import (src/README.md draws the same arrows).
  * Plain-TS logic (api, feeds, trading, monthend) never imports what Excel loads or the adapters; src/excel implements
- * the ports its consumers declare (trading/workbook.ts, monthend/sheet-content.ts, feeds/settings-store.ts).
+ * the ports its consumers declare (trading/workbook.ts, trading/sheet-content.ts, feeds/settings-store.ts).
  */
 const LAYERS = {
   api: [],
