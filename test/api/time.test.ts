@@ -248,6 +248,8 @@ const SERVICE_TIMES: Array<[string, boolean, string | null]> = [
   // Not ISO 8601, or impossible.
   ["20261126T14:02Z", true, null],
   ["2026-1126", true, null],
+  ["120261126", true, null],
+  ["x20261126T1402Z", false, null],
   ["2026-02-30", true, null],
   ["2026-02-30T10:00:00Z", false, null],
   ["2026-11-26T14:02:60Z", false, null],
