@@ -1,4 +1,5 @@
 // Checks and normalises custom-function arguments before anything is sent; a bad one is an ArgumentError naming it and what is allowed.
+import { roundToCent } from "../api/cents";
 import { HEDGE_STATUSES, LIST_LIMIT_MAX, SIDES, TENORS, type HedgeStatus, type Side, type Tenor } from "../api/schemas";
 import { ArgumentError } from "../feeds/feed-error";
 
@@ -45,11 +46,15 @@ function numberOf(value: unknown): number {
   return Number.NaN;
 }
 
+/** A USD amount, rounded to the cent as it is sent (src/api/cents.ts); one that rounds to 0.00 is refused. */
 export function notionalArg(value: unknown, name = "notional_usd"): number {
   if (isOmitted(value)) throw new ArgumentError(name, `${name} is required: the hedge size in USD, greater than 0.`);
   const n = numberOf(value);
   if (!Number.isFinite(n) || n <= 0) throw new ArgumentError(name, `${name} must be a number of USD greater than 0; got ${shown(value)}.`);
-  return n;
+  const cents = roundToCent(n);
+  if (!(cents >= 0.01))
+    throw new ArgumentError(name, `${name} must be at least 0.01 USD (amounts are sent to the cent); got ${shown(value)}.`);
+  return cents;
 }
 
 export function tenorArg(value: unknown, name = "tenor_days"): Tenor {

@@ -3,7 +3,7 @@ import type { Account, Market, Quote, Side, Tenor } from "../api/schemas";
 import { ArgumentError } from "../feeds/feed-error";
 import type { TopicSpec } from "../feeds/topic";
 import { accountTopic, marketsTopic, quoteTopic } from "../feeds/topics";
-import { rollModeOf } from "../policy/inputs";
+import { rollModeOf, TargetInputError } from "../policy/inputs";
 import { deskProgram, rollCost, tradePieces, type ProgramHedge } from "../policy/rollcost";
 import { ROLL_WITHIN_DEFAULT_HOURS, ROLL_WITHIN_MAX_HOURS, type RollMode } from "../policy/tenor";
 import { isOmitted, marketArg, notionalArg, sideArg, tenorArg } from "./args";
@@ -108,6 +108,11 @@ export function rollcost(
     const mode = rollArg(roll);
     const withinHours = windowArg(rollWithinHours);
     const max = isOmitted(maxTradeUsd) ? null : notionalArg(maxTradeUsd, "max_trade_usd");
+    try {
+      tradePieces(notional, max, "max_trade_usd"); // a split too fine to price is refused before anything is asked
+    } catch (e) {
+      throw e instanceof TargetInputError ? new ArgumentError("max_trade_usd", e.message) : e;
+    }
     const program = deskProgram(d, tenor, mode, withinHours);
     // The very questions HEDGE.QUOTE(market, side, size, t) asks: one per tenor and size of Max trade's pieces, and the
     // whole notional's for an early close's exit impact; shared with those cells.

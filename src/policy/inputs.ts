@@ -1,4 +1,5 @@
 // Reading HEDGE.TARGET's three ranges (exposures, policy, positions) by header, with the pane's header rules, into checked records, and the service's positions and closed hedges as holdings and settlements; a bad cell is an error naming its row, column and fix.
+import { TargetInputError } from "./input-error";
 import { isSide, type ClosedHedge, type Position, type Side, type Tenor } from "../api/schemas";
 import { utcMs } from "../api/time";
 import { fromExcelDate } from "../trading/cells";
@@ -62,13 +63,7 @@ export interface Holding {
   maturityMs?: number | null;
 }
 
-/** A bad input: the message names the range, the row, the column and the fix. */
-export class TargetInputError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "TargetInputError";
-  }
-}
+export { TargetInputError };
 
 /** Header synonyms of each column, compared after normaliseHeader() (the pane's rule); market, side and tenor are the pane's own. */
 export const TARGET_SYNONYMS = {

@@ -1,6 +1,7 @@
 // The cost of a hedging program as the desk runs it: its hedges by the tenor rule and the roll mode (held to each maturity, or rolled early inside Roll within), each priced by its quote's own fee, carry (for the time held) and price impact (at entry, and at an early close), split by Max trade as it would trade; the total as a yearly rate of notional.
 import type { Tenor } from "../api/schemas";
 import { DAY_MS, HOUR_MS, opensInsideWindow, programTenors, tenorFor, type RollMode } from "./tenor";
+import { splitCents } from "./split";
 
 /** The fields of a Quote the cost sums (a whole Quote fits). */
 export interface QuoteCosts {
@@ -73,12 +74,9 @@ export function deskProgram(days: number, tenor: Tenor, roll: RollMode, rollWith
 }
 
 /** Max trade's pieces of a notional: the full ones first, the remainder last (the proposal's split). */
-export function tradePieces(notionalUsd: number, maxTradeUsd: number | null): number[] {
+export function tradePieces(notionalUsd: number, maxTradeUsd: number | null, name?: string): number[] {
   const total = Math.round(notionalUsd * 100);
-  const max = maxTradeUsd === null ? total : Math.round(maxTradeUsd * 100);
-  const out: number[] = [];
-  for (let left = total; left > 0; left -= Math.min(max, left)) out.push(Math.min(max, left) / 100);
-  return out;
+  return splitCents(total, maxTradeUsd === null ? null : Math.round(maxTradeUsd * 100), name).map((c) => c / 100);
 }
 
 /** A quote's question as a key: questions with the same key are asked once (month end's, the overview's plans). */

@@ -7,6 +7,7 @@ import type { Action } from "../trading/types";
 import { type Exposure, type Holding, type Matured, type PolicyRow, TargetInputError } from "./inputs";
 import { DAY_MS, EVERY_DAY, HOUR_MS, opensInsideWindow, rollDue, tenorFor } from "./tenor";
 
+import { splitCents } from "./split";
 /** One proposed row. Amounts are USD to the cent. */
 export interface ProposalRow {
   action: Action;
@@ -97,9 +98,7 @@ interface SideCase {
 /** Max trade's pieces of `total` cents: the full rows first, the remainder last. */
 function pieces(policy: PolicyRow, total: number): { max: number; amounts: number[] } {
   const max = policy.maxTradeUsd === null ? total : cents(policy.maxTradeUsd);
-  const amounts: number[] = [];
-  for (let left = total; left > 0; left -= Math.min(max, left)) amounts.push(Math.min(max, left));
-  return { max, amounts };
+  return { max, amounts: splitCents(total, max) };
 }
 
 /** " (part 2 of 3, at most 300,000.00 a row)", or "" when the change is one row. */

@@ -1,4 +1,5 @@
 // Reading trade rows: column mapping by header (with synonyms), per-action required fields, and validation of every row with the fix named.
+import { roundToCent } from "../api/cents";
 import { MAX_AMOUNT_USD, SIDES, TENORS, type Side, type Tenor } from "../api/schemas";
 import type { CellValue } from "./cells";
 import type { SelectedRows } from "./workbook";
@@ -69,10 +70,8 @@ export const FIELD_LABELS: Record<RowField, string> = {
 /** What the amount column is called in messages: an Open's notional, an Add's or Reduce's amount (a Close has none). */
 const amountLabel = (action: Action) => (action === "open" ? "Notional" : "Amount");
 
-/** An amount rounded to the cent, as it is shown and sent (83,333.333… → 83,333.33; 1.005 → 1.01). */
-export function roundToCent(value: number): number {
-  return Math.round(Number((value * 100).toPrecision(15))) / 100;
-}
+/** An amount rounded to the cent, as it is shown and sent: the one rule, in src/api/cents.ts (HEDGE.* cells send by it too). */
+export { roundToCent };
 
 /** Two amounts are the same to the cent: they round to the same cent (sums of cents carry binary noise: 150,000.1 + 0.2). */
 export function sameCent(a: number, b: number): boolean {

@@ -25,7 +25,9 @@ describeWithBrowser("standing roll instructions in the task pane", (chromiumPath
     await page.locator("#instruction-tenor input").fill("5");
     await page.locator("#instruction-submit").click();
     await page.waitForSelector("#instructions-error:not([hidden])");
-    expect(await page.locator("#instructions-error").textContent()).toMatch(/Tenors: at most 5 days — use 1, 3 or 7/);
+    expect(await page.locator("#instructions-error").textContent()).toMatch(
+      /Tenors: "5" is not one of the rule's tenors — type the most days, 1, 3 or 7/,
+    );
     expect(await page.locator(ITEM).count()).toBe(0);
 
     await page.locator("#instruction-tenor input").fill("7");

@@ -110,6 +110,22 @@ describe("HEDGE.QUOTE", () => {
     expect(f.side).toBe("sell");
   });
 
+  test("the notional is sent rounded to the cent, so cells of the same cent share one request; below a cent is refused", async () => {
+    const { client, advance } = installFeeds();
+    const third = new FakeInvocation<Spill>();
+    const typed = new FakeInvocation<Spill>();
+    const tiny = new FakeInvocation<Spill>();
+    fn.quote("USDTNGN", "buy", 250_000 / 3, 7, "notional_usd", third as never);
+    fn.quote("USDTNGN", "buy", 83_333.33, 7, "notional_usd", typed as never);
+    fn.quote("USDTNGN", "buy", 0.004, 7, "notional_usd", tiny as never);
+    await advance();
+    expect(client.calls.filter((c) => c.method === "quote").map((c) => (c.args[0] as { notional_usd: number }).notional_usd)).toEqual([
+      83_333.33,
+    ]);
+    expect(third.value).toEqual([[83_333.33]]);
+    expect(tiny.error).toMatchObject({ code: "#VALUE!", message: expect.stringMatching(/notional_usd must be at least 0\.01 USD/) });
+  });
+
   test.each([
     [["USDTNGN", "hold", 10_000, 7], /side must be "buy" or "sell"; got "hold"/],
     [["USDTNGN", "buy", 10_000, 2], /tenor_days must be one of 1, 3, 7/],

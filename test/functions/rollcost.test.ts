@@ -153,6 +153,15 @@ describe("HEDGE.ROLLCOST", () => {
     [["USDTNGN", "buy", 10_000, 30, 7, "sometimes"], /roll must be "at maturity" or "early"/],
     [["USDTNGN", "buy", 10_000, 30, 7, "early", 25], /roll_within_hours must be hours from 0 to 24/],
     [["USDTNGN", "buy", 10_000, 30, 7, "early", 2, -5], /max_trade_usd must be a number of USD greater than 0/],
+    // Below a cent: it rounded to 0.00 and the split never ended (the runtime hung); now refused before anything is asked.
+    [
+      ["USDTNGN", "buy", 10_000, 30, 7, "early", 2, 0.001],
+      /max_trade_usd must be at least 0\.01 USD \(amounts are sent to the cent\); got 0\.001/,
+    ],
+    [
+      ["USDTNGN", "buy", 1_000_000, 30, 7, "early", 2, 0.01],
+      /max_trade_usd 0\.01 USD would split 1,000,000\.00 USD into 100,000,000 trades; at most 1,000 are made: raise max_trade_usd to at least 1,000\.00 USD/,
+    ],
   ])("new arguments checked: %j", async (args, message) => {
     const { advance } = installFeeds();
     const cell = new FakeInvocation<Spill>();

@@ -206,6 +206,17 @@ describe("headers are matched as the pane matches them", () => {
 });
 
 describe("bad input names its cell and the fix", () => {
+  test("a Max trade that would split a change into more than 1,000 rows is refused with the least that would do, not proposed row by row", () => {
+    expect(() => run([["USDTNGN", "buy", 1_000_000]], [{ max: 0.01, round: 0.01 }])).toThrow(
+      new TargetInputError(
+        "Max trade 0.01 USD would split 1,000,000.00 USD into 100,000,000 trades; at most 1,000 are made: raise Max trade to at least 1,000.00 USD, or leave it empty.",
+      ),
+    );
+    // 1,000 rows exactly are still proposed.
+    expect(run([["USDTNGN", "buy", 1_000_000]], [{ max: 1_000 }])).toHaveLength(1_000);
+    expect(() => run([["USDTNGN", "buy", 1_000_010]], [{ max: 1_000, round: 10 }])).toThrow(/into 1,001 trades/);
+  });
+
   const at = { row: 4, column: 2, sheet: "Model" };
   test.each<[string, () => unknown, RegExp]>([
     [

@@ -1,6 +1,8 @@
 // A standing roll instruction (pure): "keep <market, side> hedged to the model's target until <date>, at most <USD> per hedge, tenors by the rule": its terms checked, its hash, its block on the Approvals sheet as written and read back.
 import type { Environment } from "../../api/environment";
+import { roundToCent } from "../../api/cents";
 import { MAX_AMOUNT_USD } from "../../api/schemas";
+import { utcMs } from "../../api/time";
 import type { CellValue } from "../cells";
 import { hashOf } from "../log/digest";
 import type { SheetRow } from "../workbook";
@@ -86,20 +88,27 @@ export function instructionTerms(
   if (!/^[A-Z0-9]+$/.test(market)) return { ok: false, error: "Market: type the market the instruction keeps hedged, e.g. USDTNGN." };
   const side = input.side.trim().toLowerCase();
   if (side !== "buy" && side !== "sell") return { ok: false, error: `Side "${input.side}": use buy or sell.` };
-  const untilMs = Date.parse(input.until.trim());
+  const untilMs = utcMs(input.until.trim()); // the one parser of times: ISO 8601 only, and a time without a zone is UTC
   if (!Number.isFinite(untilMs) || untilMs <= nowMs)
-    return { ok: false, error: `Until "${input.until}": type a date and time in the future (ISO 8601, UTC), e.g. 2026-12-31T00:00:00Z.` };
+    return {
+      ok: false,
+      error: `Until "${input.until}": type a date and time in the future (ISO 8601, UTC), e.g. 2026-12-31T00:00:00Z or 2026-12-31 17:00.`,
+    };
   const max = typeof input.maxPerHedgeUsd === "number" ? input.maxPerHedgeUsd : Number(input.maxPerHedgeUsd.replace(/,/g, ""));
-  const cents = Math.round(max * 100) / 100;
+  const cents = roundToCent(max);
   if (!(cents > 0) || cents > MAX_AMOUNT_USD)
     // NaN is not above 0, Infinity is above the most
     return {
       ok: false,
       error: `Max per hedge (USD) "${input.maxPerHedgeUsd}": type an amount above 0 and at most ${MAX_AMOUNT_USD.toLocaleString("en-US")}.`,
     };
-  const maxTenor = Number(input.maxTenor);
+  const maxTenor = Number(
+    String(input.maxTenor)
+      .trim()
+      .replace(/\s*(d|days?)$/i, ""),
+  );
   if (!(RULE_TENORS as readonly number[]).includes(maxTenor))
-    return { ok: false, error: `Tenors: at most ${input.maxTenor} days — use 1, 3 or 7.` };
+    return { ok: false, error: `Tenors: "${input.maxTenor}" is not one of the rule's tenors — type the most days, 1, 3 or 7.` };
   const until = new Date(Math.floor(untilMs / 1000) * 1000).toISOString();
   return { ok: true, terms: { market, side, until, maxPerHedgeUsd: cents, maxTenor } };
 }

@@ -340,8 +340,20 @@ describe("the terms typed in the pane", () => {
     ["an Until that is no date", { until: "soon" }, /^Until "soon"/],
     ["no amount", { maxPerHedgeUsd: "0" }, /^Max per hedge \(USD\) "0"/],
     ["an amount above the most a row may be", { maxPerHedgeUsd: "2000000000" }, /^Max per hedge \(USD\)/],
-    ["a tenor", { maxTenor: "5" }, /^Tenors: at most 5 days — use 1, 3 or 7/],
+    ["a tenor", { maxTenor: "5" }, /^Tenors: "5" is not one of the rule's tenors — type the most days, 1, 3 or 7/],
+    [
+      "an Until only a browser would guess at",
+      { until: "Dec 31 2026" },
+      /^Until "Dec 31 2026": type a date and time in the future \(ISO 8601, UTC\)/,
+    ],
   ];
+  it("read an Until without a zone as UTC (the field says UTC; never this computer's zone), an amount half a cent up, a tenor with its unit", () => {
+    expect(instructionTerms({ ...ok, until: "2026-12-05 17:00", maxPerHedgeUsd: "1.005", maxTenor: "3 days" }, T0)).toEqual({
+      ok: true,
+      terms: expect.objectContaining({ until: "2026-12-05T17:00:00.000Z", maxPerHedgeUsd: 1.01, maxTenor: 3 }),
+    });
+    expect(instructionTerms({ ...ok, maxTenor: "7d" }, T0)).toMatchObject({ ok: true, terms: { maxTenor: 7 } });
+  });
   it("take numbers as typed, an Until cut to its second, and the most amount a row may be", () => {
     const read = instructionTerms({ ...ok, until: "2026-12-05T00:00:00.700Z", maxPerHedgeUsd: 1_000_000_000, maxTenor: 3 }, T0);
     expect(read).toEqual({
