@@ -25,18 +25,30 @@ export function officeSheetWriter(run: Runner = (batch) => Excel.run(batch)): Sh
         const sheet = sheets.add(name);
         const rows = content.values.length;
         const columns = content.columnWidths.length;
-        for (let top = 0; top < rows; top += ROWS_PER_WRITE) {
-          const count = Math.min(ROWS_PER_WRITE, rows - top);
-          // The one safe rule: formats first, every string as text, so "00123", "2026-11" or "=…" stays as written.
-          queueSafeCells(sheet, top, 0, content.values.slice(top, top + count), content.formats.slice(top, top + count));
+        try {
+          for (let top = 0; top < rows; top += ROWS_PER_WRITE) {
+            const count = Math.min(ROWS_PER_WRITE, rows - top);
+            // The one safe rule: formats first, every string as text, so "00123", "2026-11" or "=…" stays as written.
+            queueSafeCells(sheet, top, 0, content.values.slice(top, top + count), content.formats.slice(top, top + count));
+            await context.sync();
+          }
+          for (const r of content.boldRows) sheet.getRangeByIndexes(r, 0, 1, columns).untrack().format.font.bold = true;
+          content.columnWidths.forEach((width, c) => {
+            sheet.getRangeByIndexes(0, c, 1, 1).untrack().format.columnWidth = width;
+          });
+          sheet.activate();
           await context.sync();
+        } catch (e) {
+          // A write Excel refused part-way: the half-written sheet is taken away, so a failed run leaves the workbook as
+          // it was (and the next run gets this name, not "(2)").
+          try {
+            sheet.delete();
+            await context.sync();
+          } catch {
+            // The sheet's add went with the refused request: there is nothing to take away.
+          }
+          throw e;
         }
-        for (const r of content.boldRows) sheet.getRangeByIndexes(r, 0, 1, columns).untrack().format.font.bold = true;
-        content.columnWidths.forEach((width, c) => {
-          sheet.getRangeByIndexes(0, c, 1, 1).untrack().format.columnWidth = width;
-        });
-        sheet.activate();
-        await context.sync();
         return { name, rows, columns };
       });
     },

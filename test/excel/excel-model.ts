@@ -251,6 +251,7 @@ export class ExcelModel {
     mock.notes = model.notes(sheet);
     mock.comments = model.comments(sheet);
     mock.activate = () => model.queue.push(() => (model.host.active = sheet.name));
+    mock.delete = () => model.queue.push(() => model.host.sheets.delete(sheet.name));
     mock.tables = {
       add: (range: Mock, hasHeaders: boolean) => {
         if (!hasHeaders) throw new Error("expected a header row");

@@ -97,6 +97,18 @@ describe("officeSheetWriter (office-addin-mock)", () => {
     expect(model.grid("Hedge Recon 2026-11")).toEqual([["my notes"]]);
   });
 
+  it.each([2, 3])(
+    "a request Excel refuses part-way (sync %i) takes the half-written sheet away: the next run gets the name",
+    async (failing) => {
+      const model = install(["Hedge Log", []]);
+      model.failAtSync = failing;
+      await expect(officeSheetWriter().writeSheet(reconContent(sampleRecon()))).rejects.toThrow(/GeneralException/);
+      expect([...model.host.sheets.keys()]).toEqual(["Hedge Log"]);
+      model.failAtSync = null;
+      expect((await officeSheetWriter().writeSheet(reconContent(sampleRecon()))).name).toBe("Hedge Recon 2026-11");
+    },
+  );
+
   it("refuses content whose rows do not match, before touching the workbook", async () => {
     const model = install(["Sheet1", []]);
     const content = reconContent(sampleRecon());

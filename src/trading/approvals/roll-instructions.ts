@@ -111,12 +111,27 @@ export class RollInstructions {
     return { instruction, refusal: refusals.length > 0 ? refusals.join(" ") : null };
   }
 
-  /** Approves it once: checked again, the Status written over `pending` only, then a control row (pending → approved) with its hash. */
+  /**
+   * Approves it once: checked again, the Status written over `pending` only, then a control row (pending → approved) with
+   * its hash. When the log does not take the row (no desk, Excel busy), the Status is put back as it was read, so that
+   * nothing is left half-done: the cell never says approved without the log's record, and it may be approved again.
+   */
   async approve(id: string, approver: string, place: ApproverPlace): Promise<RollInstruction> {
     const { instruction, refusal } = await this.check(id, approver, place);
     if (refusal) throw new Error(refusal);
     await this.decide(instruction, ["pending"], "approved", approver, null);
-    await this.options.recordControl(this.change(instruction, "pending", "approved", approver));
+    try {
+      await this.options.recordControl(this.change(instruction, "pending", "approved", approver));
+    } catch (e) {
+      const { decidedBy, decidedAt, reason } = instruction;
+      await this.options.sheet.setApprovalStatus(instruction.id, ["approved"], {
+        status: "pending",
+        approvedBy: decidedBy ?? "",
+        decidedAt,
+        reason,
+      });
+      throw e;
+    }
     return this.read(id);
   }
 

@@ -514,6 +514,33 @@ describe("four eyes on a standing roll instruction", () => {
     expect((await flow.check(short.id, APPROVER, place)).refusal).toMatch(/ended at 2026-11-28T10:00:00.000Z: nothing to approve/);
   });
 
+  it("an approval the Hedge Log does not take leaves the instruction pending as it was, and it can be approved once the log takes it", async () => {
+    const { workbook, place, terms, now } = await world();
+    let logDown = true;
+    const desk = await createDesk({
+      client: { environment: "sandbox" } as unknown as HedgingClient,
+      workbook,
+      intentStore: new MemoryIntentStore(),
+      account: ACCOUNT,
+      now: () => new Date(now()),
+    });
+    const flow = new RollInstructions({
+      sheet: workbook,
+      recordControl: async (c) => {
+        if (logDown) throw new Error("The Hedge Log could not be written: Excel is busy.");
+        await desk.recordControl(c);
+      },
+      now: () => new Date(now()),
+    });
+    const submitted = await flow.submit(terms, PREPARER, place);
+    await expect(flow.approve(submitted.id, APPROVER, place)).rejects.toThrow(/Excel is busy/);
+    const after = await flow.read(submitted.id);
+    expect([after.status, after.decidedBy, after.decidedAt, after.problems]).toEqual(["pending", null, null, []]);
+    expect((await flow.check(submitted.id, APPROVER, place)).refusal).toBeNull();
+    logDown = false;
+    expect(await flow.approve(submitted.id, APPROVER, place)).toMatchObject({ status: "approved", decidedBy: APPROVER });
+  });
+
   it("expires: past Approval valid for (hours) from its preparation it cannot be approved", async () => {
     const { flow, place, terms, advance } = await world();
     const submitted = await flow.submit(terms, PREPARER, place);
