@@ -327,6 +327,14 @@ export function readPolicy(range: InputRange): PolicyRow[] {
     const ratioPct = s.usd(r, "ratio", { min: 0, fix: "give a percentage from 0 to 100, e.g. 75." });
     if (ratioPct === null) s.fail(r, "ratio", "Hedge ratio is empty: give a percentage from 0 to 100, e.g. 75.");
     if (ratioPct > 100) s.fail(r, "ratio", `${ratioPct} is more than 100: give a percentage from 0 to 100, e.g. 75.`);
+    // A cell formatted as a percentage holds 0.75 for 75 %: a number between 0 and 1 would be a hedge 100 times too small.
+    const typed = s.cell(r, "ratio");
+    if (typeof typed === "number" && typed > 0 && typed < 1)
+      s.fail(
+        r,
+        "ratio",
+        `${typed} would be ${typed} %; a cell formatted as a percentage holds 0.75 for 75 %: type the percentage as a number (75) or as text ("75%", or "${typed}%" if you mean under one percent).`,
+      );
     const tenorCell = s.cell(r, "tenor");
     const tenor = parseTenor(tenorCell as string | number); // a blank cell is no tenor
     if (tenor === null) s.fail(r, "tenor", `${isBlank(tenorCell) ? "Tenor is empty" : shown(tenorCell)}: use 1, 3 or 7 (days).`);

@@ -382,6 +382,10 @@ describe("the policy's cells", () => {
     [0, false],
   ])("Net sides %p is %p", (cell, net) => expect(policy(["Net"], [100, 7, cell])[0].netSides).toBe(net));
 
+  test("a ratio under one percent is taken when typed as text with its sign; 1 and 0 as numbers are percentages", () => {
+    expect([policy([], ["0.5%", 7])[0].ratio, policy([], [1, 7])[0].ratio, policy([], [0, 7])[0].ratio]).toEqual([0.005, 0.01, 0]);
+  });
+
   test.each<[string[], InputCell[], string]>([
     [[], ["", 7], "policy, row 2 of the range, column Hedge ratio (%): Hedge ratio is empty: give a percentage from 0 to 100, e.g. 75."],
     [[], [-1, 7], "policy, row 2 of the range, column Hedge ratio (%): -1 is out of range: give a percentage from 0 to 100, e.g. 75."],
@@ -389,6 +393,11 @@ describe("the policy's cells", () => {
       [],
       [100.01, 7],
       "policy, row 2 of the range, column Hedge ratio (%): 100.01 is more than 100: give a percentage from 0 to 100, e.g. 75.",
+    ],
+    [
+      [],
+      [0.75, 7],
+      'policy, row 2 of the range, column Hedge ratio (%): 0.75 would be 0.75 %; a cell formatted as a percentage holds 0.75 for 75 %: type the percentage as a number (75) or as text ("75%", or "0.75%" if you mean under one percent).',
     ],
     [[], [50, ""], "policy, row 2 of the range, column Tenor (days): Tenor is empty: use 1, 3 or 7 (days)."],
     [[], [50, "2 days"], 'policy, row 2 of the range, column Tenor (days): "2 days": use 1, 3 or 7 (days).'],

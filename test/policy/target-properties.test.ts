@@ -12,7 +12,11 @@ const side = fc.constantFrom("buy", "sell");
 const money = fc.integer({ min: 0, max: 300_000_000 }).map((c) => c / 100);
 const asOfArb = fc.integer({ min: Date.UTC(2026, 0, 1), max: Date.UTC(2027, 0, 1) });
 const policyArb = fc.record({
-  ratio: fc.integer({ min: 0, max: 10_000 }).map((x) => x / 100),
+  // 0, or 1 % to 100 %: a number between 0 and 1 is refused (a percentage-formatted cell's 0.75 is not 0.75 %).
+  ratio: fc.oneof(
+    fc.constant(0),
+    fc.integer({ min: 100, max: 10_000 }).map((x) => x / 100),
+  ),
   tenor: fc.constantFrom(1, 3, 7),
   round: fc.constantFrom(0.01, 1, 1000, 25_000),
   min: fc.constantFrom(0, 500, 10_000, 100_000),

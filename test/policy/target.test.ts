@@ -291,7 +291,11 @@ describe("property: applying a proposal meets the policy, and applying it again 
     exposures: fc.array(fc.tuple(fc.constantFrom(...MARKETS), side, money), { maxLength: 12 }),
     positions: fc.uniqueArray(fc.tuple(fc.constantFrom(...MARKETS), side, money), { maxLength: 6, selector: ([m, s]) => `${m}|${s}` }),
     policy: fc.record({
-      ratio: fc.integer({ min: 0, max: 10_000 }).map((x) => x / 100),
+      // 0, or 1 % to 100 %: a number between 0 and 1 is refused (a percentage-formatted cell's 0.75 is not 0.75 %).
+      ratio: fc.oneof(
+        fc.constant(0),
+        fc.integer({ min: 100, max: 10_000 }).map((x) => x / 100),
+      ),
       round: fc.constantFrom(0.01, 1, 1000, 25_000),
       min: fc.constantFrom(0, 500, 10_000, 100_000),
       max: fc.constantFrom("", 100_000, 777_777.77),
