@@ -383,7 +383,12 @@ describe("the policy's cells", () => {
   ])("Net sides %p is %p", (cell, net) => expect(policy(["Net"], [100, 7, cell])[0].netSides).toBe(net));
 
   test("a ratio under one percent is taken when typed as text with its sign; 1 and 0 as numbers are percentages", () => {
-    expect([policy([], ["0.5%", 7])[0].ratio, policy([], [1, 7])[0].ratio, policy([], [0, 7])[0].ratio]).toEqual([0.005, 0.01, 0]);
+    expect([
+      policy([], ["0.5%", 7])[0].ratio,
+      policy([], ["0.5", 7])[0].ratio,
+      policy([], [1, 7])[0].ratio,
+      policy([], [0, 7])[0].ratio,
+    ]).toEqual([0.005, 0.005, 0.01, 0]);
   });
 
   test.each<[string[], InputCell[], string]>([

@@ -88,7 +88,7 @@ export function instructionTerms(
   if (!/^[A-Z0-9]+$/.test(market)) return { ok: false, error: "Market: type the market the instruction keeps hedged, e.g. USDTNGN." };
   const side = input.side.trim().toLowerCase();
   if (side !== "buy" && side !== "sell") return { ok: false, error: `Side "${input.side}": use buy or sell.` };
-  const untilMs = utcMs(input.until.trim()); // the one parser of times: ISO 8601 only, and a time without a zone is UTC
+  const untilMs = utcMs(input.until); // the one parser of times: ISO 8601 only, and a time without a zone is UTC
   if (!Number.isFinite(untilMs) || untilMs <= nowMs)
     return {
       ok: false,

@@ -352,7 +352,8 @@ describe("the terms typed in the pane", () => {
       ok: true,
       terms: expect.objectContaining({ until: "2026-12-05T17:00:00.000Z", maxPerHedgeUsd: 1.01, maxTenor: 3 }),
     });
-    expect(instructionTerms({ ...ok, maxTenor: "7d" }, T0)).toMatchObject({ ok: true, terms: { maxTenor: 7 } });
+    expect(instructionTerms({ ...ok, maxTenor: " 7d " }, T0)).toMatchObject({ ok: true, terms: { maxTenor: 7 } });
+    expect(instructionTerms({ ...ok, maxTenor: "1 day" }, T0)).toMatchObject({ ok: true, terms: { maxTenor: 1 } });
   });
   it("take numbers as typed, an Until cut to its second, and the most amount a row may be", () => {
     const read = instructionTerms({ ...ok, until: "2026-12-05T00:00:00.700Z", maxPerHedgeUsd: 1_000_000_000, maxTenor: 3 }, T0);
