@@ -108,8 +108,9 @@ export function rollcost(
     const mode = rollArg(roll);
     const withinHours = windowArg(rollWithinHours);
     const max = isOmitted(maxTradeUsd) ? null : notionalArg(maxTradeUsd, "max_trade_usd");
+    let pieces: number[];
     try {
-      tradePieces(notional, max, "max_trade_usd"); // a split too fine to price is refused before anything is asked
+      pieces = tradePieces(notional, max, "max_trade_usd"); // a split too fine to price is refused before anything is asked
     } catch (e) {
       throw e instanceof TargetInputError ? new ArgumentError("max_trade_usd", e.message) : e;
     }
@@ -118,7 +119,7 @@ export function rollcost(
     // whole notional's for an early close's exit impact; shared with those cells.
     const questions = new Map<string, { tenor: Tenor; usd: number }>();
     for (const h of program) {
-      for (const usd of tradePieces(notional, max)) questions.set(`${h.tenor}|${usd}`, { tenor: h.tenor, usd });
+      for (const usd of pieces) questions.set(`${h.tenor}|${usd}`, { tenor: h.tenor, usd });
       if (h.closedEarly) questions.set(`${h.tenor}|${notional}`, { tenor: h.tenor, usd: notional });
     }
     const asked = [...questions.values()];

@@ -1,10 +1,10 @@
 // Reading HEDGE.TARGET's three ranges (exposures, policy, positions) by header, with the pane's header rules, into checked records, and the service's positions and closed hedges as holdings and settlements; a bad cell is an error naming its row, column and fix.
-import { TargetInputError } from "./input-error";
 import { isSide, type ClosedHedge, type Position, type Side, type Tenor } from "../api/schemas";
 import { utcMs } from "../api/time";
 import { fromExcelDate } from "../trading/cells";
 import { settledAtMaturity } from "../trading/rolls";
 import { HEADER_SYNONYMS, normaliseHeader, parseMarket, parseSide, parseTenor, roundToCent } from "../trading/rows";
+import { TargetInputError } from "./input-error";
 import { EVERY_DAY, ROLL_WITHIN_DEFAULT_HOURS, ROLL_WITHIN_MAX_HOURS, type RollMode } from "./tenor";
 
 /** A cell as Excel hands it over (a range's values, or a selection's). */
@@ -63,7 +63,7 @@ export interface Holding {
   maturityMs?: number | null;
 }
 
-export { TargetInputError };
+export { TargetInputError } from "./input-error";
 
 /** Header synonyms of each column, compared after normaliseHeader() (the pane's rule); market, side and tenor are the pane's own. */
 export const TARGET_SYNONYMS = {

@@ -9,10 +9,11 @@ const usd = (cents: number) => (cents / 100).toLocaleString("en-US", { minimumFr
 /** `totalCents` in pieces of at most `maxCents` (one piece when null), in cents; `name`: how the refusal names the limit. */
 export function splitCents(totalCents: number, maxCents: number | null, name = "Max trade"): number[] {
   const max = maxCents ?? totalCents;
-  if (totalCents > 0 && !(max > 0 && Math.ceil(totalCents / max) <= MAX_PIECES)) {
+  const count = max > 0 ? Math.ceil(totalCents / max) : Infinity; // a limit of nothing, or below, never ends
+  if (totalCents > 0 && count > MAX_PIECES) {
     const least = Math.ceil(totalCents / MAX_PIECES);
     throw new TargetInputError(
-      `${name} ${usd(max)} USD would split ${usd(totalCents)} USD into ${max > 0 ? Math.ceil(totalCents / max).toLocaleString("en-US") : "endless"} trades; at most ${MAX_PIECES.toLocaleString("en-US")} are made: raise ${name} to at least ${usd(least)} USD, or leave it empty.`,
+      `${name} ${usd(max)} USD would split ${usd(totalCents)} USD into ${count === Infinity ? "endless" : count.toLocaleString("en-US")} trades; at most ${MAX_PIECES.toLocaleString("en-US")} are made: raise ${name} to at least ${usd(least)} USD, or leave it empty.`,
     );
   }
   const out: number[] = [];

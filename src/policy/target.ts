@@ -5,9 +5,9 @@ import { PROPOSAL_HEADERS } from "../trading/rows";
 import { rollReference } from "../trading/rolls";
 import type { Action } from "../trading/types";
 import { type Exposure, type Holding, type Matured, type PolicyRow, TargetInputError } from "./inputs";
+import { splitCents } from "./split";
 import { DAY_MS, EVERY_DAY, HOUR_MS, opensInsideWindow, rollDue, tenorFor } from "./tenor";
 
-import { splitCents } from "./split";
 /** One proposed row. Amounts are USD to the cent. */
 export interface ProposalRow {
   action: Action;

@@ -98,7 +98,8 @@ export class MaturityWatch {
   questions(positions: readonly Position[]): QuoteRequest[] {
     const all = new Map<string, QuoteRequest>();
     this.observePositions(positions);
-    for (const item of this.list(positions, 0, () => null)) for (const q of item.plan?.questions ?? []) all.set(quoteKey(q), q);
+    for (const item of this.list(positions, heldSides(positions), 0, () => null))
+      for (const q of item.plan?.questions ?? []) all.set(quoteKey(q), q);
     return [...all.values()];
   }
 
@@ -112,12 +113,16 @@ export class MaturityWatch {
     // that maturity, so it is forgotten, never listed as unhedged since it, even once the time has passed.
     const held = heldSides(positions);
     for (const [k, atMs] of this.maturities) if (!held.has(k) && atMs > nowMs) this.maturities.delete(k);
-    return this.list(positions, nowMs, quoteOf);
+    return this.list(positions, held, nowMs, quoteOf);
   }
 
-  /** The list for `positions` at `nowMs` from what is remembered, remembering nothing more. */
-  private list(positions: readonly Position[], nowMs: number, quoteOf: (q: QuoteRequest) => QuoteCosts | null): MaturityItem[] {
-    const held = heldSides(positions);
+  /** The list for `positions` (holding the sides `held`) at `nowMs` from what is remembered, remembering nothing more. */
+  private list(
+    positions: readonly Position[],
+    held: ReadonlySet<string>,
+    nowMs: number,
+    quoteOf: (q: QuoteRequest) => QuoteCosts | null,
+  ): MaturityItem[] {
     const unhedged: MaturityItem[] = [];
     for (const [k, atMs] of this.maturities) {
       if (held.has(k) || !this.wanted.get(k) || atMs > nowMs) continue;
